@@ -1,0 +1,112 @@
+"""Warnings about a measurement, as data: each check has a code, a named threshold and a fix.
+
+The checks read a finished :class:`~measurefirst.results.Measurement` only; they never measure.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .results import Finding, Measurement
+
+#: IQR above this fraction of the median: the samples are unstable.
+UNSTABLE_IQR_FRACTION = 0.10
+#: A cold first call this many times slower than the steady median is worth saying.
+COLD_CALL_RATIO = 10.0
+#: Outliers (modified z-score > 3.5) above this fraction of the samples. Timing distributions
+#: have long right tails even on a quiet machine, so only a large fraction is worth a warning.
+OUTLIER_FRACTION = 0.20
+#: Preempted samples above this fraction: the machine is busy.
+PREEMPTED_FRACTION = 0.10
+#: Calibration keeps timer overhead and resolution under this share of the precision target.
+OVERHEAD_SHARE = 0.1
+#: ...and a warning is given once they exceed twice that share (a sample is shorter than planned).
+OVERHEAD_WARN_SHARE = 2 * OVERHEAD_SHARE
+#: Host (launch) time at least this fraction of the device time: the GPU waits on the host.
+LAUNCH_BOUND_RATIO = 0.8
+
+
+def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Finding, ...]:
+    """All the warnings that apply to ``m``, most important first."""
+    out: list[Finding] = []
+    s = m.summary
+    precision = m.stop.precision
+    if not m.complete:
+        out.append(Finding(
+            "incomplete", f"interrupted after {m.n_samples} samples; statistics cover those only",
+            m.n_samples, None, "let the benchmark finish, or give it a smaller budget"))
+    if s is None:
+        return tuple(out)
+    if not fixed_trials and m.stop.reason in ("budget", "max_samples") and not m.stop.target_met:
+        rel = m.ci_half_width_rel
+        out.append(Finding(
+            "precision_not_met",
+            "the 95% CI of the median is ±" + ("undefined (too few samples)" if math.isinf(rel) else f"{rel:.2%}")
+            + f", wider than the ±{precision:.2%} target",
+            None if math.isinf(rel) else rel, precision,
+            "give it more time (budget=... / --budget) or accept a looser precision "
+            "(precision=... / --precision); a quieter machine also helps"))
+    if not fixed_trials and m.n_used < min_samples:
+        out.append(Finding(
+            "few_samples", f"only {m.n_used} samples were used (minimum {min_samples})",
+            m.n_used, min_samples, "raise the budget so that more samples fit"))
+    if s.median > 0 and s.iqr / s.median > UNSTABLE_IQR_FRACTION:
+        out.append(Finding(
+            "unstable", f"the samples' IQR is {s.iqr / s.median:.1%} of the median",
+            s.iqr / s.median, UNSTABLE_IQR_FRACTION,
+            "close other programs, check power/thermal settings, pin the process to cores (taskset), "
+            "or make the inputs larger so each call does more work"))
+    if s.n and s.outliers / s.n > OUTLIER_FRACTION:
+        out.append(Finding(
+            "outliers", f"{s.outliers} of {s.n} samples ({s.outliers / s.n:.1%}) are outliers",
+            s.outliers / s.n, OUTLIER_FRACTION,
+            "look for other load on the machine; the median is robust to them, the mean is not"))
+    if m.preempted is not None and m.n_samples:
+        frac = m.n_preempted / m.n_samples
+        if frac > PREEMPTED_FRACTION:
+            kept_all = m.n_used == m.n_samples
+            msg = (f"the operating system preempted the process during {frac:.0%} of the samples; "
+                   + ("too many to set aside, so all were kept and the times are likely inflated"
+                      if kept_all else "those samples were set aside"))
+            out.append(Finding("preempted", msg, frac, PREEMPTED_FRACTION,
+                               "other processes compete for the CPU: stop them, or use fewer torch threads "
+                               "(torch.set_num_threads) than free cores"))
+    if m.warmup is not None and not m.warmup.steady:
+        out.append(Finding(
+            "warmup_not_steady",
+            f"warm-up stopped at its time cap after {m.warmup.calls} calls while per-call time could still be falling",
+            m.warmup.calls, None, "raise warmup_max_time (--warmup-time), or warm up the function yourself first"))
+    if m.warmup is not None and m.warmup.cold_ns is not None and s.median > 0:
+        ratio = m.warmup.cold_ns / 1e9 / s.median
+        if ratio > COLD_CALL_RATIO:
+            out.append(Finding(
+                "cold_call", f"the first call was {ratio:.0f}x slower than the steady state (excluded)",
+                ratio, COLD_CALL_RATIO,
+                "in your own timing loops always warm up before starting the clock", severity="info"))
+    if m.calibration is not None and m.numbers:
+        sample_ns = float(np.median(np.asarray(m.samples_ns, dtype=float)))
+        cal = m.calibration
+        limit = OVERHEAD_WARN_SHARE * precision
+        if sample_ns > 0 and cal.resolution_ns / sample_ns > limit:
+            out.append(Finding(
+                "near_resolution",
+                f"a sample lasts {sample_ns:.0f} ns, only {sample_ns / cal.resolution_ns:.0f}x the timer's resolution",
+                cal.resolution_ns / sample_ns, limit,
+                "let measurefirst choose the loop count (drop number=...), or time more work per call"))
+        if sample_ns > 0 and cal.overhead_ns / sample_ns > limit:
+            out.append(Finding(
+                "overhead_bias",
+                f"timer overhead ({cal.overhead_ns:.0f} ns) is {cal.overhead_ns / sample_ns:.2%} of a sample",
+                cal.overhead_ns / sample_ns, limit,
+                "let measurefirst choose the loop count (drop number=...); with cold_cache each call is "
+                "timed alone, so time more work per call"))
+    host = m.host_median
+    if host is not None and s.median > 0 and host / s.median >= LAUNCH_BOUND_RATIO:
+        out.append(Finding(
+            "launch_bound",
+            f"launching took {host / s.median:.0%} of the device time: the GPU waits on the host",
+            host / s.median, LAUNCH_BOUND_RATIO,
+            "fuse small ops, use torch.compile or CUDA graphs (cuda_graph=True), or batch more work per call"))
+    return tuple(out)

@@ -1,0 +1,1 @@
+"""Renderers: results in, text/HTML out. Nothing here measures."""

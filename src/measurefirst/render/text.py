@@ -1,0 +1,131 @@
+"""Plain-text and rich renderings of measurements. Functions return strings or rich renderables;
+they never print."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.table import Table
+
+    from ..results import Finding, Measurement
+
+_UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+
+
+def time_unit(seconds: float) -> tuple[str, float]:
+    """The unit in which ``seconds`` reads as 1 to 999: ``("ms", 1e-3)`` for 0.0042."""
+    if not math.isfinite(seconds) or seconds == 0:
+        return "s", 1.0
+    for name, scale in _UNITS:
+        if abs(seconds) >= scale:
+            return name, scale
+    return "ns", 1e-9
+
+
+def decimals_for(value: float, half_width: float | None, *, default_sig: int = 4) -> int:
+    """Decimal places (in ``value``'s own unit) that show two significant figures of the CI
+    half-width, so the digits printed are the digits the measurement supports."""
+    if half_width is None or not math.isfinite(half_width) or half_width <= 0:
+        magnitude = math.floor(math.log10(abs(value))) if value else 0
+        return max(0, default_sig - 1 - magnitude)
+    lead = math.floor(math.log10(half_width))
+    return max(0, 1 - lead)
+
+
+def format_time(seconds: float, half_width: float | None = None, unit: tuple[str, float] | None = None) -> str:
+    """``0.0012345`` with half-width ``0.000004`` → ``"1.2345 ms"``-style text with digits that
+    match the uncertainty (4 significant figures when it is unknown)."""
+    if seconds is None or not math.isfinite(seconds):
+        return "n/a"
+    name, scale = unit or time_unit(seconds)
+    value = seconds / scale
+    hw = None if half_width is None else half_width / scale
+    places = min(decimals_for(value, hw), 6)
+    return f"{value:.{places}f} {name}"
+
+
+def format_relative(fraction: float) -> str:
+    if not math.isfinite(fraction):
+        return "n/a"
+    return f"{fraction:.1%}" if fraction >= 0.001 else f"{fraction:.2%}"
+
+
+def ci_range(ci: tuple[float, float], half_width: float | None, unit: tuple[str, float]) -> str:
+    """``"260.78–262.48 µs"``: both ends in one unit, with the digits the half-width supports."""
+    lo, hi = (format_time(x, half_width, unit).rsplit(" ", 1)[0] for x in ci)
+    return f"{lo}–{hi} {unit[0]}"
+
+
+def ci_text(m: "Measurement") -> str:
+    ci = m.ci
+    if ci is None:
+        return "CI n/a (too few samples)"
+    unit = time_unit(m.median)
+    hw = (ci[1] - ci[0]) / 2
+    return f"95% CI {ci_range(ci, hw, unit)}"
+
+
+def measurement_line(m: "Measurement") -> str:
+    """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``."""
+    if m.summary is None:
+        return f"{m.label}: no samples{'' if m.complete else ' (interrupted)'} [{m.device}, {m.timer}]"
+    ci = m.ci
+    hw = None if ci is None else (ci[1] - ci[0]) / 2
+    numbers = sorted(set(m.numbers))
+    calls = f"{numbers[0]} call{'s' if numbers[0] != 1 else ''}" if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]} calls"
+    used = m.n_used
+    parts = [f"{m.label}: {format_time(m.median, hw)}"]
+    if ci is not None:
+        parts.append(f" ±{format_relative(m.ci_half_width_rel)} ({ci_text(m)})")
+    parts.append(f", median of {used} samples × {calls} [{m.device}, {m.timer}]")
+    if m.n_samples != used:
+        parts.append(f"; {m.n_samples - used} preempted samples set aside")
+    if m.host_median is not None:
+        parts.append(f"; host launch {format_time(m.host_median)} per call")
+    if not m.complete:
+        parts.append(" — INCOMPLETE (interrupted)")
+    lines = ["".join(parts)]
+    lines += [f"  warning [{w.code}]: {w.message}. Fix: {w.fix}" if w.fix else f"  warning [{w.code}]: {w.message}"
+              for w in m.warnings if w.severity != "info"]
+    lines += [f"  note [{w.code}]: {w.message}." for w in m.warnings if w.severity == "info"]
+    return "\n".join(lines)
+
+
+def finding_lines(findings: Iterable["Finding"]) -> list[str]:
+    out = []
+    for w in findings:
+        tag = "note" if w.severity == "info" else "warning"
+        out.append(f"{tag} [{w.code}]: {w.message}." + (f" Fix: {w.fix}." if w.fix and w.severity != "info" else ""))
+    return out
+
+
+def measurement_table(measurements: Iterable["Measurement"], *, title: str | None = None) -> "Table":
+    """A rich table with one row per measurement: median, CI, spread, samples, how they were taken."""
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for col, justify in (("benchmark", "left"), ("median", "right"), ("95% CI", "right"), ("±", "right"),
+                         ("IQR", "right"), ("min", "right"), ("mean", "right"), ("samples", "right"),
+                         ("calls/sample", "right"), ("warm-up", "right"), ("device/timer", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for m in measurements:
+        if m.summary is None:
+            table.add_row(m.label, "n/a", "", "", "", "", "", "0", "", "", f"{m.device}/{m.timer}")
+            continue
+        unit = time_unit(m.median)
+        ci = m.ci
+        hw = None if ci is None else (ci[1] - ci[0]) / 2
+        ci_cell = "n/a" if ci is None else ci_range(ci, hw, unit)
+        numbers = sorted(set(m.numbers))
+        warm = "" if m.warmup is None else f"{m.warmup.calls} calls"
+        label = m.label + ("" if m.complete else " (incomplete)")
+        samples = f"{m.n_used}" + (f" (+{m.n_samples - m.n_used} preempted)" if m.n_samples != m.n_used else "")
+        table.add_row(
+            label, format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
+            format_time(m.iqr, None, unit), format_time(m.min, hw, unit), format_time(m.mean, hw, unit),
+            samples, str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}", warm,
+            f"{m.device}/{m.timer}",
+        )
+    return table

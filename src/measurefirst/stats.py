@@ -1,0 +1,166 @@
+"""Pure statistics on samples: no clocks, no devices, no printing.
+
+All functions take plain sequences of floats (any unit) and return floats in the same unit.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+#: Two-sided 95% normal quantile.
+Z95 = 1.959963984540054
+#: Modified z-score above which a sample counts as an outlier (Iglewicz and Hoaglin).
+OUTLIER_MODIFIED_Z = 3.5
+#: Scale that makes the MAD a consistent estimator of the standard deviation for normal data.
+MAD_TO_SIGMA = 1.482602218505602
+#: Up to this many samples the median's confidence interval uses exact binomial ranks.
+EXACT_RANKS_UP_TO = 1000
+#: Fewest samples for which a 95% distribution-free CI of the median exists.
+MIN_SAMPLES_FOR_CI = 6
+
+
+def median(values: Sequence[float]) -> float:
+    if len(values) == 0:
+        raise ValueError("median of no values")
+    return float(np.median(np.asarray(values, dtype=float)))
+
+
+@functools.lru_cache(maxsize=4096)
+def median_ci_ranks(n: int, confidence: float = 0.95) -> tuple[int, int] | None:
+    """0-based ranks ``(lo, hi)`` into the sorted sample whose order statistics bound a
+    distribution-free confidence interval of the median.
+
+    The interval ``[x_(lo), x_(hi)]`` covers the true median with probability
+    ``1 - 2 * P(B <= lo)`` for ``B ~ Binomial(n, 1/2)``, which is at least ``confidence``.
+    Exact up to :data:`EXACT_RANKS_UP_TO` samples, normal approximation beyond.
+    Returns ``None`` when no such interval exists (fewer than 6 samples at 95%).
+    """
+    if n <= 0:
+        return None
+    alpha_half = (1.0 - confidence) / 2.0
+    if n <= EXACT_RANKS_UP_TO:
+        # cumulative P(B <= j) for j = 0, 1, ...; find the largest lo with P(B <= lo - 1) <= alpha/2
+        log_half_n = -n * math.log(2.0)
+        cum = 0.0
+        best_j = -1  # largest j with P(B <= j) <= alpha/2
+        for j in range(n // 2 + 1):
+            cum += math.exp(math.lgamma(n + 1) - math.lgamma(j + 1) - math.lgamma(n - j + 1) + log_half_n)
+            if cum > alpha_half + 1e-15:
+                break
+            best_j = j
+        if best_j < 0:
+            return None
+        # 1-based ranks r = j + 1 and n - j: coverage 1 - 2 P(B <= j)
+        return best_j, n - best_j - 1
+    z = _normal_quantile(1.0 - alpha_half)
+    j = int(math.floor(n / 2.0 - z * math.sqrt(n) / 2.0))  # 1-based lower rank
+    j = max(j, 1)
+    return j - 1, n - j
+
+
+def _normal_quantile(p: float) -> float:
+    if abs(p - 0.975) < 1e-12:
+        return Z95
+    # Acklam's rational approximation is more than we need; bisection on erf is exact enough.
+    lo, hi = -10.0, 10.0
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < p:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def median_ci(values: Sequence[float], confidence: float = 0.95, *, presorted: bool = False) -> tuple[float, float] | None:
+    """Distribution-free confidence interval of the median, or ``None`` with too few samples."""
+    ranks = median_ci_ranks(len(values), confidence)
+    if ranks is None:
+        return None
+    s = values if presorted else sorted(values)
+    return float(s[ranks[0]]), float(s[ranks[1]])
+
+
+def relative_half_width(values: Sequence[float], confidence: float = 0.95, *, presorted: bool = False) -> float:
+    """Half the width of the median's CI divided by the median; ``inf`` when no CI exists."""
+    ci = median_ci(values, confidence, presorted=presorted)
+    if ci is None:
+        return math.inf
+    s = values if presorted else sorted(values)
+    n = len(s)
+    med = (s[(n - 1) // 2] + s[n // 2]) / 2.0
+    if med <= 0:
+        return math.inf
+    return (ci[1] - ci[0]) / 2.0 / med
+
+
+def mad(values: Sequence[float]) -> float:
+    """Median absolute deviation (unscaled)."""
+    a = np.asarray(values, dtype=float)
+    return float(np.median(np.abs(a - np.median(a))))
+
+
+def outlier_mask(values: Sequence[float], threshold: float = OUTLIER_MODIFIED_Z) -> np.ndarray:
+    """Boolean mask of samples whose modified z-score ``|x - median| / (1.4826 MAD)`` exceeds
+    ``threshold``. With a zero MAD, every sample different from the median is an outlier."""
+    a = np.asarray(values, dtype=float)
+    if a.size == 0:
+        return np.zeros(0, dtype=bool)
+    med = np.median(a)
+    dev = np.abs(a - med)
+    scale = MAD_TO_SIGMA * np.median(dev)
+    if scale == 0:
+        return dev > 0
+    return dev / scale > threshold
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Descriptive statistics of per-call times (same unit as the input)."""
+
+    n: int
+    median: float
+    mean: float
+    min: float
+    max: float
+    stdev: float
+    q1: float
+    q3: float
+    iqr: float
+    ci_low: float | None
+    ci_high: float | None
+    outliers: int
+
+    @property
+    def ci_half_width_rel(self) -> float:
+        if self.ci_low is None or self.ci_high is None or self.median <= 0:
+            return math.inf
+        return (self.ci_high - self.ci_low) / 2.0 / self.median
+
+
+def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
+    a = np.sort(np.asarray(values, dtype=float))
+    n = int(a.size)
+    if n == 0:
+        raise ValueError("cannot summarize zero samples")
+    q1, med, q3 = (float(x) for x in np.percentile(a, [25, 50, 75]))
+    ci = median_ci(a, confidence, presorted=True)
+    return Summary(
+        n=n,
+        median=med,
+        mean=float(a.mean()),
+        min=float(a[0]),
+        max=float(a[-1]),
+        stdev=float(a.std(ddof=1)) if n > 1 else 0.0,
+        q1=q1,
+        q3=q3,
+        iqr=q3 - q1,
+        ci_low=None if ci is None else ci[0],
+        ci_high=None if ci is None else ci[1],
+        outliers=int(outlier_mask(a).sum()),
+    )
