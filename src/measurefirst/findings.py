@@ -24,6 +24,11 @@ PREEMPTED_FRACTION = 0.10
 OVERHEAD_SHARE = 0.1
 #: ...and a warning is given once they exceed twice that share (a sample is shorter than planned).
 OVERHEAD_WARN_SHARE = 2 * OVERHEAD_SHARE
+#: The median of the second half of the samples differs from the first half's by more than this:
+#: the machine's speed changed during the run (another tenant, frequency scaling, thermal state).
+DRIFT_FRACTION = 0.05
+#: Fewest used samples for the drift check.
+DRIFT_MIN_SAMPLES = 20
 #: Host (launch) time at least this fraction of the device time: the GPU waits on the host.
 LAUNCH_BOUND_RATIO = 0.8
 
@@ -58,6 +63,16 @@ def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Fin
             s.iqr / s.median, UNSTABLE_IQR_FRACTION,
             "close other programs, check power/thermal settings, pin the process to cores (taskset), "
             "or make the inputs larger so each call does more work"))
+    used = m.per_call_ns[m.used_mask]
+    if used.size >= DRIFT_MIN_SAMPLES:
+        half = used.size // 2
+        first, second = float(np.median(used[:half])), float(np.median(used[half:]))
+        if first > 0 and abs(second / first - 1) > DRIFT_FRACTION:
+            out.append(Finding(
+                "drift", f"per-call time moved from {first:.4g} ns (first half) to {second:.4g} ns (second half)",
+                second / first - 1, DRIFT_FRACTION,
+                "the machine's speed changed during the run (other load, another tenant, frequency or thermal "
+                "changes): repeat the measurement, and compare candidates interleaved rather than one after the other"))
     if s.n and s.outliers / s.n > OUTLIER_FRACTION:
         out.append(Finding(
             "outliers", f"{s.outliers} of {s.n} samples ({s.outliers / s.n:.1%}) are outliers",

@@ -24,6 +24,8 @@ class SimSpec:
     warm_extra_ns: the calls after the first still pay an extra cost that falls linearly to zero
     over ``warm_calls`` calls. preempt_prob / preempt_ns: each call is preempted by the operating
     system with this probability, which adds ``preempt_ns`` and counts a context switch.
+    fail_at / interrupt_at: the call with this 1-based index raises RuntimeError / KeyboardInterrupt
+    (0: never), to exercise error handling end to end.
     """
 
     call_ns: float = 10_000.0
@@ -37,6 +39,8 @@ class SimSpec:
     preempt_ns: float = 0.0
     resolution_ns: float = 1.0
     seed: int = 0
+    fail_at: int = 0
+    interrupt_at: int = 0
 
 
 class SimWorld:
@@ -54,6 +58,10 @@ class SimWorld:
 
     def call(self) -> None:
         s = self.spec
+        if s.fail_at and self.calls + 1 == s.fail_at:
+            raise RuntimeError(f"simulated failure at call {s.fail_at}")
+        if s.interrupt_at and self.calls + 1 == s.interrupt_at:
+            raise KeyboardInterrupt
         cost = s.call_ns
         if s.noise:
             cost *= max(0.05, 1.0 + self._rng.gauss(0.0, s.noise))

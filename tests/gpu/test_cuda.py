@@ -1,0 +1,81 @@
+"""CUDA paths, checked for real whenever a GPU is present (skipped otherwise)."""
+
+import time
+
+import pytest
+import torch
+
+from measurefirst import benchmark, resolve_device
+from measurefirst.devices import last_level_cache_bytes
+from measurefirst.engine import _make_flush
+
+pytestmark = pytest.mark.cuda
+
+
+@pytest.fixture
+def big():
+    return torch.randn(4096, 4096, device="cuda")
+
+
+def test_auto_picks_cuda_and_events():
+    dev = resolve_device("auto")
+    assert dev.type == "cuda" and dev.index is not None
+    a = torch.randn(256, 256, device="cuda")
+    m = benchmark(lambda: a @ a, budget=1.0)
+    assert m.timer == "cuda-event" and m.device.startswith("cuda")
+    assert m.host_median is not None
+    assert m.env["device_name"] and m.env["cuda_version"]
+
+
+def test_events_agree_with_synchronized_wall_clock(big):
+    ev = benchmark(lambda: big @ big, timer="event", budget=2.0)
+    wall = benchmark(lambda: big @ big, timer="wall", budget=2.0)
+    assert 0.7 < wall.median / ev.median < 1.5
+
+
+def test_unsynchronized_timing_is_far_too_short(big):
+    torch.cuda.synchronize()
+    big @ big
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    big @ big
+    naive = time.perf_counter() - t0  # the classic mistake: no synchronize
+    torch.cuda.synchronize()
+    right = benchmark(lambda: big @ big, budget=1.0).median
+    assert naive < right / 3
+
+
+def test_cuda_graph_mode(big):
+    small = torch.randn(64, 64, device="cuda")
+    eager = benchmark(lambda: small @ small, budget=1.0)
+    graph = benchmark(lambda: small @ small, cuda_graph=True, budget=1.0)
+    assert graph.median <= eager.median * 1.5
+    assert graph.calibration.number >= 1
+
+
+def test_flush_buffer_is_exactly_the_l2():
+    dev = resolve_device("cuda")
+    nbytes = last_level_cache_bytes(dev)
+    assert nbytes == torch.cuda.get_device_properties(dev).L2_cache_size
+    flush = _make_flush(dev)
+    flush()
+    buf = flush.__self__
+    assert buf.numel() * buf.element_size() == nbytes - nbytes % 4
+
+
+def test_cold_cache_is_slower_than_warm_for_l2_resident_work():
+    x = torch.randn(2 * 1024 * 1024, device="cuda")  # 8 MiB: fits in L2
+    warm = benchmark(lambda: x.sum(), budget=1.0)
+    cold = benchmark(lambda: x.sum(), cold_cache=True, budget=1.0)
+    assert cold.median > warm.median
+
+
+def test_launch_bound_code_shows_host_time_near_device_time():
+    xs = [torch.ones(1, device="cuda") for _ in range(50)]
+
+    def many_tiny():
+        for x in xs:
+            x.add_(1)
+
+    m = benchmark(many_tiny, budget=1.0)
+    assert m.host_median is not None and m.host_median >= 0.5 * m.median

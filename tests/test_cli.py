@@ -1,0 +1,122 @@
+"""The CLI through the hidden simulated clock (exact output) and a few real statements."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from measurefirst.cli import main
+
+SIM = ["bench", "--simulate", "call=10us,timer=50ns", "--min-time", "0"]
+
+
+def test_simulated_table_is_exact(capsys):
+    assert main(SIM) == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if "simulated" in line and "µs" in line)
+    cells = [c.strip() for c in row.split("│")][1:-1]
+    # (50 ns timer + 5 calls x 10 us) / 5 = 10.01 us; 10 samples of 5 calls; a CI of zero width
+    header = ["benchmark", "median", "95% CI", "±", "IQR", "min", "mean", "samples", "calls/sample",
+              "warm-up", "device/timer"]
+    assert dict(zip(header, cells)) == {
+        "benchmark": "simulated", "median": "10.01 µs", "95% CI": "10.01–10.01 µs", "±": "0.00%",
+        "IQR": "0.000 µs", "min": "10.01 µs", "mean": "10.01 µs", "samples": "10", "calls/sample": "5",
+        "warm-up": "4976 calls", "device/timer": "cpu/simulated"}
+
+
+def test_simulated_json(capsys):
+    assert main(SIM + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == "measurement"
+    assert data["numbers"] == [5] * 10
+    assert data["stats_seconds"]["median"] == pytest.approx(10.01e-6)
+    assert data["stop"]["reason"] == "precision" and data["stop"]["target_met"]
+
+
+def test_output_file_written_whole(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(SIM + ["-o", str(out)]) == 0
+    assert json.loads(out.read_text())["label"] == "simulated"
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_fixed_mode_from_the_cli(capsys):
+    assert main(SIM + ["--warmup", "3", "--trials", "10", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["samples_ns"]) == 10 and data["warmup"]["calls"] == 2
+
+
+def test_failure_prints_one_line_and_exits_1(capsys):
+    code = main(["bench", "--simulate", "call=10us,fail_at=9000", "--min-time", "1"])
+    captured = capsys.readouterr()
+    assert code == 1
+    errors = [line for line in captured.err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and "simulated failure" in errors[0] and "sample" in errors[0]
+    assert "incomplete" in captured.out  # what was measured before the failure is shown
+
+
+def test_ctrl_c_prints_partial_results_marked_incomplete(capsys):
+    code = main(["bench", "--simulate", "call=10us,interrupt_at=9000", "--min-time", "1"])
+    captured = capsys.readouterr()
+    assert code == 130
+    assert "interrupted" in captured.err
+    assert "incomplete" in captured.out
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["bench", "--precision", "0", "x = 1"], "precision"),
+    (["bench", "--budget", "-1", "x = 1"], "budget"),
+    (["bench", "--number", "0", "x = 1"], "number"),
+    (["bench", "1 +"], "not valid Python"),
+    (["bench", "no_such_module_xyz:fn"], "cannot import"),
+    (["bench", "--device", "tpu", "x = 1"], "device"),
+    (["bench"], "give a statement"),
+    (["bench", "--precision", "abc", "x"], "fraction"),
+])
+def test_bad_input_exits_2_with_one_line(argv, needle, capsys):
+    with pytest.raises(SystemExit) if needle == "fraction" else _nullcontext():
+        code = main(argv)
+        assert code == 2
+    err = capsys.readouterr().err
+    assert needle in err
+
+
+class _nullcontext:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_statement_and_setup_on_the_real_clock(capsys):
+    code = main(["bench", "-s", "a = torch.ones(8, device=device)", "a + a", "--budget", "0.5",
+                 "--min-time", "0.02", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["label"] == "a + a" and data["device"] == "cpu"
+
+
+def test_statement_that_raises_exits_1(capsys):
+    assert main(["bench", "1 / 0", "--budget", "0.5"]) == 1
+    err = capsys.readouterr().err
+    assert "ZeroDivisionError" in err and "cold call" in err
+
+
+def test_module_function_target(tmp_path, capsys, monkeypatch):
+    (tmp_path / "mf_target_mod.py").write_text(
+        "import torch\nx = torch.ones(4)\ndef f():\n    return x * 2\ndef g(n):\n    return n\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "mf_target_mod:f", "--budget", "0.5", "--min-time", "0.02", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["label"] == "f"
+    assert main(["bench", "mf_target_mod:g"]) == 2
+    assert "needs arguments" in capsys.readouterr().err
+    assert main(["bench", str(tmp_path / "mf_target_mod.py") + ":f", "--budget", "0.3", "--json"]) == 0
+
+
+def test_console_script_entry_point():
+    proc = subprocess.run([sys.executable, "-m", "measurefirst", "bench", "--simulate", "call=1ms",
+                           "--min-time", "0", "--warmup-time", "0"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "simulated" in proc.stdout

@@ -1,0 +1,267 @@
+"""The measuring loop on a seeded simulated clock: exact counts and stopping decisions."""
+
+import gc
+import math
+
+import pytest
+
+from measurefirst import benchmark, stats
+from measurefirst.engine import (
+    OVERHEAD_REPS,
+    BenchmarkError,
+    Interrupted,
+    Options,
+    _warmup_falling,
+    measure,
+)
+from measurefirst.simulate import SimSpec, SimWorld
+
+
+def run(spec: SimSpec, **options):
+    world = SimWorld(spec)
+    m = benchmark(world.function(), timer=world.timer(), device="cpu", **options)
+    return world, m
+
+
+def test_exact_counts_noise_free():
+    # overhead 50 ns; every call 10 us; warm-up needs 0.05 s; number: 50 / (0.001 * 10 us) = 5
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), min_time=0.0)
+    assert m.calibration.overhead_ns == 50
+    assert m.warmup.cold_ns == 10_050
+    assert m.warmup.calls == math.ceil(0.05e9 / 10_050)  # first call at which 0.05 s have passed
+    assert m.warmup.steady
+    assert m.calibration.number == 5
+    assert m.n_samples == 10  # zero noise: CI width 0 as soon as min_samples is reached
+    assert m.stop.reason == "precision" and m.target_met
+    assert set(m.samples_ns) == {50 + 5 * 10_000}
+    assert m.median == pytest.approx(10_010e-9)
+    assert m.warnings == ()
+
+
+def test_min_time_sets_the_sample_count():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), min_time=0.01)
+    assert m.n_samples == math.ceil(0.01e9 / 50_050)
+
+
+def test_warmup_runs_until_per_call_time_stops_falling():
+    # calls 1..20 after the cold one pay an extra 2500 ns * (21 - i); by hand: falling through call 24
+    spec = SimSpec(call_ns=10_000, timer_ns=50, warm_calls=20, warm_extra_ns=50_000, cold_ns=1_000_000)
+    world, m = run(spec, warmup_min_time=0.0, min_time=0.0)
+    assert m.warmup.calls == 25
+    times = list(m.warmup.times_ns)
+    assert all(_warmup_falling(times[:k]) for k in range(6, 25))
+    assert not _warmup_falling(times)
+    assert m.warmup.cold_ns == 1_010_050
+    assert any(w.code == "cold_call" for w in m.warnings)
+
+
+def test_warmup_cap_reports_not_steady():
+    # still falling at the cap: warm-up stops at 0.25 * budget and says so
+    # calls cost 1 ms + 10 ms * (31 - i): still falling fast when the cap (0.25 * 2 s) is reached
+    spec = SimSpec(call_ns=1_000_000, timer_ns=50, warm_calls=30, warm_extra_ns=3e8)
+    world, m = run(spec, budget=2.0, warmup_max_time=1.0, min_time=0.0)
+    assert m.warmup.calls == 2  # 300 ms + 290 ms >= 0.5 s
+    assert not m.warmup.steady
+    assert "warmup_not_steady" in [w.code for w in m.warnings]
+
+
+def test_calibration_from_overhead_and_resolution():
+    fast = dict(min_time=0.0, warmup_min_time=0.0)
+    world, m = run(SimSpec(call_ns=100, timer_ns=200), **fast)
+    assert m.calibration.number == 2000  # 200 / (0.001 * 100)
+    world, m = run(SimSpec(call_ns=100, timer_ns=200, resolution_ns=1000), **fast)
+    assert m.calibration.number == 10_000  # resolution dominates: 1000 / (0.001 * 100)
+    world, m = run(SimSpec(call_ns=100, timer_ns=200), precision=0.05, **fast)
+    assert m.calibration.number == 400  # a looser target needs shorter samples: 200 / (0.005 * 100)
+
+
+def test_calibration_grows_for_calls_shorter_than_the_overhead():
+    world, m = run(SimSpec(call_ns=10, timer_ns=200, warm_calls=0), min_time=0.0, warmup_min_time=0.0)
+    assert m.calibration.number == 20_000  # 200 / (0.001 * 10)
+    assert m.median == pytest.approx((200 + 20_000 * 10) / 20_000 * 1e-9)
+
+
+def test_overhead_is_measured_not_assumed():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=300, sync_ns=700), min_time=0.0)
+    assert m.calibration.overhead_ns == 1000
+    assert m.calibration.number == 100  # 1000 / (0.001 * 10_000)
+
+
+def test_adaptive_stop_is_the_first_sample_meeting_the_target():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, noise=0.05, seed=7)
+    world, m = run(spec, min_time=0.0, precision=0.01, number=1)
+    per_call = list(m.per_call_ns)
+    n = m.n_samples
+    assert m.stop.reason == "precision"
+    assert stats.relative_half_width(per_call) <= 0.01
+    for k in range(10, n):
+        assert stats.relative_half_width(per_call[:k]) > 0.01, k
+    assert n > 10  # noise made it take more than the minimum
+
+
+def test_budget_stops_sampling_and_reports_target_not_met():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, noise=0.5, seed=3)
+    world, m = run(spec, budget=0.02, precision=0.001, number=1, min_time=0.0, warmup_min_time=0.0)
+    assert m.stop.reason == "budget"
+    assert not m.target_met
+    assert world.now >= 0.02e9 > world.now - m.samples_ns[-1]  # the last sample crossed the deadline
+    assert "precision_not_met" in [w.code for w in m.warnings]
+
+
+def test_fixed_mode_reproduces_the_classic_loop():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50, cold_ns=5000), warmup=3, trials=10)
+    assert world.calls == 13  # exactly 3 warm-up calls, then 10 timed ones
+    assert m.n_samples == 10 and set(m.numbers) == {1}
+    assert m.warmup.cold_ns == 15_050 and m.warmup.calls == 2
+    assert m.stop.reason == "trials"
+    assert m.mean == pytest.approx(10_050e-9)
+
+
+def test_fixed_trials_with_adaptive_warmup_and_fixed_number():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), trials=7, number=3)
+    assert m.n_samples == 7 and set(m.numbers) == {3}
+
+
+def test_max_samples():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50, noise=0.5, seed=1), max_samples=12, precision=0.0001,
+                   min_time=0.0)
+    assert m.n_samples == 12 and m.stop.reason == "max_samples"
+
+
+def test_preempted_samples_are_set_aside_while_a_minority():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.2, preempt_ns=1_000_000, seed=5)
+    world, m = run(spec, number=1, min_time=0.0, min_samples=50)
+    assert 0 < m.n_preempted < m.n_samples / 2
+    assert m.n_used == m.n_samples - m.n_preempted
+    assert m.median == pytest.approx(10_050e-9) and m.max == pytest.approx(10_050e-9)
+    world, kept = run(spec, number=1, min_time=0.0, min_samples=50, discard_preempted=False)
+    assert kept.n_used == kept.n_samples and kept.mean > 2 * kept.median
+
+
+def test_preempted_majority_keeps_everything_and_warns():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.8, preempt_ns=1000, seed=5)
+    world, m = run(spec, number=1, min_time=0.0, budget=0.2)
+    assert m.n_used == m.n_samples
+    codes = [w.code for w in m.warnings]
+    assert "preempted" in codes
+
+
+def test_setup_runs_before_each_sample_untimed():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+    calls = []
+
+    def setup():
+        calls.append(world.now)
+        world.advance(1_000_000)  # 1 ms of setup that must not be timed
+
+    m = benchmark(world.function(), timer=world.timer(), setup=setup, min_time=0.0)
+    assert len(calls) >= m.n_samples
+    assert set(m.samples_ns) == {50 + m.calibration.number * 10_000}
+
+
+def test_flush_and_capture_hooks():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+    flushes, captured = [], []
+
+    def capture(fn, number):
+        captured.append(number)
+        return lambda: [fn() for _ in range(number)]
+
+    m = measure(world.function(), world.timer(), Options(min_time=0.0, cold_cache=True), label="x",
+                device="cpu", flush=lambda: flushes.append(1), capture=capture)
+    assert len(flushes) == m.n_samples
+    assert m.calibration.number == 1 and captured == [1]
+
+
+def test_gc_is_disabled_while_timing_and_restored():
+    world = SimWorld(SimSpec(call_ns=10_000))
+    seen = []
+
+    def fn():
+        seen.append(gc.isenabled())
+        world.call()
+
+    assert gc.isenabled()
+    benchmark(fn, timer=world.timer(), min_time=0.0)
+    assert not any(seen) and gc.isenabled()
+
+
+def test_function_error_carries_label_phase_index_and_partial_results():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+    n_before_sampling = None
+
+    def fn():
+        if world.calls == 6000:
+            raise ZeroDivisionError("boom")
+        world.call()
+
+    with pytest.raises(BenchmarkError) as info:
+        benchmark(fn, timer=world.timer(), label="mine", min_time=1.0)
+    err = info.value
+    assert err.label == "mine" and err.phase == "sampling"
+    assert "'mine'" in str(err) and "ZeroDivisionError: boom" in str(err) and f"sample {err.index}" in str(err)
+    assert isinstance(err.__cause__, ZeroDivisionError)
+    assert err.partial is not None and err.partial.n_samples == err.index and not err.partial.complete
+
+
+def test_error_during_warmup_names_the_phase():
+    world = SimWorld(SimSpec(call_ns=10_000, fail_at=3))
+    with pytest.raises(BenchmarkError, match="warm-up 2") as info:
+        benchmark(world.function(), timer=world.timer())
+    assert info.value.partial is None
+
+
+def test_ctrl_c_returns_partial_measurement():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, interrupt_at=5100))
+    with pytest.raises(Interrupted) as info:
+        benchmark(world.function(), timer=world.timer(), min_time=1.0)
+    m = info.value.measurement
+    assert isinstance(info.value, KeyboardInterrupt)
+    assert m is not None and not m.complete and m.n_samples > 0
+    assert m.stop.reason == "interrupted"
+    assert "incomplete" in [w.code for w in m.warnings]
+    assert "INCOMPLETE" in str(m)
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [({"precision": 0}, "precision"), ({"precision": -0.1}, "precision"), ({"budget": -1}, "budget"),
+     ({"number": 0}, "number"), ({"trials": 0}, "trials"), ({"min_samples": 0}, "min_samples"),
+     ({"warmup": -1}, "warmup"), ({"cold_cache": True, "number": 5}, "cold_cache"),
+     ({"precision": 1.5}, "precision")],
+)
+def test_invalid_options_name_the_option(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        benchmark(lambda: None, device="cpu", **kwargs)
+
+
+def test_non_callable_is_a_type_error_that_says_what_to_pass():
+    with pytest.raises(TypeError, match="lambda"):
+        benchmark(42)  # type: ignore[arg-type]
+
+
+def test_cuda_graph_on_cpu_is_refused():
+    with pytest.raises(ValueError, match="CUDA"):
+        benchmark(lambda: None, device="cpu", cuda_graph=True)
+
+
+def test_timer_option_validation():
+    with pytest.raises(ValueError, match="timer"):
+        benchmark(lambda: None, device="cpu", timer="sundial")
+    with pytest.raises(ValueError, match="wall"):
+        benchmark(lambda: None, device="cpu", timer="event")
+
+
+def test_drift_during_the_run_is_reported():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+
+    def fn():  # the machine slows down by 30% half-way through sampling
+        world.call()
+        if world.now > 0.05e9:
+            world.advance(3_000)
+
+    m = benchmark(fn, timer=world.timer(), number=1, min_time=0.1, warmup_min_time=0.0, precision=0.5)
+    drift = [w for w in m.warnings if w.code == "drift"]
+    assert drift and drift[0].value == pytest.approx(0.3, abs=0.01)
+    world, steady = run(SimSpec(call_ns=10_000, timer_ns=50, noise=0.02, seed=4), min_time=0.05)
+    assert "drift" not in [w.code for w in steady.warnings]

@@ -1,0 +1,66 @@
+import math
+
+import numpy as np
+import pytest
+
+from measurefirst import stats
+
+
+def test_median_ci_ranks_exact_small_n():
+    assert stats.median_ci_ranks(5) is None  # no 95% interval exists below 6 samples
+    assert stats.median_ci_ranks(6) == (0, 5)  # coverage 1 - 2/64 = 96.9%
+    assert stats.median_ci_ranks(10) == (1, 8)  # x(2), x(9): coverage 97.9%
+    assert stats.median_ci_ranks(100) == (39, 60)  # textbook x(40), x(61)
+
+
+def test_median_ci_ranks_coverage_is_at_least_95_percent():
+    from math import comb
+
+    for n in (6, 7, 11, 25, 60, 200):
+        lo, hi = stats.median_ci_ranks(n)
+        tail = sum(comb(n, j) for j in range(lo + 1)) / 2**n
+        assert 1 - 2 * tail >= 0.95
+        # and the next narrower interval would not be
+        tail_narrower = sum(comb(n, j) for j in range(lo + 2)) / 2**n
+        assert 1 - 2 * tail_narrower < 0.95
+        assert hi == n - 1 - lo
+
+
+def test_normal_approximation_agrees_with_exact_at_the_switch():
+    exact = stats.median_ci_ranks(1000)
+    approx = stats.median_ci_ranks(1001)
+    assert exact == (468, 531)
+    assert approx == (468, 532)
+
+
+def test_median_ci_on_literal_data():
+    values = [5, 3, 9, 1, 7, 2, 8, 4, 10, 6]
+    assert stats.median_ci(values) == (2.0, 9.0)
+    assert stats.median_ci([1, 2, 3]) is None
+
+
+def test_relative_half_width():
+    values = list(range(1, 11))  # median 5.5, CI 2..9
+    assert stats.relative_half_width(values) == pytest.approx(3.5 / 5.5)
+    assert math.isinf(stats.relative_half_width([1.0, 2.0]))
+
+
+def test_outliers_by_modified_z_score():
+    mask = stats.outlier_mask([1, 2, 3, 4, 100])
+    assert mask.tolist() == [False, False, False, False, True]
+    assert stats.outlier_mask([5, 5, 5, 6]).tolist() == [False, False, False, True]  # zero MAD
+
+
+def test_summarize_literal():
+    s = stats.summarize([1, 2, 3, 4, 100])
+    assert s.n == 5 and s.median == 3 and s.mean == 22
+    assert s.min == 1 and s.max == 100
+    assert s.q1 == 2 and s.q3 == 4 and s.iqr == 2
+    assert s.outliers == 1
+    assert s.ci_low is None and math.isinf(s.ci_half_width_rel)
+    assert s.stdev == pytest.approx(np.std([1, 2, 3, 4, 100], ddof=1))
+
+
+def test_summarize_rejects_empty():
+    with pytest.raises(ValueError):
+        stats.summarize([])
