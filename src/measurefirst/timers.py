@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Callable, Protocol, runtime_checkable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 import torch
 
@@ -110,56 +110,14 @@ class WallTimer:
         self._sync()
 
 
-class CudaEventTimer:
-    """CUDA events on the current stream; device time in ``elapsed_ns``, launch time in ``host_ns``."""
+class _EventTimer:
+    """Two timing events around ``run``: device time in ``elapsed_ns``, launch time in ``host_ns``."""
 
-    kind = "cuda-event"
+    kind = "event"
     resolution_ns = CUDA_EVENT_RESOLUTION_NS
 
-    def __init__(self, device: torch.device) -> None:
-        if device.type != "cuda":
-            raise ValueError(f"CUDA event timer needs a CUDA device, got {device}")
-        self._device = device
-        self._sync = synchronizer(device)
-        with torch.cuda.device(device):
-            self._start = torch.cuda.Event(enable_timing=True)
-            self._end = torch.cuda.Event(enable_timing=True)
-
-    def time(self, run: Callable[[], object]) -> Reading:
-        clock = time.perf_counter_ns
-        with torch.cuda.device(self._device):
-            self._start.record()
-            h0 = clock()
-            run()
-            h1 = clock()
-            self._end.record()
-            self._end.synchronize()
-            ms = self._start.elapsed_time(self._end)
-        return Reading(ms * 1e6, float(h1 - h0))
-
-    def now_ns(self) -> int:
-        return time.perf_counter_ns()
-
-    def synchronize(self) -> None:
-        self._sync()
-
-
-def mps_events_available() -> bool:
-    event_mod = getattr(getattr(torch, "mps", None), "event", None)
-    return event_mod is not None and hasattr(event_mod, "Event")
-
-
-class MpsEventTimer:
-    """MPS events (``torch.mps.event.Event``); device time in ``elapsed_ns``, launch time in ``host_ns``."""
-
-    kind = "mps-event"
-    resolution_ns = MPS_EVENT_RESOLUTION_NS
-
-    def __init__(self) -> None:
-        if not mps_events_available():
-            raise RuntimeError("this torch has no MPS events; use timer='wall'")
-        self._start = torch.mps.event.Event(enable_timing=True)
-        self._end = torch.mps.event.Event(enable_timing=True)
+    def __init__(self, start: Any, end: Any, sync: Callable[[], None]) -> None:
+        self._start, self._end, self._sync = start, end, sync
 
     def time(self, run: Callable[[], object]) -> Reading:
         clock = time.perf_counter_ns
@@ -175,7 +133,44 @@ class MpsEventTimer:
         return time.perf_counter_ns()
 
     def synchronize(self) -> None:
-        torch.mps.synchronize()
+        self._sync()
+
+
+class CudaEventTimer(_EventTimer):
+    """CUDA events on the device's current stream."""
+
+    kind = "cuda-event"
+    resolution_ns = CUDA_EVENT_RESOLUTION_NS
+
+    def __init__(self, device: torch.device) -> None:
+        if device.type != "cuda":
+            raise ValueError(f"CUDA event timer needs a CUDA device, got {device}")
+        self._device = device
+        with torch.cuda.device(device):
+            super().__init__(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True),
+                             synchronizer(device))
+
+    def time(self, run: Callable[[], object]) -> Reading:
+        with torch.cuda.device(self._device):  # events record on this device's current stream
+            return super().time(run)
+
+
+def mps_events_available() -> bool:
+    event_mod = getattr(getattr(torch, "mps", None), "event", None)
+    return event_mod is not None and hasattr(event_mod, "Event")
+
+
+class MpsEventTimer(_EventTimer):
+    """MPS events (``torch.mps.event.Event``)."""
+
+    kind = "mps-event"
+    resolution_ns = MPS_EVENT_RESOLUTION_NS
+
+    def __init__(self) -> None:
+        if not mps_events_available():
+            raise RuntimeError("this torch has no MPS events; use timer='wall'")
+        super().__init__(torch.mps.event.Event(enable_timing=True), torch.mps.event.Event(enable_timing=True),
+                         torch.mps.synchronize)
 
 
 TIMER_CHOICES = ("auto", "wall", "event")
