@@ -1,14 +1,26 @@
 """measurefirst: correct measurement of PyTorch code by default. Measure first, then optimize."""
 
+from .compare import Comparison, Verdict, compare
 from .devices import DeviceError, available_devices, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark
+from .regression import Change, change
+from .render.text import grid_table
 from .results import SCHEMA_VERSION, Finding, Measurement
+from .store import Store, StoreError
 from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
 __version__ = "0.1.0"
 
 __all__ = [
     "BenchmarkError",
+    "Change",
+    "Comparison",
+    "Store",
+    "StoreError",
+    "Verdict",
+    "change",
+    "compare",
+    "grid_table",
     "CudaEventTimer",
     "DeviceError",
     "Finding",

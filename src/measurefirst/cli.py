@@ -72,7 +72,52 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--label", action="append", default=[], help="label for each target, in order")
     b.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     b.add_argument("-o", "--output", type=Path, default=None, help="also write the JSON results to this file")
+    b.add_argument("--save", nargs="?", const="", default=None, metavar="NAME",
+                   help="save the results in the history store (under NAME, default: each label)")
+    b.add_argument("--store", type=Path, default=None, help="results store file (default .measurefirst/results.db "
+                   "or $MEASUREFIRST_STORE)")
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
+
+    c = sub.add_parser(
+        "compare", help="compare candidates interleaved (live), or saved results (regression check)",
+        description=(
+            "Live: each TARGET is a statement or module:function, run interleaved with the others; the first is "
+            "the baseline. Saved: every TARGET is a JSON file, #ID (a saved run), @NAME (its latest run) or "
+            "@NAME~K (K runs back); with a single @NAME the latest run is checked against the one before."
+        ),
+    )
+    c.add_argument("targets", nargs="+", metavar="TARGET")
+    c.add_argument("-s", "--setup", action="append", default=[], help="setup statement, run once (repeatable)")
+    c.add_argument("-d", "--device", default="auto")
+    c.add_argument("-p", "--precision", type=_fraction, default=0.005,
+                   help="'no difference' needs the speed-up CI within ±this (default 0.5%%)")
+    c.add_argument("-b", "--budget", type=float, default=10.0, help="seconds at most (default 10)")
+    c.add_argument("--min-time", type=float, default=0.3, help="seconds of sampling at least (default 0.3)")
+    c.add_argument("--block-time", type=float, default=0.005, help="seconds per block (default 0.005)")
+    c.add_argument("--order", choices=("abba", "shuffle"), default="abba")
+    c.add_argument("--baseline", default=None, help="label of the baseline (default: the first)")
+    c.add_argument("--label", action="append", default=[], help="label for each target, in order")
+    c.add_argument("--cold-cache", action="store_true")
+    c.add_argument("--timer", choices=("auto", "wall", "event"), default="auto")
+    c.add_argument("--fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
+                   help="exit 1 if a candidate or saved result is slower beyond its CI and this threshold (e.g. 5%%)")
+    c.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    c.add_argument("-o", "--output", type=Path, default=None, help="also write the JSON to this file")
+    c.add_argument("--save", nargs="?", const="", default=None, metavar="PREFIX",
+                   help="save each candidate's measurement in the history store")
+    c.add_argument("--store", type=Path, default=None, help="results store file")
+    c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
+
+    r = sub.add_parser("runs", help="list, show, delete or export saved runs")
+    r.add_argument("action", nargs="?", choices=("list", "show", "delete", "export"), default="list")
+    r.add_argument("ids", nargs="*", help="run ids (show, delete, export) or a name (list)")
+    r.add_argument("--format", choices=("json", "csv", "markdown"), default="json", help="export format")
+    r.add_argument("--store", type=Path, default=None, help="results store file")
+
+    h = sub.add_parser("history", help="the saved series of one benchmark, with step changes flagged")
+    h.add_argument("name")
+    h.add_argument("--store", type=Path, default=None, help="results store file")
+    h.add_argument("--json", action="store_true")
     return parser
 
 
@@ -221,7 +266,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
     _emit(args, results, out, err)
+    if args.save is not None and results:
+        _save(args, results, err)
     return code
+
+
+def _save(args: argparse.Namespace, results: list[Any], err: Any) -> None:
+    from .store import Store
+
+    names = [(args.save + (f"/{m.label}" if len(results) > 1 else "")) if args.save else m.label for m in results]
+    with Store(args.store) as store:
+        ids = store.save_many(results, names=names)
+    err.print(f"saved {len(ids)} run(s) to {store.path}: " + ", ".join(f"#{i} {n}" for i, n in zip(ids, names)),
+              markup=False)
 
 
 def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> None:
@@ -244,20 +301,251 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> N
             out.print(f"{m.label}: {line}", markup=False)
 
 
+_REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
+
+
+def _is_saved_ref(target: str) -> bool:
+    return bool(_REF_RE.match(target)) or (target.endswith(".json") and Path(target).is_file())
+
+
+def _load_ref(target: str, store_path: Path | None) -> list[Any]:
+    from .results import Measurement
+    from .store import Store
+
+    m = _REF_RE.match(target)
+    if m is None:
+        try:
+            data = json.loads(Path(target).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise UsageError(f"cannot read results file {target}: {exc}") from exc
+        items = data if isinstance(data, list) else [data]
+        out = []
+        for item in items:
+            if isinstance(item, dict) and item.get("kind") == "comparison":
+                from .compare import Comparison
+
+                out.extend(Comparison.from_dict(item).measurements)
+            elif isinstance(item, dict) and item.get("kind") == "measurement":
+                out.append(Measurement.from_dict(item))
+            else:
+                raise UsageError(f"{target} is not a measurefirst results file (no \"kind\" of measurement)")
+        return out
+    with Store(store_path, create=False) as store:
+        if m.group("id"):
+            return [store.get(int(m.group("id")))]
+        return [store.latest(m.group("name"), int(m.group("back") or 0))[1]]
+
+
+def cmd_compare_saved(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from .regression import change, match
+
+    out = _console()
+    refs = list(args.targets)
+    if len(refs) == 1:
+        mref = _REF_RE.match(refs[0])
+        if not mref or not mref.group("name") or mref.group("back"):
+            raise UsageError("with one target, give @NAME: its latest run is checked against the one before")
+        refs = [f"@{mref.group('name')}~1", refs[0]]
+    if len(refs) != 2:
+        raise UsageError("a regression check takes BASE and NEW (files, #ID or @NAME)")
+    base, new = (_load_ref(t, args.store) for t in refs)
+    pairs, unmatched = match(base, new)
+    if not pairs:
+        raise UsageError(f"no benchmark label appears in both {refs[0]} and {refs[1]}")
+    threshold = args.fail_if_slower or 0.0
+    names = {mm.group("name") for mm in map(_REF_RE.match, refs) if mm and mm.group("name")}
+    single_name = names.pop() if len(names) == 1 and len(pairs) == 1 else None
+    changes = [change(b, n, threshold=threshold, label=single_name) for b, n in pairs]
+    if args.json:
+        from dataclasses import asdict
+
+        out.file.write(json.dumps([asdict(c) for c in changes], indent=2) + "\n")
+    else:
+        table = Table(title=f"{refs[0]} → {refs[1]}")
+        for col in ("benchmark", "base", "new", "change", "verdict"):
+            table.add_column(col, justify="left" if col in ("benchmark", "verdict") else "right")
+        from .render.text import format_time
+
+        for c in changes:
+            verdict = ("[red]REGRESSION[/]" if c.regression and args.fail_if_slower is not None
+                       else "[red]slower[/]" if c.ci_low > 1 else "[green]faster[/]" if c.ci_high < 1 else "same")
+            table.add_row(c.label, format_time(c.base_median), format_time(c.new_median), c.words(), verdict)
+        out.print(table)
+        for c in changes:
+            for flag in c.flags:
+                out.print(f"note: {c.label}: {flag}", markup=False)
+        for label in unmatched:
+            out.print(f"note: {label} is in only one of the two", markup=False)
+    failed = [c for c in changes if c.regression] if args.fail_if_slower is not None else []
+    for c in failed:
+        print(f"regression: {c.label} is {c.words()}, beyond the {threshold:.1%} threshold", file=sys.stderr)
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    if not args.simulate and all(_is_saved_ref(t) for t in args.targets):
+        return cmd_compare_saved(args)
+    from .compare import compare
+    from .devices import DeviceError, resolve_device
+    from .engine import BenchmarkError, Interrupted
+    from .render.text import comparison_lines, comparison_table
+
+    out, err = _console(), _console(stderr=True)
+    timer: Any = args.timer
+    if args.simulate:
+        from .simulate import SimWorld, parse_spec
+
+        specs = [parse_spec(part) for part in args.simulate.split(";")]
+        world = SimWorld(specs[0])
+        candidates = [(f"sim{i}", world.function(sp.call_ns, f"sim{i}")) for i, sp in enumerate(specs)]
+        timer, device = world.timer(), "cpu"
+    else:
+        if len(args.targets) < 2:
+            raise UsageError("compare needs at least two targets")
+        try:
+            device = str(resolve_device(args.device))
+        except DeviceError as exc:
+            raise UsageError(str(exc)) from exc
+        try:
+            namespace = _run_setup(args.setup, device)
+        except UsageError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
+            return EXIT_FAILED
+        candidates = [_load_target(t, namespace) for t in args.targets]
+    candidates = [((args.label[i] if i < len(args.label) else label), fn) for i, (label, fn) in enumerate(candidates)]
+    labels = [c[0] for c in candidates]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise UsageError(f"labels must be unique; {dupes[0]!r} appears twice (use --label)")
+    code = EXIT_OK
+    result = None
+    try:
+        result = compare(candidates, baseline=args.baseline, device=device, precision=args.precision,
+                         budget=args.budget, min_time=args.min_time, block_time=args.block_time, order=args.order,
+                         cold_cache=args.cold_cache, timer=timer)
+    except BenchmarkError as exc:
+        result = exc.partial
+        err.print(f"error: {exc}", markup=False)
+        code = EXIT_FAILED
+    except Interrupted as exc:
+        result = exc.measurement
+        err.print("interrupted: showing what was measured so far (marked incomplete)", markup=False)
+        code = EXIT_INTERRUPTED
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    if result is None:
+        return code
+    text = result.to_json()
+    if args.output is not None:
+        tmp = args.output.with_name(args.output.name + ".tmp")
+        tmp.write_text(text + "\n")
+        os.replace(tmp, args.output)
+    if args.json:
+        out.file.write(text + "\n")
+    else:
+        out.print(comparison_table(result))
+        for line in comparison_lines(result):
+            out.print(line, markup=False)
+    if args.save is not None:
+        _save(argparse.Namespace(save=args.save, store=args.store), list(result.measurements), err)
+    if code == EXIT_OK and args.fail_if_slower is not None:
+        slow = [v for v in result.verdicts if v.verdict == "slower" and v.ratio > 1 + args.fail_if_slower]
+        for v in slow:
+            print(f"regression: {v.label} is {v.words()} than {v.baseline}", file=sys.stderr)
+        code = EXIT_FAILED if slow else code
+    return code
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from .render.text import format_time
+    from .store import Store
+
+    out = _console()
+    with Store(args.store, create=args.action == "list") as store:
+        if args.action == "list":
+            rows = store.list(args.ids[0] if args.ids else None)
+            table = Table(title=str(store.path))
+            for col in ("id", "name", "created", "device", "commit", "median", "samples"):
+                table.add_column(col)
+            for r in rows:
+                table.add_row(str(r.id), r.name, r.created, r.device_name or r.device or "",
+                              (r.git_commit or "")[:12], format_time(r.median) if r.median else "n/a",
+                              str(r.n_samples) + ("" if r.complete else " (incomplete)"))
+            out.print(table)
+            return EXIT_OK
+        try:
+            ids = [int(x.lstrip("#")) for x in args.ids]
+        except ValueError:
+            raise UsageError(f"run ids are integers such as 12 or #12; got {' '.join(args.ids)}") from None
+        if not ids:
+            raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
+        if args.action == "show":
+            for i in ids:
+                out.print(f"#{i} {store.get(i)}", markup=False)
+        elif args.action == "delete":
+            for i in ids:
+                if not store.delete(i):
+                    raise UsageError(f"no run #{i} in {store.path}")
+                print(f"deleted run #{i}", file=sys.stderr)
+        else:
+            out.file.write(store.export(ids, args.format))
+    return EXIT_OK
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from .regression import steps
+    from .render.text import format_time
+    from .store import Store
+
+    out = _console()
+    with Store(args.store, create=False) as store:
+        rows = store.list(args.name)
+        if not rows:
+            raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
+                             + (", ".join(store.names()[:10]) or "none yet"))
+        ms = [store.get(r.id) for r in rows]
+    flagged = set(steps(ms))
+    if args.json:
+        out.file.write(json.dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
+                                    "median_s": m.median, "ci_s": m.ci, "step": i in flagged}
+                                   for i, (r, m) in enumerate(zip(rows, ms))], indent=2) + "\n")
+        return EXIT_OK
+    table = Table(title=f"history of {args.name}")
+    for col in ("id", "created", "commit", "median", "95% CI", "vs previous", "step"):
+        table.add_column(col)
+    for i, (r, m) in enumerate(zip(rows, ms)):
+        prev = "" if i == 0 else f"{(m.median / ms[i - 1].median - 1) * 100:+.1f}%"
+        ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
+        step = ""
+        if i in flagged:
+            step = "[red]▲ slower[/]" if m.median > ms[i - 1].median else "[green]▼ faster[/]"
+        table.add_row(str(r.id), r.created, (r.git_commit or "")[:12], format_time(m.median), ci, prev, step)
+    out.print(table)
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    from .store import StoreError
+
+    commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history}
     try:
-        if args.command == "bench":
-            return cmd_bench(args)
-    except UsageError as exc:
+        return commands[args.command](args)
+    except (UsageError, StoreError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    parser.error(f"unknown command {args.command!r}")
-    return EXIT_USAGE

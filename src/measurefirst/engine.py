@@ -64,10 +64,11 @@ CPU_FLUSH_FACTOR = 2
 
 
 class BenchmarkError(RuntimeError):
-    """The benchmarked function (or its setup) raised. ``partial`` holds what was measured before."""
+    """The benchmarked function (or its setup) raised. ``partial`` holds what was measured before
+    (a Measurement from benchmark(), a Comparison from compare(); None if nothing was)."""
 
     def __init__(self, message: str, *, label: str, phase: str, index: int | None,
-                 partial: Measurement | None) -> None:
+                 partial: Any = None) -> None:
         super().__init__(message)
         self.label = label
         self.phase = phase
@@ -76,9 +77,10 @@ class BenchmarkError(RuntimeError):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a benchmark. ``measurement`` holds the samples taken so far (marked incomplete)."""
+    """Ctrl-C during a benchmark. ``measurement`` holds what was measured so far, marked incomplete
+    (a Measurement from benchmark(), a Comparison from compare())."""
 
-    def __init__(self, measurement: Measurement | None) -> None:
+    def __init__(self, measurement: Any) -> None:
         super().__init__("benchmark interrupted")
         self.measurement = measurement
 

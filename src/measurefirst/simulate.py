@@ -52,17 +52,21 @@ class SimWorld:
         self.calls = 0
         self.switches = 0
         self._rng = random.Random(self.spec.seed)
+        #: optional machine drift: a factor on every call's cost, as a function of ``now`` (ns)
+        self.drift: Callable[[int], float] | None = None
 
     def advance(self, ns: float) -> None:
         self.now += int(round(ns))
 
-    def call(self) -> None:
+    def call(self, call_ns: float | None = None) -> None:
         s = self.spec
         if s.fail_at and self.calls + 1 == s.fail_at:
             raise RuntimeError(f"simulated failure at call {s.fail_at}")
         if s.interrupt_at and self.calls + 1 == s.interrupt_at:
             raise KeyboardInterrupt
-        cost = s.call_ns
+        cost = s.call_ns if call_ns is None else call_ns
+        if self.drift is not None:
+            cost *= self.drift(self.now)
         if s.noise:
             cost *= max(0.05, 1.0 + self._rng.gauss(0.0, s.noise))
         if self.calls == 0:
@@ -75,14 +79,14 @@ class SimWorld:
         self.calls += 1
         self.advance(cost)
 
-    def function(self) -> Callable[[], None]:
-        """The simulated user function: each call advances the clock by its cost."""
+    def function(self, call_ns: float | None = None, name: str = "simulated") -> Callable[[], None]:
+        """A simulated user function: each call advances the clock by its cost (``call_ns``, default
+        the spec's). Several functions of one world share its clock, noise and drift."""
 
         def simulated() -> None:
-            self.call()
+            self.call(call_ns)
 
-        simulated.__name__ = "simulated"
-        simulated.__qualname__ = "simulated"
+        simulated.__name__ = simulated.__qualname__ = name
         return simulated
 
     def timer(self) -> "SimTimer":

@@ -164,3 +164,55 @@ def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
         ci_high=None if ci is None else ci[1],
         outliers=int(outlier_mask(a).sum()),
     )
+
+
+# ---- paired comparisons -----------------------------------------------------------------------
+#: Up to this many pairs the signed-rank distribution is computed exactly.
+EXACT_SIGNED_RANK_UP_TO = 60
+
+
+@functools.lru_cache(maxsize=256)
+def signed_rank_critical(n: int, confidence: float = 0.95) -> int | None:
+    """Largest ``c`` with ``P(T <= c) <= (1 - confidence) / 2`` for the Wilcoxon signed-rank
+    statistic ``T`` of ``n`` pairs; ``None`` when no such ``c`` exists (n < 6 at 95%)."""
+    alpha_half = (1.0 - confidence) / 2.0
+    total = n * (n + 1) // 2
+    if n <= 0:
+        return None
+    if n <= EXACT_SIGNED_RANK_UP_TO:
+        counts = np.zeros(total + 1)
+        counts[0] = 1.0
+        for k in range(1, n + 1):
+            counts[k:] = counts[k:] + counts[:-k].copy()
+        cdf = np.cumsum(counts) / 2.0**n
+        ok = np.flatnonzero(cdf <= alpha_half + 1e-15)
+        return int(ok[-1]) if ok.size else None
+    mean = total / 2.0
+    sd = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)
+    return max(int(math.floor(mean - _normal_quantile(1.0 - alpha_half) * sd - 0.5)), 0)
+
+
+@dataclass(frozen=True)
+class PairedEstimate:
+    """Hodges-Lehmann estimate of the centre of paired differences, with its signed-rank CI."""
+
+    n: int
+    estimate: float
+    ci_low: float | None
+    ci_high: float | None
+
+
+def hodges_lehmann(differences: Sequence[float], confidence: float = 0.95) -> PairedEstimate:
+    """Median of the Walsh averages ``(d_i + d_j) / 2, i <= j`` and the distribution-free
+    confidence interval that inverts the Wilcoxon signed-rank test (as R's ``wilcox.test``)."""
+    d = np.asarray(differences, dtype=float)
+    n = int(d.size)
+    if n == 0:
+        raise ValueError("no paired differences")
+    i, j = np.triu_indices(n)
+    walsh = np.sort((d[i] + d[j]) / 2.0)
+    est = float(np.median(walsh))
+    c = signed_rank_critical(n, confidence)
+    if c is None:
+        return PairedEstimate(n, est, None, None)
+    return PairedEstimate(n, est, float(walsh[c]), float(walsh[walsh.size - 1 - c]))

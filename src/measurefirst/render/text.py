@@ -4,11 +4,12 @@ they never print."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
+    from ..compare import Comparison
     from ..results import Finding, Measurement
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
@@ -128,4 +129,88 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
             samples, str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}", warm,
             f"{m.device}/{m.timer}",
         )
+    return table
+
+
+def comparison_lines(c: "Comparison") -> list[str]:
+    """The verdicts in words, one line per candidate, then how the comparison stopped."""
+    lines = []
+    for v in c.verdicts:
+        if v.verdict == "baseline":
+            continue
+        lines.append(f"{v.label}: {v.words()} than {v.baseline} — {v.ci_words()}, {v.rounds} interleaved rounds")
+    state = "" if c.complete else " — INCOMPLETE (interrupted)"
+    lines.append(f"stopped by {c.stop.reason} after {c.stop.seconds:.2f} s "
+                 f"({'every verdict settled' if c.stop.target_met else 'not every verdict settled'}){state}")
+    return lines
+
+
+def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
+    """One row per candidate: median and CI, the speed-up against the baseline with its CI, the verdict."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for col, justify in (("candidate", "left"), ("median", "right"), ("95% CI", "right"),
+                         ("vs " + c.baseline, "right"), ("ratio 95% CI", "right"), ("verdict", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    best = min((m.median for m in c.measurements), default=math.nan)
+    for m, v in zip(c.measurements, c.verdicts):
+        unit = time_unit(m.median)
+        ci = m.ci
+        hw = None if ci is None else (ci[1] - ci[0]) / 2
+        style = _relative_style(m.median / best if best > 0 else math.nan)
+        ratio_ci = "" if v.ci_low is None or v.verdict == "baseline" else f"{v.ci_low:.4f}–{v.ci_high:.4f}"
+        vs = "baseline" if v.verdict == "baseline" else f"{v.speedup:.3f}x"
+        mark = " !" if m.warnings and any(w.severity != "info" for w in m.warnings) else ""
+        table.add_row(m.label + mark, f"[{style}]{format_time(m.median, hw, unit)}[/]",
+                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, ratio_ci, v.words())
+    return table
+
+
+def _relative_style(ratio: float) -> str:
+    """Colour against the best: green for the best, yellow within 10%, red beyond 50%."""
+    if not math.isfinite(ratio):
+        return "default"
+    if ratio <= 1.0 + 1e-12:
+        return "bold green"
+    if ratio <= 1.1:
+        return "green"
+    if ratio <= 1.5:
+        return "yellow"
+    return "red"
+
+
+def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | None = None,
+               row_name: str = "") -> "Table":
+    """A torch.utils.benchmark-style table: rows x columns (e.g. implementation x size), each cell
+    the median with its CI half-width, coloured against the best of its column; ``!`` marks a cell
+    whose measurement carries warnings."""
+    from rich.table import Table
+
+    rows: list[str] = []
+    cols: list[str] = []
+    for r, c in cells:
+        if r not in rows:
+            rows.append(r)
+        if c not in cols:
+            cols.append(c)
+    table = Table(title=title)
+    table.add_column(row_name)
+    for c in cols:
+        table.add_column(str(c), justify="right")
+    best = {c: min((m.median for (r2, c2), m in cells.items() if c2 == c and m.summary is not None),
+                   default=math.nan) for c in cols}
+    for r in rows:
+        out = [str(r)]
+        for c in cols:
+            m = cells.get((r, c))
+            if m is None or m.summary is None:
+                out.append("")
+                continue
+            ci = m.ci
+            hw = None if ci is None else (ci[1] - ci[0]) / 2
+            mark = " !" if any(w.severity != "info" for w in m.warnings) else ""
+            style = _relative_style(m.median / best[c] if best[c] > 0 else math.nan)
+            out.append(f"[{style}]{format_time(m.median, hw)}[/] ±{format_relative(m.ci_half_width_rel)}{mark}")
+        table.add_row(*out)
     return table

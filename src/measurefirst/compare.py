@@ -1,0 +1,370 @@
+"""Interleaved comparison of several callables, with a verdict per candidate.
+
+The rules (asserted exactly by the tests with a simulated clock):
+
+* Each candidate is warmed up and calibrated as :func:`~measurefirst.benchmark` does.
+* Then sampling runs in **rounds**. A round takes one **block** of each candidate: a few samples
+  lasting about ``block_time`` seconds. The order inside a round is balanced: ``"abba"`` runs
+  rounds forwards and backwards in turn (A B, B A, A B, ...), so a linear drift hits every
+  candidate alike; ``"shuffle"`` draws a seeded random order per round.
+* A block's value is the median per-call time of its samples (preempted samples set aside). For
+  every round, each candidate's **paired log-ratio** against the baseline's block of that round is
+  taken; the speed-up estimate is the Hodges-Lehmann centre of those log-ratios and its 95% CI the
+  Wilcoxon signed-rank interval, both mapped back with ``exp``.
+* A candidate is **settled** once its CI excludes 1 with a half-width at most half the observed
+  difference (a clear direction), or its half-width is within ``precision`` (nothing larger than
+  that is there). Sampling stops when every candidate is settled (after ``min_rounds`` rounds and
+  ``min_time`` seconds) or when ``budget`` is spent.
+* The verdict: *faster* or *slower* when the CI excludes 1, else *no difference detected*, with the
+  smallest difference the run could have detected (the CI's half-width).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+
+from . import stats
+from .devices import DeviceLike, environment, resolve_device
+from .engine import BenchmarkError, Interrupted, Options, _loop, _make_flush, _Run
+from .results import SCHEMA_VERSION, Measurement, Stop, migrate
+from .timers import TIMER_CHOICES, Timer, make_timer
+
+#: Check the stopping rule after every round up to this many rounds, then every ~2% more rounds.
+CHECK_EVERY_ROUND_UP_TO = 100
+ORDERS = ("abba", "shuffle")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One candidate against the baseline. ``ratio`` is time(candidate) / time(baseline)."""
+
+    label: str
+    baseline: str
+    ratio: float
+    ci_low: float | None
+    ci_high: float | None
+    verdict: str  # "faster", "slower", "no difference", "baseline", "undecided"
+    detectable: float | None  # relative half-width of the ratio's CI: the smallest difference detectable
+    rounds: int
+
+    @property
+    def speedup(self) -> float:
+        """time(baseline) / time(candidate): above 1 means the candidate is faster."""
+        return 1.0 / self.ratio if self.ratio > 0 else math.inf
+
+    def words(self) -> str:
+        """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (±0.4%)"``."""
+        if self.verdict == "baseline":
+            return "baseline"
+        if self.verdict in ("no difference", "undecided"):
+            tail = "" if self.detectable is None else f" (could have detected ±{self.detectable:.1%})"
+            return f"no difference detected{tail}"
+        if self.verdict == "faster":
+            s = self.speedup
+            return f"{s:.2f}x faster" if s >= 1.5 else f"{(s - 1) * 100:.1f}% faster"
+        r = self.ratio
+        return f"{r:.2f}x slower" if r >= 1.5 else f"{(r - 1) * 100:.1f}% slower"
+
+    def ci_words(self) -> str:
+        if self.ci_low is None or self.ci_high is None:
+            return "CI n/a"
+        return f"time ratio {self.ratio:.4f} (95% CI {self.ci_low:.4f}–{self.ci_high:.4f})"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Result of :func:`compare`: per-candidate measurements, the round order, the verdicts."""
+
+    labels: tuple[str, ...]
+    baseline: str
+    measurements: tuple[Measurement, ...]
+    block_values_ns: tuple[tuple[float, ...], ...]  # [candidate][round]: block median per call
+    orders: tuple[tuple[int, ...], ...]  # the order of candidates in each round
+    verdicts: tuple[Verdict, ...]
+    stop: Stop
+    options: dict[str, Any] = field(default_factory=dict)
+    complete: bool = True
+    schema_version: int = SCHEMA_VERSION
+
+    def __getitem__(self, label: str) -> Measurement:
+        return self.measurements[self.labels.index(label)]
+
+    def verdict(self, label: str) -> Verdict:
+        return self.verdicts[self.labels.index(label)]
+
+    def __str__(self) -> str:
+        from .render.text import comparison_lines
+
+        return "\n".join(comparison_lines(self))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version, "kind": "comparison", "labels": list(self.labels),
+            "baseline": self.baseline, "measurements": [m.to_dict() for m in self.measurements],
+            "block_values_ns": [list(b) for b in self.block_values_ns],
+            "orders": [list(o) for o in self.orders], "verdicts": [asdict(v) for v in self.verdicts],
+            "stop": asdict(self.stop), "options": dict(self.options), "complete": self.complete,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Comparison":
+        d = migrate(d)
+        return cls(
+            labels=tuple(d["labels"]), baseline=d["baseline"],
+            measurements=tuple(Measurement.from_dict(m) for m in d["measurements"]),
+            block_values_ns=tuple(tuple(float(x) for x in b) for b in d["block_values_ns"]),
+            orders=tuple(tuple(int(x) for x in o) for o in d["orders"]),
+            verdicts=tuple(Verdict(**v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
+            options=dict(d.get("options") or {}), complete=bool(d.get("complete", True)),
+        )
+
+
+def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns: Sequence[float]) -> Verdict:
+    """Verdict from block values paired by round (pure: used by :func:`compare` and the tests)."""
+    a = np.log(np.asarray(cand_ns, dtype=float)) - np.log(np.asarray(base_ns, dtype=float))
+    if a.size == 0:
+        return Verdict(label, baseline, math.nan, None, None, "undecided", None, 0)
+    est = stats.hodges_lehmann(a)
+    ratio = math.exp(est.estimate)
+    if est.ci_low is None or est.ci_high is None:
+        return Verdict(label, baseline, ratio, None, None, "undecided", None, int(a.size))
+    lo, hi = math.exp(est.ci_low), math.exp(est.ci_high)
+    detectable = (hi - lo) / 2.0 / ratio
+    verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
+    return Verdict(label, baseline, ratio, lo, hi, verdict, detectable, int(a.size))
+
+
+def settled(v: Verdict, precision: float) -> bool:
+    if v.verdict == "baseline":
+        return True
+    if v.ci_low is None or v.detectable is None:
+        return False
+    if v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
+        return True
+    return v.detectable <= precision
+
+
+def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]]
+               ) -> list[tuple[str, Callable[[], object]]]:
+    items = list(candidates.items()) if isinstance(candidates, Mapping) else list(candidates)
+    if len(items) < 2:
+        raise ValueError("compare() needs at least two candidates, e.g. {'manual': f, 'fused': g}")
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        if not (isinstance(item, tuple) and len(item) == 2):
+            raise TypeError("candidates must be a mapping {label: callable} or (label, callable) pairs")
+        label, fn = item
+        label = str(label)
+        if label in seen:
+            raise ValueError(f"candidate labels must be unique; {label!r} appears twice")
+        seen.add(label)
+        if not callable(fn):
+            raise TypeError(f"candidate {label!r} is a {type(fn).__name__}, not a callable taking no arguments")
+        out.append((label, fn))
+    return out
+
+
+def compare(
+    candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]],
+    *,
+    baseline: str | None = None,
+    device: DeviceLike = "auto",
+    precision: float = 0.005,
+    budget: float = 10.0,
+    min_rounds: int = 10,
+    min_time: float = 0.3,
+    block_time: float = 0.005,
+    order: str = "abba",
+    seed: int = 0,
+    setup: Callable[[], object] | None = None,
+    cold_cache: bool = False,
+    timer: str | Timer = "auto",
+    discard_preempted: bool = True,
+) -> Comparison:
+    """Compare labelled callables interleaved, and say which is faster and by how much.
+
+    Args:
+        candidates: ``{"manual": f, "fused": g}`` or ``[("manual", f), ("fused", g)]``.
+        baseline: the label the others are compared with (default: the first).
+        precision: a verdict of "no difference" needs the speed-up CI within ±precision.
+        budget: seconds at most, warm-up included. min_rounds, min_time: at least this much.
+        block_time: seconds per block (one candidate's turn in a round).
+        order: ``"abba"`` (forwards and backwards in turn) or ``"shuffle"`` (seeded).
+        setup, cold_cache, timer, discard_preempted, device: as in :func:`~measurefirst.benchmark`.
+
+    Raises BenchmarkError (with the failing candidate's label and ``.partial``: the comparison so
+    far) when a candidate raises, and :class:`~measurefirst.engine.Interrupted` on Ctrl-C.
+    """
+    items = _normalize(candidates)
+    labels = [label for label, _ in items]
+    base = labels[0] if baseline is None else baseline
+    if base not in labels:
+        raise ValueError(f"baseline {base!r} is not one of the candidates: {', '.join(labels)}")
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
+    if not (isinstance(min_rounds, int) and min_rounds >= 6):
+        raise ValueError(f"min_rounds must be an integer >= 6 (a 95% CI needs six pairs); got {min_rounds!r}")
+    if not (block_time > 0):
+        raise ValueError(f"block_time must be positive; got {block_time!r}")
+    opts = Options(precision=precision, budget=budget, min_time=min_time, cold_cache=cold_cache,
+                   discard_preempted=discard_preempted)
+    dev = resolve_device(device)
+    if isinstance(timer, str):
+        if timer not in TIMER_CHOICES:
+            raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)} or a Timer; got {timer!r}")
+        the_timer = make_timer(dev, timer)
+    else:
+        the_timer = timer
+    env = environment(dev)
+    flush = _make_flush(dev) if cold_cache else None
+    session = _Session(items, labels.index(base), the_timer, opts, env, str(dev), setup, flush,
+                       min_rounds, block_time, order, seed)
+    return session.run()
+
+
+class _Session:
+    def __init__(self, items: list[tuple[str, Callable[[], object]]], base: int, timer: Timer, opts: Options,
+                 env: dict[str, Any], device: str, setup: Callable[[], object] | None,
+                 flush: Callable[[], object] | None, min_rounds: int, block_time: float, order: str,
+                 seed: int) -> None:
+        self.items, self.base, self.timer, self.opts = items, base, timer, opts
+        self.min_rounds, self.block_time, self.order = min_rounds, block_time, order
+        self.rng = random.Random(seed)
+        self.states = [_Run(fn, timer, opts, label, device, env, setup, flush, None) for label, fn in items]
+        for s in self.states:
+            s.t_begin = self.states[0].t_begin  # one budget for the whole comparison
+        self.blocks: list[list[float]] = [[] for _ in items]
+        self.orders: list[tuple[int, ...]] = []
+        self.t_begin = self.states[0].t_begin
+        self.options = {"precision": opts.precision, "budget": opts.budget, "min_rounds": min_rounds,
+                        "min_time": opts.min_time, "block_time": block_time, "order": order, "seed": seed,
+                        "cold_cache": opts.cold_cache, "discard_preempted": opts.discard_preempted}
+        self.current = 0
+
+    def run(self) -> Comparison:
+        import gc
+
+        gc_was = gc.isenabled()
+        gc.collect()
+        gc.disable()
+        try:
+            return self._run()
+        except KeyboardInterrupt as exc:
+            raise Interrupted(self._partial("interrupted")) from exc  # type: ignore[arg-type]
+        except Exception as exc:
+            state = self.states[self.current]
+            raise BenchmarkError(
+                f"compare: candidate {state.label!r} raised during {state.phase}: {type(exc).__name__}: {exc}",
+                label=state.label, phase=state.phase, index=state.index, partial=self._partial("error"),
+            ) from exc
+        finally:
+            if gc_was:
+                gc.enable()
+
+    def _run(self) -> Comparison:
+        opts = self.opts
+        self.current = 0
+        overhead = self.states[0].measure_overhead()
+        runs, per_block = [], []
+        for i, st in enumerate(self.states):
+            self.current = i
+            st.do_warmup()
+            number = st.calibrate(overhead)
+            assert st.calibration is not None
+            sample_ns = max(st.calibration.per_call_estimate_ns * number + overhead, 1.0)
+            runs.append(_loop(st.fn, number))
+            per_block.append(max(1, int(round(self.block_time * 1e9 / sample_ns))))
+        deadline = self.t_begin + opts.budget * 1e9
+        start = self.timer.now_ns()
+        for st in self.states:
+            st.phase = "sampling"
+            st.t_sampling = start
+        next_check = self.min_rounds
+        k = len(self.states)
+        while True:
+            r = len(self.orders)
+            if self.order == "abba":
+                order = tuple(range(k)) if r % 2 == 0 else tuple(reversed(range(k)))
+            else:
+                order = tuple(self.rng.sample(range(k), k))
+            for i in order:
+                self.current = i
+                self.blocks[i].append(self._block(self.states[i], runs[i], per_block[i]))
+            self.orders.append(order)
+            rounds = r + 1
+            now = self.timer.now_ns()
+            if rounds >= next_check and now - start >= opts.min_time * 1e9:
+                verdicts = self._verdicts()
+                if all(settled(v, opts.precision) for v in verdicts):
+                    return self._result(Stop("precision", True, opts.precision, (now - start) / 1e9), True)
+                next_check = rounds + (1 if rounds < CHECK_EVERY_ROUND_UP_TO else max(1, rounds // 50))
+            if now >= deadline:
+                verdicts = self._verdicts()
+                met = all(settled(v, opts.precision) for v in verdicts)
+                return self._result(Stop("budget", met, opts.precision, (now - start) / 1e9), True)
+
+    def _block(self, st: _Run, run: Callable[[], object], count: int) -> float:
+        first = len(st.samples)
+        for _ in range(count):
+            st.index = len(st.samples)
+            if st.flush is not None:
+                st.flush()
+            if st.setup is not None:
+                st.setup()
+            reading = st.timer.time(run)
+            st._record(reading.elapsed_ns, _number(st), reading.host_ns, reading.preempted)
+        per_call = [s / n for s, n in zip(st.samples[first:], st.numbers[first:])]
+        pre = st.preempted[first:]
+        clean = [v for v, p in zip(per_call, pre) if p <= 0] if self.opts.discard_preempted else per_call
+        return float(np.median(clean if clean else per_call))
+
+    def _verdicts(self) -> list[Verdict]:
+        base_label = self.items[self.base][0]
+        out = []
+        for i, (label, _) in enumerate(self.items):
+            if i == self.base:
+                out.append(Verdict(label, base_label, 1.0, 1.0, 1.0, "baseline", 0.0, len(self.blocks[i])))
+                continue
+            n = min(len(self.blocks[i]), len(self.blocks[self.base]))
+            out.append(paired_verdict(label, base_label, self.blocks[i][:n], self.blocks[self.base][:n]))
+        return out
+
+    def _result(self, stop: Stop, complete: bool) -> Comparison:
+        measurements = []
+        for st in self.states:
+            if st.calibration is None or not st.samples:
+                continue
+            measurements.append(st.result(Stop(stop.reason, stop.target_met, stop.precision, stop.seconds),
+                                          complete=complete))
+        labels = tuple(st.label for st in self.states if st.calibration is not None and st.samples)
+        return Comparison(
+            labels=labels, baseline=self.items[self.base][0], measurements=tuple(measurements),
+            block_values_ns=tuple(tuple(b) for b, st in zip(self.blocks, self.states) if st.samples),
+            orders=tuple(self.orders), verdicts=tuple(self._verdicts()), stop=stop, options=self.options,
+            complete=complete,
+        )
+
+    def _partial(self, reason: str) -> Comparison | None:
+        if not self.orders:
+            return None
+        # keep only complete rounds, so every candidate has the same number of blocks
+        n = len(self.orders)
+        for b in self.blocks:
+            del b[n:]
+        spent = (self.timer.now_ns() - self.t_begin) / 1e9
+        return self._result(Stop(reason, False, self.opts.precision, spent), complete=False)
+
+
+def _number(st: _Run) -> int:
+    assert st.calibration is not None
+    return st.calibration.number

@@ -1,0 +1,105 @@
+"""CLI: live compare (simulated), regression checks on saved results, runs and history."""
+
+import json
+
+import pytest
+
+from measurefirst.cli import main
+
+
+def test_live_compare_simulated(capsys):
+    assert main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "x"]) == 0
+    out = capsys.readouterr().out
+    assert "sim1: 10.0% slower than sim0" in out or "sim1: 9.9% slower than sim0" in out or "slower than sim0" in out
+    assert "baseline" in out
+
+
+def test_live_compare_fail_if_slower(capsys):
+    code = main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "--fail-if-slower", "5%", "x"])
+    assert code == 1
+    assert "regression: sim1" in capsys.readouterr().err
+    assert main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us",
+                 "--fail-if-slower", "20%", "x"]) == 0
+
+
+def test_live_compare_statements(capsys):
+    code = main(["compare", "-s", "a = torch.ones(64)", "a + a", "a * a", "--budget", "1", "--min-time", "0.05",
+                 "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == "comparison" and data["labels"] == ["a + a", "a * a"]
+
+
+def test_duplicate_labels_are_refused(capsys):
+    assert main(["compare", "a = 1", "a = 1"]) == 2
+    assert "appears twice" in capsys.readouterr().err
+
+
+def test_failing_candidate_exits_1_with_its_label(capsys):
+    assert main(["compare", "x = 1", "1 / 0", "--budget", "1"]) == 1
+    assert "'1 / 0'" in capsys.readouterr().err
+
+
+def _bench_save(store, spec, name):
+    return main(["bench", "--simulate", spec, "--min-time", "0", "--warmup-time", "0.01", "--save", name,
+                 "--store", str(store)])
+
+
+def test_save_then_regression_check_by_name(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    assert _bench_save(store, "call=10us,noise=0.01,seed=1", "kernel") == 0
+    assert _bench_save(store, "call=10us,noise=0.01,seed=2", "kernel") == 0
+    assert main(["compare", "@kernel", "--fail-if-slower", "5%", "--store", str(store)]) == 0
+    assert _bench_save(store, "call=12us,noise=0.01,seed=3", "kernel") == 0
+    capsys.readouterr()
+    assert main(["compare", "@kernel", "--fail-if-slower", "5%", "--store", str(store)]) == 1
+    err = capsys.readouterr().err
+    assert "regression: kernel is 19.6% slower" in err  # (12 us + 50 ns / n) / (10 us + 50 ns / n), 1% noise
+    assert main(["compare", "#1", "#2", "--store", str(store)]) == 0  # no threshold: report only
+    capsys.readouterr()
+
+    assert main(["history", "kernel", "--store", str(store), "--json"]) == 0
+    hist = json.loads(capsys.readouterr().out)
+    assert [h["step"] for h in hist] == [False, False, True]
+    assert main(["history", "kernel", "--store", str(store)]) == 0
+    assert "slower" in capsys.readouterr().out
+
+
+def test_regression_check_between_json_files(tmp_path, capsys):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert main(["bench", "--simulate", "call=10us,noise=0.01,seed=1", "--min-time", "0", "-o", str(a)]) == 0
+    assert main(["bench", "--simulate", "call=10.1us,noise=0.01,seed=2", "--min-time", "0", "-o", str(b)]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(a), str(b), "--fail-if-slower", "5%"]) == 0  # 1% slower: under the threshold
+    assert main(["compare", str(a), str(b), "--fail-if-slower", "0.1%", "--json"]) == 1
+
+
+def test_runs_list_show_export_delete(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    assert _bench_save(store, "call=10us", "k") == 0
+    capsys.readouterr()
+    assert main(["runs", "--store", str(store)]) == 0
+    assert "k" in capsys.readouterr().out
+    assert main(["runs", "show", "1", "--store", str(store)]) == 0
+    assert "#1 simulated" in capsys.readouterr().out
+    assert main(["runs", "export", "1", "--format", "csv", "--store", str(store)]) == 0
+    assert capsys.readouterr().out.startswith("id,name")
+    assert main(["runs", "delete", "1", "--store", str(store)]) == 0
+    assert main(["runs", "delete", "1", "--store", str(store)]) == 2
+    assert main(["runs", "show", "x", "--store", str(store)]) == 2
+
+
+def test_corrupt_store_is_one_line_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.db"
+    bad.write_text("garbage" * 50)
+    assert main(["runs", "--store", str(bad)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a measurefirst results store" in err[0]
+    assert bad.read_text() == "garbage" * 50
+
+
+def test_missing_name(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    assert _bench_save(store, "call=10us", "k") == 0
+    assert main(["compare", "@nope", "--store", str(store)]) == 2
+    assert "no run named 'nope'" in capsys.readouterr().err

@@ -1,0 +1,167 @@
+"""compare(): interleaving order, paired statistics and stopping decisions on the simulated clock."""
+
+import math
+
+import numpy as np
+import pytest
+
+from measurefirst import benchmark, stats
+from measurefirst.compare import Comparison, compare, paired_verdict, settled
+from measurefirst.engine import BenchmarkError, Interrupted
+from measurefirst.simulate import SimSpec, SimWorld
+
+
+def world(**kw):
+    return SimWorld(SimSpec(**{"call_ns": 100_000, "timer_ns": 100, **kw}))
+
+
+def test_abba_order_and_block_sizes():
+    w = world()
+    c = compare({"a": w.function(100_000), "b": w.function(100_000), "c": w.function(200_000)},
+                timer=w.timer(), device="cpu", min_time=0.0)
+    assert c.orders[:4] == ((0, 1, 2), (2, 1, 0), (0, 1, 2), (2, 1, 0))
+    # no noise: every verdict settles at the first check, after min_rounds rounds
+    assert len(c.orders) == 10 and c.stop.reason == "precision"
+    # block = round(5 ms / sample); sample = number * call + overhead
+    for m in c.measurements:
+        number = m.calibration.number
+        per_block = round(5e6 / (number * m.calibration.per_call_estimate_ns + 100))
+        assert m.n_samples == 10 * per_block
+    assert [v.verdict for v in c.verdicts] == ["baseline", "no difference", "slower"]
+    assert c.verdict("c").ratio == pytest.approx(2.0, rel=1e-3)
+    assert c.verdict("c").words() == "2.00x slower"
+
+
+def test_shuffle_order_is_seeded():
+    orders = []
+    for _ in range(2):
+        w = world()
+        c = compare({"a": w.function(), "b": w.function(), "c": w.function()}, timer=w.timer(), device="cpu",
+                    order="shuffle", seed=3, min_time=0.0)
+        orders.append(c.orders)
+    assert orders[0] == orders[1]
+    assert len(set(orders[0])) > 1
+
+
+def test_stops_at_the_first_round_where_every_verdict_is_settled():
+    w = world(noise=0.05, seed=11)
+    c = compare({"a": w.function(100_000), "b": w.function(103_000)}, timer=w.timer(), device="cpu",
+                min_time=0.0)
+    base, cand = c.block_values_ns
+    n = len(c.orders)
+    assert settled(paired_verdict("b", "a", cand, base), 0.005)
+    for k in range(10, n):
+        assert not settled(paired_verdict("b", "a", cand[:k], base[:k]), 0.005), k
+    assert c.verdict("b").verdict == "slower"
+
+
+def test_interleaving_defeats_drift_that_fools_a_sequential_run():
+    # the machine slows down steadily: +20% per simulated second
+    def drifting():
+        w = world(noise=0.01, seed=5)
+        w.drift = lambda now: 1.0 + 0.2 * now / 1e9
+        return w
+
+    w = drifting()
+    a = benchmark(w.function(100_000), timer=w.timer(), min_time=0.3)
+    b = benchmark(w.function(100_000), timer=w.timer(), min_time=0.3)
+    assert b.median / a.median > 1.04  # sequential: B looks >4% slower though it is the same
+
+    w = drifting()
+    c = compare({"a": w.function(100_000), "b": w.function(100_000)}, timer=w.timer(), device="cpu")
+    v = c.verdict("b")
+    assert v.verdict == "no difference"
+    assert v.ci_low < 1 < v.ci_high
+
+    w = drifting()
+    c = compare({"a": w.function(100_000), "b": w.function(98_000)}, timer=w.timer(), device="cpu")
+    v = c.verdict("b")
+    assert v.verdict == "faster" and v.ci_low < 0.98 < v.ci_high
+
+
+def test_budget_stops_an_unsettled_comparison():
+    w = world(noise=0.3, seed=2)
+    c = compare({"a": w.function(100_000), "b": w.function(100_500)}, timer=w.timer(), device="cpu",
+                budget=0.5, precision=0.0001)
+    assert c.stop.reason == "budget" and not c.stop.target_met
+    assert w.now >= 0.5e9
+
+
+def test_paired_statistics_on_literal_data():
+    base = [100.0] * 10
+    cand = [100.0 * math.exp(x) for x in (0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10)]
+    v = paired_verdict("b", "a", cand, base)
+    # Hodges-Lehmann of 0.01..0.10 is 0.055; the signed-rank 95% CI (n=10, c=8) is [0.03, 0.08]
+    assert v.ratio == pytest.approx(math.exp(0.055))
+    assert v.ci_low == pytest.approx(math.exp(0.03)) and v.ci_high == pytest.approx(math.exp(0.08))
+    assert v.verdict == "slower" and v.words() == "5.7% slower"
+    few = paired_verdict("b", "a", cand[:5], base[:5])
+    assert few.verdict == "undecided" and few.ci_low is None
+
+
+def test_hodges_lehmann_matches_r():
+    # R: wilcox.test(1:10, conf.int = TRUE) -> estimate 5.5, CI 3 .. 8
+    est = stats.hodges_lehmann(list(range(1, 11)))
+    assert (est.estimate, est.ci_low, est.ci_high) == (5.5, 3.0, 8.0)
+    assert stats.signed_rank_critical(5) is None
+    assert stats.signed_rank_critical(6) == 0 and stats.signed_rank_critical(20) == 52
+
+
+def test_verdict_words():
+    v = paired_verdict("b", "a", [50.0] * 10, [100.0] * 10)
+    assert v.verdict == "faster" and v.words() == "2.00x faster"
+
+
+def test_json_round_trip():
+    w = world(noise=0.02, seed=1)
+    c = compare({"a": w.function(100_000), "b": w.function(101_000)}, timer=w.timer(), device="cpu")
+    back = Comparison.from_dict(__import__("json").loads(c.to_json()))
+    assert back == c
+    assert "interleaved rounds" in str(c)
+
+
+def test_bad_input():
+    w = world()
+    with pytest.raises(ValueError, match="unique"):
+        compare([("a", w.function()), ("a", w.function())], timer=w.timer(), device="cpu")
+    with pytest.raises(ValueError, match="at least two"):
+        compare({"a": w.function()}, timer=w.timer(), device="cpu")
+    with pytest.raises(TypeError, match="'b'"):
+        compare({"a": w.function(), "b": 3}, timer=w.timer(), device="cpu")
+    with pytest.raises(ValueError, match="baseline"):
+        compare({"a": w.function(), "b": w.function()}, baseline="z", timer=w.timer(), device="cpu")
+    with pytest.raises(ValueError, match="order"):
+        compare({"a": w.function(), "b": w.function()}, order="zigzag", timer=w.timer(), device="cpu")
+
+
+def test_failing_candidate_is_named_and_partial_results_kept():
+    w = world()
+    calls = {"n": 0}
+
+    def flaky():
+        calls["n"] += 1
+        if calls["n"] > 3000:
+            raise ValueError("bad input")
+        w.call(100_000)
+
+    with pytest.raises(BenchmarkError, match="'flaky'") as info:
+        compare({"ok": w.function(), "flaky": flaky}, timer=w.timer(), device="cpu", min_time=5.0)
+    partial = info.value.partial
+    assert partial is not None and not partial.complete
+    assert len(partial.block_values_ns[0]) == len(partial.block_values_ns[1]) == len(partial.orders)
+
+
+def test_ctrl_c_keeps_complete_rounds():
+    w = world()
+    calls = {"n": 0}
+
+    def interrupted():
+        calls["n"] += 1
+        if calls["n"] > 600:
+            raise KeyboardInterrupt
+        w.call(100_000)
+
+    with pytest.raises(Interrupted) as info:
+        compare({"a": w.function(), "b": interrupted}, timer=w.timer(), device="cpu", min_time=5.0)
+    c = info.value.measurement
+    assert isinstance(c, Comparison) and not c.complete and len(c.orders) > 0
