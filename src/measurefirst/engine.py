@@ -45,6 +45,7 @@ from .results import (
     Measurement,
     Stop,
     Warmup,
+    used_mask,
 )
 from .timers import TIMER_CHOICES, Timer, make_timer
 
@@ -162,6 +163,14 @@ def _needed_number(per_call_ns: float, overhead_ns: float, resolution_ns: float,
     return max(1, math.ceil(need - 1e-9))
 
 
+#: See :meth:`_Run._half_width`.
+BATCH_CHECK_EVERY_UP_TO = 100
+
+
+def next_batch_check(n: int) -> int:
+    return n + (1 if n < BATCH_CHECK_EVERY_UP_TO else max(1, n // 50))
+
+
 def _warmup_falling(times: list[float]) -> bool:
     if len(times) < 2 * WARMUP_WINDOW:
         return True
@@ -187,6 +196,7 @@ class _Run:
         self.preempted: list[int] = []
         self.sorted_all: list[float] = []
         self.sorted_clean: list[float] = []
+        self.batch_check_at = 0  # the batch-median check runs again once there are this many samples
         self.warmup: Warmup | None = None
         self.calibration: Calibration | None = None
         self.t_begin = timer.now_ns()
@@ -313,11 +323,18 @@ class _Run:
                 if hw <= precision:
                     return Stop("precision", True, precision, (now - start) / 1e9)
             if opts.max_samples is not None and n >= opts.max_samples:
-                return Stop("max_samples", self._half_width() <= precision, precision, (now - start) / 1e9)
+                return Stop("max_samples", self._final_half_width() <= precision, precision, (now - start) / 1e9)
             if now >= deadline:
-                if math.isinf(hw):
-                    hw = self._half_width()
-                return Stop("budget", hw <= precision and n >= opts.min_samples, precision, (now - start) / 1e9)
+                met = self._final_half_width() <= precision and n >= opts.min_samples
+                return Stop("budget", met, precision, (now - start) / 1e9)
+
+    def _used_in_order(self) -> list[float]:
+        per_call = [s / k for s, k in zip(self.samples, self.numbers)]
+        mask = used_mask(tuple(self.preempted), len(per_call), self.opts.discard_preempted)
+        return [v for v, keep in zip(per_call, mask) if keep]
+
+    def _final_half_width(self) -> float:
+        return stats.median_half_width(self._used_in_order())
 
     def _record(self, elapsed_ns: float, number: int, host_ns: float | None, preempted: int) -> None:
         self.samples.append(elapsed_ns)
@@ -334,11 +351,20 @@ class _Run:
             bisect.insort(self.sorted_clean, per_call)
 
     def _half_width(self) -> float:
+        """The stopping rule's half-width: order statistics after every sample; while that meets
+        the target, also the batch-median check (on a schedule: after every sample up to
+        :data:`BATCH_CHECK_EVERY_UP_TO` samples, then every 2% more samples)."""
         n = len(self.sorted_all)
         use_clean = (self.opts.discard_preempted
                      and n - len(self.sorted_clean) <= MAX_PREEMPTED_FRACTION_TO_DISCARD * n)
         values = self.sorted_clean if use_clean else self.sorted_all
-        return stats.relative_half_width(values, presorted=True)
+        hw = stats.relative_half_width(values, presorted=True)
+        if hw > self.opts.precision or n < self.batch_check_at:
+            return max(hw, self.opts.precision * 1.000001) if n < self.batch_check_at else hw
+        batch = stats.batch_half_width(self._used_in_order())
+        if batch > self.opts.precision:
+            self.batch_check_at = next_batch_check(n)
+        return max(hw, batch)
 
     def result(self, stop: Stop, complete: bool) -> Measurement:
         opts = self.opts

@@ -99,6 +99,37 @@ def relative_half_width(values: Sequence[float], confidence: float = 0.95, *, pr
     return (ci[1] - ci[0]) / 2.0 / med
 
 
+#: Time-correlated noise (a machine whose speed changes for stretches of the run) makes the
+#: order-statistic CI too narrow, since it assumes independent samples. So the samples, in the
+#: order they were taken, are also cut into this many consecutive batches, and the spread of the
+#: batch medians gives a second half-width (t-distribution, batches - 1 degrees of freedom).
+CI_BATCHES = 10
+#: The batch check needs at least this many samples per batch.
+MIN_PER_BATCH = 5
+#: t quantile 0.975 with CI_BATCHES - 1 = 9 degrees of freedom.
+T975_BATCHES = 2.2621571627409915
+
+
+def batch_half_width(values_in_order: Sequence[float]) -> float:
+    """Relative half-width of the median's 95% CI from the medians of consecutive batches; 0 when
+    there are too few samples for the check (fewer than ``CI_BATCHES * MIN_PER_BATCH``)."""
+    n = len(values_in_order)
+    if n < CI_BATCHES * MIN_PER_BATCH:
+        return 0.0
+    a = np.asarray(values_in_order, dtype=float)
+    meds = np.array([np.median(part) for part in np.array_split(a, CI_BATCHES)])
+    med = float(np.median(a))
+    if med <= 0:
+        return math.inf
+    return T975_BATCHES * float(meds.std(ddof=1)) / math.sqrt(CI_BATCHES) / med
+
+
+def median_half_width(values_in_order: Sequence[float]) -> float:
+    """The stopping rule's relative half-width: the wider of the order-statistic CI and the
+    batch-median CI (see :data:`CI_BATCHES`)."""
+    return max(relative_half_width(sorted(values_in_order), presorted=True), batch_half_width(values_in_order))
+
+
 def mad(values: Sequence[float]) -> float:
     """Median absolute deviation (unscaled)."""
     a = np.asarray(values, dtype=float)
@@ -135,6 +166,7 @@ class Summary:
     ci_low: float | None
     ci_high: float | None
     outliers: int
+    ci_method: str = "order statistics"
 
     @property
     def ci_half_width_rel(self) -> float:
@@ -144,12 +176,21 @@ class Summary:
 
 
 def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
-    a = np.sort(np.asarray(values, dtype=float))
+    """Statistics of ``values``, given in the order they were measured (the order matters only for
+    the CI's batch check; see :data:`CI_BATCHES`)."""
+    ordered = np.asarray(values, dtype=float)
+    a = np.sort(ordered)
     n = int(a.size)
     if n == 0:
         raise ValueError("cannot summarize zero samples")
     q1, med, q3 = (float(x) for x in np.percentile(a, [25, 50, 75]))
     ci = median_ci(a, confidence, presorted=True)
+    method = "order statistics"
+    if ci is not None and confidence == 0.95 and med > 0:
+        batch = batch_half_width(ordered)
+        if batch * med > (ci[1] - ci[0]) / 2:
+            ci = (med * (1 - batch), med * (1 + batch))
+            method = "batch medians"
     return Summary(
         n=n,
         median=med,
@@ -163,6 +204,7 @@ def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
         ci_low=None if ci is None else ci[0],
         ci_high=None if ci is None else ci[1],
         outliers=int(outlier_mask(a).sum()),
+        ci_method=method,
     )
 
 
