@@ -48,10 +48,14 @@ def busy_wait(ns: int) -> Callable[[], None]:
     return spin
 
 
-def copier(n: int) -> Callable[[], object]:
-    src = torch.randn(n)
-    dst = torch.empty(n)
-    return lambda: dst.copy_(src)
+def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], object]]:
+    """Copy n and n*(1+delta) elements between the *same* two buffers, so both candidates use the same
+    pages (separate allocations can differ by more than delta in page placement alone)."""
+    m = int(n * (1 + delta))
+    src = torch.randn(m)
+    dst = torch.empty(m)
+    src_a, dst_a = src[:n], dst[:n]
+    return (lambda: dst_a.copy_(src_a)), (lambda: dst.copy_(src))
 
 
 def _drift(period: float, phase: float) -> None:  # pragma: no cover - child process
@@ -139,7 +143,7 @@ def main() -> None:
                     a, b = busy_wait(BUSY_NS), busy_wait(int(round(BUSY_NS * (1 + delta))))
                     true_ratio = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
                 else:
-                    a, b = copier(COPY_ELEMS), copier(int(COPY_ELEMS * (1 + delta)))
+                    a, b = copiers(COPY_ELEMS, delta)
                     true_ratio = 1 + delta
                 stats_: dict[str, dict] = {m: {"ok": 0, "rel": [], "sec": []} for m in METHODS}
                 verdicts = {"right": 0, "no difference": 0, "wrong": 0, "ci_has_truth": 0}

@@ -113,3 +113,171 @@ def test_time_correlated_noise_widens_the_ci_and_delays_the_stop():
     assert m.n_samples > 2 * len(first)
     assert m.stop.reason == "precision" and stats.median_half_width(per_call) <= 0.01
     assert m.median == pytest.approx(10_050e-9, rel=0.02)
+
+
+def test_budget_stops_sampling_and_reports_target_not_met():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, noise=0.5, seed=3)
+    world, m = run(spec, budget=0.02, precision=0.001, number=1, min_time=0.0, warmup_min_time=0.0)
+    assert m.stop.reason == "budget"
+    assert not m.target_met
+    assert world.now >= 0.02e9 > world.now - m.samples_ns[-1]  # the last sample crossed the deadline
+    assert "precision_not_met" in [w.code for w in m.warnings]
+
+
+def test_fixed_mode_reproduces_the_classic_loop():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50, cold_ns=5000), warmup=3, trials=10)
+    assert world.calls == 13  # exactly 3 warm-up calls, then 10 timed ones
+    assert m.n_samples == 10 and set(m.numbers) == {1}
+    assert m.warmup.cold_ns == 15_050 and m.warmup.calls == 2
+    assert m.stop.reason == "trials"
+    assert m.mean == pytest.approx(10_050e-9)
+
+
+def test_fixed_trials_with_adaptive_warmup_and_fixed_number():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), trials=7, number=3)
+    assert m.n_samples == 7 and set(m.numbers) == {3}
+
+
+def test_max_samples():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50, noise=0.5, seed=1), max_samples=12, precision=0.0001,
+                   min_time=0.0)
+    assert m.n_samples == 12 and m.stop.reason == "max_samples"
+
+
+def test_preempted_samples_are_set_aside_while_a_minority():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.2, preempt_ns=1_000_000, seed=5)
+    world, m = run(spec, number=1, min_time=0.0, min_samples=50)
+    assert 0 < m.n_preempted < m.n_samples / 2
+    assert m.n_used == m.n_samples - m.n_preempted
+    assert m.median == pytest.approx(10_050e-9) and m.max == pytest.approx(10_050e-9)
+    world, kept = run(spec, number=1, min_time=0.0, min_samples=50, discard_preempted=False)
+    assert kept.n_used == kept.n_samples and kept.mean > 2 * kept.median
+
+
+def test_preempted_majority_keeps_everything_and_warns():
+    spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.8, preempt_ns=1000, seed=5)
+    world, m = run(spec, number=1, min_time=0.0, budget=0.2)
+    assert m.n_used == m.n_samples
+    codes = [w.code for w in m.warnings]
+    assert "preempted" in codes
+
+
+def test_setup_runs_before_each_sample_untimed():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+    calls = []
+
+    def setup():
+        calls.append(world.now)
+        world.advance(1_000_000)  # 1 ms of setup that must not be timed
+
+    m = benchmark(world.function(), timer=world.timer(), setup=setup, min_time=0.0)
+    assert len(calls) >= m.n_samples
+    assert set(m.samples_ns) == {50 + m.calibration.number * 10_000}
+
+
+def test_flush_and_capture_hooks():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+    flushes, captured = [], []
+
+    def capture(fn, number):
+        captured.append(number)
+        return lambda: [fn() for _ in range(number)]
+
+    m = measure(world.function(), world.timer(), Options(min_time=0.0, cold_cache=True), label="x",
+                device="cpu", flush=lambda: flushes.append(1), capture=capture)
+    assert len(flushes) == m.n_samples
+    assert m.calibration.number == 1 and captured == [1]
+
+
+def test_gc_is_disabled_while_timing_and_restored():
+    world = SimWorld(SimSpec(call_ns=10_000))
+    seen = []
+
+    def fn():
+        seen.append(gc.isenabled())
+        world.call()
+
+    assert gc.isenabled()
+    benchmark(fn, timer=world.timer(), min_time=0.0)
+    assert not any(seen) and gc.isenabled()
+
+
+def test_function_error_carries_label_phase_index_and_partial_results():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+    n_before_sampling = None
+
+    def fn():
+        if world.calls == 6000:
+            raise ZeroDivisionError("boom")
+        world.call()
+
+    with pytest.raises(BenchmarkError) as info:
+        benchmark(fn, timer=world.timer(), label="mine", min_time=1.0)
+    err = info.value
+    assert err.label == "mine" and err.phase == "sampling"
+    assert "'mine'" in str(err) and "ZeroDivisionError: boom" in str(err) and f"sample {err.index}" in str(err)
+    assert isinstance(err.__cause__, ZeroDivisionError)
+    assert err.partial is not None and err.partial.n_samples == err.index and not err.partial.complete
+
+
+def test_error_during_warmup_names_the_phase():
+    world = SimWorld(SimSpec(call_ns=10_000, fail_at=3))
+    with pytest.raises(BenchmarkError, match="warm-up 2") as info:
+        benchmark(world.function(), timer=world.timer())
+    assert info.value.partial is None
+
+
+def test_ctrl_c_returns_partial_measurement():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, interrupt_at=5100))
+    with pytest.raises(Interrupted) as info:
+        benchmark(world.function(), timer=world.timer(), min_time=1.0)
+    m = info.value.measurement
+    assert isinstance(info.value, KeyboardInterrupt)
+    assert m is not None and not m.complete and m.n_samples > 0
+    assert m.stop.reason == "interrupted"
+    assert "incomplete" in [w.code for w in m.warnings]
+    assert "INCOMPLETE" in str(m)
+
+
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [({"precision": 0}, "precision"), ({"precision": -0.1}, "precision"), ({"budget": -1}, "budget"),
+     ({"number": 0}, "number"), ({"trials": 0}, "trials"), ({"min_samples": 0}, "min_samples"),
+     ({"warmup": -1}, "warmup"), ({"cold_cache": True, "number": 5}, "cold_cache"),
+     ({"precision": 1.5}, "precision")],
+)
+def test_invalid_options_name_the_option(kwargs, name):
+    with pytest.raises(ValueError, match=name):
+        benchmark(lambda: None, device="cpu", **kwargs)
+
+
+def test_non_callable_is_a_type_error_that_says_what_to_pass():
+    with pytest.raises(TypeError, match="lambda"):
+        benchmark(42)  # type: ignore[arg-type]
+
+
+def test_cuda_graph_on_cpu_is_refused():
+    with pytest.raises(ValueError, match="CUDA"):
+        benchmark(lambda: None, device="cpu", cuda_graph=True)
+
+
+def test_timer_option_validation():
+    with pytest.raises(ValueError, match="timer"):
+        benchmark(lambda: None, device="cpu", timer="sundial")
+    with pytest.raises(ValueError, match="wall"):
+        benchmark(lambda: None, device="cpu", timer="event")
+
+
+def test_drift_during_the_run_is_reported():
+    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
+
+    def fn():  # the machine slows down by 30% half-way through sampling
+        world.call()
+        if world.now > 0.05e9:
+            world.advance(3_000)
+
+    m = benchmark(fn, timer=world.timer(), number=1, min_time=0.1, warmup_min_time=0.0, precision=0.5)
+    drift = [w for w in m.warnings if w.code == "drift"]
+    assert drift and drift[0].value == pytest.approx(0.3, abs=0.01)
+    world, steady = run(SimSpec(call_ns=10_000, timer_ns=50, noise=0.02, seed=4), min_time=0.05)
+    assert "drift" not in [w.code for w in steady.warnings]
