@@ -114,6 +114,36 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--format", choices=("json", "csv", "markdown"), default="json", help="export format")
     r.add_argument("--store", type=Path, default=None, help="results store file")
 
+    w = sub.add_parser(
+        "sweep", help="time vs size: throughput, a fitted cost model, the roofline, plots",
+        description=("TARGET is module:make_fn, a function of the size n that builds inputs and returns the "
+                     "callable to time; or use a built-in sweep with --op."),
+    )
+    w.add_argument("target", nargs="?", metavar="TARGET")
+    w.add_argument("--op", choices=("matmul", "add", "copy", "gelu"), default=None, help="a built-in sweep")
+    w.add_argument("--sizes", default=None, help="e.g. 64,128,...,4096 (doubling) or 1000,2000,...,8000")
+    w.add_argument("--flops", default=None, help="FLOPs per call as an expression of n, e.g. '2*n**3'")
+    w.add_argument("--bytes", default=None, help="bytes moved per call as an expression of n, e.g. '12*n**2'")
+    w.add_argument("--dtype", default="float32", help="dtype for built-in sweeps and peaks (default float32)")
+    w.add_argument("-d", "--device", default="auto")
+    w.add_argument("-b", "--budget", type=float, default=2.0, help="seconds per size at most (default 2)")
+    w.add_argument("-p", "--precision", type=_fraction, default=0.01)
+    w.add_argument("--reference", type=int, default=None, help="size the others are relative to (default 256)")
+    w.add_argument("--no-peaks", action="store_true", help="skip the machine peaks and the roofline")
+    w.add_argument("--plot", type=Path, default=None, help="write plots: FILE.png|svg (+ -throughput, -roofline)")
+    w.add_argument("--json", action="store_true")
+    w.add_argument("-o", "--output", type=Path, default=None)
+    w.add_argument("--save", nargs="?", const="", default=None, metavar="PREFIX",
+                   help="save each size's measurement in the history store")
+    w.add_argument("--store", type=Path, default=None)
+
+    k = sub.add_parser("peaks", help="measure (or show the cached) matmul FLOP/s and copy bandwidth")
+    k.add_argument("-d", "--device", default="auto")
+    k.add_argument("--dtype", default="float32")
+    k.add_argument("--refresh", action="store_true", help="measure again instead of using the cache")
+    k.add_argument("--json", action="store_true")
+    k.add_argument("--store", type=Path, default=None)
+
     h = sub.add_parser("history", help="the saved series of one benchmark, with step changes flagged")
     h.add_argument("name")
     h.add_argument("--store", type=Path, default=None, help="results store file")
@@ -532,6 +562,128 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from .devices import DeviceError, resolve_device
+    from .engine import Interrupted
+    from .render.text import sweep_lines, sweep_table
+    from .roofline import peaks as get_peaks
+    from .sweep import builtin, parse_sizes, sweep
+
+    out, err = _console(), _console(stderr=True)
+    try:
+        dev = resolve_device(args.device)
+        if args.op and args.target:
+            raise UsageError("give either TARGET or --op, not both")
+        if args.op:
+            make, flops, nbytes, sizes = builtin(args.op, args.dtype, dev)
+            label = args.op
+        elif args.target:
+            m = _TARGET_RE.match(args.target)
+            if not m:
+                raise UsageError("TARGET must be module:make_fn (a function of n returning the callable to time)")
+            label, make = _load_callable(args.target)
+            flops = nbytes = None
+            sizes = None
+        else:
+            raise UsageError("give TARGET (module:make_fn) or --op matmul|add|copy|gelu")
+        if args.sizes:
+            sizes = parse_sizes(args.sizes)
+        if sizes is None:
+            raise UsageError("give --sizes, e.g. --sizes 64,128,...,4096")
+        if args.flops:
+            flops = args.flops
+        if args.bytes:
+            nbytes = args.bytes
+        pk = None
+        if not args.no_peaks and (flops or nbytes):
+            err.print("measuring machine peaks (cached afterwards; --no-peaks skips) ...", markup=False)
+            pk = get_peaks(dev, args.dtype, store=args.store)
+        try:
+            result = sweep({label: make}, sizes, flops=flops, bytes=nbytes, device=dev, reference=args.reference,
+                           peaks=pk, budget=args.budget, precision=args.precision, progress=True)
+            code = EXIT_OK
+        except Interrupted as exc:
+            result = exc.measurement
+            err.print("interrupted: showing the sizes that finished (marked incomplete)", markup=False)
+            code = EXIT_INTERRUPTED
+    except (DeviceError, ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    text = result.to_json()
+    if args.output is not None:
+        tmp = args.output.with_name(args.output.name + ".tmp")
+        tmp.write_text(text + "\n")
+        os.replace(tmp, args.output)
+    if args.json:
+        out.file.write(text + "\n")
+    else:
+        for lab in result.labels:
+            out.print(sweep_table(result, lab))
+        for line in sweep_lines(result):
+            if line.lstrip().startswith(("fit:", "complexity:", "peaks:", "INCOMPLETE")) or line.endswith(":"):
+                out.print(line, markup=False)
+    if args.plot is not None:
+        from .render.plots import plot_all
+
+        try:
+            files = plot_all(result, args.plot)
+        except (ValueError, ImportError) as exc:
+            raise UsageError(str(exc)) from exc
+        err.print("plots: " + ", ".join(str(f) for f in files), markup=False)
+    if args.save is not None:
+        _save(argparse.Namespace(save=args.save, store=args.store), result.measurements(), err)
+    failed = [p for p in result.points if not p.ok]
+    if failed and code == EXIT_OK:
+        err.print(f"{len(failed)} size(s) failed: " + "; ".join(f"n={p.n}: {p.error}" for p in failed), markup=False)
+    return code
+
+
+def _load_callable(target: str) -> tuple[str, Any]:
+    """module:attr or file.py:attr → (attr, object), without calling or checking its signature."""
+    m = _TARGET_RE.match(target)
+    assert m is not None
+    mod_name, attr = m.group("mod"), m.group("attr")
+    if mod_name.endswith(".py"):
+        path = Path(mod_name)
+        if not path.is_file():
+            raise UsageError(f"no such file: {mod_name}")
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    else:
+        if os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        try:
+            module = importlib.import_module(mod_name)
+        except ImportError as exc:
+            raise UsageError(f"cannot import {mod_name!r}: {exc}") from exc
+    obj: Any = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            raise UsageError(f"{mod_name!r} has no attribute {attr!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise UsageError(f"{target} is a {type(obj).__name__}, not a function")
+    return attr, obj
+
+
+def cmd_peaks(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from .devices import DeviceError
+    from .roofline import peaks as get_peaks
+
+    try:
+        p = get_peaks(args.device, args.dtype, refresh=args.refresh, store=args.store)
+    except (DeviceError, ValueError) as exc:
+        raise UsageError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(asdict(p), indent=2))
+    else:
+        print(p)
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -540,7 +692,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     from .store import StoreError
 
-    commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history}
+    commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
+                "sweep": cmd_sweep, "peaks": cmd_peaks}
     try:
         return commands[args.command](args)
     except (UsageError, StoreError) as exc:

@@ -46,6 +46,11 @@ CREATE TABLE IF NOT EXISTS runs (
     data TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS runs_by_name ON runs(name, id);
+CREATE TABLE IF NOT EXISTS peaks (
+    key TEXT PRIMARY KEY,
+    created TEXT NOT NULL,
+    data TEXT NOT NULL
+);
 """
 
 
@@ -140,6 +145,7 @@ class Store:
             if version > STORE_SCHEMA:
                 raise StoreError(f"{self.path} was written by a newer measurefirst (store schema {version}); upgrade")
             c.execute("PRAGMA journal_mode=WAL")
+            c.execute("CREATE TABLE IF NOT EXISTS peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, data TEXT NOT NULL)")
             return
         c.execute("PRAGMA journal_mode=WAL")
         c.execute("BEGIN IMMEDIATE")
@@ -241,6 +247,22 @@ class Store:
             if i not in rows:
                 raise StoreError(f"no run #{i} in {self.path}")
             yield rows[i], self.get(i)
+
+    # -- machine peaks cache ---------------------------------------------------------------------
+    def get_peaks(self, key: str) -> dict[str, Any] | None:
+        row = self.conn.execute("SELECT data FROM peaks WHERE key = ?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def put_peaks(self, key: str, data: dict[str, Any]) -> None:
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            c.execute("INSERT OR REPLACE INTO peaks (key, created, data) VALUES (?, ?, ?)",
+                      (key, _now(), json.dumps(data)))
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
 
     # -- export ------------------------------------------------------------------------------
     def export(self, ids: Iterable[int], fmt: str) -> str:

@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..compare import Comparison
     from ..results import Finding, Measurement
+    from ..sweep import SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 
@@ -214,3 +215,75 @@ def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | N
             out.append(f"[{style}]{format_time(m.median, hw)}[/] ±{format_relative(m.ci_half_width_rel)}{mark}")
         table.add_row(*out)
     return table
+
+
+def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
+    """The lecture's table for one implementation: n, time, relative to the reference size, the
+    work ratio, throughput, intensity and the roofline class."""
+    from rich.table import Table
+
+    from ..fit import FitError
+
+    series = result.series(label)
+    name = series[0].label if series else (label or "")
+    overhead = None
+    try:
+        overhead = result.fit(name).t0
+    except FitError:
+        pass
+    table = Table(title=f"{name} on {result.device}")
+    cols = ["n", "time", "±", f"vs n={result.reference}", "work ratio", "GFLOP/s", "GB/s", "FLOP/B", "bound",
+            "of roof"]
+    for col in cols:
+        table.add_column(col, justify="left" if col in ("bound",) else "right")
+    for p in series:
+        if not p.ok:
+            table.add_row(str(p.n), "[red]failed[/]", "", "", "", "", "", "", p.error or "", "")
+            continue
+        m = p.measurement
+        assert m is not None
+        rel, work = result.relative(p)
+        b = result.bound(p, overhead)
+        table.add_row(
+            str(p.n), format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2),
+            format_relative(m.ci_half_width_rel), "" if rel is None else f"{rel:.3g}x",
+            "" if work is None else f"{work:.3g}x",
+            "" if p.flops_per_s is None else f"{p.flops_per_s / 1e9:.3g}",
+            "" if p.bytes_per_s is None else f"{p.bytes_per_s / 1e9:.3g}",
+            "" if p.intensity is None else f"{p.intensity:.3g}",
+            "" if b.kind == "unknown" else b.kind, "" if b.fraction is None else f"{b.fraction:.0%}",
+        )
+    return table
+
+
+def sweep_lines(result: "SweepResult") -> list[str]:
+    """Plain-text summary: per implementation, each point, the fitted model and the complexity class."""
+    from ..fit import FitError
+
+    lines = []
+    if result.peaks is not None:
+        lines.append(f"peaks: {result.peaks}")
+    for label in result.labels:
+        lines.append(f"{label}:")
+        for p in result.series(label):
+            if not p.ok:
+                lines.append(f"  n={p.n}: failed — {p.error}")
+                continue
+            rel, work = result.relative(p)
+            extra = "" if rel is None else f", {rel:.3g}x the n={result.reference} time"
+            extra += "" if work is None else f" (work {work:.3g}x)"
+            extra += "" if p.flops_per_s is None else f", {p.flops_per_s / 1e9:.3g} GFLOP/s"
+            extra += "" if p.bytes_per_s is None else f", {p.bytes_per_s / 1e9:.3g} GB/s"
+            lines.append(f"  n={p.n}: {format_time(p.seconds)}{extra}")
+        try:
+            f = result.fit(label)
+            lines.append(f"  fit: {f}")
+        except FitError as exc:
+            lines.append(f"  fit: none — {exc}")
+        try:
+            lines.append(f"  complexity: {result.complexity(label)}")
+        except FitError:
+            pass
+    if not result.complete:
+        lines.append("INCOMPLETE (interrupted): the sizes above are the ones that finished")
+    return lines

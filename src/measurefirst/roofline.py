@@ -1,0 +1,162 @@
+"""Machine peaks (matrix-product FLOP/s, copy bandwidth) and roofline classification.
+
+Peaks are *measured* on the chosen device and dtype with :func:`~measurefirst.benchmark`, and cached
+per machine, device, dtype and thread count in the results store.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import socket
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import torch
+
+from .devices import DeviceLike, device_name, last_level_cache_bytes, resolve_device
+
+#: A point whose time is at most this multiple of the fitted fixed overhead is overhead-bound.
+OVERHEAD_BOUND_FACTOR = 2.0
+#: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
+OVERHEAD_BOUND_FRACTION = 0.05
+
+DTYPES = {"float32": torch.float32, "fp32": torch.float32, "float16": torch.float16, "fp16": torch.float16,
+          "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float64": torch.float64, "fp64": torch.float64}
+
+
+def parse_dtype(name: str | torch.dtype) -> torch.dtype:
+    if isinstance(name, torch.dtype):
+        return name
+    key = name.lower().replace("torch.", "")
+    if key not in DTYPES:
+        raise ValueError(f"unknown dtype {name!r}; use one of: {', '.join(sorted(set(DTYPES)))}")
+    return DTYPES[key]
+
+
+@dataclass(frozen=True)
+class Peaks:
+    """Measured roofs: matrix-product FLOP/s and copy bandwidth (bytes/s) on one device and dtype."""
+
+    device: str
+    device_name: str
+    dtype: str
+    flops_per_s: float
+    bytes_per_s: float
+    matmul_size: int
+    copy_bytes: int
+    threads: int
+    host: str
+
+    @property
+    def ridge(self) -> float:
+        """Arithmetic intensity (FLOP/byte) where the memory roof meets the compute roof."""
+        return self.flops_per_s / self.bytes_per_s
+
+    def attainable(self, intensity: float) -> float:
+        return min(self.flops_per_s, intensity * self.bytes_per_s)
+
+    def __str__(self) -> str:
+        return (f"{self.device_name} ({self.device}, {self.dtype}, {self.threads} threads): "
+                f"matmul {self.flops_per_s / 1e9:.1f} GFLOP/s (n={self.matmul_size}), "
+                f"copy {self.bytes_per_s / 1e9:.1f} GB/s ({self.copy_bytes / 2**20:.0f} MiB), "
+                f"ridge {self.ridge:.1f} FLOP/byte")
+
+
+def _cache_key(device: torch.device, dtype: torch.dtype) -> str:
+    return json.dumps([socket.gethostname(), device_name(device), str(device), str(dtype).replace("torch.", ""),
+                       torch.get_num_threads(), torch.__version__])
+
+
+def measure_peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, budget: float = 1.0,
+                  sizes: tuple[int, ...] | None = None) -> Peaks:
+    """Measure the peaks now: the best matmul FLOP/s over a few sizes, and the bandwidth of copying a
+    buffer four times the last-level cache (read + write bytes counted)."""
+    dev = resolve_device(device)
+    dt = parse_dtype(dtype)
+    if sizes is None:
+        sizes = (1024, 2048, 4096, 8192) if dev.type == "cuda" else (256, 512, 1024)
+    from .engine import benchmark
+
+    best, best_n = 0.0, sizes[0]
+    for n in sizes:
+        try:
+            a = torch.randn(n, n, device=dev).to(dt)
+        except RuntimeError:
+            break
+        m = benchmark(lambda: a @ a, device=dev, budget=budget, min_time=0.1)
+        rate = 2.0 * n**3 / m.median
+        if rate > best:
+            best, best_n = rate, n
+        del a
+    nbytes = max(4 * last_level_cache_bytes(dev), 64 * 2**20)
+    if dev.type == "cuda":
+        nbytes = max(nbytes, 1024 * 2**20)
+    elems = nbytes // 4
+    src = torch.empty(elems, dtype=torch.float32, device=dev).fill_(1.0)
+    dst = torch.empty_like(src)
+    m = benchmark(lambda: dst.copy_(src), device=dev, budget=budget, min_time=0.1)
+    bw = 2.0 * elems * 4 / m.median
+    return Peaks(str(dev), device_name(dev), str(dt).replace("torch.", ""), best, bw, best_n, elems * 4,
+                 torch.get_num_threads(), socket.gethostname())
+
+
+def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, refresh: bool = False,
+          store: Any = None, budget: float = 1.0) -> Peaks:
+    """The machine's peaks, from the cache in the results store unless ``refresh`` (then re-measured
+    and cached). ``store``: a :class:`~measurefirst.store.Store`, a path, or None for the default."""
+    from .store import Store
+
+    dev = resolve_device(device)
+    dt = parse_dtype(dtype)
+    key = _cache_key(dev, dt)
+    own = not isinstance(store, Store)
+    st = Store(store) if own else store
+    try:
+        if not refresh:
+            cached = st.get_peaks(key)
+            if cached is not None:
+                return Peaks(**cached)
+        p = measure_peaks(dev, dt, budget=budget)
+        st.put_peaks(key, asdict(p))
+        return p
+    finally:
+        if own:
+            st.close()
+
+
+@dataclass(frozen=True)
+class Bound:
+    """Where a point sits under the roofline."""
+
+    kind: str  # "overhead-bound", "memory-bound", "compute-bound", "unknown"
+    fraction: float | None  # achieved fraction of the relevant roof
+    roof: str | None  # "memory" or "compute"
+
+
+def classify(seconds: float, flops: float | None, nbytes: float | None, p: Peaks | None, *,
+             overhead_s: float | None = None) -> Bound:
+    """Classify one point. Overhead-bound when its time is within
+    :data:`OVERHEAD_BOUND_FACTOR` x the fitted fixed overhead (or, without a fit, when it reaches
+    under :data:`OVERHEAD_BOUND_FRACTION` of its roof); else memory- or compute-bound by which roof
+    is lower at its arithmetic intensity, with the achieved fraction of that roof."""
+    if p is None or seconds <= 0 or not math.isfinite(seconds):
+        return Bound("unknown", None, None)
+    flop_rate = None if not flops else flops / seconds
+    byte_rate = None if not nbytes else nbytes / seconds
+    if flops and nbytes:
+        intensity = flops / nbytes
+        roof = "compute" if intensity >= p.ridge else "memory"
+    elif flops:
+        roof = "compute"
+    elif nbytes:
+        roof = "memory"
+    else:
+        return Bound("unknown", None, None)
+    fraction = (flop_rate / p.flops_per_s) if roof == "compute" else (byte_rate / p.bytes_per_s)  # type: ignore[operator]
+    if overhead_s is not None and overhead_s > 0:
+        if seconds <= OVERHEAD_BOUND_FACTOR * overhead_s:
+            return Bound("overhead-bound", fraction, roof)
+    elif fraction < OVERHEAD_BOUND_FRACTION:
+        return Bound("overhead-bound", fraction, roof)
+    return Bound(f"{roof}-bound", fraction, roof)
