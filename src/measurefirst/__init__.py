@@ -3,6 +3,7 @@
 from .compare import Comparison, Verdict, compare
 from .devices import DeviceError, available_devices, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark
+from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
 from .regression import Change, change
 from .render.text import grid_table
 from .results import SCHEMA_VERSION, Finding, Measurement
@@ -18,8 +19,15 @@ __all__ = [
     "Store",
     "StoreError",
     "Verdict",
+    "Profile",
+    "ProfileDiff",
+    "ProfileError",
     "change",
     "compare",
+    "decode_kernel",
+    "profile",
+    "profile_compare",
+    "range",
     "grid_table",
     "CudaEventTimer",
     "DeviceError",

@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-d", "--device", default="auto")
     c.add_argument("-p", "--precision", type=_fraction, default=0.005,
                    help="'no difference' needs the speed-up CI within ±this (default 0.5%%)")
-    c.add_argument("-b", "--budget", type=float, default=10.0, help="seconds at most (default 10)")
+    c.add_argument("-b", "--budget", type=float, default=5.0, help="seconds at most (default 5)")
     c.add_argument("--min-time", type=float, default=0.3, help="seconds of sampling at least (default 0.3)")
     c.add_argument("--block-time", type=float, default=0.005, help="seconds per block (default 0.005)")
     c.add_argument("--order", choices=("abba", "shuffle"), default="abba")
@@ -143,6 +143,29 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--refresh", action="store_true", help="measure again instead of using the cache")
     k.add_argument("--json", action="store_true")
     k.add_argument("--store", type=Path, default=None)
+
+    f = sub.add_parser("profile", help="where the time goes: op and kernel tables, diffs, traces",
+                       description="TARGET: a statement (after -s setup) or module:function taking no arguments.")
+    f.add_argument("target", metavar="TARGET")
+    f.add_argument("--vs", action="append", default=[], metavar="TARGET", help="profile another and show them side by side")
+    f.add_argument("-s", "--setup", action="append", default=[])
+    f.add_argument("-d", "--device", default="auto")
+    f.add_argument("--steps", type=int, default=3)
+    f.add_argument("--warmup", type=int, default=2)
+    f.add_argument("--view", choices=("work", "all", "top"), default="work")
+    f.add_argument("--sort", choices=("self", "total", "calls", "device", "flops", "bytes", "name", "memory"),
+                   default="self")
+    f.add_argument("--row-limit", type=int, default=25)
+    f.add_argument("--group-by-shape", action="store_true")
+    f.add_argument("--trace", type=Path, default=None, help="write a Chrome/Perfetto trace (JSON)")
+    f.add_argument("--memory-snapshot", type=Path, default=None, help="CUDA: write a memory snapshot (pickle)")
+    f.add_argument("--flops-by-module", action="store_true")
+    f.add_argument("--label", action="append", default=[])
+    f.add_argument("--json", action="store_true")
+
+    kn = sub.add_parser("kernel", help="decode GPU kernel names: library, op, arch, dtype, tile, layout")
+    kn.add_argument("names", nargs="+", metavar="NAME")
+    kn.add_argument("--json", action="store_true")
 
     h = sub.add_parser("history", help="the saved series of one benchmark, with step changes flagged")
     h.add_argument("name")
@@ -684,6 +707,87 @@ def cmd_peaks(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_profile(args: argparse.Namespace) -> int:
+    from .devices import DeviceError, resolve_device
+    from .profiling import ProfileError, diff, profile
+    from .render.profile import diff_lines, diff_table, kernel_table, op_table, profile_lines
+
+    out, err = _console(), _console(stderr=True)
+    try:
+        device = str(resolve_device(args.device))
+    except DeviceError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        namespace = _run_setup(args.setup, device)
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001
+        err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
+        return EXIT_FAILED
+    targets = [args.target] + list(args.vs)
+    if args.trace is not None and len(targets) > 1:
+        raise UsageError("--trace takes one target; profile the others separately")
+    loaded = [_load_target(t, namespace) for t in targets]
+    labels = [args.label[i] if i < len(args.label) else label for i, (label, _) in enumerate(loaded)]
+    if len(set(labels)) != len(labels):
+        raise UsageError("labels must be unique; use --label")
+    try:
+        profiles = {lab: profile(fn, device=device, steps=args.steps, warmup=args.warmup, label=lab,
+                                 group_by_shape=args.group_by_shape, trace=args.trace,
+                                 memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
+                    for lab, (_, fn) in zip(labels, loaded)}
+    except ProfileError as exc:
+        if exc.label:
+            err.print(f"error: {exc}", markup=False)
+            return EXIT_FAILED
+        raise UsageError(str(exc)) from exc
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    if len(profiles) > 1:
+        d = diff(profiles)
+        if args.json:
+            out.file.write(json.dumps(d.to_dict(), indent=2, default=str) + "\n")
+            return EXIT_OK
+        out.print(diff_table(d))
+        for line in diff_lines(d):
+            out.print(line, markup=False)
+        return EXIT_OK
+    p = next(iter(profiles.values()))
+    if args.json:
+        out.file.write(p.to_json() + "\n")
+        return EXIT_OK
+    out.print(op_table(p, view=args.view, sort=args.sort, limit=args.row_limit))
+    if p.kernels:
+        out.print(kernel_table(p, limit=args.row_limit))
+    for line in profile_lines(p)[:1] + [x for x in profile_lines(p) if x.strip().startswith(("peak", "trace"))]:
+        out.print(line, markup=False)
+    if p.flops_by_module:
+        for mod, fl in p.flops_by_module.items():
+            out.print(f"FLOPs {mod}: {fl:.4g}", markup=False)
+    return EXIT_OK
+
+
+def cmd_kernel(args: argparse.Namespace) -> int:
+    from rich.table import Table
+
+    from .profiling.kernels import decode_kernel
+
+    infos = [decode_kernel(n) for n in args.names]
+    if args.json:
+        print(json.dumps([i.to_dict() for i in infos], indent=2))
+        return EXIT_OK
+    t = Table()
+    for c in ("name", "library", "op", "arch", "dtype", "tile", "layout", "tensor cores", "fused ops"):
+        t.add_column(c, overflow="fold")
+    for i in infos:
+        d = i.to_dict()
+        t.add_row(d["name"], d["library"], d["op"] or "", d["arch"] or "", d["dtype"] or "", d["tile"] or "",
+                  d["layout"] or "", "" if d["tensor_cores"] is None else str(d["tensor_cores"]).lower(),
+                  ",".join(d["fused_ops"]))
+    _console().print(t)
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -693,7 +797,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .store import StoreError
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
-                "sweep": cmd_sweep, "peaks": cmd_peaks}
+                "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel}
     try:
         return commands[args.command](args)
     except (UsageError, StoreError) as exc:

@@ -180,7 +180,7 @@ def compare(
     baseline: str | None = None,
     device: DeviceLike = "auto",
     precision: float = 0.005,
-    budget: float = 10.0,
+    budget: float = 5.0,
     min_rounds: int = 10,
     min_time: float = 0.3,
     block_time: float = 0.005,

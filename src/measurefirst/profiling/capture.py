@@ -1,0 +1,484 @@
+"""Capture a profile with torch.profiler and turn its events into op and kernel tables.
+
+Views of the op table:
+
+* ``all``: every op the profiler recorded (bookkeeping included), aggregated by name.
+* ``top``: only top-level ops (those not called by another op).
+* ``work``: the ops that do the work, counted the way the lecture counts kernels: ops that are not
+  bookkeeping (:data:`BOOKKEEPING_OPS`: dtype casts, allocations, views; their children are judged
+  on their own) and whose subtree holds no other working op. Copies and fills called by a working op
+  are part of it (:data:`INTERNAL_OPS`): a Python scalar's conversion inside ``aten::mul`` leaves
+  ``0.5 * x`` one ``aten::mul``, and ``aten::linear`` counts as its ``aten::addmm``; a top-level
+  ``x.to(torch.half)`` counts as the ``aten::copy_`` that does it. On CUDA the kernels are counted
+  from the device activity itself.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import threading
+from collections import defaultdict
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+import torch
+
+from ..devices import DeviceLike, environment, resolve_device, synchronizer
+from ..results import SCHEMA_VERSION, migrate
+from .kernels import decode_kernel
+
+#: Ops that move no data of their own or only manage tensors: left out of the work view.
+BOOKKEEPING_OPS = frozenset({
+    "aten::to", "aten::_to_copy", "aten::empty", "aten::empty_strided", "aten::empty_like", "aten::resize_",
+    "aten::as_strided", "aten::view", "aten::_unsafe_view", "aten::reshape", "aten::_reshape_alias",
+    "aten::expand", "aten::expand_as", "aten::t", "aten::transpose", "aten::permute", "aten::detach",
+    "aten::detach_", "aten::alias", "aten::slice", "aten::select", "aten::unsqueeze", "aten::squeeze",
+    "aten::result_type", "aten::lift_fresh", "aten::lift_fresh_copy", "aten::contiguous", "aten::view_as",
+    "aten::numpy_T", "aten::unbind", "aten::split", "aten::chunk", "aten::narrow", "aten::flatten",
+    "aten::unflatten", "aten::set_", "aten::is_nonzero", "aten::item", "aten::_local_scalar_dense",
+    "aten::resolve_conj", "aten::resolve_neg", "detach", "detach_",
+})
+#: Ops that are part of their caller's work when called by another working op (``aten::addmm``
+#: copying the bias into its output, a scalar's conversion inside ``aten::mul``), and work of their
+#: own otherwise (a top-level ``x.to(torch.half)`` ends in ``aten::copy_``).
+INTERNAL_OPS = frozenset({"aten::copy_", "aten::fill_", "aten::zero_", "aten::clone"})
+#: Ops whose names are profiler or runtime plumbing, never work.
+_PLUMBING = re.compile(r"^(\[memory\]|ProfilerStep|cuda[A-Z]\w*|cu[A-Z]\w*|Memcpy|Memset|Activity Buffer Request|"
+                       r"Runtime Triggered Module Loading|Lazy Function Loading|measurefirst\.step)")
+#: The profiler's own chatter on stderr (torch 2.13 prints USDT lines at start and stop).
+PROFILER_NOISE = re.compile(
+    r"^(USDT:.*profiler_(start|stop)|STAGE:.*(ActivityProfilerController|Completed Stage)|"
+    r"\[W\d*.*(CUPTI|kineto|Profiler).*|.*Profiler function .* will be ignored.*|"
+    r".*CUPTI_ERROR.*|.*libkineto.*)\s*$")
+STEP_RANGE = "measurefirst.step"
+#: Op namespaces whose ops can be work (user ranges and Python frames never are).
+_WORK_PREFIXES = ("aten::", "prim::", "mkldnn::", "quantized::", "torchvision::", "c10d::", "_c10d", "triton")
+
+_DTYPE_BYTES = {"float": 4, "double": 8, "c10::Half": 2, "c10::BFloat16": 2, "long int": 8, "int": 4,
+                "short int": 2, "signed char": 1, "unsigned char": 1, "bool": 1, "c10::complex<float>": 8,
+                "c10::complex<double>": 16, "c10::Float8_e4m3fn": 1, "c10::Float8_e5m2": 1}
+
+
+class ProfileError(RuntimeError):
+    """The profiled function raised (``label`` names it), or the profile could not be written."""
+
+    def __init__(self, message: str, *, label: str = "") -> None:
+        super().__init__(message)
+        self.label = label
+
+
+@dataclass(frozen=True)
+class OpRow:
+    """One op aggregated over the profiled steps; times in seconds **per step**."""
+
+    name: str
+    calls: float
+    self_s: float
+    total_s: float
+    device_s: float
+    flops: float
+    bytes_est: float
+    cpu_mem_bytes: float
+    device_mem_bytes: float
+    input_shapes: str = ""
+    work: bool = False
+    top_level: bool = False
+
+
+@dataclass(frozen=True)
+class KernelRow:
+    """One device kernel aggregated over the profiled steps; times in seconds per step."""
+
+    name: str
+    launched_by: str
+    calls: float
+    total_s: float
+    mean_s: float
+    decoded: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Where the time of one call of ``fn`` goes. Built by :func:`profile`."""
+
+    label: str
+    device: str
+    steps: int
+    ops: tuple[OpRow, ...]  # view "all", grouped by name (and shape if asked)
+    work: tuple[OpRow, ...]  # the work view
+    top: tuple[OpRow, ...]  # top-level ops
+    kernels: tuple[KernelRow, ...]
+    step_s: float  # wall time of one profiled step (profiler overhead included)
+    peak_device_bytes: int | None = None
+    trace_path: str | None = None
+    memory_snapshot_path: str | None = None
+    flops_by_module: dict[str, float] | None = None
+    env: dict[str, Any] = field(default_factory=dict)
+    schema_version: int = SCHEMA_VERSION
+
+    @property
+    def work_count(self) -> float:
+        """Working ops (CPU) or kernels (GPU) launched per step: the lecture's count."""
+        if self.kernels:
+            return sum(k.calls for k in self.kernels)
+        return sum(r.calls for r in self.work)
+
+    def counts(self, view: str = "work") -> dict[str, float]:
+        """``{"aten::mul": 6, ...}`` per step, for a view (``work``, ``all``, ``top`` or ``kernels``)."""
+        if view == "kernels":
+            return {k.name: k.calls for k in self.kernels}
+        rows = self.rows(view)
+        out: dict[str, float] = defaultdict(float)
+        for r in rows:
+            out[r.name] += r.calls
+        return dict(out)
+
+    def rows(self, view: str = "work", sort: str = "self", limit: int | None = None) -> list[OpRow]:
+        if view not in VIEWS:
+            raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
+        rows = list({"work": self.work, "all": self.ops, "top": self.top}[view])
+        return sort_rows(rows, sort)[:limit]
+
+    def total_s(self, view: str = "top") -> float:
+        return sum(r.total_s for r in self.rows(view))
+
+    def __str__(self) -> str:
+        from ..render.profile import profile_lines
+
+        return "\n".join(profile_lines(self))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema_version": self.schema_version, "kind": "profile", **{
+            k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if k != "schema_version"}}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=str)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Profile":
+        d = migrate(dict(d))
+        d.pop("kind", None)
+        d.pop("schema_version", None)
+        for key in ("ops", "work", "top"):
+            d[key] = tuple(OpRow(**r) for r in d[key])
+        d["kernels"] = tuple(KernelRow(**k) for k in d["kernels"])
+        return cls(**d)
+
+
+VIEWS = ("work", "all", "top")
+SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
+
+
+def sort_rows(rows: Sequence[OpRow], key: str) -> list[OpRow]:
+    if key not in SORTS:
+        raise ValueError(f"sort must be one of {', '.join(SORTS)}; got {key!r}")
+    if key == "name":
+        return sorted(rows, key=lambda r: r.name)
+    attr = {"self": "self_s", "total": "total_s", "calls": "calls", "device": "device_s", "flops": "flops",
+            "bytes": "bytes_est", "memory": "cpu_mem_bytes"}[key]
+    return sorted(rows, key=lambda r: (-getattr(r, attr), r.name))
+
+
+# ---- stderr filtering -----------------------------------------------------------------------
+_stderr_lock = threading.Lock()
+
+
+@contextmanager
+def quiet_profiler_stderr() -> Iterator[None]:
+    """Send the profiler's own chatter (file descriptor 2) to a buffer, then replay every line that
+    is not known noise, so real errors still reach the user."""
+    fd = 2  # the C++ side writes to file descriptor 2 whatever sys.stderr is
+    try:
+        os.fstat(fd)
+    except OSError:
+        yield
+        return
+    with _stderr_lock:
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        saved = os.dup(fd)
+        with tempfile.TemporaryFile(mode="w+b") as buf:
+            os.dup2(buf.fileno(), fd)
+            try:
+                yield
+            finally:
+                try:
+                    sys.stderr.flush()
+                except (OSError, ValueError):
+                    pass
+                os.dup2(saved, fd)
+                os.close(saved)
+                buf.seek(0)
+                text = buf.read().decode("utf-8", "replace")
+                kept = [line for line in text.splitlines() if line.strip() and not PROFILER_NOISE.match(line)]
+                if kept:
+                    sys.stderr.write("\n".join(kept) + "\n")
+                    sys.stderr.flush()
+
+
+# ---- capture --------------------------------------------------------------------------------
+def _check_writable(path: str | os.PathLike[str] | None, what: str) -> Path | None:
+    if path is None:
+        return None
+    p = Path(path)
+    if p.is_dir():
+        raise ProfileError(f"{what} path {p} is a directory; give a file name such as {p / 'trace.json'}")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise ProfileError(f"cannot write the {what} to {p}: folder {parent} does not exist")
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".mf-check-", delete=True):
+            pass
+    except OSError as exc:
+        raise ProfileError(f"cannot write the {what} to {p}: {exc.strerror or exc}") from exc
+    return p
+
+
+def _bytes_of(shapes: Sequence[Sequence[int]], dtypes: Sequence[str]) -> float:
+    total = 0.0
+    for shape, dt in zip(shapes, dtypes):
+        size = _DTYPE_BYTES.get(dt)
+        if size is None or not isinstance(shape, (list, tuple)):
+            continue
+        if len(shape) == 0:
+            continue  # a scalar argument: no traffic worth counting
+        total += math.prod(int(s) for s in shape) * size
+    return total
+
+
+def profile(
+    fn: Callable[[], object],
+    *,
+    device: DeviceLike = "auto",
+    steps: int = 3,
+    warmup: int = 2,
+    label: str | None = None,
+    group_by_shape: bool = False,
+    trace: str | os.PathLike[str] | None = None,
+    memory_snapshot: str | os.PathLike[str] | None = None,
+    flops_by_module: bool = False,
+    with_stack: bool = False,
+) -> Profile:
+    """Profile ``fn()``: ``warmup`` plain calls, then ``steps`` calls captured by torch.profiler
+    (a schedule of 1 wait + 1 profiler warm-up + ``steps`` active steps; CPU always, CUDA activity on a
+    GPU). Tables are per step. ``trace`` writes a Chrome/Perfetto trace atomically;
+    ``memory_snapshot`` (CUDA) writes a snapshot for https://pytorch.org/memory_viz;
+    ``flops_by_module`` counts FLOPs per module with ``FlopCounterMode`` in one extra call."""
+    if not callable(fn):
+        raise TypeError(f"profile() needs a callable taking no arguments, such as `lambda: model(x)`; got {type(fn).__name__}")
+    for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    label = label or getattr(fn, "__name__", "fn")
+    if label == "<lambda>":
+        label = "lambda"
+    dev = resolve_device(device)
+    trace_p = _check_writable(trace, "trace")
+    snap_p = _check_writable(memory_snapshot, "memory snapshot")
+    if snap_p is not None and dev.type != "cuda":
+        raise ProfileError("memory_snapshot needs a CUDA device (torch.cuda.memory._record_memory_history)")
+    sync = synchronizer(dev)
+    from torch.profiler import ProfilerActivity, schedule
+
+    activities = [ProfilerActivity.CPU]
+    if dev.type == "cuda":
+        activities.append(ProfilerActivity.CUDA)
+    try:
+        for _ in range(warmup):
+            fn()
+        sync()
+    except Exception as exc:
+        raise ProfileError(f"profile {label!r}: the function raised during warm-up: {type(exc).__name__}: {exc}",
+                           label=label) from exc
+    tmp_trace: Path | None = None
+    collected: dict[str, Any] = {}
+
+    def on_ready(prof: Any) -> None:
+        collected["events"] = prof.events()
+        if trace_p is not None:
+            nonlocal tmp_trace
+            fd, name = tempfile.mkstemp(dir=trace_p.parent, prefix=f".{trace_p.name}.", suffix=".tmp")
+            os.close(fd)
+            tmp_trace = Path(name)
+            prof.export_chrome_trace(str(tmp_trace))
+
+    peak = None
+    import time
+
+    step_times: list[float] = []
+    try:
+        if dev.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(dev)
+        if snap_p is not None:
+            torch.cuda.memory._record_memory_history(max_entries=100_000)
+        with quiet_profiler_stderr():
+            with torch.profiler.profile(
+                activities=activities, schedule=schedule(wait=1, warmup=1, active=steps),
+                on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
+                with_stack=with_stack,
+            ) as prof:
+                for i in range(steps + 2):
+                    t0 = time.perf_counter()
+                    with torch.profiler.record_function(STEP_RANGE):
+                        fn()
+                    sync()
+                    if i >= 2:
+                        step_times.append(time.perf_counter() - t0)
+                    prof.step()
+        if dev.type == "cuda":
+            peak = int(torch.cuda.max_memory_allocated(dev))
+        if snap_p is not None:
+            tmp = snap_p.with_name(f".{snap_p.name}.tmp")
+            torch.cuda.memory._dump_snapshot(str(tmp))
+            torch.cuda.memory._record_memory_history(enabled=None)
+            os.replace(tmp, snap_p)
+    except Exception as exc:
+        if tmp_trace is not None and tmp_trace.exists():
+            tmp_trace.unlink()
+        if snap_p is not None and dev.type == "cuda":
+            torch.cuda.memory._record_memory_history(enabled=None)
+        raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: {exc}",
+                           label=label) from exc
+    if tmp_trace is not None:
+        os.replace(tmp_trace, trace_p)  # type: ignore[arg-type]
+    events = collected.get("events") or []
+    ops, work, top, kernels = _tables(events, steps, group_by_shape)
+    module_flops = _flops_by_module(fn) if flops_by_module else None
+    return Profile(label, str(dev), steps, ops, work, top, kernels,
+                   sum(step_times) / max(len(step_times), 1), peak,
+                   None if trace_p is None else str(trace_p), None if snap_p is None else str(snap_p),
+                   module_flops, environment(dev))
+
+
+def _flops_by_module(fn: Callable[[], object]) -> dict[str, float]:
+    from torch.utils.flop_counter import FlopCounterMode
+
+    counter = FlopCounterMode(display=False)
+    with counter:
+        fn()
+    out: dict[str, float] = {}
+    for module, per_op in counter.get_flop_counts().items():
+        out[str(module)] = float(sum(per_op.values()))
+    return out
+
+
+def _is_device_event(e: Any) -> bool:
+    dt = getattr(e, "device_type", None)
+    return dt is not None and str(dt).endswith(("CUDA", "PrivateUse1", "XPU"))
+
+
+def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
+            ) -> tuple[tuple[OpRow, ...], tuple[OpRow, ...], tuple[OpRow, ...], tuple[KernelRow, ...]]:
+    cpu = [e for e in events if not _is_device_event(e) and not _PLUMBING.match(e.name)]
+    device = [e for e in events if _is_device_event(e)]
+
+    def op_children(e: Any) -> list[Any]:
+        return [c for c in e.cpu_children if not _PLUMBING.match(c.name)]
+
+    def candidate(e: Any) -> bool:
+        if e.name in BOOKKEEPING_OPS or not e.name.startswith(_WORK_PREFIXES):
+            return False
+        if e.name in INTERNAL_OPS:  # a copy or fill inside another working op is part of that op
+            p = e.cpu_parent
+            while p is not None:
+                if p.name not in BOOKKEEPING_OPS and p.name.startswith(_WORK_PREFIXES):
+                    return False
+                p = p.cpu_parent
+        return True
+
+    memo: dict[int, bool] = {}
+
+    def counted_below(e: Any) -> bool:
+        """Whether any descendant of ``e`` is itself counted as work."""
+        return any(is_work(c) or counted_below(c) for c in op_children(e))
+
+    def is_work(e: Any) -> bool:
+        k = id(e)
+        if k not in memo:
+            memo[k] = candidate(e) and not counted_below(e)
+        return memo[k]
+
+    def top_level(e: Any) -> bool:
+        p = e.cpu_parent
+        while p is not None:
+            if not _PLUMBING.match(p.name) and p.name != STEP_RANGE:
+                return False
+            p = p.cpu_parent
+        return True
+
+    def key(e: Any) -> tuple[str, str]:
+        return (e.name, str(e.input_shapes) if group_by_shape else "")
+
+    def add(target: dict[tuple[str, str], dict[str, float]], e: Any) -> None:
+        a = target[key(e)]
+        a["calls"] += 1
+        a["self_us"] += e.self_cpu_time_total
+        a["total_us"] += e.cpu_time_total
+        a["device_us"] += sum(getattr(kern, "duration", 0.0) for kern in getattr(e, "kernels", []) or [])
+        a["flops"] += e.flops or 0
+        cpu_mem = max(e.self_cpu_memory_usage or 0, 0)
+        dev_mem = max(getattr(e, "self_device_memory_usage", 0) or 0, 0)
+        a["cpu_mem"] += cpu_mem
+        a["dev_mem"] += dev_mem
+        # inputs read plus outputs allocated: an estimate of the memory traffic of the call
+        a["bytes"] += _bytes_of(e.input_shapes or [], getattr(e, "input_dtypes", None) or []) + cpu_mem + dev_mem
+
+    def table() -> dict[tuple[str, str], dict[str, float]]:
+        return defaultdict(lambda: defaultdict(float))
+
+    every, working, tops = table(), table(), table()
+    for e in cpu:
+        if e.name == STEP_RANGE:
+            continue
+        add(every, e)
+        if is_work(e):
+            add(working, e)
+        if top_level(e):
+            add(tops, e)
+    # device kernels, each with the op that launched it
+    by_id = {e.id: e for e in events if not _is_device_event(e)}
+    kern_agg: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for d in device:
+        launcher = _launching_op(by_id.get(getattr(d, "linked_correlation_id", -1)))
+        ka = kern_agg[(d.name, launcher)]
+        ka["calls"] += 1
+        ka["total_us"] += d.time_range.end - d.time_range.start
+    kernels = sorted((KernelRow(name, launcher, a["calls"] / steps, a["total_us"] / 1e6 / steps,
+                                a["total_us"] / 1e6 / a["calls"], decode_kernel(name).to_dict())
+                      for (name, launcher), a in kern_agg.items()), key=lambda k: (-k.total_s, k.name))
+    work_keys, top_keys = set(working), set(tops)
+    return (_rows(every, steps, work_keys, top_keys), _rows(working, steps, work_keys, top_keys),
+            _rows(tops, steps, work_keys, top_keys), tuple(kernels))
+
+
+def _launching_op(runtime: Any) -> str:
+    p = runtime
+    while p is not None:
+        if p.name.startswith("aten::") and p.name not in BOOKKEEPING_OPS:
+            return p.name
+        p = p.cpu_parent
+    p = runtime
+    while p is not None:
+        if not _PLUMBING.match(p.name):
+            return p.name
+        p = p.cpu_parent
+    return "" if runtime is None else runtime.name
+
+
+def _rows(agg: Mapping[tuple[str, str], Mapping[str, float]], steps: int, work_keys: set[tuple[str, str]],
+          top_keys: set[tuple[str, str]]) -> tuple[OpRow, ...]:
+    rows = [OpRow(
+        name=k[0], calls=a["calls"] / steps, self_s=a["self_us"] / 1e6 / steps, total_s=a["total_us"] / 1e6 / steps,
+        device_s=a["device_us"] / 1e6 / steps, flops=a["flops"] / steps, bytes_est=a["bytes"] / steps,
+        cpu_mem_bytes=a["cpu_mem"] / steps, device_mem_bytes=a["dev_mem"] / steps, input_shapes=k[1],
+        work=k in work_keys, top_level=k in top_keys) for k, a in agg.items()]
+    return tuple(sort_rows(rows, "self"))

@@ -1,0 +1,82 @@
+"""Side-by-side profiles of several implementations: what each launches, how long, how many bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from .capture import Profile, profile
+
+
+@dataclass(frozen=True)
+class DiffRow:
+    """One op (or kernel) across implementations; values per step, ``None`` where it does not appear."""
+
+    name: str
+    calls: tuple[float | None, ...]
+    time_s: tuple[float | None, ...]
+    bytes_est: tuple[float | None, ...]
+
+    def only_in(self) -> int | None:
+        """Index of the only implementation that runs this op, else None."""
+        present = [i for i, c in enumerate(self.calls) if c]
+        return present[0] if len(present) == 1 else None
+
+
+@dataclass(frozen=True)
+class ProfileDiff:
+    labels: tuple[str, ...]
+    profiles: tuple[Profile, ...]
+    rows: tuple[DiffRow, ...]
+    unit: str  # "ops" (CPU work view) or "kernels" (device activity)
+
+    def counts(self) -> dict[str, float]:
+        """Work ops (or kernels) launched per step, per implementation."""
+        return {label: p.work_count for label, p in zip(self.labels, self.profiles)}
+
+    def __str__(self) -> str:
+        from ..render.profile import diff_lines
+
+        return "\n".join(diff_lines(self))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "profile_diff", "labels": list(self.labels), "unit": self.unit,
+                "profiles": [p.to_dict() for p in self.profiles],
+                "rows": [{"name": r.name, "calls": list(r.calls), "time_s": list(r.time_s),
+                          "bytes_est": list(r.bytes_est)} for r in self.rows]}
+
+
+def diff(profiles: Mapping[str, Profile]) -> ProfileDiff:
+    """Line up several profiles op by op (kernel by kernel when every profile has device kernels)."""
+    labels = tuple(profiles)
+    ps = tuple(profiles.values())
+    use_kernels = all(p.kernels for p in ps)
+    names: list[str] = []
+    per: list[dict[str, tuple[float, float, float]]] = []
+    for p in ps:
+        d: dict[str, tuple[float, float, float]] = {}
+        if use_kernels:
+            for k in p.kernels:
+                c, t, b = d.get(k.name, (0.0, 0.0, 0.0))
+                d[k.name] = (c + k.calls, t + k.total_s, b)
+        else:
+            for r in p.work:
+                c, t, b = d.get(r.name, (0.0, 0.0, 0.0))
+                d[r.name] = (c + r.calls, t + r.self_s, b + r.bytes_est)
+        per.append(d)
+        names += [n for n in d if n not in names]
+    rows = []
+    for n in names:
+        vals = [d.get(n) for d in per]
+        rows.append(DiffRow(n, tuple(None if v is None else v[0] for v in vals),
+                            tuple(None if v is None else v[1] for v in vals),
+                            tuple(None if v is None else v[2] for v in vals)))
+    rows.sort(key=lambda r: -max(t or 0.0 for t in r.time_s))
+    return ProfileDiff(labels, ps, tuple(rows), "kernels" if use_kernels else "ops")
+
+
+def profile_compare(candidates: Mapping[str, Callable[[], object]], **options: Any) -> ProfileDiff:
+    """Profile each labelled callable with :func:`~measurefirst.profiling.profile` and line them up."""
+    if len(candidates) < 2:
+        raise ValueError("profile_compare() needs at least two candidates, e.g. {'manual': f, 'fused': g}")
+    return diff({label: profile(fn, label=label, **options) for label, fn in candidates.items()})

@@ -1,0 +1,60 @@
+"""``measurefirst.range(name)``: a named range that shows in torch.profiler and in Nsight Systems."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import torch
+
+def _nvtx() -> Any:
+    """torch's NVTX bindings when CUDA is usable and the build has them, else None."""
+    if not torch.cuda.is_available():
+        return None
+    try:
+        nvtx = torch.cuda.nvtx
+        nvtx.range_push  # noqa: B018 - attribute check
+        return nvtx
+    except (AttributeError, RuntimeError):
+        return None
+
+
+class range(contextlib.ContextDecorator):  # noqa: N801 - reads as measurefirst.range(...)
+    """Mark a region: always a ``torch.profiler.record_function`` range (profiler tables and traces),
+    plus an NVTX range on CUDA so Nsight Systems shows it. Safe on builds without NVTX.
+
+    Use as ``with measurefirst.range("forward"): ...`` or as a decorator ``@measurefirst.range("step")``.
+    """
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str) or not name:
+            raise ValueError("range() needs a non-empty name, e.g. measurefirst.range('forward')")
+        self.name = name
+        self._rf: Any = None
+        self._nvtx_pushed = False
+
+    def __enter__(self) -> "range":
+        self._rf = torch.profiler.record_function(self.name)
+        self._rf.__enter__()
+        nvtx = _nvtx()
+        if nvtx is not None:
+            try:
+                nvtx.range_push(self.name)
+                self._nvtx_pushed = True
+            except RuntimeError:
+                self._nvtx_pushed = False
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._nvtx_pushed:
+            try:
+                torch.cuda.nvtx.range_pop()
+            except RuntimeError:
+                pass
+            self._nvtx_pushed = False
+        rf, self._rf = self._rf, None
+        if rf is not None:
+            rf.__exit__(*exc)
+
+    def _recreate_cm(self) -> "range":  # a fresh instance per decorated call (re-entrancy)
+        return type(self)(self.name)
