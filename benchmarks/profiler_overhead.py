@@ -49,8 +49,9 @@ def main() -> None:
         plain_s = measurefirst.benchmark(many_tiny, device="cpu", budget=2.0).median
         # post-processing alone: rebuild the tables from the captured events
         collected = {}
-        with torch.profiler.profile(record_shapes=True, profile_memory=True, with_flops=True) as prof:
-            many_tiny()
+        with capture.quiet_profiler_stderr():
+            with torch.profiler.profile(record_shapes=True, profile_memory=True, with_flops=True) as prof:
+                many_tiny()
         t1 = time.perf_counter()
         events = prof.events()
         t2 = time.perf_counter()

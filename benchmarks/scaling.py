@@ -52,7 +52,8 @@ def report(name: str, result) -> None:
               f"{rel:>7.3g}x {work:>7.3g}x {(p.flops_per_s or 0) / 1e9:>9.3g} {(p.bytes_per_s or 0) / 1e9:>7.3g}")
     f = result.fit()
     print(f"fit: t0 = {format_time(f.t0)}, k = {f.k:.3f} (95% CI {f.k_ci[0]:.3f}–{f.k_ci[1]:.3f}), "
-          f"crossover n ≈ {f.crossover:.3g}" if f.crossover else f"fit: {f}")
+          f"crossover n ≈ {f.crossover:.3g}, rms error {f.rms_rel_error:.1%}"
+          + (" (poor fit: not one power law)" if f.poor else "") if f.crossover else f"fit: {f}")
     print(f"complexity pick: {result.complexity().best}")
 
 

@@ -2,6 +2,7 @@
 
 from .compare import Comparison, Verdict, compare
 from .devices import DeviceError, available_devices, resolve_device
+from .doctor import Diagnosis, doctor
 from .engine import BenchmarkError, Interrupted, Options, benchmark
 from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
 from .regression import Change, change
@@ -25,6 +26,8 @@ __all__ = [
     "change",
     "compare",
     "decode_kernel",
+    "Diagnosis",
+    "doctor",
     "profile",
     "profile_compare",
     "range",

@@ -163,6 +163,23 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--label", action="append", default=[])
     f.add_argument("--json", action="store_true")
 
+    dr = sub.add_parser("doctor", help="audit a function for measurement and performance pitfalls",
+                        description="TARGET: a statement (after -s setup) or module:function taking no arguments.")
+    dr.add_argument("target", metavar="TARGET")
+    dr.add_argument("-s", "--setup", action="append", default=[])
+    dr.add_argument("-d", "--device", default="auto")
+    dr.add_argument("-b", "--budget", type=float, default=3.0)
+    dr.add_argument("--json", action="store_true")
+    dr.add_argument("--strict", action="store_true", help="exit 1 on any warning (for CI)")
+    dr.add_argument("--simulate", default=None, help=argparse.SUPPRESS)
+
+    dm = sub.add_parser("demo", help="the lecture, runnable: timing traps, scaling, profiler (zh/en)")
+    dm.add_argument("which", nargs="?", choices=("pitfalls", "scaling", "profiler", "all"), default="all")
+    dm.add_argument("-d", "--device", default="auto")
+    dm.add_argument("--lang", choices=("zh", "en"), default=None, help="default: from the locale")
+    dm.add_argument("--quick", action="store_true", help="smaller sizes: well under a minute on 2 CPU cores")
+    dm.add_argument("--json", action="store_true", help="also print the measured numbers as JSON")
+
     kn = sub.add_parser("kernel", help="decode GPU kernel names: library, op, arch, dtype, tile, layout")
     kn.add_argument("names", nargs="+", metavar="NAME")
     kn.add_argument("--json", action="store_true")
@@ -767,6 +784,64 @@ def cmd_profile(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from .devices import DeviceError, resolve_device
+    from .doctor import doctor
+
+    err = _console(stderr=True)
+    timer: Any = "auto"
+    if args.simulate:
+        from .simulate import SimWorld, parse_spec
+
+        world = SimWorld(parse_spec(args.simulate))
+        label, fn, timer, device = "simulated", world.function(), world.timer(), "cpu"
+    else:
+        try:
+            device = str(resolve_device(args.device))
+        except DeviceError as exc:
+            raise UsageError(str(exc)) from exc
+        try:
+            namespace = _run_setup(args.setup, device)
+        except UsageError:
+            raise
+        except Exception as exc:  # noqa: BLE001
+            err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
+            return EXIT_FAILED
+        label, fn = _load_target(args.target, namespace)
+    try:
+        d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    if args.json:
+        print(json.dumps(d.to_dict(), indent=2, default=str))
+    else:
+        print(str(d))
+    if d.error is not None:
+        return EXIT_FAILED
+    return EXIT_FAILED if (args.strict and d.warnings) else EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .devices import DeviceError
+    from .lecture import run
+
+    out = _console()
+
+    def emit(line: str) -> None:
+        if line.startswith("#"):
+            out.print(line.lstrip("# ").strip(), style="bold", markup=False)
+        else:
+            out.print(line, markup=False)
+
+    try:
+        results = run(args.which, device=args.device, lang=args.lang, quick=args.quick, emit=emit)
+    except DeviceError as exc:
+        raise UsageError(str(exc)) from exc
+    if args.json:
+        out.file.write(json.dumps({r.name: r.data for r in results}, indent=2, default=str) + "\n")
+    return EXIT_OK
+
+
 def cmd_kernel(args: argparse.Namespace) -> int:
     from rich.table import Table
 
@@ -797,7 +872,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from .store import StoreError
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
-                "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel}
+                "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
+                "doctor": cmd_doctor, "demo": cmd_demo}
     try:
         return commands[args.command](args)
     except (UsageError, StoreError) as exc:

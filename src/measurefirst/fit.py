@@ -18,6 +18,8 @@ K_GRID = np.linspace(0.0, 6.0, 1201)
 HUBER_C = 1.345
 #: Fewest points for a power-law fit: three parameters need at least one residual degree of freedom.
 MIN_POINTS = 4
+#: Above this rms relative error the points do not follow one power law (cache regimes, noise).
+POOR_FIT_RMS = 0.10
 #: t quantiles 0.975 for small degrees of freedom (index = dof); normal beyond.
 _T975 = [math.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086]
@@ -47,13 +49,22 @@ class PowerFit:
     def predict(self, n: float | np.ndarray) -> np.ndarray:
         return self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
 
+    @property
+    def poor(self) -> bool:
+        """True when the points stray from the model by more than :data:`POOR_FIT_RMS` (rms)."""
+        return self.rms_rel_error > POOR_FIT_RMS
+
     def __str__(self) -> str:
         from .render.text import format_time
 
         cross = "none in range" if self.crossover is None else f"n ≈ {self.crossover:.3g}"
-        return (f"t(n) = {format_time(self.t0)} + {self.c:.3g}·n^{self.k:.3f} "
+        text = (f"t(n) = {format_time(self.t0)} + {self.c:.3g}·n^{self.k:.3f} "
                 f"(k 95% CI {self.k_ci[0]:.3f}–{self.k_ci[1]:.3f}); work dominates from {cross}; "
                 f"rms error {self.rms_rel_error:.1%} over {self.n_points} sizes")
+        if self.poor:
+            text += (" — a poor fit: the points do not follow one power law (cache regimes?); "
+                     "fit a narrower range of sizes")
+        return text
 
 
 def _two_param(n: np.ndarray, t: np.ndarray, g: np.ndarray, w: np.ndarray) -> tuple[float, float]:

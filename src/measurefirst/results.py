@@ -37,7 +37,8 @@ class Finding:
     value: float | None = None
     threshold: float | None = None
     fix: str = ""
-    severity: str = "warning"
+    severity: str = "warning"  # "info", "warning" or "error"
+    explanation: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -45,7 +46,7 @@ class Finding:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Finding":
         return cls(**{k: d.get(k) for k in ("code", "message", "value", "threshold")},
-                   fix=d.get("fix", ""), severity=d.get("severity", "warning"))
+                   fix=d.get("fix", ""), severity=d.get("severity", "warning"), explanation=d.get("explanation", ""))
 
 
 @dataclass(frozen=True)

@@ -79,3 +79,35 @@ def test_launch_bound_code_shows_host_time_near_device_time():
 
     m = benchmark(many_tiny, budget=1.0)
     assert m.host_median is not None and m.host_median >= 0.5 * m.median
+
+
+def test_doctor_finds_item_syncs_with_their_source_line():
+    from measurefirst import doctor
+
+    x = torch.randn(1000, device="cuda")
+
+    def loop_with_item():
+        total = 0.0
+        for i in range(5):
+            total += (x * i).sum().item()  # the line doctor must point at
+        return total
+
+    d = doctor(loop_with_item, budget=1.0)
+    f = next(f for f in d.findings if f.code == "implicit_syncs" and f.severity == "warning")
+    assert f.value == 5 and "test_cuda.py" in f.message and ".item()" in f.message
+
+
+def test_doctor_tf32_and_unsynced_ratio():
+    from measurefirst import doctor
+
+    prev = torch.get_float32_matmul_precision()
+    torch.set_float32_matmul_precision("highest")
+    try:
+        a = torch.randn(4096, 4096, device="cuda")
+        d = doctor(lambda: a @ a, budget=1.0)
+    finally:
+        torch.set_float32_matmul_precision(prev)
+    if torch.cuda.get_device_properties(0).major >= 8:
+        assert "tf32_off" in d.codes()
+    f = next(f for f in d.findings if f.code == "unsynchronized_timing")
+    assert f.severity == "warning" and f.value > 2

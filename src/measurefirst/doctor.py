@@ -1,0 +1,413 @@
+"""Audit a function for the classic measurement and performance pitfalls, and explain each.
+
+Every check measures, then states a finding as data (:class:`~measurefirst.results.Finding`:
+code, severity, the measured value, the threshold, an explanation and the fix). Thresholds are the
+named constants below. A check that cannot run says why; a function that raises is reported with
+where it raised, together with the checks that completed.
+"""
+
+from __future__ import annotations
+
+import linecache
+import math
+import os
+import time
+import traceback
+import warnings
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import torch
+
+from .devices import DeviceLike, environment, resolve_device, synchronizer
+from .engine import BenchmarkError, benchmark
+from .results import Finding, Measurement
+from .timers import Timer
+
+#: First call at least this many times the steady state (after torch itself is warm): a warning.
+COLD_START_WARN_RATIO = 10.0
+#: ...and at least this: worth a note.
+COLD_START_NOTE_RATIO = 2.0
+#: A timer without synchronization reading under 1/this of the truth: a warning.
+UNSYNCED_WARN_RATIO = 2.0
+#: Launch-bound on a GPU: host launch time at least this fraction of device time.
+LAUNCH_BOUND_RATIO = 0.8
+#: Many tiny ops: at least this many working ops per call...
+TINY_OPS_MIN_COUNT = 20
+#: ...averaging under this many seconds each.
+TINY_OP_SECONDS = 20e-6
+#: Other processes using at least this many cores while we measured.
+OTHER_LOAD_CORES = 0.5
+#: Ops that force a host-device synchronization on a GPU (visible in a CPU profile too).
+SYNCING_OPS = {"aten::_local_scalar_dense": ".item() / float(tensor) / int(tensor) / if tensor:",
+               "aten::item": ".item()", "aten::nonzero": "nonzero() / boolean-mask indexing",
+               "aten::masked_select": "masked_select / boolean-mask indexing", "aten::unique": "unique()",
+               "aten::_unique2": "unique()", "aten::is_nonzero": "if tensor: / bool(tensor)",
+               "aten::equal": "torch.equal", "aten::allclose": "torch.allclose"}
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """What :func:`doctor` found. ``findings`` are data; ``str()`` explains them in words."""
+
+    label: str
+    device: str
+    findings: tuple[Finding, ...]
+    checks: tuple[str, ...]  # the checks that completed
+    skipped: dict[str, str] = field(default_factory=dict)  # check -> why it did not run
+    error: str | None = None  # the function's failure, with where it happened
+    evidence: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity in ("warning", "error"))
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and not self.warnings
+
+    def codes(self) -> list[str]:
+        return [f.code for f in self.findings]
+
+    def __str__(self) -> str:
+        from .render.doctor import diagnosis_lines
+
+        return "\n".join(diagnosis_lines(self))
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["kind"] = "diagnosis"
+        return d
+
+
+def _where(exc: BaseException) -> str:
+    """file:line of the innermost frame outside torch and measurefirst."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    here = str(Path(__file__).parent)
+    torch_dir = str(Path(torch.__file__).parent)
+    user = [f for f in frames if not f.filename.startswith((here, torch_dir))]
+    f = (user or frames or [None])[-1]
+    if f is None:
+        return "unknown location"
+    line = (f.line or "").strip()
+    return f"{f.filename}:{f.lineno}" + (f" ({line})" if line else "")
+
+
+def _cpu_busy_seconds() -> float | None:
+    """Seconds of CPU time spent by everything on the machine so far (Linux /proc/stat)."""
+    try:
+        with open("/proc/stat") as f:
+            parts = f.readline().split()[1:]
+        ticks = [int(x) for x in parts]
+        idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+        return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return None
+
+
+def _own_cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+class _Doctor:
+    def __init__(self, fn: Callable[[], object], dev: torch.device, label: str, budget: float,
+                 timer: Timer | str) -> None:
+        self.fn, self.dev, self.label, self.budget, self.timer = fn, dev, label, budget, timer
+        self.findings: list[Finding] = []
+        self.checks: list[str] = []
+        self.skipped: dict[str, str] = {}
+        self.evidence: dict[str, Any] = {}
+        self.error: str | None = None
+        self.m: Measurement | None = None
+        self.sync = synchronizer(dev)
+        self.cuda = dev.type == "cuda"
+        self.simulated = not isinstance(timer, str)
+
+    def add(self, code: str, severity: str, message: str, explanation: str, fix: str = "",
+            value: float | None = None, threshold: float | None = None) -> None:
+        self.findings.append(Finding(code, message, value, threshold, fix, severity, explanation))
+
+    # -- the checks ----------------------------------------------------------------------------
+    def measure(self) -> None:
+        """Benchmark once (cold call, warm-up, samples); several checks read this measurement."""
+        # warm torch itself first, so the cold call measures the function's own first-call cost
+        x = torch.ones(8, device=self.dev)
+        (x + 1).sum()
+        self.sync()
+        busy0, own0, t0 = _cpu_busy_seconds(), _own_cpu_seconds(), time.perf_counter()
+        self.m = benchmark(self.fn, device=self.dev, label=self.label, budget=self.budget, timer=self.timer)
+        busy1, own1, t1 = _cpu_busy_seconds(), _own_cpu_seconds(), time.perf_counter()
+        if busy0 is not None and busy1 is not None and t1 > t0 and not self.simulated:
+            self.evidence["other_load_cores"] = max(0.0, ((busy1 - busy0) - (own1 - own0)) / (t1 - t0))
+        self.evidence["median_s"] = self.m.median
+        self.evidence["ci_s"] = self.m.ci
+
+    def cold_start(self) -> None:
+        m = self.m
+        assert m is not None and m.warmup is not None
+        if m.warmup.cold_ns is None or not m.median > 0:
+            return
+        ratio = m.warmup.cold_ns / 1e9 / m.median
+        calls = m.warmup.calls
+        self.evidence["cold_ratio"] = ratio
+        self.evidence["warmup_calls"] = calls
+        text = (f"the first call took {m.warmup.cold_ns / 1e6:.3g} ms, {ratio:.1f}x the steady "
+                f"{m.median * 1e3:.3g} ms; per-call time settled after {calls} warm-up calls")
+        explanation = ("The first call pays one-time costs (lazy initialisation, allocation, kernel compilation, "
+                       "algorithm selection). A timing loop that includes it reports a number no later call sees.")
+        fix = "warm up before starting the clock (measurefirst.benchmark does); time only steady-state calls"
+        if ratio >= COLD_START_WARN_RATIO:
+            self.add("cold_start", "warning", text, explanation, fix, ratio, COLD_START_WARN_RATIO)
+        elif ratio >= COLD_START_NOTE_RATIO:
+            self.add("cold_start", "info", text, explanation, fix, ratio, COLD_START_WARN_RATIO)
+
+    def unsynced(self) -> None:
+        m = self.m
+        assert m is not None
+        if not self.cuda and self.dev.type != "mps":
+            self.add("unsynchronized_timing", "info",
+                     "does not apply on the CPU: CPU ops run synchronously, so the clock stops after the work",
+                     "On a GPU, ops only queue work and return at once; a timer that stops without "
+                     "torch.cuda.synchronize() measures the launch, not the work. Run doctor with --device cuda "
+                     "to see the ratio for this function.")
+            return
+        naive = []
+        for _ in range(5):
+            self.sync()
+            t0 = time.perf_counter()
+            self.fn()
+            naive.append(time.perf_counter() - t0)  # the classic mistake, on purpose
+        self.sync()
+        naive_s = sorted(naive)[len(naive) // 2]
+        ratio = m.median / naive_s if naive_s > 0 else math.inf
+        self.evidence["unsynced_s"] = naive_s
+        self.evidence["unsynced_ratio"] = ratio
+        severity = "warning" if ratio >= UNSYNCED_WARN_RATIO else "info"
+        self.add("unsynchronized_timing", severity,
+                 f"a timer without synchronization reads {naive_s * 1e6:.3g} µs; the synchronized time is "
+                 f"{m.median * 1e6:.3g} µs ({ratio:.1f}x longer)",
+                 "GPU work is asynchronous: the call returns once its kernels are queued. Stopping the clock "
+                 "then times only the launch.",
+                 "call torch.cuda.synchronize() before every clock read, or use CUDA events "
+                 "(measurefirst.benchmark does both)", ratio, UNSYNCED_WARN_RATIO)
+
+    def implicit_syncs(self) -> None:
+        if self.cuda:
+            self._cuda_syncs()
+        self._syncing_ops()
+
+    def _cuda_syncs(self) -> None:
+        sites: dict[str, int] = {}
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            prev = torch.cuda.get_sync_debug_mode()
+            torch.cuda.set_sync_debug_mode("warn")
+            try:
+                self.fn()
+            finally:
+                torch.cuda.set_sync_debug_mode(prev)
+        for w in caught:
+            if "synchroniz" not in str(w.message).lower():
+                continue
+            line = linecache.getline(w.filename, w.lineno).strip()
+            key = f"{w.filename}:{w.lineno}" + (f" ({line})" if line else "")
+            sites[key] = sites.get(key, 0) + 1
+        total = sum(sites.values())
+        self.evidence["cuda_syncs_per_call"] = total
+        self.evidence["cuda_sync_sites"] = sites
+        if total:
+            where = "; ".join(f"{k} x{v}" for k, v in sorted(sites.items(), key=lambda kv: -kv[1])[:5])
+            self.add("implicit_syncs", "warning",
+                     f"{total} host-device synchronization(s) per call: {where}",
+                     "Each .item(), .cpu(), print(tensor), nonzero() or data-dependent shape makes the CPU wait "
+                     "for the GPU to drain its queue, so the GPU idles while Python catches up.",
+                     "keep values on the device (accumulate losses as tensors, log every N steps), avoid "
+                     "data-dependent shapes in the hot loop", float(total), 0.0)
+
+    def _syncing_ops(self) -> None:
+        from .profiling.capture import profile
+
+        p = profile(self.fn, device=self.dev, steps=1, warmup=0, label=self.label, with_stack=True)
+        self.profile = p
+        found = {name: p.counts("all").get(name, 0) for name in SYNCING_OPS}
+        found = {k: v for k, v in found.items() if v}
+        self.evidence["syncing_ops_per_call"] = found
+        if found and not self.cuda:
+            what = ", ".join(f"{SYNCING_OPS[k]} ({k}) x{v:.0f}" for k, v in found.items())
+            self.add("implicit_syncs", "info",
+                     f"per call: {what}; free on the CPU, but each is a host-device synchronization on a GPU",
+                     "On a GPU these ops make the CPU wait for all queued work. On the CPU they cost nothing "
+                     "extra, which is why the habit goes unnoticed until the code moves to a GPU.",
+                     "keep values as tensors in the hot loop; read them out every N steps")
+
+    def overhead_bound(self) -> None:
+        m = self.m
+        assert m is not None
+        if m.host_median is not None and m.median > 0:
+            ratio = m.host_median / m.median
+            self.evidence["host_over_device"] = ratio
+            if ratio >= LAUNCH_BOUND_RATIO:
+                self.add("launch_bound", "warning",
+                         f"launching takes {m.host_median * 1e6:.3g} µs per call, {ratio:.0%} of the "
+                         f"{m.median * 1e6:.3g} µs the GPU works: the GPU waits on Python",
+                         "When the host needs about as long to launch the kernels as the GPU needs to run them, "
+                         "a faster GPU would not help; the launch path is the bottleneck.",
+                         "fuse ops (torch.compile), capture the step in a CUDA graph (benchmark(cuda_graph=True) "
+                         "shows the gain), or give each kernel more work (larger batches)",
+                         ratio, LAUNCH_BOUND_RATIO)
+        p = getattr(self, "profile", None)
+        if p is None:
+            return
+        n_ops = p.work_count
+        self.evidence["work_ops_per_call"] = n_ops
+        if n_ops >= TINY_OPS_MIN_COUNT and m.median / n_ops < TINY_OP_SECONDS:
+            self.add("many_tiny_ops", "warning",
+                     f"{n_ops:.0f} {'kernels' if p.kernels else 'ops'} per call, {m.median / n_ops * 1e6:.2g} µs "
+                     f"each on average",
+                     "Every op pays a fixed dispatch (and on a GPU, launch) cost of several microseconds; with "
+                     "many tiny ops that overhead, not the arithmetic, sets the time.",
+                     "fuse them: torch.compile, a fused op (F.gelu, F.scaled_dot_product_attention...), "
+                     "vectorise Python loops into one tensor op, or CUDA graphs on a GPU",
+                     n_ops, float(TINY_OPS_MIN_COUNT))
+
+    def noise(self) -> None:
+        m = self.m
+        assert m is not None
+        noisy = [w for w in m.warnings if w.code in ("unstable", "drift", "preempted", "outliers", "precision_not_met")]
+        for w in noisy:
+            self.add("noise", "warning", f"{w.code}: {w.message}",
+                     "Unstable samples mean the machine, not only the function, is being measured; "
+                     "comparisons below the noise level are guesses.", w.fix, w.value, w.threshold)
+        other = self.evidence.get("other_load_cores")
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+        self.evidence["cores"] = cores
+        if other is not None and other >= OTHER_LOAD_CORES:
+            self.add("other_load", "warning",
+                     f"other processes used {other:.1f} of {cores} cores while measuring",
+                     "Other work competes for cores, caches and memory bandwidth, and preempts the measurement.",
+                     "stop other jobs, or pin them and this process to separate cores (taskset)",
+                     other, OTHER_LOAD_CORES)
+        gov = _governor()
+        if gov is not None:
+            self.evidence["cpu_governor"] = gov
+            if gov not in ("performance",):
+                self.add("cpu_frequency", "info", f"CPU frequency governor is {gov!r}",
+                         "With a power-saving governor the clock speed changes with load, so the first samples "
+                         "and short runs can be slower.",
+                         "for benchmarking, set the governor to 'performance' (cpupower frequency-set -g performance)")
+        threads = torch.get_num_threads()
+        self.evidence["torch_threads"] = threads
+        if threads > cores:
+            self.add("threads", "warning", f"torch uses {threads} threads on {cores} available cores",
+                     "More compute threads than cores makes threads wait for each other and inflates times.",
+                     f"torch.set_num_threads({cores}) or fewer", float(threads), float(cores))
+
+    def precision(self) -> None:
+        if not self.cuda:
+            return
+        props = torch.cuda.get_device_properties(self.dev)
+        tf32_capable = props.major >= 8
+        allow = bool(torch.backends.cuda.matmul.allow_tf32)
+        prec = torch.get_float32_matmul_precision()
+        self.evidence["tf32"] = {"capable": tf32_capable, "allow_tf32": allow, "float32_matmul_precision": prec}
+        p = getattr(self, "profile", None)
+        fp32_mm = False
+        if p is not None:
+            fp32_mm = any(r.name in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul",
+                                     "aten::linear") for r in p.rows("all"))
+        if tf32_capable and not allow and prec == "highest" and fp32_mm:
+            self.add("tf32_off", "info",
+                     f"float32 matrix products on {props.name} (tensor cores, sm{props.major}{props.minor}) run "
+                     f"with TF32 off",
+                     "TF32 runs float32 matmuls on tensor cores, several times faster, with a 10-bit mantissa "
+                     "(about 1e-3 relative error per product) instead of 23 bits. PyTorch leaves it off by default.",
+                     "if that precision is acceptable: torch.set_float32_matmul_precision('high'); otherwise keep "
+                     "it off and consider bf16 autocast for the speed")
+
+    def memory(self) -> None:
+        if self.cuda:
+            self.sync()
+            base = torch.cuda.memory_allocated(self.dev)
+            torch.cuda.reset_peak_memory_stats(self.dev)
+            self.fn()
+            self.sync()
+            peak = torch.cuda.max_memory_allocated(self.dev) - base
+            self.evidence["peak_device_bytes_per_call"] = peak
+            self.add("memory", "info", f"peak device memory during one call: {peak / 2**20:.1f} MiB above the "
+                     f"{base / 2**20:.1f} MiB already allocated", "Measured with torch.cuda.max_memory_allocated "
+                     "after resetting the peak.")
+            return
+        p = getattr(self, "profile", None)
+        if p is not None:
+            alloc = sum(r.cpu_mem_bytes for r in p.rows("all"))
+            self.evidence["cpu_alloc_bytes_per_call"] = alloc
+            self.add("memory", "info", f"about {alloc / 2**20:.1f} MiB allocated per call on the CPU (profiler)",
+                     "The CPU has no peak counter per call; this is the sum of allocations the profiler saw.")
+
+
+def _governor() -> str | None:
+    try:
+        return Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").read_text().strip() or None
+    except OSError:
+        return None
+
+
+CHECKS = ("cold_start", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise", "precision", "memory")
+
+
+def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str | None = None, budget: float = 3.0,
+           timer: Timer | str = "auto") -> Diagnosis:
+    """Audit ``fn`` for cold start, unsynchronized timing, implicit syncs, launch/overhead-bound code,
+    noise, precision settings and memory. ``timer`` may be a simulated Timer (tests)."""
+    if not callable(fn):
+        raise TypeError(f"doctor() needs a callable taking no arguments, such as `lambda: step(x)`; got {type(fn).__name__}")
+    dev = resolve_device(device)
+    label = label or getattr(fn, "__name__", "fn")
+    label = "lambda" if label == "<lambda>" else label
+    d = _Doctor(fn, dev, label, budget, timer)
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("measure", d.measure), ("cold_start", d.cold_start), ("unsynchronized_timing", d.unsynced),
+        ("implicit_syncs", d.implicit_syncs), ("overhead_bound", d.overhead_bound), ("noise", d.noise),
+        ("precision", d.precision), ("memory", d.memory)]
+    if d.simulated:  # a simulated clock has no profile, device or memory to look at
+        steps = [s for s in steps if s[0] in ("measure", "cold_start", "noise")]
+        d.skipped.update({c: "simulated clock" for c in CHECKS if c not in ("cold_start", "noise")})
+    for name, check in steps:
+        try:
+            check()
+            if name != "measure":
+                d.checks.append(name)
+        except BenchmarkError as exc:
+            cause = exc.__cause__ or exc
+            d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name}, {exc.phase})"
+            break
+        except Exception as exc:  # noqa: BLE001 - the function (or a check) failed: report, keep the rest
+            from .profiling.capture import ProfileError
+
+            cause = exc.__cause__ if isinstance(exc, ProfileError) and exc.__cause__ is not None else exc
+            d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name})"
+            break
+    if d.error is not None:
+        d.add("function_failed", "error", d.error,
+              "The function raised, so the checks after this point could not run.",
+              "fix the error, or doctor a smaller piece of the code")
+        for name in CHECKS:
+            if name not in d.checks and name not in d.skipped:
+                d.skipped[name] = "not run: the function failed"
+    return Diagnosis(label, str(dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
+                     _jsonable(d.evidence), environment(dev))
+
+
+def _jsonable(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {str(k): _jsonable(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_jsonable(v) for v in x]
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    return x
+
+

@@ -1,0 +1,111 @@
+"""doctor(): each deliberate pitfall produces its finding; a clean function produces no warnings."""
+
+import json
+
+import pytest
+import torch
+
+from measurefirst import doctor
+from measurefirst.cli import main
+from measurefirst.simulate import SimSpec, SimWorld
+
+MACHINE_CODES = {"noise", "other_load", "cpu_frequency"}  # about the machine, not the function
+
+
+def test_lazily_initialised_function_has_a_cold_start():
+    state = {}
+
+    def lazy():
+        if "table" not in state:
+            a = torch.randn(1500, 1500)
+            state["table"] = (a @ a)[:64, :64].clone()
+        return state["table"].sum()
+
+    d = doctor(lazy, device="cpu", budget=1.0)
+    cold = [f for f in d.findings if f.code == "cold_start"]
+    assert cold and cold[0].severity == "warning" and cold[0].value >= 10
+    assert d.evidence["warmup_calls"] >= 1
+    assert "warm up" in cold[0].fix
+
+
+def test_loop_of_tiny_ops_is_overhead_bound():
+    x = torch.ones(4)
+
+    def tiny():
+        y = x
+        for _ in range(100):
+            y = y + 1
+        return y
+
+    d = doctor(tiny, device="cpu", budget=1.0)
+    f = next(f for f in d.findings if f.code == "many_tiny_ops")
+    assert f.severity == "warning" and f.value == 100
+    assert "torch.compile" in f.fix
+
+
+def test_noisy_simulated_clock_is_reported():
+    world = SimWorld(SimSpec(call_ns=10_000, noise=0.4, seed=3))
+    d = doctor(world.function(), timer=world.timer(), budget=0.5)
+    assert "noise" in d.codes()
+    assert d.skipped["implicit_syncs"] == "simulated clock"
+
+
+def test_quiet_simulated_clock_is_clean():
+    world = SimWorld(SimSpec(call_ns=10_000, noise=0.001, seed=3))
+    d = doctor(world.function(), timer=world.timer(), budget=0.5)
+    assert d.warnings == ()
+
+
+def test_clean_function_has_no_function_warnings():
+    a = torch.randn(256, 256)
+    d = doctor(lambda: a @ a, device="cpu", budget=1.0)
+    assert {f.code for f in d.warnings} <= MACHINE_CODES
+    codes = d.codes()
+    assert "unsynchronized_timing" in codes  # explained as not applying on the CPU
+    assert next(f for f in d.findings if f.code == "unsynchronized_timing").severity == "info"
+    assert set(d.checks) == {"cold_start", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise",
+                             "precision", "memory"}
+
+
+def test_item_in_the_hot_loop_is_noted_on_cpu():
+    x = torch.randn(1000)
+
+    def with_item():
+        total = 0.0
+        for i in range(5):
+            total += (x * i).sum().item()
+        return total
+
+    d = doctor(with_item, device="cpu", budget=1.0)
+    f = next(f for f in d.findings if f.code == "implicit_syncs")
+    assert f.severity == "info" and ".item()" in f.message and "x5" in f.message
+
+
+def test_function_that_raises_reports_where_and_what_completed():
+    x = torch.ones(8)
+
+    def fails_under_the_profiler():
+        if torch.autograd.profiler._is_profiler_enabled:
+            raise ValueError("not while profiled")
+        return x * 2
+
+    d = doctor(fails_under_the_profiler, device="cpu", budget=0.5)
+    assert d.error is not None and "ValueError: not while profiled" in d.error
+    assert "test_doctor.py" in d.error
+    assert d.checks[:2] == ("cold_start", "unsynchronized_timing")
+    assert d.skipped["overhead_bound"].startswith("not run")
+    assert d.findings[-1].code == "function_failed" and d.findings[-1].severity == "error"
+
+
+def test_cli_doctor_strict_and_json(capsys, tmp_path):
+    assert main(["doctor", "--simulate", "call=10us,noise=0.001", "x", "--strict"]) == 0
+    assert main(["doctor", "--simulate", "call=10us,noise=0.4,seed=2", "x", "--strict"]) == 1
+    assert main(["doctor", "--simulate", "call=10us,noise=0.4,seed=2", "x"]) == 0
+    capsys.readouterr()
+    assert main(["doctor", "-s", "y = torch.ones(4)", "y + 1", "--json", "--budget", "0.5"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["kind"] == "diagnosis" and data["label"] == "y + 1"
+    assert all({"code", "severity", "message", "explanation", "fix", "value", "threshold"} <= set(f)
+               for f in data["findings"])
+    assert main(["doctor", "1/0", "--budget", "0.5"]) == 1
+    assert "ZeroDivisionError" in capsys.readouterr().out
