@@ -180,6 +180,23 @@ def build_parser() -> argparse.ArgumentParser:
     dm.add_argument("--quick", action="store_true", help="smaller sizes: well under a minute on 2 CPU cores")
     dm.add_argument("--json", action="store_true", help="also print the measured numbers as JSON")
 
+    st = sub.add_parser("step", help="time a training step phase by phase: memory, tokens/s, MFU, variants",
+                        description="TARGET is module:build or file.py:build; " + _step_contract())
+    st.add_argument("target", metavar="TARGET")
+    st.add_argument("--variants", default="eager", help="comma list of eager, compile, compile:BACKEND")
+    st.add_argument("--dtypes", default="fp32", help="comma list of fp32, bf16, fp16 (autocast)")
+    st.add_argument("-d", "--device", default="auto")
+    st.add_argument("--steps", type=int, default=10)
+    st.add_argument("--warmup", type=int, default=3)
+    st.add_argument("--micro-batch", type=int, default=None)
+    st.add_argument("--seq-len", type=int, default=None)
+    st.add_argument("--grad-accum", type=int, default=1)
+    st.add_argument("--world-size", type=int, default=1)
+    st.add_argument("--flops", default="count", help="count (FlopCounterMode), 6N, or a number per step")
+    st.add_argument("--no-peaks", action="store_true", help="skip the measured peak (MFU vs the table only)")
+    st.add_argument("--json", action="store_true")
+    st.add_argument("--store", type=Path, default=None)
+
     kn = sub.add_parser("kernel", help="decode GPU kernel names: library, op, arch, dtype, tile, layout")
     kn.add_argument("names", nargs="+", metavar="NAME")
     kn.add_argument("--json", action="store_true")
@@ -842,6 +859,64 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _step_contract() -> str:
+    from .step import CONTRACT
+
+    return CONTRACT
+
+
+def cmd_step(args: argparse.Namespace) -> int:
+    from .devices import DeviceError, resolve_device
+    from .render.step import step_lines, step_table
+    from .step import StepError, compare_steps
+
+    out, err = _console(), _console(stderr=True)
+    try:
+        dev = resolve_device(args.device)
+    except DeviceError as exc:
+        raise UsageError(str(exc)) from exc
+    if not _TARGET_RE.match(args.target):
+        raise UsageError("TARGET must be module:build or file.py:build; " + _step_contract())
+    _, build = _load_callable(args.target)
+    flops: Any = args.flops
+    if flops not in ("count", "6N"):
+        try:
+            flops = float(flops)
+        except ValueError:
+            raise UsageError(f"--flops must be count, 6N or a number; got {args.flops!r}") from None
+    peak = None
+    if not args.no_peaks:
+        from .roofline import peaks
+
+        dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
+        peak = peaks(dev, "float32" if dtypes[0] == "fp32" else dtypes[0], store=args.store).flops_per_s
+    try:
+        results, comparison = compare_steps(
+            build, variants=[v.strip() for v in args.variants.split(",") if v.strip()],
+            dtypes=[d.strip() for d in args.dtypes.split(",") if d.strip()], device=dev, steps=args.steps,
+            warmup=args.warmup, micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum,
+            world_size=args.world_size, flops_per_step=flops, measured_peak=peak)
+    except StepError as exc:
+        if exc.phase is None:
+            raise UsageError(str(exc)) from exc
+        err.print(f"error: {exc}", markup=False)
+        return EXIT_FAILED
+    except (ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    if args.json:
+        payload = {"steps": [r.to_dict() for r in results],
+                   "comparison": None if comparison is None else comparison.to_dict()}
+        out.file.write(json.dumps(payload, indent=2, default=str) + "\n")
+        return EXIT_OK
+    out.print(step_table(results, comparison))
+    for line in step_lines(results):
+        out.print(line, markup=False)
+    if comparison is not None:
+        for line in str(comparison).splitlines():
+            out.print(line, markup=False)
+    return EXIT_FAILED if any(f.severity == "error" for r in results for f in r.findings) else EXIT_OK
+
+
 def cmd_kernel(args: argparse.Namespace) -> int:
     from rich.table import Table
 
@@ -873,7 +948,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
                 "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
-                "doctor": cmd_doctor, "demo": cmd_demo}
+                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step}
     try:
         return commands[args.command](args)
     except (UsageError, StoreError) as exc:

@@ -111,3 +111,25 @@ def test_doctor_tf32_and_unsynced_ratio():
         assert "tf32_off" in d.codes()
     f = next(f for f in d.findings if f.code == "unsynchronized_timing")
     assert f.severity == "warning" and f.value > 2
+
+
+def test_step_memory_per_phase_and_mfu_on_cuda():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent.parent.parent / "examples"))
+    import tiny_lm
+
+    from measurefirst.step import benchmark_step
+
+    parts = tiny_lm.build()
+    r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], device="cuda", steps=5, warmup=2,
+                       micro_batch=8, seq_len=64)
+    assert set(r.memory) == {"data", "forward", "backward", "optimizer"}
+    assert r.peak_phase in r.memory and r.alloc_retries == 0 and r.ooms == 0
+    assert sum(r.phase_s.values()) == pytest.approx(r.step_s, rel=0.3)
+    name = torch.cuda.get_device_name(0)
+    if r.mfu_table is not None:
+        assert 0 < r.mfu_table < 1
+    else:
+        assert "not in the dense-peak table" in r.mfu_table_peak and name in r.mfu_table_peak

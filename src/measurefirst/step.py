@@ -1,0 +1,549 @@
+"""A model's training step, phase by phase: data, forward (+ loss), backward, optimizer.
+
+Phases are timed on the device timeline with events recorded between them on the current stream,
+and the device is synchronized once per step, so the timing does not serialize what the step would
+overlap. On the CPU the wall clock is used (the work is synchronous). Warm-up steps (where
+``torch.compile`` compiles) are excluded and reported; recompiles during timing are findings.
+Throughput and MFU follow from the batch settings, the FLOPs per step and a *dense* peak table.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterable, Iterator, Mapping
+
+import torch
+
+from .devices import DeviceLike, device_name, environment, resolve_device, synchronizer
+from .results import Finding
+
+PHASES = ("data", "forward", "backward", "optimizer")
+#: Data time above this fraction of the step: the input pipeline starves the compute.
+STARVATION_FRACTION = 0.10
+
+#: Dense (never sparse) peak FLOP/s per GPU model and dtype, from the vendors' datasheets.
+#: Patterns are tried in order against ``torch.cuda.get_device_name()``.
+DENSE_PEAKS: tuple[tuple[str, str, dict[str, float]], ...] = (
+    (r"H100.*PCIe", "H100 PCIe", {"fp32": 51e12, "tf32": 378e12, "bf16": 756e12, "fp16": 756e12, "fp8": 1513e12}),
+    (r"H100|GH200", "H100 SXM", {"fp32": 67e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12,
+                                  "fp8": 1978.9e12}),
+    (r"H200", "H200", {"fp32": 67e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12, "fp8": 1978.9e12}),
+    (r"B200", "B200", {"tf32": 1100e12, "bf16": 2250e12, "fp16": 2250e12, "fp8": 4500e12}),
+    (r"A100", "A100", {"fp32": 19.5e12, "tf32": 156e12, "bf16": 312e12, "fp16": 312e12}),
+    (r"L40S", "L40S", {"fp32": 91.6e12, "tf32": 183e12, "bf16": 362e12, "fp16": 362e12, "fp8": 733e12}),
+    (r"\bL4\b", "L4", {"fp32": 30.3e12, "tf32": 60e12, "bf16": 121e12, "fp16": 121e12, "fp8": 242.5e12}),
+    (r"A10G|\bA10\b", "A10", {"fp32": 31.2e12, "tf32": 62.5e12, "bf16": 125e12, "fp16": 125e12}),
+    (r"RTX 4090", "RTX 4090", {"fp32": 82.6e12, "tf32": 82.6e12, "bf16": 165.2e12, "fp16": 165.2e12,
+                               "fp8": 330.3e12}),
+    (r"V100", "V100", {"fp32": 15.7e12, "fp16": 125e12}),
+)
+
+_DTYPE_NAMES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+def dense_peak(name: str, dtype: str) -> tuple[str, float] | None:
+    """``(model, FLOP/s)`` from :data:`DENSE_PEAKS` for a device name and ``fp32``/``tf32``/``bf16``/
+    ``fp16``/``fp8``, or None when the GPU (or that dtype on it) is not in the table."""
+    for pattern, model, peaks in DENSE_PEAKS:
+        if re.search(pattern, name):
+            return (model, peaks[dtype]) if dtype in peaks else None
+    return None
+
+
+class StepError(RuntimeError):
+    """A phase raised (``phase`` and ``step`` say where), or ``build()`` broke the contract."""
+
+    def __init__(self, message: str, *, phase: str | None = None, step: int | None = None) -> None:
+        super().__init__(message)
+        self.phase, self.step = phase, step
+
+
+CONTRACT = ("build() must return a dict (or an object with these attributes): model (torch.nn.Module), "
+            "optimizer (torch.optim.Optimizer), batches (an iterable of batches, or a callable returning the next "
+            "batch), and optionally loss_fn(model, batch) -> loss (default: model(*inputs) where batch is "
+            "(inputs, targets) and the loss is cross-entropy), micro_batch, seq_len")
+
+
+@dataclass(frozen=True)
+class Throughput:
+    micro_batch: int | None
+    seq_len: int | None
+    grad_accum: int
+    world_size: int
+    samples_per_s_device: float | None
+    samples_per_s_global: float | None
+    tokens_per_s_device: float | None
+    tokens_per_s_global: float | None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """Phase times (median seconds per step), the step, memory, throughput, FLOPs, MFU, findings."""
+
+    label: str
+    device: str
+    variant: str
+    dtype: str
+    steps: int
+    warmup_steps: int
+    phase_s: dict[str, float]
+    step_s: float
+    step_samples_s: tuple[float, ...]
+    warmup_step_s: tuple[float, ...]
+    compile_s: float | None
+    recompiles: int
+    memory: dict[str, dict[str, int]] | None
+    peak_phase: str | None
+    alloc_retries: int | None
+    ooms: int | None
+    throughput: Throughput
+    flops_per_step: float | None
+    flops_source: str
+    mfu_table: float | None
+    mfu_table_peak: str
+    mfu_measured: float | None
+    mfu_measured_peak: float | None
+    findings: tuple[Finding, ...]
+    env: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["kind"] = "step"
+        return d
+
+    def __str__(self) -> str:
+        from .render.step import step_lines
+
+        return "\n".join(step_lines([self]))
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def _batch_source(batches: Any) -> Callable[[], Any]:
+    if callable(batches) and not isinstance(batches, torch.Tensor):
+        return batches
+    if isinstance(batches, Iterable):
+        it: Iterator[Any] = iter(batches)
+        cached: list[Any] = []
+
+        def next_batch() -> Any:
+            nonlocal it
+            try:
+                b = next(it)
+            except StopIteration:
+                it = iter(batches)  # a re-iterable source (a list, a DataLoader) starts again
+                try:
+                    b = next(it)
+                except StopIteration:
+                    raise StepError("batches is empty; " + CONTRACT) from None
+            if not cached:
+                cached.append(b)
+            return b
+
+        return next_batch
+    raise StepError(f"batches is a {type(batches).__name__}; " + CONTRACT)
+
+
+def _to_device(batch: Any, dev: torch.device) -> Any:
+    if isinstance(batch, torch.Tensor):
+        return batch.to(dev, non_blocking=True)
+    if isinstance(batch, (list, tuple)):
+        return type(batch)(_to_device(b, dev) for b in batch)
+    if isinstance(batch, Mapping):
+        return {k: _to_device(v, dev) for k, v in batch.items()}
+    return batch
+
+
+def default_loss(model: Callable[..., Any], batch: Any) -> torch.Tensor:
+    """``batch = (inputs, targets)``: cross-entropy of ``model(inputs)`` over the last dimension."""
+    if not (isinstance(batch, (list, tuple)) and len(batch) == 2):
+        raise StepError("the default loss needs batches of (inputs, targets); give loss_fn(model, batch) in build()")
+    inputs, targets = batch
+    logits = model(inputs)
+    return torch.nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1))
+
+
+def _leading_dim(batch: Any) -> int | None:
+    if isinstance(batch, torch.Tensor):
+        return int(batch.shape[0]) if batch.dim() else None
+    if isinstance(batch, (list, tuple)) and batch:
+        return _leading_dim(batch[0])
+    if isinstance(batch, Mapping) and batch:
+        return _leading_dim(next(iter(batch.values())))
+    return None
+
+
+def _dynamo_graphs() -> int:
+    try:
+        from torch._dynamo.utils import counters
+
+        return int(counters["stats"]["unique_graphs"])
+    except Exception:  # noqa: BLE001 - dynamo missing or changed: count unknown
+        return 0
+
+
+class _PhaseClock:
+    """Marks between phases: events on CUDA (one sync per step), the wall clock elsewhere."""
+
+    def __init__(self, dev: torch.device) -> None:
+        self.dev = dev
+        self.cuda = dev.type == "cuda"
+        self.sync = synchronizer(dev)
+        self.marks: list[tuple[str, Any]] = []
+
+    def start(self) -> None:
+        self.marks = []
+        self.sync()
+        self.mark("start")
+
+    def mark(self, name: str) -> None:
+        if self.cuda:
+            e = torch.cuda.Event(enable_timing=True)
+            e.record()
+            self.marks.append((name, e))
+        else:
+            self.marks.append((name, time.perf_counter()))
+
+    def finish(self) -> dict[str, float]:
+        self.sync()
+        out: dict[str, float] = {}
+        for (_, a), (name, b) in zip(self.marks, self.marks[1:]):
+            dt = a.elapsed_time(b) / 1e3 if self.cuda else b - a
+            out[name] = out.get(name, 0.0) + dt
+        return out
+
+
+def benchmark_step(
+    model: torch.nn.Module,
+    optimizer: torch.optim.Optimizer,
+    batches: Any,
+    *,
+    loss_fn: Callable[[Any, Any], torch.Tensor] | None = None,
+    device: DeviceLike = "auto",
+    steps: int = 20,
+    warmup: int = 3,
+    grad_accum: int = 1,
+    micro_batch: int | None = None,
+    seq_len: int | None = None,
+    world_size: int = 1,
+    flops_per_step: float | str | None = "count",
+    dtype: str = "fp32",
+    compile: bool | str = False,
+    label: str = "step",
+    measured_peak: float | None = None,
+) -> StepResult:
+    """Time a training step phase by phase (see the module docstring).
+
+    ``flops_per_step``: ``"count"`` (``FlopCounterMode`` over one step), ``"6N"`` (6 x parameters x
+    tokens, an approximation labelled as such), a number, or None. ``dtype``: ``fp32``, ``bf16`` or
+    ``fp16`` autocast. ``compile``: False, True (inductor) or a backend name; compilation happens in
+    warm-up and is reported apart. ``measured_peak``: FLOP/s measured on this machine (see
+    :func:`measurefirst.roofline.peaks`) for the second MFU.
+    """
+    if not isinstance(model, torch.nn.Module):
+        raise StepError(f"model is a {type(model).__name__}, not a torch.nn.Module; " + CONTRACT)
+    if not isinstance(optimizer, torch.optim.Optimizer):
+        raise StepError(f"optimizer is a {type(optimizer).__name__}, not a torch.optim.Optimizer; " + CONTRACT)
+    for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0), ("grad_accum", grad_accum, 1),
+                        ("world_size", world_size, 1)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    if dtype not in _DTYPE_NAMES:
+        raise ValueError(f"dtype must be one of {', '.join(_DTYPE_NAMES)}; got {dtype!r}")
+    dev = resolve_device(device)
+    model.to(dev)
+    next_batch = _batch_source(batches)
+    loss_of = loss_fn or default_loss
+    forward_model: Callable[..., Any] = model
+    variant = "eager"
+    if compile:
+        backend = "inductor" if compile is True else str(compile)
+        forward_model = torch.compile(model, backend=backend)
+        variant = f"compile({backend})"
+    autocast = (torch.autocast(device_type=dev.type, dtype=_DTYPE_NAMES[dtype]) if dtype != "fp32"
+                else None)
+    clock = _PhaseClock(dev)
+    cuda = dev.type == "cuda"
+    seen_shapes: set[Any] = set()
+    first_batch: list[Any] = []
+
+    def one_step(i: int, memory: dict[str, dict[str, int]] | None) -> dict[str, float]:
+        clock.start()
+        phase = "data"
+        try:
+            batches_now = []
+            for _ in range(grad_accum):
+                b = _to_device(next_batch(), dev)
+                batches_now.append(b)
+                if not first_batch:
+                    first_batch.append(b)
+                seen_shapes.add(_shape_key(b))
+            clock.mark("data")
+            _mem(memory, "data")
+            for b in batches_now:
+                phase = "forward"
+                if autocast is not None:
+                    with autocast:
+                        loss = loss_of(forward_model, b)
+                else:
+                    loss = loss_of(forward_model, b)
+                if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
+                    raise StepError("loss_fn must return a scalar tensor; " + CONTRACT, phase="forward", step=i)
+                clock.mark("forward")
+                _mem(memory, "forward")
+                phase = "backward"
+                (loss / grad_accum).backward()
+                clock.mark("backward")
+                _mem(memory, "backward")
+            phase = "optimizer"
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            clock.mark("optimizer")
+            _mem(memory, "optimizer")
+            return clock.finish()
+        except StepError:
+            raise
+        except Exception as exc:
+            raise StepError(f"{label}: the {phase} phase raised at step {i}: {type(exc).__name__}: {exc}",
+                            phase=phase, step=i) from exc
+
+    def _mem(memory: dict[str, dict[str, int]] | None, phase: str) -> None:
+        if memory is None:
+            return
+        peak = int(torch.cuda.max_memory_allocated(dev))
+        reserved = int(torch.cuda.max_memory_reserved(dev))
+        cur = memory.setdefault(phase, {"peak_allocated": 0, "peak_reserved": 0})
+        cur["peak_allocated"] = max(cur["peak_allocated"], peak)
+        cur["peak_reserved"] = max(cur["peak_reserved"], reserved)
+        torch.cuda.reset_peak_memory_stats(dev)  # the next phase's peak starts from here
+
+    # warm-up: compilation, allocation, autotuning happen here, timed apart
+    warm_times: list[float] = []
+    graphs0 = _dynamo_graphs()
+    compile_s = None
+    model.train()
+    for i in range(warmup):
+        t0 = time.perf_counter()
+        one_step(i, None)
+        warm_times.append(time.perf_counter() - t0)
+    if compile and warm_times:
+        compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
+    graphs_after_warmup = _dynamo_graphs()
+    memory: dict[str, dict[str, int]] | None = {} if cuda else None
+    stats0 = torch.cuda.memory_stats(dev) if cuda else {}
+    if cuda:
+        torch.cuda.reset_peak_memory_stats(dev)
+    per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
+    totals: list[float] = []
+    for i in range(steps):
+        t = one_step(warmup + i, memory)
+        for p in PHASES:
+            per_phase[p].append(t.get(p, 0.0))
+        totals.append(sum(t.values()))
+    recompiles = max(0, _dynamo_graphs() - graphs_after_warmup)
+    stats1 = torch.cuda.memory_stats(dev) if cuda else {}
+    med = {p: _median(v) for p, v in per_phase.items()}
+    step_s = _median(totals)
+    peak_phase = None
+    if memory:
+        peak_phase = max(memory, key=lambda p: memory[p]["peak_allocated"])  # type: ignore[index]
+    # throughput
+    mb = micro_batch if micro_batch is not None else (_leading_dim(first_batch[0]) if first_batch else None)
+    note = ""
+    if seq_len is None:
+        note = "tokens/s needs seq_len (the tokens per sample); samples/s shown instead"
+    samples_dev = None if mb is None else mb * grad_accum / step_s
+    tput = Throughput(mb, seq_len, grad_accum, world_size, samples_dev,
+                      None if samples_dev is None else samples_dev * world_size,
+                      None if (samples_dev is None or seq_len is None) else samples_dev * seq_len,
+                      None if (samples_dev is None or seq_len is None) else samples_dev * seq_len * world_size, note)
+    # FLOPs
+    flops, source = _step_flops(flops_per_step, model, loss_of, first_batch, grad_accum, mb, seq_len, autocast)
+    name = device_name(dev)
+    table = dense_peak(name, "tf32" if (dtype == "fp32" and cuda and torch.backends.cuda.matmul.allow_tf32) else dtype) \
+        if cuda else None
+    achieved = None if flops is None else flops / step_s
+    mfu_table = None if (achieved is None or table is None) else achieved / table[1]
+    table_peak = (f"{table[0]} {dtype} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
+                  else (f"{name}: not in the dense-peak table (no guess)" if cuda else "CPU: no datasheet peak"))
+    mfu_measured = None if (achieved is None or not measured_peak) else achieved / measured_peak
+    findings = _findings(med, step_s, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
+                         micro_batch, first_batch, cuda, compile_s, warm_times)
+    return StepResult(
+        label=label, device=str(dev), variant=variant, dtype=dtype, steps=steps, warmup_steps=warmup,
+        phase_s=med, step_s=step_s, step_samples_s=tuple(totals), warmup_step_s=tuple(warm_times),
+        compile_s=compile_s, recompiles=recompiles, memory=memory, peak_phase=peak_phase,
+        alloc_retries=(stats1.get("num_alloc_retries", 0) - stats0.get("num_alloc_retries", 0)) if cuda else None,
+        ooms=(stats1.get("num_ooms", 0) - stats0.get("num_ooms", 0)) if cuda else None,
+        throughput=tput, flops_per_step=flops, flops_source=source, mfu_table=mfu_table, mfu_table_peak=table_peak,
+        mfu_measured=mfu_measured, mfu_measured_peak=measured_peak, findings=findings, env=environment(dev))
+
+
+def _shape_key(batch: Any) -> Any:
+    if isinstance(batch, torch.Tensor):
+        return tuple(batch.shape)
+    if isinstance(batch, (list, tuple)):
+        return tuple(_shape_key(b) for b in batch)
+    if isinstance(batch, Mapping):
+        return tuple(sorted((k, _shape_key(v)) for k, v in batch.items()))
+    return None
+
+
+def _median(v: list[float]) -> float:
+    s = sorted(v)
+    n = len(s)
+    return (s[(n - 1) // 2] + s[n // 2]) / 2 if n else math.nan
+
+
+def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Callable[[Any, Any], torch.Tensor],
+                first_batch: list[Any], grad_accum: int, mb: int | None, seq_len: int | None,
+                autocast: Any) -> tuple[float | None, str]:
+    if spec is None:
+        return None, "not given"
+    if isinstance(spec, (int, float)) and not isinstance(spec, bool):
+        return float(spec), "given"
+    if spec == "6N":
+        if mb is None or seq_len is None:
+            return None, "6N needs micro_batch and seq_len"
+        n_params = sum(p.numel() for p in model.parameters())
+        return 6.0 * n_params * mb * seq_len * grad_accum, "6·N·tokens (approximation)"
+    if spec == "count":
+        if not first_batch:
+            return None, "no batch seen"
+        from torch.utils.flop_counter import FlopCounterMode
+
+        counter = FlopCounterMode(display=False)
+        with counter:
+            if autocast is not None:
+                with autocast:
+                    loss = loss_of(model, first_batch[0])
+            else:
+                loss = loss_of(model, first_batch[0])
+            loss.backward()
+        model.zero_grad(set_to_none=True)
+        return float(counter.get_total_flops()) * grad_accum, "FlopCounterMode (forward + backward)"
+    raise ValueError(f"flops_per_step must be 'count', '6N', a number or None; got {spec!r}")
+
+
+def _findings(med: dict[str, float], step_s: float, recompiles: int, memory: dict[str, dict[str, int]] | None,
+              peak_phase: str | None, mfu_table: float | None, mfu_measured: float | None, shapes: set[Any],
+              micro_batch: int | None, first_batch: list[Any], cuda: bool, compile_s: float | None,
+              warm_times: list[float]) -> tuple[Finding, ...]:
+    out: list[Finding] = []
+    if step_s > 0 and med.get("data", 0.0) / step_s > STARVATION_FRACTION:
+        frac = med["data"] / step_s
+        out.append(Finding("data_starvation", f"the data phase takes {frac:.0%} of the step", frac,
+                           STARVATION_FRACTION, "use DataLoader workers (num_workers), pin_memory=True and "
+                           "non_blocking copies, or prefetch the next batch during compute", "warning",
+                           "While the batch is being produced, the device has nothing to do."))
+    if recompiles:
+        out.append(Finding("recompile_during_timing", f"{recompiles} graph(s) compiled after warm-up", recompiles, 0,
+                           "mark dynamic dimensions (torch._dynamo.mark_dynamic), pad inputs to fixed shapes, or "
+                           "warm up on every shape first", "warning",
+                           "A recompilation inside the timed steps adds seconds to a step that normally takes "
+                           "milliseconds, and the average no longer describes the step."))
+    if compile_s is not None:
+        out.append(Finding("compile_time", f"compilation took about {compile_s:.2f} s in warm-up (excluded from the "
+                           "step time)", compile_s, None, "", "info",
+                           "The first call of a compiled model compiles it; counting that call as a step makes "
+                           "a compiled model look many times slower than eager."))
+    if cuda and torch.backends.cudnn.benchmark and len(shapes) > 1:
+        out.append(Finding("cudnn_benchmark_varying_shapes", f"cudnn.benchmark is on and the batches had {len(shapes)} "
+                           "different shapes", len(shapes), 1, "turn cudnn.benchmark off, or bucket/pad inputs to a "
+                           "few shapes", "warning", "cuDNN re-runs its algorithm search for every new shape."))
+    if peak_phase is not None and memory:
+        out.append(Finding("peak_memory_phase", f"the step's peak memory ({memory[peak_phase]['peak_allocated'] / 2**20:.0f} "
+                           f"MiB allocated) happens in the {peak_phase} phase", None, None, "", "info",
+                           "Memory plans should size for the phase where the peak is, often the optimizer step "
+                           "(states and gradients alive together), not the forward."))
+    for which, mfu in (("table", mfu_table), ("measured", mfu_measured)):
+        if mfu is not None and mfu > 1.0:
+            out.append(Finding("mfu_above_100", f"MFU against the {which} peak is {mfu:.0%}: impossible", mfu, 1.0,
+                               "check the FLOPs per step (double-counted backward? all ranks' tokens on one device?),"
+                               " the step time (synchronized?) and the peak (dense, right GPU and dtype)", "error",
+                               "Utilisation above 100% means an input is wrong, not that the model is fast."))
+    if micro_batch is not None and first_batch:
+        seen = _leading_dim(first_batch[0])
+        if seen is not None and seen != micro_batch:
+            out.append(Finding("batch_mismatch", f"micro_batch={micro_batch} but the batches have {seen} samples",
+                               seen, micro_batch, "pass the per-device micro-batch the loader actually yields",
+                               "warning", "Throughput is samples (or tokens) per second; a wrong batch size makes "
+                               "every derived number wrong by the same factor."))
+    return tuple(out)
+
+
+def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager",), dtypes: Iterable[str] = ("fp32",),
+                  device: DeviceLike = "auto", steps: int = 10, warmup: int = 3, compare_budget: float = 5.0,
+                  **settings: Any) -> tuple[list[StepResult], Any]:
+    """Each (variant, dtype) built fresh by ``build()``, timed with :func:`benchmark_step`, then one
+    interleaved :func:`measurefirst.compare` of their whole steps for a verdict per variant against the
+    first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``."""
+    from .compare import compare
+
+    results: list[StepResult] = []
+    candidates: dict[str, Callable[[], object]] = {}
+    for variant in variants:
+        for dt in dtypes:
+            parts = _unpack(build())
+            comp: bool | str = False
+            if variant.startswith("compile"):
+                comp = variant.split(":", 1)[1] if ":" in variant else True
+            elif variant != "eager":
+                raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
+            label = f"{variant}/{dt}"
+            r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], loss_fn=parts.get("loss_fn"),
+                               device=device, steps=steps, warmup=warmup, dtype=dt, compile=comp, label=label,
+                               micro_batch=_first_set(settings.get("micro_batch"), parts.get("micro_batch")),
+                               seq_len=_first_set(settings.get("seq_len"), parts.get("seq_len")),
+                               **{k: v for k, v in settings.items() if k not in ("micro_batch", "seq_len")})
+            results.append(r)
+            candidates[label] = _whole_step(parts, r, comp, dt, device)
+    comparison = None
+    if len(candidates) > 1:
+        comparison = compare(candidates, device=device, budget=compare_budget, min_rounds=6, min_time=0.1,
+                             block_time=0.001)
+    return results, comparison
+
+
+def _first_set(*values: Any) -> Any:
+    return next((v for v in values if v is not None), None)
+
+
+def _whole_step(parts: Mapping[str, Any], r: StepResult, comp: bool | str, dt: str, device: DeviceLike
+                ) -> Callable[[], object]:
+    dev = resolve_device(device)
+    model, opt = parts["model"], parts["optimizer"]
+    fwd = torch.compile(model, backend="inductor" if comp is True else comp) if comp else model
+    loss_of = parts.get("loss_fn") or default_loss
+    next_batch = _batch_source(parts["batches"])
+    ac = torch.autocast(device_type=dev.type, dtype=_DTYPE_NAMES[dt]) if dt != "fp32" else None
+
+    def step() -> None:
+        b = _to_device(next_batch(), dev)
+        if ac is not None:
+            with ac:
+                loss = loss_of(fwd, b)
+        else:
+            loss = loss_of(fwd, b)
+        loss.backward()
+        opt.step()
+        opt.zero_grad(set_to_none=True)
+
+    step()  # compile (if any) before the comparison's own warm-up
+    return step
+
+
+def _unpack(parts: Any) -> dict[str, Any]:
+    out = {k: _get(parts, k) for k in ("model", "optimizer", "batches", "loss_fn", "micro_batch", "seq_len")}
+    missing = [k for k in ("model", "optimizer", "batches") if out[k] is None]
+    if missing:
+        raise StepError(f"build() returned {type(parts).__name__} without {', '.join(missing)}; " + CONTRACT)
+    return out

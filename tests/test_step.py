@@ -1,0 +1,133 @@
+"""Model steps on the CPU with small models: phases, warm-up, FLOPs, throughput arithmetic, peaks."""
+
+import json
+import math
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from measurefirst.cli import main
+from measurefirst.step import DENSE_PEAKS, StepError, benchmark_step, compare_steps, dense_peak
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
+import tiny_lm  # noqa: E402
+
+
+def linear_parts(batch=16, d_in=64, d_out=32, n=8):
+    torch.manual_seed(0)
+    model = torch.nn.Linear(d_in, d_out, bias=False)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    data = [(torch.randn(batch, d_in), torch.randn(batch, d_out)) for _ in range(n)]
+    loss = lambda m, b: torch.nn.functional.mse_loss(m(b[0]), b[1])  # noqa: E731
+    return model, opt, data, loss
+
+
+def test_phases_sum_to_the_step_and_warmup_is_excluded():
+    parts = tiny_lm.build()
+    r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], device="cpu", steps=6, warmup=2,
+                       micro_batch=8, seq_len=64)
+    assert set(r.phase_s) == {"data", "forward", "backward", "optimizer"}
+    assert len(r.step_samples_s) == 6 and len(r.warmup_step_s) == 2
+    assert sum(r.phase_s.values()) == pytest.approx(r.step_s, rel=0.25)
+    assert r.phase_s["backward"] > r.phase_s["data"]
+    assert r.memory is None and r.peak_phase is None  # CPU: no per-phase device memory
+
+
+def test_flops_of_a_known_model_match_the_closed_form():
+    model, opt, data, loss = linear_parts(batch=16, d_in=64, d_out=32)
+    r = benchmark_step(model, opt, data, loss_fn=loss, device="cpu", steps=2, warmup=1)
+    # forward 2·B·I·O; backward: grad of the weight only (inputs need no grad) 2·B·I·O
+    assert r.flops_per_step == 2 * 16 * 64 * 32 * 2
+    assert "FlopCounterMode" in r.flops_source
+    r6 = benchmark_step(model, opt, data, loss_fn=loss, device="cpu", steps=2, warmup=1, flops_per_step="6N",
+                        micro_batch=16, seq_len=1)
+    assert r6.flops_per_step == 6 * 64 * 32 * 16 and "approximation" in r6.flops_source
+
+
+def test_tokens_per_second_arithmetic_with_accumulation_and_world_size():
+    model, opt, data, loss = linear_parts(batch=16)
+    r = benchmark_step(model, opt, data, loss_fn=loss, device="cpu", steps=3, warmup=1, grad_accum=4,
+                       world_size=8, seq_len=128, micro_batch=16)
+    tp = r.throughput
+    assert tp.samples_per_s_device == pytest.approx(16 * 4 / r.step_s)
+    assert tp.tokens_per_s_device == pytest.approx(16 * 4 * 128 / r.step_s)
+    assert tp.tokens_per_s_global == pytest.approx(tp.tokens_per_s_device * 8)
+    no_seq = benchmark_step(model, opt, data, loss_fn=loss, device="cpu", steps=2, warmup=1)
+    assert no_seq.throughput.tokens_per_s_device is None and "seq_len" in no_seq.throughput.note
+    assert no_seq.throughput.micro_batch == 16  # from the batches themselves
+
+
+def test_mfu_above_100_percent_is_an_error_and_batch_mismatch_a_warning():
+    model, opt, data, loss = linear_parts()
+    r = benchmark_step(model, opt, data, loss_fn=loss, device="cpu", steps=2, warmup=1, flops_per_step=1e15,
+                       measured_peak=1e9, micro_batch=32)
+    codes = {f.code: f.severity for f in r.findings}
+    assert codes["mfu_above_100"] == "error" and codes["batch_mismatch"] == "warning"
+    assert r.mfu_measured == pytest.approx(1e15 / r.step_s / 1e9)
+
+
+def test_the_peak_table_is_dense_only():
+    assert dense_peak("NVIDIA H100 80GB HBM3", "bf16") == ("H100 SXM", 989.4e12)  # sparse would be 1979
+    assert dense_peak("NVIDIA H100 PCIe", "bf16") == ("H100 PCIe", 756e12)
+    assert dense_peak("NVIDIA A100-SXM4-80GB", "bf16") == ("A100", 312e12)  # sparse 624
+    assert dense_peak("NVIDIA A100-SXM4-80GB", "tf32") == ("A100", 156e12)  # sparse 312
+    assert dense_peak("NVIDIA H200", "fp8") == ("H200", 1978.9e12)  # sparse 3958
+    assert dense_peak("NVIDIA L4", "bf16") == ("L4", 121e12)  # sparse 242
+    assert dense_peak("NVIDIA GeForce RTX 4090", "bf16") == ("RTX 4090", 165.2e12)
+    assert dense_peak("NVIDIA Mystery 9000", "bf16") is None
+    assert dense_peak("Tesla V100-SXM2-16GB", "fp8") is None
+    sparse = {1979e12, 1978.9e12 * 2, 624e12, 312e12 * 2, 4500e12 * 2, 242e12, 484e12}
+    for _, _, peaks in DENSE_PEAKS:
+        for dt, v in peaks.items():
+            if dt in ("bf16", "fp16") and v in sparse:
+                pytest.fail(f"sparse figure {v} in the table")
+
+
+def test_compile_variant_reports_compile_time_apart():
+    def build():
+        model, opt, data, loss = linear_parts()
+        return {"model": model, "optimizer": opt, "batches": data, "loss_fn": loss}
+
+    results, comparison = compare_steps(build, variants=["eager", "compile:aot_eager"], device="cpu", steps=4,
+                                        warmup=2, compare_budget=1.0)
+    eager, compiled = results
+    assert eager.compile_s is None and eager.variant == "eager"
+    assert compiled.variant == "compile(aot_eager)" and compiled.compile_s is not None
+    assert compiled.warmup_step_s[0] > compiled.step_s  # compilation stayed in warm-up
+    assert any(f.code == "compile_time" for f in compiled.findings)
+    assert comparison is not None and comparison.verdict("compile:aot_eager/fp32").verdict in (
+        "faster", "slower", "no difference")
+
+
+def test_a_phase_that_raises_says_which_phase_and_step():
+    model, opt, data, _ = linear_parts()
+    calls = {"n": 0}
+
+    def bad_loss(m, b):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("nan in the loss")
+        return torch.nn.functional.mse_loss(m(b[0]), b[1])
+
+    with pytest.raises(StepError, match="forward phase raised at step 2") as info:
+        benchmark_step(model, opt, data, loss_fn=bad_loss, device="cpu", steps=3, warmup=1)
+    assert info.value.phase == "forward" and info.value.step == 2
+
+
+def test_bad_build_contract():
+    with pytest.raises(StepError, match="build\\(\\) must return"):
+        compare_steps(lambda: {"model": torch.nn.Linear(2, 2)}, device="cpu")
+    with pytest.raises(StepError, match="not a torch.nn.Module"):
+        benchmark_step("model", torch.optim.SGD(torch.nn.Linear(2, 2).parameters(), lr=1), [1])
+
+
+def test_cli_step_json(capsys):
+    code = main(["step", "examples/tiny_lm.py:build", "--steps", "3", "--warmup", "1", "--no-peaks", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    step = data["steps"][0]
+    assert step["throughput"]["seq_len"] == 64 and step["throughput"]["tokens_per_s_device"] > 0
+    assert main(["step", "examples/tiny_lm.py:batches", "--no-peaks"]) == 2
+    assert "build() must return" in capsys.readouterr().err
