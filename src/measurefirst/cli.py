@@ -222,33 +222,20 @@ def _console(stderr: bool = False) -> Any:
     return Console(file=stream, width=width, highlight=False, soft_wrap=False)
 
 
+def _write_atomic(path: Path, text: str) -> None:
+    """Write the whole file or nothing: a temporary file beside it, then a rename."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text + "\n")
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
 def _load_target(target: str, namespace: dict[str, Any]) -> tuple[str, Callable[[], object]]:
     m = _TARGET_RE.match(target.strip())
     if m:
-        mod_name, attr = m.group("mod"), m.group("attr")
-        if mod_name.endswith(".py"):
-            path = Path(mod_name)
-            if not path.is_file():
-                raise UsageError(f"no such file: {mod_name}")
-            spec = importlib.util.spec_from_file_location(path.stem, path)
-            assert spec is not None and spec.loader is not None
-            module = importlib.util.module_from_spec(spec)
-            sys.modules.setdefault(path.stem, module)
-            spec.loader.exec_module(module)
-        else:
-            if os.getcwd() not in sys.path:
-                sys.path.insert(0, os.getcwd())
-            try:
-                module = importlib.import_module(mod_name)
-            except ImportError as exc:
-                raise UsageError(f"cannot import {mod_name!r}: {exc}") from exc
-        obj: Any = module
-        for part in attr.split("."):
-            if not hasattr(obj, part):
-                raise UsageError(f"{mod_name!r} has no attribute {attr!r}")
-            obj = getattr(obj, part)
-        if not callable(obj):
-            raise UsageError(f"{target} is a {type(obj).__name__}, not a function; name a function that takes no arguments")
+        attr, obj = _load_callable(target.strip())
         try:
             sig = inspect.signature(obj)
             required = [p.name for p in sig.parameters.values()
@@ -376,9 +363,7 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> N
     payload = [m.to_dict() for m in results]
     text = json.dumps(payload if len(payload) > 1 else payload[0], indent=2, allow_nan=False)
     if args.output is not None:
-        tmp = args.output.with_name(args.output.name + ".tmp")
-        tmp.write_text(text + "\n")
-        os.replace(tmp, args.output)  # never half-written
+        _write_atomic(args.output, text)
     if args.json:
         out.file.write(text + "\n")
         return
@@ -528,9 +513,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return code
     text = result.to_json()
     if args.output is not None:
-        tmp = args.output.with_name(args.output.name + ".tmp")
-        tmp.write_text(text + "\n")
-        os.replace(tmp, args.output)
+        _write_atomic(args.output, text)
     if args.json:
         out.file.write(text + "\n")
     else:
@@ -667,9 +650,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     text = result.to_json()
     if args.output is not None:
-        tmp = args.output.with_name(args.output.name + ".tmp")
-        tmp.write_text(text + "\n")
-        os.replace(tmp, args.output)
+        _write_atomic(args.output, text)
     if args.json:
         out.file.write(text + "\n")
     else:
@@ -706,6 +687,7 @@ def _load_callable(target: str) -> tuple[str, Any]:
         spec = importlib.util.spec_from_file_location(path.stem, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
+        sys.modules.setdefault(path.stem, module)
         spec.loader.exec_module(module)
     else:
         if os.getcwd() not in sys.path:

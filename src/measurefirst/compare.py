@@ -62,7 +62,9 @@ class Verdict:
         """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (±0.4%)"``."""
         if self.verdict == "baseline":
             return "baseline"
-        if self.verdict in ("no difference", "undecided"):
+        if self.verdict == "undecided":
+            return f"undecided: {self.rounds} round(s), too few for a 95% CI (give it a larger budget)"
+        if self.verdict == "no difference":
             tail = "" if self.detectable is None else f" (could have detected ±{self.detectable:.1%})"
             return f"no difference detected{tail}"
         if self.verdict == "faster":

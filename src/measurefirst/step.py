@@ -481,11 +481,12 @@ def _findings(med: dict[str, float], step_s: float, recompiles: int, memory: dic
 
 
 def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager",), dtypes: Iterable[str] = ("fp32",),
-                  device: DeviceLike = "auto", steps: int = 10, warmup: int = 3, compare_budget: float = 5.0,
+                  device: DeviceLike = "auto", steps: int = 10, warmup: int = 3, compare_budget: float | None = None,
                   **settings: Any) -> tuple[list[StepResult], Any]:
     """Each (variant, dtype) built fresh by ``build()``, timed with :func:`benchmark_step`, then one
     interleaved :func:`measurefirst.compare` of their whole steps for a verdict per variant against the
-    first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``."""
+    first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``. ``compare_budget``
+    defaults to enough time for about 30 rounds of every candidate's step (5 s at least)."""
     from .compare import compare
 
     results: list[StepResult] = []
@@ -508,7 +509,9 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
             candidates[label] = _whole_step(parts, r, comp, dt, device)
     comparison = None
     if len(candidates) > 1:
-        comparison = compare(candidates, device=device, budget=compare_budget, min_rounds=6, min_time=0.1,
+        budget = compare_budget if compare_budget is not None else max(5.0, 30 * sum(r.step_s for r in results)
+                                                                         + 10 * max(r.step_s for r in results))
+        comparison = compare(candidates, device=device, budget=budget, min_rounds=6, min_time=0.1,
                              block_time=0.001)
     return results, comparison
 

@@ -32,6 +32,20 @@ def _check(path: str | Path) -> Path:
     return p
 
 
+def _finish(fig: Any, ax: Any, path: Path, xlabel: str, ylabel: str, title: str) -> Path:
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    _pyplot().close(fig)
+    return path
+
+
 def plot_time(result: "SweepResult", path: str | Path) -> Path:
     """Time vs size on log-log axes, one line per implementation, with the fitted t0 + c·n^k and
     the overhead floor t0."""
@@ -61,17 +75,7 @@ def plot_time(result: "SweepResult", path: str | Path) -> Path:
             ax.axhline(f.t0, color=color, linestyle=":", alpha=0.7, label=f"{label}: overhead floor")
         if f.crossover and n.min() <= f.crossover <= n.max():
             ax.axvline(f.crossover, color=color, linestyle="--", alpha=0.4)
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("size n")
-    ax.set_ylabel("time per call (s)")
-    ax.set_title(f"time vs size ({result.device})")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(p)
-    plt.close(fig)
-    return p
+    return _finish(fig, ax, p, "size n", "time per call (s)", f"time vs size ({result.device})")
 
 
 def plot_throughput(result: "SweepResult", path: str | Path) -> Path:
@@ -89,17 +93,7 @@ def plot_throughput(result: "SweepResult", path: str | Path) -> Path:
     if result.peaks is not None:
         roof = result.peaks.flops_per_s if use_flops else result.peaks.bytes_per_s
         ax.axhline(roof, color="k", linestyle="--", alpha=0.6, label="measured peak")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("size n")
-    ax.set_ylabel("FLOP/s" if use_flops else "bytes/s")
-    ax.set_title("throughput vs size")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(p)
-    plt.close(fig)
-    return p
+    return _finish(fig, ax, p, "size n", "FLOP/s" if use_flops else "bytes/s", "throughput vs size")
 
 
 def plot_roofline(result: "SweepResult", path: str | Path) -> Path:
@@ -122,17 +116,7 @@ def plot_roofline(result: "SweepResult", path: str | Path) -> Path:
             for q in mine:
                 ax.annotate(str(q.n), (q.intensity, q.flops_per_s), fontsize=7, xytext=(3, 3),
                             textcoords="offset points")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("arithmetic intensity (FLOP/byte)")
-    ax.set_ylabel("FLOP/s")
-    ax.set_title(f"roofline: {pk.device_name} {pk.dtype}")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(p)
-    plt.close(fig)
-    return p
+    return _finish(fig, ax, p, "arithmetic intensity (FLOP/byte)", "FLOP/s", f"roofline: {pk.device_name} {pk.dtype}")
 
 
 def plot_all(result: "SweepResult", path: str | Path) -> list[Path]:

@@ -139,7 +139,8 @@ def comparison_lines(c: "Comparison") -> list[str]:
     for v in c.verdicts:
         if v.verdict == "baseline":
             continue
-        lines.append(f"{v.label}: {v.words()} than {v.baseline} — {v.ci_words()}, {v.rounds} interleaved rounds")
+        relation = " than " if v.verdict in ("faster", "slower") else " against "
+        lines.append(f"{v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, {v.rounds} interleaved rounds")
     state = "" if c.complete else " — INCOMPLETE (interrupted)"
     lines.append(f"stopped by {c.stop.reason} after {c.stop.seconds:.2f} s "
                  f"({'every verdict settled' if c.stop.target_met else 'not every verdict settled'}){state}")
