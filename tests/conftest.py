@@ -1,5 +1,11 @@
+import os
+import tempfile
+
 import pytest
 import torch
+
+# Tests never write the default results store into the working tree.
+os.environ["MEASUREFIRST_STORE"] = os.path.join(tempfile.mkdtemp(prefix="mf-tests-"), "results.db")
 
 
 def pytest_collection_modifyitems(config, items):
