@@ -57,12 +57,19 @@ def test_warmup_runs_until_per_call_time_stops_falling():
 
 def test_warmup_cap_reports_not_steady():
     # still falling at the cap: warm-up stops at 0.25 * budget and says so
-    # calls cost 1 ms + 10 ms * (31 - i): still falling fast when the cap (0.25 * 2 s) is reached
-    spec = SimSpec(call_ns=1_000_000, timer_ns=50, warm_calls=30, warm_extra_ns=3e8)
+    # calls cost 1 ms + 100 ms * (4 - i): still falling fast when the cap (0.25 * 2 s) is reached
+    spec = SimSpec(call_ns=1_000_000, timer_ns=50, warm_calls=3, warm_extra_ns=3e8)
     world, m = run(spec, budget=2.0, warmup_max_time=1.0, min_time=0.0)
-    assert m.warmup.calls == 2  # 300 ms + 290 ms >= 0.5 s
+    assert m.warmup.calls == 2  # 301 ms + 201 ms >= 0.5 s, and 201 < 0.95 * 301
     assert not m.warmup.steady
     assert "warmup_not_steady" in [w.code for w in m.warnings]
+
+
+def test_slow_steady_function_hitting_the_cap_is_steady():
+    # 300 ms per call: only 4 calls fit under the 1 s cap, all equal: steady, no warning
+    world, m = run(SimSpec(call_ns=300_000_000, timer_ns=50), budget=5.0, min_time=0.0)
+    assert m.warmup.calls == 4 and m.warmup.steady
+    assert "warmup_not_steady" not in [w.code for w in m.warnings]
 
 
 def test_calibration_from_overhead_and_resolution():

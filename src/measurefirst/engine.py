@@ -9,7 +9,8 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   :data:`WARMUP_MIN_CALLS` calls and ``warmup_min_time`` seconds, and the median of the last
   :data:`WARMUP_WINDOW` calls is no more than :data:`WARMUP_TOLERANCE` below the median of the
   :data:`WARMUP_WINDOW` calls before them. Warm-up ends anyway after ``warmup_max_time`` seconds
-  (at most :data:`WARMUP_BUDGET_SHARE` of the budget), and the result says it was not steady.
+  (at most :data:`WARMUP_BUDGET_SHARE` of the budget); the result then says whether the calls that fit
+  had stopped falling (judged on shorter windows for slow functions).
 * **Loop count.** A sample times ``number`` calls. ``number`` is the smallest count for which the
   measured overhead and the timer's resolution each bias a sample by at most
   ``OVERHEAD_SHARE * precision`` (0.1% at the default 1% target); it is re-estimated from a timed
@@ -172,10 +173,15 @@ def next_batch_check(n: int) -> int:
 
 
 def _warmup_falling(times: list[float]) -> bool:
-    if len(times) < 2 * WARMUP_WINDOW:
+    """Whether per-call time is still falling: the median of the last ``w`` calls is more than
+    :data:`WARMUP_TOLERANCE` below the median of the ``w`` calls before them, with
+    ``w = WARMUP_WINDOW`` (or fewer when only a few slow calls fit under the time cap; with fewer than
+    two calls nothing can be judged, which counts as falling)."""
+    w = min(WARMUP_WINDOW, len(times) // 2)
+    if w == 0:
         return True
-    last = stats.median(times[-WARMUP_WINDOW:])
-    before = stats.median(times[-2 * WARMUP_WINDOW:-WARMUP_WINDOW])
+    last = stats.median(times[-w:])
+    before = stats.median(times[-2 * w:-w])
     return last < (1.0 - WARMUP_TOLERANCE) * before
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import torch
@@ -236,7 +236,7 @@ def benchmark_step(
     world_size: int = 1,
     flops_per_step: float | str | None = "count",
     dtype: str = "fp32",
-    compile: bool | str = False,
+    compile: bool | str | Callable[..., Any] = False,
     label: str = "step",
     measured_peak: float | None = None,
 ) -> StepResult:
@@ -244,8 +244,8 @@ def benchmark_step(
 
     ``flops_per_step``: ``"count"`` (``FlopCounterMode`` over one step), ``"6N"`` (6 x parameters x
     tokens, an approximation labelled as such), a number, or None. ``dtype``: ``fp32``, ``bf16`` or
-    ``fp16`` autocast. ``compile``: False, True (inductor) or a backend name; compilation happens in
-    warm-up and is reported apart. ``measured_peak``: FLOP/s measured on this machine (see
+    ``fp16`` autocast. ``compile``: False, True (inductor), a backend name, or the model already wrapped
+    by ``torch.compile``; compilation happens in warm-up and is reported apart. ``measured_peak``: FLOP/s measured on this machine (see
     :func:`measurefirst.roofline.peaks`) for the second MFU.
     """
     if not isinstance(model, torch.nn.Module):
@@ -264,7 +264,10 @@ def benchmark_step(
     loss_of = loss_fn or default_loss
     forward_model: Callable[..., Any] = model
     variant = "eager"
-    if compile:
+    if callable(compile) and not isinstance(compile, (bool, str)):
+        forward_model = compile  # already compiled by the caller (compare_steps reuses it)
+        variant = "compile"
+    elif compile:
         backend = "inductor" if compile is True else str(compile)
         forward_model = torch.compile(model, backend=backend)
         variant = f"compile({backend})"
@@ -334,7 +337,7 @@ def benchmark_step(
         t0 = time.perf_counter()
         one_step(i, None)
         warm_times.append(time.perf_counter() - t0)
-    if compile and warm_times:
+    if variant != "eager" and warm_times:
         compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
     graphs_after_warmup = _dynamo_graphs()
     memory: dict[str, dict[str, int]] | None = {} if cuda else None
@@ -500,13 +503,17 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
             elif variant != "eager":
                 raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
             label = f"{variant}/{dt}"
+            fwd: Any = parts["model"]
+            if comp:
+                fwd = torch.compile(parts["model"], backend="inductor" if comp is True else comp)
             r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], loss_fn=parts.get("loss_fn"),
-                               device=device, steps=steps, warmup=warmup, dtype=dt, compile=comp, label=label,
+                               device=device, steps=steps, warmup=warmup, dtype=dt, compile=fwd if comp else False,
+                               label=label,
                                micro_batch=_first_set(settings.get("micro_batch"), parts.get("micro_batch")),
                                seq_len=_first_set(settings.get("seq_len"), parts.get("seq_len")),
                                **{k: v for k, v in settings.items() if k not in ("micro_batch", "seq_len")})
-            results.append(r)
-            candidates[label] = _whole_step(parts, r, comp, dt, device)
+            results.append(replace(r, variant=f"compile({'inductor' if comp is True else comp})" if comp else r.variant))
+            candidates[label] = _whole_step(parts, fwd, dt, device)
     comparison = None
     if len(candidates) > 1:
         budget = compare_budget if compare_budget is not None else max(5.0, 30 * sum(r.step_s for r in results)
@@ -520,11 +527,11 @@ def _first_set(*values: Any) -> Any:
     return next((v for v in values if v is not None), None)
 
 
-def _whole_step(parts: Mapping[str, Any], r: StepResult, comp: bool | str, dt: str, device: DeviceLike
+def _whole_step(parts: Mapping[str, Any], fwd: Callable[..., Any], dt: str, device: DeviceLike
                 ) -> Callable[[], object]:
+    """One whole training step of an already built (and, for compile variants, compiled) model."""
     dev = resolve_device(device)
-    model, opt = parts["model"], parts["optimizer"]
-    fwd = torch.compile(model, backend="inductor" if comp is True else comp) if comp else model
+    opt = parts["optimizer"]
     loss_of = parts.get("loss_fn") or default_loss
     next_batch = _batch_source(parts["batches"])
     ac = torch.autocast(device_type=dev.type, dtype=_DTYPE_NAMES[dt]) if dt != "fp32" else None
@@ -540,7 +547,6 @@ def _whole_step(parts: Mapping[str, Any], r: StepResult, comp: bool | str, dt: s
         opt.step()
         opt.zero_grad(set_to_none=True)
 
-    step()  # compile (if any) before the comparison's own warm-up
     return step
 
 
