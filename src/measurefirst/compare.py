@@ -105,6 +105,10 @@ class Comparison:
 
         return "\n".join(comparison_lines(self))
 
+    def __repr__(self) -> str:
+        parts = ", ".join(f"{v.label}: {v.words()}" for v in self.verdicts if v.verdict != "baseline")
+        return f"<Comparison vs {self.baseline!r}: {parts}; {len(self.orders)} rounds>"
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version, "kind": "comparison", "labels": list(self.labels),

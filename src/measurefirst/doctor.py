@@ -71,6 +71,10 @@ class Diagnosis:
     def codes(self) -> list[str]:
         return [f.code for f in self.findings]
 
+    def __repr__(self) -> str:
+        return (f"<Diagnosis {self.label!r} on {self.device}: {len(self.warnings)} warning(s), "
+                f"{len(self.findings)} finding(s){', failed' if self.error else ''}>")
+
     def __str__(self) -> str:
         from .render.doctor import diagnosis_lines
 

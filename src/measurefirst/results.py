@@ -217,6 +217,16 @@ class Measurement:
 
         return measurement_line(self)
 
+    def __repr__(self) -> str:
+        if self.summary is None:
+            return f"<Measurement {self.label!r}: no samples [{self.device}, {self.timer}]>"
+        from .render.text import format_relative, format_time
+
+        return (f"<Measurement {self.label!r}: median {format_time(self.median)} "
+                f"±{format_relative(self.ci_half_width_rel)}, {self.n_used} samples × {self.numbers[-1]} calls "
+                f"[{self.device}, {self.timer}]{'' if self.complete else ' incomplete'}"
+                f"{', ' + str(len(self.warnings)) + ' warning(s)' if self.warnings else ''}>")
+
     def _repr_html_(self) -> str:
         from .render.html import measurement_html
 

@@ -115,6 +115,9 @@ class StepResult:
         d["kind"] = "step"
         return d
 
+    def __repr__(self) -> str:
+        return f"<StepResult {self.label!r} on {self.device}: step {self.step_s * 1e3:.3f} ms, {len(self.findings)} finding(s)>"
+
     def __str__(self) -> str:
         from .render.step import step_lines
 

@@ -156,6 +156,11 @@ class SweepResult:
 
         return "\n".join(sweep_lines(self))
 
+    def __repr__(self) -> str:
+        ok = sum(p.ok for p in self.points)
+        return (f"<SweepResult {', '.join(self.labels)} over {len(self.sizes)} sizes on {self.device}: "
+                f"{ok}/{len(self.points)} points measured{'' if self.complete else ', incomplete'}>")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version, "kind": "sweep", "labels": list(self.labels),
