@@ -69,7 +69,7 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     res = DemoResult("scaling")
     emit("")
     emit("## " + say("scaling.title", lang))
-    sizes = [64, 128, 256, 512] if quick else [64, 128, 256, 512, 1024, 2048, 4096]
+    sizes = [32, 64, 128, 256, 512] if quick else [64, 128, 256, 512, 1024, 2048, 4096]
     ref = 256
 
     def make(n: int) -> Callable[[], object]:
