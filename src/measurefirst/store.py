@@ -136,22 +136,22 @@ class Store:
 
     def _init(self) -> None:
         c = self.conn
-        app_id = c.execute("PRAGMA application_id").fetchone()[0]
-        tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        if app_id == 0 and tables - {"sqlite_sequence"}:
-            raise self._foreign("it holds other tables: " + ", ".join(sorted(tables)))
-        if app_id == APPLICATION_ID:
-            version = c.execute("PRAGMA user_version").fetchone()[0]
-            if version > STORE_SCHEMA:
-                raise StoreError(f"{self.path} was written by a newer measurefirst (store schema {version}); upgrade")
+        if c.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+            self._check_version()
             c.execute("PRAGMA journal_mode=WAL")
             c.execute("CREATE TABLE IF NOT EXISTS peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, data TEXT NOT NULL)")
             return
-        c.execute("PRAGMA journal_mode=WAL")
+        # Not (yet) ours: decide under the write lock, so that a store another process is creating at
+        # this very moment is seen whole (its tables and its application id together), never half.
         c.execute("BEGIN IMMEDIATE")
         try:
-            # another process may have initialised it meanwhile
-            if c.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+            app_id = c.execute("PRAGMA application_id").fetchone()[0]
+            tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if app_id == 0 and tables - {"sqlite_sequence"}:
+                raise self._foreign("it holds other tables: " + ", ".join(sorted(tables)))
+            if app_id not in (0, APPLICATION_ID):
+                raise self._foreign(f"SQLite application id {app_id:#x}")
+            if app_id == 0:
                 for statement in filter(str.strip, _SCHEMA.split(";")):
                     c.execute(statement)
                 c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -160,6 +160,13 @@ class Store:
         except BaseException:
             c.execute("ROLLBACK")
             raise
+        self._check_version()
+        c.execute("PRAGMA journal_mode=WAL")
+
+    def _check_version(self) -> None:
+        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > STORE_SCHEMA:
+            raise StoreError(f"{self.path} was written by a newer measurefirst (store schema {version}); upgrade")
 
     def close(self) -> None:
         self.conn.close()
