@@ -120,3 +120,29 @@ def test_console_script_entry_point():
                            "--min-time", "0", "--warmup-time", "0"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "simulated" in proc.stdout
+
+
+def test_infinite_options_are_refused(capsys):
+    for opt in ("--budget", "--min-time", "--warmup-time"):
+        assert main(["bench", "--simulate", "call=10us", opt, "inf", "x"]) == 2
+        assert "finite" in capsys.readouterr().err
+
+
+def test_a_bad_target_is_found_before_anything_is_measured(capsys):
+    assert main(["bench", "x = 1", "no_such_module_zz:f", "--budget", "0.5"]) == 2
+    captured = capsys.readouterr()
+    assert "cannot import" in captured.err and captured.out == ""
+
+
+def test_unwritable_output_keeps_the_printed_results(tmp_path, capsys):
+    code = main(SIM + ["-o", str(tmp_path / "missing" / "r.json")])
+    captured = capsys.readouterr()
+    assert "simulated" in captured.out and "cannot write" in captured.err
+    assert code == 0
+
+
+def test_module_that_fails_to_import_is_one_line(tmp_path, capsys, monkeypatch):
+    (tmp_path / "mf_broken_mod.py").write_text("raise RuntimeError('broken at import')\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["bench", "mf_broken_mod:f"]) == 2
+    assert "broken at import" in capsys.readouterr().err

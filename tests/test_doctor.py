@@ -109,3 +109,14 @@ def test_cli_doctor_strict_and_json(capsys, tmp_path):
                for f in data["findings"])
     assert main(["doctor", "1/0", "--budget", "0.5"]) == 1
     assert "ZeroDivisionError" in capsys.readouterr().out
+
+
+def test_fp32_matmul_detection_ignores_low_precision_products():
+    from measurefirst.doctor import fp32_matmuls
+
+    a = torch.randn(16, 16)
+    lin = torch.nn.Linear(16, 16)
+    assert fp32_matmuls(lambda: a @ a) == 1
+    assert fp32_matmuls(lambda: lin(a)) == 1
+    assert fp32_matmuls(lambda: a.bfloat16() @ a.bfloat16()) == 0
+    assert fp32_matmuls(lambda: a + a) == 0

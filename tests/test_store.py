@@ -127,3 +127,15 @@ def test_match_by_label_and_steps():
     assert [(x.label, y.label) for x, y in pairs] == [("b", "b")] and unmatched == ["a", "c"]
     hist = [sim(10_000, seed=1), sim(10_000, seed=2), sim(12_000, seed=3), sim(12_000, seed=4)]
     assert steps(hist) == [2]
+
+
+def test_empty_measurements_are_not_saved_or_compared(tmp_path):
+    from measurefirst.results import Measurement, Stop
+
+    empty = Measurement(label="e", device="cpu", timer="wall", samples_ns=(), numbers=(), host_ns=None,
+                        preempted=None, warmup=None, calibration=None, stop=Stop("interrupted", False, 0.01, 0.0),
+                        complete=False)
+    with Store(tmp_path / "r.db") as s, pytest.raises(ValueError, match="no samples"):
+        s.save(empty)
+    with pytest.raises(ValueError, match="no usable samples"):
+        change(sim(), empty)

@@ -10,6 +10,7 @@ import importlib
 import importlib.util
 import inspect
 import json
+import math
 import os
 import re
 import sys
@@ -304,16 +305,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
             return EXIT_FAILED
     results = []
     code = EXIT_OK
+    jobs = []  # every target is loaded before anything is measured: a bad one costs no results
+    for i, target in enumerate(targets):
+        if args.simulate:
+            world = SimWorld(spec)
+            label, fn, job_timer = "simulated", world.function(), world.timer()
+        else:
+            (label, fn), job_timer = _load_target(target, namespace), timer
+        jobs.append((args.label[i] if i < len(args.label) else label, fn, job_timer))
     try:
-        for i, target in enumerate(targets):
-            if args.simulate:
-                world = SimWorld(spec)
-                label, fn = "simulated", world.function()
-                timer = world.timer()
-            else:
-                label, fn = _load_target(target, namespace)
-            if i < len(args.label):
-                label = args.label[i]
+        for label, fn, timer in jobs:
             try:
                 m = benchmark(
                     fn, device=device, label=label, precision=args.precision, budget=args.budget,
@@ -348,6 +349,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _save(args: argparse.Namespace, results: list[Any], err: Any) -> None:
     from .store import Store
 
+    skipped = [m.label for m in results if m.summary is None]
+    results = [m for m in results if m.summary is not None]
+    for label in skipped:
+        err.print(f"not saved: {label} has no samples", markup=False)
+    if not results:
+        return
     names = [(args.save + (f"/{m.label}" if len(results) > 1 else "")) if args.save else m.label for m in results]
     with Store(args.store) as store:
         ids = store.save_many(results, names=names)
@@ -362,15 +369,18 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> N
         return
     payload = [m.to_dict() for m in results]
     text = json.dumps(payload if len(payload) > 1 else payload[0], indent=2, allow_nan=False)
-    if args.output is not None:
-        _write_atomic(args.output, text)
     if args.json:
         out.file.write(text + "\n")
-        return
-    out.print(measurement_table(results))
-    for m in results:
-        for line in finding_lines(m.warnings):
-            out.print(f"{m.label}: {line}", markup=False)
+    else:
+        out.print(measurement_table(results))
+        for m in results:
+            for line in finding_lines(m.warnings):
+                out.print(f"{m.label}: {line}", markup=False)
+    if args.output is not None:
+        try:
+            _write_atomic(args.output, text)
+        except UsageError as exc:  # the results are printed (and saved) already; say what failed
+            err.print(f"error: {exc}", markup=False)
 
 
 _REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
@@ -392,15 +402,22 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
             raise UsageError(f"cannot read results file {target}: {exc}") from exc
         items = data if isinstance(data, list) else [data]
         out = []
-        for item in items:
-            if isinstance(item, dict) and item.get("kind") == "comparison":
-                from .compare import Comparison
+        try:
+            for item in items:
+                if isinstance(item, dict) and item.get("kind") == "comparison":
+                    from .compare import Comparison
 
-                out.extend(Comparison.from_dict(item).measurements)
-            elif isinstance(item, dict) and item.get("kind") == "measurement":
-                out.append(Measurement.from_dict(item))
-            else:
-                raise UsageError(f"{target} is not a measurefirst results file (no \"kind\" of measurement)")
+                    out.extend(Comparison.from_dict(item).measurements)
+                elif isinstance(item, dict) and item.get("kind") == "sweep":
+                    from .sweep import SweepResult
+
+                    out.extend(SweepResult.from_dict(item).measurements())
+                elif isinstance(item, dict) and item.get("kind") == "measurement":
+                    out.append(Measurement.from_dict(item))
+                else:
+                    raise UsageError(f"{target} is not a measurefirst results file (no \"kind\" of measurement)")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{target} is not a valid measurefirst results file: {type(exc).__name__}: {exc}") from exc
         return out
     with Store(store_path, create=False) as store:
         if m.group("id"):
@@ -429,7 +446,10 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     threshold = args.fail_if_slower or 0.0
     names = {mm.group("name") for mm in map(_REF_RE.match, refs) if mm and mm.group("name")}
     single_name = names.pop() if len(names) == 1 and len(pairs) == 1 else None
-    changes = [change(b, n, threshold=threshold, label=single_name) for b, n in pairs]
+    try:
+        changes = [change(b, n, threshold=threshold, label=single_name) for b, n in pairs]
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
     if args.json:
         from dataclasses import asdict
 
@@ -469,7 +489,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.simulate:
         from .simulate import SimWorld, parse_spec
 
-        specs = [parse_spec(part) for part in args.simulate.split(";")]
+        try:
+            specs = [parse_spec(part) for part in args.simulate.split(";")]
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
         world = SimWorld(specs[0])
         candidates = [(f"sim{i}", world.function(sp.call_ns, f"sim{i}")) for i, sp in enumerate(specs)]
         timer, device = world.timer(), "cpu"
@@ -585,7 +608,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     flagged = set(steps(ms))
     if args.json:
         out.file.write(json.dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
-                                    "median_s": m.median, "ci_s": m.ci, "step": i in flagged}
+                                    "median_s": m.median if math.isfinite(m.median) else None, "ci_s": m.ci,
+                                    "step": i in flagged}
                                    for i, (r, m) in enumerate(zip(rows, ms))], indent=2) + "\n")
         return EXIT_OK
     table = Table(title=f"history of {args.name}")
@@ -688,14 +712,17 @@ def _load_callable(target: str) -> tuple[str, Any]:
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules.setdefault(path.stem, module)
-        spec.loader.exec_module(module)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:  # noqa: BLE001 - the user's file failed to load
+            raise UsageError(f"cannot load {mod_name}: {type(exc).__name__}: {exc}") from exc
     else:
         if os.getcwd() not in sys.path:
             sys.path.insert(0, os.getcwd())
         try:
             module = importlib.import_module(mod_name)
-        except ImportError as exc:
-            raise UsageError(f"cannot import {mod_name!r}: {exc}") from exc
+        except Exception as exc:  # noqa: BLE001 - ImportError, or the module raised while importing
+            raise UsageError(f"cannot import {mod_name!r}: {type(exc).__name__}: {exc}") from exc
     obj: Any = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -792,7 +819,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if args.simulate:
         from .simulate import SimWorld, parse_spec
 
-        world = SimWorld(parse_spec(args.simulate))
+        try:
+            world = SimWorld(parse_spec(args.simulate))
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
         label, fn, timer, device = "simulated", world.function(), world.timer(), "cpu"
     else:
         try:
@@ -866,18 +896,23 @@ def cmd_step(args: argparse.Namespace) -> int:
             flops = float(flops)
         except ValueError:
             raise UsageError(f"--flops must be count, 6N or a number; got {args.flops!r}") from None
-    peak = None
+    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
+    variants = [v.strip() for v in args.variants.split(",") if v.strip()]
+    bad = [d for d in dtypes if d not in ("fp32", "bf16", "fp16")]
+    if not dtypes or bad:
+        raise UsageError(f"--dtypes takes a comma list of fp32, bf16, fp16; got {args.dtypes!r}")
+    if not variants:
+        raise UsageError("--variants takes a comma list of eager, compile, compile:BACKEND")
+    peak_by_dtype: dict[str, float] | None = None
     if not args.no_peaks:
         from .roofline import peaks
 
-        dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
-        peak = peaks(dev, "float32" if dtypes[0] == "fp32" else dtypes[0], store=args.store).flops_per_s
+        peak_by_dtype = {d: peaks(dev, "float32" if d == "fp32" else d, store=args.store).flops_per_s for d in dtypes}
     try:
         results, comparison = compare_steps(
-            build, variants=[v.strip() for v in args.variants.split(",") if v.strip()],
-            dtypes=[d.strip() for d in args.dtypes.split(",") if d.strip()], device=dev, steps=args.steps,
+            build, variants=variants, dtypes=dtypes, device=dev, steps=args.steps,
             warmup=args.warmup, micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum,
-            world_size=args.world_size, flops_per_step=flops, measured_peak=peak)
+            world_size=args.world_size, flops_per_step=flops, measured_peak=peak_by_dtype)
     except StepError as exc:
         if exc.phase is None:
             raise UsageError(str(exc)) from exc

@@ -317,11 +317,8 @@ class _Doctor:
         allow = bool(torch.backends.cuda.matmul.allow_tf32)
         prec = torch.get_float32_matmul_precision()
         self.evidence["tf32"] = {"capable": tf32_capable, "allow_tf32": allow, "float32_matmul_precision": prec}
-        p = getattr(self, "profile", None)
-        fp32_mm = False
-        if p is not None:
-            fp32_mm = any(r.name in ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul",
-                                     "aten::linear") for r in p.rows("all"))
+        fp32_mm = fp32_matmuls(self.fn) > 0
+        self.evidence["tf32"]["fp32_matmuls_per_call"] = fp32_mm
         if tf32_capable and not allow and prec == "highest" and fp32_mm:
             self.add("tf32_off", "info",
                      f"float32 matrix products on {props.name} (tensor cores, sm{props.major}{props.minor}) run "
@@ -350,6 +347,30 @@ class _Doctor:
             self.evidence["cpu_alloc_bytes_per_call"] = alloc
             self.add("memory", "info", f"about {alloc / 2**20:.1f} MiB allocated per call on the CPU (profiler)",
                      "The CPU has no peak counter per call; this is the sum of allocations the profiler saw.")
+
+
+_MATMUL_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "linear", "_addmm_activation",
+                         "convolution", "_convolution", "cudnn_convolution"})
+
+
+def fp32_matmuls(fn: Callable[[], object]) -> int:
+    """How many matrix products (and convolutions) with float32 inputs one call of ``fn`` runs, seen
+    through a dispatch mode: what TF32 would speed up. bf16/fp16 products do not count."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class _Spy(TorchDispatchMode):
+        count = 0
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+            name = func.overloadpacket.__name__
+            if name in _MATMUL_OPS and any(isinstance(a, torch.Tensor) and a.dtype == torch.float32
+                                           for a in args[:3]):
+                _Spy.count += 1
+            return func(*args, **(kwargs or {}))
+
+    with _Spy():
+        fn()
+    return _Spy.count
 
 
 def _governor() -> str | None:

@@ -107,12 +107,14 @@ class Options:
 
     def __post_init__(self) -> None:
         def positive(name: str, value: float) -> None:
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0 or math.isnan(value):
-                raise ValueError(f"{name} must be a positive number; got {value!r}")
+            if (not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+                    or not value > 0):
+                raise ValueError(f"{name} must be a positive, finite number; got {value!r}")
 
         def non_negative(name: str, value: float) -> None:
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not value >= 0:
-                raise ValueError(f"{name} must be zero or positive; got {value!r}")
+            if (not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value)
+                    or not value >= 0):
+                raise ValueError(f"{name} must be zero or a positive, finite number; got {value!r}")
 
         def count(name: str, value: int | None, minimum: int) -> None:
             if value is None:
@@ -443,19 +445,30 @@ def _make_flush(device: torch.device) -> Callable[[], object]:
     return flush
 
 
-def _cuda_graph_capture(fn: Callable[[], object], number: int) -> Callable[[], object]:
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        for _ in range(number):
-            fn()
-    torch.cuda.synchronize()
-    return graph.replay
+def _cuda_graph_capture(device: torch.device) -> Callable[[Callable[[], object], int], Callable[[], object]]:
+    """Capture on ``device`` (not whichever GPU happens to be current), replay there too."""
+
+    def capture(fn: Callable[[], object], number: int) -> Callable[[], object]:
+        with torch.cuda.device(device):
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                for _ in range(3):
+                    fn()
+            torch.cuda.current_stream().wait_stream(side)
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                for _ in range(number):
+                    fn()
+            torch.cuda.synchronize(device)
+
+        def replay() -> None:
+            with torch.cuda.device(device):
+                graph.replay()
+
+        return replay
+
+    return capture
 
 
 def benchmark(
@@ -531,6 +544,6 @@ def benchmark(
     if cuda_graph and dev.type != "cuda":
         raise ValueError(f"cuda_graph=True needs a CUDA device; the device is {dev}")
     flush = _make_flush(dev) if cold_cache else None
-    capture = _cuda_graph_capture if cuda_graph else None
+    capture = _cuda_graph_capture(dev) if cuda_graph else None
     return measure(fn, the_timer, opts, label=label or default_label(fn), device=str(dev),
                    env=environment(dev), setup=setup, flush=flush, capture=capture)

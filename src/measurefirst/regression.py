@@ -46,7 +46,12 @@ def _log_half_width(m: Measurement) -> float:
 
 
 def change(base: Measurement, new: Measurement, *, threshold: float = 0.0, label: str | None = None) -> Change:
-    """Compare two saved measurements; a regression is slower beyond the CI *and* the threshold."""
+    """Compare two saved measurements; a regression is slower beyond the CI *and* the threshold.
+    A side without samples cannot be compared: ``ValueError`` says which."""
+    for side, m in (("base", base), ("new", new)):
+        if not (m.median > 0 and math.isfinite(m.median)):
+            raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
+                             f"re-run it before comparing")
     ratio = new.median / base.median
     hw = math.hypot(_log_half_width(base), _log_half_width(new))
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)

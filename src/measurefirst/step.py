@@ -27,12 +27,16 @@ STARVATION_FRACTION = 0.10
 #: Dense (never sparse) peak FLOP/s per GPU model and dtype, from the vendors' datasheets.
 #: Patterns are tried in order against ``torch.cuda.get_device_name()``.
 DENSE_PEAKS: tuple[tuple[str, str, dict[str, float]], ...] = (
+    (r"H100 NVL", "H100 NVL", {"fp32": 60e12, "tf32": 417.5e12, "bf16": 835.5e12, "fp16": 835.5e12,
+                               "fp8": 1670.5e12}),
+    (r"H200 NVL", "H200 NVL", {"fp32": 60e12, "tf32": 417.5e12, "bf16": 835.5e12, "fp16": 835.5e12,
+                               "fp8": 1670.5e12}),
     (r"H100.*PCIe", "H100 PCIe", {"fp32": 51e12, "tf32": 378e12, "bf16": 756e12, "fp16": 756e12, "fp8": 1513e12}),
     (r"H100|GH200", "H100 SXM", {"fp32": 67e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12,
                                   "fp8": 1978.9e12}),
     (r"H200", "H200", {"fp32": 67e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12, "fp8": 1978.9e12}),
-    (r"B200", "B200", {"tf32": 1100e12, "bf16": 2250e12, "fp16": 2250e12, "fp8": 4500e12}),
-    (r"A100", "A100", {"fp32": 19.5e12, "tf32": 156e12, "bf16": 312e12, "fp16": 312e12}),
+    (r"\bG?B200\b", "B200", {"tf32": 1100e12, "bf16": 2250e12, "fp16": 2250e12, "fp8": 4500e12}),
+    (r"\bA100\b", "A100", {"fp32": 19.5e12, "tf32": 156e12, "bf16": 312e12, "fp16": 312e12}),
     (r"L40S", "L40S", {"fp32": 91.6e12, "tf32": 183e12, "bf16": 362e12, "fp16": 362e12, "fp8": 733e12}),
     (r"\bL4\b", "L4", {"fp32": 30.3e12, "tf32": 60e12, "bf16": 121e12, "fp16": 121e12, "fp8": 242.5e12}),
     (r"A10G|\bA10\b", "A10", {"fp32": 31.2e12, "tf32": 62.5e12, "bf16": 125e12, "fp16": 125e12}),
@@ -210,9 +214,11 @@ class _PhaseClock:
     def mark(self, name: str) -> None:
         if self.cuda:
             e = torch.cuda.Event(enable_timing=True)
-            e.record()
+            e.record(torch.cuda.current_stream(self.dev))  # the step's device, not the current one
             self.marks.append((name, e))
         else:
+            if self.dev.type != "cpu":
+                self.sync()  # MPS and others: wait for the phase's queued work before reading the clock
             self.marks.append((name, time.perf_counter()))
 
     def finish(self) -> dict[str, float]:
@@ -488,11 +494,13 @@ def _findings(med: dict[str, float], step_s: float, recompiles: int, memory: dic
 
 def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager",), dtypes: Iterable[str] = ("fp32",),
                   device: DeviceLike = "auto", steps: int = 10, warmup: int = 3, compare_budget: float | None = None,
+                  measured_peak: float | Mapping[str, float] | None = None,
                   **settings: Any) -> tuple[list[StepResult], Any]:
     """Each (variant, dtype) built fresh by ``build()``, timed with :func:`benchmark_step`, then one
     interleaved :func:`measurefirst.compare` of their whole steps for a verdict per variant against the
     first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``. ``compare_budget``
-    defaults to enough time for about 30 rounds of every candidate's step (5 s at least)."""
+    defaults to enough time for about 30 rounds of every candidate's step (5 s at least).
+    ``measured_peak``: one FLOP/s figure, or one per dtype (``{"fp32": ..., "bf16": ...}``)."""
     from .compare import compare
 
     results: list[StepResult] = []
@@ -511,7 +519,8 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
                 fwd = torch.compile(parts["model"], backend="inductor" if comp is True else comp)
             r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], loss_fn=parts.get("loss_fn"),
                                device=device, steps=steps, warmup=warmup, dtype=dt, compile=fwd if comp else False,
-                               label=label,
+                               label=label, measured_peak=(measured_peak.get(dt) if isinstance(measured_peak, Mapping)
+                                                           else measured_peak),
                                micro_batch=_first_set(settings.get("micro_batch"), parts.get("micro_batch")),
                                seq_len=_first_set(settings.get("seq_len"), parts.get("seq_len")),
                                **{k: v for k, v in settings.items() if k not in ("micro_batch", "seq_len")})

@@ -100,7 +100,7 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_path()
-        if self.path.exists():
+        if self.path.exists() and (create or self.path.stat().st_size > 0):
             self._check_header()
         elif not create:
             raise StoreError(f"no results store at {self.path}; save a run first (measurefirst bench --save)")
@@ -108,10 +108,16 @@ class Store:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
+        try:
             self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._init()
-        except sqlite3.DatabaseError as exc:
-            raise self._foreign(str(exc)) from exc
+        except BaseException as exc:
+            self.conn.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise self._foreign(str(exc)) from exc
+            raise
 
     # -- opening -----------------------------------------------------------------------------
     def _foreign(self, why: str) -> StoreError:
@@ -185,6 +191,9 @@ class Store:
     def save_many(self, ms: Iterable[Measurement], *, names: list[str] | None = None,
                   commit: str | None = None) -> list[int]:
         ms = list(ms)
+        empty = [m.label for m in ms if m.summary is None]
+        if empty:
+            raise ValueError(f"{empty[0]!r} has no samples (an interrupted or failed run); nothing to save")
         commit = commit if commit is not None else git_commit()
         ids = []
         c = self.conn

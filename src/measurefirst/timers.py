@@ -121,6 +121,8 @@ class _EventTimer:
 
     def time(self, run: Callable[[], object]) -> Reading:
         clock = time.perf_counter_ns
+        # drain setup or cache-flush work first, so no backlog hides the sample's launch gaps
+        self._sync()
         self._start.record()
         h0 = clock()
         run()

@@ -383,7 +383,9 @@ def _is_device_event(e: Any) -> bool:
 def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
             ) -> tuple[tuple[OpRow, ...], tuple[OpRow, ...], tuple[OpRow, ...], tuple[KernelRow, ...]]:
     cpu = [e for e in events if not _is_device_event(e) and not _PLUMBING.match(e.name)]
-    device = [e for e in events if _is_device_event(e)]
+    # device activity, without the GPU-side copies of user ranges (record_function), which torch's
+    # own tables also leave out
+    device = [e for e in events if _is_device_event(e) and not getattr(e, "is_user_annotation", False)]
 
     def op_children(e: Any) -> list[Any]:
         return [c for c in e.cpu_children if not _PLUMBING.match(c.name)]
@@ -422,12 +424,15 @@ def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
     def key(e: Any) -> tuple[str, str]:
         return (e.name, str(e.input_shapes) if group_by_shape else "")
 
-    def add(target: dict[tuple[str, str], dict[str, float]], e: Any) -> None:
+    def add(target: dict[tuple[str, str], dict[str, float]], e: Any, inclusive_device: bool = False) -> None:
         a = target[key(e)]
         a["calls"] += 1
         a["self_us"] += e.self_cpu_time_total
         a["total_us"] += e.cpu_time_total
-        a["device_us"] += sum(getattr(kern, "duration", 0.0) for kern in getattr(e, "kernels", []) or [])
+        if inclusive_device:  # top-level ops: their children's kernels are theirs too
+            a["device_us"] += getattr(e, "device_time_total", 0.0) or 0.0
+        else:
+            a["device_us"] += sum(getattr(kern, "duration", 0.0) for kern in getattr(e, "kernels", []) or [])
         a["flops"] += e.flops or 0
         cpu_mem = max(e.self_cpu_memory_usage or 0, 0)
         dev_mem = max(getattr(e, "self_device_memory_usage", 0) or 0, 0)
@@ -447,9 +452,12 @@ def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
         if is_work(e):
             add(working, e)
         if top_level(e):
-            add(tops, e)
+            add(tops, e, inclusive_device=True)
     # device kernels, each with the op that launched it
-    by_id = {e.id: e for e in events if not _is_device_event(e)}
+    # a kernel's linked_correlation_id names the front-end op that launched it (torch matches them the
+    # same way): CPU, synchronous events that are not themselves linked to another event
+    by_id = {e.id: e for e in events if not _is_device_event(e) and not e.is_async
+             and getattr(e, "linked_correlation_id", 0) == 0 and not _PLUMBING.match(e.name)}
     kern_agg: dict[tuple[str, str], dict[str, float]] = defaultdict(lambda: defaultdict(float))
     for d in device:
         launcher = _launching_op(by_id.get(getattr(d, "linked_correlation_id", -1)))
