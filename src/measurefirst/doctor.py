@@ -137,9 +137,11 @@ class _Doctor:
     # -- the checks ----------------------------------------------------------------------------
     def measure(self) -> None:
         """Benchmark once (cold call, warm-up, samples); several checks read this measurement."""
-        # warm torch itself first, so the cold call measures the function's own first-call cost
-        x = torch.ones(8, device=self.dev)
-        (x + 1).sum()
+        # warm torch itself first (dispatcher, allocator, the BLAS thread pool), so the cold call
+        # measures the function's own first-call cost rather than the process's
+        x = torch.ones(128, 128, device=self.dev)
+        for _ in range(3):
+            ((x @ x) + 1).sum()
         self.sync()
         busy0, own0, t0 = _cpu_busy_seconds(), _own_cpu_seconds(), time.perf_counter()
         self.m = benchmark(self.fn, device=self.dev, label=self.label, budget=self.budget, timer=self.timer)
