@@ -30,7 +30,7 @@ def test_phases_sum_to_the_step_and_warmup_is_excluded():
                        micro_batch=8, seq_len=64)
     assert set(r.phase_s) == {"data", "forward", "backward", "optimizer"}
     assert len(r.step_samples_s) == 6 and len(r.warmup_step_s) == 2
-    assert sum(r.phase_s.values()) == pytest.approx(r.step_s, rel=0.25)
+    assert sum(r.phase_s.values()) == pytest.approx(r.step_s, rel=0.35)  # medians per phase vs of the sums
     assert r.phase_s["backward"] > r.phase_s["data"]
     assert r.memory is None and r.peak_phase is None  # CPU: no per-phase device memory
 
