@@ -131,3 +131,47 @@ def test_cli_step_json(capsys):
     assert step["throughput"]["seq_len"] == 64 and step["throughput"]["tokens_per_s_device"] > 0
     assert main(["step", "examples/tiny_lm.py:batches", "--no-peaks"]) == 2
     assert "build() must return" in capsys.readouterr().err
+
+
+def _ranged_step(fail_at=None):
+    import measurefirst
+
+    model, opt, data, loss_fn = linear_parts(batch=64, d_in=256, d_out=256)
+    calls = {"n": 0}
+
+    def step():
+        calls["n"] += 1
+        with measurefirst.range("data"):
+            b = data[calls["n"] % len(data)]
+        with measurefirst.range("forward"):
+            if calls["n"] == fail_at:
+                raise ValueError("bad batch")
+            loss = loss_fn(model, b)
+        with measurefirst.range("backward"):
+            loss.backward()
+        with measurefirst.range("optimizer"):
+            opt.step()
+            opt.zero_grad()
+
+    return step
+
+
+def test_single_step_callable_timed_by_its_ranges():
+    from measurefirst.step import benchmark_ranged_step
+
+    r = benchmark_ranged_step(_ranged_step(), device="cpu", steps=8, warmup=2)
+    assert list(r.phase_s) == ["data", "forward", "backward", "optimizer"]
+    assert len(r.step_samples_s) == 8 and len(r.warmup_step_s) == 2
+    assert sum(r.phase_s.values()) <= r.step_s * 1.35
+    assert sum(r.phase_s.values()) + r.unmarked_s == pytest.approx(r.step_s, rel=0.35)
+    assert "phases: data" in str(r)
+
+
+def test_ranged_step_errors_name_the_range():
+    from measurefirst.step import benchmark_ranged_step
+
+    with pytest.raises(StepError, match="inside range 'forward'") as info:
+        benchmark_ranged_step(_ranged_step(fail_at=3), device="cpu", steps=3, warmup=1)
+    assert info.value.phase == "forward" and info.value.step == 2
+    with pytest.raises(StepError, match="no measurefirst.range"):
+        benchmark_ranged_step(lambda: None, device="cpu", steps=1, warmup=0)

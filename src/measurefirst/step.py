@@ -568,3 +568,114 @@ def _unpack(parts: Any) -> dict[str, Any]:
     if missing:
         raise StepError(f"build() returned {type(parts).__name__} without {', '.join(missing)}; " + CONTRACT)
     return out
+
+
+class _RangeClock:
+    """Listens to ``measurefirst.range`` and marks each range's start and end like :class:`_PhaseClock`
+    (events on CUDA, synchronized marks on MPS, the wall clock on the CPU)."""
+
+    def __init__(self, dev: torch.device) -> None:
+        self.clock = _PhaseClock(dev)
+        self.open: list[tuple[str, int]] = []
+        self.spans: list[tuple[str, int, int]] = []
+        self.failed_in: str | None = None  # the innermost range an exception left
+
+    def enter(self, name: str) -> None:
+        self.clock.mark(f"<{name}")
+        self.open.append((name, len(self.clock.marks) - 1))
+
+    def exit(self, name: str, failed: bool = False) -> None:
+        if failed and self.failed_in is None:
+            self.failed_in = name
+        for i in range(len(self.open) - 1, -1, -1):
+            if self.open[i][0] == name:
+                _, start = self.open.pop(i)
+                self.clock.mark(f">{name}")
+                self.spans.append((name, start, len(self.clock.marks) - 1))
+                return
+
+    def durations(self) -> tuple[dict[str, float], float]:
+        """Seconds per range name (summed over its occurrences) and the whole step."""
+        self.clock.sync()
+        marks = self.clock.marks
+
+        def dt(a: int, b: int) -> float:
+            x, y = marks[a][1], marks[b][1]
+            return x.elapsed_time(y) / 1e3 if self.clock.cuda else y - x
+
+        out: dict[str, float] = {}
+        for name, a, b in self.spans:
+            out[name] = out.get(name, 0.0) + dt(a, b)
+        return out, dt(0, len(marks) - 1)
+
+
+@dataclass(frozen=True)
+class RangedStepResult:
+    """A single step callable timed by its ``measurefirst.range`` phases (median seconds per step)."""
+
+    label: str
+    device: str
+    steps: int
+    warmup_steps: int
+    phase_s: dict[str, float]
+    step_s: float
+    unmarked_s: float
+    step_samples_s: tuple[float, ...]
+    warmup_step_s: tuple[float, ...]
+
+    def __str__(self) -> str:
+        from .render.text import format_time
+
+        phases = ", ".join(f"{k} {format_time(v)}" for k, v in self.phase_s.items())
+        return (f"{self.label} on {self.device}: step {format_time(self.step_s)} (median of {self.steps}; "
+                f"{self.warmup_steps} warm-up steps excluded); phases: {phases}; outside any range "
+                f"{format_time(self.unmarked_s)}")
+
+
+def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "auto", steps: int = 20,
+                          warmup: int = 3, label: str = "step") -> RangedStepResult:
+    """Time a single step callable whose phases are marked with ``with measurefirst.range("forward"):``.
+    Each range is timed between its start and end marks (device events on CUDA, recorded on the stream
+    without synchronizing between phases), the step from its first to its last mark; ranges with the
+    same name add up. Warm-up steps are excluded."""
+    from .profiling.ranges import listener
+
+    if not callable(step):
+        raise TypeError(f"step must be a callable taking no arguments; got {type(step).__name__}")
+    for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    dev = resolve_device(device)
+    per: dict[str, list[float]] = {}
+    totals: list[float] = []
+    warm: list[float] = []
+    for i in range(warmup + steps):
+        rec = _RangeClock(dev)
+        token = listener.set(rec)
+        try:
+            rec.clock.start()
+            try:
+                step()
+            except Exception as exc:
+                phase = rec.failed_in
+                where = f"inside range {phase!r}" if phase else "outside any range"
+                raise StepError(f"{label}: the step raised at step {i} ({where}): {type(exc).__name__}: {exc}",
+                                phase=phase, step=i) from exc
+            rec.clock.mark("end")
+            phases, total = rec.durations()
+        finally:
+            listener.reset(token)
+        if i < warmup:
+            warm.append(total)
+            continue
+        totals.append(total)
+        for k, v in phases.items():
+            per.setdefault(k, []).append(v)
+    if not per:
+        raise StepError("no measurefirst.range(...) phases were seen inside the step; mark them, e.g. "
+                        "`with measurefirst.range('forward'): loss = model(x)`")
+    phase_s = {k: _median(v) for k, v in per.items()}
+    step_s = _median(totals)
+    # nested ranges would be counted twice in the sum, so "outside any range" is then a lower bound
+    return RangedStepResult(label, str(dev), steps, warmup, phase_s, step_s, max(0.0, step_s - sum(phase_s.values())),
+                            tuple(totals), tuple(warm))

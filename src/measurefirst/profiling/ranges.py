@@ -3,9 +3,24 @@
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+import contextvars
+from typing import Any, Protocol
 
 import torch
+
+class RangeListener(Protocol):
+    """Something that wants to know when named ranges open and close (``benchmark_step`` uses it to
+    time the phases of a single step callable)."""
+
+    def enter(self, name: str) -> None: ...
+
+    def exit(self, name: str, failed: bool = False) -> None: ...
+
+
+#: The listener active in this context, if any.
+listener: contextvars.ContextVar[RangeListener | None] = contextvars.ContextVar("measurefirst_range_listener",
+                                                                               default=None)
+
 
 def _nvtx() -> Any:
     """torch's NVTX bindings when CUDA is usable and the build has them, else None."""
@@ -34,6 +49,9 @@ class range(contextlib.ContextDecorator):  # noqa: N801 - reads as measurefirst.
         self._nvtx_pushed = False
 
     def __enter__(self) -> "range":
+        hook = listener.get()
+        if hook is not None:
+            hook.enter(self.name)
         self._rf = torch.profiler.record_function(self.name)
         self._rf.__enter__()
         nvtx = _nvtx()
@@ -55,6 +73,9 @@ class range(contextlib.ContextDecorator):  # noqa: N801 - reads as measurefirst.
         rf, self._rf = self._rf, None
         if rf is not None:
             rf.__exit__(*exc)
+        hook = listener.get()
+        if hook is not None:
+            hook.exit(self.name, bool(exc and exc[0] is not None))
 
     def _recreate_cm(self) -> "range":  # a fresh instance per decorated call (re-entrancy)
         return type(self)(self.name)
