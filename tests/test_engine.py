@@ -7,7 +7,6 @@ import pytest
 
 from measurefirst import benchmark, stats
 from measurefirst.engine import (
-    OVERHEAD_REPS,
     BenchmarkError,
     Interrupted,
     Options,
@@ -211,7 +210,6 @@ def test_gc_is_disabled_while_timing_and_restored():
 
 def test_function_error_carries_label_phase_index_and_partial_results():
     world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
-    n_before_sampling = None
 
     def fn():
         if world.calls == 6000:

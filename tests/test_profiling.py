@@ -1,7 +1,6 @@
 """Live CPU profiling: the lecture's GeLU story, views, traces, diffs, ranges, bad input."""
 
 import json
-import math
 import subprocess
 import sys
 

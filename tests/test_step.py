@@ -1,7 +1,6 @@
 """Model steps on the CPU with small models: phases, warm-up, FLOPs, throughput arithmetic, peaks."""
 
 import json
-import math
 import sys
 from pathlib import Path
 

@@ -1,7 +1,6 @@
 """Sweeps, cost-model fits, complexity picks, roofline classes and plots."""
 
 import json
-import math
 import xml.dom.minidom
 
 import numpy as np

@@ -27,6 +27,10 @@ class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit code 2."""
 
 
+class SetupFailed(Exception):
+    """The user's -s setup raised; printed as one line, exit code 1."""
+
+
 def _fraction(text: str) -> float:
     t = text.strip()
     try:
@@ -257,6 +261,22 @@ def _load_target(target: str, namespace: dict[str, Any]) -> tuple[str, Callable[
     return target.strip(), namespace.pop("__measurefirst_stmt__")
 
 
+def _prepare(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The resolved device string and the namespace the -s setup ran in."""
+    from .devices import DeviceError, resolve_device
+
+    try:
+        device = str(resolve_device(args.device))
+    except DeviceError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        return device, _run_setup(args.setup, device)
+    except UsageError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's setup failed
+        raise SetupFailed(f"setup failed: {type(exc).__name__}: {exc}") from exc
+
+
 def _run_setup(setups: Sequence[str], device: str) -> dict[str, Any]:
     import torch
 
@@ -271,10 +291,7 @@ def _run_setup(setups: Sequence[str], device: str) -> dict[str, Any]:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from . import benchmark
-    from .devices import DeviceError, resolve_device
     from .engine import BenchmarkError, Interrupted
-    from .render.text import measurement_table
-
     out, err = _console(), _console(stderr=True)
     if not args.targets and not args.simulate:
         raise UsageError('give a statement or module:function to time, e.g. measurefirst bench -s "a = torch.randn(512, 512)" "a @ a"')
@@ -291,18 +308,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         device = "cpu"
     else:
         targets = args.targets
-        try:
-            dev = resolve_device(args.device)
-        except DeviceError as exc:
-            raise UsageError(str(exc)) from exc
-        device = str(dev)
-        try:
-            namespace = _run_setup(args.setup, device)
-        except UsageError:
-            raise
-        except Exception as exc:  # noqa: BLE001 - the user's setup failed
-            err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
-            return EXIT_FAILED
+        device, namespace = _prepare(args)
     results = []
     code = EXIT_OK
     jobs = []  # every target is loaded before anything is measured: a bad one costs no results
@@ -480,7 +486,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if not args.simulate and all(_is_saved_ref(t) for t in args.targets):
         return cmd_compare_saved(args)
     from .compare import compare
-    from .devices import DeviceError, resolve_device
     from .engine import BenchmarkError, Interrupted
     from .render.text import comparison_lines, comparison_table
 
@@ -499,17 +504,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         if len(args.targets) < 2:
             raise UsageError("compare needs at least two targets")
-        try:
-            device = str(resolve_device(args.device))
-        except DeviceError as exc:
-            raise UsageError(str(exc)) from exc
-        try:
-            namespace = _run_setup(args.setup, device)
-        except UsageError:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
-            return EXIT_FAILED
+        device, namespace = _prepare(args)
         candidates = [_load_target(t, namespace) for t in args.targets]
     candidates = [((args.label[i] if i < len(args.label) else label), fn) for i, (label, fn) in enumerate(candidates)]
     labels = [c[0] for c in candidates]
@@ -751,22 +746,11 @@ def cmd_peaks(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from .devices import DeviceError, resolve_device
     from .profiling import ProfileError, diff, profile
     from .render.profile import diff_lines, diff_table, kernel_table, op_table, profile_lines
 
     out, err = _console(), _console(stderr=True)
-    try:
-        device = str(resolve_device(args.device))
-    except DeviceError as exc:
-        raise UsageError(str(exc)) from exc
-    try:
-        namespace = _run_setup(args.setup, device)
-    except UsageError:
-        raise
-    except Exception as exc:  # noqa: BLE001
-        err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
-        return EXIT_FAILED
+    device, namespace = _prepare(args)
     targets = [args.target] + list(args.vs)
     if args.trace is not None and len(targets) > 1:
         raise UsageError("--trace takes one target; profile the others separately")
@@ -811,10 +795,8 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from .devices import DeviceError, resolve_device
     from .doctor import doctor
 
-    err = _console(stderr=True)
     timer: Any = "auto"
     if args.simulate:
         from .simulate import SimWorld, parse_spec
@@ -825,17 +807,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from exc
         label, fn, timer, device = "simulated", world.function(), world.timer(), "cpu"
     else:
-        try:
-            device = str(resolve_device(args.device))
-        except DeviceError as exc:
-            raise UsageError(str(exc)) from exc
-        try:
-            namespace = _run_setup(args.setup, device)
-        except UsageError:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            err.print(f"error: setup failed: {type(exc).__name__}: {exc}", markup=False)
-            return EXIT_FAILED
+        device, namespace = _prepare(args)
         label, fn = _load_target(args.target, namespace)
     try:
         d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
@@ -971,6 +943,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, StoreError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except SetupFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -84,11 +84,10 @@ def measure_peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float
             a = torch.randn(n, n, device=dev).to(dt)
         except RuntimeError:
             break
-        m = benchmark(lambda: a @ a, device=dev, budget=budget, min_time=0.1)
+        m = benchmark(lambda: a @ a, device=dev, budget=budget, min_time=0.1)  # noqa: B023 - called here
         rate = 2.0 * n**3 / m.median
         if rate > best:
             best, best_n = rate, n
-        del a
     nbytes = max(4 * last_level_cache_bytes(dev), 64 * 2**20)
     if dev.type == "cuda":
         nbytes = max(nbytes, 1024 * 2**20)

@@ -339,7 +339,6 @@ def benchmark_step(
 
     # warm-up: compilation, allocation, autotuning happen here, timed apart
     warm_times: list[float] = []
-    graphs0 = _dynamo_graphs()
     compile_s = None
     model.train()
     for i in range(warmup):
