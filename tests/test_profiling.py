@@ -157,3 +157,10 @@ def test_cli_profile_and_vs(capsys, tmp_path):
     assert main(["profile", *setup, "1/0"]) == 1
     assert "ZeroDivisionError" in capsys.readouterr().err
     assert main(["profile", "x", "--trace", str(tmp_path / "missing" / "t.json")]) == 2
+
+
+def test_schedule_is_configurable():
+    p = profile(manual_gelu, device="cpu", steps=2, warmup=0, wait=0, profiler_warmup=2)
+    assert p.counts("work") == {"aten::mul": 6, "aten::add": 2, "aten::tanh": 1}
+    with pytest.raises(ValueError, match="wait"):
+        profile(manual_gelu, wait=-1)

@@ -116,7 +116,7 @@ class Profile:
     top: tuple[OpRow, ...]  # top-level ops
     kernels: tuple[KernelRow, ...]
     step_s: float  # wall time of one profiled step (profiler overhead included)
-    peak_device_bytes: int | None = None
+    peak_device_bytes: int | None = None  # CUDA: the largest peak of one active step
     trace_path: str | None = None
     memory_snapshot_path: str | None = None
     flops_by_module: dict[str, float] | None = None
@@ -271,15 +271,19 @@ def profile(
     memory_snapshot: str | os.PathLike[str] | None = None,
     flops_by_module: bool = False,
     with_stack: bool = False,
+    wait: int = 1,
+    profiler_warmup: int = 1,
 ) -> Profile:
-    """Profile ``fn()``: ``warmup`` plain calls, then ``steps`` calls captured by torch.profiler
-    (a schedule of 1 wait + 1 profiler warm-up + ``steps`` active steps; CPU always, CUDA activity on a
-    GPU). Tables are per step. ``trace`` writes a Chrome/Perfetto trace atomically;
+    """Profile ``fn()``: ``warmup`` plain calls, then torch.profiler with the schedule ``wait`` skipped
+    steps, ``profiler_warmup`` traced-but-discarded steps and ``steps`` active steps (CPU always, CUDA
+    activity on a GPU). Tables are per active step; on CUDA ``peak_device_bytes`` is the largest of
+    the active steps' own peaks (the peak counter is reset before each step). ``trace`` writes a Chrome/Perfetto trace atomically;
     ``memory_snapshot`` (CUDA) writes a snapshot for https://pytorch.org/memory_viz;
     ``flops_by_module`` counts FLOPs per module with ``FlopCounterMode`` in one extra call."""
     if not callable(fn):
         raise TypeError(f"profile() needs a callable taking no arguments, such as `lambda: model(x)`; got {type(fn).__name__}")
-    for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0)):
+    for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0), ("wait", wait, 0),
+                        ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
     label = label or getattr(fn, "__name__", "fn")
@@ -315,31 +319,33 @@ def profile(
             tmp_trace = Path(name)
             prof.export_chrome_trace(str(tmp_trace))
 
-    peak = None
     import time
 
     step_times: list[float] = []
+    step_peaks: list[int] = []
+    skip = wait + profiler_warmup
     try:
-        if dev.type == "cuda":
-            torch.cuda.reset_peak_memory_stats(dev)
         if snap_p is not None:
             torch.cuda.memory._record_memory_history(max_entries=100_000)
         with quiet_profiler_stderr():
             with torch.profiler.profile(
-                activities=activities, schedule=schedule(wait=1, warmup=1, active=steps),
+                activities=activities, schedule=schedule(wait=wait, warmup=profiler_warmup, active=steps),
                 on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
                 with_stack=with_stack,
             ) as prof:
-                for i in range(steps + 2):
+                for i in range(steps + skip):
+                    if dev.type == "cuda":
+                        sync()
+                        torch.cuda.reset_peak_memory_stats(dev)  # each step's own peak
                     t0 = time.perf_counter()
                     with torch.profiler.record_function(STEP_RANGE):
                         fn()
                     sync()
-                    if i >= 2:
+                    if i >= skip:
                         step_times.append(time.perf_counter() - t0)
+                        if dev.type == "cuda":
+                            step_peaks.append(int(torch.cuda.max_memory_allocated(dev)))
                     prof.step()
-        if dev.type == "cuda":
-            peak = int(torch.cuda.max_memory_allocated(dev))
         if snap_p is not None:
             tmp = snap_p.with_name(f".{snap_p.name}.tmp")
             torch.cuda.memory._dump_snapshot(str(tmp))
@@ -358,7 +364,7 @@ def profile(
     ops, work, top, kernels = _tables(events, steps, group_by_shape)
     module_flops = _flops_by_module(fn) if flops_by_module else None
     return Profile(label, str(dev), steps, ops, work, top, kernels,
-                   sum(step_times) / max(len(step_times), 1), peak,
+                   sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
                    None if trace_p is None else str(trace_p), None if snap_p is None else str(snap_p),
                    module_flops, environment(dev))
 
