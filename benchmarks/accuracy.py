@@ -33,6 +33,7 @@ import torch.utils.benchmark as tub
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 import measurefirst  # noqa: E402
+from workloads import busy_wait  # noqa: E402  (beside this script)
 
 Estimator = Callable[[Callable[[], object]], float]
 
@@ -61,17 +62,6 @@ TOOLS: dict[str, Estimator] = {
     "tub blocked_autorange": est_blocked,
     "tub adaptive_autorange": est_adaptive,
 }
-
-
-def busy_wait(ns: int) -> Callable[[], None]:
-    clock = time.perf_counter_ns
-
-    def spin() -> None:
-        end = clock() + ns
-        while clock() < end:
-            pass
-
-    return spin
 
 
 def matmul_fn() -> Callable[[], object]:

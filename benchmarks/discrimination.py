@@ -32,20 +32,10 @@ import torch.utils.benchmark as tub
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 import measurefirst  # noqa: E402
+from workloads import busy_wait  # noqa: E402  (beside this script)
 
 BUSY_NS = 100_000
 COPY_ELEMS = 8 * 1024 * 1024  # 32 MB per float32 buffer
-
-
-def busy_wait(ns: int) -> Callable[[], None]:
-    clock = time.perf_counter_ns
-
-    def spin() -> None:
-        end = clock() + ns
-        while clock() < end:
-            pass
-
-    return spin
 
 
 def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], object]]:

@@ -101,3 +101,10 @@ def test_missing_name(tmp_path, capsys):
     assert _bench_save(store, "call=10us", "k") == 0
     assert main(["compare", "@nope", "--store", str(store)]) == 2
     assert "no run named 'nope'" in capsys.readouterr().err
+
+
+def test_unwritable_output_keeps_the_printed_comparison(tmp_path, capsys):
+    code = main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "x",
+                 "-o", str(tmp_path / "missing" / "c.json")])
+    captured = capsys.readouterr()
+    assert code == 0 and "slower than sim0" in captured.out and "cannot write" in captured.err

@@ -374,18 +374,27 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> N
     if not results:
         return
     payload = [m.to_dict() for m in results]
-    text = json.dumps(payload if len(payload) > 1 else payload[0], indent=2, allow_nan=False)
-    if args.json:
-        out.file.write(text + "\n")
-    else:
+
+    def show() -> None:
         out.print(measurement_table(results))
         for m in results:
             for line in finding_lines(m.warnings):
                 out.print(f"{m.label}: {line}", markup=False)
+
+    _deliver(args, json.dumps(payload if len(payload) > 1 else payload[0], indent=2, allow_nan=False), show, out, err)
+
+
+def _deliver(args: argparse.Namespace, text: str, show: Callable[[], None], out: Any, err: Any) -> None:
+    """Print the results (JSON with --json, else ``show()``), then write ``-o``: a file that cannot be
+    written is reported in one line and costs none of the results already shown."""
+    if args.json:
+        out.file.write(text + "\n")
+    else:
+        show()
     if args.output is not None:
         try:
             _write_atomic(args.output, text)
-        except UsageError as exc:  # the results are printed (and saved) already; say what failed
+        except UsageError as exc:
             err.print(f"error: {exc}", markup=False)
 
 
@@ -529,15 +538,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     if result is None:
         return code
-    text = result.to_json()
-    if args.output is not None:
-        _write_atomic(args.output, text)
-    if args.json:
-        out.file.write(text + "\n")
-    else:
+    def show() -> None:
         out.print(comparison_table(result))
         for line in comparison_lines(result):
             out.print(line, markup=False)
+
+    _deliver(args, result.to_json(), show, out, err)
     if args.save is not None:
         _save(argparse.Namespace(save=args.save, store=args.store), list(result.measurements), err)
     if code == EXIT_OK and args.fail_if_slower is not None:
@@ -667,17 +673,14 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             code = EXIT_INTERRUPTED
     except (DeviceError, ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
-    text = result.to_json()
-    if args.output is not None:
-        _write_atomic(args.output, text)
-    if args.json:
-        out.file.write(text + "\n")
-    else:
+    def show() -> None:
         for lab in result.labels:
             out.print(sweep_table(result, lab))
         for line in sweep_lines(result):
             if line.lstrip().startswith(("fit:", "complexity:", "peaks:", "INCOMPLETE")) or line.endswith(":"):
                 out.print(line, markup=False)
+
+    _deliver(args, result.to_json(), show, out, err)
     if args.plot is not None:
         from .render.plots import plot_all
 

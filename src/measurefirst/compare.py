@@ -321,14 +321,9 @@ class _Session:
 
     def _block(self, st: _Run, run: Callable[[], object], count: int) -> float:
         first = len(st.samples)
+        assert st.calibration is not None
         for _ in range(count):
-            st.index = len(st.samples)
-            if st.flush is not None:
-                st.flush()
-            if st.setup is not None:
-                st.setup()
-            reading = st.timer.time(run)
-            st._record(reading.elapsed_ns, _number(st), reading.host_ns, reading.preempted)
+            st.take_sample(run, st.calibration.number)
         per_call = [s / n for s, n in zip(st.samples[first:], st.numbers[first:])]
         pre = st.preempted[first:]
         clean = [v for v, p in zip(per_call, pre) if p <= 0] if self.opts.discard_preempted else per_call
@@ -369,8 +364,3 @@ class _Session:
             del b[n:]
         spent = (self.timer.now_ns() - self.t_begin) / 1e9
         return self._result(Stop(reason, False, self.opts.precision, spent), complete=False)
-
-
-def _number(st: _Run) -> int:
-    assert st.calibration is not None
-    return st.calibration.number

@@ -12,7 +12,6 @@ import os
 import platform
 import socket
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Union
 
@@ -219,16 +218,3 @@ def environment(device: torch.device) -> dict[str, Any]:
         env["gpu_memory_bytes"] = int(props.total_memory)
         env["gpu_l2_bytes"] = int(getattr(props, "L2_cache_size", 0) or 0)
     return env
-
-
-@dataclass(frozen=True)
-class DeviceInfo:
-    """A resolved device together with its synchronize function."""
-
-    device: torch.device
-    synchronize: Callable[[], None]
-
-    @classmethod
-    def resolve(cls, device: DeviceLike = "auto") -> "DeviceInfo":
-        dev = resolve_device(device)
-        return cls(dev, synchronizer(dev))

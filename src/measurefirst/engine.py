@@ -312,13 +312,7 @@ class _Run:
         self.t_sampling = start = self.timer.now_ns()
         precision = opts.precision
         while True:
-            self.index = len(self.samples)
-            if self.flush is not None:
-                self.flush()
-            if self.setup is not None:
-                self.setup()
-            r = self.timer.time(run)
-            self._record(r.elapsed_ns, number, r.host_ns, r.preempted)
+            self.take_sample(run, number)
             n = len(self.samples)
             if opts.trials is not None:
                 if n >= opts.trials:
@@ -335,6 +329,16 @@ class _Run:
             if now >= deadline:
                 met = self._final_half_width() <= precision and n >= opts.min_samples
                 return Stop("budget", met, precision, (now - start) / 1e9)
+
+    def take_sample(self, run: Callable[[], object], number: int) -> None:
+        """Flush (cold cache), set up, time one sample of ``number`` calls, and record it."""
+        self.index = len(self.samples)
+        if self.flush is not None:
+            self.flush()
+        if self.setup is not None:
+            self.setup()
+        r = self.timer.time(run)
+        self._record(r.elapsed_ns, number, r.host_ns, r.preempted)
 
     def _used_in_order(self) -> list[float]:
         per_call = [s / k for s, k in zip(self.samples, self.numbers)]

@@ -130,12 +130,6 @@ def median_half_width(values_in_order: Sequence[float]) -> float:
     return max(relative_half_width(sorted(values_in_order), presorted=True), batch_half_width(values_in_order))
 
 
-def mad(values: Sequence[float]) -> float:
-    """Median absolute deviation (unscaled)."""
-    a = np.asarray(values, dtype=float)
-    return float(np.median(np.abs(a - np.median(a))))
-
-
 def outlier_mask(values: Sequence[float], threshold: float = OUTLIER_MODIFIED_Z) -> np.ndarray:
     """Boolean mask of samples whose modified z-score ``|x - median| / (1.4826 MAD)`` exceeds
     ``threshold``. With a zero MAD, every sample different from the median is an outlier."""
