@@ -20,7 +20,6 @@ torch runs on one thread. This is a script, not a test: the machine's noise deci
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import statistics
 import sys
@@ -33,7 +32,7 @@ import torch.utils.benchmark as tub
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 import measurefirst  # noqa: E402
-from workloads import busy_wait  # noqa: E402  (beside this script)
+from workloads import Background, burn, busy_wait  # noqa: E402  (beside this script)
 
 Estimator = Callable[[Callable[[], object]], float]
 
@@ -72,33 +71,6 @@ def matmul_fn() -> Callable[[], object]:
 def add_fn() -> Callable[[], object]:
     x = torch.ones(1)
     return lambda: torch.add(x, x)
-
-
-def _burn() -> None:  # pragma: no cover - runs in a child process
-    while True:
-        pass
-
-
-class Load:
-    """Keep every core busy with other processes for the duration of a `with` block."""
-
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.procs: list[mp.Process] = []
-
-    def __enter__(self) -> "Load":
-        ctx = mp.get_context("spawn")
-        self.procs = [ctx.Process(target=_burn, daemon=True) for _ in range(self.n)]
-        for p in self.procs:
-            p.start()
-        time.sleep(0.5)  # let them get going (this is the harness, not a test)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for p in self.procs:
-            p.terminate()
-        for p in self.procs:
-            p.join()
 
 
 def run_condition(reps_err: int, reps_cv: int, durations_ns: list[int]) -> dict:
@@ -146,7 +118,7 @@ def main() -> None:
     quiet = run_condition(reps_err, reps_cv, durations)
     loaded = None
     if not args.no_load:
-        with Load(cores):
+        with Background(cores, burn, settle=0.5):
             loaded = run_condition(reps_err, reps_cv, durations)
 
     cols = ["tool"] + [f"err {d // 1000 if d >= 1000 else d}{'us' if d < 1_000_000 else ''}" if d < 1_000_000

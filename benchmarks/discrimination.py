@@ -19,7 +19,6 @@ how often the speed-up CI contains the true ratio. torch runs on one thread.
 from __future__ import annotations
 
 import argparse
-import multiprocessing as mp
 import os
 import statistics
 import sys
@@ -32,7 +31,7 @@ import torch.utils.benchmark as tub
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 import measurefirst  # noqa: E402
-from workloads import busy_wait  # noqa: E402  (beside this script)
+from workloads import Background, busy_wait, drift  # noqa: E402  (beside this script)
 
 BUSY_NS = 100_000
 COPY_ELEMS = 8 * 1024 * 1024  # 32 MB per float32 buffer
@@ -46,36 +45,6 @@ def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], ob
     dst = torch.empty(m)
     src_a, dst_a = src[:n], dst[:n]
     return (lambda: dst_a.copy_(src_a)), (lambda: dst.copy_(src))
-
-
-def _drift(period: float, phase: float) -> None:  # pragma: no cover - child process
-    while True:
-        now = time.time()
-        if int((now + phase) / period) % 2 == 0:
-            end = (int((now + phase) / period) + 1) * period - phase
-            while time.time() < end:
-                pass
-        else:
-            time.sleep(max(0.0, (int((now + phase) / period) + 1) * period - phase - now))
-
-
-class Drift:
-    def __init__(self, n: int, period: float) -> None:
-        self.n, self.period = n, period
-        self.procs: list[mp.Process] = []
-
-    def __enter__(self) -> "Drift":
-        ctx = mp.get_context("spawn")
-        self.procs = [ctx.Process(target=_drift, args=(self.period, 0.0), daemon=True) for _ in range(self.n)]
-        for p in self.procs:
-            p.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for p in self.procs:
-            p.terminate()
-        for p in self.procs:
-            p.join()
 
 
 def seq_timeit(a: Callable[[], object], b: Callable[[], object]) -> float:
@@ -125,8 +94,7 @@ def main() -> None:
           + ("none" if args.no_drift else f"{cores} processes busy/idle every {args.period} s")
           + f"; {args.trials} trials per pair", flush=True)
     rows = []
-    drift = Drift(0 if args.no_drift else cores, args.period)
-    with drift:
+    with Background(0 if args.no_drift else cores, drift, args.period):
         for workload in args.workloads.split(","):
             for delta in deltas:
                 if workload == "busy":
