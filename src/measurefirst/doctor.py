@@ -236,7 +236,7 @@ class _Doctor:
     def _syncing_ops(self) -> None:
         from .profiling.capture import profile
 
-        p = profile(self.fn, device=self.dev, steps=1, warmup=0, label=self.label, with_stack=True)
+        p = profile(self.fn, device=self.dev, steps=1, warmup=0, label=self.label)
         self.profile = p
         found = {name: p.counts("all").get(name, 0) for name in SYNCING_OPS}
         found = {k: v for k, v in found.items() if v}
