@@ -8,9 +8,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, Union
 
 import numpy as np
+
+#: A series of numbers: a list or a numpy array.
+Values = Union[Sequence[float], np.ndarray]
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -24,7 +27,7 @@ EXACT_RANKS_UP_TO = 1000
 MIN_SAMPLES_FOR_CI = 6
 
 
-def median(values: Sequence[float]) -> float:
+def median(values: Values) -> float:
     if len(values) == 0:
         raise ValueError("median of no values")
     return float(np.median(np.asarray(values, dtype=float)))
@@ -77,7 +80,7 @@ def _normal_quantile(p: float) -> float:
     return (lo + hi) / 2
 
 
-def median_ci(values: Sequence[float], confidence: float = 0.95, *, presorted: bool = False) -> tuple[float, float] | None:
+def median_ci(values: Values, confidence: float = 0.95, *, presorted: bool = False) -> tuple[float, float] | None:
     """Distribution-free confidence interval of the median, or ``None`` with too few samples."""
     ranks = median_ci_ranks(len(values), confidence)
     if ranks is None:
@@ -86,7 +89,7 @@ def median_ci(values: Sequence[float], confidence: float = 0.95, *, presorted: b
     return float(s[ranks[0]]), float(s[ranks[1]])
 
 
-def relative_half_width(values: Sequence[float], confidence: float = 0.95, *, presorted: bool = False) -> float:
+def relative_half_width(values: Values, confidence: float = 0.95, *, presorted: bool = False) -> float:
     """Half the width of the median's CI divided by the median; ``inf`` when no CI exists."""
     ci = median_ci(values, confidence, presorted=presorted)
     if ci is None:
@@ -149,7 +152,7 @@ def _average_ranks(a: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def autocorrelation_time(values_in_order: Sequence[float]) -> float:
+def autocorrelation_time(values_in_order: Values) -> float:
     """Integrated autocorrelation time, in samples, of the series' ranks (robust to outliers, and
     sensitive to a machine that sits in one speed for stretches, whichever speed holds the median):
     ``1 + 2 * sum(rho_k)`` over Geyer's initial positive sequence. About 1 for independent samples;
@@ -194,7 +197,7 @@ class BatchInterval:
     high: float
 
 
-def batch_interval(values_in_order: Sequence[float]) -> BatchInterval | None:
+def batch_interval(values_in_order: Values) -> BatchInterval | None:
     """Relative half-width of the median's 95% CI from consecutive batches whose length follows
     the autocorrelation time (see :data:`CI_BATCHES`); ``None`` with fewer than
     ``CI_BATCHES * MIN_PER_BATCH`` samples.
@@ -224,13 +227,13 @@ def batch_interval(values_in_order: Sequence[float]) -> BatchInterval | None:
     return BatchInterval(max(hi - med, med - lo) / med, m, n // m, tau, lo, hi)
 
 
-def batch_half_width(values_in_order: Sequence[float]) -> float:
+def batch_half_width(values_in_order: Values) -> float:
     """Relative half-width of :func:`batch_interval`; 0 when there are too few samples for it."""
     bi = batch_interval(values_in_order)
     return 0.0 if bi is None else bi.half_width
 
 
-def median_half_width(values_in_order: Sequence[float]) -> float:
+def median_half_width(values_in_order: Values) -> float:
     """The stopping rule's relative half-width: the wider of the order-statistic CI and the
     batch-median CI (see :data:`CI_BATCHES`)."""
     return max(relative_half_width(sorted(values_in_order), presorted=True), batch_half_width(values_in_order))
@@ -255,7 +258,7 @@ class Modes:
     slow_fraction: float
 
 
-def two_modes(values: Sequence[float]) -> Modes | None:
+def two_modes(values: Values) -> Modes | None:
     """The split of ``values`` into a fast and a slow group that best separates them (Otsu's
     method on log values), when the two are clearly apart; else ``None``."""
     a = np.sort(np.asarray(values, dtype=float))
@@ -281,18 +284,17 @@ def two_modes(values: Sequence[float]) -> Modes | None:
     return Modes(mf, split / n, ms, (n - split) / n)
 
 
-def outlier_mask(values: Sequence[float], threshold: float = OUTLIER_MODIFIED_Z) -> np.ndarray:
+def outlier_mask(values: Values, threshold: float = OUTLIER_MODIFIED_Z) -> np.ndarray:
     """Boolean mask of samples whose modified z-score ``|x - median| / (1.4826 MAD)`` exceeds
     ``threshold``. With a zero MAD, every sample different from the median is an outlier."""
     a = np.asarray(values, dtype=float)
     if a.size == 0:
         return np.zeros(0, dtype=bool)
-    med = np.median(a)
-    dev = np.abs(a - med)
-    scale = MAD_TO_SIGMA * np.median(dev)
-    if scale == 0:
-        return dev > 0
-    return dev / scale > threshold
+    med = float(np.median(a))
+    dev: np.ndarray = np.abs(a - med)
+    scale = MAD_TO_SIGMA * float(np.median(dev))
+    mask: np.ndarray = dev > 0 if scale == 0 else dev / scale > threshold
+    return mask
 
 
 @dataclass(frozen=True)
@@ -320,7 +322,7 @@ class Summary:
         return (self.ci_high - self.ci_low) / 2.0 / self.median
 
 
-def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
+def summarize(values: Values, confidence: float = 0.95) -> Summary:
     """Statistics of ``values``, given in the order they were measured (the order matters only for
     the CI's batch check; see :data:`CI_BATCHES`)."""
     ordered = np.asarray(values, dtype=float)
@@ -389,7 +391,7 @@ class PairedEstimate:
     ci_high: float | None
 
 
-def hodges_lehmann(differences: Sequence[float], confidence: float = 0.95) -> PairedEstimate:
+def hodges_lehmann(differences: Values, confidence: float = 0.95) -> PairedEstimate:
     """Median of the Walsh averages ``(d_i + d_j) / 2, i <= j`` and the distribution-free
     confidence interval that inverts the Wilcoxon signed-rank test (as R's ``wilcox.test``)."""
     d = np.asarray(differences, dtype=float)
