@@ -1,0 +1,193 @@
+"""The pytest entry point of measurefirst (registered under ``pytest11`` as ``measurefirst``).
+
+pytest imports this module in every run of every project where measurefirst is installed, so it
+stays light and inert: it declares the options, the marker and the ``measure`` fixture, and nothing
+else happens (no torch import, no output, no change to any test) until a ``--mf*`` option, the
+``mf`` ini setting or the ``measure`` fixture asks for measuring. The machinery lives in
+:mod:`measurefirst.pytest_plugin`, imported only then.
+
+It is a package of its own, outside ``measurefirst``, because importing anything inside
+``measurefirst`` runs ``measurefirst/__init__.py``, which imports torch (seconds on a busy machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+from typing import TYPE_CHECKING, Any, Generator
+
+import pytest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from measurefirst.pytest_plugin import MeasureFixture, MeasureSession
+
+#: Hidden switch (and its option ``--mf-simulate``): time on the seeded simulated clock, for tests.
+SIMULATE_ENV = "MEASUREFIRST_PYTEST_SIMULATE"
+#: The entry in a test report's ``user_properties`` that a pytest-xdist worker sends back when it
+#: refused to measure (the controller counts them and says so once).
+XDIST_PROPERTY = "measurefirst_xdist_refused"
+#: pytest-benchmark's options that ``--mf`` reads; declared here only when pytest-benchmark is absent.
+BENCHMARK_ALIASES = (
+    ("--benchmark-only", "benchmark_only", "run only the tests that measure (with --mf: --mf-only)"),
+    ("--benchmark-skip", "benchmark_skip", "skip the tests that measure (with --mf: --mf-skip)"),
+    ("--benchmark-disable", "benchmark_disable", "call each measured function once (with --mf: --mf-disable)"),
+)
+
+_SESSION_KEY = pytest.StashKey["MeasureSession"]()
+_REFUSED_KEY = pytest.StashKey[list[str]]()
+
+
+def _fraction(text: str) -> float:
+    t = text.strip()
+    try:
+        value = float(t[:-1]) / 100.0 if t.endswith("%") else float(t)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a fraction such as 0.05 or 5%, got {text!r}") from None
+    if not value >= 0 or value != value or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a fraction of zero or more such as 5%, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text.strip().removesuffix("s"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds such as 1 or 0.5, got {text!r}") from None
+    if not (value > 0 and value != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    g = parser.getgroup("measurefirst", "measurefirst: benchmarks as tests (device-synchronized, adaptive, with CIs)")
+    g.addoption("--mf", action="store_true", default=False, dest="mf_compat",
+                help="also provide pytest-benchmark's `benchmark` fixture, marker and --benchmark-only/-skip/"
+                     "-disable/-json, measured by measurefirst (pytest-benchmark is turned off for the run)")
+    g.addoption("--mf-device", default=None, metavar="DEVICE",
+                help="device to measure on: auto (default; cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
+    g.addoption("--mf-budget", type=_seconds, default=None, metavar="SECONDS",
+                help="seconds at most per measurement, warm-up included (default 1; a comparison gets this "
+                     "per candidate)")
+    g.addoption("--mf-only", action="store_true", default=False, help="run only the tests that measure")
+    g.addoption("--mf-skip", action="store_true", default=False, help="skip the tests that measure")
+    g.addoption("--mf-disable", action="store_true", default=False,
+                help="call each measured function once, timing nothing (correctness runs in CI)")
+    g.addoption("--mf-save", default=None, metavar="NAME",
+                help="save every measurement in the results history as NAME/<test node id>")
+    g.addoption("--mf-compare", nargs="?", const="", default=None, metavar="NAME|FILE",
+                help="compare each measurement with its saved baseline: NAME or =@NAME (saved with --mf-save "
+                     "NAME; a separate @NAME is read by pytest as a file of arguments), NAME~K (K saves back), "
+                     "a --mf-json FILE, or nothing: each test's latest saved run")
+    g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
+                help="fail a test that is slower than its baseline beyond both its CI and this threshold "
+                     "(e.g. 5%%), as `measurefirst compare --fail-if-slower` decides")
+    g.addoption("--mf-json", default=None, metavar="PATH", help="write every measurement, with raw samples, as JSON")
+    g.addoption("--mf-store", default=None, metavar="PATH",
+                help="results history file (default: $MEASUREFIRST_STORE, else .measurefirst/results.db "
+                     "under the rootdir)")
+    g.addoption("--mf-simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
+    parser.addini("mf", type="bool", default=False, help="measurefirst: the same as --mf (provide `benchmark`)")
+    if importlib.util.find_spec("pytest_benchmark") is None:
+        # pytest-benchmark declares these itself; without it, --mf still understands them
+        for flag, dest, text in BENCHMARK_ALIASES:
+            g.addoption(flag, action="store_true", default=False, dest=dest, help=text)
+        g.addoption("--benchmark-json", default=None, metavar="PATH", dest="benchmark_json",
+                    help="with --mf: write a pytest-benchmark-shaped JSON report to PATH")
+
+
+def _wanted(config: pytest.Config) -> bool:
+    """Whether this run asked for measurefirst through an option, the ini file or the environment."""
+    opt = config.option
+    if getattr(opt, "mf_compat", False) or config.getini("mf"):
+        return True
+    if os.environ.get(SIMULATE_ENV):
+        return True
+    return any(getattr(opt, name, None) not in (None, False) for name in (
+        "mf_device", "mf_budget", "mf_only", "mf_skip", "mf_disable", "mf_save", "mf_compare",
+        "mf_fail_if_slower", "mf_json", "mf_simulate"))
+
+
+def _session(config: pytest.Config, *, explicit: bool = False) -> "MeasureSession":
+    found = config.stash.get(_SESSION_KEY, None)
+    if found is None:
+        from measurefirst.pytest_plugin import MeasureSession
+
+        found = MeasureSession(config, explicit=explicit)
+        config.stash[_SESSION_KEY] = found
+    return found
+
+
+def _active(config: pytest.Config) -> "MeasureSession | None":
+    return config.stash.get(_SESSION_KEY, None)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "measurefirst(budget=None, device=None, precision=None, group=None, **options): "
+                   "measurefirst options for the measurements of this test")
+    if getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(_XdistController(config), "measurefirst-xdist-controller")
+    if _wanted(config):
+        _session(config, explicit=True).configure()
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    session = _active(config)
+    return session.header() if session is not None else None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    session = _active(config)
+    if session is not None:
+        session.select(items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    report = yield
+    session = _active(item.config)
+    if session is not None:
+        session.after_report(item, call, report)
+    return report
+
+
+class _XdistController:
+    """On the pytest-xdist controller: workers say in their reports that they refused to measure;
+    count them, so that the end of the run says so once."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call":
+            return
+        for key, value in report.user_properties:
+            if key == XDIST_PROPERTY:
+                self.config.stash.setdefault(_REFUSED_KEY, []).append(str(value))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    active = _active(session.config)
+    if active is not None:
+        active.finish(session)
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    refused = config.stash.get(_REFUSED_KEY, None)
+    session = _active(config)
+    if session is None and not refused:
+        return
+    if session is None:
+        session = _session(config)
+    session.summary(terminalreporter, refused_by_workers=refused or [])
+
+
+@pytest.fixture
+def measure(request: pytest.FixtureRequest) -> "MeasureFixture":
+    """Time a callable with ``measurefirst.benchmark`` (``measure(fn)`` returns the Measurement), or
+    compare several interleaved (``measure.compare({...})`` returns a Comparison with assertion
+    helpers such as ``assert_faster("fused", than="manual", by=1.2)``)."""
+    return _session(request.config).fixture(request)
