@@ -314,7 +314,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         device, namespace = _prepare(args)
     results = []
     code = EXIT_OK
-    jobs = []  # every target is loaded before anything is measured: a bad one costs no results
+    jobs: list[tuple[str, Callable[[], object], Any]] = []  # every target is loaded first: a bad one costs no results
+    fn: Callable[[], object]
     for i, target in enumerate(targets):
         if args.simulate:
             world = SimWorld(spec)
@@ -419,7 +420,7 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
         except (OSError, json.JSONDecodeError) as exc:
             raise UsageError(f"cannot read results file {target}: {exc}") from exc
         items = data if isinstance(data, list) else [data]
-        out = []
+        out: list[Any] = []
         try:
             for item in items:
                 if isinstance(item, dict) and item.get("kind") == "comparison":
@@ -432,6 +433,9 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
                     out.extend(SweepResult.from_dict(item).measurements())
                 elif isinstance(item, dict) and item.get("kind") == "measurement":
                     out.append(Measurement.from_dict(item))
+                elif isinstance(item, dict) and item.get("kind") == "pytest_run":  # pytest --mf-json
+                    out.extend(Measurement.from_dict(b["measurement"]) for b in item["benchmarks"]
+                               if b["measurement"].get("samples_ns"))
                 else:
                     raise UsageError(f"{target} is not a measurefirst results file (no \"kind\" of measurement)")
         except (ValueError, KeyError, TypeError) as exc:
@@ -476,11 +480,11 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
         table = Table(title=f"{refs[0]} → {refs[1]}")
         for col in ("benchmark", "base", "new", "change", "verdict"):
             table.add_column(col, justify="left" if col in ("benchmark", "verdict") else "right")
-        from .render.text import format_time
+        from .render.text import format_time, verdict_word
 
         for c in changes:
-            verdict = ("[red]REGRESSION[/]" if c.regression and args.fail_if_slower is not None
-                       else "[red]slower[/]" if c.ci_low > 1 else "[green]faster[/]" if c.ci_high < 1 else "same")
+            word, style = verdict_word(c, args.fail_if_slower is not None)
+            verdict = f"[{style}]{word}[/]" if style else word
             table.add_row(c.label, format_time(c.base_median), format_time(c.new_median), c.words(), verdict)
         out.print(table)
         for c in changes:
@@ -511,7 +515,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
         world = SimWorld(specs[0])
-        candidates = [(f"sim{i}", world.function(sp.call_ns, f"sim{i}")) for i, sp in enumerate(specs)]
+        candidates: list[tuple[str, Callable[[], object]]] = [
+            (f"sim{i}", world.function(sp.call_ns, f"sim{i}")) for i, sp in enumerate(specs)]
         timer, device = world.timer(), "cpu"
     else:
         if len(args.targets) < 2:
@@ -607,7 +612,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         rows = store.list(args.name)
         if not rows:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
-                             + (", ".join(store.names()[:10]) or "none yet"))
+                             + (", ".join(sorted({r.name for r in store.list()})[:10]) or "none yet"))
         ms = [store.get(r.id) for r in rows]
     flagged = set(steps(ms))
     if args.json:
@@ -811,7 +816,8 @@ def cmd_doctor(args: argparse.Namespace) -> int:
             world = SimWorld(parse_spec(args.simulate))
         except ValueError as exc:
             raise UsageError(str(exc)) from exc
-        label, fn, timer, device = "simulated", world.function(), world.timer(), "cpu"
+        fn: Callable[[], object] = world.function()
+        label, timer, device = "simulated", world.timer(), "cpu"
     else:
         device, namespace = _prepare(args)
         label, fn = _load_target(args.target, namespace)
@@ -925,7 +931,7 @@ def cmd_kernel(args: argparse.Namespace) -> int:
     for c in ("name", "library", "op", "arch", "dtype", "tile", "layout", "tensor cores", "fused ops"):
         t.add_column(c, overflow="fold")
     for i in infos:
-        d = i.to_dict()
+        d: dict[str, Any] = i.to_dict()
         t.add_row(d["name"], d["library"], d["op"] or "", d["arch"] or "", d["dtype"] or "", d["tile"] or "",
                   d["layout"] or "", "" if d["tensor_cores"] is None else str(d["tensor_cores"]).lower(),
                   ",".join(d["fused_ops"]))

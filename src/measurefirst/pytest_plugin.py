@@ -273,7 +273,7 @@ class Baseline:
 
     def _saved_names(self) -> set[str]:
         assert self.store is not None
-        return {n.partition("/")[0] for n in self.store.names() if "/" in n}
+        return {row.name.partition("/")[0] for row in self.store.list() if "/" in row.name}
 
     @property
     def label(self) -> str:
@@ -789,7 +789,8 @@ class MeasureSession:
     def summary(self, tr: Any, *, refused_by_workers: Sequence[str] = ()) -> None:
         """The table at the end of the run: quiet when nothing was measured and nothing went wrong."""
         tw = self.config.get_terminal_writer()
-        head, tables, lines = words.session_summary(self, refused_by_workers=refused_by_workers, width=tw.fullwidth)
+        head, tables, lines = words.session_summary(self, refused_by_workers=refused_by_workers, width=tw.fullwidth,
+                                                    verbose=int(getattr(self.config.option, "verbose", 0)) > 0)
         if not head and not tables and not lines:
             return
         tr.write_sep("-", "measurefirst")

@@ -128,7 +128,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "measurefirst(budget=None, device=None, precision=None, group=None, **options): "
                    "measurefirst options for the measurements of this test")
     if getattr(config.option, "dist", "no") != "no" and not hasattr(config, "workerinput"):
+        # the pytest-xdist controller runs no test: its workers refuse to measure and say so here
         config.pluginmanager.register(_XdistController(config), "measurefirst-xdist-controller")
+        return
     if _wanted(config):
         _session(config, explicit=True).configure()
 

@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .text import ci_range, finding_lines, format_relative, format_time, time_unit
+from .text import ci_range, finding_lines, format_relative, format_time, time_unit, verdict_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -73,18 +73,6 @@ def weave_unsupported() -> str:
             "runs); call benchmark(fn, *args) on the function instead")
 
 
-def verdict_word(c: "Change", gate: bool) -> tuple[str, str]:
-    """The verdict of a saved-baseline comparison and its style: REGRESSION (slower beyond the CI and
-    the threshold, with a gate on), slower, faster or same (as ``measurefirst compare`` shows it)."""
-    if c.regression and gate:
-        return "REGRESSION", "bold red"
-    if c.ci_low > 1:
-        return "slower", "red"
-    if c.ci_high < 1:
-        return "faster", "green"
-    return "same", ""
-
-
 def regression_line(r: "Record", baseline: str, threshold: float) -> str:
     assert r.change is not None
     return (f"{r.display}: {r.change.words()} than {baseline}, beyond the {threshold:.1%} threshold "
@@ -136,6 +124,19 @@ def change_cell(c: "Change") -> str:
     return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
 
 
+COMPARISON_TITLE = " (interleaved)"
+
+
+def _group_key(r: "Record") -> str:
+    """The table a record goes in: its group, else the candidates of one comparison together (rows
+    named by candidate), else its test file."""
+    if r.group:
+        return f"group {r.group}"
+    if r.comparison is not None:
+        return r.name.rsplit("::", 1)[0] + COMPARISON_TITLE
+    return r.module
+
+
 def group_table(title: str, records: Sequence["Record"], *, baseline: str | None, gate: bool,
                 width: int = 120) -> "Table":
     """One group's measurements: the median ±CI half-width, the 95% CI, samples × calls per sample;
@@ -155,8 +156,8 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         mark = " !" if any(w.severity != "info" for w in m.warnings) else ""
-        row = {"test": r.display + mark,
-               "median": f"{format_time(m.median, hw, unit)} ±{format_relative(m.ci_half_width_rel)}",
+        row = {"test": (r.label if _group_key(r).endswith(COMPARISON_TITLE) and r.label else r.display) + mark,
+               "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"),
                "95% CI": "n/a" if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r),
                "device/timer": f"{m.device}/{m.timer}"}
         style = ""
@@ -194,8 +195,8 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
     return table
 
 
-def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = (), width: int = 120
-                    ) -> tuple[list[str], list["Table"], list[str]]:
+def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = (), width: int = 120,
+                    verbose: bool = False) -> tuple[list[str], list["Table"], list[str]]:
     """Lines before the tables, the tables (one per group: the group's name, else the test file), and
     lines after them; all empty when nothing was measured and nothing went wrong (the plugin stays
     quiet)."""
@@ -211,8 +212,7 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
     if measured:
         groups: dict[str, list["Record"]] = {}
         for r in measured:
-            key = f"group {r.group}" if r.group else r.module
-            groups.setdefault(key, []).append(r)
+            groups.setdefault(_group_key(r), []).append(r)
         tests = len({r.nodeid for r in measured})
         title = f"{len(measured)} measurement(s) in {tests} test(s)"
         if baseline is not None:
@@ -230,9 +230,15 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
                 relation = " than " if v.verdict in ("faster", "slower") else " against "
                 lines.append(f"{prefix}: {v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, "
                              f"{v.rounds} interleaved rounds")
-        for r in measured:
-            for line in finding_lines([w for w in r.measurement.warnings if w.severity != "info"]):
-                lines.append(f"{r.display}: {line}")
+        flagged = [r for r in measured if any(w.severity != "info" for w in r.measurement.warnings)]
+        if flagged:
+            lines.append("findings (! in the tables" + ("" if verbose else "; -v shows how to fix each") + "):")
+        for r in flagged:
+            found = [w for w in r.measurement.warnings if w.severity != "info"]
+            if verbose:
+                lines += [f"  {r.display}: {line}" for line in finding_lines(found)]
+            else:
+                lines += [f"  {r.display}: [{w.code}] {w.message}" for w in found]
             if r.change is not None:
                 for flag in r.change.flags:
                     lines.append(f"{r.display}: note: {flag}")

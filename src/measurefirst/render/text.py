@@ -10,6 +10,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
     from ..compare import Comparison
+    from ..regression import Change
     from ..results import Finding, Measurement
     from ..sweep import SweepResult
 
@@ -288,3 +289,15 @@ def sweep_lines(result: "SweepResult") -> list[str]:
     if not result.complete:
         lines.append("INCOMPLETE (interrupted): the sizes above are the ones that finished")
     return lines
+
+
+def verdict_word(c: "Change", gate: bool) -> tuple[str, str]:
+    """The verdict of a saved-baseline comparison and its style: REGRESSION (slower beyond the CI and
+    the threshold, with a gate on), slower, faster or same (as ``measurefirst compare`` shows it)."""
+    if c.regression and gate:
+        return "REGRESSION", "bold red"
+    if c.ci_low > 1:
+        return "slower", "red"
+    if c.ci_high < 1:
+        return "faster", "green"
+    return "same", ""

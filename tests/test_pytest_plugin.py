@@ -1,0 +1,349 @@
+"""The pytest plugin, end to end with pytester: every verdict on the seeded simulated clock
+(``--mf-simulate``), so counts and ratios are exact."""
+
+from __future__ import annotations
+
+import gc
+import json
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+EXAMPLES = Path(__file__).parent.parent / "examples" / "pytest"
+#: 10 ms calls with a little seeded noise; manual GeLU costs 16 ms in the comparison, fused 5 ms. (Long
+#: simulated calls keep the sample counts, and so the real time each run takes, small.)
+SIM = "--mf-simulate=call=10ms,noise=0.002,seed=1;manual=16ms;fused=5ms"
+
+
+@pytest.fixture
+def pt(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.Pytester]:
+    """A pytester whose results store lies in its own folder (tests/conftest.py points the
+    environment at a shared temporary store)."""
+    monkeypatch.setenv("MEASUREFIRST_STORE", str(pytester.path / "results.db"))
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.delenv("MEASUREFIRST_PYTEST_SIMULATE", raising=False)
+    gc.freeze()  # the engine collects garbage before each measurement: skip this process's own objects
+    yield pytester
+    gc.unfreeze()
+
+
+def _example(pt: pytest.Pytester, name: str) -> None:
+    pt.makepyfile(**{name: (EXAMPLES / f"{name}.py").read_text()})
+
+
+SUITE = """
+import pytest
+
+CALLS = {}
+
+def work(tag):
+    CALLS[tag] = CALLS.get(tag, 0) + 1
+    return tag
+
+@pytest.mark.measurefirst(group="sizes", budget=0.5)
+@pytest.mark.parametrize("n", [1, 2])
+def test_sized(measure, n):
+    m = measure(lambda: work(f"sized{n}"))
+    assert m.label.endswith(f"test_sized[{n}]")
+
+def test_two(measure):
+    measure(lambda: work("a"), label="a")
+    measure(lambda: work("b"), label="b")
+
+def test_cmp(measure):
+    r = measure.compare({"manual": lambda: work("manual"), "fused": lambda: work("fused")})
+    r.assert_faster("fused", than="manual", by=3)
+    r.assert_not_slower("fused", than="manual")
+    r.assert_slower("manual", than="fused", by=3)
+
+def test_plain():
+    assert True
+
+def test_counts():
+    # under --mf-disable every measured function ran exactly once
+    import os
+    if os.environ.get("EXPECT_ONCE"):
+        assert CALLS == {"sized1": 1, "sized2": 1, "a": 1, "b": 1, "manual": 1, "fused": 1}, CALLS
+"""
+
+
+def test_plugin_is_registered_and_inert(pt: pytest.Pytester) -> None:
+    """Installed, the plugin loads in every pytest run, and stays out of the way: it imports neither
+    torch nor measurefirst (seconds on a busy machine) and prints nothing."""
+    from importlib.metadata import entry_points
+
+    assert "pytest_measurefirst" in [e.value for e in entry_points(group="pytest11") if e.name == "measurefirst"]
+    pt.makepyfile("""
+        import sys
+        def test_a(request):
+            assert request.config.pluginmanager.has_plugin("measurefirst")
+            assert "torch" not in sys.modules and "measurefirst" not in sys.modules
+    """)
+    result = pt.runpytest_subprocess()
+    result.assert_outcomes(passed=1)
+    assert "measurefirst:" not in result.stdout.str() and "- measurefirst -" not in result.stdout.str()
+
+
+def test_passing_suite_and_summary(pt: pytest.Pytester) -> None:
+    pt.makepyfile(test_suite=SUITE)
+    result = pt.runpytest(SIM, "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=6)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines([
+        "*- measurefirst -*",
+        "6 measurement(s) in 4 test(s); simulated clock",
+        "group sizes [[]cpu/simulated[]]*",
+        "*test_sized[[]1[]]*10.0* ms ±*",
+        "*test_sized[[]2[]]*",
+        "test_suite.py [[]cpu/simulated[]]*",
+        "*test_two::a*", "*test_two::b*",
+        "test_suite.py::test_cmp (interleaved) [[]cpu/simulated[]]*", "* manual *16.0* ms*", "* fused *5.0* ms*",
+        "test_cmp: fused: 3.20x faster than manual — time ratio 0.31* (95% CI *), * interleaved rounds",
+    ])
+    assert "test_plain" not in out.split("- measurefirst -")[1]
+
+
+def test_quiet_when_nothing_measures(pt: pytest.Pytester) -> None:
+    pt.makepyfile("def test_a():\n    pass\n")
+    result = pt.runpytest(SIM, "--mf-budget", "0.5")
+    result.assert_outcomes(passed=1)
+    assert "- measurefirst -" not in result.stdout.str()
+    result.stdout.fnmatch_lines(["measurefirst: device auto, budget 0.5 s per measurement, simulated clock"])
+
+
+def test_assertion_failure_names_verdict_and_ci(pt: pytest.Pytester) -> None:
+    pt.makepyfile("""
+        def test_cmp(measure):
+            r = measure.compare({"manual": lambda: None, "fused": lambda: None})
+            r.assert_faster("fused", than="manual", by=4)
+    """)
+    result = pt.runpytest(SIM)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "E * AssertionError: expected fused to be at least 4x faster than manual",
+        "E * measured: 3.20x faster than manual (3.2*x)",
+        "E * time ratio 0.31* (95% CI 0.31*–0.31*), * interleaved rounds; medians: fused 5.00* ms, manual 16.0* ms",
+    ])
+
+
+def test_disable_calls_each_function_once(pt: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pt.makepyfile(test_suite=SUITE)
+    monkeypatch.setenv("EXPECT_ONCE", "1")
+    result = pt.runpytest("--mf-disable", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=6)
+    result.stdout.fnmatch_lines(["nothing timed (--mf-disable): 6 measured function(s) ran once each"])
+    assert "measurement(s) in" not in result.stdout.str()
+
+
+def test_only_and_skip(pt: pytest.Pytester) -> None:
+    pt.makepyfile(test_suite=SUITE)
+    result = pt.runpytest(SIM, "--mf-only")
+    result.assert_outcomes(passed=4, skipped=2)
+    result = pt.runpytest(SIM, "--mf-skip", "-rs")
+    result.assert_outcomes(passed=2, skipped=4)
+    result.stdout.fnmatch_lines(["SKIPPED * measurefirst: a measuring test (--mf-skip)"])
+
+
+def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester) -> None:
+    """The example file: save a baseline, compare with it (passes), then one function 20% slower fails
+    the run, naming the test and the ratio; the others stay within the noise."""
+    _example(pt, "test_gelu")
+    saved = pt.runpytest(SIM, "--mf-save", "base")
+    saved.assert_outcomes(passed=5)
+    saved.stdout.fnmatch_lines(["saved 6 measurement(s) as @base in *results.db (compare with: --mf-compare @base)"])
+
+    same = pt.runpytest(SIM, "--mf-compare", "base", "--mf-fail-if-slower", "5%")
+    same.assert_outcomes(passed=5)
+    same.stdout.fnmatch_lines([
+        "measurefirst: comparing with @base; a test fails when slower beyond its CI and 5.0%",
+        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI); simulated clock",
+        "*test_manual_gelu[[]4096[]]*1.000x (0.99*–1.00*)*same*",
+        "no regression beyond 5.0% and the noise against @base",
+    ])
+
+    slower = pt.runpytest(SIM + ";test_manual_gelu=12ms", "--mf-compare=@base", "--mf-fail-if-slower", "5%")
+    assert slower.ret == 1
+    slower.assert_outcomes(passed=3, failed=2)
+    slower.stdout.fnmatch_lines([
+        "*_ test_manual_gelu[[]4096[]] _*",
+        "measurefirst: slower than the baseline beyond the noise and the threshold (--mf-fail-if-slower)",
+        "  test_manual_gelu[[]4096[]]: 20.0% slower (ratio 1.200, 95% CI 1.19*–1.20*) than @base, beyond the 5.0% "
+        "threshold and the noise",
+    ])
+    slower.stdout.fnmatch_lines([
+        "*test_manual_gelu[[]65536[]]*1.1*x (1.1*–1.2*)*REGRESSION*",
+        "REGRESSION test_manual_gelu[[]4096[]]: 20.0% slower (ratio 1.200, *",
+        "FAILED test_gelu.py::test_manual_gelu[[]4096[]] - measurefirst: slower than the b*",
+    ])
+    # a slowdown within the threshold is not a regression, even though it is beyond the noise
+    within = pt.runpytest(SIM + ";test_manual_gelu=10.3ms", "--mf-compare=@base", "--mf-fail-if-slower", "5%")
+    within.assert_outcomes(passed=5)
+    within.stdout.fnmatch_lines(["*test_manual_gelu[[]4096[]]*1.030x (1.0*–1.0*)*slower*"])
+
+
+def test_compare_without_gate_and_latest(pt: pytest.Pytester) -> None:
+    pt.makepyfile("def test_a(measure):\n    measure(lambda: None)\n")
+    assert pt.runpytest(SIM, "--mf-save", "one").ret == 0
+    result = pt.runpytest(SIM + ";test_a=20ms", "--mf-compare")  # each test's latest saved run; no gate
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*test_a*ms ±*x (*–*)*slower*"])
+
+
+def test_usage_errors(pt: pytest.Pytester) -> None:
+    pt.makepyfile("def test_a(measure):\n    measure(lambda: None)\n")
+    result = pt.runpytest(SIM, "--mf-fail-if-slower", "5%")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--mf-fail-if-slower needs a baseline: add --mf-compare*"])
+    assert pt.runpytest(SIM, "--mf-save", "base").ret == 0
+    result = pt.runpytest(SIM, "--mf-compare=@nope")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--mf-compare @nope: no runs saved under that name in * (saved: @base)*"])
+    result = pt.runpytest(SIM, "--mf-save", "a/b")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    pt.makepyfile(test_marker="""
+        import pytest
+        @pytest.mark.measurefirst(budgett=1)
+        def test_b(measure):
+            measure(lambda: None)
+    """)
+    result = pt.runpytest(SIM, "test_marker.py")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*unknown option(s) budgett*"])
+
+
+def test_json_report_and_baseline_from_it(pt: pytest.Pytester) -> None:
+    pt.makepyfile(test_suite=SUITE)
+    result = pt.runpytest(SIM, "--mf-json", "out/run.json", "-k", "sized or cmp")
+    result.assert_outcomes(passed=3)
+    data = json.loads((pt.path / "out" / "run.json").read_text())
+    assert data["kind"] == "pytest_run" and data["simulated"] and data["measured"]
+    names = [b["name"] for b in data["benchmarks"]]
+    assert names == ["test_suite.py::test_sized[1]", "test_suite.py::test_sized[2]",
+                     "test_suite.py::test_cmp::manual", "test_suite.py::test_cmp::fused"]
+    first = data["benchmarks"][0]
+    assert first["group"] == "sizes" and first["param"] == "1" and first["params"] == {"n": 1}
+    assert first["measurement"]["options"]["budget"] == 0.5
+    assert data["benchmarks"][2]["comparison"] == 0 and data["comparisons"][0]["comparison"]["kind"] == "comparison"
+    from measurefirst import Measurement
+
+    m = Measurement.from_dict(first["measurement"])
+    assert m.n_samples > 10 and abs(m.median - 10e-3) < 1e-4
+    # the JSON file is a baseline too, for --mf-compare and for `measurefirst compare`
+    again = pt.runpytest(SIM + ";test_sized=11ms", "--mf-compare", "out/run.json", "--mf-fail-if-slower", "5%",
+                         "--mf-json", "out/new.json", "-k", "sized or cmp")
+    again.assert_outcomes(passed=1, failed=2)
+    new = json.loads((pt.path / "out" / "new.json").read_text())
+    assert [b["regression"] for b in new["benchmarks"]] == [True, True, False, False]
+    assert abs(new["benchmarks"][0]["change"]["ratio"] - 1.1) < 0.005
+    from measurefirst.cli import main
+
+    assert main(["compare", "out/run.json", "out/new.json", "--fail-if-slower", "5%"]) == 1
+
+
+def test_xdist_worker_refuses_to_measure(pt: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    pt.makepyfile(test_suite=SUITE)
+    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
+    monkeypatch.setenv("EXPECT_ONCE", "1")
+    result = pt.runpytest(SIM, "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=6)
+    out = result.stdout.str()
+    assert "measurement(s) in" not in out
+    result.stdout.fnmatch_lines([
+        "*MeasureFirstWarning: measurefirst refuses to measure under pytest-xdist (worker gw3): timings taken "
+        "while other workers run in parallel are meaningless*",
+    ])
+
+
+def test_xdist_controller_says_so(pt: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    pt.makepyfile("def test_a(measure):\n    assert measure(lambda: 1).summary is None\n")
+    result = pt.runpytest_subprocess("-n", "1", SIM)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([
+        "*refused to measure under pytest-xdist: 1 measuring test(s) ran on workers gw0 in parallel, so nothing "
+        "was timed*pytest -p no:xdist --mf-only (or -n 0)",
+    ])
+
+
+BENCHMARK_STYLE_COUNTS = """
+import pytest
+
+CALLS = {"n": 0}
+
+def work(n):
+    CALLS["n"] += 1
+    return n * 2
+
+def test_pedantic_exact(benchmark):
+    CALLS["n"] = 0
+    assert benchmark.pedantic(work, args=(21,), rounds=7, iterations=3, warmup_rounds=2) == 42
+    assert CALLS["n"] == (2 + 7) * 3
+    assert benchmark.stats.stats.rounds == 7 and benchmark.stats["iterations"] == 3
+    assert benchmark.measurement.numbers == (3,) * 7
+
+def test_setup_teardown(benchmark):
+    seen = []
+    r = benchmark.pedantic(work, setup=lambda: ((5,), {}), teardown=lambda n: seen.append(n), rounds=4,
+                           warmup_rounds=1)
+    assert r == 10 and seen == [5] * 5
+
+@pytest.mark.benchmark(group="plain", min_rounds=12, max_time=0.3)
+def test_plain(benchmark):
+    assert benchmark(work, 4) == 8
+    assert benchmark.measurement.options["budget"] == 0.3 and benchmark.measurement.options["min_samples"] == 12
+    with pytest.raises(Exception, match="can only be used once"):
+        benchmark(work, 1)
+"""
+
+
+def test_pedantic_is_exact_on_the_real_clock(pt: pytest.Pytester) -> None:
+    pt.makepyfile(test_counts=BENCHMARK_STYLE_COUNTS)
+    result = pt.runpytest("--mf", "--mf-budget", "0.3", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["*group plain [[]cpu/wall[]]*", "*test_plain*"])
+
+
+def test_pytest_benchmark_file_runs_unchanged_under_mf(pt: pytest.Pytester) -> None:
+    _example(pt, "test_benchmark_style")
+    result = pt.runpytest("--mf", SIM, "--benchmark-json", "bench.json")
+    result.assert_outcomes(passed=5)
+    out = result.stdout.str()
+    if _has_pytest_benchmark():
+        result.stdout.fnmatch_lines(["measurefirst: providing pytest-benchmark's `benchmark` fixture (--mf); "
+                                     "turned off for this run: pytest-benchmark"])
+    assert "Name (time in" not in out  # pytest-benchmark's own table: it is off
+    result.stdout.fnmatch_lines([
+        "group sort [[]cpu/simulated[]]*", "*test_sort[[]1000[]]*20 × 5*", "*test_sort[[]10000[]]*20 × 5*",
+        "group reduce [[]cpu/simulated[]]*", "*test_sum_with_setup*10 × 1*",
+    ])
+    data = json.loads((pt.path / "bench.json").read_text())  # pytest-benchmark's shape
+    sort = next(b for b in data["benchmarks"] if b["name"] == "test_sort[1000]")
+    assert sort["group"] == "sort" and sort["extra_info"] == {"n": 1000} and sort["params"] == {"n": 1000}
+    assert sort["stats"]["rounds"] == 20 and sort["stats"]["iterations"] == 5
+    assert abs(sort["stats"]["median"] - 10e-3) < 1e-4 and "measurement" in sort["measurefirst"]
+    # and with --benchmark-disable each function runs once, nothing timed
+    result = pt.runpytest("--mf", "--benchmark-disable")
+    result.assert_outcomes(passed=5)
+    result.stdout.fnmatch_lines(["nothing timed (--mf-disable): 5 measured function(s) ran once each"])
+
+
+def _has_pytest_benchmark() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pytest_benchmark") is not None
+
+
+def test_without_mf_pytest_benchmark_keeps_its_fixture(pt: pytest.Pytester) -> None:
+    if not _has_pytest_benchmark():
+        pytest.skip("pytest-benchmark is not installed")
+    pt.makepyfile("""
+        def test_a(benchmark):
+            assert type(benchmark).__module__ == "pytest_benchmark.fixture"
+            benchmark.pedantic(lambda: None, rounds=2)
+    """)
+    result = pt.runpytest("--benchmark-disable")
+    result.assert_outcomes(passed=1)
+    assert "measurefirst:" not in result.stdout.str() and "- measurefirst -" not in result.stdout.str()
