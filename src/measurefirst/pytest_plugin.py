@@ -448,6 +448,7 @@ class MeasureSession:
         self.errors: list[str] = []
         self.compat_budget: float | None = None
         self.compat_min_samples: int | None = None
+        self.compat_precision: float | None = None
         self._names: set[str] = set()
         if sim:
             try:
@@ -489,6 +490,9 @@ class MeasureSession:
         min_rounds = getattr(opt, "benchmark_min_rounds", None)
         if min_rounds is not None:
             self.compat_min_samples = max(MIN_SAMPLES, int(min_rounds))
+        precision = getattr(opt, "benchmark_precision", None)
+        if precision:
+            self.compat_precision = float(precision)
         for dest, flag, instead in UNSUPPORTED_BENCHMARK_OPTIONS:
             if getattr(opt, dest, None) not in (None, False, [], ""):
                 self.ignored_options.append((flag, instead))
@@ -580,6 +584,8 @@ class MeasureSession:
             budget = budget or self.compat_budget
             if self.compat_min_samples is not None:
                 opts["min_samples"] = self.compat_min_samples
+            if self.compat_precision is not None:
+                opts["precision"] = self.compat_precision
         opts["budget"] = budget or DEFAULT_BUDGET
         group = None
         marker = node.get_closest_marker("measurefirst")

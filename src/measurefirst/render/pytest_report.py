@@ -158,6 +158,7 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         mark = " !" if any(w.severity != "info" for w in m.warnings) else ""
         row = {"test": (r.label if _group_key(r).endswith(COMPARISON_TITLE) and r.label else r.display) + mark,
                "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"),
+               "median_plain": format_time(m.median, hw, unit),
                "95% CI": "n/a" if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r),
                "device/timer": f"{m.device}/{m.timer}"}
         style = ""
@@ -177,13 +178,18 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
     header = {"vs": f"vs {baseline}"}
 
     def needed(names: list[str]) -> int:
-        return sum(max([len(header.get(c, c))] + [len(row[c]) for row in rows]) for c in names) + 2 * (len(names) - 1)
+        # cell widths, one space of padding each side, a separator between columns, the edges
+        return sum(max([len(header.get(c, c))] + [len(row[c]) for row in rows]) for c in names) + 3 * len(names) + 1
 
     for optional in ("samples", "device/timer", "95% CI"):
         if needed(cols) > width and optional in cols:
             cols.remove(optional)
-    table = Table(title=escape(title + (f" [{next(iter(places))}]" if one_place else "")), title_justify="left",
-                  box=box.SIMPLE_HEAD, pad_edge=False)
+    if needed(cols) > width:  # last: the median without its ± (the ratio's CI is in the row)
+        cols[cols.index("median")] = "median_plain"
+        header["median_plain"] = "median"
+    full_title = title + (f" [{next(iter(places))}]" if one_place else "")
+    table = Table(title=escape(full_title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  min_width=min(width, len(full_title)))
     for c in cols:
         table.add_column(header.get(c, c), justify="left" if c in ("test", "verdict", "device/timer") else "right",
                          no_wrap=c != "test", overflow="fold")
