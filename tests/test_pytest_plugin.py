@@ -347,3 +347,17 @@ def test_without_mf_pytest_benchmark_keeps_its_fixture(pt: pytest.Pytester) -> N
     result = pt.runpytest("--benchmark-disable")
     result.assert_outcomes(passed=1)
     assert "measurefirst:" not in result.stdout.str() and "- measurefirst -" not in result.stdout.str()
+
+
+def test_benchmark_options_without_pytest_benchmark(pt: pytest.Pytester) -> None:
+    """Without pytest-benchmark (here: blocked), --mf still understands --benchmark-only and friends."""
+    pt.makepyfile("""
+        def test_b(benchmark):
+            assert benchmark(lambda x: x + 1, 1) == 2
+        def test_plain():
+            pass
+    """)
+    result = pt.runpytest("-p", "no:benchmark", "--mf", SIM, "--benchmark-only")
+    result.assert_outcomes(passed=1, skipped=1)
+    assert "turned off for this run" not in result.stdout.str()
+

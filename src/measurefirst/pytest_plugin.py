@@ -29,7 +29,6 @@ run asks for measuring (an ``--mf*`` option, the ``mf`` ini setting, or a test t
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -496,12 +495,9 @@ class MeasureSession:
         for dest, flag, instead in UNSUPPORTED_BENCHMARK_OPTIONS:
             if getattr(opt, dest, None) not in (None, False, [], ""):
                 self.ignored_options.append((flag, instead))
-        installed = importlib.util.find_spec("pytest_benchmark") is not None
         module = pm.get_plugin("benchmark")
         if module is not None and getattr(module, "__name__", "") == "pytest_benchmark.plugin":
             pm.set_blocked("benchmark")  # its fixture, hooks and report
-            installed = True
-        if installed:
             pm.set_blocked("pytest-benchmark")  # the session object its pytest_configure registers
             object.__setattr__(opt, "benchmark_disable", True)
             self.disabled_plugins.append("pytest-benchmark")

@@ -59,7 +59,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-def pytest_addoption(parser: pytest.Parser) -> None:
+def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:
     g = parser.getgroup("measurefirst", "measurefirst: benchmarks as tests (device-synchronized, adaptive, with CIs)")
     g.addoption("--mf", action="store_true", default=False, dest="mf_compat",
                 help="also provide pytest-benchmark's `benchmark` fixture, marker and --benchmark-only/-skip/"
@@ -88,8 +88,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      "under the rootdir)")
     g.addoption("--mf-simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
     parser.addini("mf", type="bool", default=False, help="measurefirst: the same as --mf (provide `benchmark`)")
-    if importlib.util.find_spec("pytest_benchmark") is None:
-        # pytest-benchmark declares these itself; without it, --mf still understands them
+    if importlib.util.find_spec("pytest_benchmark") is None or pluginmanager.is_blocked("benchmark"):
+        # pytest-benchmark declares these itself; without it (or with -p no:benchmark), --mf still understands them
         for flag, dest, text in BENCHMARK_ALIASES:
             g.addoption(flag, action="store_true", default=False, dest=dest, help=text)
         g.addoption("--benchmark-json", default=None, metavar="PATH", dest="benchmark_json",
