@@ -722,8 +722,10 @@ class MeasureSession:
         """At the end of the run: save into the history, write the JSON reports."""
         if self.baseline is not None:
             self.baseline.close()
+        if self.worker is not None:
+            return  # a pytest-xdist worker measured nothing: nothing to save, no report to race for
         measured = [r for r in self.records if r.measurement.summary is not None]
-        if self.save is not None and measured and self.worker is None:
+        if self.save is not None and measured:
             try:
                 with Store(self.store_path) as store:
                     ids = store.save_many([r.measurement for r in measured],
