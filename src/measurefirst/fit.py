@@ -50,6 +50,14 @@ class PowerFit:
         return self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
 
     @property
+    def at_edge(self) -> bool:
+        """True when the exponent sits at the top of the searched range (:data:`K_GRID`): the true
+        exponent may be larger, and the times more likely reflect a change of regime (caches, memory,
+        swapping, a throttled machine) than one power law."""
+        step = float(K_GRID[1] - K_GRID[0])
+        return self.k >= float(K_GRID[-1]) - step / 2
+
+    @property
     def poor(self) -> bool:
         """True when the points stray from the model by more than :data:`POOR_FIT_RMS` (rms)."""
         return self.rms_rel_error > POOR_FIT_RMS
@@ -61,6 +69,10 @@ class PowerFit:
         text = (f"t(n) = {format_time(self.t0)} + {self.c:.3g}·n^{self.k:.3f} "
                 f"(k 95% CI {self.k_ci[0]:.3f}–{self.k_ci[1]:.3f}); work dominates from {cross}; "
                 f"rms error {self.rms_rel_error:.1%} over {self.n_points} sizes")
+        if self.at_edge:
+            text += (f" — warning: the exponent sits at the edge of the searched range (k <= {float(K_GRID[-1]):g}): "
+                     "time grows faster than any exponent tried, so this is no power law; check the largest "
+                     "sizes (memory, swapping, throttling) or fit a narrower range")
         if self.poor:
             text += (" — a poor fit: the points do not follow one power law (cache regimes?); "
                      "fit a narrower range of sizes")
