@@ -47,7 +47,8 @@ class PowerFit:
     n_points: int
 
     def predict(self, n: float | np.ndarray) -> np.ndarray:
-        return self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
+        t: np.ndarray = self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
+        return t
 
     @property
     def at_edge(self) -> bool:
@@ -113,7 +114,8 @@ def _two_param_grid(t: np.ndarray, G: np.ndarray, w: np.ndarray) -> tuple[np.nda
 
     def rss(t0v: np.ndarray, cv: np.ndarray) -> np.ndarray:
         pred = t0v[:, None] + cv[:, None] * G
-        return np.sum(W2 * (t[None, :] - pred) ** 2, axis=1)
+        total: np.ndarray = np.sum(W2 * (t[None, :] - pred) ** 2, axis=1)
+        return total
 
     bad = ~(np.isfinite(t0) & np.isfinite(c) & (t0 >= 0) & (c >= 0))
     use_c = rss(np.zeros_like(c_only), c_only) <= rss(t0_only, np.zeros_like(t0_only))

@@ -132,7 +132,8 @@ class Measurement:
         """Every sample divided by its loop count (nanoseconds per call), in sampling order."""
         if not self.samples_ns:
             return np.zeros(0)
-        return np.asarray(self.samples_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        per_call: np.ndarray = np.asarray(self.samples_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        return per_call
 
     @cached_property
     def used_mask(self) -> np.ndarray:
@@ -490,7 +491,7 @@ def _int(v: Any, path: str, minimum: int | None = None) -> int:
             raise ValueError(f"{path} must be an integer; got {_short(v)}")
     if minimum is not None and v < minimum:
         raise ValueError(f"{path} must be >= {minimum}; got {v}")
-    return v
+    return int(v)
 
 
 def _num_list(d: dict[str, Any], key: str, path: str, minimum: float | None = None) -> tuple[float, ...]:

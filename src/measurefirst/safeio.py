@@ -130,7 +130,7 @@ def strict(obj: Any) -> Any:
                 out[k] = None
                 notes[str(k)] = _non_finite_name(v)
             elif isinstance(v, (list, tuple)):
-                items = []
+                items: list[Any] = []
                 for i, x in enumerate(v):
                     if isinstance(x, float) and not math.isfinite(x):
                         notes[f"{k}[{i}]"] = _non_finite_name(x)

@@ -14,6 +14,7 @@ cannot be written (a read-only folder) is opened read-only for the commands that
 
 from __future__ import annotations
 
+import builtins
 import csv
 import functools
 import io
@@ -358,16 +359,16 @@ class Store:
     _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
 
     @_guarded("list runs")
-    def list(self, name: str | None = None) -> list[RunRow]:
+    def list(self, name: str | None = None) -> builtins.list[RunRow]:
         """Saved runs, oldest first (all, or those of one name)."""
         if name is None:
             rows = self.conn.execute(f"SELECT {self._COLS} FROM runs ORDER BY id")
         else:
             rows = self.conn.execute(f"SELECT {self._COLS} FROM runs WHERE name = ? ORDER BY id", (name,))
-        return [RunRow(*r[:11], bool(r[11])) for r in rows]
+        return [RunRow(*r[:11], bool(r[11])) for r in rows]  # type: ignore[call-arg]  # the columns match RunRow
 
     @_guarded("list names")
-    def names(self) -> list[str]:
+    def names(self) -> builtins.list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
     @_guarded("read a run")

@@ -83,7 +83,7 @@ def _evaluate(node: ast.AST, n: float, text: str, what: str) -> float:
     if isinstance(node, ast.Expression):
         return _evaluate(node.body, n, text, what)
     if isinstance(node, ast.Constant):
-        value = float(node.value)
+        value = float(node.value)  # type: ignore[arg-type]  # _vet allowed only int and float
     elif isinstance(node, ast.Name):
         value = n if node.id == "n" else _CONSTANTS[node.id]
     elif isinstance(node, ast.UnaryOp):
@@ -363,7 +363,7 @@ def validate_sizes(sizes: Sequence[int]) -> list[int]:
     included) up to :data:`MAX_SIZE`, distinct, at most :data:`MAX_SIZES` of them."""
     if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence) and not hasattr(sizes, "__iter__"):
         raise TypeError(f"sizes must be a list of positive integers such as [64, 128, 256]; got {type(sizes).__name__}")
-    out = []
+    out: list[int] = []
     for s in sizes:
         if isinstance(s, bool) or not isinstance(s, numbers.Real):
             raise ValueError(f"sizes must be positive integers; got {s!r}")
@@ -426,7 +426,7 @@ def sweep(
         if not impls:
             raise ValueError("make_fn mapping is empty")
     else:
-        impls = [(label or getattr(make_fn, "__name__", "fn"), make_fn)]
+        impls = [(str(label or getattr(make_fn, "__name__", "fn")), make_fn)]
     for name, f in impls:
         if not callable(f):
             raise TypeError(f"make_fn for {name!r} must be a callable taking the size n and returning the function to time")

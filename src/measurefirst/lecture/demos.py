@@ -90,7 +90,7 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
             continue
         rel, work = result.relative(p)
         assert p.measurement is not None
-        row = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
+        row: dict[str, Any] = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
                "gflops": (p.flops_per_s or 0) / 1e9}
         rows.append(row)
         issues = point_issues(p.measurement)

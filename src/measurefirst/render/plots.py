@@ -104,7 +104,7 @@ def plot_roofline(result: "SweepResult", path: str | Path) -> Path:
     plt = _pyplot()
     pk = result.peaks
     pts = [q for q in result.points if q.ok and q.intensity and q.flops_per_s]
-    intens = [q.intensity for q in pts] or [pk.ridge]
+    intens = [q.intensity for q in pts if q.intensity is not None] or [pk.ridge]
     lo, hi = min(min(intens), pk.ridge) / 4, max(max(intens), pk.ridge) * 4
     grid = np.geomspace(lo, hi, 200)
     fig, ax = plt.subplots(figsize=(7, 4.5))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .text import cell, format_time, plain
 
@@ -39,7 +39,7 @@ def op_table(p: "Profile", *, view: str = "work", sort: str = "self", limit: int
     for c in cols:
         t.add_column(c, justify="left" if c in ("op", "input shapes") else "right", overflow="fold")
     for r in rows:
-        cells: list[object] = [cell(r.name), _count(r.calls), format_time(r.self_s), format_time(r.total_s), f"{r.self_s / total:.1%}",
+        cells: list[Any] = [cell(r.name), _count(r.calls), format_time(r.self_s), format_time(r.total_s), f"{r.self_s / total:.1%}",
                  format_time(r.device_s) if r.device_s else "", f"{r.flops:.3g}" if r.flops else "",
                  _bytes(r.bytes_est), _bytes(r.cpu_mem_bytes + r.device_mem_bytes)]
         if "input shapes" in cols:
@@ -93,10 +93,10 @@ def diff_table(d: "ProfileDiff") -> "Table":
             t.add_column(cell(f"{label} bytes"), justify="right")
     t.add_column("only in")
     for r in d.rows:
-        cells: list[object] = [cell(r.name)]
+        cells: list[Any] = [cell(r.name)]
         for i in range(len(d.labels)):
-            cells += ["" if r.calls[i] is None else _count(r.calls[i]),
-                      "" if r.time_s[i] is None else format_time(r.time_s[i])]
+            calls, seconds = r.calls[i], r.time_s[i]
+            cells += ["" if calls is None else _count(calls), "" if seconds is None else format_time(seconds)]
             if d.unit == "ops":
                 cells.append(_bytes(r.bytes_est[i]))
         only = r.only_in()
