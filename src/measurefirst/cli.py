@@ -346,7 +346,14 @@ def build_parser() -> argparse.ArgumentParser:
     dm.add_argument("--json", action="store_true", help="also print the measured numbers as JSON")
 
     st = _sub(sub, "step", "time a training step phase by phase: memory, tokens/s, MFU, variants",
-              "TARGET is module:build or file.py:build; " + _step_contract())
+              "TARGET is module:build or file.py:build; build() returns model, optimizer and batches.")
+
+    def step_help(parser: argparse.ArgumentParser = st) -> str:
+        # the full contract lives in measurefirst.step (which imports torch): read it only for --help
+        parser.description = "TARGET is module:build or file.py:build; " + _step_contract()
+        return _Parser.format_help(parser)
+
+    setattr(st, "format_help", step_help)
     st.add_argument("target", metavar="TARGET")
     st.add_argument("--variants", default="eager", help="comma list of eager, compile, compile:BACKEND")
     st.add_argument("--dtypes", default="fp32", help="comma list of fp32, bf16, fp16 (autocast)")

@@ -55,6 +55,9 @@ def kernel_table(p: "Profile", *, limit: int | None = 25) -> "Table":
     for c in ("kernel", "launched by", "calls", "total", "mean", "library", "op", "arch", "dtype", "tile",
               "layout", "TC", "fused"):
         t.add_column(c, justify="right" if c in ("calls", "total", "mean") else "left", overflow="fold")
+    from ..profiling.capture import check_limit
+
+    check_limit(limit)
     for k in p.kernels[:limit]:
         d = k.decoded
         t.add_row(cell(k.name), cell(k.launched_by), _count(k.calls), format_time(k.total_s), format_time(k.mean_s),
