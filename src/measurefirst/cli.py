@@ -405,7 +405,7 @@ def _say(console: Any, text: str, style: str | None = None) -> None:
     """Print one line of text as it is: no rich markup, control characters escaped."""
     from .render.text import plain
 
-    console.print(plain(text), markup=False, style=style)
+    console.print(plain(text), markup=False, style=style, soft_wrap=True)  # one line, never wrapped
 
 
 def _dumps(obj: Any) -> str:
