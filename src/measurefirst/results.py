@@ -460,7 +460,12 @@ def _opt_dict(d: dict[str, Any], key: str, path: str) -> dict[str, Any]:
     return dict(v)
 
 
-def _num(v: Any, path: str, *, none: bool = False, finite: bool = True, minimum: float | None = None) -> Any:
+#: Longest time a stored sample may claim: 1e18 ns is 31 years; beyond it the file is damaged.
+MAX_STORED_NS = 1e18
+
+
+def _num(v: Any, path: str, *, none: bool = False, finite: bool = True, minimum: float | None = None,
+         maximum: float | None = None) -> Any:
     """A JSON number (not a boolean) as float; None passes when ``none`` (as None) . Non-finite
     numbers are refused when ``finite``."""
     if v is None and none:
@@ -475,6 +480,8 @@ def _num(v: Any, path: str, *, none: bool = False, finite: bool = True, minimum:
         raise ValueError(f"{path} must be finite; got {x!r}")
     if minimum is not None and not x >= minimum:
         raise ValueError(f"{path} must be >= {minimum:g}; got {x!r}")
+    if maximum is not None and not x <= maximum:
+        raise ValueError(f"{path} must be <= {maximum:g}; got {x!r}")
     return x
 
 
@@ -498,7 +505,7 @@ def _num_list(d: dict[str, Any], key: str, path: str, minimum: float | None = No
     v = d.get(key)
     if not isinstance(v, list):
         raise ValueError(f"{path}.{key} must be a list of numbers; got {_kind(v)}")
-    return tuple(_num(x, f"{path}.{key}[{i}]", minimum=minimum) for i, x in enumerate(v))
+    return tuple(_num(x, f"{path}.{key}[{i}]", minimum=minimum, maximum=MAX_STORED_NS) for i, x in enumerate(v))
 
 
 def _int_list(d: dict[str, Any], key: str, path: str, minimum: int | None = None) -> tuple[int, ...]:
@@ -515,9 +522,10 @@ def _warmup(v: Any, path: str) -> Warmup | None:
     times = d.get("times_ns")
     if not isinstance(times, list):
         raise ValueError(f"{path}.times_ns must be a list of numbers; got {_kind(times)}")
-    cold = _num(d.get("cold_ns"), f"{path}.cold_ns", none=True, minimum=0.0)
+    cold = _num(d.get("cold_ns"), f"{path}.cold_ns", none=True, minimum=0.0, maximum=MAX_STORED_NS)
     return Warmup(cold_ns=cold, calls=_int(d.get("calls"), f"{path}.calls", 0),
-                  times_ns=tuple(_num(x, f"{path}.times_ns[{i}]", minimum=0.0) for i, x in enumerate(times)),
+                  times_ns=tuple(_num(x, f"{path}.times_ns[{i}]", minimum=0.0, maximum=MAX_STORED_NS)
+                                 for i, x in enumerate(times)),
                   steady=_opt_bool(d, "steady", path, True), seconds=_real(d.get("seconds"), f"{path}.seconds"),
                   rule=_opt_str(d, "rule", path, ""))
 
