@@ -55,7 +55,10 @@ class ExpressionError(ValueError):
 
 def _vet(tree: ast.AST, text: str, what: str, allow_n: bool) -> None:
     names = "n, " if allow_n else ""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in _FUNCTIONS and id(node) not in called:
+            raise ExpressionError(f"{what} expression {text!r}: {node.id} is a function; call it, as in {node.id}(n)")
         if isinstance(node, ast.Expression):
             continue
         if isinstance(node, ast.Constant):
