@@ -47,7 +47,7 @@ CASES = {
         (["bench", "x = 1", "-o", "{dir}"], "directory"),
         (["bench", "x = 1", "-o", "{missing}"], "does not exist"),
         (["bench", "x = 1", "-o", "/proc/mf-x.json"], "cannot write"),
-        (["bench", "x = 1", "--save", "--store", "/proc/mf-r.db"], "cannot open"),
+        (["bench", "x = 1", "--save", "--store", "/proc/mf-r.db"], "cannot write the results store"),
         (["bench", "x = 1", "--save", "--store", "{foreign}"], "not a measurefirst results store"),
         (["bench", "(a @ a for _ in range(1))"], "generator expression"),
         (["bench", "yield 1"], "yield"),

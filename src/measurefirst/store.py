@@ -153,8 +153,13 @@ class Store:
         if exists:
             ours = self._check_header()
         else:
+            from .safeio import DestinationError, check_destination
+
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                check_destination(self.path, "results store")
+            except DestinationError as exc:
+                raise StoreError(f"{exc} (--store PATH or {ENV_VAR}=PATH)") from exc
             except OSError as exc:
                 raise StoreError(f"cannot create the results store {self.path}: {exc.strerror or exc}; "
                                  f"choose another file with --store PATH or {ENV_VAR}=PATH") from exc
