@@ -291,7 +291,7 @@ class Measurement:
             if seq is not None and len(seq) != len(samples):
                 raise ValueError(f"{path}.{name} has {len(seq)} entries for {len(samples)} samples")
         warnings = d.get("warnings")
-        if warnings is not None and not isinstance(warnings, list):
+        if warnings is not None and not isinstance(warnings, (list, tuple)):
             raise ValueError(f"{path}.warnings must be a list; got {_kind(warnings)}")
         return cls(
             label=_str(d, "label", path),
@@ -397,7 +397,7 @@ def load_measurements(data: Any, source: str = "results") -> list[Measurement]:
         elif kind == "comparison":
             d = migrate(item)
             ms = d.get("measurements")
-            if not isinstance(ms, list):
+            if not isinstance(ms, (list, tuple)):
                 raise ValueError(f"{path}.measurements must be a list")
             out.extend(Measurement.from_dict(m, f"{path}.measurements[{j}]") for j, m in enumerate(ms))
         elif kind == "sweep":
@@ -503,14 +503,14 @@ def _int(v: Any, path: str, minimum: int | None = None) -> int:
 
 def _num_list(d: dict[str, Any], key: str, path: str, minimum: float | None = None) -> tuple[float, ...]:
     v = d.get(key)
-    if not isinstance(v, list):
+    if not isinstance(v, (list, tuple)):
         raise ValueError(f"{path}.{key} must be a list of numbers; got {_kind(v)}")
     return tuple(_num(x, f"{path}.{key}[{i}]", minimum=minimum, maximum=MAX_STORED_NS) for i, x in enumerate(v))
 
 
 def _int_list(d: dict[str, Any], key: str, path: str, minimum: int | None = None) -> tuple[int, ...]:
     v = d.get(key)
-    if not isinstance(v, list):
+    if not isinstance(v, (list, tuple)):
         raise ValueError(f"{path}.{key} must be a list of integers; got {_kind(v)}")
     return tuple(_int(x, f"{path}.{key}[{i}]", minimum) for i, x in enumerate(v))
 
@@ -520,7 +520,7 @@ def _warmup(v: Any, path: str) -> Warmup | None:
         return None
     d = _dict(v, path)
     times = d.get("times_ns")
-    if not isinstance(times, list):
+    if not isinstance(times, (list, tuple)):
         raise ValueError(f"{path}.times_ns must be a list of numbers; got {_kind(times)}")
     cold = _num(d.get("cold_ns"), f"{path}.cold_ns", none=True, minimum=0.0, maximum=MAX_STORED_NS)
     return Warmup(cold_ns=cold, calls=_int(d.get("calls"), f"{path}.calls", 0),

@@ -299,12 +299,12 @@ class SweepResult:
         ``ValueError`` naming the field (and nothing else is raised)."""
         d = migrate(d)
         labels = d.get("labels")
-        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+        if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
             raise ValueError("sweep.labels must be a list of strings")
         if len(set(labels)) != len(labels):
             raise ValueError("sweep.labels must be unique")
         sizes = d.get("sizes")
-        if not isinstance(sizes, list):
+        if not isinstance(sizes, (list, tuple)):
             raise ValueError("sweep.sizes must be a list of sizes")
         sizes_t = tuple(_whole(n, f"sweep.sizes[{i}]") for i, n in enumerate(sizes))
         reference = _whole(d.get("reference"), "sweep.reference")
@@ -312,7 +312,7 @@ class SweepResult:
         if not isinstance(device, str):
             raise ValueError("sweep.device must be a string")
         raw_points = d.get("points")
-        if not isinstance(raw_points, list):
+        if not isinstance(raw_points, (list, tuple)):
             raise ValueError("sweep.points must be a list")
         points = []
         for i, p in enumerate(raw_points):
