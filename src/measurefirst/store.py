@@ -164,10 +164,7 @@ class Store:
                 raise StoreError(f"cannot create the results store {self.path}: {exc.strerror or exc}; "
                                  f"choose another file with --store PATH or {ENV_VAR}=PATH") from exc
         try:
-            self.conn = self._connect(f"file:{quote(str(self.path.absolute()))}"
-                                      + ("" if create else "?mode=rw"))
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._init()
+            self._open(create)
         except StoreError:
             self._close_quietly()
             raise
@@ -183,6 +180,28 @@ class Store:
             self._open_read_only(exc)
 
     # -- opening -----------------------------------------------------------------------------
+    def _open(self, create: bool) -> None:
+        """Connect and initialise; a store that another process holds for a moment (creating it, or
+        switching it to WAL) is waited for, up to the busy timeout, rather than refused."""
+        import time
+
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        pause = 0.005
+        while True:
+            try:
+                self.conn = self._connect(f"file:{quote(str(self.path.absolute()))}"
+                                          + ("" if create else "?mode=rw"))
+                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                self._init()
+                return
+            except sqlite3.OperationalError as exc:
+                transient = "locked" in str(exc).lower() or "busy" in str(exc).lower()
+                if not transient or time.monotonic() > deadline:
+                    raise
+                self._close_quietly()
+                time.sleep(pause)
+                pause = min(pause * 2, 0.2)
+
     def _connect(self, uri: str) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
 
@@ -242,9 +261,11 @@ class Store:
                 header = f.read(100)
         except OSError as exc:
             raise StoreError(f"cannot read the results store {self.path}: {exc.strerror or exc}") from exc
-        if len(header) == 0:
-            return False  # an empty file (e.g. made by touch) becomes a store
-        if len(header) < 100 or not header.startswith(b"SQLite format 3\x00"):
+        if len(header) < 100 or not header.strip(b"\x00"):
+            # empty (e.g. made by touch: it becomes a store), or being written by the process creating
+            # a store right now: SQLite decides under its locks (it never writes to a file it cannot read)
+            return False
+        if not header.startswith(b"SQLite format 3\x00"):
             raise self._foreign("not an SQLite file")
         app_id = int.from_bytes(header[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
