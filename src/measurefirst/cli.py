@@ -23,6 +23,10 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 _TARGET_RE = re.compile(r"^(?P<mod>[\w.]+|[^:\s]+\.py):(?P<attr>[\w.]+)$")
 
 
+#: ``--fail-if-slower`` given alone: each kind's default threshold (argparse converts a string const).
+_KIND_DEFAULT = -1.0
+
+
 class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit code 2."""
 
@@ -75,6 +79,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-stop-early", action="store_true",
                    help="spend the whole budget even when the interval has settled wider than --precision "
                         "(default: stop after about a second with the interval this machine gives)")
+    b.add_argument("--count", choices=("instructions",), default=None,
+                   help="count instead of timing: user-space instructions per call, in a fresh process "
+                        "(hardware counters, else valgrind's callgrind); deterministic, for CI gates. "
+                        "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
     b.add_argument("--keep-preempted", action="store_true",
                    help="use samples during which the OS preempted the process (default: set them aside)")
     b.add_argument("--label", action="append", default=[], help="label for each target, in order")
@@ -107,8 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--label", action="append", default=[], help="label for each target, in order")
     c.add_argument("--cold-cache", action="store_true")
     c.add_argument("--timer", choices=("auto", "wall", "event"), default="auto")
-    c.add_argument("--fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
-                   help="exit 1 if a candidate or saved result is slower beyond its CI and this threshold (e.g. 5%%)")
+    c.add_argument("--fail-if-slower", type=_fraction, nargs="?", const=_KIND_DEFAULT, default=None, metavar="FRACTION",
+                   help="exit 1 if a candidate or saved result is slower beyond its CI and this threshold (e.g. 5%%); "
+                        "alone: the CI decides for times, 0.5%% more work for counts")
     c.add_argument("--json", action="store_true", help="print JSON instead of the table")
     c.add_argument("-o", "--output", type=Path, default=None, help="also write the JSON to this file")
     c.add_argument("--save", nargs="?", const="", default=None, metavar="PREFIX",
@@ -322,9 +331,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         else:
             (label, fn), job_timer = _load_target(target, namespace), timer
         jobs.append((args.label[i] if i < len(args.label) else label, fn, job_timer))
+    if args.count is not None:
+        if args.simulate:
+            raise UsageError("--count counts real instructions; it cannot be simulated")
+        jobs = [(label, _count_target(target, args.setup, device), timer)
+                for (label, _, timer), target in zip(jobs, targets)]
     try:
         for label, fn, timer in jobs:
             try:
+                if args.count is not None:
+                    results.append(benchmark(fn, count=args.count, device=device, label=label, warmup=args.warmup,
+                                             trials=args.trials, number=args.number))
+                    continue
                 m = benchmark(
                     fn, device=device, label=label, precision=args.precision, budget=args.budget,
                     min_time=args.min_time, min_samples=args.min_samples, max_samples=args.max_samples,
@@ -349,17 +367,36 @@ def cmd_bench(args: argparse.Namespace) -> int:
         code = EXIT_INTERRUPTED
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
+    except RuntimeError as exc:
+        from .counting import CountError
+
+        if not isinstance(exc, CountError):
+            raise
+        raise UsageError(str(exc)) from exc
     _emit(args, results, out, err)
     if args.save is not None and results:
         _save(args, results, err)
     return code
 
 
+def _count_target(target: str, setups: Sequence[str], device: str) -> Any:
+    """What --count sends to the counting process: the target, rebuilt there as it was loaded here."""
+    from ._counters import Target
+
+    m = _TARGET_RE.match(target.strip())
+    if m is None:
+        return Target("statement", "", target, tuple(setups), device)
+    mod, attr = m.group("mod"), m.group("attr")
+    if mod.endswith(".py"):
+        return Target("file", str(Path(mod).resolve()), attr)
+    return Target("module", mod, attr)
+
+
 def _save(args: argparse.Namespace, results: list[Any], err: Any) -> None:
     from .store import Store
 
-    skipped = [m.label for m in results if m.summary is None]
-    results = [m for m in results if m.summary is not None]
+    skipped = [m.label for m in results if (not m.counts if m.kind == "count" else m.summary is None)]
+    results = [m for m in results if m.label not in skipped]
     for label in skipped:
         err.print(f"not saved: {label} has no samples", markup=False)
     if not results:
@@ -379,7 +416,13 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> N
     payload = [m.to_dict() for m in results]
 
     def show() -> None:
-        out.print(measurement_table(results))
+        from .render.text import count_table
+
+        counts = [m for m in results if getattr(m, "kind", "") == "count"]
+        if counts:
+            out.print(count_table(counts))
+        if len(counts) < len(results):
+            out.print(measurement_table([m for m in results if getattr(m, "kind", "") != "count"]))
         for m in results:
             for line in finding_lines(m.warnings):
                 out.print(f"{m.label}: {line}", markup=False)
@@ -432,6 +475,10 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
                     out.extend(SweepResult.from_dict(item).measurements())
                 elif isinstance(item, dict) and item.get("kind") == "measurement":
                     out.append(Measurement.from_dict(item))
+                elif isinstance(item, dict) and item.get("kind") == "count":
+                    from .results import Count
+
+                    out.append(Count.from_dict(item))
                 else:
                     raise UsageError(f"{target} is not a measurefirst results file (no \"kind\" of measurement)")
         except (ValueError, KeyError, TypeError) as exc:
@@ -461,7 +508,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     pairs, unmatched = match(base, new)
     if not pairs:
         raise UsageError(f"no benchmark label appears in both {refs[0]} and {refs[1]}")
-    threshold = args.fail_if_slower or 0.0
+    threshold = None if args.fail_if_slower in (None, _KIND_DEFAULT) else args.fail_if_slower
     names = {mm.group("name") for mm in map(_REF_RE.match, refs) if mm and mm.group("name")}
     single_name = names.pop() if len(names) == 1 and len(pairs) == 1 else None
     try:
@@ -476,12 +523,13 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
         table = Table(title=f"{refs[0]} → {refs[1]}")
         for col in ("benchmark", "base", "new", "change", "verdict"):
             table.add_column(col, justify="left" if col in ("benchmark", "verdict") else "right")
-        from .render.text import format_time
+        from .render.text import format_value
 
         for c in changes:
             verdict = ("[red]REGRESSION[/]" if c.regression and args.fail_if_slower is not None
                        else "[red]slower[/]" if c.ci_low > 1 else "[green]faster[/]" if c.ci_high < 1 else "same")
-            table.add_row(c.label, format_time(c.base_median), format_time(c.new_median), c.words(), verdict)
+            table.add_row(c.label, format_value(c.base_median, c.unit), format_value(c.new_median, c.unit), c.words(),
+                          verdict)
         out.print(table)
         for c in changes:
             for flag in c.flags:
@@ -490,7 +538,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
             out.print(f"note: {label} is in only one of the two", markup=False)
     failed = [c for c in changes if c.regression] if args.fail_if_slower is not None else []
     for c in failed:
-        print(f"regression: {c.label} is {c.words()}, beyond the {threshold:.1%} threshold", file=sys.stderr)
+        print(f"regression: {c.label} is {c.words()}, beyond the {c.threshold:.1%} threshold", file=sys.stderr)
     return EXIT_FAILED if failed else EXIT_OK
 
 
@@ -550,7 +598,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.save is not None:
         _save(argparse.Namespace(save=args.save, store=args.store), list(result.measurements), err)
     if code == EXIT_OK and args.fail_if_slower is not None:
-        slow = [v for v in result.verdicts if v.verdict == "slower" and v.ratio > 1 + args.fail_if_slower]
+        limit = 0.0 if args.fail_if_slower == _KIND_DEFAULT else args.fail_if_slower
+        slow = [v for v in result.verdicts if v.verdict == "slower" and v.ratio > 1 + limit]
         for v in slow:
             print(f"regression: {v.label} is {v.words()} than {v.baseline}", file=sys.stderr)
         code = EXIT_FAILED if slow else code
@@ -610,22 +659,29 @@ def cmd_history(args: argparse.Namespace) -> int:
                              + (", ".join(store.names()[:10]) or "none yet"))
         ms = [store.get(r.id) for r in rows]
     flagged = set(steps(ms))
+    counts = any(getattr(m, "kind", "") == "count" for m in ms)
+    values = [m.per_call if getattr(m, "kind", "") == "count" else m.median for m in ms]
     if args.json:
         out.file.write(json.dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
-                                    "median_s": m.median if math.isfinite(m.median) else None, "ci_s": m.ci,
+                                    **({"per_call": v, "event": m.event} if getattr(m, "kind", "") == "count" else
+                                       {"median_s": v if math.isfinite(v) else None, "ci_s": m.ci}),
                                     "step": i in flagged}
-                                   for i, (r, m) in enumerate(zip(rows, ms))], indent=2) + "\n")
+                                   for i, (r, m, v) in enumerate(zip(rows, ms, values))], indent=2) + "\n")
         return EXIT_OK
     table = Table(title=f"history of {args.name}")
-    for col in ("id", "created", "commit", "median", "95% CI", "vs previous", "step"):
+    for col in ("id", "created", "commit", "per call" if counts else "median", "95% CI", "vs previous", "step"):
         table.add_column(col)
-    for i, (r, m) in enumerate(zip(rows, ms)):
-        prev = "" if i == 0 else f"{(m.median / ms[i - 1].median - 1) * 100:+.1f}%"
-        ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
+    for i, (r, m, v) in enumerate(zip(rows, ms, values)):
+        prev = "" if i == 0 else f"{(v / values[i - 1] - 1) * 100:+.1f}%"
+        if getattr(m, "kind", "") == "count":
+            cell, ci = f"{v:,.0f} {m.event}", f"±{m.spread:.2%} over {m.n_repeats} repeats"
+        else:
+            cell = format_time(v)
+            ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
         step = ""
         if i in flagged:
-            step = "[red]▲ slower[/]" if m.median > ms[i - 1].median else "[green]▼ faster[/]"
-        table.add_row(str(r.id), r.created, (r.git_commit or "")[:12], format_time(m.median), ci, prev, step)
+            step = "[red]▲ slower[/]" if v > values[i - 1] else "[green]▼ faster[/]"
+        table.add_row(str(r.id), r.created, (r.git_commit or "")[:12], cell, ci, prev, step)
     out.print(table)
     return EXIT_OK
 

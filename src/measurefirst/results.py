@@ -10,14 +10,19 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from . import stats
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .reference import Normalized
+
 #: Version of the stored JSON form; bump it and add a migration when the form changes.
 SCHEMA_VERSION = 1
+#: Version of a :class:`Count`'s stored form.
+COUNT_SCHEMA_VERSION = 1
 #: Samples are set aside as preempted only while at most this fraction of them were preempted;
 #: beyond it the machine is too busy for that to leave a fair sample, so all are kept (and a
 #: warning says so).
@@ -45,7 +50,7 @@ class Finding:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Finding":
-        return cls(**{k: d.get(k) for k in ("code", "message", "value", "threshold")},
+        return cls(str(d.get("code")), str(d.get("message")), d.get("value"), d.get("threshold"),
                    fix=d.get("fix", ""), severity=d.get("severity", "warning"), explanation=d.get("explanation", ""))
 
 
@@ -84,6 +89,18 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class SpeedReference:
+    """Experimental (``benchmark(..., reference=True)``): a reference workload timed right after each
+    sample, ``number`` calls per reference sample, to track the machine's speed (see
+    :mod:`measurefirst.reference`). ``overhead_ns`` is the timer overhead subtracted from both."""
+
+    label: str
+    samples_ns: tuple[float, ...]
+    number: int
+    overhead_ns: float
+
+
+@dataclass(frozen=True)
 class Measurement:
     """The result of :func:`measurefirst.benchmark`: raw samples plus how they were taken.
 
@@ -110,11 +127,23 @@ class Measurement:
     discard_preempted: bool = True
     #: event timers: host ns from the start event until a synchronize of the whole device returned
     synced_ns: tuple[float, ...] | None = None
+    #: experimental: the speed reference interleaved with the samples (``reference=True``)
+    reference: SpeedReference | None = None
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
         if len(self.samples_ns) != len(self.numbers):
             raise ValueError("samples_ns and numbers must have the same length")
+
+    @cached_property
+    def normalized(self) -> "Normalized | None":
+        """Experimental: the estimate normalized to the machine's fast state, with the speed factor
+        (``None`` without a speed reference). See :mod:`measurefirst.reference`."""
+        if self.reference is None:
+            return None
+        from .reference import normalize
+
+        return normalize(self, self.reference)
 
     # ---- samples ---------------------------------------------------------------------------
     @cached_property
@@ -122,7 +151,8 @@ class Measurement:
         """Every sample divided by its loop count (nanoseconds per call), in sampling order."""
         if not self.samples_ns:
             return np.zeros(0)
-        return np.asarray(self.samples_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        per_call: np.ndarray = np.asarray(self.samples_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        return per_call
 
     @cached_property
     def used_mask(self) -> np.ndarray:
@@ -267,6 +297,10 @@ class Measurement:
         s = self.summary
         # Derived statistics are written for readers of the file; loading recomputes them.
         d["stats_seconds"] = None if s is None else asdict(s)
+        if self.reference is not None:
+            d["reference"] = asdict(self.reference)
+            norm = self.normalized
+            d["normalized"] = None if norm is None else asdict(norm)
         return d
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -277,6 +311,7 @@ class Measurement:
         d = migrate(d)
         warmup = d.get("warmup")
         calib = d.get("calibration")
+        ref = d.get("reference")
         return cls(
             label=d["label"],
             device=d["device"],
@@ -294,6 +329,8 @@ class Measurement:
             warnings=tuple(Finding.from_dict(w) for w in d.get("warnings") or ()),
             complete=bool(d.get("complete", True)),
             discard_preempted=bool(d.get("discard_preempted", True)),
+            reference=None if ref is None else SpeedReference(ref["label"], tuple(float(x) for x in ref["samples_ns"]),
+                                                              int(ref["number"]), float(ref["overhead_ns"])),
             schema_version=SCHEMA_VERSION,
         )
 
@@ -306,6 +343,118 @@ class Measurement:
         if not isinstance(data, dict) or data.get("kind") != "measurement":
             raise ValueError("not a measurefirst measurement (missing \"kind\": \"measurement\")")
         return cls.from_dict(data)
+
+
+@dataclass(frozen=True)
+class Count:
+    """The result of ``benchmark(fn, count="instructions")``: how many user-space instructions one
+    call of ``fn`` executes, counted (not timed) over ``calls`` calls in each of several repeats.
+
+    Counts do not drift with the machine's load or speed, so they make tight CI gates; they do not
+    see what makes code slow beyond instructions (cache misses, memory bandwidth, the GPU).
+    ``counts`` are per repeat, for ``calls`` calls, with the empty bracket (the counter's own start
+    and stop) already subtracted; ``baselines`` keep what was subtracted.
+    """
+
+    label: str
+    event: str  # "instructions"
+    backend: str  # "perf" (hardware counters) or "callgrind"
+    counts: tuple[int, ...]
+    baselines: tuple[int, ...]
+    calls: int
+    warmup: int
+    device: str = "cpu"
+    options: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[Finding, ...] = ()
+    complete: bool = True
+    schema_version: int = COUNT_SCHEMA_VERSION
+
+    kind = "count"
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != len(self.baselines):
+            raise ValueError("counts and baselines must have the same length")
+        if self.calls < 1:
+            raise ValueError(f"calls must be >= 1; got {self.calls}")
+
+    @property
+    def per_call_counts(self) -> tuple[float, ...]:
+        """Each repeat's count divided by its calls."""
+        return tuple(c / self.calls for c in self.counts)
+
+    @property
+    def per_call(self) -> float:
+        """The median over repeats of the events per call (``nan`` without repeats)."""
+        return float(np.median(self.per_call_counts)) if self.counts else math.nan
+
+    @property
+    def spread(self) -> float:
+        """Half the range of the per-call counts over the repeats, relative to ``per_call``: how far
+        repeated counts disagree (0 when they are identical)."""
+        if not self.counts or not self.per_call > 0:
+            return math.inf
+        values = self.per_call_counts
+        return (max(values) - min(values)) / 2 / self.per_call
+
+    @property
+    def n_repeats(self) -> int:
+        return len(self.counts)
+
+    def __str__(self) -> str:
+        from .render.text import count_line
+
+        return count_line(self)
+
+    def __repr__(self) -> str:
+        return (f"<Count {self.label!r}: {self.per_call:,.0f} {self.event}/call over {self.n_repeats} x "
+                f"{self.calls} calls [{self.backend}]>")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version, "kind": self.kind, "label": self.label,
+            "event": self.event, "backend": self.backend, "device": self.device,
+            "counts": list(self.counts), "baselines": list(self.baselines), "calls": self.calls,
+            "warmup": self.warmup, "per_call": self.per_call if self.counts else None,
+            "options": dict(self.options), "env": dict(self.env),
+            "warnings": [w.to_dict() for w in self.warnings], "complete": self.complete,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=_json_default)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Count":
+        version = d.get("schema_version")
+        if not isinstance(version, int):
+            raise ValueError("count result has no integer schema_version; is it a measurefirst file?")
+        if version > COUNT_SCHEMA_VERSION:
+            raise ValueError(f"count result has schema_version {version}, newer than this measurefirst "
+                             f"understands ({COUNT_SCHEMA_VERSION}); upgrade measurefirst")
+        return cls(
+            label=d["label"], event=d["event"], backend=d["backend"], device=d.get("device", "cpu"),
+            counts=tuple(int(x) for x in d["counts"]), baselines=tuple(int(x) for x in d["baselines"]),
+            calls=int(d["calls"]), warmup=int(d.get("warmup", 0)), options=dict(d.get("options") or {}),
+            env=dict(d.get("env") or {}), warnings=tuple(Finding.from_dict(w) for w in d.get("warnings") or ()),
+            complete=bool(d.get("complete", True)),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Count":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a measurefirst JSON result: {exc}") from exc
+        if not isinstance(data, dict) or data.get("kind") != "count":
+            raise ValueError("not a measurefirst count (missing \"kind\": \"count\")")
+        return cls.from_dict(data)
+
+
+def load_result(data: dict[str, Any]) -> "Measurement | Count":
+    """A stored measurement or count, by its ``kind``."""
+    if data.get("kind") == "count":
+        return Count.from_dict(data)
+    return Measurement.from_dict(data)
 
 
 def used_mask(preempted: tuple[int, ...] | None, n: int, discard: bool) -> np.ndarray:

@@ -10,6 +10,7 @@ A file that is not a measurefirst store (corrupt, or another program's database)
 
 from __future__ import annotations
 
+import builtins
 import csv
 import io
 import json
@@ -20,7 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from .results import Measurement
+from .results import Count, Measurement, load_result
+
+#: Anything the store keeps: a time measurement or a count (``benchmark(..., count=...)``).
+Result = Measurement | Count
 
 #: Identifies our SQLite files (PRAGMA application_id): ASCII "mfst".
 APPLICATION_ID = 0x6D667374
@@ -184,14 +188,16 @@ class Store:
         self.close()
 
     # -- writing -----------------------------------------------------------------------------
-    def save(self, m: Measurement, name: str | None = None, *, commit: str | None = None) -> int:
-        """Save one measurement under ``name`` (default: its label); returns the run id."""
+    def save(self, m: Result, name: str | None = None, *, commit: str | None = None) -> int:
+        """Save one measurement (or count) under ``name`` (default: its label); returns the run id."""
         return self.save_many([m], names=[name] if name else None, commit=commit)[0]
 
-    def save_many(self, ms: Iterable[Measurement], *, names: list[str] | None = None,
-                  commit: str | None = None) -> list[int]:
+    def save_many(self, ms: Iterable[Result], *, names: builtins.list[str] | None = None,
+                  commit: str | None = None) -> builtins.list[int]:
+        """Save measurements or counts in one transaction. A count keeps no time: its row's median and
+        CI columns are empty, its samples column holds its repeats."""
         ms = list(ms)
-        empty = [m.label for m in ms if m.summary is None]
+        empty = [m.label for m in ms if (not m.counts if isinstance(m, Count) else m.summary is None)]
         if empty:
             raise ValueError(f"{empty[0]!r} has no samples (an interrupted or failed run); nothing to save")
         commit = commit if commit is not None else git_commit()
@@ -201,14 +207,17 @@ class Store:
         try:
             for i, m in enumerate(ms):
                 name = names[i] if names and i < len(names) and names[i] else m.label
-                ci = m.ci
+                ci = None if isinstance(m, Count) else m.ci
+                median = None if isinstance(m, Count) else _finite(m.median)
+                n = m.n_repeats if isinstance(m, Count) else m.n_samples
                 cur = c.execute(
                     "INSERT INTO runs (name, created, device, device_name, host, git_commit, median_s, "
                     "ci_low_s, ci_high_s, n_samples, complete, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     (name, m.env.get("timestamp") or _now(), m.device, m.env.get("device_name"),
-                     m.env.get("hostname"), commit, _finite(m.median), None if ci is None else ci[0],
-                     None if ci is None else ci[1], m.n_samples, int(m.complete), m.to_json(indent=None)),
+                     m.env.get("hostname"), commit, median, None if ci is None else ci[0],
+                     None if ci is None else ci[1], n, int(m.complete), m.to_json(indent=None)),
                 )
+                assert cur.lastrowid is not None
                 ids.append(int(cur.lastrowid))
             c.execute("COMMIT")
         except BaseException:
@@ -236,18 +245,18 @@ class Store:
             rows = self.conn.execute(f"SELECT {self._COLS} FROM runs ORDER BY id")
         else:
             rows = self.conn.execute(f"SELECT {self._COLS} FROM runs WHERE name = ? ORDER BY id", (name,))
-        return [RunRow(*r[:11], bool(r[11])) for r in rows]
+        return [RunRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], bool(r[11])) for r in rows]
 
-    def names(self) -> list[str]:
+    def names(self) -> builtins.list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
-    def get(self, run_id: int) -> Measurement:
+    def get(self, run_id: int) -> Result:
         row = self.conn.execute("SELECT data FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
-        return Measurement.from_json(row[0])
+        return load_result(json.loads(row[0]))
 
-    def latest(self, name: str, back: int = 0) -> tuple[int, Measurement]:
+    def latest(self, name: str, back: int = 0) -> tuple[int, Result]:
         """The latest run of ``name`` (``back=1``: the one before it)."""
         rows = self.conn.execute("SELECT id, data FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1 OFFSET ?",
                                  (name, back)).fetchall()
@@ -255,9 +264,9 @@ class Store:
             known = ", ".join(self.names()[:10]) or "none yet"
             raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
                              f"saved names: {known}")
-        return int(rows[0][0]), Measurement.from_json(rows[0][1])
+        return int(rows[0][0]), load_result(json.loads(rows[0][1]))
 
-    def iter_measurements(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Measurement]]:
+    def iter_measurements(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
         rows = {r.id: r for r in self.list()}
         for i in ids:
             if i not in rows:
@@ -289,9 +298,13 @@ class Store:
                                for r, m in pairs], indent=2, allow_nan=False)
         header = ["id", "name", "created", "device", "device_name", "git_commit", "median_s", "ci_low_s",
                   "ci_high_s", "samples", "complete", "warnings"]
-        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,
+        header += ["per_call_count", "event"]
+        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, None, None, None, m.n_repeats,
+                    m.complete, " ".join(w.code for w in m.warnings), m.per_call, m.event]
+                   if isinstance(m, Count) else
+                   [r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,
                     None if m.ci is None else m.ci[0], None if m.ci is None else m.ci[1], m.n_samples,
-                    m.complete, " ".join(w.code for w in m.warnings)] for r, m in pairs]
+                    m.complete, " ".join(w.code for w in m.warnings), None, None] for r, m in pairs]
         if fmt == "csv":
             buf = io.StringIO()
             w = csv.writer(buf)
