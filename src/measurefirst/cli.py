@@ -395,8 +395,9 @@ def _count_target(target: str, setups: Sequence[str], device: str) -> Any:
 def _save(args: argparse.Namespace, results: list[Any], err: Any) -> None:
     from .store import Store
 
-    skipped = [m.label for m in results if (not m.counts if m.kind == "count" else m.summary is None)]
-    results = [m for m in results if m.label not in skipped]
+    empty = [(not m.counts) if m.kind == "count" else m.summary is None for m in results]
+    skipped = [m.label for m, e in zip(results, empty) if e]
+    results = [m for m, e in zip(results, empty) if not e]
     for label in skipped:
         err.print(f"not saved: {label} has no samples", markup=False)
     if not results:
@@ -418,11 +419,11 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> N
     def show() -> None:
         from .render.text import count_table
 
-        counts = [m for m in results if getattr(m, "kind", "") == "count"]
+        counts = [m for m in results if m.kind == "count"]
         if counts:
             out.print(count_table(counts))
         if len(counts) < len(results):
-            out.print(measurement_table([m for m in results if getattr(m, "kind", "") != "count"]))
+            out.print(measurement_table([m for m in results if m.kind != "count"]))
         for m in results:
             for line in finding_lines(m.warnings):
                 out.print(f"{m.label}: {line}", markup=False)
@@ -659,11 +660,11 @@ def cmd_history(args: argparse.Namespace) -> int:
                              + (", ".join(store.names()[:10]) or "none yet"))
         ms = [store.get(r.id) for r in rows]
     flagged = set(steps(ms))
-    counts = any(getattr(m, "kind", "") == "count" for m in ms)
-    values = [m.per_call if getattr(m, "kind", "") == "count" else m.median for m in ms]
+    counts = any(m.kind == "count" for m in ms)
+    values = [m.per_call if m.kind == "count" else m.median for m in ms]
     if args.json:
         out.file.write(json.dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
-                                    **({"per_call": v, "event": m.event} if getattr(m, "kind", "") == "count" else
+                                    **({"per_call": v, "event": m.event} if m.kind == "count" else
                                        {"median_s": v if math.isfinite(v) else None, "ci_s": m.ci}),
                                     "step": i in flagged}
                                    for i, (r, m, v) in enumerate(zip(rows, ms, values))], indent=2) + "\n")
@@ -673,7 +674,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         table.add_column(col)
     for i, (r, m, v) in enumerate(zip(rows, ms, values)):
         prev = "" if i == 0 else f"{(v / values[i - 1] - 1) * 100:+.1f}%"
-        if getattr(m, "kind", "") == "count":
+        if m.kind == "count":
             cell, ci = f"{v:,.0f} {m.event}", f"±{m.spread:.2%} over {m.n_repeats} repeats"
         else:
             cell = format_time(v)

@@ -131,6 +131,8 @@ class Measurement:
     reference: SpeedReference | None = None
     schema_version: int = SCHEMA_VERSION
 
+    kind = "measurement"
+
     def __post_init__(self) -> None:
         if len(self.samples_ns) != len(self.numbers):
             raise ValueError("samples_ns and numbers must have the same length")
