@@ -36,6 +36,7 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
 from __future__ import annotations
 
 import bisect
+import functools
 import gc
 import itertools
 import math
@@ -162,6 +163,8 @@ class Options:
 
 
 def default_label(fn: Callable[..., Any]) -> str:
+    if isinstance(fn, functools.partial):
+        return default_label(fn.func)
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
     return "lambda" if name == "<lambda>" else str(name)
 
