@@ -463,7 +463,7 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
         except (OSError, json.JSONDecodeError) as exc:
             raise UsageError(f"cannot read results file {target}: {exc}") from exc
         items = data if isinstance(data, list) else [data]
-        out = []
+        out: list[Any] = []
         try:
             for item in items:
                 if isinstance(item, dict) and item.get("kind") == "comparison":
@@ -660,11 +660,13 @@ def cmd_history(args: argparse.Namespace) -> int:
                              + (", ".join(store.names()[:10]) or "none yet"))
         ms = [store.get(r.id) for r in rows]
     flagged = set(steps(ms))
-    counts = any(m.kind == "count" for m in ms)
-    values = [m.per_call if m.kind == "count" else m.median for m in ms]
+    from .results import Count
+
+    counts = any(isinstance(m, Count) for m in ms)
+    values = [m.per_call if isinstance(m, Count) else m.median for m in ms]
     if args.json:
         out.file.write(json.dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
-                                    **({"per_call": v, "event": m.event} if m.kind == "count" else
+                                    **({"per_call": v, "event": m.event} if isinstance(m, Count) else
                                        {"median_s": v if math.isfinite(v) else None, "ci_s": m.ci}),
                                     "step": i in flagged}
                                    for i, (r, m, v) in enumerate(zip(rows, ms, values))], indent=2) + "\n")
@@ -674,7 +676,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         table.add_column(col)
     for i, (r, m, v) in enumerate(zip(rows, ms, values)):
         prev = "" if i == 0 else f"{(v / values[i - 1] - 1) * 100:+.1f}%"
-        if m.kind == "count":
+        if isinstance(m, Count):
             cell, ci = f"{v:,.0f} {m.event}", f"±{m.spread:.2%} over {m.n_repeats} repeats"
         else:
             cell = format_time(v)
