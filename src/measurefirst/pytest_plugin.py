@@ -282,13 +282,16 @@ class Baseline:
         if self.file is not None:
             return self.file.get(name)
         assert self.store is not None
+        found: Any = None
         if self.name is not None:
             try:
-                return self.store.latest(f"{self.name}/{name}", self.back)[1]
+                found = self.store.latest(f"{self.name}/{name}", self.back)[1]
             except StoreError:
                 return None
-        run_id = self.latest_ids.get(name)
-        return None if run_id is None else self.store.get(run_id)
+        else:
+            run_id = self.latest_ids.get(name)
+            found = None if run_id is None else self.store.get(run_id)
+        return found if isinstance(found, Measurement) else None  # an instruction count is no time baseline
 
     def close(self) -> None:
         if self.store is not None:
@@ -623,7 +626,7 @@ class MeasureSession:
             for _ in range(warmup_rounds):
                 sim_fn()
             opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache", "cuda_graph")}
-            m = benchmark(sim_fn, label=name, device="cpu", timer=world.timer(), **opts)
+            m: Measurement = benchmark(sim_fn, label=name, device="cpu", timer=world.timer(), **opts)
         else:
             for _ in range(warmup_rounds):
                 fn()
@@ -863,6 +866,9 @@ class MeasureFixture:
                             f"got {type(fn).__name__}")
         if label is not None and not isinstance(label, str):
             raise TypeError(f"label must be a string; got {type(label).__name__}")
+        if options.get("count") is not None:
+            raise TypeError("measure() times; it does not take count=. Count instructions with "
+                            "measurefirst.benchmark(fn, count='instructions') inside the test")
         s = self._session
         name = s.unique(self._node.nodeid + (f"::{label}" if label else ""))
         opts, _ = s.options(self._node, options)
