@@ -8,7 +8,7 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .text import ci_range, finding_lines, format_relative, format_time, time_unit, verdict_word
+from .text import cell, ci_range, finding_lines, format_relative, format_time, time_unit, verdict_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -143,7 +143,6 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
     with a baseline, the time ratio against it (new/baseline, with its 95% CI) and the verdict. Columns
     that do not fit in ``width`` are left out: samples first, then the CI range (the ± stays)."""
     from rich import box
-    from rich.markup import escape
     from rich.table import Table
 
     places = {f"{r.measurement.device}/{r.measurement.timer}" for r in records}
@@ -188,16 +187,13 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         cols[cols.index("median")] = "median_plain"
         header["median_plain"] = "median"
     full_title = title + (f" [{next(iter(places))}]" if one_place else "")
-    table = Table(title=escape(full_title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+    table = Table(title=cell(full_title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   min_width=min(width, len(full_title)))
     for c in cols:
         table.add_column(header.get(c, c), justify="left" if c in ("test", "verdict", "device/timer") else "right",
                          no_wrap=c != "test", overflow="fold")
     for row, style in zip(rows, styles):
-        cells = [escape(row[c]) for c in cols]
-        if style and "verdict" in cols:
-            cells[cols.index("verdict")] = f"[{style}]{cells[cols.index('verdict')]}[/]"
-        table.add_row(*cells)
+        table.add_row(*(cell(row[c], style if c == "verdict" else "") for c in cols))
     return table
 
 
