@@ -284,12 +284,13 @@ def op_table_lines(rows: Sequence[OpRow], lang: str, title: str) -> list[str]:
 def kernel_table_lines(kernels: Sequence[KernelRow], lang: str, limit: int = 12) -> list[str]:
     """Kernels with their launching op and decoded library, arch (and the GPUs it means), dtype, tile."""
     widths = [5, 18, 12, 30, 6, 12, 10]
-    lines = ["  " + _row(say("profiler.kernels.columns", lang).split("|"), widths, left=0)]
+    cols = say("profiler.kernels.columns", lang).split("|")
+    lines = ["  " + _row(cols[:7], widths) + "  " + cols[7]]
     for k in list(kernels)[:limit]:
         info = decode_kernel(k.name)
         arch = "—" if not info.arch else info.arch + (f" {info.gpu}" if info.gpu else "")
         lines.append("  " + _row([f"{k.calls:.0f}", plain(k.launched_by)[:18], info.library, arch[:30],
-                                  info.dtype or "—", info.tile or "—", format_time(k.total_s)], widths[:7])
+                                  info.dtype or "—", info.tile or "—", format_time(k.total_s)], widths)
                      + "  " + plain(k.name)[:80])
     return lines
 
