@@ -283,7 +283,7 @@ def op_table_lines(rows: Sequence[OpRow], lang: str, title: str) -> list[str]:
 
 def kernel_table_lines(kernels: Sequence[KernelRow], lang: str, limit: int = 12) -> list[str]:
     """Kernels with their launching op and decoded library, arch (and the GPUs it means), dtype, tile."""
-    widths = [5, 18, 12, 30, 6, 12, 10]
+    widths = [5, 18, 12, 30, 8, 12, 10]
     cols = say("profiler.kernels.columns", lang).split("|")
     lines = ["  " + _row(cols[:7], widths) + "  " + cols[7]]
     for k in list(kernels)[:limit]:
