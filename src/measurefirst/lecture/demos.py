@@ -26,8 +26,10 @@ from measurefirst.sweep import sweep
 from .narration import say
 
 Emit = Callable[[str], None]
-DEMOS = ("pitfalls", "scaling", "profiler", "kernels")
+DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
 
+#: Backward within this factor range of the forward reads as "the usual ~2x".
+BACKWARD_USUAL = (1.3, 3.0)
 #: The lecture's example kernel name (a CUTLASS 3.x fp32 SIMT GEMM for Blackwell B200).
 LECTURE_KERNEL = "cutlass3x_sm100_simt_sgemm_f32_f32_f32_f32_f32_64x64x16_1x1x1_4_nnn_align1"
 #: A fitted exponent within this distance of 3 reads as "follows n³".
@@ -400,8 +402,76 @@ def kernels(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     return res
 
 
+# ---- part 5 -------------------------------------------------------------------------------------
+
+def phase_lines(phase_s: dict[str, float], lang: str) -> tuple[dict[str, Any], list[str]]:
+    """The step's phases as a table, the dominant phase, and backward against forward read as measured."""
+    total = sum(phase_s.values()) or math.nan
+    widths = [10, 12, 7]
+    lines = ["  " + _row(say("mlp.columns", lang).split("|"), widths, left=1)]
+    for name, t in phase_s.items():
+        share = t / total if math.isfinite(total) else math.nan
+        lines.append("  " + _row([say(f"mlp.phase.{name}", lang), format_time(t),
+                                  "n/a" if not math.isfinite(share) else f"{share:.0%}"], widths, left=1))
+    info: dict[str, Any] = {"dominant": None, "backward_ratio": None}
+    if phase_s and math.isfinite(total):
+        dom = max(phase_s, key=lambda k: phase_s[k])
+        info["dominant"] = dom
+        lines.append(say("mlp.dominant", lang, phase=say(f"mlp.phase.{dom}", lang), share=phase_s[dom] / total))
+    fwd, bwd = phase_s.get("forward"), phase_s.get("backward")
+    if fwd and bwd and fwd > 0:
+        r = bwd / fwd
+        info["backward_ratio"] = r
+        usual = BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1]
+        info["backward"] = "usual" if usual else "unusual"
+        lines.append(say("mlp.ratio.usual" if usual else "mlp.ratio.unusual", lang, r=r))
+    return info, lines
+
+
+def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
+    res = DemoResult("mlp")
+    emit("")
+    emit("## " + say("mlp.title", lang))
+    d, h, b = (256, 1024, 64) if quick else (1024, 4096, 256)
+    steps = 10 if quick else 30
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(d, h), torch.nn.GELU(), torch.nn.Linear(h, d)).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x = torch.randn(b, d, device=device)
+    y = torch.randn(b, d, device=device)
+
+    def loss_fn(m: torch.nn.Module, batch: Any) -> torch.Tensor:
+        out: torch.Tensor = F.mse_loss(m(batch[0]), batch[1])
+        return out
+
+    emit(say("mlp.intro", lang, d=d, h=h, b=b, steps=steps))
+    r = measurefirst.benchmark_step(model, opt, lambda: (x, y), loss_fn=loss_fn, device=device, steps=steps,
+                                    warmup=2, flops_per_step=None, label="mlp")
+    info, lines = phase_lines(dict(r.phase_s), lang)
+    for line in lines:
+        emit(line)
+    emit(say("mlp.step", lang, t=format_time(r.step_s)))
+
+    def step() -> None:
+        opt.zero_grad(set_to_none=True)
+        loss_fn(model, (x, y)).backward()
+        opt.step()
+
+    p = measurefirst.profile(step, device=device, steps=2, warmup=2, label="mlp step")
+    top = p.rows("work", limit=6)
+    emit(say("mlp.profile", lang, n=len(top)))
+    for line in op_table_lines(top, lang, "mlp")[1:]:
+        emit(line)
+    work_total = sum(row.self_s for row in p.rows("work")) or math.nan
+    if top and math.isfinite(work_total):
+        emit(say("mlp.lesson", lang, top=plain(top[0].name), share=top[0].self_s / work_total))
+    res.data.update(phase_s=dict(r.phase_s), step_s=r.step_s, work_counts=p.counts("work"), **info)
+    return res
+
+
 RUNNERS: dict[str, Callable[[torch.device, str, bool, Emit], DemoResult]] = {
-    "pitfalls": pitfalls, "scaling": scaling, "profiler": profiler, "kernels": kernels}
+    "pitfalls": pitfalls, "scaling": scaling, "profiler": profiler, "kernels": kernels,
+    "mlp": mlp}
 
 
 def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, quick: bool = False,

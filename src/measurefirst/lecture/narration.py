@@ -281,6 +281,41 @@ TEXT: dict[str, dict[str, str]] = {
     "profiler.kernels.columns": {"en": "calls|launched by|library|arch (GPU)|dtype|tile|time|kernel",
                                  "zh": "次数|发起运算|库|架构（GPU）|数据类型|分块|时间|核函数"},
     "profiler.gemm": {"en": "The matrix product's kernels, profiled live:", "zh": "实时分析矩阵乘法的核函数："},
+    # ---- part 5 ----------------------------------------------------------------------------
+    "mlp.title": {"en": "Part 5. A training step, phase by phase", "zh": "第五部分：一个训练步，逐阶段分解"},
+    "mlp.intro": {
+        "en": "A small MLP ({d} -> {h} -> {d}, batch {b}) trained with SGD: measurefirst.benchmark_step times each "
+              "phase of the step, {steps} steps after warm-up:",
+        "zh": "一个小型 MLP（{d} -> {h} -> {d}，批大小 {b}），用 SGD 训练：measurefirst.benchmark_step 在预热之后"
+              "逐阶段计时 {steps} 步：",
+    },
+    "mlp.columns": {"en": "phase|time|share", "zh": "阶段|时间|占比"},
+    "mlp.phase.data": {"en": "data", "zh": "数据"},
+    "mlp.phase.forward": {"en": "forward", "zh": "前向"},
+    "mlp.phase.backward": {"en": "backward", "zh": "反向"},
+    "mlp.phase.optimizer": {"en": "optimizer", "zh": "优化器"},
+    "mlp.step": {"en": "whole step: {t}", "zh": "整个训练步：{t}"},
+    "mlp.dominant": {"en": "The {phase} phase takes the most time ({share:.0%} of the step).",
+                     "zh": "{phase}阶段用时最多（占训练步的 {share:.0%}）。"},
+    "mlp.ratio.usual": {
+        "en": "Backward took {r:.1f}x the forward: close to the rule of thumb of about 2x (it computes gradients "
+              "for both the inputs and the weights).",
+        "zh": "反向用时是前向的 {r:.1f} 倍：接近约 2 倍的经验法则（它要同时计算输入和权重的梯度）。",
+    },
+    "mlp.ratio.unusual": {
+        "en": "Backward took {r:.1f}x the forward, far from the usual 2x: at this small size fixed overheads "
+              "(autograd bookkeeping, dispatch) or the machine's noise decide more than the FLOPs.",
+        "zh": "反向用时是前向的 {r:.1f} 倍，与通常的 2 倍相差甚远：在这么小的规模上，固定开销（autograd 记账、"
+              "调度）或机器的噪声比浮点运算量更能决定用时。",
+    },
+    "mlp.profile": {"en": "Where the step's time goes, op by op (the profiler's work view, top {n}):",
+                    "zh": "训练步的时间花在哪里，逐个运算（性能分析器的工作视图，前 {n} 个）："},
+    "mlp.lesson": {
+        "en": "Lesson: time the step phase by phase before optimizing it; the profile then says which ops inside "
+              "the dominant phase to attack (here the op with the most self time: {top}, {share:.0%}).",
+        "zh": "结论：优化训练步之前，先逐阶段计时；再用性能分析找出占主导的阶段里该优化哪些运算"
+              "（这里自身时间最多的运算是 {top}，占 {share:.0%}）。",
+    },
     # ---- part 4 ----------------------------------------------------------------------------
     "kernels.title": {"en": "Part 4. Reading kernel names", "zh": "第四部分：读懂核函数的名字"},
     "kernels.intro": {
