@@ -13,17 +13,19 @@ def test_all_demos_quick(lang):
     lines = []
     results = {r.name: r.data for r in run("all", device="cpu", lang=lang, quick=True, emit=lines.append)}
     text = "\n".join(lines)
-    assert list(results) == ["pitfalls", "scaling", "profiler", "kernels"]
-    # structure: a title, four parts in order, the closing motto
+    assert list(results) == ["pitfalls", "scaling", "profiler", "kernels", "mlp"]
+    # structure: a title, five parts in order, the closing motto
     heads = [line for line in lines if line.startswith("#")]
-    assert len(heads) == 5
+    assert len(heads) == 6
     if lang == "en":
-        assert [h.split(".")[0] for h in heads[1:]] == ["## Part 1", "## Part 2", "## Part 3", "## Part 4"]
+        assert [h.split(".")[0] for h in heads[1:]] == ["## Part 1", "## Part 2", "## Part 3", "## Part 4",
+                                                         "## Part 5"]
         assert "warm up before you start the clock, AND synchronize" in text
         assert "Log every N steps" in text and "--device cuda" in text
         assert lines[-1].strip() == "Measure first, then optimize."
     else:
-        assert ["第一部分" in heads[1], "第二部分" in heads[2], "第三部分" in heads[3], "第四部分" in heads[4]] == [True] * 4
+        assert ["第一部分" in heads[1], "第二部分" in heads[2], "第三部分" in heads[3], "第四部分" in heads[4],
+                "第五部分" in heads[5]] == [True] * 5
         assert "先预热" in text and "先同步" in text and "每 N 步" in text and "--device cuda" in text
         assert "先测量，再优化" in lines[-1]
         # the lecture's terms, and no English sentence leaking into the Chinese lecture
@@ -54,6 +56,10 @@ def test_all_demos_quick(lang):
     assert (k["library"], k["arch"], k["gpu"], k["op"], k["dtype"], k["tile"], k["tensor_cores"]) == \
         ("cutlass", "sm100", "Blackwell (B200, GB200)", "gemm", "f32", "64x64x16", False)
     assert "sm100" in text and "B200" in text and "64x64x16" in text
+    m = results["mlp"]
+    assert set(m["phase_s"]) == {"data", "forward", "backward", "optimizer"}
+    assert m["work_counts"]["aten::addmm"] == 2 and m["work_counts"]["aten::mm"] == 3  # two Linear layers
+    assert m["dominant"] in m["phase_s"]
 
 
 def test_single_demo_from_the_cli_with_json(capsys):

@@ -151,3 +151,12 @@ def test_tables_align_in_display_cells(lang):
     header = klines[0][:-len(say("profiler.kernels.columns", lang).split("|")[7]) - 2]
     assert cell_len(header) == cell_len(klines[1][:-len(kr.name[:80]) - 2]) == \
         cell_len(klines[2][:-len(demos.LECTURE_KERNEL) - 2])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_step_phases_read_as_measured(lang):
+    info, lines = demos.phase_lines({"data": 1e-5, "forward": 1e-3, "backward": 2e-3, "optimizer": 5e-4}, lang)
+    assert info["dominant"] == "backward" and info["backward"] == "usual" and info["backward_ratio"] == 2.0
+    assert len({cell_len(line) for line in lines[:5]}) == 1
+    info, lines = demos.phase_lines({"data": 1e-5, "forward": 1e-3, "backward": 8e-3, "optimizer": 5e-4}, lang)
+    assert info["backward"] == "unusual" and lines[-1] == say("mlp.ratio.unusual", lang, r=8.0)

@@ -454,7 +454,7 @@ def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
 
     def step() -> None:
         opt.zero_grad(set_to_none=True)
-        loss_fn(model, (x, y)).backward()
+        loss_fn(model, (x, y)).backward()  # type: ignore[no-untyped-call]
         opt.step()
 
     p = measurefirst.profile(step, device=device, steps=2, warmup=2, label="mlp step")
