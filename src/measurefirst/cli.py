@@ -392,6 +392,10 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("name")
     h.add_argument("--store", type=_path, default=None, help=_STORE_HELP)
     h.add_argument("--json", action="store_true", help="print JSON")
+
+    from .distributed.cli import add_parser as add_collectives
+
+    add_collectives(sub, _sub)
     return parser
 
 
@@ -1480,6 +1484,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, previous)
 
 
+def cmd_collectives(args: argparse.Namespace) -> int:
+    from .distributed.cli import cmd_collectives as run
+
+    return run(args)
+
+
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
@@ -1495,7 +1505,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
                 "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
-                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step}
+                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step,
+                "collectives": cmd_collectives}
     try:
         with _exits_are_failures():
             return commands[args.command](args)
