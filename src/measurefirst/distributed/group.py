@@ -25,9 +25,11 @@ _FAIL_KEY = "measurefirst/failed/"
 class RankFailed(RuntimeError):
     """Another rank of the group failed (or this rank did: ``rank`` says which)."""
 
-    def __init__(self, message: str, *, rank: int | None) -> None:
+    def __init__(self, message: str, *, rank: int | None, reports: dict[int, str] | None = None) -> None:
         super().__init__(message)
         self.rank = rank
+        #: from :func:`~measurefirst.distributed.spawn`: each rank's own error message, by rank
+        self.reports = dict(reports or {})
 
 
 def dist() -> Any:

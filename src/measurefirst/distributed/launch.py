@@ -93,5 +93,6 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
     if failures:
         # the rank that raised first names itself; the others name it too
         culprit = next((f for f in failures if f[2] == f[0]), failures[0])
-        raise RankFailed(f"rank {culprit[0]} of {nproc} failed: {culprit[1]}", rank=culprit[2])
+        raise RankFailed(f"rank {culprit[0]} of {nproc} failed: {culprit[1]}", rank=culprit[2],
+                         reports={r: str(v) for r, v, _ in failures})
     return [got[r][1] for r in range(nproc)]
