@@ -20,6 +20,7 @@ STRAGGLER_THRESHOLD = 0.10
 #: default timeout of every collective measurefirst issues (and of the group it initializes), seconds
 DEFAULT_TIMEOUT_SECONDS = 60.0
 _FAIL_KEY = "measurefirst/failed/"
+_GROUP_TIMEOUT: datetime.timedelta | None = None
 
 
 class RankFailed(RuntimeError):
@@ -63,7 +64,9 @@ def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOU
         import torch
 
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-    d.init_process_group(backend=backend, timeout=datetime.timedelta(seconds=timeout_seconds))
+    global _GROUP_TIMEOUT
+    _GROUP_TIMEOUT = datetime.timedelta(seconds=timeout_seconds)
+    d.init_process_group(backend=backend, timeout=_GROUP_TIMEOUT)
     return True
 
 
@@ -132,15 +135,15 @@ def barrier() -> None:
 
 
 def _timeout() -> datetime.timedelta:
+    """The timeout this module initialized the group with, else torch's default process-group timeout."""
+    if _GROUP_TIMEOUT is not None:
+        return _GROUP_TIMEOUT
     try:
-        from torch.distributed.distributed_c10d import _get_default_group
+        from torch.distributed.constants import default_pg_timeout
 
-        t = getattr(_get_default_group().options, "_timeout", None)
-        if isinstance(t, datetime.timedelta):
-            return t
-    except Exception:  # noqa: BLE001
-        pass
-    return datetime.timedelta(seconds=DEFAULT_TIMEOUT_SECONDS)
+        return default_pg_timeout
+    except ImportError:  # pragma: no cover
+        return datetime.timedelta(seconds=DEFAULT_TIMEOUT_SECONDS)
 
 
 # ---- rank-aware benchmark --------------------------------------------------------------------------
