@@ -50,6 +50,18 @@ def test_sizes_are_nccl_tests_total_buffers() -> None:
         bandwidth.parse_bytes("4 parsecs")
 
 
+def test_latency_bandwidth_fit_on_literal_numbers() -> None:
+    from measurefirst.distributed import CollectivePoint, CollectivesResult
+
+    # t = 100 us + size / (1 GB/s) exactly
+    pts = tuple(CollectivePoint("all_reduce", s, s // 4, "float32", 100e-6 + s / 1e9, (0.0, 0.0), 3)
+                for s in (1024, 65536, 1 << 20, 16 << 20))
+    r = CollectivesResult(2, "gloo", "cpu", pts)
+    t0, bw = r.latency_bandwidth("all_reduce")
+    assert t0 == pytest.approx(100e-6) and bw == pytest.approx(1e9)
+    assert "busbw   1.000 GB/s" in str(r)
+
+
 def test_group_summary_flags_the_straggler() -> None:
     from measurefirst.distributed import STRAGGLER_THRESHOLD, GroupSummary
 

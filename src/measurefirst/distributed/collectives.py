@@ -62,6 +62,21 @@ class CollectivesResult:
         pts = [p for p in self.points if p.op == op and p.error is None]
         return fit_power([p.size_bytes for p in pts], [p.seconds for p in pts])
 
+    def latency_bandwidth(self, op: str) -> tuple[float, float]:
+        """The linear model ``t = t0 + size / bw`` fitted to ``op``'s times (least squares on relative
+        errors): the latency ``t0`` in seconds and the asymptotic algorithm bandwidth ``bw`` in bytes/s
+        (``inf`` when time does not grow with size). Needs two sizes or more."""
+        import numpy as np
+
+        pts = [p for p in self.points if p.op == op and p.error is None]
+        if len({p.size_bytes for p in pts}) < 2:
+            raise ValueError(f"{op}: a latency/bandwidth fit needs at least two sizes")
+        s = np.array([p.size_bytes for p in pts], dtype=float)
+        t = np.array([p.seconds for p in pts], dtype=float)
+        a = np.stack([np.ones_like(s), s], axis=1) / t[:, None]
+        (t0, per_byte), *_ = np.linalg.lstsq(a, np.ones_like(t), rcond=None)
+        return float(t0), (1.0 / float(per_byte) if per_byte > 0 else float("inf"))
+
     def to_dict(self) -> dict[str, Any]:
         n = self.world_size
         return {"kind": self.kind, "schema_version": self.schema_version, "world_size": n,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .bandwidth import human_bytes
+from .bandwidth import bus_factor, human_bytes
 
 if TYPE_CHECKING:
     from .collectives import CollectivesResult
@@ -25,12 +25,13 @@ def collectives_table(result: "CollectivesResult") -> str:
     fits = []
     for op in ops:
         try:
-            f = result.fit(op)
+            t0, bw = result.latency_bandwidth(op)
         except ValueError:
             continue
-        bw = f"{1 / f.c / 1e9:.3f} GB/s algbw" if abs(f.k - 1) < 0.15 and f.c > 0 else f"k={f.k:.2f}"
-        fits.append(f"{op:<15} latency t0 {f.t0 * 1e6:.1f} us, asymptotic {bw}")
+        factor = bus_factor(op, n)
+        fits.append(f"{op:<15}latency t0 {t0 * 1e6:9.1f} us   asymptotic algbw {bw / 1e9:7.3f} GB/s"
+                    f"   busbw {bw * factor / 1e9:7.3f} GB/s")
     if fits:
-        lines.append("fit t(size) = t0 + c*size^k:")
+        lines.append("fit t(size) = t0 + size/bw (least squares on relative error):")
         lines += fits
     return "\n".join(lines)
