@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from .bandwidth import bus_factor, human_bytes
@@ -29,6 +30,9 @@ def collectives_table(result: "CollectivesResult") -> str:
         except ValueError:
             continue
         factor = bus_factor(op, n)
+        if math.isinf(bw):  # time did not grow with size: no bandwidth term to report
+            fits.append(f"{op:<15}latency t0 {t0 * 1e6:9.1f} us   (time does not grow with size)")
+            continue
         fits.append(f"{op:<15}latency t0 {t0 * 1e6:9.1f} us   asymptotic algbw {bw / 1e9:7.3f} GB/s"
                     f"   busbw {bw * factor / 1e9:7.3f} GB/s")
     if fits:
