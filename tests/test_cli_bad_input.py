@@ -37,6 +37,15 @@ def files(tmp_path_factory):
 
 
 CASES = {
+    "collectives": [
+        (["collectives", "--sizes", "4 parsecs"], "byte count"),
+        (["collectives", "--sizes", "1K,4K,...,2K"], "below"),
+        (["collectives", "--ops", "all_reduce,gossip"], "unknown gossip"),
+        (["collectives", "--trials", "0"], "--trials >= 1"),
+        (["collectives", "--nproc", "two"], "invalid int"),
+        (["collectives", "-o", "{dir}"], "directory"),
+        (["collectives", "--sizes", "1K"], "torchrun"),
+    ],
     "bench": [
         (["bench", "--budget", "nan", "x"], "finite"),
         (["bench", "--precision", "5", "x"], "5%"),
