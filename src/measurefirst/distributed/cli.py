@@ -16,10 +16,16 @@ DESCRIPTION = (
     "bytes). Run under `torchrun --nproc-per-node N -m measurefirst collectives ...`, or give --nproc N to "
     "start a local gloo group. Only rank 0 prints and writes.")
 
+EPILOG = """examples:
+  torchrun --nproc-per-node 2 -m measurefirst collectives --sizes 1K,4K,...,16M
+  measurefirst collectives --nproc 2 --sizes 1K,64K --ops all_reduce,send_recv
+  measurefirst collectives --nproc 2 --dtype bfloat16 --json -o coll.json"""
+
 
 def add_parser(sub: Any, make: Any) -> argparse.ArgumentParser:
     c: argparse.ArgumentParser = make(sub, "collectives", "collective bandwidth per op and size (nccl-tests' algbw/busbw)",
                                       DESCRIPTION)
+    c.epilog = EPILOG
     c.add_argument("--sizes", default="1K,4K,...,16M", help="total buffer sizes in bytes, K/M/G suffixes, "
                    "e.g. 1K,4K,...,16M (default)")
     c.add_argument("--ops", default=",".join(OPS), help=f"comma-separated, from {','.join(OPS)} (default all)")
