@@ -1,6 +1,7 @@
 """Command line: parse, call the library, render. Errors are printed once, as one line.
 
-Exit codes: 0 success, 1 the benchmarked code failed, 2 bad usage or input, 130 interrupted.
+Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check failed), 2 bad usage or input,
+3 selfcheck: the machine was too noisy to judge, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -205,6 +206,24 @@ def build_parser() -> argparse.ArgumentParser:
     kn = sub.add_parser("kernel", help="decode GPU kernel names: library, op, arch, dtype, tile, layout")
     kn.add_argument("names", nargs="+", metavar="NAME")
     kn.add_argument("--json", action="store_true")
+
+    sc = sub.add_parser(
+        "selfcheck", help="check measurefirst's own accuracy here: known durations, the classic traps, the machine",
+        description=("Times calls of known duration (CPU busy-waits of 2 us-2 ms; CUDA sleep kernels of 5 us-1 ms) "
+                     "with benchmark() in every mode and with the reference tools installed, against a truth taken "
+                     "during the same calls; checks that the classic traps are caught; describes the machine. "
+                     "Exit 0: pass; 1: a check failed; 3: the machine was too noisy to judge."),
+    )
+    sc.add_argument("-d", "--device", default="auto", help="auto (cuda, then mps, then cpu), cpu, cuda, cuda:1, mps")
+    sc.add_argument("--quick", action="store_true", help="shorter budgets: under 30 s on 2 CPU cores")
+    sc.add_argument("--lang", choices=("zh", "en"), default=None, help="default: from the locale")
+    sc.add_argument("--json", action="store_true", help="print the result as JSON instead of the table")
+    sc.add_argument("-o", "--output", type=Path, default=None, help="also write the JSON result to this file")
+    sc.add_argument("--save", nargs="?", const="", default=None, metavar="PREFIX",
+                    help="save the measurements in the history store (compare later with measurefirst compare)")
+    sc.add_argument("--store", type=Path, default=None, help="results store file")
+    sc.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
+    sc.add_argument("--fault", type=float, default=None, help=argparse.SUPPRESS)  # scale every timer reading
 
     h = sub.add_parser("history", help="the saved series of one benchmark, with step changes flagged")
     h.add_argument("name")
@@ -427,6 +446,10 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
                     from .sweep import SweepResult
 
                     out.extend(SweepResult.from_dict(item).measurements())
+                elif isinstance(item, dict) and item.get("kind") == "selfcheck":
+                    from .selfcheck import SelfCheck
+
+                    out.extend(SelfCheck.from_dict(item).measurements)
                 elif isinstance(item, dict) and item.get("kind") == "measurement":
                     out.append(Measurement.from_dict(item))
                 else:
@@ -846,6 +869,47 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+EXIT_NOISY = 3
+
+
+def cmd_selfcheck(args: argparse.Namespace) -> int:
+    from .devices import DeviceError, resolve_device
+    from .lecture.narration import default_lang
+    from .render.selfcheck import progress_line, selfcheck_lines, selfcheck_table
+    from .selfcheck import FAIL, NOISY, FaultyTimer, selfcheck
+    from .timers import Timer, make_timer
+
+    out, err = _console(), _console(stderr=True)
+    lang = args.lang or default_lang()
+    world = None
+    try:
+        if args.simulate is not None:
+            from .simulate import SimWorld, parse_spec
+
+            world = SimWorld(parse_spec(args.simulate))
+        timer: Timer | None = None
+        if args.fault is not None:
+            base = world.timer() if world is not None else make_timer(resolve_device(args.device))
+            timer = FaultyTimer(base, args.fault)
+
+        def progress(stage: str, duration_s: float | None, method: str) -> None:
+            err.print(progress_line(stage, duration_s, method, lang), markup=False)
+
+        result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world, progress=progress)
+    except (DeviceError, ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+
+    def show() -> None:
+        out.print(selfcheck_table(result, lang))
+        for line in selfcheck_lines(result, lang):
+            out.print(line, markup=False)
+
+    _deliver(args, result.to_json(), show, out, err)
+    if args.save is not None and result.measurements:
+        _save(argparse.Namespace(save=args.save, store=args.store), list(result.measurements), err)
+    return {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
+
+
 def _step_contract() -> str:
     from .step import CONTRACT
 
@@ -940,7 +1004,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
                 "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
-                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step}
+                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step, "selfcheck": cmd_selfcheck}
     try:
         return commands[args.command](args)
     except (UsageError, StoreError) as exc:
