@@ -181,20 +181,6 @@ def test_setup_runs_before_each_sample_untimed():
     assert set(m.samples_ns) == {50 + m.calibration.number * 10_000}
 
 
-def test_flush_and_capture_hooks():
-    world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50))
-    flushes, captured = [], []
-
-    def capture(fn, number):
-        captured.append(number)
-        return lambda: [fn() for _ in range(number)]
-
-    m = measure(world.function(), world.timer(), Options(min_time=0.0, cold_cache=True), label="x",
-                device="cpu", flush=lambda: flushes.append(1), capture=capture)
-    assert len(flushes) == m.n_samples
-    assert m.calibration.number == 1 and captured == [1]
-
-
 def test_gc_is_disabled_while_timing_and_restored():
     world = SimWorld(SimSpec(call_ns=10_000))
     seen = []

@@ -30,10 +30,10 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from . import stats
-from .devices import DeviceLike, environment, resolve_device
-from .engine import BenchmarkError, Interrupted, Options, _loop, _make_flush, _Run
+from .devices import DeviceError, DeviceLike, environment, resolve_device
+from .engine import BenchmarkError, Interrupted, Options, Sampler, check_timer, choose_device
 from .results import SCHEMA_VERSION, Measurement, Stop, migrate
-from .timers import TIMER_CHOICES, Timer, make_timer
+from .timers import Timer, make_timer
 
 #: Check the stopping rule after every round up to this many rounds, then every ~2% more rounds.
 CHECK_EVERY_ROUND_UP_TO = 100
@@ -224,34 +224,42 @@ def compare(
         raise ValueError(f"block_time must be positive; got {block_time!r}")
     opts = Options(precision=precision, budget=budget, min_time=min_time, cold_cache=cold_cache,
                    discard_preempted=discard_preempted)
-    dev = resolve_device(device)
+    check_timer(timer)
+    colds: list[float | None] = [None] * len(items)
     if isinstance(timer, str):
-        if timer not in TIMER_CHOICES:
-            raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)} or a Timer; got {timer!r}")
+        try:
+            dev, colds, _ = choose_device([fn for _, fn in items], setup, device)
+        except KeyboardInterrupt as exc:
+            raise Interrupted(None) from exc
+        except Exception as exc:
+            if isinstance(exc, (DeviceError, TypeError)):
+                raise
+            raise BenchmarkError(f"compare: a candidate raised during its cold call: {type(exc).__name__}: {exc}",
+                                 label="", phase="cold call", index=0) from exc
         the_timer = make_timer(dev, timer)
     else:
+        dev = resolve_device(device)
         the_timer = timer
     env = environment(dev)
-    flush = _make_flush(dev) if cold_cache else None
-    session = _Session(items, labels.index(base), the_timer, opts, env, str(dev), setup, flush,
+    session = _Session(items, labels.index(base), the_timer, opts, env, dev, setup, colds,
                        min_rounds, block_time, order, seed)
     return session.run()
 
 
 class _Session:
     def __init__(self, items: list[tuple[str, Callable[[], object]]], base: int, timer: Timer, opts: Options,
-                 env: dict[str, Any], device: str, setup: Callable[[], object] | None,
-                 flush: Callable[[], object] | None, min_rounds: int, block_time: float, order: str,
-                 seed: int) -> None:
+                 env: dict[str, Any], device: Any, setup: Callable[[], object] | None,
+                 colds: list[float | None], min_rounds: int, block_time: float, order: str, seed: int) -> None:
         self.items, self.base, self.timer, self.opts = items, base, timer, opts
         self.min_rounds, self.block_time, self.order = min_rounds, block_time, order
+        self.colds = colds
         self.rng = random.Random(seed)
-        self.states = [_Run(fn, timer, opts, label, device, env, setup, flush, None) for label, fn in items]
-        for s in self.states:
-            s.t_begin = self.states[0].t_begin  # one budget for the whole comparison
+        t_begin = timer.now_ns()  # one budget for the whole comparison
+        self.states = [Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup, t_begin=t_begin)
+                       for label, fn in items]
         self.blocks: list[list[float]] = [[] for _ in items]
         self.orders: list[tuple[int, ...]] = []
-        self.t_begin = self.states[0].t_begin
+        self.t_begin = t_begin
         self.options = {"precision": opts.precision, "budget": opts.budget, "min_rounds": min_rounds,
                         "min_time": opts.min_time, "block_time": block_time, "order": order, "seed": seed,
                         "cold_cache": opts.cold_cache, "discard_preempted": opts.discard_preempted}
@@ -281,14 +289,14 @@ class _Session:
         opts = self.opts
         self.current = 0
         overhead = self.states[0].measure_overhead()
-        runs, per_block = [], []
+        per_block = []
         for i, st in enumerate(self.states):
             self.current = i
-            st.do_warmup()
+            st.warm_up(self.colds[i])
             number = st.calibrate(overhead)
+            st.prepare()
             assert st.calibration is not None
             sample_ns = max(st.calibration.per_call_estimate_ns * number + overhead, 1.0)
-            runs.append(_loop(st.fn, number))
             per_block.append(max(1, int(round(self.block_time * 1e9 / sample_ns))))
         deadline = self.t_begin + opts.budget * 1e9
         start = self.timer.now_ns()
@@ -305,7 +313,7 @@ class _Session:
                 order = tuple(self.rng.sample(range(k), k))
             for i in order:
                 self.current = i
-                self.blocks[i].append(self._block(self.states[i], runs[i], per_block[i]))
+                self.blocks[i].append(self.states[i].take_block(per_block[i]))
             self.orders.append(order)
             rounds = r + 1
             now = self.timer.now_ns()
@@ -318,16 +326,6 @@ class _Session:
                 verdicts = self._verdicts()
                 met = all(settled(v, opts.precision) for v in verdicts)
                 return self._result(Stop("budget", met, opts.precision, (now - start) / 1e9), True)
-
-    def _block(self, st: _Run, run: Callable[[], object], count: int) -> float:
-        first = len(st.samples)
-        assert st.calibration is not None
-        for _ in range(count):
-            st.take_sample(run, st.calibration.number)
-        per_call = [s / n for s, n in zip(st.samples[first:], st.numbers[first:])]
-        pre = st.preempted[first:]
-        clean = [v for v, p in zip(per_call, pre) if p <= 0] if self.opts.discard_preempted else per_call
-        return float(np.median(clean if clean else per_call))
 
     def _verdicts(self) -> list[Verdict]:
         base_label = self.items[self.base][0]

@@ -38,7 +38,15 @@ from typing import Any, Callable
 import torch
 
 from . import stats
-from .devices import DeviceLike, environment, last_level_cache_bytes, resolve_device
+from .devices import (
+    DeviceError,
+    DeviceLike,
+    environment,
+    last_level_cache_bytes,
+    machine,
+    resolve_device,
+    synchronizer,
+)
 from .findings import OVERHEAD_SHARE, assess
 from .results import (
     MAX_PREEMPTED_FRACTION_TO_DISCARD,
@@ -61,8 +69,8 @@ CALIBRATION_MAX_TRIALS = 12
 CALIBRATION_MAX_NUMBER = 10**7
 #: Calibration stops re-estimating once the loop count changes by less than this factor.
 CALIBRATION_SETTLED_FACTOR = 1.25
-#: On the CPU the cold-cache buffer is this many times the last-level cache.
-CPU_FLUSH_FACTOR = 2
+#: The cold-cache flush writes this many times the last-level cache (see :func:`flush_bytes`).
+FLUSH_FACTOR = 2
 
 
 class BenchmarkError(RuntimeError):
@@ -145,16 +153,17 @@ def default_label(fn: Callable[..., Any]) -> str:
     return "lambda" if name == "<lambda>" else str(name)
 
 
-def _loop(fn: Callable[[], object], number: int) -> Callable[[], None]:
+def loop(fn: Callable[[], object], number: int) -> Callable[[], None]:
+    """``fn`` called ``number`` times (``fn`` itself for one call)."""
     if number == 1:
         return fn  # type: ignore[return-value]
     repeat = itertools.repeat
 
-    def loop() -> None:
+    def looped() -> None:
         for _ in repeat(None, number):
             fn()
 
-    return loop
+    return looped
 
 
 def _needed_number(per_call_ns: float, overhead_ns: float, resolution_ns: float, precision: float) -> int:
@@ -166,8 +175,13 @@ def _needed_number(per_call_ns: float, overhead_ns: float, resolution_ns: float,
     return max(1, math.ceil(need - 1e-9))
 
 
-#: See :meth:`_Run._half_width`.
+#: See :meth:`Sampler._half_width`.
 BATCH_CHECK_EVERY_UP_TO = 100
+#: A sample never plans to last longer than this share of the budget (so that a precision target
+#: out of reach cannot make one sample outlast the budget).
+SAMPLE_BUDGET_SHARE = 0.1
+#: Recaptures of a CUDA graph when a timed replay shows the loop count was planned too small.
+GRAPH_RECALIBRATIONS = 2
 
 
 def next_batch_check(n: int) -> int:
@@ -187,34 +201,49 @@ def _warmup_falling(times: list[float]) -> bool:
     return last < (1.0 - WARMUP_TOLERANCE) * before
 
 
-class _Run:
-    """Mutable state of one benchmark while it runs; turned into a Measurement at the end."""
+def flush_bytes(device: torch.device) -> int:
+    """Bytes a cold-cache flush writes: twice the last-level cache (GPU L2, Apple SLC, CPU LLC), since
+    caches do not evict in strict LRU order and a flush of exactly their size leaves lines behind."""
+    return FLUSH_FACTOR * last_level_cache_bytes(device)
 
-    def __init__(self, fn: Callable[[], object], timer: Timer, opts: Options, label: str,
-                 device: str, env: dict[str, Any], setup: Callable[[], object] | None,
-                 flush: Callable[[], object] | None,
-                 capture: Callable[[Callable[[], object], int], Callable[[], object]] | None) -> None:
+
+class Sampler:
+    """The measuring state of one callable: the public sampler that :func:`benchmark` and
+    :func:`~measurefirst.compare` compose (overhead, cold call, warm-up, calibration, preparing the
+    timed call, one sample, one block of samples), turned into a Measurement at the end."""
+
+    def __init__(self, fn: Callable[[], object], timer: Timer, opts: Options, *, label: str,
+                 device: torch.device | str, env: dict[str, Any] | None = None,
+                 setup: Callable[[], object] | None = None, t_begin: int | None = None) -> None:
+        dev = torch.device(device)
         self.fn, self.timer, self.opts, self.label = fn, timer, opts, label
-        self.device, self.env, self.setup, self.flush, self.capture = device, env, setup, flush, capture
+        self.device, self.env, self.setup = str(dev), env or {}, setup
+        self.flush = machine().flush_kernel(dev, flush_bytes(dev)) if opts.cold_cache else None
+        self._dev = dev
         self.phase = "start"
         self.index: int | None = None
         self.samples: list[float] = []
         self.numbers: list[int] = []
         self.hosts: list[float] = []
+        self.synced: list[float] = []
         self.preempted: list[int] = []
         self.sorted_all: list[float] = []
         self.sorted_clean: list[float] = []
         self.batch_check_at = 0  # the batch-median check runs again once there are this many samples
         self.warmup: Warmup | None = None
         self.calibration: Calibration | None = None
-        self.t_begin = timer.now_ns()
+        self.run: Callable[[], object] | None = None
+        self.number = 0
+        self.notes: dict[str, Any] = {}
+        self.t_begin = timer.now_ns() if t_begin is None else t_begin
         self.t_sampling = self.t_begin
         self.has_host = False
         self.has_preempt = False
 
     # -- phases --------------------------------------------------------------------------------
-    def elapsed_s(self) -> float:
-        return (self.timer.now_ns() - self.t_begin) / 1e9
+    @property
+    def deadline_ns(self) -> float:
+        return self.t_begin + self.opts.budget * 1e9
 
     def _time_call(self, run: Callable[[], object]) -> float:
         if self.setup is not None:
@@ -222,31 +251,33 @@ class _Run:
         return self.timer.time(run).elapsed_ns
 
     def measure_overhead(self) -> float:
+        """Median time of the cheapest timed call (on a GPU: one tiny kernel launch, which every
+        sample pays at least once)."""
         self.phase = "overhead"
+        probe = self.timer.probe()
+        return stats.median([self.timer.time(probe).elapsed_ns for _ in range(OVERHEAD_REPS)])
 
-        def empty() -> None:
-            return None
-
-        return stats.median([self.timer.time(empty).elapsed_ns for _ in range(OVERHEAD_REPS)])
-
-    def do_warmup(self) -> None:
+    def warm_up(self, cold_ns: float | None = None) -> None:
+        """The cold call (timed here, or already timed by the caller: ``cold_ns``), then warm-up."""
         opts, times = self.opts, []
         t0 = self.timer.now_ns()
-        cold: float | None = None
+        cold: float | None = cold_ns
         if opts.warmup is not None:
             self.phase = "warm-up"
-            for i in range(opts.warmup):
+            start = 0 if cold is None else 1
+            for i in range(start, opts.warmup):
                 self.index = i
                 t = self._time_call(self.fn)
                 if i == 0:
                     cold = t
                 else:
                     times.append(t)
-            self.warmup = Warmup(cold, max(opts.warmup - 1, 0), tuple(times), True,
+            self.warmup = Warmup(cold, max(opts.warmup - 1, 0), tuple(times), True,  # type: ignore[arg-type]
                                  (self.timer.now_ns() - t0) / 1e9, f"fixed: {opts.warmup} calls")
             return
-        self.phase, self.index = "cold call", 0
-        cold = self._time_call(self.fn)
+        if cold is None:
+            self.phase, self.index = "cold call", 0
+            cold = self._time_call(self.fn)
         self.phase = "warm-up"
         cap_ns = min(opts.warmup_max_time, WARMUP_BUDGET_SHARE * opts.budget) * 1e9
         min_ns = min(opts.warmup_min_time * 1e9, cap_ns)
@@ -267,13 +298,18 @@ class _Run:
                 f"calls' median not {WARMUP_TOLERANCE:.0%} below the {WARMUP_WINDOW} before; cap {cap_ns / 1e9:g} s")
         self.warmup = Warmup(cold, len(times), tuple(times), steady, (self.timer.now_ns() - t0) / 1e9, rule)
 
+    def _budget_number(self, per_call_ns: float) -> int:
+        return max(1, int(SAMPLE_BUDGET_SHARE * self.opts.budget * 1e9 // max(per_call_ns, 1e-3)))
+
     def calibrate(self, overhead_ns: float) -> int:
+        """Choose ``number``, the calls per sample (see the module docstring)."""
         opts = self.opts
         res = float(self.timer.resolution_ns)
         recent = list(self.warmup.times_ns[-WARMUP_WINDOW:]) if self.warmup and self.warmup.times_ns else []
         if not recent and self.warmup and self.warmup.cold_ns is not None:
             recent = [self.warmup.cold_ns]
         estimate = max(stats.median(recent) - overhead_ns, 0.0) if recent else 0.0
+        capped = False
         if opts.number is not None:
             number, reason = opts.number, "fixed by the caller"
         elif opts.cold_cache:
@@ -285,34 +321,97 @@ class _Run:
             # A call shorter than the overhead cannot be estimated from single calls: grow the
             # count tenfold until a trial sample's net time is at least the overhead.
             number = 1 if estimate < overhead_ns else _needed_number(estimate, overhead_ns, res, opts.precision)
+            if estimate > 0:
+                number = min(number, self._budget_number(estimate))
             rounds = 0
             for attempt in range(CALIBRATION_MAX_TRIALS):
                 self.index = attempt
-                sample = self._time_call(_loop(self.fn, number))
+                sample = self._time_call(loop(self.fn, number))
                 net = sample - overhead_ns
-                if net < max(overhead_ns, res) and number < CALIBRATION_MAX_NUMBER:
+                if (net < max(overhead_ns, res) and number < CALIBRATION_MAX_NUMBER
+                        and self.timer.now_ns() < self.deadline_ns):
                     number = min(number * 10, CALIBRATION_MAX_NUMBER)
                     continue
                 estimate = max(net, 0.0) / number
-                new = _needed_number(estimate, overhead_ns, res, opts.precision)
+                new = min(_needed_number(estimate, overhead_ns, res, opts.precision), CALIBRATION_MAX_NUMBER)
+                limit = self._budget_number(estimate)
+                if new > limit:
+                    new, capped = limit, True
                 settled = max(new, number) / min(new, number) < CALIBRATION_SETTLED_FACTOR
-                number = min(new, CALIBRATION_MAX_NUMBER)
+                number = new
                 rounds += 1
-                if settled or rounds >= CALIBRATION_ROUNDS:
+                if settled or rounds >= CALIBRATION_ROUNDS or self.timer.now_ns() >= self.deadline_ns:
                     break
             reason = (f"smallest count with overhead and resolution each under "
                       f"{OVERHEAD_SHARE * opts.precision:.2%} of a sample")
+            if capped:
+                reason += f"; capped so that one sample lasts at most {SAMPLE_BUDGET_SHARE:.0%} of the budget"
         self.calibration = Calibration(number, overhead_ns, res, estimate, OVERHEAD_SHARE * opts.precision, reason)
+        self.number = number
         return number
 
-    def sample(self, run: Callable[[], object], number: int) -> Stop:
+    def prepare(self) -> Callable[[], object]:
+        """The timed call: ``number`` calls in a loop, or replays of a CUDA graph of them. A graph is
+        replayed once untimed (its first replay uploads it), then timed once to check ``number``:
+        replays drop the per-launch host cost that the eager calibration saw, so a loop count
+        planned on eager calls can be far too small; the graph is captured again with the count
+        that the replay asks for."""
+        assert self.calibration is not None
+        if not self.opts.cuda_graph:
+            self.run = loop(self.fn, self.number)
+            return self.run
+        self.phase, self.index = "CUDA graph capture", None
+        cal = self.calibration
+        replay = _capture_graph(self._dev, self.fn, self.number)
+        replay()  # the first replay pays the graph's upload: never timed
+        self.timer.synchronize()
+        for _ in range(GRAPH_RECALIBRATIONS):
+            if self.opts.number is not None:
+                break
+            net = self.timer.time(replay).elapsed_ns - cal.overhead_ns
+            per_call = max(net, 0.0) / self.number
+            new = min(_needed_number(per_call, cal.overhead_ns, cal.resolution_ns, self.opts.precision),
+                      CALIBRATION_MAX_NUMBER, self._budget_number(per_call))
+            if new <= self.number * CALIBRATION_SETTLED_FACTOR:
+                break
+            self.number = new
+            self.calibration = replace(cal, number=new, per_call_estimate_ns=per_call,
+                                       reason=cal.reason + "; recalibrated on a timed graph replay")
+            self.phase = "CUDA graph capture"
+            replay = _capture_graph(self._dev, self.fn, self.number)
+            replay()
+            self.timer.synchronize()
+        self.run = replay
+        return replay
+
+    def take_sample(self) -> None:
+        """Set up, then flush (cold cache; right before the clock starts), time one sample, record it."""
+        assert self.run is not None, "call prepare() first"
+        self.index = len(self.samples)
+        if self.setup is not None:
+            self.setup()
+        r = self.timer.time(self.run, self.flush)
+        self._record(r.elapsed_ns, self.number, r.host_ns, r.preempted, r.synced_ns)
+
+    def take_block(self, count: int) -> float:
+        """``count`` samples; their median per-call time (preempted samples set aside)."""
+        first = len(self.samples)
+        for _ in range(count):
+            self.take_sample()
+        per_call = [s / n for s, n in zip(self.samples[first:], self.numbers[first:])]
+        pre = self.preempted[first:]
+        clean = [v for v, p in zip(per_call, pre) if p <= 0] if self.opts.discard_preempted else per_call
+        return float(stats.median(clean if clean else per_call))
+
+    def sample_until_stop(self) -> Stop:
+        """Sample until the stopping rule says so (see the module docstring)."""
         opts = self.opts
         self.phase = "sampling"
-        deadline = self.t_begin + opts.budget * 1e9
+        deadline = self.deadline_ns
         self.t_sampling = start = self.timer.now_ns()
         precision = opts.precision
         while True:
-            self.take_sample(run, number)
+            self.take_sample()
             n = len(self.samples)
             if opts.trials is not None:
                 if n >= opts.trials:
@@ -330,16 +429,6 @@ class _Run:
                 met = self._final_half_width() <= precision and n >= opts.min_samples
                 return Stop("budget", met, precision, (now - start) / 1e9)
 
-    def take_sample(self, run: Callable[[], object], number: int) -> None:
-        """Flush (cold cache), set up, time one sample of ``number`` calls, and record it."""
-        self.index = len(self.samples)
-        if self.flush is not None:
-            self.flush()
-        if self.setup is not None:
-            self.setup()
-        r = self.timer.time(run)
-        self._record(r.elapsed_ns, number, r.host_ns, r.preempted)
-
     def _used_in_order(self) -> list[float]:
         per_call = [s / k for s, k in zip(self.samples, self.numbers)]
         mask = used_mask(tuple(self.preempted), len(per_call), self.opts.discard_preempted)
@@ -348,12 +437,15 @@ class _Run:
     def _final_half_width(self) -> float:
         return stats.median_half_width(self._used_in_order())
 
-    def _record(self, elapsed_ns: float, number: int, host_ns: float | None, preempted: int) -> None:
+    def _record(self, elapsed_ns: float, number: int, host_ns: float | None, preempted: int,
+                synced_ns: float | None = None) -> None:
         self.samples.append(elapsed_ns)
         self.numbers.append(number)
         if host_ns is not None:
             self.has_host = True
             self.hosts.append(host_ns)
+        if synced_ns is not None:
+            self.synced.append(synced_ns)
         self.preempted.append(preempted)
         if preempted >= 0:
             self.has_preempt = True
@@ -381,13 +473,16 @@ class _Run:
     def result(self, stop: Stop, complete: bool) -> Measurement:
         opts = self.opts
         options = {k: getattr(opts, k) for k in opts.__dataclass_fields__}
+        options.update(self.notes)
+        n = len(self.samples)
         m = Measurement(
             label=self.label, device=self.device, timer=self.timer.kind,
             samples_ns=tuple(self.samples), numbers=tuple(self.numbers),
-            host_ns=tuple(self.hosts) if self.has_host and len(self.hosts) == len(self.samples) else None,
+            host_ns=tuple(self.hosts) if self.has_host and len(self.hosts) == n else None,
             preempted=tuple(self.preempted) if self.has_preempt else None,
             warmup=self.warmup, calibration=self.calibration, stop=stop,
             options=options, env=self.env, complete=complete, discard_preempted=opts.discard_preempted,
+            synced_ns=tuple(self.synced) if self.synced and len(self.synced) == n else None,
         )
         findings = assess(m, min_samples=opts.min_samples, fixed_trials=opts.trials is not None)
         return replace(m, warnings=findings)
@@ -397,24 +492,21 @@ class _Run:
         return self.result(Stop(reason, False, self.opts.precision, spent), complete=False)
 
 
-def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str, device: str,
+def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str, device: str | torch.device,
             env: dict[str, Any] | None = None, setup: Callable[[], object] | None = None,
-            flush: Callable[[], object] | None = None,
-            capture: Callable[[Callable[[], object], int], Callable[[], object]] | None = None) -> Measurement:
+            cold_ns: float | None = None, notes: dict[str, Any] | None = None) -> Measurement:
     """Run the measuring loop with an injected timer. :func:`benchmark` is the friendly front end."""
-    state = _Run(fn, timer, opts, label, device, env or {}, setup, flush, capture)
+    state = Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup)
+    state.notes.update(notes or {})
     gc_was_enabled = gc.isenabled()
     gc.collect()
     gc.disable()
     try:
         overhead = state.measure_overhead()
-        state.do_warmup()
-        number = state.calibrate(overhead)
-        run: Callable[[], object] = _loop(fn, number)
-        if capture is not None:
-            state.phase, state.index = "CUDA graph capture", None
-            run = capture(fn, number)
-        stop = state.sample(run, number)
+        state.warm_up(cold_ns)
+        state.calibrate(overhead)
+        state.prepare()
+        stop = state.sample_until_stop()
         return state.result(stop, complete=True)
     except KeyboardInterrupt as exc:
         raise Interrupted(state.partial("interrupted")) from exc
@@ -435,44 +527,70 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
             gc.enable()
 
 
-def _make_flush(device: torch.device) -> Callable[[], object]:
-    if device.type == "cuda":
-        nbytes = last_level_cache_bytes(device)  # exactly the L2, as nvbench does
-        buf = torch.empty(nbytes // 4, dtype=torch.int32, device=device)
-        return buf.zero_
-    nbytes = CPU_FLUSH_FACTOR * last_level_cache_bytes(device)
-    buf = torch.zeros(nbytes // 4, dtype=torch.int32, device=device)
+def _capture_graph(device: torch.device, fn: Callable[[], object], number: int) -> Callable[[], object]:
+    """Capture ``number`` calls of ``fn`` in a CUDA graph on ``device`` (warmed up on a side stream,
+    as torch's docs ask), on a capture stream made on that device: torch's default capture stream is
+    created once, on whichever GPU was current at its first use."""
+    cuda = machine().cuda
+    with cuda.device(device):
+        side = cuda.Stream(device)
+        side.wait_stream(cuda.current_stream(device))
+        with cuda.stream(side):
+            for _ in range(3):
+                fn()
+        cuda.current_stream(device).wait_stream(side)
+        graph = cuda.CUDAGraph()
+        with cuda.graph(graph, stream=cuda.Stream(device)):
+            for _ in range(number):
+                fn()
+        cuda.synchronize(device)
 
-    def flush() -> None:
-        buf.add_(1)  # read and write every line, evicting what the function left in cache
+    def replay() -> None:
+        with cuda.device(device):
+            graph.replay()
 
-    return flush
+    return replay
 
 
-def _cuda_graph_capture(device: torch.device) -> Callable[[Callable[[], object], int], Callable[[], object]]:
-    """Capture on ``device`` (not whichever GPU happens to be current), replay there too."""
+def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] | None,
+                  device: DeviceLike) -> tuple[torch.device, list[float | None], dict[str, Any]]:
+    """Resolve ``device``. For ``"auto"`` on a machine with a GPU, each function's first (cold) call
+    is observed: if none of them touched a tensor on the GPU but some touched CPU tensors, the CPU
+    is chosen (timing CPU work with GPU events reads nothing); if no tensor op was seen at all, the
+    GPU stays and a finding says so. Returns the device, each function's cold-call time (ns, None
+    when not observed) and notes for the result's options."""
+    dev = resolve_device(device)
+    auto = device is None or (isinstance(device, str) and device.strip().lower() == "auto")
+    if not auto or dev.type == "cpu":
+        return dev, [None] * len(fns), {}
+    m = machine()
+    sync = synchronizer(dev)
+    seen: set[str] = set()
+    colds: list[float | None] = []
+    for fn in fns:
+        if setup is not None:
+            setup()
+        sync()
+        t0 = m.clock_ns()
+        with m.observe() as touched:
+            fn()
+        sync()
+        colds.append(float(m.clock_ns() - t0))
+        seen |= touched
+    if dev.type in seen:
+        return dev, colds, {"auto_device": "observed device work"}
+    if seen:
+        return torch.device("cpu"), colds, {"auto_device": f"cpu: the first call touched only {', '.join(sorted(seen))} tensors"}
+    return dev, colds, {"auto_device": "no tensor op seen"}
 
-    def capture(fn: Callable[[], object], number: int) -> Callable[[], object]:
-        with torch.cuda.device(device):
-            side = torch.cuda.Stream()
-            side.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(side):
-                for _ in range(3):
-                    fn()
-            torch.cuda.current_stream().wait_stream(side)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                for _ in range(number):
-                    fn()
-            torch.cuda.synchronize(device)
 
-        def replay() -> None:
-            with torch.cuda.device(device):
-                graph.replay()
-
-        return replay
-
-    return capture
+def check_timer(timer: object) -> None:
+    """Refuse anything but a timer name or a Timer instance, naming the choices."""
+    if isinstance(timer, str):
+        if timer not in TIMER_CHOICES:
+            raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)} or a Timer; got {timer!r}")
+    elif not isinstance(timer, Timer):
+        raise TypeError(f"timer must be 'auto', 'wall', 'event' or a Timer instance; got {type(timer).__name__}")
 
 
 def benchmark(
@@ -500,10 +618,13 @@ def benchmark(
 
     Args:
         fn: a callable taking no arguments, e.g. ``lambda: a @ b``.
-        device: ``"auto"`` (cuda, then mps, then cpu), ``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"mps"``
+        device: ``"auto"`` (cuda, then mps, then cpu; on a GPU machine the first call is observed, and a
+            function that touches only CPU tensors is timed on the CPU), ``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"mps"``
             or a ``torch.device``: the device to synchronize and to time on.
         label: name in reports (default: the function's name).
-        setup: called before every sample, not timed.
+        setup: called before every sample, not timed. With ``cuda_graph=True`` the graph replays the
+            tensors it captured: a setup that makes *new* tensors (``x = torch.randn(...)``) is not seen
+            by the replays; write into the captured ones instead (``x.copy_(...)``, ``x.normal_()``).
         precision: stop once the 95% CI of the median is within ±precision (relative).
         budget: seconds after which sampling stops whatever the precision (warm-up included).
         min_time, min_samples: sampling lasts at least this long and this many samples.
@@ -511,7 +632,8 @@ def benchmark(
         warmup, trials: fixed counts (``warmup=3, trials=10`` is the classic loop).
         number: calls per sample; default: calibrated from the measured overhead.
         warmup_min_time, warmup_max_time: bounds on adaptive warm-up, in seconds.
-        cold_cache: flush the last-level cache (GPU L2 / CPU LLC) before every sample.
+        cold_cache: flush the last-level cache before every sample (after ``setup``, so a setup that
+            touches the inputs cannot warm them again): twice the GPU L2 / Apple SLC / CPU LLC.
         cuda_graph: capture ``number`` calls in a CUDA graph and time its replays.
         timer: ``"auto"`` (events on GPUs, wall clock on the CPU), ``"wall"``, ``"event"``, or a
             :class:`~measurefirst.timers.Timer` instance (tests inject a simulated one).
@@ -536,18 +658,28 @@ def benchmark(
                    max_samples=max_samples, warmup=warmup, trials=trials, number=number,
                    warmup_min_time=warmup_min_time, warmup_max_time=warmup_max_time,
                    cold_cache=cold_cache, cuda_graph=cuda_graph, discard_preempted=discard_preempted)
-    dev = resolve_device(device)
+    check_timer(timer)
+    label = label or default_label(fn)
+    cold_ns: float | None = None
+    notes: dict[str, Any] = {}
     if isinstance(timer, str):
-        if timer not in TIMER_CHOICES:
-            raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)} or a Timer; got {timer!r}")
+        try:
+            dev, colds, notes = choose_device([fn], setup, device)
+        except KeyboardInterrupt as exc:
+            raise Interrupted(None) from exc
+        except DeviceError:
+            raise
+        except Exception as exc:
+            raise BenchmarkError(f"benchmark {label!r}: the function raised during cold call: "
+                                 f"{type(exc).__name__}: {exc}", label=label, phase="cold call", index=0) from exc
+        cold_ns = colds[0]
         the_timer = make_timer(dev, timer)
-    elif isinstance(timer, Timer):
-        the_timer = timer
     else:
-        raise TypeError(f"timer must be 'auto', 'wall', 'event' or a Timer instance; got {type(timer).__name__}")
+        dev = resolve_device(device)
+        the_timer = timer
+    if cuda_graph and setup is not None:
+        notes["setup_given"] = True
     if cuda_graph and dev.type != "cuda":
         raise ValueError(f"cuda_graph=True needs a CUDA device; the device is {dev}")
-    flush = _make_flush(dev) if cold_cache else None
-    capture = _cuda_graph_capture(dev) if cuda_graph else None
-    return measure(fn, the_timer, opts, label=label or default_label(fn), device=str(dev),
-                   env=environment(dev), setup=setup, flush=flush, capture=capture)
+    return measure(fn, the_timer, opts, label=label or default_label(fn), device=dev,
+                   env=environment(dev), setup=setup, cold_ns=cold_ns, notes=notes)

@@ -31,6 +31,11 @@ DRIFT_FRACTION = 0.05
 DRIFT_MIN_SAMPLES = 20
 #: Host (launch) time at least this fraction of the device time: the GPU waits on the host.
 LAUNCH_BOUND_RATIO = 0.8
+#: Host time until the whole device is idle above this multiple of both the event time and the
+#: launch time (and by more than :data:`UNJOINED_STREAM_MIN_NS` per sample): work ran on a stream
+#: the timing events do not see.
+UNJOINED_STREAM_RATIO = 1.5
+UNJOINED_STREAM_MIN_NS = 20_000.0
 
 
 def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Finding, ...]:
@@ -117,7 +122,34 @@ def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Fin
                 cal.overhead_ns / sample_ns, limit,
                 "let measurefirst choose the loop count (drop number=...); with cold_cache each call is "
                 "timed alone, so time more work per call"))
+    choice = str(m.options.get("auto_device") or "")
+    if choice.startswith("cpu"):
+        out.append(Finding(
+            "auto_device_cpu", "device='auto' chose the CPU: the observed first call touched no GPU tensor",
+            None, None, "pass device='cuda' (and move the inputs there) if the GPU was meant", severity="info"))
+    elif choice == "no tensor op seen":
+        out.append(Finding(
+            "no_device_work", f"the observed first call ran no tensor op, yet it is timed on {m.device}",
+            None, None, "check that the function does the work (returns a lazy object? a generator?), or pass "
+            "device='cpu' for plain Python", severity="warning"))
+    if m.options.get("cuda_graph") and m.options.get("setup_given"):
+        out.append(Finding(
+            "graph_setup", "setup runs before every replay of a CUDA graph, which replays the tensors it captured",
+            None, None, "write new inputs into the captured tensors (x.copy_(...)); tensors that setup rebinds "
+            "are not seen by the graph", severity="info"))
     host = m.host_median
+    synced = m.synced_median
+    if synced is not None and host is not None and s.median > 0:
+        seen = max(host, s.median)
+        per_sample_gap_ns = (synced - seen) * 1e9 * float(np.median(np.asarray(m.numbers, dtype=float)))
+        if synced > UNJOINED_STREAM_RATIO * seen and per_sample_gap_ns > UNJOINED_STREAM_MIN_NS:
+            out.append(Finding(
+                "unjoined_stream",
+                f"the device stayed busy {synced / seen:.1f}x longer than the timed events saw: work ran on a "
+                "stream the current stream never waited for, and is missing from the time",
+                synced / seen, UNJOINED_STREAM_RATIO,
+                "join side streams before returning (torch.cuda.current_stream().wait_stream(side)), or "
+                "time with timer='wall', which synchronizes the whole device"))
     if host is not None and s.median > 0 and host / s.median >= LAUNCH_BOUND_RATIO:
         out.append(Finding(
             "launch_bound",

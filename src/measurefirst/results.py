@@ -108,6 +108,8 @@ class Measurement:
     warnings: tuple[Finding, ...] = ()
     complete: bool = True
     discard_preempted: bool = True
+    #: event timers: host ns from the start event until a synchronize of the whole device returned
+    synced_ns: tuple[float, ...] | None = None
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
@@ -208,6 +210,14 @@ class Measurement:
         return float(np.median(per_call)) / 1e9
 
     @property
+    def synced_median(self) -> float | None:
+        """Median host time per call until the whole device was idle, seconds (event timers only)."""
+        if self.synced_ns is None or not self.synced_ns:
+            return None
+        per_call = np.asarray(self.synced_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        return float(np.median(per_call)) / 1e9
+
+    @property
     def target_met(self) -> bool:
         return self.stop.target_met
 
@@ -246,6 +256,7 @@ class Measurement:
             "numbers": list(self.numbers),
             "host_ns": None if self.host_ns is None else list(self.host_ns),
             "preempted": None if self.preempted is None else list(self.preempted),
+            "synced_ns": None if self.synced_ns is None else list(self.synced_ns),
             "warmup": None if self.warmup is None else asdict(self.warmup),
             "calibration": None if self.calibration is None else asdict(self.calibration),
             "stop": asdict(self.stop),
@@ -274,6 +285,7 @@ class Measurement:
             numbers=tuple(int(x) for x in d["numbers"]),
             host_ns=None if d.get("host_ns") is None else tuple(float(x) for x in d["host_ns"]),
             preempted=None if d.get("preempted") is None else tuple(int(x) for x in d["preempted"]),
+            synced_ns=None if d.get("synced_ns") is None else tuple(float(x) for x in d["synced_ns"]),
             warmup=None if warmup is None else Warmup(**{**warmup, "times_ns": tuple(warmup["times_ns"])}),
             calibration=None if calib is None else Calibration(**calib),
             stop=Stop(**d["stop"]),

@@ -1,41 +1,35 @@
-"""Timers: one protocol, three clocks.
+"""Timers: the only code in measurefirst that reads a clock or records an event.
 
 A timer times one *sample*: a zero-argument ``run`` callable (which calls the user's function
 ``number`` times) between two clock readings, with the device synchronized before the clock
-stops. The engine only knows this protocol, so tests substitute a simulated clock
-(:mod:`measurefirst.simulate`).
+stops. It can also *mark* points between the phases of a step (:meth:`Timer.marks`): events on a
+GPU's timeline, all read after one synchronize. The engine, compare, step timing, doctor and the
+profiler's per-step times all go through this protocol, and the clock itself comes from the
+machine seam (:func:`measurefirst.devices.machine`), so tests run every path on a simulated clock
+and a simulated GPU (:mod:`measurefirst.simulate`).
 
-- :class:`WallTimer`: synchronize, read ``perf_counter_ns``, run, synchronize, read again. On
-  Linux and macOS it also counts the involuntary context switches of the process during the
-  sample, so samples in which the operating system took the CPU away can be set aside.
-- :class:`CudaEventTimer`: CUDA events around ``run`` on the current stream (device time), plus the
-  host time ``run`` took to return (launch time).
+- :class:`WallTimer`: synchronize, read the host clock, run, synchronize, read again. It also
+  counts the involuntary context switches of the process during the sample, so samples in which
+  the operating system took the CPU away can be set aside.
+- :class:`CudaEventTimer`: CUDA events around ``run`` on the device's current stream (device
+  time), the host time ``run`` took to return (launch time), and the host time until a full-device
+  synchronize returned (which exposes work left running on another stream).
 - :class:`MpsEventTimer`: the same with ``torch.mps.event.Event`` where torch has it.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import torch
 
-from .devices import synchronizer
-
-try:  # not on Windows
-    import resource as _resource
-
-    _RUSAGE_SELF = _resource.RUSAGE_SELF
-    _getrusage = _resource.getrusage
-except ImportError:  # pragma: no cover - Windows
-    _getrusage = None  # type: ignore[assignment]
-    _RUSAGE_SELF = 0
+from .devices import machine, synchronizer
 
 #: Documented resolution of CUDA event timing (about half a microsecond).
 CUDA_EVENT_RESOLUTION_NS = 500.0
-#: MPS events resolve no better than CUDA's (a conservative figure).
-MPS_EVENT_RESOLUTION_NS = 1000.0
+#: MPS event times are the completion-handler timestamps of Metal command buffers: tens of µs.
+MPS_EVENT_RESOLUTION_NS = 20_000.0
 
 
 @dataclass(frozen=True)
@@ -45,11 +39,27 @@ class Reading:
     ``elapsed_ns``: what the timer measures (device time for event timers, wall time otherwise).
     ``host_ns``: for event timers, the host time ``run`` took to return (launch time), else ``None``.
     ``preempted``: involuntary context switches of the process during the sample, ``-1`` if unknown.
+    ``synced_ns``: for event timers, host time from before the start event until a synchronize of
+    the whole device returned (else ``None``): far above ``elapsed_ns`` when work was left on a
+    stream the events do not see.
     """
 
     elapsed_ns: float
     host_ns: float | None = None
     preempted: int = -1
+    synced_ns: float | None = None
+
+
+class Marks(Protocol):
+    """Timestamps between the phases of one step, read once at the end."""
+
+    def mark(self, name: str) -> None:
+        """Mark the end of the phase ``name`` (and the start of the next)."""
+        ...
+
+    def read(self) -> list[tuple[str, float]]:
+        """Synchronize once; every mark as ``(name, ns since the step started)``, first ``("start", 0)``."""
+        ...
 
 
 @runtime_checkable
@@ -59,44 +69,80 @@ class Timer(Protocol):
     kind: str
     resolution_ns: float
 
-    def time(self, run: Callable[[], object]) -> Reading:
-        """Time one call of ``run``; the device is synchronized before the clock stops."""
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        """Time one call of ``run``; the device is synchronized before the clock stops. ``prelude``
+        (a cache flush) is issued just before the clock starts, untimed, without a synchronize
+        between it and ``run`` on timers that read the device's own timeline."""
         ...
 
     def now_ns(self) -> int:
-        """A monotonic clock for budgets and deadlines (not for samples)."""
+        """A monotonic host clock for budgets, deadlines and unsynchronized readings."""
         ...
 
     def synchronize(self) -> None:
         """Wait for all queued device work."""
         ...
 
+    def probe(self) -> Callable[[], object]:
+        """The cheapest call that does device work: the overhead probe times it."""
+        ...
 
-def _perf_counter_resolution_ns() -> float:
-    return max(time.get_clock_info("perf_counter").resolution * 1e9, 1.0)
+    def marks(self) -> Marks:
+        """Synchronize, then start marking a step (the first mark is ``"start"``)."""
+        ...
+
+
+def _nothing() -> None:
+    return None
+
+
+class ClockMarks:
+    """Marks on a host clock; ``sync_each`` synchronizes before every mark (the only way a host
+    clock sees the end of device work)."""
+
+    def __init__(self, clock: Callable[[], int], sync: Callable[[], None], sync_each: bool) -> None:
+        self._clock, self._sync, self._each = clock, sync, sync_each
+        sync()
+        self._marks: list[tuple[str, int]] = [("start", clock())]
+
+    def mark(self, name: str) -> None:
+        if self._each:
+            self._sync()
+        self._marks.append((name, self._clock()))
+
+    def read(self) -> list[tuple[str, float]]:
+        self._sync()
+        t0 = self._marks[0][1]
+        return [(name, float(t - t0)) for name, t in self._marks]
 
 
 class WallTimer:
-    """Synchronize, then ``time.perf_counter_ns``; counts preemptions where the OS reports them."""
+    """Synchronize, then the host clock; counts preemptions where the OS reports them."""
 
     kind = "wall"
 
     def __init__(self, device: torch.device | None = None, *, count_preemptions: bool = True) -> None:
-        self._sync = synchronizer(device or torch.device("cpu"))
-        self.resolution_ns = _perf_counter_resolution_ns()
-        self._count = count_preemptions and _getrusage is not None
+        self._device = device or torch.device("cpu")
+        self._sync = synchronizer(self._device)
+        m = machine()
+        self._clock = m.clock_ns
+        self._switches = m.context_switches if count_preemptions and m.context_switches() is not None else None
+        self._probe = m.probe_kernel(self._device)
+        self.resolution_ns = _clock_resolution_ns(m.simulated)
 
-    def time(self, run: Callable[[], object]) -> Reading:
-        sync = self._sync
-        clock = time.perf_counter_ns
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        sync, clock, switches = self._sync, self._clock, self._switches
+        if prelude is not None:
+            prelude()
         sync()
-        if self._count:
-            switches = _getrusage(_RUSAGE_SELF).ru_nivcsw
+        if switches is not None:
+            s0 = switches()
             t0 = clock()
             run()
             sync()
             t1 = clock()
-            return Reading(float(t1 - t0), None, _getrusage(_RUSAGE_SELF).ru_nivcsw - switches)
+            s1 = switches()
+            return Reading(float(t1 - t0), None, (s1 - s0) if s0 is not None and s1 is not None else -1)
         t0 = clock()
         run()
         sync()
@@ -104,10 +150,43 @@ class WallTimer:
         return Reading(float(t1 - t0))
 
     def now_ns(self) -> int:
-        return time.perf_counter_ns()
+        return self._clock()
 
     def synchronize(self) -> None:
         self._sync()
+
+    def probe(self) -> Callable[[], object]:
+        return self._probe
+
+    def marks(self) -> Marks:
+        return ClockMarks(self._clock, self._sync, self._device.type != "cpu")
+
+
+def _clock_resolution_ns(simulated: bool) -> float:
+    if simulated:
+        return 1.0
+    import time
+
+    return max(time.get_clock_info("perf_counter").resolution * 1e9, 1.0)
+
+
+class _EventMarks:
+    def __init__(self, new_event: Callable[[], Any], record: Callable[[Any], None], sync: Callable[[], None]) -> None:
+        self._new, self._record, self._sync = new_event, record, sync
+        sync()
+        self._marks: list[tuple[str, Any]] = []
+        self.mark("start")
+
+    def mark(self, name: str) -> None:
+        e = self._new()
+        self._record(e)
+        self._marks.append((name, e))
+
+    def read(self) -> list[tuple[str, float]]:
+        self._sync()
+        first = self._marks[0][1]
+        return [(name, 0.0 if i == 0 else float(first.elapsed_time(e)) * 1e6)
+                for i, (name, e) in enumerate(self._marks)]
 
 
 class _EventTimer:
@@ -116,26 +195,47 @@ class _EventTimer:
     kind = "event"
     resolution_ns = CUDA_EVENT_RESOLUTION_NS
 
-    def __init__(self, start: Any, end: Any, sync: Callable[[], None]) -> None:
-        self._start, self._end, self._sync = start, end, sync
+    def __init__(self, device: torch.device, new_event: Callable[[], Any]) -> None:
+        m = machine()
+        self._device = device
+        self._new_event = new_event
+        self._start, self._end = new_event(), new_event()
+        self._sync = synchronizer(device)
+        self._clock = m.clock_ns
+        self._probe = m.probe_kernel(device)
 
-    def time(self, run: Callable[[], object]) -> Reading:
-        clock = time.perf_counter_ns
-        # drain setup or cache-flush work first, so no backlog hides the sample's launch gaps
+    def _record(self, event: Any) -> None:
+        event.record()
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        clock = self._clock
+        # drain earlier work (setup), so no backlog hides the sample's launch gaps; a prelude (a cache
+        # flush) is then queued right before the start event: the device is still busy with it while
+        # the host launches ``run``, so the sample holds no launch latency (as triton's do_bench)
         self._sync()
-        self._start.record()
+        if prelude is not None:
+            prelude()
         h0 = clock()
+        self._record(self._start)
         run()
         h1 = clock()
-        self._end.record()
+        self._record(self._end)
         self._end.synchronize()
-        return Reading(self._start.elapsed_time(self._end) * 1e6, float(h1 - h0))
+        self._sync()  # the whole device: work left on another stream shows in synced_ns
+        h2 = clock()
+        return Reading(float(self._start.elapsed_time(self._end)) * 1e6, float(h1 - h0), -1, float(h2 - h0))
 
     def now_ns(self) -> int:
-        return time.perf_counter_ns()
+        return self._clock()
 
     def synchronize(self) -> None:
         self._sync()
+
+    def probe(self) -> Callable[[], object]:
+        return self._probe
+
+    def marks(self) -> Marks:
+        return _EventMarks(self._new_event, self._record, self._sync)
 
 
 class CudaEventTimer(_EventTimer):
@@ -147,18 +247,26 @@ class CudaEventTimer(_EventTimer):
     def __init__(self, device: torch.device) -> None:
         if device.type != "cuda":
             raise ValueError(f"CUDA event timer needs a CUDA device, got {device}")
-        self._device = device
-        with torch.cuda.device(device):
-            super().__init__(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True),
-                             synchronizer(device))
+        cuda = machine().cuda
+        self._cuda = cuda
 
-    def time(self, run: Callable[[], object]) -> Reading:
-        with torch.cuda.device(self._device):  # events record on this device's current stream
-            return super().time(run)
+        def new_event() -> Any:
+            with cuda.device(device):
+                return cuda.Event(enable_timing=True)
+
+        super().__init__(device, new_event)
+
+    def _record(self, event: Any) -> None:
+        # on this device's current stream, whichever GPU is current for the caller
+        event.record(self._cuda.current_stream(self._device))
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        with self._cuda.device(self._device):
+            return super().time(run, prelude)
 
 
 def mps_events_available() -> bool:
-    event_mod = getattr(getattr(torch, "mps", None), "event", None)
+    event_mod = getattr(machine().mps, "event", None)
     return event_mod is not None and hasattr(event_mod, "Event")
 
 
@@ -171,8 +279,8 @@ class MpsEventTimer(_EventTimer):
     def __init__(self) -> None:
         if not mps_events_available():
             raise RuntimeError("this torch has no MPS events; use timer='wall'")
-        super().__init__(torch.mps.event.Event(enable_timing=True), torch.mps.event.Event(enable_timing=True),
-                         torch.mps.synchronize)
+        mps = machine().mps
+        super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True))
 
 
 TIMER_CHOICES = ("auto", "wall", "event")
