@@ -55,10 +55,10 @@ from typing import Any, Callable, ClassVar, Sequence
 import numpy as np
 import torch
 
-from .devices import DeviceLike, environment, resolve_device, synchronizer
+from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
 from .engine import BenchmarkError, benchmark
 from .results import Finding, Measurement
-from .timers import Reading, Timer, make_timer
+from .timers import Marks, Reading, Timer, make_timer
 
 #: Version of the stored selfcheck JSON form.
 SELFCHECK_SCHEMA_VERSION = 1
@@ -426,16 +426,23 @@ class FaultyTimer:
         self.kind = f"{inner.kind}x{factor:g}"
         self.resolution_ns = inner.resolution_ns
 
-    def time(self, run: Callable[[], object]) -> Reading:
-        r = self.inner.time(run)
-        host = None if r.host_ns is None else r.host_ns * self.factor
-        return Reading(r.elapsed_ns * self.factor, host, r.preempted)
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        r = self.inner.time(run, prelude)
+        f = self.factor
+        return Reading(r.elapsed_ns * f, None if r.host_ns is None else r.host_ns * f, r.preempted,
+                       None if r.synced_ns is None else r.synced_ns * f)
 
     def now_ns(self) -> int:
         return self.inner.now_ns()
 
     def synchronize(self) -> None:
         self.inner.synchronize()
+
+    def probe(self) -> Callable[[], object]:
+        return self.inner.probe()
+
+    def marks(self) -> Marks:
+        return self.inner.marks()
 
 
 # ---- the busy-wait and its clock ------------------------------------------------------------------
@@ -568,11 +575,13 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             truth = spin.truth(gap)
             spin.reset()
             ms.append(m)
-            # one call per sample carries the timer's overhead by design: the tolerance says so
-            t = tol + (overhead_ns / truth.per_call_ns if fixed else 0.0)
+            # one call per sample carries the timer's overhead by design: the tolerance says so, and a
+            # call shorter than that makes the row a demonstration of the bias, not a check
+            share = overhead_ns / truth.per_call_ns if fixed else 0.0
             ci = m.ci_half_width_rel
-            rows.append(_row(d_s, method, truth.per_call_ns / 1e9, "self", m.median, t,
-                             _noise(ci if math.isfinite(ci) else None, truth.stolen, truth.drift)))
+            rows.append(_row(d_s, method, truth.per_call_ns / 1e9, "self", m.median, tol + share,
+                             _noise(ci if math.isfinite(ci) else None, truth.stolen, truth.drift),
+                             judged=share <= tol, note="" if share <= tol else "overhead_bound"))
 
         run_measured("adaptive", fixed=False)
         run_measured("fixed", fixed=True)
@@ -614,18 +623,14 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
 
 
 # ---- the CUDA rows ----------------------------------------------------------------------------------
-def _cuda() -> Any:
-    """The ``torch.cuda``-like API the CUDA path runs on. A one-line switch to ``devices.cuda_api()``
-    (real ``torch.cuda`` or the simulated GPU) once that seam exists."""
-    return torch.cuda
-
-
 def _wall_s(sync: Callable[[], None], run: Callable[[], object]) -> float:
+    """Synchronized host-clock seconds of ``run()`` (the machine's clock: real, or the simulated GPU's)."""
+    clock = machine().clock_ns
     sync()
-    t0 = time.perf_counter_ns()
+    t0 = clock()
     run()
     sync()
-    return (time.perf_counter_ns() - t0) / 1e9
+    return (clock() - t0) / 1e9
 
 
 def _stream_per_call(fn: Callable[[], object], sync: Callable[[], None], calls: int, batches: int = 3) -> float:
@@ -668,8 +673,9 @@ def _profiler_kernel_s(fn: Callable[[], object], dev: torch.device, per_step: in
 
 def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: bool,
                progress: Progress) -> tuple[list[Row], list[Measurement], float]:
-    cuda = _cuda()
+    cuda = cuda_api()
     sync = synchronizer(dev)
+    simulated = machine().simulated  # the simulated GPU: no profiler, no other tools to compare with
     rows: list[Row] = []
     ms: list[Measurement] = []
     with cuda.device(dev):
@@ -688,16 +694,18 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
             progress("row", d_s, "profiler")
             stream_before = _stream_per_call(sleep, sync, calls)
             sleep_truth = cycles / rate
-            kernel: float | None
-            try:
-                kernel = _profiler_kernel_s(sleep, dev, per_step=20)
-            except Exception as exc:  # noqa: BLE001 - the profiler is a reference; report, go on
-                kernel = None
-                rows.append(_skip(d_s, "profiler", "error", f"{type(exc).__name__}: {exc}"))
+            kernel: float | None = None
+            if simulated:
+                rows.append(_skip(d_s, "profiler", "simulated"))
+            else:
+                try:
+                    kernel = _profiler_kernel_s(sleep, dev, per_step=20)
+                except Exception as exc:  # noqa: BLE001 - the profiler is a reference; report, go on
+                    rows.append(_skip(d_s, "profiler", "error", f"{type(exc).__name__}: {exc}"))
             if kernel is not None:
                 rows.append(_row(d_s, "profiler", sleep_truth, "sleep", kernel, None, None, judged=False))
-            k_truth, k_source, k_note = (kernel, "profiler", "") if kernel is not None else (sleep_truth, "sleep",
-                                                                                              "fallback_truth")
+            k_truth, k_source = (kernel, "profiler") if kernel is not None else (sleep_truth, "sleep")
+            k_note = "fallback_truth" if kernel is None and not simulated else ""
             results: dict[str, Measurement] = {}
             modes: list[tuple[str, dict[str, Any]]] = [
                 ("events", {"budget": plan.budget, "timer": timer or "event"}),
@@ -733,12 +741,16 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
                 elif method == "wall":
                     rows.append(_row(d_s, method, stream, "stream", m.median, base, noise))
                 elif method in ("fixed", "cold_cache"):  # one call per sample: the overhead is in each
-                    tol = base + (overhead / k_truth if k_truth else 0.0)
-                    rows.append(_row(d_s, method, k_truth, k_source, m.median, tol, noise, note=k_note))
+                    share = overhead / k_truth if k_truth else 0.0
+                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + share, noise,
+                                     judged=share <= base, note=k_note if share <= base else "overhead_bound"))
                 else:  # cuda_graph: between the bare kernel and the stream of launches
                     gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
                     rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise, note=k_note))
-            if references:
+            if references and simulated:
+                rows += [_skip(d_s, m, "simulated") for m in ("do_bench", "do_bench_cudagraph",
+                                                              "graph_vs_do_bench_cudagraph", "blocked_autorange")]
+            elif references:
                 rows += _cuda_references(sleep, dev, d_s, k_truth, k_source, stream, results.get("cuda_graph"),
                                          plan, progress)
     return rows, ms, rate
@@ -763,7 +775,8 @@ def _cuda_references(sleep: Callable[[], None], dev: torch.device, d_s: float, k
         rows.append(_skip(d_s, "do_bench", "error", f"{type(exc).__name__}: {exc}"))
     progress("row", d_s, "do_bench_cudagraph")
     try:
-        with torch.cuda.stream(torch.cuda.Stream(dev)):  # do_bench_cudagraph refuses the default stream
+        cuda = cuda_api()
+        with cuda.stream(cuda.Stream(dev)):  # do_bench_cudagraph refuses the default stream
             ms_g = _do_bench(tt.do_bench_cudagraph, sleep, rep=20 if plan is _QUICK else 100)
         rows.append(_row(d_s, "do_bench_cudagraph", k_truth, k_source, ms_g / 1e3, None, None, judged=False))
         if graph is not None:
@@ -809,9 +822,9 @@ class _OneTimeCost:
 
     def __call__(self) -> float:
         if self.table is None:
-            self.table = torch.linspace(0, 1, 1 << 22, device=self.dev).sin_().cumsum(0)
+            self.table = torch.linspace(0, 1, 1 << 22, device=machine().tensor_device(self.dev)).sin_().cumsum(0)
             if self.cycles:
-                _cuda()._sleep(self.cycles)
+                cuda_api()._sleep(self.cycles)
         return float(self.table[:64].sum().item())
 
 
@@ -849,9 +862,9 @@ def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progres
         cycles = int(1e-3 * rate)
 
         def work() -> None:
-            _cuda()._sleep(cycles)
+            cuda_api()._sleep(cycles)
     else:
-        a = torch.randn(2048, 2048, device=dev)
+        a = torch.randn(2048, 2048, device=machine().tensor_device(dev))
 
         def work() -> None:
             a @ a
@@ -878,10 +891,8 @@ def _clock_steps() -> tuple[float, float]:
 
 
 def _timer_overhead_ns(timer: Timer) -> float:
-    def empty() -> None:
-        return None
-
-    return float(statistics.median(timer.time(empty).elapsed_ns for _ in range(OVERHEAD_REPS)))
+    probe = timer.probe()  # as the engine measures it: the cheapest call that does device work
+    return float(statistics.median(timer.time(probe).elapsed_ns for _ in range(OVERHEAD_REPS)))
 
 
 def _cpu_mhz() -> float | None:
@@ -970,7 +981,7 @@ def _peaks(dev: torch.device, quick: bool) -> dict[str, Any]:
 # ---- the front end ------------------------------------------------------------------------------------
 def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer | None = None,
               simulate: Any = None, durations_ns: Sequence[int] | None = None, references: bool = True,
-              traps: bool = True, machine: bool = True, progress: Progress | None = None) -> SelfCheck:
+              traps: bool = True, peaks: bool = True, progress: Progress | None = None) -> SelfCheck:
     """Check measurefirst's own accuracy on this machine (see the module docstring for what and how).
 
     Args:
@@ -982,7 +993,7 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
         simulate: a :class:`~measurefirst.simulate.SimWorld`: the busy-waits and the timer run on its
             seeded clock (exact tests); references, traps and the machine's figures are skipped.
         durations_ns: the CPU busy-waits to check (default 2 µs, 20 µs, 200 µs, 2 ms).
-        references, traps, machine: include the reference tools, the traps, the machine section.
+        references, traps, peaks: include the reference tools, the traps, the measured machine peaks.
         progress: called with ``(stage, duration_s, method)`` before each step (for a progress line).
 
     Returns:
@@ -998,20 +1009,22 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     progress = progress or _nothing
     world = _World(simulate)
     dev = torch.device("cpu") if world.simulated else resolve_device(device)
+    sim_machine = machine().simulated  # the simulated GPU (devices.use_machine): its clock, no real tools
     t_start = time.perf_counter()
     load = _Load()
     mhz_before = None if world.simulated else _cpu_mhz()
     throttle_before = None if world.simulated else _throttle_count()
     notes: list[str] = []
-    gpu_before = nvidia_smi(dev.index) if dev.type == "cuda" else None
-    if dev.type == "cuda" and gpu_before is None:
+    gpu_before = nvidia_smi(dev.index) if dev.type == "cuda" and not sim_machine else None
+    if dev.type == "cuda" and gpu_before is None and not sim_machine:
         notes.append("nvidia_smi_missing")
 
     progress("machine", None, "timer")
-    host_timer: Timer = timer if timer is not None else world.timer(torch.device("cpu"))
+    timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
+    host_timer: Timer = timer if timer is not None else world.timer(timer_dev)
     overhead_ns = _timer_overhead_ns(host_timer)
     resolution_measured = clock_read = None
-    if not world.simulated:
+    if not world.simulated and not sim_machine:
         resolution_measured, clock_read = _clock_steps()
 
     rows: list[Row] = []
@@ -1026,16 +1039,16 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
             rows.append(_skip(CUDA_DURATIONS_S[1], "events", "not_applicable"))
 
     trap_rows: list[Trap] = []
-    if traps and not world.simulated:
+    if traps and not world.simulated and not sim_machine:
         trap_rows = _traps(dev, plan, rate, progress)
     elif traps:
         trap_rows = [Trap(code, SKIP, note="simulated") for code in ("cold_start", "implicit_sync", "unsynchronized_timer")]
 
-    peaks = None
-    if machine and not world.simulated:
+    peak_figures = None
+    if peaks and not world.simulated and not sim_machine:
         progress("machine", None, "peaks")
         try:
-            peaks = _peaks(dev, quick)
+            peak_figures = _peaks(dev, quick)
         except Exception as exc:  # noqa: BLE001 - the peaks are context, not a check
             notes.append(f"peaks_failed: {type(exc).__name__}: {exc}")
     other, steal = load.stop() if not world.simulated else (None, None)
@@ -1056,7 +1069,7 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
         other_load_cores=other, steal_cores=steal, cores=cores,
         gpu_before=gpu_before,
         gpu_after=nvidia_smi(dev.index) if dev.type == "cuda" and gpu_before is not None else None,
-        sleep_cycles_per_s=rate, peaks=peaks, notes=tuple(notes),
+        sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes),
     )
     return SelfCheck(device=str(dev), quick=quick, rows=tuple(rows), traps=tuple(trap_rows), machine=mach,
                      measurements=tuple(ms), env=environment(dev), seconds=time.perf_counter() - t_start,

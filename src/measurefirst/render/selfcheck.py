@@ -33,7 +33,7 @@ _W: dict[str, dict[str, str]] = {
     "status.pass": {"en": "PASS", "zh": "通过"},
     "status.fail": {"en": "FAIL", "zh": "失败"},
     "status.noisy": {"en": "NOISY", "zh": "噪声过大"},
-    "status.info": {"en": "ref", "zh": "参考"},
+    "status.info": {"en": "shown", "zh": "仅显示"},
     "status.skip": {"en": "n/a", "zh": "不适用"},
     # methods
     "method.adaptive": {"en": "benchmark() adaptive", "zh": "benchmark() 自适应"},
@@ -60,12 +60,12 @@ _W: dict[str, dict[str, str]] = {
     "note.not_installed": {"en": "not installed", "zh": "未安装"},
     "note.not_applicable": {"en": "does not apply here", "zh": "此处不适用"},
     "note.simulated": {"en": "skipped on the simulated clock", "zh": "模拟时钟下跳过"},
-    "note.launch_bound": {"en": "launch-bound: the host sets the per-call time (shown, not judged)",
-                          "zh": "受启动开销限制：每次调用的时间由主机决定（仅显示，不判定）"},
+    "note.launch_bound": {"en": "launch-bound: the host sets the time", "zh": "受启动开销限制：时间由主机决定"},
     "note.error": {"en": "raised an error", "zh": "出错"},
-    "note.fallback_truth": {"en": "no profiler kernel time: truth from cycles / rate",
-                            "zh": "没有分析器内核时间：真值取周期数 / 频率"},
+    "note.overhead_bound": {"en": "timer overhead above the tolerance", "zh": "计时器开销超过容差"},
+    "note.fallback_truth": {"en": "truth: cycles / rate", "zh": "真值：周期数 / 频率"},
     # traps
+    "skipped": {"en": "not run ({why}): {what}", "zh": "未运行（{why}）：{what}"},
     "traps": {"en": "traps (each must be detected):", "zh": "陷阱（每一个都必须被发现）："},
     "trap.cold_start": {"en": "cold first call vs warm", "zh": "冷启动的第一次调用与预热后的对比"},
     "trap.implicit_sync": {"en": "one .item() per call", "zh": "每次调用一个 .item()"},
@@ -214,6 +214,8 @@ def selfcheck_table(sc: "SelfCheck", lang: str = "en") -> "Table":
         t.add_column(say(f"col.{key}", lang), justify="left" if key in ("duration", "method", "verdict") else "right")
     last = None
     for r in sc.rows:
+        if r.status == "skip":
+            continue  # listed under the table by skipped_lines()
         dur = duration_text(r.duration_s)
         method = method_text(r.method, lang)
         if r.note:
@@ -305,9 +307,26 @@ def verdict_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
     return lines
 
 
+def skipped_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
+    """The rows that did not run, one line per reason: ``not run (not installed): triton do_bench, ...``."""
+    by_reason: dict[str, list[str]] = {}
+    for r in sc.rows:
+        if r.status != "skip":
+            continue
+        reason = say("note." + r.note, lang) if "note." + r.note in _W else r.note
+        if r.detail and r.note == "error":
+            reason += f": {r.detail}"
+        name = method_text(r.method, lang)
+        names = by_reason.setdefault(reason, [])
+        if name not in names:
+            names.append(name)
+    return [say("skipped", lang, why=why, what=", ".join(names)) for why, names in by_reason.items()]
+
+
 def selfcheck_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
-    """Everything after the table: traps, the machine, the verdict (and what each failure tells you)."""
-    lines = [say("traps", lang)] + [_trap_line(t, lang) for t in sc.traps]
+    """Everything after the table: rows not run, traps, the machine, the verdict (and what each failure
+    tells you)."""
+    lines = skipped_lines(sc, lang) + [say("traps", lang)] + [_trap_line(t, lang) for t in sc.traps]
     return lines + machine_lines(sc, lang) + verdict_lines(sc, lang)
 
 
