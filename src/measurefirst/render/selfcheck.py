@@ -222,7 +222,7 @@ def selfcheck_table(sc: "SelfCheck", lang: str = "en") -> "Table":
             method += f" ({say('note.' + r.note, lang) if 'note.' + r.note in _W else r.note})"
         verdict = f"[{_STYLE.get(r.status, '')}]{status_text(r.status, lang)}[/]"
         t.add_row(dur if dur != last else "", method, _time(r.truth_s), _time(r.estimate_s), _rel(r.rel_error),
-                  "" if r.tolerance is None else f"±{r.tolerance:.2%}", _rel(r.noise, signed=False) if r.noise is not None
+                  "" if r.tolerance is None or not r.judged else f"±{r.tolerance:.2%}", _rel(r.noise, signed=False) if r.noise is not None
                   else "", verdict)
         last = dur
     return t
