@@ -8,6 +8,7 @@ from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profil
 from .regression import Change, change
 from .render.text import grid_table
 from .results import SCHEMA_VERSION, Finding, Measurement
+from .selfcheck import SelfCheck, selfcheck
 from .store import Store, StoreError
 from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
@@ -46,5 +47,7 @@ __all__ = [
     "available_devices",
     "benchmark",
     "resolve_device",
+    "SelfCheck",
+    "selfcheck",
     "__version__",
 ]
