@@ -6,8 +6,8 @@ import pytest
 import torch
 
 from measurefirst import benchmark, resolve_device
-from measurefirst.devices import last_level_cache_bytes
-from measurefirst.engine import _make_flush
+from measurefirst.devices import last_level_cache_bytes, machine
+from measurefirst.engine import FLUSH_FACTOR, flush_bytes
 
 pytestmark = pytest.mark.cuda
 
@@ -53,11 +53,13 @@ def test_cuda_graph_mode(big):
     assert graph.calibration.number >= 1
 
 
-def test_flush_buffer_is_exactly_the_l2():
+def test_flush_buffer_is_twice_the_l2():
     dev = resolve_device("cuda")
-    nbytes = last_level_cache_bytes(dev)
-    assert nbytes == torch.cuda.get_device_properties(dev).L2_cache_size
-    flush = _make_flush(dev)
+    l2 = last_level_cache_bytes(dev)
+    assert l2 == torch.cuda.get_device_properties(dev).L2_cache_size
+    nbytes = flush_bytes(dev)
+    assert nbytes == FLUSH_FACTOR * l2
+    flush = machine().flush_kernel(dev, nbytes)
     flush()
     buf = flush.__self__
     assert buf.numel() * buf.element_size() == nbytes - nbytes % 4
