@@ -11,7 +11,6 @@ from __future__ import annotations
 import linecache
 import math
 import os
-import time
 import traceback
 import warnings
 from dataclasses import asdict, dataclass, field
@@ -20,10 +19,11 @@ from typing import Any, Callable
 
 import torch
 
-from .devices import DeviceLike, environment, resolve_device, synchronizer
+from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from .engine import BenchmarkError, benchmark
+from .findings import LAUNCH_BOUND_RATIO
 from .results import Finding, Measurement
-from .timers import Timer
+from .timers import Timer, make_timer
 
 #: First call at least this many times the steady state (after torch itself is warm): a warning.
 COLD_START_WARN_RATIO = 10.0
@@ -31,8 +31,6 @@ COLD_START_WARN_RATIO = 10.0
 COLD_START_NOTE_RATIO = 2.0
 #: A timer without synchronization reading under 1/this of the truth: a warning.
 UNSYNCED_WARN_RATIO = 2.0
-#: Launch-bound on a GPU: host launch time at least this fraction of device time.
-LAUNCH_BOUND_RATIO = 0.8
 #: Many tiny ops: at least this many working ops per call...
 TINY_OPS_MIN_COUNT = 20
 #: ...averaging under this many seconds each.
@@ -127,18 +125,23 @@ def own_cpu_seconds() -> float:
 
 
 class _Doctor:
-    def __init__(self, fn: Callable[[], object], dev: torch.device, label: str, budget: float,
+    def __init__(self, fn: Callable[[], object], device: DeviceLike, dev: torch.device, label: str, budget: float,
                  timer: Timer | str) -> None:
-        self.fn, self.dev, self.label, self.budget, self.timer = fn, dev, label, budget, timer
+        self.fn, self.device, self.label, self.budget, self.timer = fn, device, label, budget, timer
         self.findings: list[Finding] = []
         self.checks: list[str] = []
         self.skipped: dict[str, str] = {}
         self.evidence: dict[str, Any] = {}
         self.error: str | None = None
         self.m: Measurement | None = None
-        self.sync = synchronizer(dev)
-        self.cuda = dev.type == "cuda"
         self.simulated = not isinstance(timer, str)
+        self._use(dev)
+
+    def _use(self, dev: torch.device) -> None:
+        """Check on ``dev``: the device asked for, or the one benchmark() chose for ``"auto"``."""
+        self.dev = dev
+        self.cuda = dev.type == "cuda"
+        self.clock: Timer = self.timer if isinstance(self.timer, Timer) else make_timer(dev)
 
     def add(self, code: str, severity: str, message: str, explanation: str, fix: str = "",
             value: float | None = None, threshold: float | None = None) -> None:
@@ -149,14 +152,18 @@ class _Doctor:
         """Benchmark once (cold call, warm-up, samples); several checks read this measurement."""
         # warm torch itself first (dispatcher, allocator, the BLAS thread pool), so the cold call
         # measures the function's own first-call cost rather than the process's
-        x = torch.ones(128, 128, device=self.dev)
+        x = torch.ones(128, 128, device=machine().tensor_device(self.dev))
         for _ in range(3):
             ((x @ x) + 1).sum()
-        self.sync()
-        busy0, own0, t0 = cpu_busy_seconds(), own_cpu_seconds(), time.perf_counter()
-        self.m = benchmark(self.fn, device=self.dev, label=self.label, budget=self.budget, timer=self.timer)
-        busy1, own1, t1 = cpu_busy_seconds(), own_cpu_seconds(), time.perf_counter()
-        if busy0 is not None and busy1 is not None and t1 > t0 and not self.simulated:
+        self.clock.synchronize()
+        simulated = self.simulated or machine().simulated
+        busy0, own0, t0 = cpu_busy_seconds(), own_cpu_seconds(), self.clock.now_ns() / 1e9
+        self.m = benchmark(self.fn, device=self.dev if self.simulated else self.device, label=self.label,
+                           budget=self.budget, timer=self.timer)
+        busy1, own1, t1 = cpu_busy_seconds(), own_cpu_seconds(), self.clock.now_ns() / 1e9
+        if str(self.dev) != self.m.device:
+            self._use(resolve_device(self.m.device))
+        if busy0 is not None and busy1 is not None and t1 > t0 and not simulated:
             self.evidence["other_load_cores"] = max(0.0, ((busy1 - busy0) - (own1 - own0)) / (t1 - t0))
         self.evidence["median_s"] = self.m.median
         self.evidence["ci_s"] = self.m.ci
@@ -191,12 +198,13 @@ class _Doctor:
                      "to see the ratio for this function.")
             return
         naive = []
+        clock = self.clock
         for _ in range(5):
-            self.sync()
-            t0 = time.perf_counter()
+            clock.synchronize()
+            t0 = clock.now_ns()
             self.fn()
-            naive.append(time.perf_counter() - t0)  # the classic mistake, on purpose
-        self.sync()
+            naive.append((clock.now_ns() - t0) / 1e9)  # the classic mistake, on purpose: no synchronize
+        clock.synchronize()
         naive_s = sorted(naive)[len(naive) // 2]
         ratio = m.median / naive_s if naive_s > 0 else math.inf
         self.evidence["unsynced_s"] = naive_s
@@ -219,12 +227,13 @@ class _Doctor:
         sites: dict[str, int] = {}
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            prev = torch.cuda.get_sync_debug_mode()
-            torch.cuda.set_sync_debug_mode("warn")
+            api = cuda_api()
+            prev = api.get_sync_debug_mode()
+            api.set_sync_debug_mode("warn")
             try:
                 self.fn()
             finally:
-                torch.cuda.set_sync_debug_mode(prev)
+                api.set_sync_debug_mode(prev)
         for w in caught:
             if "synchroniz" not in str(w.message).lower():
                 continue
@@ -324,14 +333,13 @@ class _Doctor:
     def precision(self) -> None:
         if not self.cuda:
             return
-        props = torch.cuda.get_device_properties(self.dev)
+        props = cuda_api().get_device_properties(self.dev)
         tf32_capable = props.major >= 8
-        allow = bool(torch.backends.cuda.matmul.allow_tf32)
-        prec = torch.get_float32_matmul_precision()
-        self.evidence["tf32"] = {"capable": tf32_capable, "allow_tf32": allow, "float32_matmul_precision": prec}
+        allow = tf32_matmul_enabled()
+        self.evidence["tf32"] = {"capable": tf32_capable, "tf32_matmul": allow}
         fp32_mm = fp32_matmuls(self.fn) > 0
         self.evidence["tf32"]["fp32_matmuls_per_call"] = fp32_mm
-        if tf32_capable and not allow and prec == "highest" and fp32_mm:
+        if tf32_capable and not allow and fp32_mm:
             self.add("tf32_off", "info",
                      f"float32 matrix products on {props.name} (tensor cores, sm{props.major}{props.minor}) run "
                      f"with TF32 off",
@@ -342,12 +350,13 @@ class _Doctor:
 
     def memory(self) -> None:
         if self.cuda:
-            self.sync()
-            base = torch.cuda.memory_allocated(self.dev)
-            torch.cuda.reset_peak_memory_stats(self.dev)
+            api = cuda_api()
+            self.clock.synchronize()
+            base = api.memory_allocated(self.dev)
+            api.reset_peak_memory_stats(self.dev)
             self.fn()
-            self.sync()
-            peak = torch.cuda.max_memory_allocated(self.dev) - base
+            self.clock.synchronize()
+            peak = api.max_memory_allocated(self.dev) - base
             self.evidence["peak_device_bytes_per_call"] = peak
             self.add("memory", "info", f"peak device memory during one call: {peak / 2**20:.1f} MiB above the "
                      f"{base / 2**20:.1f} MiB already allocated", "Measured with torch.cuda.max_memory_allocated "
@@ -405,7 +414,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     dev = resolve_device(device)
     label = label or getattr(fn, "__name__", "fn")
     label = "lambda" if label == "<lambda>" else label
-    d = _Doctor(fn, dev, label, budget, timer)
+    d = _Doctor(fn, device, dev, label, budget, timer)
     steps: list[tuple[str, Callable[[], None]]] = [
         ("measure", d.measure), ("cold_start", d.cold_start), ("unsynchronized_timing", d.unsynced),
         ("implicit_syncs", d.implicit_syncs), ("overhead_bound", d.overhead_bound), ("noise", d.noise),
@@ -435,8 +444,8 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
         for name in CHECKS:
             if name not in d.checks and name not in d.skipped:
                 d.skipped[name] = "not run: the function failed"
-    return Diagnosis(label, str(dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
-                     _jsonable(d.evidence), environment(dev))
+    return Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
+                     _jsonable(d.evidence), environment(d.dev))
 
 
 def _jsonable(x: Any) -> Any:

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import math
 import re
-import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import torch
 
-from .devices import DeviceLike, device_name, environment, resolve_device, synchronizer
+from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .results import Finding
+from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
 #: Data time above this fraction of the step: the input pipeline starves the compute.
@@ -35,7 +35,10 @@ DENSE_PEAKS: tuple[tuple[str, str, dict[str, float]], ...] = (
     (r"H100|GH200", "H100 SXM", {"fp32": 67e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12,
                                   "fp8": 1978.9e12}),
     (r"H200", "H200", {"fp32": 67e12, "tf32": 494.7e12, "bf16": 989.4e12, "fp16": 989.4e12, "fp8": 1978.9e12}),
-    (r"\bG?B200\b", "B200", {"tf32": 1100e12, "bf16": 2250e12, "fp16": 2250e12, "fp8": 4500e12}),
+    # GB200 (Grace Blackwell superchip) GPUs run at a higher power limit than HGX B200: 2.5 PFLOP/s
+    # dense bf16 per GPU against B200's 2.25.
+    (r"\bGB200\b", "GB200", {"tf32": 1250e12, "bf16": 2500e12, "fp16": 2500e12, "fp8": 5000e12}),
+    (r"\bB200\b", "B200", {"tf32": 1100e12, "bf16": 2250e12, "fp16": 2250e12, "fp8": 4500e12}),
     (r"\bA100\b", "A100", {"fp32": 19.5e12, "tf32": 156e12, "bf16": 312e12, "fp16": 312e12}),
     (r"L40S", "L40S", {"fp32": 91.6e12, "tf32": 183e12, "bf16": 362e12, "fp16": 362e12, "fp8": 733e12}),
     (r"\bL4\b", "L4", {"fp32": 30.3e12, "tf32": 60e12, "bf16": 121e12, "fp16": 121e12, "fp8": 242.5e12}),
@@ -197,37 +200,50 @@ def _dynamo_graphs() -> int:
         return 0
 
 
-class _PhaseClock:
-    """Marks between phases: events on CUDA (one sync per step), the wall clock elsewhere."""
+def _no_phase(name: str) -> None:
+    return None
 
-    def __init__(self, dev: torch.device) -> None:
-        self.dev = dev
-        self.cuda = dev.type == "cuda"
-        self.sync = synchronizer(dev)
-        self.marks: list[tuple[str, Any]] = []
 
-    def start(self) -> None:
-        self.marks = []
-        self.sync()
-        self.mark("start")
+class _Step:
+    """One training step (data, forward + loss, backward, optimizer), calling ``on_phase(name)`` as
+    each phase ends: benchmark_step marks the phases there; compare_steps times whole steps."""
 
-    def mark(self, name: str) -> None:
-        if self.cuda:
-            e = torch.cuda.Event(enable_timing=True)
-            e.record(torch.cuda.current_stream(self.dev))  # the step's device, not the current one
-            self.marks.append((name, e))
-        else:
-            if self.dev.type != "cpu":
-                self.sync()  # MPS and others: wait for the phase's queued work before reading the clock
-            self.marks.append((name, time.perf_counter()))
+    def __init__(self, fwd: Callable[..., Any], optimizer: torch.optim.Optimizer, next_batch: Callable[[], Any],
+                 loss_of: Callable[[Any, Any], torch.Tensor], autocast: Any, tdev: torch.device,
+                 grad_accum: int) -> None:
+        self.fwd, self.optimizer, self.next_batch, self.loss_of = fwd, optimizer, next_batch, loss_of
+        self.autocast, self.tdev, self.grad_accum = autocast, tdev, grad_accum
+        self.phase = "data"
+        self.shapes: set[Any] = set()
+        self.first_batch: list[Any] = []
 
-    def finish(self) -> dict[str, float]:
-        self.sync()
-        out: dict[str, float] = {}
-        for (_, a), (name, b) in zip(self.marks, self.marks[1:]):
-            dt = a.elapsed_time(b) / 1e3 if self.cuda else b - a
-            out[name] = out.get(name, 0.0) + dt
-        return out
+    def __call__(self, on_phase: Callable[[str], None] = _no_phase) -> None:
+        self.phase = "data"
+        batches_now = []
+        for _ in range(self.grad_accum):
+            b = _to_device(self.next_batch(), self.tdev)
+            batches_now.append(b)
+            if not self.first_batch:
+                self.first_batch.append(b)
+            self.shapes.add(_shape_key(b))
+        on_phase("data")
+        for b in batches_now:
+            self.phase = "forward"
+            if self.autocast is not None:
+                with self.autocast:
+                    loss = self.loss_of(self.fwd, b)
+            else:
+                loss = self.loss_of(self.fwd, b)
+            if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
+                raise StepError("loss_fn must return a scalar tensor; " + CONTRACT, phase="forward")
+            on_phase("forward")
+            self.phase = "backward"
+            (loss / self.grad_accum).backward()
+            on_phase("backward")
+        self.phase = "optimizer"
+        self.optimizer.step()
+        self.optimizer.zero_grad(set_to_none=True)
+        on_phase("optimizer")
 
 
 def benchmark_step(
@@ -248,6 +264,7 @@ def benchmark_step(
     compile: bool | str | Callable[..., Any] = False,
     label: str = "step",
     measured_peak: float | None = None,
+    timer: Timer | None = None,
 ) -> StepResult:
     """Time a training step phase by phase (see the module docstring).
 
@@ -268,7 +285,6 @@ def benchmark_step(
     if dtype not in _DTYPE_NAMES:
         raise ValueError(f"dtype must be one of {', '.join(_DTYPE_NAMES)}; got {dtype!r}")
     dev = resolve_device(device)
-    model.to(dev)
     next_batch = _batch_source(batches)
     loss_of = loss_fn or default_loss
     forward_model: Callable[..., Any] = model
@@ -280,78 +296,56 @@ def benchmark_step(
         backend = "inductor" if compile is True else str(compile)
         forward_model = torch.compile(model, backend=backend)
         variant = f"compile({backend})"
-    autocast = (torch.autocast(device_type=dev.type, dtype=_DTYPE_NAMES[dtype]) if dtype != "fp32"
-                else None)
-    clock = _PhaseClock(dev)
+    tdev = machine().tensor_device(dev)
+    model.to(tdev)
+    autocast = _autocast(tdev, dtype)
+    timer = make_timer(dev) if timer is None else timer
     cuda = dev.type == "cuda"
-    seen_shapes: set[Any] = set()
-    first_batch: list[Any] = []
+    run_step = _Step(forward_model, optimizer, next_batch, loss_of, autocast, tdev, grad_accum)
+    seen_shapes, first_batch = run_step.shapes, run_step.first_batch
 
     def one_step(i: int, memory: dict[str, dict[str, int]] | None) -> dict[str, float]:
-        clock.start()
-        phase = "data"
+        marks = timer.marks()
+
+        def phase_done(name: str) -> None:
+            marks.mark(name)
+            _mem(memory, name)
+
         try:
-            batches_now = []
-            for _ in range(grad_accum):
-                b = _to_device(next_batch(), dev)
-                batches_now.append(b)
-                if not first_batch:
-                    first_batch.append(b)
-                seen_shapes.add(_shape_key(b))
-            clock.mark("data")
-            _mem(memory, "data")
-            for b in batches_now:
-                phase = "forward"
-                if autocast is not None:
-                    with autocast:
-                        loss = loss_of(forward_model, b)
-                else:
-                    loss = loss_of(forward_model, b)
-                if not isinstance(loss, torch.Tensor) or loss.dim() != 0:
-                    raise StepError("loss_fn must return a scalar tensor; " + CONTRACT, phase="forward", step=i)
-                clock.mark("forward")
-                _mem(memory, "forward")
-                phase = "backward"
-                (loss / grad_accum).backward()
-                clock.mark("backward")
-                _mem(memory, "backward")
-            phase = "optimizer"
-            optimizer.step()
-            optimizer.zero_grad(set_to_none=True)
-            clock.mark("optimizer")
-            _mem(memory, "optimizer")
-            return clock.finish()
-        except StepError:
+            run_step(phase_done)
+        except StepError as exc:
+            exc.step = i
             raise
         except Exception as exc:
-            raise StepError(f"{label}: the {phase} phase raised at step {i}: {type(exc).__name__}: {exc}",
-                            phase=phase, step=i) from exc
+            raise StepError(f"{label}: the {run_step.phase} phase raised at step {i}: {type(exc).__name__}: {exc}",
+                            phase=run_step.phase, step=i) from exc
+        return _phase_seconds(marks)
+
+    api = cuda_api() if cuda else None
 
     def _mem(memory: dict[str, dict[str, int]] | None, phase: str) -> None:
-        if memory is None:
+        if memory is None or api is None:
             return
-        peak = int(torch.cuda.max_memory_allocated(dev))
-        reserved = int(torch.cuda.max_memory_reserved(dev))
+        peak = int(api.max_memory_allocated(dev))
+        reserved = int(api.max_memory_reserved(dev))
         cur = memory.setdefault(phase, {"peak_allocated": 0, "peak_reserved": 0})
         cur["peak_allocated"] = max(cur["peak_allocated"], peak)
         cur["peak_reserved"] = max(cur["peak_reserved"], reserved)
-        torch.cuda.reset_peak_memory_stats(dev)  # the next phase's peak starts from here
+        api.reset_peak_memory_stats(dev)  # the next phase's peak starts from here
 
     # warm-up: compilation, allocation, autotuning happen here, timed apart
     warm_times: list[float] = []
     compile_s = None
     model.train()
     for i in range(warmup):
-        t0 = time.perf_counter()
-        one_step(i, None)
-        warm_times.append(time.perf_counter() - t0)
+        warm_times.append(sum(one_step(i, None).values()))
     if variant != "eager" and warm_times:
         compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
     graphs_after_warmup = _dynamo_graphs()
     memory: dict[str, dict[str, int]] | None = {} if cuda else None
-    stats0 = torch.cuda.memory_stats(dev) if cuda else {}
-    if cuda:
-        torch.cuda.reset_peak_memory_stats(dev)
+    stats0 = api.memory_stats(dev) if api is not None else {}
+    if api is not None:
+        api.reset_peak_memory_stats(dev)
     per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
     totals: list[float] = []
     for i in range(steps):
@@ -360,7 +354,7 @@ def benchmark_step(
             per_phase[p].append(t.get(p, 0.0))
         totals.append(sum(t.values()))
     recompiles = max(0, _dynamo_graphs() - graphs_after_warmup)
-    stats1 = torch.cuda.memory_stats(dev) if cuda else {}
+    stats1 = api.memory_stats(dev) if api is not None else {}
     med = {p: _median(v) for p, v in per_phase.items()}
     step_s = _median(totals)
     peak_phase = None
@@ -379,11 +373,12 @@ def benchmark_step(
     # FLOPs
     flops, source = _step_flops(flops_per_step, model, loss_of, first_batch, grad_accum, mb, seq_len, autocast)
     name = device_name(dev)
-    table = dense_peak(name, "tf32" if (dtype == "fp32" and cuda and torch.backends.cuda.matmul.allow_tf32) else dtype) \
-        if cuda else None
+    peak_dtype = "tf32" if (dtype == "fp32" and cuda and tf32_matmul_enabled()) else dtype
+    table = dense_peak(name, peak_dtype) if cuda else None
     achieved = None if flops is None else flops / step_s
     mfu_table = None if (achieved is None or table is None) else achieved / table[1]
-    table_peak = (f"{table[0]} {dtype} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
+    peak_words = "fp32 (TF32 on)" if peak_dtype == "tf32" else dtype
+    table_peak = (f"{table[0]} {peak_words} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
                   else (f"{name}: not in the dense-peak table (no guess)" if cuda else "CPU: no datasheet peak"))
     mfu_measured = None if (achieved is None or not measured_peak) else achieved / measured_peak
     findings = _findings(med, step_s, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
@@ -396,6 +391,19 @@ def benchmark_step(
         ooms=(stats1.get("num_ooms", 0) - stats0.get("num_ooms", 0)) if cuda else None,
         throughput=tput, flops_per_step=flops, flops_source=source, mfu_table=mfu_table, mfu_table_peak=table_peak,
         mfu_measured=mfu_measured, mfu_measured_peak=measured_peak, findings=findings, env=environment(dev))
+
+
+def _autocast(tdev: torch.device, dtype: str) -> Any:
+    return torch.autocast(device_type=tdev.type, dtype=_DTYPE_NAMES[dtype]) if dtype != "fp32" else None
+
+
+def _phase_seconds(marks: Marks) -> dict[str, float]:
+    """Seconds per phase name (phases that repeat, as with gradient accumulation, add up)."""
+    out: dict[str, float] = {}
+    read = marks.read()
+    for (_, a), (name, b) in zip(read, read[1:]):
+        out[name] = out.get(name, 0.0) + (b - a) / 1e9
+    return out
 
 
 def _shape_key(batch: Any) -> Any:
@@ -524,7 +532,9 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
                                seq_len=_first_set(settings.get("seq_len"), parts.get("seq_len")),
                                **{k: v for k, v in settings.items() if k not in ("micro_batch", "seq_len")})
             results.append(replace(r, variant=f"compile({'inductor' if comp is True else comp})" if comp else r.variant))
-            candidates[label] = _whole_step(parts, fwd, dt, device)
+            tdev = machine().tensor_device(resolve_device(device))
+            candidates[label] = _Step(fwd, parts["optimizer"], _batch_source(parts["batches"]),
+                                      parts.get("loss_fn") or default_loss, _autocast(tdev, dt), tdev, 1)
     comparison = None
     if len(candidates) > 1:
         budget = compare_budget if compare_budget is not None else max(5.0, 30 * sum(r.step_s for r in results)
@@ -538,29 +548,6 @@ def _first_set(*values: Any) -> Any:
     return next((v for v in values if v is not None), None)
 
 
-def _whole_step(parts: Mapping[str, Any], fwd: Callable[..., Any], dt: str, device: DeviceLike
-                ) -> Callable[[], object]:
-    """One whole training step of an already built (and, for compile variants, compiled) model."""
-    dev = resolve_device(device)
-    opt = parts["optimizer"]
-    loss_of = parts.get("loss_fn") or default_loss
-    next_batch = _batch_source(parts["batches"])
-    ac = torch.autocast(device_type=dev.type, dtype=_DTYPE_NAMES[dt]) if dt != "fp32" else None
-
-    def step() -> None:
-        b = _to_device(next_batch(), dev)
-        if ac is not None:
-            with ac:
-                loss = loss_of(fwd, b)
-        else:
-            loss = loss_of(fwd, b)
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
-
-    return step
-
-
 def _unpack(parts: Any) -> dict[str, Any]:
     out = {k: _get(parts, k) for k in ("model", "optimizer", "batches", "loss_fn", "micro_batch", "seq_len")}
     missing = [k for k in ("model", "optimizer", "batches") if out[k] is None]
@@ -569,19 +556,24 @@ def _unpack(parts: Any) -> dict[str, Any]:
     return out
 
 
-class _RangeClock:
-    """Listens to ``measurefirst.range`` and marks each range's start and end like :class:`_PhaseClock`
-    (events on CUDA, synchronized marks on MPS, the wall clock on the CPU)."""
+class _RangeRecorder:
+    """Listens to ``measurefirst.range`` and marks each range's start and end with the timer's marks
+    (events on a GPU, read after one synchronize per step; the host clock on the CPU)."""
 
-    def __init__(self, dev: torch.device) -> None:
-        self.clock = _PhaseClock(dev)
+    def __init__(self, marks: Marks) -> None:
+        self.marks = marks
+        self.count = 1  # the "start" mark
         self.open: list[tuple[str, int]] = []
         self.spans: list[tuple[str, int, int]] = []
         self.failed_in: str | None = None  # the innermost range an exception left
 
+    def _mark(self, name: str) -> int:
+        self.marks.mark(name)
+        self.count += 1
+        return self.count - 1
+
     def enter(self, name: str) -> None:
-        self.clock.mark(f"<{name}")
-        self.open.append((name, len(self.clock.marks) - 1))
+        self.open.append((name, self._mark(f"<{name}")))
 
     def exit(self, name: str, failed: bool = False) -> None:
         if failed and self.failed_in is None:
@@ -589,23 +581,17 @@ class _RangeClock:
         for i in range(len(self.open) - 1, -1, -1):
             if self.open[i][0] == name:
                 _, start = self.open.pop(i)
-                self.clock.mark(f">{name}")
-                self.spans.append((name, start, len(self.clock.marks) - 1))
+                self.spans.append((name, start, self._mark(f">{name}")))
                 return
 
     def durations(self) -> tuple[dict[str, float], float]:
-        """Seconds per range name (summed over its occurrences) and the whole step."""
-        self.clock.sync()
-        marks = self.clock.marks
-
-        def dt(a: int, b: int) -> float:
-            x, y = marks[a][1], marks[b][1]
-            return x.elapsed_time(y) / 1e3 if self.clock.cuda else y - x
-
+        """Seconds per range name (summed over its occurrences) and the whole step (first to last mark)."""
+        self._mark("end")
+        at = [t for _, t in self.marks.read()]
         out: dict[str, float] = {}
         for name, a, b in self.spans:
-            out[name] = out.get(name, 0.0) + dt(a, b)
-        return out, dt(0, len(marks) - 1)
+            out[name] = out.get(name, 0.0) + (at[b] - at[a]) / 1e9
+        return out, (at[-1] - at[0]) / 1e9
 
 
 @dataclass(frozen=True)
@@ -632,7 +618,7 @@ class RangedStepResult:
 
 
 def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "auto", steps: int = 20,
-                          warmup: int = 3, label: str = "step") -> RangedStepResult:
+                          warmup: int = 3, label: str = "step", timer: Timer | None = None) -> RangedStepResult:
     """Time a single step callable whose phases are marked with ``with measurefirst.range("forward"):``.
     Each range is timed between its start and end marks (device events on CUDA, recorded on the stream
     without synchronizing between phases), the step from its first to its last mark; ranges with the
@@ -645,14 +631,14 @@ def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "a
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
     dev = resolve_device(device)
+    the_timer = make_timer(dev) if timer is None else timer
     per: dict[str, list[float]] = {}
     totals: list[float] = []
     warm: list[float] = []
     for i in range(warmup + steps):
-        rec = _RangeClock(dev)
+        rec = _RangeRecorder(the_timer.marks())
         token = listener.set(rec)
         try:
-            rec.clock.start()
             try:
                 step()
             except Exception as exc:
@@ -660,7 +646,6 @@ def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "a
                 where = f"inside range {phase!r}" if phase else "outside any range"
                 raise StepError(f"{label}: the step raised at step {i} ({where}): {type(exc).__name__}: {exc}",
                                 phase=phase, step=i) from exc
-            rec.clock.mark("end")
             phases, total = rec.durations()
         finally:
             listener.reset(token)

@@ -14,7 +14,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
-from .devices import DeviceLike, resolve_device
+from .devices import DeviceLike, cuda_api, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark
 from .fit import ComplexityFit, FitError, PowerFit, fit_complexity, fit_power
 from .results import SCHEMA_VERSION, Measurement, migrate
@@ -306,9 +306,7 @@ def _free_memory(dev: Any) -> None:
 
     gc.collect()
     if getattr(dev, "type", "") == "cuda":
-        import torch
-
-        torch.cuda.empty_cache()
+        cuda_api().empty_cache()
 
 
 class _Progress:

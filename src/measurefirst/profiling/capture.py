@@ -30,7 +30,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import torch
 
-from ..devices import DeviceLike, environment, resolve_device, synchronizer
+from ..devices import DeviceLike, environment, machine, resolve_device
+from ..timers import make_timer
 from ..results import SCHEMA_VERSION, migrate
 from .kernels import decode_kernel
 
@@ -51,7 +52,10 @@ BOOKKEEPING_OPS = frozenset({
 INTERNAL_OPS = frozenset({"aten::copy_", "aten::fill_", "aten::zero_", "aten::clone"})
 #: Ops whose names are profiler or runtime plumbing, never work.
 _PLUMBING = re.compile(r"^(\[memory\]|ProfilerStep|cuda[A-Z]\w*|cu[A-Z]\w*|Memcpy|Memset|Activity Buffer Request|"
-                       r"Runtime Triggered Module Loading|Lazy Function Loading|measurefirst\.step)")
+                       r"Runtime Triggered Module Loading|Lazy Function Loading|measurefirst\.step|"
+                       # CUPTI's overhead rows (Kineto names them after CUPTI_ACTIVITY_OVERHEAD_*)
+                       r"(?:Command Buffer Full|Buffer Flush|Instrumentation|Resource|Driver Compiler|"
+                       r"CUPTI Overhead|Unknown Overhead)$)")
 #: The profiler's own chatter on stderr (torch 2.13 prints USDT lines at start and stop).
 PROFILER_NOISE = re.compile(
     r"^(USDT:.*profiler_(start|stop)|STAGE:.*(ActivityProfilerController|Completed Stage)|"
@@ -294,11 +298,16 @@ def profile(
     snap_p = _check_writable(memory_snapshot, "memory snapshot")
     if snap_p is not None and dev.type != "cuda":
         raise ProfileError("memory_snapshot needs a CUDA device (torch.cuda.memory._record_memory_history)")
-    sync = synchronizer(dev)
+    m = machine()
+    if snap_p is not None and m.simulated:
+        raise ProfileError("memory_snapshot needs a real CUDA device, not the simulated one")
+    timer = make_timer(dev)
+    sync = timer.synchronize
+    cuda = m.cuda if dev.type == "cuda" else None
     from torch.profiler import ProfilerActivity, schedule
 
     activities = [ProfilerActivity.CPU]
-    if dev.type == "cuda":
+    if dev.type == "cuda" and not m.simulated:
         activities.append(ProfilerActivity.CUDA)
     try:
         for _ in range(warmup):
@@ -319,14 +328,12 @@ def profile(
             tmp_trace = Path(name)
             prof.export_chrome_trace(str(tmp_trace))
 
-    import time
-
     step_times: list[float] = []
     step_peaks: list[int] = []
     skip = wait + profiler_warmup
     try:
         if snap_p is not None:
-            torch.cuda.memory._record_memory_history(max_entries=100_000)
+            torch.cuda.memory._record_memory_history(max_entries=100_000)  # real CUDA only (checked above)
         with quiet_profiler_stderr():
             with torch.profiler.profile(
                 activities=activities, schedule=schedule(wait=wait, warmup=profiler_warmup, active=steps),
@@ -334,17 +341,17 @@ def profile(
                 with_stack=with_stack,
             ) as prof:
                 for i in range(steps + skip):
-                    if dev.type == "cuda":
-                        sync()
-                        torch.cuda.reset_peak_memory_stats(dev)  # each step's own peak
-                    t0 = time.perf_counter()
+                    marks = timer.marks()  # synchronizes first
+                    if cuda is not None:
+                        cuda.reset_peak_memory_stats(dev)  # each step's own peak
                     with torch.profiler.record_function(STEP_RANGE):
                         fn()
-                    sync()
+                    marks.mark("step")
+                    step_ns = marks.read()[-1][1]
                     if i >= skip:
-                        step_times.append(time.perf_counter() - t0)
-                        if dev.type == "cuda":
-                            step_peaks.append(int(torch.cuda.max_memory_allocated(dev)))
+                        step_times.append(step_ns / 1e9)
+                        if cuda is not None:
+                            step_peaks.append(int(cuda.max_memory_allocated(dev)))
                     prof.step()
         if snap_p is not None:
             tmp = snap_p.with_name(f".{snap_p.name}.tmp")
@@ -354,7 +361,7 @@ def profile(
     except Exception as exc:
         if tmp_trace is not None and tmp_trace.exists():
             tmp_trace.unlink()
-        if snap_p is not None and dev.type == "cuda":
+        if snap_p is not None and dev.type == "cuda" and not m.simulated:
             torch.cuda.memory._record_memory_history(enabled=None)
         raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: {exc}",
                            label=label) from exc

@@ -8,6 +8,8 @@ from typing import Any, Protocol
 
 import torch
 
+from ..devices import machine
+
 class RangeListener(Protocol):
     """Something that wants to know when named ranges open and close (``benchmark_step`` uses it to
     time the phases of a single step callable)."""
@@ -24,10 +26,11 @@ listener: contextvars.ContextVar[RangeListener | None] = contextvars.ContextVar(
 
 def _nvtx() -> Any:
     """torch's NVTX bindings when CUDA is usable and the build has them, else None."""
-    if not torch.cuda.is_available():
+    m = machine()
+    if not m.cuda_available():
         return None
     try:
-        nvtx = torch.cuda.nvtx
+        nvtx = m.cuda.nvtx
         nvtx.range_push  # noqa: B018 - attribute check
         return nvtx
     except (AttributeError, RuntimeError):
@@ -46,7 +49,7 @@ class range(contextlib.ContextDecorator):  # noqa: N801 - reads as measurefirst.
             raise ValueError("range() needs a non-empty name, e.g. measurefirst.range('forward')")
         self.name = name
         self._rf: Any = None
-        self._nvtx_pushed = False
+        self._nvtx_pushed: Any = None
 
     def __enter__(self) -> "range":
         hook = listener.get()
@@ -58,18 +61,18 @@ class range(contextlib.ContextDecorator):  # noqa: N801 - reads as measurefirst.
         if nvtx is not None:
             try:
                 nvtx.range_push(self.name)
-                self._nvtx_pushed = True
+                self._nvtx_pushed = nvtx
             except RuntimeError:
-                self._nvtx_pushed = False
+                self._nvtx_pushed = None
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        if self._nvtx_pushed:
+        if self._nvtx_pushed is not None:
             try:
-                torch.cuda.nvtx.range_pop()
+                self._nvtx_pushed.range_pop()
             except RuntimeError:
                 pass
-            self._nvtx_pushed = False
+            self._nvtx_pushed = None
         rf, self._rf = self._rf, None
         if rf is not None:
             rf.__exit__(*exc)
