@@ -116,6 +116,9 @@ _W: dict[str, dict[str, str]] = {
                            "trap was caught: measurefirst's figures can be trusted on this machine to those tolerances.",
                      "zh": "结论：通过。每个参与判定的估计值都在声明的容差之内，每个陷阱都被发现："
                            "在这台机器上，measurefirst 的数字在这些容差内可信。"},
+    "verdict.pass_rows": {"en": "verdict: PASS. Every judged estimate is within its stated tolerance of the truth "
+                                "(no traps were run).",
+                          "zh": "结论：通过。每个参与判定的估计值都在声明的容差之内（未运行陷阱检查）。"},
     "verdict.fail": {"en": "verdict: FAIL. {n} check(s) failed:", "zh": "结论：失败。{n} 项检查未通过："},
     "verdict.noisy": {"en": "verdict: NOISY, the machine was too noisy to judge. {n} estimate(s) missed the tolerance by "
                             "less than the noise measured at the same time, so neither a pass nor a fault can be "
@@ -285,7 +288,7 @@ def machine_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
 def verdict_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
     status = sc.status
     if status == "pass":
-        return [say("verdict.pass", lang)]
+        return [say("verdict.pass" if any(t.status == "pass" for t in sc.traps) else "verdict.pass_rows", lang)]
     if status == "noisy":
         lines = [say("verdict.noisy", lang, n=len(sc.noisy_rows))]
         for r in sc.noisy_rows:
@@ -326,7 +329,9 @@ def skipped_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
 def selfcheck_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
     """Everything after the table: rows not run, traps, the machine, the verdict (and what each failure
     tells you)."""
-    lines = skipped_lines(sc, lang) + [say("traps", lang)] + [_trap_line(t, lang) for t in sc.traps]
+    lines = skipped_lines(sc, lang)
+    if sc.traps:
+        lines += [say("traps", lang)] + [_trap_line(t, lang) for t in sc.traps]
     return lines + machine_lines(sc, lang) + verdict_lines(sc, lang)
 
 
