@@ -324,3 +324,18 @@ def test_real_quick_selfcheck_on_this_cpu(tmp_path, capsys):
 def test_row_properties():
     r = Row(2e-6, "timeit", 1e-6, "self", 1e-6, 0.0, None, None, INFO)
     assert r.reference and not r.judged
+
+
+def test_nvidia_smi_falls_back_to_the_newer_field_name(tmp_path, monkeypatch):
+    from measurefirst.selfcheck import nvidia_smi
+
+    stub = tmp_path / "nvidia-smi"
+    stub.write_text('#!/usr/bin/env bash\ncase "$*" in *clocks_throttle_reasons*) echo "Field is not valid" >&2; exit 2;; '
+                    'esac\necho "1980, 1980, 0x0000000000000000, 41, 120.5"\n')
+    stub.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
+    assert nvidia_smi(0) == {"clocks.sm": "1980", "clocks.max.sm": "1980",
+                             "clocks_throttle_reasons.active": "0x0000000000000000", "temperature.gpu": "41",
+                             "power.draw": "120.5"}
+    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    assert nvidia_smi(0) is None
