@@ -78,8 +78,19 @@ def test_truth_from_stamps_counts_interruptions_and_drift():
     t = truth_from_stamps(starts, starts + own, loop_gap_ns=1000)
     assert t.self_ns == 1000.0 and t.gap_ns == 1000.0
     assert t.stolen == pytest.approx(4 * 2000 / 40 / 2000)
-    slow = np.concatenate([np.full(20, 1000), np.full(20, 1100)])
-    assert truth_from_stamps(starts, starts + slow, loop_gap_ns=0).drift == pytest.approx(100 / 1050)  # median 1050
+    assert t.clean == 0.9
+    slow = np.concatenate([np.full(20, 1000), np.full(20, 1600)])  # the clean calls got slower: drift
+    assert truth_from_stamps(starts, starts + slow, loop_gap_ns=0).drift == pytest.approx(600 / 1300)  # median 1300
+
+
+def test_truth_stays_the_clean_duration_when_most_calls_are_interrupted():
+    # 70% of 2 ms spins preempted for 4 ms: the truth is still the spin, and the noise says 70%
+    own = np.full(100, 2_000_100)
+    own[:70] += 4_000_000
+    starts = np.arange(100) * 10_000_000
+    t = truth_from_stamps(starts, starts + own, loop_gap_ns=300)
+    assert t.self_ns == 2_000_100 and t.per_call_ns == 2_000_400 and t.clean == pytest.approx(0.3)
+    assert t.stolen == pytest.approx(0.7)  # each interruption counted at most one call's duration
 
 
 def test_truth_needs_matching_stamps():

@@ -342,11 +342,13 @@ def judge(rel_error: float | None, tolerance: float, noise: float | None) -> str
 class Truth:
     """The per-call truth of a busy-wait, from the calls an estimate timed.
 
-    ``self_ns``: median of the spins' own durations; ``gap_ns``: median gap between consecutive calls of
-    one loop (or the tight-loop gap measured before, when the method timed one call per sample);
-    ``stolen``: share of the per-call time lost to interruptions (each call's excess over the median,
-    counted at most once the call's duration); ``drift``: change of the median between the first and
-    second half of the calls.
+    A spin can only overrun its duration, never fall short, so the shortest spin is an uninterrupted one:
+    calls within :data:`CLEAN_MARGIN_NS` (or 0.1%) of it are *clean*. ``self_ns``: median duration of the
+    clean spins; ``gap_ns``: median gap between consecutive calls of one loop (or the tight-loop gap
+    measured before, when the method timed one call per sample); ``stolen``: share of the per-call time
+    lost to interruptions (each call's excess over ``self_ns``, counted at most once the call's duration),
+    which the median of the clean calls does not see even when most calls were interrupted; ``drift``:
+    change of the clean median between the first and second half of the calls; ``clean``: their share.
     """
 
     per_call_ns: float
@@ -355,8 +357,11 @@ class Truth:
     stolen: float
     drift: float
     calls: int
+    clean: float = 1.0
 
 
+#: A spin within this of the shortest one (or 0.1% of it, if more) was not interrupted.
+CLEAN_MARGIN_NS = 1000.0
 #: Gaps larger than this (or 3x the tight-loop gap) are boundaries between samples, not loop overhead.
 GAP_BOUNDARY_NS = 1000.0
 
@@ -369,7 +374,10 @@ def truth_from_stamps(entries: Sequence[int] | np.ndarray, exits: Sequence[int] 
     if e.size == 0 or e.size != x.size:
         raise ValueError("truth needs one start and one end per call, and at least one call")
     own = (x - e).astype(float)
-    self_ns = float(np.median(own))
+    floor = float(own.min())
+    is_clean = own <= floor + max(CLEAN_MARGIN_NS, 1e-3 * floor)
+    clean = own[is_clean]
+    self_ns = float(np.median(clean))
     gap = float(loop_gap_ns)
     if e.size > 2:
         gaps = (e[1:] - x[:-1]).astype(float)
@@ -381,10 +389,11 @@ def truth_from_stamps(entries: Sequence[int] | np.ndarray, exits: Sequence[int] 
     per_call = self_ns + gap
     stolen = float(np.mean(np.clip(own - self_ns, 0.0, per_call))) / per_call if per_call > 0 else 0.0
     drift = 0.0
-    if own.size >= 20:
-        h = own.size // 2
-        drift = abs(float(np.median(own[:h])) - float(np.median(own[h:]))) / per_call if per_call > 0 else 0.0
-    return Truth(per_call, self_ns, gap, stolen, drift, int(e.size))
+    h = own.size // 2
+    first, second = own[:h][is_clean[:h]], own[h:][is_clean[h:]]
+    if own.size >= 20 and first.size and second.size and per_call > 0:
+        drift = abs(float(np.median(first)) - float(np.median(second))) / per_call
+    return Truth(per_call, self_ns, gap, stolen, drift, int(e.size), float(clean.size) / own.size)
 
 
 def sleep_rate(pairs: Sequence[tuple[float, float]], cycles: float) -> float:
