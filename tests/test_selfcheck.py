@@ -289,11 +289,8 @@ def test_cli_json_output_file_and_save_then_compare(tmp_path, capsys):
     assert data["kind"] == "selfcheck" and data["status"] == "pass" and len(data["rows"]) == 16
     assert json.loads(out_file.read_text()) == data
     assert "saved 8 run(s)" in captured.err and "selfcheck/cpu/2ms/adaptive" in captured.err
-    # a second selfcheck compares with the first, row by row
-    second = tmp_path / "sc2.json"
-    assert main(SIM + ["--json", "-o", str(second)]) == 0
-    capsys.readouterr()
-    assert main(["compare", str(out_file), str(second), "--json"]) == 0
+    # selfcheck files compare row by row (here a file with itself: every row matched, none changed)
+    assert main(["compare", str(out_file), str(out_file), "--json"]) == 0
     changes = json.loads(capsys.readouterr().out)
     assert len(changes) == 8 and {c["label"] for c in changes} >= {"selfcheck/cpu/200us/adaptive"}
     assert main(["compare", "@selfcheck/cpu/2ms/adaptive", "--store", str(store)]) == 2  # only one run saved
@@ -334,7 +331,23 @@ def test_real_quick_selfcheck_on_this_cpu(tmp_path, capsys):
 
 def test_row_properties():
     r = Row(2e-6, "timeit", 1e-6, "self", 1e-6, 0.0, None, None, INFO)
-    assert r.reference and not r.judged
+    assert r.reference and not r.judged and not r.passed and r.name == "2us timeit"
+    ok = Row(2e-4, "adaptive", 2e-4, "self", 2e-4, 0.0, 0.005, 0.0, PASS)
+    assert ok.passed and ok.judged and not ok.reference and ok.name == "200us adaptive"
+
+
+def test_real_clock_fault_is_caught():
+    """The wall clock scaled by 1.1, on the real busy-wait: +10% on every judged row, which fails unless
+    the machine is noisier than the fault itself (then it says so)."""
+    from measurefirst.timers import WallTimer
+
+    sc = selfcheck("cpu", quick=True, timer=FaultyTimer(WallTimer(), 1.1), durations_ns=(200_000,),
+                   references=False, traps=False, peaks=False)
+    judged = [r for r in sc.rows if r.judged]
+    assert [r.method for r in judged] == ["adaptive", "fixed"] and sc.machine.timer == "wallx1.1"
+    assert all(0.08 < r.rel_error < 0.13 for r in judged)
+    assert sc.status in (FAIL, NOISY) and all(r.status in (FAIL, NOISY) for r in judged)
+    assert sc.status == FAIL or all(r.noise >= abs(r.rel_error) - r.tolerance for r in judged)
 
 
 def test_nvidia_smi_falls_back_to_the_newer_field_name(tmp_path, monkeypatch):

@@ -122,6 +122,15 @@ class Row:
     detail: str = ""
 
     @property
+    def name(self) -> str:
+        """``"200us adaptive"``: the check's name (duration and method)."""
+        return _row_id(self)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+    @property
     def reference(self) -> bool:
         return self.method in REFERENCES
 
