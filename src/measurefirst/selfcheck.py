@@ -106,7 +106,8 @@ class Row:
     run), ``stream`` (synchronized wall time per call of a stream of kernels), ``profiler`` (kernel time),
     ``sleep`` (cycles over the calibrated rate) or ``do_bench_cudagraph``. ``noise``: the relative noise
     measured during the row. ``note``: a code (``not_installed``, ``not_applicable``, ``simulated``,
-    ``launch_bound``, ``error``, ``fallback_truth``) with ``detail`` holding any message.
+    ``launch_bound``, ``overhead_bound``, ``error``, ``fallback_truth``) with ``detail`` holding any
+    message. ``status``: ``pass``, ``fail``, ``noisy`` (judged); ``info`` (shown, not judged); ``skip``.
     """
 
     duration_s: float
