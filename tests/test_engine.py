@@ -6,13 +6,7 @@ import math
 import pytest
 
 from measurefirst import benchmark, stats
-from measurefirst.engine import (
-    BenchmarkError,
-    Interrupted,
-    Options,
-    _warmup_falling,
-    measure,
-)
+from measurefirst.engine import BenchmarkError, Interrupted, _warmup_falling
 from measurefirst.simulate import SimSpec, SimWorld
 
 

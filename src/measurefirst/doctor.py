@@ -90,9 +90,9 @@ def _where(exc: BaseException) -> str:
     here = str(Path(__file__).parent)
     torch_dir = str(Path(torch.__file__).parent)
     user = [f for f in frames if not f.filename.startswith((here, torch_dir))]
-    f = (user or frames or [None])[-1]
-    if f is None:
+    if not (user or frames):
         return "unknown location"
+    f = (user or frames)[-1]
     line = (f.line or "").strip()
     return f"{f.filename}:{f.lineno}" + (f" ({line})" if line else "")
 
@@ -379,7 +379,7 @@ def fp32_matmuls(fn: Callable[[], object]) -> int:
     through a dispatch mode: what TF32 would speed up. bf16/fp16 products do not count."""
     from torch.utils._python_dispatch import TorchDispatchMode
 
-    class _Spy(TorchDispatchMode):
+    class _Spy(TorchDispatchMode):  # type: ignore[no-untyped-call]
         count = 0
 
         def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
@@ -389,7 +389,7 @@ def fp32_matmuls(fn: Callable[[], object]) -> int:
                 _Spy.count += 1
             return func(*args, **(kwargs or {}))
 
-    with _Spy():
+    with _Spy():  # type: ignore[no-untyped-call]
         fn()
     return _Spy.count
 
@@ -412,7 +412,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     if not callable(fn):
         raise TypeError(f"doctor() needs a callable taking no arguments, such as `lambda: step(x)`; got {type(fn).__name__}")
     dev = resolve_device(device)
-    label = label or getattr(fn, "__name__", "fn")
+    label = str(label or getattr(fn, "__name__", "fn"))
     label = "lambda" if label == "<lambda>" else label
     d = _Doctor(fn, device, dev, label, budget, timer)
     steps: list[tuple[str, Callable[[], None]]] = [

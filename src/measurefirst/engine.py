@@ -234,6 +234,7 @@ class Sampler:
         self.calibration: Calibration | None = None
         self.run: Callable[[], object] | None = None
         self.number = 0
+        self.adaptive = False  # the loop count was calibrated (not fixed by the caller or the mode)
         self.notes: dict[str, Any] = {}
         self.t_begin = timer.now_ns() if t_begin is None else t_begin
         self.t_sampling = self.t_begin
@@ -317,12 +318,15 @@ class Sampler:
         elif opts.trials is not None and opts.warmup is not None:
             number, reason = 1, "fixed mode: one call per trial"
         else:
+            self.adaptive = True
             self.phase = "calibration"
             # A call shorter than the overhead cannot be estimated from single calls: grow the
             # count tenfold until a trial sample's net time is at least the overhead.
-            number = 1 if estimate < overhead_ns else _needed_number(estimate, overhead_ns, res, opts.precision)
-            if estimate > 0:
-                number = min(number, self._budget_number(estimate))
+            if estimate <= 0 or estimate < overhead_ns:
+                number = 1
+            else:
+                number = min(_needed_number(estimate, overhead_ns, res, opts.precision), CALIBRATION_MAX_NUMBER,
+                             self._budget_number(estimate))
             rounds = 0
             for attempt in range(CALIBRATION_MAX_TRIALS):
                 self.index = attempt
@@ -365,9 +369,7 @@ class Sampler:
         replay = _capture_graph(self._dev, self.fn, self.number)
         replay()  # the first replay pays the graph's upload: never timed
         self.timer.synchronize()
-        for _ in range(GRAPH_RECALIBRATIONS):
-            if self.opts.number is not None:
-                break
+        for _ in range(GRAPH_RECALIBRATIONS if self.adaptive else 0):
             net = self.timer.time(replay).elapsed_ns - cal.overhead_ns
             per_call = max(net, 0.0) / self.number
             new = min(_needed_number(per_call, cal.overhead_ns, cal.resolution_ns, self.opts.precision),

@@ -49,7 +49,7 @@ class SimSpec:
 class SimWorld:
     """The simulated clock and its function and timer, sharing one notion of ``now``."""
 
-    def __init__(self, spec: SimSpec | None = None, **overrides: float) -> None:
+    def __init__(self, spec: SimSpec | None = None, **overrides: Any) -> None:
         self.spec = replace(spec or SimSpec(), **overrides)
         self.now = 0
         self.calls = 0

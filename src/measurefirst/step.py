@@ -139,7 +139,8 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
 
 def _batch_source(batches: Any) -> Callable[[], Any]:
     if callable(batches) and not isinstance(batches, torch.Tensor):
-        return batches
+        source: Callable[[], Any] = batches
+        return source
     if isinstance(batches, Iterable):
         it: Iterator[Any] = iter(batches)
         cached: list[Any] = []
@@ -238,7 +239,7 @@ class _Step:
                 raise StepError("loss_fn must return a scalar tensor; " + CONTRACT, phase="forward")
             on_phase("forward")
             self.phase = "backward"
-            (loss / self.grad_accum).backward()
+            (loss / self.grad_accum).backward()  # type: ignore[no-untyped-call]
             on_phase("backward")
         self.phase = "optimizer"
         self.optimizer.step()
@@ -359,7 +360,7 @@ def benchmark_step(
     step_s = _median(totals)
     peak_phase = None
     if memory:
-        peak_phase = max(memory, key=lambda p: memory[p]["peak_allocated"])  # type: ignore[index]
+        peak_phase = max(memory, key=lambda p: memory[p]["peak_allocated"])
     # throughput
     mb = micro_batch if micro_batch is not None else (_leading_dim(first_batch[0]) if first_batch else None)
     note = ""
@@ -446,7 +447,7 @@ def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Calla
                     loss = loss_of(model, first_batch[0])
             else:
                 loss = loss_of(model, first_batch[0])
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
         model.zero_grad(set_to_none=True)
         return float(counter.get_total_flops()) * grad_accum, "FlopCounterMode (forward + backward)"
     raise ValueError(f"flops_per_step must be 'count', '6N', a number or None; got {spec!r}")
@@ -653,8 +654,8 @@ def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "a
             warm.append(total)
             continue
         totals.append(total)
-        for k, v in phases.items():
-            per.setdefault(k, []).append(v)
+        for name, seconds in phases.items():
+            per.setdefault(name, []).append(seconds)
     if not per:
         raise StepError("no measurefirst.range(...) phases were seen inside the step; mark them, e.g. "
                         "`with measurefirst.range('forward'): loss = model(x)`")

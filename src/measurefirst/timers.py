@@ -215,8 +215,8 @@ class _EventTimer:
         self._sync()
         if prelude is not None:
             prelude()
-        h0 = clock()
         self._record(self._start)
+        h0 = clock()
         run()
         h1 = clock()
         self._record(self._end)

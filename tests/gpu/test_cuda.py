@@ -7,7 +7,9 @@ import torch
 
 from measurefirst import benchmark, resolve_device
 from measurefirst.devices import last_level_cache_bytes, machine
-from measurefirst.engine import FLUSH_FACTOR, flush_bytes
+from measurefirst.engine import flush_bytes
+from measurefirst.stats import median
+from measurefirst.timers import CudaEventTimer
 
 pytestmark = pytest.mark.cuda
 
@@ -55,21 +57,95 @@ def test_cuda_graph_mode(big):
 
 def test_flush_buffer_is_twice_the_l2():
     dev = resolve_device("cuda")
-    l2 = last_level_cache_bytes(dev)
-    assert l2 == torch.cuda.get_device_properties(dev).L2_cache_size
-    nbytes = flush_bytes(dev)
-    assert nbytes == FLUSH_FACTOR * l2
-    flush = machine().flush_kernel(dev, nbytes)
+    nbytes = last_level_cache_bytes(dev)
+    assert nbytes == torch.cuda.get_device_properties(dev).L2_cache_size
+    assert flush_bytes(dev) == 2 * nbytes
+    flush = machine().flush_kernel(dev, flush_bytes(dev))
     flush()
     buf = flush.__self__
-    assert buf.numel() * buf.element_size() == nbytes - nbytes % 4
+    assert buf.numel() * buf.element_size() == 2 * nbytes - (2 * nbytes) % 4
 
 
-def test_cold_cache_is_slower_than_warm_for_l2_resident_work():
+def test_cold_cache_is_slower_than_warm_like_with_like():
+    """Both timed the same way: one call per sample, the start event queued behind device work so
+    that neither holds a launch latency; only the flush differs."""
+    dev = resolve_device("cuda")
     x = torch.randn(2 * 1024 * 1024, device="cuda")  # 8 MiB: fits in L2
-    warm = benchmark(lambda: x.sum(), budget=1.0)
-    cold = benchmark(lambda: x.sum(), cold_cache=True, budget=1.0)
-    assert cold.median > warm.median
+    t = CudaEventTimer(dev)
+    flush = machine().flush_kernel(dev, flush_bytes(dev))
+
+    def busy():
+        torch.cuda._sleep(50_000)  # keeps the device busy while the host launches; evicts nothing
+
+    def flush_then_busy():
+        flush()
+        busy()
+
+    def fn():
+        x.sum()
+
+    for _ in range(5):
+        fn()
+    warm = median([t.time(fn, busy).elapsed_ns for _ in range(50)])
+    cold = median([t.time(fn, flush_then_busy).elapsed_ns for _ in range(50)])
+    assert cold > warm * 1.05
+    m = benchmark(fn, cold_cache=True, budget=1.0)
+    assert m.median * 1e9 == pytest.approx(cold, rel=0.25)
+
+
+def test_a_sample_on_an_idle_gpu_holds_a_launch_gap_that_calibration_hides():
+    dev = resolve_device("cuda")
+    t = CudaEventTimer(dev)
+    x = torch.ones(1, device="cuda")
+    for _ in range(10):
+        x.add_(1)
+    alone = median([t.time(lambda: x.add_(1)).elapsed_ns for _ in range(50)])
+    queued = median([t.time(lambda: x.add_(1), lambda: torch.cuda._sleep(50_000)).elapsed_ns for _ in range(50)])
+    assert alone > queued  # the idle-GPU sample holds the launch gap
+    m = benchmark(lambda: x.add_(1), budget=1.0)
+    assert m.calibration.overhead_ns >= alone * 0.5  # the probe includes a launch
+
+
+def test_cuda_graph_upload_excluded_and_count_recalibrated():
+    x = torch.ones(1, device="cuda")
+    fixed = benchmark(lambda: x.add_(1), cuda_graph=True, warmup=3, trials=10)
+    assert max(fixed.samples_ns) < 3 * min(fixed.samples_ns)  # no first-replay upload in any sample
+    eager = benchmark(lambda: x.add_(1), budget=1.0)
+    graph = benchmark(lambda: x.add_(1), cuda_graph=True, budget=1.0)
+    assert graph.median < eager.median
+    assert graph.calibration.number >= eager.calibration.number
+
+
+def test_auto_device_times_cpu_code_on_the_cpu():
+    a = torch.randn(64, 64)
+    m = benchmark(lambda: a @ a, budget=0.5)
+    assert m.device == "cpu" and m.timer == "wall"
+    assert "auto_device_cpu" in [w.code for w in m.warnings]
+
+
+def test_unjoined_side_stream_is_reported():
+    a = torch.randn(2048, 2048, device="cuda")
+    side = torch.cuda.Stream()
+
+    def leaky():
+        with torch.cuda.stream(side):
+            a @ a
+
+    m = benchmark(leaky, budget=1.0)
+    assert "unjoined_stream" in [w.code for w in m.warnings]
+
+
+def test_new_tf32_api_does_not_break_step_or_doctor():
+    from measurefirst import doctor
+
+    prev = torch.backends.cuda.matmul.fp32_precision
+    try:
+        torch.backends.cuda.matmul.fp32_precision = "tf32"
+        a = torch.randn(1024, 1024, device="cuda")
+        d = doctor(lambda: a @ a, budget=0.5)
+        assert d.error is None
+    finally:
+        torch.backends.cuda.matmul.fp32_precision = prev
 
 
 def test_launch_bound_code_shows_host_time_near_device_time():
@@ -102,13 +178,13 @@ def test_doctor_finds_item_syncs_with_their_source_line():
 def test_doctor_tf32_and_unsynced_ratio():
     from measurefirst import doctor
 
-    prev = torch.get_float32_matmul_precision()
-    torch.set_float32_matmul_precision("highest")
+    prev = torch.backends.cuda.matmul.fp32_precision
+    torch.backends.cuda.matmul.fp32_precision = "ieee"
     try:
         a = torch.randn(4096, 4096, device="cuda")
         d = doctor(lambda: a @ a, budget=1.0)
     finally:
-        torch.set_float32_matmul_precision(prev)
+        torch.backends.cuda.matmul.fp32_precision = prev
     if torch.cuda.get_device_properties(0).major >= 8:
         assert "tf32_off" in d.codes()
     f = next(f for f in d.findings if f.code == "unsynchronized_timing")
