@@ -446,3 +446,41 @@ def test_every_flaw_test_fails_without_its_fix():
     r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.count("failed") >= 10
+
+
+def test_mps_without_events_falls_back_to_the_synchronized_wall_clock():
+    g = SimGPU(kind="mps", mps_events=False)
+    with g.installed():
+        m = benchmark(g.kernel(10 * US), warmup=2, trials=3, number=1)
+        assert m.timer == "wall"
+        with pytest.raises(ValueError, match="no MPS events"):
+            benchmark(g.kernel(10 * US), timer="event", warmup=1, trials=1)
+
+
+def test_timer_choices_on_the_gpu(gpu):
+    from measurefirst.timers import CudaEventTimer
+
+    with pytest.raises(ValueError, match="needs a CUDA device"):
+        CudaEventTimer(torch.device("cpu"))
+    with pytest.raises(ValueError, match="timer='event' needs a GPU"):
+        benchmark(lambda: None, device="cpu", timer="event")
+    m = benchmark(gpu.kernel(10 * US), timer="wall", warmup=2, trials=3, number=1)
+    # the synchronized wall clock: launch, latency, kernel and the synchronize's own cost
+    assert m.timer == "wall" and per_call_ns(m) == 4000 + 2000 + 10 * US + 1000
+
+
+def test_doctor_notes_tf32_off_for_fp32_matmuls(gpu):
+    a = torch.randn(8, 8)
+    k = gpu.kernel(20 * US)
+
+    def fp32_matmul():
+        a @ a  # seen through the dispatch mode, as on a GPU
+        k()
+
+    prev = torch.backends.cuda.matmul.fp32_precision
+    try:
+        torch.backends.cuda.matmul.fp32_precision = "ieee"
+        d = doctor(fp32_matmul, budget=0.3)
+    finally:
+        torch.backends.cuda.matmul.fp32_precision = prev
+    assert "tf32_off" in d.codes()

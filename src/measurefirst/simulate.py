@@ -195,6 +195,7 @@ class GpuSpec:
     minor: int = 0
     total_memory: int = 80 * 2**30
     noise: float = 0.0
+    mps_events: bool = True
 
 
 class SimBuffer:
@@ -649,7 +650,7 @@ class _MpsAPI:
 
     def __init__(self, gpu: SimGPU) -> None:
         self._gpu = gpu
-        self.event = _MpsEvents(gpu)
+        self.event = _MpsEvents(gpu) if gpu.spec.mps_events else None
 
     def synchronize(self) -> None:
         self._gpu._synchronize_device(0)
