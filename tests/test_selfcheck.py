@@ -23,6 +23,7 @@ from measurefirst.selfcheck import (
     cuda_tolerance,
     duration_code,
     judge,
+    sampled_truth_ns,
     sleep_rate,
     truth_from_stamps,
 )
@@ -90,7 +91,12 @@ def test_truth_stays_the_clean_duration_when_most_calls_are_interrupted():
     starts = np.arange(100) * 10_000_000
     t = truth_from_stamps(starts, starts + own, loop_gap_ns=300)
     assert t.self_ns == 2_000_100 and t.per_call_ns == 2_000_400 and t.clean == pytest.approx(0.3)
-    assert t.stolen == pytest.approx(0.7)  # each interruption counted at most one call's duration
+    assert t.stolen == pytest.approx(4_000_000 / 2_000_400)  # the typical interruption: what a median carries
+    # while at most a quarter of the calls are interrupted, the capped mean is the measure
+    own[:70] -= 4_000_000
+    own[:20] += 4_000_000
+    t = truth_from_stamps(starts, starts + own, loop_gap_ns=300)
+    assert t.stolen == pytest.approx(0.2 * 2_000_400 / 2_000_400)
 
 
 def test_truth_needs_matching_stamps():
@@ -148,15 +154,32 @@ def test_injected_timer_fault_fails_every_judged_row():
     assert codes == {"selfcheck_failed"} and any("200us adaptive" in f.message for f in sc.findings)
 
 
-def test_noise_that_could_explain_a_small_error_is_noisy_not_a_failure():
-    # a 2% fault while a third of the calls are preempted: the machine could explain it
-    spec = {"preempt_prob": 0.3, "preempt_ns": 5e6}
-    small = sim_check(fault=1.02, spec=spec, seed=3, durations_ns=(200_000, 2_000_000))
-    assert small.status == NOISY and not small.failed_rows
-    assert all(r.status == NOISY and r.noise > abs(r.rel_error) - r.tolerance for r in small.rows if r.judged)
-    # ... but no amount of that noise hides a fault of 2x
-    big = sim_check(fault=2.0, spec=spec, seed=3, durations_ns=(200_000, 2_000_000))
-    assert big.status == FAIL and all(r.status == FAIL for r in big.rows if r.judged)
+def test_noise_that_moved_the_estimate_is_noisy_and_a_fault_on_top_still_fails():
+    # most calls preempted (too many to set aside): the estimate moves with the machine, and the busy-wait's
+    # own clock, aggregated like the estimate, shows by exactly how much
+    spec = {"preempt_prob": 0.6, "preempt_ns": 1e6}
+    noisy = sim_check(spec=spec, seed=3, durations_ns=(200_000, 2_000_000))
+    assert noisy.status == NOISY and not noisy.failed_rows
+    rows = [r for r in noisy.rows if r.judged]
+    assert [round(r.noise, 3) for r in rows] == [5.0, 5.0, 0.5, 0.5]  # 1 ms on 200 µs, on 2 ms
+    assert all(r.status == NOISY and r.rel_error > r.tolerance for r in rows)
+    # a wrong clock does not move the busy-wait's own: even 2% shows through that much noise
+    faulty = sim_check(fault=1.02, spec=spec, seed=3, durations_ns=(200_000, 2_000_000))
+    assert faulty.status == FAIL and all(r.status == FAIL for r in faulty.rows if r.judged)
+    # preemptions that benchmark() sets aside (a minority) do not count as noise: 2% fails
+    minority = sim_check(fault=1.02, spec={"preempt_prob": 0.3, "preempt_ns": 5e6}, seed=3, durations_ns=(200_000,))
+    assert all(r.status == FAIL and r.noise == 0.0 for r in minority.rows if r.judged)
+
+
+def test_sampled_truth_follows_the_samples_the_estimate_used():
+    # 2 calls before sampling (warm-up), then 3 samples of 2 calls: 1000 ns spins, 100 ns apart
+    starts = np.arange(8) * 1100
+    ends = starts + 1000
+    ends[5] += 50_000  # the second call of the second sample was interrupted
+    assert sampled_truth_ns(starts, ends, [2, 2, 2], [True, True, True], 100.0) == 1100.0
+    with_it = sampled_truth_ns(starts, ends, [2, 2, 2], [False, True, False], 100.0)
+    assert with_it == (ends[5] - starts[4] + 100) / 2
+    assert sampled_truth_ns(starts, ends, [5, 5], [True, True], 100.0) is None  # more calls than stamps
 
 
 def test_round_trip_and_validation():
@@ -244,7 +267,7 @@ def test_render_failure_names_the_row_and_says_what_it_means():
 
 
 def test_render_noisy_and_skipped_traps_and_progress():
-    sc = sim_check(fault=1.02, spec={"preempt_prob": 0.3, "preempt_ns": 5e6}, seed=3, durations_ns=(2_000_000,))
+    sc = sim_check(spec={"preempt_prob": 0.6, "preempt_ns": 1e6}, seed=3, durations_ns=(2_000_000,))
     table, lines = _render(sc, "en")
     assert "NOISY" in table and any(x.startswith("verdict: NOISY, the machine was too noisy to judge") for x in lines)
     assert "噪声过大" in _render(sc, "zh")[0]
@@ -314,7 +337,8 @@ def test_real_quick_selfcheck_on_this_cpu(tmp_path, capsys):
     sc = SelfCheck.from_json(out_file.read_text())
     assert code in (0, EXIT_NOISY), captured.out
     assert sc.status == {0: PASS, EXIT_NOISY: NOISY}[code] and not sc.failed_rows and not sc.failed_traps
-    assert sc.seconds < 30
+    # under 30 s on this 2-core CPU, unless other processes took a core or more of it meanwhile
+    assert sc.seconds < 30 or (sc.machine.other_load_cores or 0) >= 1.0
     assert [(r.duration_s, r.method) for r in sc.rows] == [(ns / 1e9, m) for ns in CPU_DURATIONS_NS for m in CPU_METHODS]
     for r in sc.rows:
         assert r.truth_s == pytest.approx(r.duration_s, rel=0.2)  # the busy-wait's own clock, plus the call

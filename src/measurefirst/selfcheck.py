@@ -20,9 +20,13 @@ events and of the host clock) and the synchronized wall time per call of a long 
 kernel, taken before and after the rows of each duration.
 
 **Judging a row** (:func:`judge`): PASS when the relative error is within the stated tolerance;
-otherwise NOISY when the error is within the tolerance plus the noise measured during that row (the
-estimate's own CI, the share of the busy-wait's time lost to interruptions, the truth's drift), because
-then the machine, not the tool, may explain it; otherwise FAIL. References are shown, not judged (INFO).
+otherwise NOISY when the error is within the tolerance plus the noise measured during that row, because
+then the machine, not the tool, may explain it; otherwise FAIL. For benchmark()'s CPU rows the noise is
+exact: the busy-wait's own clock, aggregated the way the estimate aggregates its samples (the same
+calls, the same samples set aside), shows how far interruptions moved the estimate
+(:func:`sampled_truth_ns`); a timer that reads wrong does not move it, so a fault fails however noisy
+the machine. Elsewhere the noise is the estimate's CI, the share of time lost to interruptions and the
+truth's drift. References are shown, not judged (INFO).
 
 **Tolerances** (stated; :func:`cpu_tolerance`, :func:`cuda_tolerance`): CPU 0.5% from 200 µs, 1% at
 20 µs, 5% at 2 µs (a call's own overhead is a tenth of a microsecond and varies with the CPU's speed).
@@ -355,9 +359,11 @@ class Truth:
     A spin can only overrun its duration, never fall short, so the shortest spin is an uninterrupted one:
     calls within :data:`CLEAN_MARGIN_NS` (or 0.1%) of it are *clean*. ``self_ns``: median duration of the
     clean spins; ``gap_ns``: median gap between consecutive calls of one loop (or the tight-loop gap
-    measured before, when the method timed one call per sample); ``stolen``: share of the per-call time
-    lost to interruptions (each call's excess over ``self_ns``, counted at most once the call's duration),
-    which the median of the clean calls does not see even when most calls were interrupted; ``drift``:
+    measured before, when the method timed one call per sample); ``stolen``: the time lost to
+    interruptions as a share of the per-call time: the mean excess over ``self_ns`` (each counted at most
+    once the call's duration), or, when more than a quarter of the calls were interrupted, the excess of
+    the :data:`INTERRUPTED_QUANTILE` quantile, whichever is larger (the median of the clean calls does not
+    move however many calls were interrupted; an estimate built on medians of samples does); ``drift``:
     change of the clean median between the first and second half of the calls; ``clean``: their share.
     """
 
@@ -372,6 +378,9 @@ class Truth:
 
 #: A spin within this of the shortest one (or 0.1% of it, if more) was not interrupted.
 CLEAN_MARGIN_NS = 1000.0
+#: The noise includes this quantile of the calls' interruptions: zero while at most a quarter of the
+#: calls were interrupted, the typical interruption once most were (what a median then carries).
+INTERRUPTED_QUANTILE = 0.75
 #: Gaps larger than this (or 3x the tight-loop gap) are boundaries between samples, not loop overhead.
 GAP_BOUNDARY_NS = 1000.0
 
@@ -397,13 +406,39 @@ def truth_from_stamps(entries: Sequence[int] | np.ndarray, exits: Sequence[int] 
         if inner.size >= 0.5 * gaps.size:
             gap = float(np.median(inner))
     per_call = self_ns + gap
-    stolen = float(np.mean(np.clip(own - self_ns, 0.0, per_call))) / per_call if per_call > 0 else 0.0
+    stolen = 0.0
+    if per_call > 0:
+        excess = np.clip(own - self_ns, 0.0, None)
+        # the share of time lost, each interruption counted at most one call's duration; and, once more
+        # than a quarter of the calls were interrupted, how far that moves a median (uncapped: a median
+        # of samples that nearly all hold an interruption carries all of it)
+        stolen = max(float(np.mean(np.minimum(excess, per_call))), float(np.quantile(excess, INTERRUPTED_QUANTILE)))
+        stolen /= per_call
     drift = 0.0
     h = own.size // 2
     first, second = own[:h][is_clean[:h]], own[h:][is_clean[h:]]
     if own.size >= 20 and first.size and second.size and per_call > 0:
         drift = abs(float(np.median(first)) - float(np.median(second))) / per_call
     return Truth(per_call, self_ns, gap, stolen, drift, int(e.size), float(clean.size) / own.size)
+
+
+def sampled_truth_ns(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.ndarray,
+                     numbers: Sequence[int], used: Sequence[bool] | np.ndarray, gap_ns: float) -> float | None:
+    """The truth as the estimator aggregates it: each sample is the last ``sum(numbers)`` calls, in
+    order; its per-call time on the busy-wait's own clock is the span from its first call's start to its
+    last call's end, plus one loop gap, over its calls; the median over the samples the estimate
+    ``used`` (preempted ones set aside). Interruptions move it exactly as they move the estimate, so
+    ``|sampled - truth| / truth`` is the machine's share of the error. None if the calls do not add up."""
+    e = np.asarray(entries, dtype=np.int64)
+    x = np.asarray(exits, dtype=np.int64)
+    counts = [int(k) for k in numbers]
+    total = sum(counts)
+    if not counts or total > e.size or len(used) != len(counts):
+        return None
+    starts = np.cumsum([0] + counts[:-1]) + (e.size - total)
+    per_call = [(float(x[a + k - 1] - e[a]) + gap_ns) / k for a, k in zip(starts, counts)]
+    kept = [v for v, u in zip(per_call, used) if u]
+    return float(np.median(kept)) if kept else None
 
 
 def sleep_rate(pairs: Sequence[tuple[float, float]], cycles: float) -> float:
@@ -493,6 +528,10 @@ class _Spin:
     def truth(self, loop_gap_ns: float) -> Truth:
         return truth_from_stamps(np.array(self.entries, dtype=np.int64),
                                  np.array(self.exits, dtype=np.int64), loop_gap_ns)
+
+    def sampled(self, m: Measurement, gap_ns: float) -> float | None:
+        return sampled_truth_ns(np.array(self.entries, dtype=np.int64), np.array(self.exits, dtype=np.int64),
+                                m.numbers, m.used_mask, gap_ns)
 
 
 def _real_spin(ns: int) -> _Spin:
@@ -607,14 +646,17 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
                 rows.append(Row(d_s, method, None, "self", None, None, tol, None, FAIL, "error", str(exc)))
                 return
             truth = spin.truth(gap)
+            sampled = spin.sampled(m, truth.gap_ns)
             spin.reset()
             ms.append(m)
+            # the machine's share of the error: how far the interruptions moved the very samples the
+            # estimate used, on the busy-wait's own clock (a wrong timer does not move this)
+            moved = truth.stolen if sampled is None else abs(sampled - truth.per_call_ns) / truth.per_call_ns
             # one call per sample carries the timer's overhead by design: the tolerance says so, and a
             # call shorter than that makes the row a demonstration of the bias, not a check
             share = _overhead_share(m, truth.per_call_ns / 1e9) if fixed else 0.0
-            ci = m.ci_half_width_rel
             rows.append(_row(d_s, method, truth.per_call_ns / 1e9, "self", m.median, tol + ONE_CALL_OVERHEADS * share,
-                             _noise(ci if math.isfinite(ci) else None, truth.stolen, truth.drift),
+                             _noise(moved, truth.drift),
                              judged=share <= tol, note="" if share <= tol else "overhead_bound"))
 
         run_measured("adaptive", fixed=False)
@@ -1122,5 +1164,6 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
 
 
 __all__ = ["SelfCheck", "Row", "Trap", "Machine", "FaultyTimer", "Truth", "selfcheck", "judge", "truth_from_stamps",
+           "sampled_truth_ns",
            "sleep_rate", "cpu_tolerance", "cuda_tolerance", "duration_code", "calibrate_sleep",
            "STATUSES", "PASS", "FAIL", "NOISY", "INFO", "SKIP"]
