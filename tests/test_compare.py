@@ -88,7 +88,8 @@ def test_budget_stops_an_unsettled_comparison():
 
 def test_paired_statistics_on_literal_data():
     base = [100.0] * 10
-    cand = [100.0 * math.exp(x) for x in (0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10)]
+    order = (0.05, 0.01, 0.09, 0.03, 0.07, 0.02, 0.10, 0.04, 0.08, 0.06)  # no trend across rounds
+    cand = [100.0 * math.exp(x) for x in order]
     v = paired_verdict("b", "a", cand, base)
     # Hodges-Lehmann of 0.01..0.10 is 0.055; the signed-rank 95% CI (n=10, c=8) is [0.03, 0.08]
     assert v.ratio == pytest.approx(math.exp(0.055))
@@ -96,6 +97,9 @@ def test_paired_statistics_on_literal_data():
     assert v.verdict == "slower" and v.words() == "5.7% slower"
     few = paired_verdict("b", "a", cand[:5], base[:5])
     assert few.verdict == "undecided" and few.ci_low is None
+    # the same ratios rising round after round are not independent rounds: no verdict from them
+    trend = paired_verdict("b", "a", sorted(cand), base)
+    assert trend.verdict == "undecided"
 
 
 def test_hodges_lehmann_matches_r():

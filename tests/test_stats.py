@@ -64,3 +64,37 @@ def test_summarize_literal():
 def test_summarize_rejects_empty():
     with pytest.raises(ValueError):
         stats.summarize([])
+
+
+def test_t_quantiles_match_the_table_and_the_expansion():
+    from scipy import stats as ss
+
+    for df in (1, 2, 4, 9, 30, 31, 60, 500):
+        assert stats.t975(df) == pytest.approx(float(ss.t.ppf(0.975, df)), rel=1e-4)
+
+
+def test_autocorrelation_time_tells_independent_from_stretches():
+    rng = np.random.default_rng(0)
+    assert stats.autocorrelation_time(rng.normal(size=2000)) < 1.5
+    blocky = np.repeat(rng.choice([1.5, 3.4], size=20), 100) * (1 + 0.01 * rng.normal(size=2000))
+    assert stats.autocorrelation_time(blocky) > 20
+
+
+def test_batch_interval_widens_with_stretches_and_not_without():
+    rng = np.random.default_rng(1)
+    steady = rng.normal(10.0, 0.1, size=2000)
+    bi = stats.batch_interval(steady)
+    assert bi.batches == 10 and bi.half_width < 0.002
+    blocky = np.repeat(rng.choice([1.5, 3.4], size=20), 100) * (1 + 0.01 * rng.normal(size=2000))
+    wide = stats.batch_interval(blocky)
+    assert wide.half_width > 0.1  # honest: the run saw two speeds in long stretches
+    assert stats.relative_half_width(sorted(blocky), presorted=True) < 0.05  # what independence claims
+
+
+def test_two_modes_are_found_with_their_fractions():
+    rng = np.random.default_rng(2)
+    x = np.concatenate([1.52 * (1 + 0.01 * rng.normal(size=620)), 3.41 * (1 + 0.01 * rng.normal(size=380))])
+    modes = stats.two_modes(rng.permutation(x))
+    assert modes.fast == pytest.approx(1.52, rel=0.01) and modes.fast_fraction == pytest.approx(0.62, abs=0.01)
+    assert modes.slow == pytest.approx(3.41, rel=0.01) and modes.slow_fraction == pytest.approx(0.38, abs=0.01)
+    assert stats.two_modes(rng.normal(10, 0.5, size=1000)) is None

@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--cuda-graph", action="store_true", help="capture the calls in a CUDA graph and time replays")
     b.add_argument("--timer", choices=("auto", "wall", "event"), default="auto",
                    help="auto: events on GPUs, wall clock on the CPU")
+    b.add_argument("--no-stop-early", action="store_true",
+                   help="spend the whole budget even when the interval has settled wider than --precision "
+                        "(default: stop after about a second with the interval this machine gives)")
     b.add_argument("--keep-preempted", action="store_true",
                    help="use samples during which the OS preempted the process (default: set them aside)")
     b.add_argument("--label", action="append", default=[], help="label for each target, in order")
@@ -98,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("-p", "--precision", type=_fraction, default=0.005,
                    help="'no difference' needs the speed-up CI within ±this (default 0.5%%)")
     c.add_argument("-b", "--budget", type=float, default=5.0, help="seconds at most (default 5)")
-    c.add_argument("--min-time", type=float, default=0.3, help="seconds of sampling at least (default 0.3)")
+    c.add_argument("--min-time", type=float, default=1.0, help="seconds of sampling at least (default 1.0)")
     c.add_argument("--block-time", type=float, default=0.005, help="seconds per block (default 0.005)")
     c.add_argument("--order", choices=("abba", "shuffle"), default="abba")
     c.add_argument("--baseline", default=None, help="label of the baseline (default: the first)")
@@ -346,7 +349,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
                     min_time=args.min_time, min_samples=args.min_samples, max_samples=args.max_samples,
                     warmup=args.warmup, trials=args.trials, number=args.number,
                     warmup_max_time=args.warmup_time, cold_cache=args.cold_cache, cuda_graph=args.cuda_graph,
-                    timer=timer, discard_preempted=not args.keep_preempted,
+                    timer=timer, discard_preempted=not args.keep_preempted, stop_early=not args.no_stop_early,
                 )
             except BenchmarkError as exc:
                 if exc.partial is not None:

@@ -7,10 +7,15 @@ The rules (asserted exactly by the tests with a simulated clock):
   lasting about ``block_time`` seconds. The order inside a round is balanced: ``"abba"`` runs
   rounds forwards and backwards in turn (A B, B A, A B, ...), so a linear drift hits every
   candidate alike; ``"shuffle"`` draws a seeded random order per round.
-* A block's value is the median per-call time of its samples (preempted samples set aside). For
-  every round, each candidate's **paired log-ratio** against the baseline's block of that round is
-  taken; the speed-up estimate is the Hodges-Lehmann centre of those log-ratios and its 95% CI the
-  Wilcoxon signed-rank interval, both mapped back with ``exp``.
+* A block's value is the median per-call time of its samples (preempted samples set aside, by the
+  same rule as :func:`~measurefirst.benchmark`). For every round, each candidate's **paired
+  log-ratio** against the baseline's block of that round is taken; the speed-up estimate is the
+  Hodges-Lehmann centre of those log-ratios. Its 95% CI is the wider of the Wilcoxon signed-rank
+  interval and a batch-means interval over consecutive rounds, batches as long as twice the
+  autocorrelation time of the round series (rounds that share a stretch of machine load are not
+  independent); with fewer than three such batches the verdict is *undecided*. Both map back with
+  ``exp``. At least ``min_time`` (1 s) of rounds: a verdict drawn inside one stretch of load can
+  point the wrong way.
 * A candidate is **settled** once its CI excludes 1 with a half-width at most half the observed
   difference (a clear direction), or its half-width is within ``precision`` (nothing larger than
   that is there). Sampling stops when every candidate is settled (after ``min_rounds`` rounds and
@@ -135,7 +140,13 @@ class Comparison:
 
 
 def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns: Sequence[float]) -> Verdict:
-    """Verdict from block values paired by round (pure: used by :func:`compare` and the tests)."""
+    """Verdict from block values paired by round (pure: used by :func:`compare` and the tests).
+
+    The interval is the wider of two: the Wilcoxon signed-rank interval of the Hodges-Lehmann
+    estimate, which assumes independent rounds, and a batch-means interval over consecutive rounds
+    whose batches follow the autocorrelation time of the round series (rounds that share a stretch
+    of machine load are not independent; see :func:`measurefirst.stats.batch_interval`). With too
+    few independent batches for that interval, the verdict is ``"undecided"``."""
     a = np.log(np.asarray(cand_ns, dtype=float)) - np.log(np.asarray(base_ns, dtype=float))
     if a.size == 0:
         return Verdict(label, baseline, math.nan, None, None, "undecided", None, 0)
@@ -143,7 +154,18 @@ def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns:
     ratio = math.exp(est.estimate)
     if est.ci_low is None or est.ci_high is None:
         return Verdict(label, baseline, ratio, None, None, "undecided", None, int(a.size))
-    lo, hi = math.exp(est.ci_low), math.exp(est.ci_high)
+    lo_log, hi_log = est.ci_low, est.ci_high
+    tau = stats.autocorrelation_time(a)
+    if tau > stats.CORRELATED_TAU or a.size >= stats.CI_BATCHES * stats.MIN_PER_BATCH:
+        per = max(math.ceil(stats.BATCH_TAU_FACTOR * tau), math.ceil(a.size / stats.CI_BATCHES), 1)
+        m = min(stats.CI_BATCHES, a.size // per)
+        if m < stats.MIN_BATCHES:
+            return Verdict(label, baseline, ratio, None, None, "undecided", None, int(a.size))
+        means = np.array([part.mean() for part in np.array_split(a, m)])
+        centre = float(means.mean())
+        hw = stats.t975(m - 1) * float(means.std(ddof=1)) / math.sqrt(m)
+        lo_log, hi_log = min(lo_log, centre - hw), max(hi_log, centre + hw)
+    lo, hi = math.exp(lo_log), math.exp(hi_log)
     detectable = (hi - lo) / 2.0 / ratio
     verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
     return Verdict(label, baseline, ratio, lo, hi, verdict, detectable, int(a.size))
@@ -188,7 +210,7 @@ def compare(
     precision: float = 0.005,
     budget: float = 5.0,
     min_rounds: int = 10,
-    min_time: float = 0.3,
+    min_time: float = 1.0,
     block_time: float = 0.005,
     order: str = "abba",
     seed: int = 0,
@@ -203,7 +225,9 @@ def compare(
         candidates: ``{"manual": f, "fused": g}`` or ``[("manual", f), ("fused", g)]``.
         baseline: the label the others are compared with (default: the first).
         precision: a verdict of "no difference" needs the speed-up CI within ±precision.
-        budget: seconds at most, warm-up included. min_rounds, min_time: at least this much.
+        budget: seconds at most, warm-up included. min_rounds, min_time: at least this much. The
+            default second of rounds is there to see the machine's load change: rounds that all fall
+            in one stretch of load look independent and can agree on the wrong direction.
         block_time: seconds per block (one candidate's turn in a round).
         order: ``"abba"`` (forwards and backwards in turn) or ``"shuffle"`` (seeded).
         setup, cold_cache, timer, discard_preempted, device: as in :func:`~measurefirst.benchmark`.

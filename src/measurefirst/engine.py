@@ -21,6 +21,13 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   of the median. It stops anyway when the budget (which counts from the start, warm-up included)
   is spent. Samples during which the OS preempted the process are set aside, while they are a
   minority (:data:`~measurefirst.results.MAX_PREEMPTED_FRACTION_TO_DISCARD`).
+* **Stopping early when the target is out of reach** (``stop_early``, on by default). After
+  :data:`EARLY_STOP_SECONDS` of sampling, every :data:`EARLY_STOP_CHECK_SECONDS`, the full
+  half-width (order statistics and batch ranks) is projected forward as if it shrank with the
+  square root of the time; once even that projection reaches ``precision`` only after the budget at
+  two checks in a row (the noise estimate has settled on "out of reach"), sampling stops with reason
+  ``"noise"``: the machine gives this interval here, and waiting the whole budget would not change
+  the answer much (as nvbench stops once its noise estimate settles).
 * **Fixed mode.** ``warmup=W`` makes exactly W untimed-for-statistics calls (the first of them is
   the cold call); ``trials=T`` takes exactly T samples, ignoring precision and budget. Together they
   reproduce the classic ``warmup=3, trials=10`` loop.
@@ -112,6 +119,7 @@ class Options:
     cold_cache: bool = False
     cuda_graph: bool = False
     discard_preempted: bool = True
+    stop_early: bool = True
 
     def __post_init__(self) -> None:
         def positive(name: str, value: float) -> None:
@@ -142,6 +150,9 @@ class Options:
         count("warmup", self.warmup, 0)
         count("trials", self.trials, 1)
         count("number", self.number, 1)
+        for name in ("cold_cache", "cuda_graph", "discard_preempted", "stop_early"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}")
         if self.cold_cache and self.number not in (None, 1):
             raise ValueError("cold_cache times each call alone after a cache flush; drop number=... (or use number=1)")
         if self.cold_cache and self.cuda_graph:
@@ -177,6 +188,10 @@ def _needed_number(per_call_ns: float, overhead_ns: float, resolution_ns: float,
 
 #: See :meth:`Sampler._half_width`.
 BATCH_CHECK_EVERY_UP_TO = 100
+#: Stopping early (see the module docstring): sampling time before the first check, seconds, and
+#: time between checks; the earliest stop is at the second check.
+EARLY_STOP_SECONDS = 0.75
+EARLY_STOP_CHECK_SECONDS = 0.25
 #: A sample never plans to last longer than this share of the budget (so that a precision target
 #: out of reach cannot make one sample outlast the budget).
 SAMPLE_BUDGET_SHARE = 0.1
@@ -412,6 +427,8 @@ class Sampler:
         deadline = self.deadline_ns
         self.t_sampling = start = self.timer.now_ns()
         precision = opts.precision
+        next_settle_check = start + EARLY_STOP_SECONDS * 1e9
+        out_of_reach_before = False
         while True:
             self.take_sample()
             n = len(self.samples)
@@ -425,6 +442,14 @@ class Sampler:
                 hw = self._half_width()
                 if hw <= precision:
                     return Stop("precision", True, precision, (now - start) / 1e9)
+            if opts.stop_early and now >= next_settle_check and n >= opts.min_samples:
+                next_settle_check = now + EARLY_STOP_CHECK_SECONDS * 1e9
+                full = self._final_half_width()
+                projected_ns = (now - start) * (full / precision) ** 2
+                out_of_reach = full > precision and start + projected_ns > deadline
+                if out_of_reach and out_of_reach_before:
+                    return Stop("noise", False, precision, (now - start) / 1e9)
+                out_of_reach_before = out_of_reach
             if opts.max_samples is not None and n >= opts.max_samples:
                 return Stop("max_samples", self._final_half_width() <= precision, precision, (now - start) / 1e9)
             if now >= deadline:
@@ -615,6 +640,7 @@ def benchmark(
     cuda_graph: bool = False,
     timer: str | Timer = "auto",
     discard_preempted: bool = True,
+    stop_early: bool = True,
 ) -> Measurement:
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
 
@@ -640,6 +666,8 @@ def benchmark(
         timer: ``"auto"`` (events on GPUs, wall clock on the CPU), ``"wall"``, ``"event"``, or a
             :class:`~measurefirst.timers.Timer` instance (tests inject a simulated one).
         discard_preempted: set aside samples during which the OS preempted the process.
+        stop_early: stop after about a second when the interval has settled wider than ``precision``
+            and would not reach it within the budget (reason ``"noise"``); False uses the whole budget.
 
     Returns:
         a :class:`~measurefirst.results.Measurement`.
@@ -659,7 +687,8 @@ def benchmark(
     opts = Options(precision=precision, budget=budget, min_time=min_time, min_samples=min_samples,
                    max_samples=max_samples, warmup=warmup, trials=trials, number=number,
                    warmup_min_time=warmup_min_time, warmup_max_time=warmup_max_time,
-                   cold_cache=cold_cache, cuda_graph=cuda_graph, discard_preempted=discard_preempted)
+                   cold_cache=cold_cache, cuda_graph=cuda_graph, discard_preempted=discard_preempted,
+                   stop_early=stop_early)
     check_timer(timer)
     label = label or default_label(fn)
     cold_ns: float | None = None

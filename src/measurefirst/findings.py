@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from . import stats
 from .results import Finding, Measurement
 
 #: IQR above this fraction of the median: the samples are unstable.
@@ -38,6 +39,17 @@ UNJOINED_STREAM_RATIO = 1.5
 UNJOINED_STREAM_MIN_NS = 20_000.0
 
 
+#: Fewest used samples for the speed-modes check.
+MODES_MIN_SAMPLES = 40
+
+
+def _ns(value_ns: float) -> str:
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("µs", 1e3)):
+        if value_ns >= scale:
+            return f"{value_ns / scale:.3g} {unit}"
+    return f"{value_ns:.3g} ns"
+
+
 def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Finding, ...]:
     """All the warnings that apply to ``m``, most important first."""
     out: list[Finding] = []
@@ -49,6 +61,16 @@ def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Fin
             m.n_samples, None, "let the benchmark finish, or give it a smaller budget"))
     if s is None:
         return tuple(out)
+    if m.stop.reason == "noise":
+        rel = m.ci_half_width_rel
+        out.append(Finding(
+            "noise_floor",
+            f"stopped after {m.stop.seconds:.2f} s of sampling: the 95% CI settled at ±{rel:.2%}, and the "
+            f"±{precision:.2%} target was out of reach within the budget; this machine gives ±{rel:.1%} here",
+            rel, precision,
+            "to compare two versions, use measurefirst compare (interleaved) rather than two separate runs; "
+            "a quieter machine, pinned cores (taskset) or more work per call narrow it; stop_early=False "
+            "(--no-stop-early) spends the whole budget"))
     if not fixed_trials and m.stop.reason in ("budget", "max_samples") and not m.stop.target_met:
         rel = m.ci_half_width_rel
         out.append(Finding(
@@ -78,6 +100,19 @@ def assess(m: Measurement, *, min_samples: int, fixed_trials: bool) -> tuple[Fin
                 second / first - 1, DRIFT_FRACTION,
                 "the machine's speed changed during the run (other load, another tenant, frequency or thermal "
                 "changes): repeat the measurement, and compare candidates interleaved rather than one after the other"))
+    modes = stats.two_modes(used) if used.size >= MODES_MIN_SAMPLES else None
+    if modes is not None:
+        tau = stats.autocorrelation_time(used)
+        changed = tau > stats.CORRELATED_TAU
+        out.append(Finding(
+            "speed_modes",
+            f"{_ns(modes.fast)} for {modes.fast_fraction:.0%} of samples, {_ns(modes.slow)} for "
+            f"{modes.slow_fraction:.0%}" + (": the machine changed speed during the run, in stretches"
+                                            if changed else ": two modes, alternating sample to sample"),
+            modes.slow / modes.fast, stats.MODE_MIN_RATIO,
+            "the interval was widened for it; pin the process (taskset), stop other load, check CPU frequency "
+            "scaling or GPU clocks; compare versions interleaved (measurefirst compare), never across runs"
+            if changed else "two code paths or cache states alternate: look at what differs between calls"))
     if s.n and s.outliers / s.n > OUTLIER_FRACTION:
         out.append(Finding(
             "outliers", f"{s.outliers} of {s.n} samples ({s.outliers / s.n:.1%}) are outliers",

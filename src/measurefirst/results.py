@@ -77,7 +77,7 @@ class Calibration:
 class Stop:
     """Why sampling stopped and whether the precision target was met."""
 
-    reason: str  # "precision", "budget", "trials", "max_samples", "interrupted", "error"
+    reason: str  # "precision", "budget", "noise", "trials", "max_samples", "interrupted", "error"
     target_met: bool
     precision: float
     seconds: float

@@ -8,9 +8,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, Union
 
 import numpy as np
+
+#: A series of numbers: a list or a numpy array.
+Values = Union[Sequence[float], np.ndarray]
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -24,7 +27,7 @@ EXACT_RANKS_UP_TO = 1000
 MIN_SAMPLES_FOR_CI = 6
 
 
-def median(values: Sequence[float]) -> float:
+def median(values: Values) -> float:
     if len(values) == 0:
         raise ValueError("median of no values")
     return float(np.median(np.asarray(values, dtype=float)))
@@ -77,7 +80,7 @@ def _normal_quantile(p: float) -> float:
     return (lo + hi) / 2
 
 
-def median_ci(values: Sequence[float], confidence: float = 0.95, *, presorted: bool = False) -> tuple[float, float] | None:
+def median_ci(values: Values, confidence: float = 0.95, *, presorted: bool = False) -> tuple[float, float] | None:
     """Distribution-free confidence interval of the median, or ``None`` with too few samples."""
     ranks = median_ci_ranks(len(values), confidence)
     if ranks is None:
@@ -86,7 +89,7 @@ def median_ci(values: Sequence[float], confidence: float = 0.95, *, presorted: b
     return float(s[ranks[0]]), float(s[ranks[1]])
 
 
-def relative_half_width(values: Sequence[float], confidence: float = 0.95, *, presorted: bool = False) -> float:
+def relative_half_width(values: Values, confidence: float = 0.95, *, presorted: bool = False) -> float:
     """Half the width of the median's CI divided by the median; ``inf`` when no CI exists."""
     ci = median_ci(values, confidence, presorted=presorted)
     if ci is None:
@@ -101,47 +104,197 @@ def relative_half_width(values: Sequence[float], confidence: float = 0.95, *, pr
 
 #: Time-correlated noise (a machine whose speed changes for stretches of the run) makes the
 #: order-statistic CI too narrow, since it assumes independent samples. So the samples, in the
-#: order they were taken, are also cut into this many consecutive batches, and the spread of the
-#: batch medians gives a second half-width (t-distribution, batches - 1 degrees of freedom).
+#: order they were taken, are also cut into consecutive batches, each at least
+#: :data:`BATCH_TAU_FACTOR` times the series' integrated autocorrelation time long (so that batches
+#: are nearly independent), at most :data:`CI_BATCHES` of them; how much the fraction of each batch
+#: below the median varies gives a second interval (see :func:`batch_interval`). On a steady machine the
+#: autocorrelation time is about one sample and this is the classic 10-batch method; on a machine
+#: that changes speed in stretches, the batches grow with the stretches and the interval widens.
 CI_BATCHES = 10
-#: The batch check needs at least this many samples per batch.
+#: Fewest batches: with fewer, a t-interval means nothing.
+MIN_BATCHES = 3
+#: The batch check needs at least this many samples per batch (and ``CI_BATCHES`` times as many
+#: samples in all before it runs).
 MIN_PER_BATCH = 5
-#: t quantile 0.975 with CI_BATCHES - 1 = 9 degrees of freedom.
-T975_BATCHES = 2.2621571627409915
+#: A batch lasts at least this many autocorrelation times.
+BATCH_TAU_FACTOR = 4.0
+#: The sign series counts as time-correlated above this autocorrelation time (in samples).
+CORRELATED_TAU = 2.0
 
 
-def batch_half_width(values_in_order: Sequence[float]) -> float:
-    """Relative half-width of the median's 95% CI from the medians of consecutive batches; 0 when
-    there are too few samples for the check (fewer than ``CI_BATCHES * MIN_PER_BATCH``)."""
-    n = len(values_in_order)
-    if n < CI_BATCHES * MIN_PER_BATCH:
-        return 0.0
-    a = np.asarray(values_in_order, dtype=float)
-    meds = np.array([np.median(part) for part in np.array_split(a, CI_BATCHES)])
-    med = float(np.median(a))
-    if med <= 0:
+def t975(df: int) -> float:
+    """The 0.975 quantile of Student's t with ``df`` degrees of freedom (exact table to 30, then the
+    Cornish-Fisher expansion)."""
+    table = (12.706204736, 4.30265273, 3.182446305, 2.776445105, 2.570581836, 2.446911851, 2.364624252,
+             2.306004135, 2.262157163, 2.228138852, 2.200985160, 2.178812830, 2.160368656, 2.144786688,
+             2.131449546, 2.119905299, 2.109815578, 2.100922040, 2.093024054, 2.085963447, 2.079613845,
+             2.073873068, 2.068657610, 2.063898562, 2.059538553, 2.055529439, 2.051830516, 2.048407142,
+             2.045229642, 2.042272456)
+    if df < 1:
         return math.inf
-    return T975_BATCHES * float(meds.std(ddof=1)) / math.sqrt(CI_BATCHES) / med
+    if df <= len(table):
+        return table[df - 1]
+    z = 1.959963984540054
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
-def median_half_width(values_in_order: Sequence[float]) -> float:
+#: t quantile 0.975 with CI_BATCHES - 1 = 9 degrees of freedom.
+T975_BATCHES = t975(CI_BATCHES - 1)
+
+
+def _average_ranks(a: np.ndarray) -> np.ndarray:
+    order = np.argsort(a, kind="stable")
+    s = a[order]
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    ends = np.concatenate((starts[1:], [s.size]))
+    ranks = np.empty(s.size)
+    ranks[order] = np.repeat((starts + ends - 1) / 2.0, ends - starts)
+    return ranks
+
+
+def autocorrelation_time(values_in_order: Values) -> float:
+    """Integrated autocorrelation time, in samples, of the series' ranks (robust to outliers, and
+    sensitive to a machine that sits in one speed for stretches, whichever speed holds the median):
+    ``1 + 2 * sum(rho_k)`` over Geyer's initial positive sequence. About 1 for independent samples;
+    about the length of a stretch when the machine changes speed in stretches."""
+    a = np.asarray(values_in_order, dtype=float)
+    n = int(a.size)
+    if n < 8:
+        return 1.0
+    modes = two_modes(a)
+    if modes is not None:
+        # two speeds: the series of which speed each sample ran at (within a speed, the noise
+        # around the median would hide how long the machine stayed there)
+        x = (a > math.sqrt(modes.fast * modes.slow)).astype(float)
+    else:
+        x = _average_ranks(a)  # ranks: robust to outliers; ties share their average rank
+    x = x - x.mean()
+    var = float(np.dot(x, x)) / n
+    if var <= 0:
+        return 1.0
+    size = 1 << (2 * n - 1).bit_length()
+    f = np.fft.rfft(x, size)
+    acf = np.fft.irfft(f * np.conj(f), size)[:n] / (n * var)
+    tau = -1.0
+    for k in range(0, n - 1, 2):
+        pair = acf[k] + acf[k + 1]
+        if pair <= 0:
+            break
+        tau += 2.0 * pair
+    return float(min(max(tau, 1.0), n))
+
+
+@dataclass(frozen=True)
+class BatchInterval:
+    """The batch-median interval of a series: relative half-width, batches used, samples per batch,
+    and the autocorrelation time that chose them."""
+
+    half_width: float
+    batches: int
+    per_batch: int
+    tau: float
+    low: float
+    high: float
+
+
+def batch_interval(values_in_order: Values) -> BatchInterval | None:
+    """Relative half-width of the median's 95% CI from consecutive batches whose length follows
+    the autocorrelation time (see :data:`CI_BATCHES`); ``None`` with fewer than
+    ``CI_BATCHES * MIN_PER_BATCH`` samples.
+
+    Each batch gives the fraction of its samples below the overall median; the spread of those
+    fractions across batches (t-distribution, batches - 1 degrees of freedom) says how far the
+    median's rank could be off, and the interval is read from the pooled sample at those ranks. On
+    independent samples this is the order-statistic interval; on a machine that ran at two speeds
+    in stretches, the fractions swing between batches and the interval spans what the run saw
+    (batch *medians* would snap to one speed each and hide it)."""
+    a = np.asarray(values_in_order, dtype=float)
+    n = int(a.size)
+    if n < CI_BATCHES * MIN_PER_BATCH:
+        return None
+    tau = autocorrelation_time(a)
+    per_batch = max(MIN_PER_BATCH, math.ceil(BATCH_TAU_FACTOR * tau), math.ceil(n / CI_BATCHES))
+    m = max(MIN_BATCHES, min(CI_BATCHES, n // per_batch))
+    s = np.sort(a)
+    med = float(np.median(s))
+    if med <= 0:
+        return BatchInterval(math.inf, m, n // m, tau, -math.inf, math.inf)
+    below = np.array([(np.count_nonzero(part < med) + 0.5 * np.count_nonzero(part == med)) / part.size
+                      for part in np.array_split(a, m)])
+    delta = t975(m - 1) * float(below.std(ddof=1)) / math.sqrt(m)
+    lo = float(np.quantile(s, max(0.0, 0.5 - delta)))
+    hi = float(np.quantile(s, min(1.0, 0.5 + delta)))
+    return BatchInterval(max(hi - med, med - lo) / med, m, n // m, tau, lo, hi)
+
+
+def batch_half_width(values_in_order: Values) -> float:
+    """Relative half-width of :func:`batch_interval`; 0 when there are too few samples for it."""
+    bi = batch_interval(values_in_order)
+    return 0.0 if bi is None else bi.half_width
+
+
+def median_half_width(values_in_order: Values) -> float:
     """The stopping rule's relative half-width: the wider of the order-statistic CI and the
     batch-median CI (see :data:`CI_BATCHES`)."""
     return max(relative_half_width(sorted(values_in_order), presorted=True), batch_half_width(values_in_order))
 
 
-def outlier_mask(values: Sequence[float], threshold: float = OUTLIER_MODIFIED_Z) -> np.ndarray:
+#: Two modes of per-call time count as the machine running at two speeds when the slower mode's
+#: median is at least this much above the faster's...
+MODE_MIN_RATIO = 1.15
+#: ...each holds at least this fraction of the samples...
+MODE_MIN_FRACTION = 0.1
+#: ...and the gap between the modes is this many times their own spread (MAD) at least.
+MODE_SEPARATION = 4.0
+
+
+@dataclass(frozen=True)
+class Modes:
+    """Two modes of a sample: their medians and the fraction of samples in each (fast first)."""
+
+    fast: float
+    fast_fraction: float
+    slow: float
+    slow_fraction: float
+
+
+def two_modes(values: Values) -> Modes | None:
+    """The split of ``values`` into a fast and a slow group that best separates them (Otsu's
+    method on log values), when the two are clearly apart; else ``None``."""
+    a = np.sort(np.asarray(values, dtype=float))
+    n = int(a.size)
+    if n < 20 or a[0] <= 0:
+        return None
+    logs = np.log(a)
+    csum = np.cumsum(logs)
+    total = csum[-1]
+    lo, hi = max(1, int(MODE_MIN_FRACTION * n)), min(n - 1, int((1 - MODE_MIN_FRACTION) * n))
+    if hi <= lo:
+        return None
+    k = np.arange(lo, hi + 1)
+    mean1 = csum[k - 1] / k
+    mean2 = (total - csum[k - 1]) / (n - k)
+    between = k * (n - k) * (mean1 - mean2) ** 2
+    split = int(k[int(np.argmax(between))])
+    fast, slow = a[:split], a[split:]
+    mf, ms = float(np.median(fast)), float(np.median(slow))
+    spread = float(np.median(np.abs(fast - mf)) + np.median(np.abs(slow - ms)))
+    if ms < MODE_MIN_RATIO * mf or (ms - mf) < MODE_SEPARATION * spread:
+        return None
+    return Modes(mf, split / n, ms, (n - split) / n)
+
+
+def outlier_mask(values: Values, threshold: float = OUTLIER_MODIFIED_Z) -> np.ndarray:
     """Boolean mask of samples whose modified z-score ``|x - median| / (1.4826 MAD)`` exceeds
     ``threshold``. With a zero MAD, every sample different from the median is an outlier."""
     a = np.asarray(values, dtype=float)
     if a.size == 0:
         return np.zeros(0, dtype=bool)
-    med = np.median(a)
-    dev = np.abs(a - med)
-    scale = MAD_TO_SIGMA * np.median(dev)
-    if scale == 0:
-        return dev > 0
-    return dev / scale > threshold
+    med = float(np.median(a))
+    dev: np.ndarray = np.abs(a - med)
+    scale = MAD_TO_SIGMA * float(np.median(dev))
+    mask: np.ndarray = dev > 0 if scale == 0 else dev / scale > threshold
+    return mask
 
 
 @dataclass(frozen=True)
@@ -169,7 +322,7 @@ class Summary:
         return (self.ci_high - self.ci_low) / 2.0 / self.median
 
 
-def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
+def summarize(values: Values, confidence: float = 0.95) -> Summary:
     """Statistics of ``values``, given in the order they were measured (the order matters only for
     the CI's batch check; see :data:`CI_BATCHES`)."""
     ordered = np.asarray(values, dtype=float)
@@ -181,10 +334,10 @@ def summarize(values: Sequence[float], confidence: float = 0.95) -> Summary:
     ci = median_ci(a, confidence, presorted=True)
     method = "order statistics"
     if ci is not None and confidence == 0.95 and med > 0:
-        batch = batch_half_width(ordered)
-        if batch * med > (ci[1] - ci[0]) / 2:
-            ci = (med * (1 - batch), med * (1 + batch))
-            method = "batch medians"
+        bi = batch_interval(ordered)
+        if bi is not None and (bi.low < ci[0] or bi.high > ci[1]):
+            ci = (min(ci[0], bi.low), max(ci[1], bi.high))
+            method = f"batch ranks ({bi.batches} batches of {bi.per_batch})"
     return Summary(
         n=n,
         median=med,
@@ -238,7 +391,7 @@ class PairedEstimate:
     ci_high: float | None
 
 
-def hodges_lehmann(differences: Sequence[float], confidence: float = 0.95) -> PairedEstimate:
+def hodges_lehmann(differences: Values, confidence: float = 0.95) -> PairedEstimate:
     """Median of the Walsh averages ``(d_i + d_j) / 2, i <= j`` and the distribution-free
     confidence interval that inverts the Wilcoxon signed-rank test (as R's ``wilcox.test``)."""
     d = np.asarray(differences, dtype=float)
