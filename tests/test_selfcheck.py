@@ -157,12 +157,16 @@ def test_injected_timer_fault_fails_every_judged_row():
 def test_noise_that_moved_the_estimate_is_noisy_and_a_fault_on_top_still_fails():
     # most calls preempted (too many to set aside): the estimate moves with the machine, and the busy-wait's
     # own clock, aggregated like the estimate, shows by exactly how much
-    spec = {"preempt_prob": 0.6, "preempt_ns": 1e6}
+    spec = {"preempt_prob": 0.9, "preempt_ns": 1e6}
     noisy = sim_check(spec=spec, seed=3, durations_ns=(200_000, 2_000_000))
     assert noisy.status == NOISY and not noisy.failed_rows
     rows = [r for r in noisy.rows if r.judged]
-    assert [round(r.noise, 3) for r in rows] == [5.0, 5.0, 0.5, 0.5]  # 1 ms on 200 µs, on 2 ms
-    assert all(r.status == NOISY and r.rel_error > r.tolerance for r in rows)
+    moved = [r for r in rows if r.rel_error > r.tolerance]
+    assert len(moved) >= 2 and all(r.status == NOISY for r in moved)
+    # the noise is the 1 ms preemption the samples carried: 5x on 200 µs, 0.5x on 2 ms
+    assert all(r.noise == pytest.approx(1e-3 / r.duration_s, rel=1e-3) for r in moved)
+    # a row whose preempted samples were few enough to set aside is simply right
+    assert all(r.status == PASS and r.noise == 0.0 for r in rows if r not in moved)
     # a wrong clock does not move the busy-wait's own: even 2% shows through that much noise
     faulty = sim_check(fault=1.02, spec=spec, seed=3, durations_ns=(200_000, 2_000_000))
     assert faulty.status == FAIL and all(r.status == FAIL for r in faulty.rows if r.judged)
@@ -267,7 +271,7 @@ def test_render_failure_names_the_row_and_says_what_it_means():
 
 
 def test_render_noisy_and_skipped_traps_and_progress():
-    sc = sim_check(spec={"preempt_prob": 0.6, "preempt_ns": 1e6}, seed=3, durations_ns=(2_000_000,))
+    sc = sim_check(spec={"preempt_prob": 0.9, "preempt_ns": 1e6}, seed=3, durations_ns=(2_000_000,))
     table, lines = _render(sc, "en")
     assert "NOISY" in table and any(x.startswith("verdict: NOISY, the machine was too noisy to judge") for x in lines)
     assert "噪声过大" in _render(sc, "zh")[0]
