@@ -345,7 +345,8 @@ def test_real_quick_selfcheck_on_this_cpu(tmp_path, capsys):
     assert sc.seconds < 30 or (sc.machine.other_load_cores or 0) >= 1.0
     assert [(r.duration_s, r.method) for r in sc.rows] == [(ns / 1e9, m) for ns in CPU_DURATIONS_NS for m in CPU_METHODS]
     for r in sc.rows:
-        assert r.truth_s == pytest.approx(r.duration_s, rel=0.2)  # the busy-wait's own clock, plus the call
+        # the busy-wait's own clock, plus the call's overhead (under a microsecond, more on a loaded CPU)
+        assert r.duration_s <= r.truth_s < r.duration_s * 1.01 + 1e-6
         assert r.estimate_s is not None and r.estimate_s > r.duration_s * 0.99
     assert all(r.status in (PASS, NOISY) for r in sc.rows if r.method == "adaptive")
     assert {r.status for r in sc.rows if r.reference} == {INFO}
