@@ -35,8 +35,17 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from . import stats
-from .devices import DeviceError, DeviceLike, environment, resolve_device
-from .engine import BenchmarkError, Interrupted, Options, Sampler, check_timer, choose_device
+from .devices import DeviceLike, environment, resolve_device
+from .engine import (
+    BenchmarkError,
+    ColdCallError,
+    Interrupted,
+    Options,
+    Sampler,
+    SetupError,
+    check_timer,
+    choose_device,
+)
 from .results import SCHEMA_VERSION, Measurement, Stop, migrate
 from .timers import Timer, make_timer
 
@@ -128,15 +137,28 @@ class Comparison:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Comparison":
+        """Load a comparison; anything malformed is a ValueError that says what is wrong."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a comparison must be a JSON object; got {type(d).__name__}")
         d = migrate(d)
-        return cls(
-            labels=tuple(d["labels"]), baseline=d["baseline"],
-            measurements=tuple(Measurement.from_dict(m) for m in d["measurements"]),
-            block_values_ns=tuple(tuple(float(x) for x in b) for b in d["block_values_ns"]),
-            orders=tuple(tuple(int(x) for x in o) for o in d["orders"]),
-            verdicts=tuple(Verdict(**v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
-            options=dict(d.get("options") or {}), complete=bool(d.get("complete", True)),
-        )
+        try:
+            c = cls(
+                labels=tuple(str(x) for x in d["labels"]), baseline=str(d["baseline"]),
+                measurements=tuple(Measurement.from_dict(m) for m in d["measurements"]),
+                block_values_ns=tuple(tuple(float(x) for x in b) for b in d["block_values_ns"]),
+                orders=tuple(tuple(int(x) for x in o) for o in d["orders"]),
+                verdicts=tuple(Verdict(**v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
+                options=dict(d.get("options") or {}), complete=bool(d.get("complete", True)),
+            )
+        except KeyError as exc:
+            raise ValueError(f"comparison result is missing the field {exc}") from exc
+        except (TypeError, AttributeError, IndexError) as exc:
+            raise ValueError(f"comparison result has a malformed field: {exc}") from exc
+        if len(c.measurements) != len(c.labels) or len(c.block_values_ns) != len(c.labels):
+            raise ValueError("comparison result: labels, measurements and block values differ in number")
+        if c.baseline not in c.labels:
+            raise ValueError(f"comparison result: baseline {c.baseline!r} is not one of its labels")
+        return c
 
 
 def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns: Sequence[float]) -> Verdict:
@@ -244,8 +266,9 @@ def compare(
         raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
     if not (isinstance(min_rounds, int) and min_rounds >= 6):
         raise ValueError(f"min_rounds must be an integer >= 6 (a 95% CI needs six pairs); got {min_rounds!r}")
-    if not (block_time > 0):
-        raise ValueError(f"block_time must be positive; got {block_time!r}")
+    if (isinstance(block_time, bool) or not isinstance(block_time, (int, float)) or not math.isfinite(block_time)
+            or not block_time > 0):
+        raise ValueError(f"block_time must be a positive, finite number of seconds such as 0.005; got {block_time!r}")
     opts = Options(precision=precision, budget=budget, min_time=min_time, cold_cache=cold_cache,
                    discard_preempted=discard_preempted)
     check_timer(timer)
@@ -255,11 +278,15 @@ def compare(
             dev, colds, _ = choose_device([fn for _, fn in items], setup, device)
         except KeyboardInterrupt as exc:
             raise Interrupted(None) from exc
-        except Exception as exc:
-            if isinstance(exc, (DeviceError, TypeError)):
-                raise
-            raise BenchmarkError(f"compare: a candidate raised during its cold call: {type(exc).__name__}: {exc}",
-                                 label="", phase="cold call", index=0) from exc
+        except SetupError as exc:
+            cause = exc.__cause__ or exc
+            raise BenchmarkError(f"compare: setup raised: {type(cause).__name__}: {cause}", label="setup",
+                                 phase="setup", index=0) from cause
+        except ColdCallError as exc:
+            cause = exc.__cause__ or exc
+            bad = labels[exc.index]
+            raise BenchmarkError(f"compare: candidate {bad!r} raised during its cold call: {type(cause).__name__}: "
+                                 f"{cause}", label=bad, phase="cold call", index=0) from cause
         the_timer = make_timer(dev, timer)
     else:
         dev = resolve_device(device)
@@ -299,6 +326,13 @@ class _Session:
             return self._run()
         except KeyboardInterrupt as exc:
             raise Interrupted(self._partial("interrupted")) from exc
+        except SetupError as exc:
+            cause = exc.__cause__ or exc
+            state = self.states[self.current]
+            raise BenchmarkError(
+                f"compare: setup raised (before a sample of {state.label!r}): {type(cause).__name__}: {cause}",
+                label="setup", phase="setup", index=state.index, partial=self._partial("error"),
+            ) from cause
         except Exception as exc:
             state = self.states[self.current]
             raise BenchmarkError(
@@ -337,7 +371,7 @@ class _Session:
                 order = tuple(self.rng.sample(range(k), k))
             for i in order:
                 self.current = i
-                self.blocks[i].append(self.states[i].take_block(per_block[i]))
+                self.blocks[i].append(self.states[i].take_block(per_block[i], deadline))
             self.orders.append(order)
             rounds = r + 1
             now = self.timer.now_ns()

@@ -411,6 +411,9 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     noise, precision settings and memory. ``timer`` may be a simulated Timer (tests)."""
     if not callable(fn):
         raise TypeError(f"doctor() needs a callable taking no arguments, such as `lambda: step(x)`; got {type(fn).__name__}")
+    if (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget)
+            or not budget > 0):
+        raise ValueError(f"budget must be a positive, finite number of seconds such as 3.0; got {budget!r}")
     dev = resolve_device(device)
     label = str(label or getattr(fn, "__name__", "fn"))
     label = "lambda" if label == "<lambda>" else label

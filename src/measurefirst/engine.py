@@ -46,7 +46,6 @@ import torch
 
 from . import stats
 from .devices import (
-    DeviceError,
     DeviceLike,
     environment,
     last_level_cache_bytes,
@@ -91,6 +90,19 @@ class BenchmarkError(RuntimeError):
         self.phase = phase
         self.index = index
         self.partial = partial
+
+
+class ColdCallError(RuntimeError):
+    """Function number ``index`` raised in its observed first call (the exception is the cause)."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"function {index} raised in its first call")
+        self.index = index
+
+
+class SetupError(RuntimeError):
+    """The ``setup`` callable raised (the exception is the ``__cause__``); kept apart so that the
+    error names setup, not the function measured after it."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -152,7 +164,7 @@ class Options:
         count("number", self.number, 1)
         for name in ("cold_cache", "cuda_graph", "discard_preempted", "stop_early"):
             if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False; got {getattr(self, name)!r}")
+                raise TypeError(f"{name} must be True or False; got {getattr(self, name)!r}")
         if self.cold_cache and self.number not in (None, 1):
             raise ValueError("cold_cache times each call alone after a cache flush; drop number=... (or use number=1)")
         if self.cold_cache and self.cuda_graph:
@@ -261,9 +273,15 @@ class Sampler:
     def deadline_ns(self) -> float:
         return self.t_begin + self.opts.budget * 1e9
 
-    def _time_call(self, run: Callable[[], object]) -> float:
+    def _set_up(self) -> None:
         if self.setup is not None:
-            self.setup()
+            try:
+                self.setup()
+            except Exception as exc:
+                raise SetupError(f"setup raised: {type(exc).__name__}: {exc}") from exc
+
+    def _time_call(self, run: Callable[[], object]) -> float:
+        self._set_up()
         return self.timer.time(run).elapsed_ns
 
     def measure_overhead(self) -> float:
@@ -405,16 +423,18 @@ class Sampler:
         """Set up, then flush (cold cache; right before the clock starts), time one sample, record it."""
         assert self.run is not None, "call prepare() first"
         self.index = len(self.samples)
-        if self.setup is not None:
-            self.setup()
+        self._set_up()
         r = self.timer.time(self.run, self.flush)
         self._record(r.elapsed_ns, self.number, r.host_ns, r.preempted, r.synced_ns)
 
-    def take_block(self, count: int) -> float:
-        """``count`` samples; their median per-call time (preempted samples set aside)."""
+    def take_block(self, count: int, deadline_ns: float = math.inf) -> float:
+        """``count`` samples (fewer once ``deadline_ns`` has passed; at least one); their median
+        per-call time (preempted samples set aside)."""
         first = len(self.samples)
         for _ in range(count):
             self.take_sample()
+            if self.timer.now_ns() >= deadline_ns:
+                break
         per_call = [s / n for s, n in zip(self.samples[first:], self.numbers[first:])]
         pre = self.preempted[first:]
         clean = [v for v, p in zip(per_call, pre) if p <= 0] if self.opts.discard_preempted else per_call
@@ -537,6 +557,13 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         return state.result(stop, complete=True)
     except KeyboardInterrupt as exc:
         raise Interrupted(state.partial("interrupted")) from exc
+    except SetupError as exc:
+        cause = exc.__cause__ or exc
+        raise BenchmarkError(
+            f"benchmark {label!r}: setup raised during {state.phase}: {type(cause).__name__}: {cause}",
+            label=label, phase="setup", index=state.index,
+            partial=state.partial("error") if state.samples else None,
+        ) from cause
     except Exception as exc:
         where = f" at {state.phase} {state.index}" if state.index is not None else f" during {state.phase}"
         if state.phase == "sampling":
@@ -594,13 +621,19 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
     sync = synchronizer(dev)
     seen: set[str] = set()
     colds: list[float | None] = []
-    for fn in fns:
+    for index, fn in enumerate(fns):
         if setup is not None:
-            setup()
+            try:
+                setup()
+            except Exception as exc:
+                raise SetupError(f"setup raised: {type(exc).__name__}: {exc}") from exc
         sync()
         t0 = m.clock_ns()
-        with m.observe() as touched:
-            fn()
+        try:
+            with m.observe() as touched:
+                fn()
+        except Exception as exc:
+            raise ColdCallError(index) from exc
         sync()
         colds.append(float(m.clock_ns() - t0))
         seen |= touched
@@ -698,11 +731,12 @@ def benchmark(
             dev, colds, notes = choose_device([fn], setup, device)
         except KeyboardInterrupt as exc:
             raise Interrupted(None) from exc
-        except DeviceError:
-            raise
-        except Exception as exc:
-            raise BenchmarkError(f"benchmark {label!r}: the function raised during cold call: "
-                                 f"{type(exc).__name__}: {exc}", label=label, phase="cold call", index=0) from exc
+        except (SetupError, ColdCallError) as exc:
+            cause = exc.__cause__ or exc
+            what = "setup" if isinstance(exc, SetupError) else "the function"
+            raise BenchmarkError(f"benchmark {label!r}: {what} raised during cold call: {type(cause).__name__}: "
+                                 f"{cause}", label=label, phase="setup" if isinstance(exc, SetupError) else "cold call",
+                                 index=0) from cause
         cold_ns = colds[0]
         the_timer = make_timer(dev, timer)
     else:

@@ -285,6 +285,13 @@ def benchmark_step(
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
     if dtype not in _DTYPE_NAMES:
         raise ValueError(f"dtype must be one of {', '.join(_DTYPE_NAMES)}; got {dtype!r}")
+    for name, value in (("seq_len", seq_len), ("micro_batch", micro_batch)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a positive integer (or None); got {value!r}")
+    for name, number in (("flops_per_step", flops_per_step), ("measured_peak", measured_peak)):
+        if isinstance(number, (int, float)) and not isinstance(number, bool) and not (
+                math.isfinite(number) and number > 0):
+            raise ValueError(f"{name} must be a positive, finite number of FLOPs (or None); got {number!r}")
     dev = resolve_device(device)
     next_batch = _batch_source(batches)
     loss_of = loss_fn or default_loss
@@ -540,9 +547,42 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
     if len(candidates) > 1:
         budget = compare_budget if compare_budget is not None else max(5.0, 30 * sum(r.step_s for r in results)
                                                                          + 10 * max(r.step_s for r in results))
-        comparison = compare(candidates, device=device, budget=budget, min_rounds=6, min_time=0.1,
+        comparison = compare(candidates, device=device, budget=budget, min_rounds=6, min_time=min(1.0, budget / 3),
                              block_time=0.001)
+        results = _check_table_against_verdicts(results, list(candidates), comparison)
     return results, comparison
+
+
+#: The phase table's step ratio may sit this far outside the interleaved verdict's CI (as a factor)
+#: before the two are called contradictory.
+TABLE_VERDICT_SLACK = 1.1
+
+
+def _check_table_against_verdicts(results: list[StepResult], labels: list[str], comparison: Any) -> list[StepResult]:
+    """The per-phase tables are measured one variant after another, the verdicts in interleaved
+    rounds. When a table's step ratio against the first variant falls outside the verdict's CI, the
+    machine's speed changed between the tables: say so on that result, and that the verdict holds."""
+    base = results[0].step_s
+    out = [results[0]]
+    for r, label in zip(results[1:], labels[1:]):
+        v = comparison.verdict(label)
+        ratio = r.step_s / base if base > 0 else math.nan
+        # without a CI (too few rounds), only a table that is off by a wide margin is called out
+        lo, hi = (v.ci_low, v.ci_high) if v.ci_low is not None and v.ci_high is not None else (
+            v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
+        if math.isfinite(ratio) and math.isfinite(lo) and math.isfinite(hi) and (
+                ratio < lo / TABLE_VERDICT_SLACK or ratio > hi * TABLE_VERDICT_SLACK):
+            f = Finding("table_contradicts_verdict",
+                        f"the phase table puts this step at {ratio:.2f}x {labels[0]}'s, far from the interleaved "
+                        f"verdict ({lo:.2f}x–{hi:.2f}x): the machine's speed changed between the tables; trust the "
+                        "verdict", ratio, TABLE_VERDICT_SLACK,
+                        "read speed differences from the interleaved verdict; read the table for where the time "
+                        "goes within one step", "warning",
+                        "Tables are measured one variant after another, so a change in the machine's load between "
+                        "them moves one table and not the other; the verdict alternates the variants round by round.")
+            r = replace(r, findings=r.findings + (f,))
+        out.append(r)
+    return out
 
 
 def _first_set(*values: Any) -> Any:
