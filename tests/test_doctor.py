@@ -63,7 +63,12 @@ def test_clean_function_has_no_function_warnings():
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        d = doctor(lambda: a @ a, device="cpu", budget=1.0)
+        # the cold call is one sample: on an overloaded host a preemption can land in it. A machine effect
+        # does not repeat in every run; a function's cold start would (to doctor every run is a first call)
+        for _ in range(3):
+            d = doctor(lambda: a @ a, device="cpu", budget=1.0)
+            if {f.code for f in d.warnings} <= MACHINE_CODES:
+                break
     finally:
         torch.set_num_threads(threads)
     assert {f.code for f in d.warnings} <= MACHINE_CODES
