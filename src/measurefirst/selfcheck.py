@@ -357,7 +357,7 @@ class Truth:
     """The per-call truth of a busy-wait, from the calls an estimate timed.
 
     A spin can only overrun its duration, never fall short, so the shortest spin is an uninterrupted one:
-    calls within :data:`CLEAN_MARGIN_NS` (or 0.1%) of it are *clean*. ``self_ns``: median duration of the
+    calls within :data:`CLEAN_MARGIN_NS` of it are *clean*. ``self_ns``: median duration of the
     clean spins; ``gap_ns``: median gap between consecutive calls of one loop (or the tight-loop gap
     measured before, when the method timed one call per sample); ``stolen``: the time lost to
     interruptions as a share of the per-call time: the mean excess over ``self_ns`` (each counted at most
@@ -376,7 +376,8 @@ class Truth:
     clean: float = 1.0
 
 
-#: A spin within this of the shortest one (or 0.1% of it, if more) was not interrupted.
+#: A spin within this of the shortest one was not interrupted (a spin overruns by one clock read, well
+#: under this; a timer-tick interrupt takes longer).
 CLEAN_MARGIN_NS = 1000.0
 #: The noise includes this quantile of the calls' interruptions: zero while at most a quarter of the
 #: calls were interrupted, the typical interruption once most were (what a median then carries).
@@ -394,7 +395,7 @@ def truth_from_stamps(entries: Sequence[int] | np.ndarray, exits: Sequence[int] 
         raise ValueError("truth needs one start and one end per call, and at least one call")
     own = (x - e).astype(float)
     floor = float(own.min())
-    is_clean = own <= floor + max(CLEAN_MARGIN_NS, 1e-3 * floor)
+    is_clean = own <= floor + CLEAN_MARGIN_NS
     clean = own[is_clean]
     self_ns = float(np.median(clean))
     gap = float(loop_gap_ns)
