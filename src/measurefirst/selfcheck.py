@@ -277,16 +277,19 @@ class SelfCheck:
         if version > SELFCHECK_SCHEMA_VERSION:
             raise ValueError(f"selfcheck has schema_version {version}, newer than this measurefirst understands "
                              f"({SELFCHECK_SCHEMA_VERSION}); upgrade measurefirst")
-        m = dict(d["machine"])
-        m["notes"] = tuple(m.get("notes") or ())
-        return cls(
-            device=d["device"], quick=bool(d["quick"]),
-            rows=tuple(Row(**r) for r in d["rows"]), traps=tuple(Trap(**t) for t in d["traps"]),
-            machine=Machine(**m),
-            measurements=tuple(Measurement.from_dict(x) for x in d.get("measurements") or ()),
-            env=dict(d.get("env") or {}), seconds=float(d.get("seconds", 0.0)),
-            simulated=bool(d.get("simulated", False)), complete=bool(d.get("complete", True)),
-        )
+        try:
+            m = dict(d["machine"])
+            m["notes"] = tuple(m.get("notes") or ())
+            return cls(
+                device=str(d["device"]), quick=bool(d["quick"]),
+                rows=tuple(Row(**r) for r in d["rows"]), traps=tuple(Trap(**t) for t in d["traps"]),
+                machine=Machine(**m),
+                measurements=tuple(Measurement.from_dict(x) for x in d.get("measurements") or ()),
+                env=dict(d.get("env") or {}), seconds=float(d.get("seconds", 0.0)),
+                simulated=bool(d.get("simulated", False)), complete=bool(d.get("complete", True)),
+            )
+        except (KeyError, TypeError, AttributeError) as exc:  # a damaged file: say what, as ValueError only
+            raise ValueError(f"not a valid measurefirst selfcheck: {type(exc).__name__}: {exc}") from None
 
     @classmethod
     def from_json(cls, text: str) -> "SelfCheck":
