@@ -144,6 +144,15 @@ CASES = {
         (["demo", "nope"], "invalid choice"),
         (["demo", "--lang", "fr"], "invalid choice"),
     ],
+    "selfcheck": [
+        (["selfcheck", "--device", "tpu"], "device"),
+        (["selfcheck", "--quick", "-o", "{dir}"], "directory"),
+        (["selfcheck", "--quick", "-o", "{missing}"], "does not exist"),
+        (["selfcheck", "--quick", "--save", "--store", "{foreign}"], "not a measurefirst results store"),
+        (["selfcheck", "--lang", "fr"], "invalid choice"),
+        (["selfcheck", "--simulate", "call=abc"], "call"),
+        (["selfcheck", "--simulate", "timer=50ns", "--fault", "nan"], "fault factor"),
+    ],
     "step": [
         (["step", "examples/tiny_lm.py:build", "--seq-len=-128"], ">= 1"),
         (["step", "examples/tiny_lm.py:build", "--micro-batch", "0"], ">= 1"),
