@@ -11,7 +11,7 @@ from .text import format_time
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..selfcheck import Row, SelfCheck, Trap
+    from ..selfcheck import SelfCheck, Trap
 
 LANGS = ("en", "zh")
 
