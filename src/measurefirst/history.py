@@ -1,0 +1,82 @@
+"""Saved runs as results: one run with where it came from, and the history of one name.
+
+Both are read from the results store (:mod:`measurefirst.store`); they hold the full measurements,
+so every statistic and every step change can be recomputed and rendered without re-running.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .regression import steps
+from .results import Measurement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .store import RunRow, Store
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    """A measurement read from the store, with its run id, name, date and git commit."""
+
+    id: int
+    name: str
+    created: str
+    git_commit: str | None
+    measurement: Measurement
+
+    @classmethod
+    def from_row(cls, row: "RunRow", m: Measurement) -> "SavedRun":
+        return cls(row.id, row.name, row.created, row.git_commit, m)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "saved_run", "id": self.id, "name": self.name, "created": self.created,
+                "git_commit": self.git_commit, "measurement": self.measurement.to_dict()}
+
+    def __str__(self) -> str:
+        return f"#{self.id} {self.name} ({self.created}): {self.measurement}"
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
+
+@dataclass(frozen=True)
+class History:
+    """Every saved run of one name, oldest first, with the runs where the time stepped."""
+
+    name: str
+    runs: tuple[SavedRun, ...]
+    store: str = ""
+
+    @property
+    def measurements(self) -> list[Measurement]:
+        return [r.measurement for r in self.runs]
+
+    def steps(self) -> list[int]:
+        """Indices of runs that differ from the run before beyond both CIs (see :func:`regression.steps`)."""
+        return steps(self.measurements)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "history", "name": self.name, "store": self.store,
+                "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
+
+    def __str__(self) -> str:
+        flagged = set(self.steps())
+        return "\n".join([f"history of {self.name}: {len(self.runs)} run(s)"]
+                         + [f"  #{r.id} {r.created} {r.measurement.median:.6g} s" + ("  step" if i in flagged else "")
+                            for i, r in enumerate(self.runs)])
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
+
+def load_history(store: "Store", name: str) -> History:
+    """The history of ``name`` in ``store``; runs without samples are left out (they have no median)."""
+    rows = store.list(name)
+    runs = tuple(SavedRun.from_row(r, m) for r, m in ((r, store.get(r.id)) for r in rows) if m.summary is not None)
+    return History(name, runs, str(store.path))
