@@ -22,10 +22,11 @@ PEAKS = Peaks("cpu", "test cpu", "float32", flops_per_s=100e9, bytes_per_s=10e9,
               copy_bytes=64 << 20, threads=2, host="test")
 
 
-def sim_measurement(label: str = "matmul", call_ns: float = 250_000.0, seed: int = 2, **spec: float):
+def sim_measurement(label: str = "matmul", call_ns: float = 250_000.0, seed: int = 2, budget: float = 1.0,
+                    **spec: float):
     w = SimWorld(SimSpec(**{"call_ns": call_ns, "timer_ns": 50, "noise": 0.03, "seed": seed, "cold_ns": 40e6,
                             **spec}))
-    return benchmark(w.function(), timer=w.timer(), label=label, min_time=0.0, warmup_min_time=0.0, budget=1.0)
+    return benchmark(w.function(), timer=w.timer(), label=label, min_time=0.0, warmup_min_time=0.0, budget=budget)
 
 
 @functools.lru_cache(maxsize=None)
@@ -52,7 +53,7 @@ def sweep_result():
 
     return sweep({"matmul": make}, [32, 64, 128, 256, 512, 1024, 2048], flops="2*n**3",
                  bytes=lambda n: 12.0 * n * n, timer=w.timer(), peaks=PEAKS, min_time=0.0, warmup_min_time=0.0,
-                 budget=0.5)
+                 budget=0.2)
 
 
 def _gelu_manual(x: torch.Tensor):
@@ -132,7 +133,7 @@ def step_results():
 @functools.lru_cache(maxsize=None)
 def diagnosis():
     w = SimWorld(SimSpec(call_ns=2_000, timer_ns=50, noise=0.3, seed=4, cold_ns=5e6))
-    return doctor(w.function(), device="cpu", label="tiny_op", budget=0.5, timer=w.timer())
+    return doctor(w.function(), device="cpu", label="tiny_op", budget=0.3, timer=w.timer())
 
 
 def history(tmp_path) -> History:
@@ -140,7 +141,7 @@ def history(tmp_path) -> History:
     with Store(tmp_path / "results.db") as store:
         for i in range(6):
             call = 100_000.0 * (1.2 if i >= 3 else 1.0)
-            store.save(sim_measurement("matmul", call, seed=10 + i), "matmul", commit=f"{i:040x}")
+            store.save(sim_measurement("matmul", call, seed=10 + i, budget=0.3), "matmul", commit=f"{i:040x}")
         return load_history(store, "matmul")
 
 

@@ -6,6 +6,7 @@ from .doctor import Diagnosis, doctor
 from .engine import BenchmarkError, Interrupted, Options, benchmark
 from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
 from .regression import Change, change
+from .render.report import report
 from .render.text import grid_table
 from .results import SCHEMA_VERSION, Finding, Measurement
 from .store import Store, StoreError
@@ -31,6 +32,7 @@ __all__ = [
     "profile",
     "profile_compare",
     "range",
+    "report",
     "grid_table",
     "CudaEventTimer",
     "DeviceError",

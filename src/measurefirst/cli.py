@@ -213,6 +213,20 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("name")
     h.add_argument("--store", type=Path, default=None, help="results store file")
     h.add_argument("--json", action="store_true")
+
+    rp = sub.add_parser(
+        "report", help="one self-contained HTML page of any results: plots, tables, findings (en/zh)",
+        description=("Each TARGET is a results file (JSON written by --json or -o: measurements, comparisons, "
+                     "sweeps, profiles, steps, doctor), a saved run (#ID, @NAME, @NAME~K) or the name of a "
+                     "history in the store. The page needs no network: styles, script and SVG plots are inline."),
+    )
+    rp.add_argument("targets", nargs="+", metavar="TARGET")
+    rp.add_argument("-o", "--output", type=Path, required=True, help="the HTML file to write, e.g. report.html")
+    rp.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the page (default en)")
+    rp.add_argument("--theme", choices=("auto", "light", "dark"), default="auto",
+                    help="auto follows the system (the page has a toggle); default auto")
+    rp.add_argument("--title", default=None, help="the page's title")
+    rp.add_argument("--store", type=Path, default=None, help="results store file")
     return parser
 
 
@@ -933,6 +947,23 @@ def cmd_kernel(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .loading import LoadError, load_targets
+    from .render.report import report, write
+
+    try:
+        results = load_targets(list(args.targets), args.store)
+        html = report(results, lang=args.lang, theme=args.theme, title=args.title)
+    except (LoadError, ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        path = write(args.output, html)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from exc
+    print(f"wrote {path} ({len(results)} result(s), {len(html) / 1024:.0f} KiB, lang {args.lang})", file=sys.stderr)
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -943,7 +974,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
                 "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
-                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step}
+                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step, "report": cmd_report}
     try:
         return commands[args.command](args)
     except (UsageError, StoreError) as exc:

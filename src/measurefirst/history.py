@@ -34,6 +34,15 @@ class SavedRun:
         return {"kind": "saved_run", "id": self.id, "name": self.name, "created": self.created,
                 "git_commit": self.git_commit, "measurement": self.measurement.to_dict()}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "SavedRun":
+        try:
+            return cls(int(d["id"]), str(d["name"]), str(d.get("created") or ""),
+                       None if d.get("git_commit") is None else str(d["git_commit"]),
+                       Measurement.from_dict(d["measurement"]))
+        except KeyError as exc:
+            raise ValueError(f"saved run is missing the field {exc}") from exc
+
     def __str__(self) -> str:
         return f"#{self.id} {self.name} ({self.created}): {self.measurement}"
 
@@ -62,6 +71,13 @@ class History:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "history", "name": self.name, "store": self.store,
                 "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "History":
+        try:
+            return cls(str(d["name"]), tuple(SavedRun.from_dict(r) for r in d["runs"]), str(d.get("store") or ""))
+        except KeyError as exc:
+            raise ValueError(f"history is missing the field {exc}") from exc
 
     def __str__(self) -> str:
         flagged = set(self.steps())

@@ -238,9 +238,9 @@ class Measurement:
                 f"{', ' + str(len(self.warnings)) + ' warning(s)' if self.warnings else ''}>")
 
     def _repr_html_(self) -> str:
-        from .render.html import measurement_html
+        from .render.report import fragment
 
-        return measurement_html(self)
+        return fragment(self)
 
     # ---- JSON -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:

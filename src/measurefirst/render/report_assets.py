@@ -186,13 +186,14 @@ function setTheme(root,theme){
  if(b){b.setAttribute("data-state",theme);var l=b.getAttribute("data-label-"+theme);if(l){b.textContent=l;}}
  try{localStorage.setItem("mf-theme",theme);}catch(e){}
 }
-function openTarget(){
- var id=decodeURIComponent((location.hash||"").slice(1));if(!id){return;}
+function openTarget(hash){
+ var id=decodeURIComponent((hash||location.hash||"").slice(1));if(!id){return;}
  var el=document.getElementById(id);if(el&&el.tagName==="DETAILS"){el.open=true;}
 }
 document.addEventListener("click",function(e){
  var t=e.target;if(!t||!t.closest){return;}
  var th=t.closest("th[data-sort]");if(th){sortBy(th);return;}
+ var a=t.closest("a[href^='#']");if(a){openTarget(a.getAttribute("href"));}
  var b=t.closest("button.mf-theme");
  if(b){var root=b.closest(".mf-report"),cur=root.getAttribute("data-theme")||"auto";
   setTheme(root,THEMES[(THEMES.indexOf(cur)+1)%THEMES.length]);return;}
@@ -202,7 +203,7 @@ document.addEventListener("keydown",function(e){
 });
 document.addEventListener("input",function(e){var t=e.target;if(t&&t.getAttribute&&t.getAttribute("data-filter")){applyFilter(t.getAttribute("data-filter"));}});
 document.addEventListener("change",function(e){var t=e.target;if(t&&t.getAttribute&&t.getAttribute("data-view-for")){applyFilter(t.getAttribute("data-view-for"));}});
-window.addEventListener("hashchange",openTarget);
+window.addEventListener("hashchange",function(){openTarget();});
 function init(){
  var root=document.documentElement;
  if(root.classList.contains("mf-report")&&root.getAttribute("data-theme-fixed")!=="1"){
