@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import report_kinds as rk
-from cdp import Browser, find_chromium
+from cdp import Browser, CDPError, find_chromium
 from measurefirst import report
 
 pytestmark = pytest.mark.browser
@@ -37,7 +37,12 @@ def browser():
     if binary is None:
         pytest.skip("no Chromium found (install the Debian package `chromium`, e.g. apt-get install -y chromium, "
                     "or set MEASUREFIRST_CHROMIUM=/path/to/chrome); the structural checks in test_report.py still run")
-    with Browser(binary) as b:
+    try:
+        b = Browser(binary)
+        b.page()  # the browser answers: it started
+    except (OSError, TimeoutError, CDPError) as exc:
+        pytest.skip(f"Chromium at {binary} did not start: {exc}")
+    with b:
         yield b
 
 

@@ -6,6 +6,7 @@ Each result kind is imported only when a file holds one, so reading measurements
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -133,7 +134,7 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
                         f"name in ({exc})") from exc
     with st:
         if not st.list(target):
-            names = ", ".join(st.names()[:10]) or "none yet"
+            names = ", ".join(itertools.islice(st.names(), 10)) or "none yet"
             raise LoadError(f"{target!r} is not a file, a saved run (#ID, @NAME, @NAME~K) or a history name in "
                             f"{st.path}; saved names: {names}")
         from .history import load_history

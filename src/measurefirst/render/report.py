@@ -15,7 +15,7 @@ import itertools
 import os
 from html import escape
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .report_assets import CSS, JS
 from .report_html import Ctx, kv, section
@@ -26,6 +26,11 @@ from .report_timing import comparison_section, history_section, measurements_sec
 from .words import LANGS
 
 THEMES = ("auto", "light", "dark")
+#: The section renderer of each kind that has a section of its own (measurements, saved runs and
+#: step results are grouped; see :func:`_sections`).
+SECTIONS: dict[str, Callable[[Ctx, Any], str]] = {
+    "comparison": comparison_section, "sweep": sweep_section, "profile": profile_section,
+    "profile_diff": diff_section, "diagnosis": diagnosis_section, "history": history_section}
 _fragments = itertools.count(1)
 
 
@@ -67,9 +72,7 @@ def _sections(ctx: Ctx, items: Sequence[Any]) -> list[tuple[str, str, Any]]:
             html = measurements_section(ctx, group) if kind != "step" else steps_section(ctx, group)
         else:
             j = i + 1
-            html = {"comparison": comparison_section, "sweep": sweep_section, "profile": profile_section,
-                    "profile_diff": diff_section, "diagnosis": diagnosis_section,
-                    "history": history_section}[kind](ctx, items[i])
+            html = SECTIONS[kind](ctx, items[i])
         ident = html.split('id="', 1)[1].split('"', 1)[0]
         out.append((ident, html, items[i]))
         i = j

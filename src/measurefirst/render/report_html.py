@@ -102,8 +102,8 @@ def table(ctx: Ctx, name: str, cols: Sequence[Col], rows: Iterable[Row], *, sort
         attrs = "".join(f' {k}="{escape(v)}"' for k, v in r.attrs.items())
         klass = f' class="{r.cls}"' if r.cls else ""
         cells = []
-        for col, c in zip(cols, r.cells):
-            cell = c if isinstance(c, Cell) else Cell(str(c))
+        for col, value in zip(cols, r.cells):
+            cell = value if isinstance(value, Cell) else Cell(str(value))
             sort = "" if cell.sort is None else f' data-v="{cell.sort!r}"'
             classes = " ".join(x for x in ("mf-num" if col.numeric else "", cell.cls) if x)
             klass_c = f' class="{classes}"' if classes else ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from . import svg
 from .report_html import (Cell, Col, Ctx, Row, bytes_text, count_text, figure, filter_box, kv, num, para, secs,
@@ -157,6 +157,3 @@ def _slug(text: str) -> str:
     out = "".join(ch if ch.isalnum() else "-" for ch in text.lower()).strip("-")
     return out[:30] or "x"
 
-
-def _unused(_: Sequence[object]) -> None:  # pragma: no cover - keeps imports honest for type checkers
-    return None

@@ -7,7 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from . import svg
-from .report_html import Cell, Col, Ctx, Row, badge, figure, findings, kv, mib, num, para, pct, secs, section, table
+from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, para, pct, secs, section, table
 from .text import format_time
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -29,10 +29,11 @@ def phases_plot(ctx: Ctx, results: Sequence["StepResult"], plot_id: str) -> str:
     legend = [(svg.series_class(i), ctx.t("phase_" + p) if p in PHASES else p) for i, p in enumerate(phases)]
     rows = []
     for r in results:
-        segs = [(r.phase_s.get(p, 0.0), svg.series_class(i),
-                 f"{r.label} · {legend[i][1]}: {format_time(r.phase_s.get(p, 0.0))}"
-                 f" ({r.phase_s.get(p, 0.0) / r.step_s:.0%})" if r.step_s else "")
-                for i, p in enumerate(phases)]
+        segs = []
+        for i, p in enumerate(phases):
+            seconds = r.phase_s.get(p, 0.0)
+            share = f" ({seconds / r.step_s:.0%})" if r.step_s > 0 else ""
+            segs.append((seconds, svg.series_class(i), f"{r.label} · {legend[i][1]}: {format_time(seconds)}{share}"))
         rows.append((r.label, segs))
     if not rows:
         return ""
@@ -120,5 +121,3 @@ def diagnosis_section(ctx: Ctx, d: "Diagnosis") -> str:
     body.append(kv(ctx, pairs))
     return section(ctx, ident, "diagnosis", d.label, "".join(body))
 
-
-_ = Cell  # re-exported helpers used by callers that build step tables

@@ -3,9 +3,8 @@ overhead floor and the crossover, the roofline with the measured peaks, and the 
 
 from __future__ import annotations
 
-import math
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -15,7 +14,8 @@ from .text import format_relative, format_time
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..fit import PowerFit
-    from ..sweep import SweepResult
+    from ..results import Measurement
+    from ..sweep import SweepPoint, SweepResult
 
 
 def _fit(result: "SweepResult", label: str) -> "PowerFit | None":
@@ -37,18 +37,23 @@ def _fit_error(result: "SweepResult", label: str) -> str:
     return ""
 
 
+def _measured(result: "SweepResult", label: str) -> list[tuple["SweepPoint", "Measurement"]]:
+    """The points of one implementation that have a measurement with samples."""
+    return [(p, p.measurement) for p in result.series(label) if p.ok and p.measurement is not None]
+
+
 def time_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
     xs: list[float] = []
     ys: list[float] = []
-    series: list[tuple[str, list[Any], "PowerFit | None"]] = []
+    series: list[tuple[str, list[tuple["SweepPoint", "Measurement"]], "PowerFit | None"]] = []
     for label in result.labels:
-        pts = [p for p in result.series(label) if p.ok]
+        pts = _measured(result, label)
         if not pts:
             continue
         f = _fit(result, label)
         series.append((label, pts, f))
-        xs += [p.n for p in pts]
-        ys += [p.seconds for p in pts] + [c for p in pts if p.measurement.ci for c in p.measurement.ci]
+        xs += [p.n for p, _ in pts]
+        ys += [m.median for _, m in pts] + [c for _, m in pts if m.ci for c in m.ci]
         if f is not None and f.t0 > 0:
             ys.append(f.t0)
     if not series:
@@ -56,12 +61,11 @@ def time_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
     plot = svg.Plot.make(xs, ys, xlog=True, ylog=True, height=380)
     for i, (label, pts, f) in enumerate(series):
         cls = svg.series_class(i)
-        for p in pts:
-            ci = p.measurement.ci
-            if ci:
-                plot.yerr(p.n, ci[0], ci[1], cls)
+        for p, m in pts:
+            if m.ci:
+                plot.yerr(p.n, m.ci[0], m.ci[1], cls)
         if f is not None:
-            grid = np.geomspace(min(p.n for p in pts), max(p.n for p in pts), 80)
+            grid = np.geomspace(min(p.n for p, _ in pts), max(p.n for p, _ in pts), 80)
             plot.polyline(list(zip(grid.tolist(), f.predict(grid).tolist())), cls)
             if f.t0 > 0:
                 plot.hline(f.t0, cls, ctx.t("overhead_floor", label=label, t0=format_time(f.t0)))
@@ -70,7 +74,7 @@ def time_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
             plot.key(cls, ctx.t("fit_legend", label=label, k=f"{f.k:.2f}"))
         else:
             plot.key(cls, label)
-        plot.dots([(p.n, p.seconds, f"{label} n={p.n}: {format_time(p.seconds)}") for p in pts], cls)
+        plot.dots([(p.n, m.median, f"{label} n={p.n}: {format_time(m.median)}") for p, m in pts], cls)
     return figure(plot.svg(title=ctx.t("sweep_time_title", device=result.device), xlabel=ctx.t("size_n"),
                            ylabel=ctx.t("time_per_call"), yfmt=svg.seconds, plot_id=plot_id), ctx.t("cap_sweep_time"))
 
@@ -84,8 +88,11 @@ def throughput_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
     ys: list[float] = []
     lines = []
     for label in result.labels:
-        pairs = [(p.n, p.flops_per_s if use_flops else p.bytes_per_s) for p in result.series(label) if p.ok]
-        pairs = [(n, r) for n, r in pairs if r]
+        pairs: list[tuple[float, float]] = []
+        for p in result.series(label):
+            rate = p.flops_per_s if use_flops else p.bytes_per_s
+            if p.ok and rate:
+                pairs.append((float(p.n), rate))
         if pairs:
             lines.append((label, pairs))
             xs += [n for n, _ in pairs]
@@ -112,25 +119,25 @@ def roofline_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
     pk = result.peaks
     if pk is None:
         return ""
-    pts = [p for p in result.points if p.ok and p.intensity and p.flops_per_s]
-    if not pts:
+    pts = [(p, p.intensity, p.flops_per_s) for p in result.points if p.ok]
+    placed = [(p, x, y) for p, x, y in pts if x and y]
+    if not placed:
         return ""
-    intens = [p.intensity for p in pts] + [pk.ridge]
+    intens = [x for _, x, _ in placed] + [pk.ridge]
     lo, hi = min(intens) / 4, max(intens) * 4
-    ys = [p.flops_per_s for p in pts] + [pk.flops_per_s, lo * pk.bytes_per_s]
+    ys = [y for _, _, y in placed] + [pk.flops_per_s, lo * pk.bytes_per_s]
     plot = svg.Plot.make([lo, hi], ys, xlog=True, ylog=True, height=360, xpad=0.0)
     plot.polyline([(lo, lo * pk.bytes_per_s), (pk.ridge, pk.flops_per_s), (hi, pk.flops_per_s)], "mf-roof")
     plot.key("mf-roof", ctx.t("roofline_measured"))
     plot.vline(pk.ridge, "mf-roof", ctx.t("ridge_at", x=f"{pk.ridge:.3g}"))
     for i, label in enumerate(result.labels):
-        mine = [p for p in pts if p.label == label]
+        mine = [(p, x, y) for p, x, y in placed if p.label == label]
         if not mine:
             continue
         cls = svg.series_class(i)
-        plot.dots([(p.intensity, p.flops_per_s, f"{label} n={p.n}: {svg.si(p.flops_per_s, 'FLOP/s')}, "
-                    f"{p.intensity:.3g} FLOP/B") for p in mine], cls)
-        for p in mine:
-            plot.label(p.intensity, p.flops_per_s, str(p.n), cls, dx=5, dy=-5)
+        plot.dots([(x, y, f"{label} n={p.n}: {svg.si(y, 'FLOP/s')}, {x:.3g} FLOP/B") for p, x, y in mine], cls)
+        for p, x, y in mine:
+            plot.label(x, y, str(p.n), cls, dx=5, dy=-5)
         plot.key(cls, label)
     title = ctx.t("roofline_title", device=pk.device_name, dtype=pk.dtype)
     return figure(plot.svg(title=title, xlabel=ctx.t("intensity_axis"), ylabel="FLOP/s", yfmt=lambda v: svg.si(v),
@@ -178,11 +185,11 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
     for label in result.labels:
         f = _fit(result, label)
         for p in result.series(label):
-            if not p.ok:
+            m = p.measurement
+            if not p.ok or m is None:
                 rows.append(Row([label, num(p.n, str(p.n)), Cell(ctx.t("failed"), cls="mf-bad"), "", "", "", "", "",
                                  "", Cell(p.error or ""), ""], cls="mf-failed"))
                 continue
-            m = p.measurement
             rel, work = result.relative(p)
             b = result.bound(p, None if f is None else f.t0)
             hw = None if m.ci is None else (m.ci[1] - m.ci[0]) / 2
@@ -206,9 +213,3 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
     title = ", ".join(result.labels) + " · " + ctx.t("n_sizes", n=len(result.sizes))
     return section(ctx, ident, "sweep", title, "".join(body), incomplete=not result.complete)
 
-
-def _ci_half(m: Any) -> float | None:
-    return None if m.ci is None else (m.ci[1] - m.ci[0]) / 2
-
-
-_ = math  # math is used by callers through this module's helpers in type checks

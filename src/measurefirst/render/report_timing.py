@@ -25,7 +25,9 @@ LOG_SPAN = 20.0
 
 
 def _m(item: "Timed") -> "Measurement":
-    return getattr(item, "measurement", item)  # type: ignore[return-value]
+    from ..results import Measurement
+
+    return item if isinstance(item, Measurement) else item.measurement
 
 
 def _hw(m: "Measurement") -> float | None:
