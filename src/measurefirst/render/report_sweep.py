@@ -129,7 +129,7 @@ def roofline_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
     plot = svg.Plot.make([lo, hi], ys, xlog=True, ylog=True, height=360, xpad=0.0)
     plot.polyline([(lo, lo * pk.bytes_per_s), (pk.ridge, pk.flops_per_s), (hi, pk.flops_per_s)], "mf-roof")
     plot.key("mf-roof", ctx.t("roofline_measured"))
-    plot.vline(pk.ridge, "mf-roof", ctx.t("ridge_at", x=f"{pk.ridge:.3g}"))
+    plot.vline(pk.ridge, "mf-roof", ctx.t("ridge_at", x=f"{pk.ridge:.3g}"), bottom=True)
     for i, label in enumerate(result.labels):
         mine = [(p, x, y) for p, x, y in placed if p.label == label]
         if not mine:
@@ -159,10 +159,10 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
                      khi=f"{f.k_ci[1]:.3f}", cross=cross, rms=f"{f.rms_rel_error:.1%}", n=f.n_points)
         extra = ""
         if f.poor:
-            extra = f' <span class="mf-warning">{ctx.e("poor_fit")}</span>'
+            extra = f' — <span class="mf-warning">{ctx.e("poor_fit")}</span>'
         try:
             cx = result.complexity(label)
-            extra += f' <span class="mf-muted">{ctx.e("complexity", best=cx.best)}</span>'
+            extra += f' — <span class="mf-muted">{ctx.e("complexity", best=cx.best)}</span>'
         except ValueError:
             pass
         fits.append(f"<li><b>{escape(label)}</b>: {escape(text)}{extra}</li>")

@@ -203,7 +203,8 @@ class Plot:
             self.marks.append(f'<text class="mf-note {cls}" x="{_num(self.x.b - 4)}" y="{_num(y - 5)}" '
                               f'text-anchor="end">{escape(label)}</text>')
 
-    def vline(self, a: float, cls: str, label: str = "", dashed: bool = True) -> None:
+    def vline(self, a: float, cls: str, label: str = "", dashed: bool = True, bottom: bool = False) -> None:
+        """A vertical line at ``a``, labelled at the top of the plot (or at its ``bottom``)."""
         if not math.isfinite(a) or not self._inside_x(a):
             return
         x = self.x(a)
@@ -213,7 +214,8 @@ class Plot:
         if label:
             anchor = "end" if x > (self.x.a + self.x.b) / 2 else "start"
             dx = -4 if anchor == "end" else 4
-            self.marks.append(f'<text class="mf-note {cls}" x="{_num(x + dx)}" y="{_num(self.y.b + 12)}" '
+            y = self.y.a - 6 if bottom else self.y.b + 12
+            self.marks.append(f'<text class="mf-note {cls}" x="{_num(x + dx)}" y="{_num(y)}" '
                               f'text-anchor="{anchor}">{escape(label)}</text>')
 
     def band(self, a0: float, a1: float, cls: str) -> None:
