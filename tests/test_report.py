@@ -353,3 +353,30 @@ def test_every_finding_code_has_titles_and_a_chinese_fix():
         codes |= set(re.findall(r'\badd\(\s*"([a-z_0-9]+)"', text))
     missing = sorted(codes - set(words.FINDINGS))
     assert not missing, missing
+
+
+def test_kernel_tables_and_a_kernel_diff():
+    """GPU profiles carry kernels: the kernel table (decoded names) and a diff kernel by kernel."""
+    from dataclasses import replace
+
+    from measurefirst.profiling import KernelRow, decode_kernel, diff
+
+    def k(name, launched_by, calls, total):
+        return KernelRow(name, launched_by, calls, total, total / calls, decode_kernel(name).to_dict())
+
+    manual, fused = rk.profiles()
+    sgemm = "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel"
+    elementwise = "void at::native::vectorized_elementwise_kernel<4, at::native::tanh_kernel_cuda>"
+    gelu = "void at::native::vectorized_elementwise_kernel<4, at::native::GeluCUDAKernelImpl>"
+    a = replace(manual, device="cuda:0", kernels=(k(sgemm, "aten::mm", 1, 40e-6), k(elementwise, "aten::tanh", 1, 3e-6)))
+    b = replace(fused, device="cuda:0", kernels=(k(sgemm, "aten::mm", 1, 40e-6), k(gelu, "aten::gelu", 1, 4e-6)))
+    html = report([a, diff({"manual": a, "fused": b})])
+    c = check(html)
+    text = " ".join(c.text)
+    assert "Kernels per step" in text and "where the time goes: kernels by device time" in text.lower()
+    table = html.split('id="mf-profile-kernels"', 1)[1].split("</table>", 1)[0]
+    assert table.split("<tbody>")[1].count("<tr>") == 2 and "tanh_kernel_cuda" in table and 'data-sort="num"' in table
+    assert 'data-filter="mf-profile-kernels"' in html
+    diff_table = html.split('id="mf-diff-table"', 1)[1].split("</table>", 1)[0]
+    assert "GeluCUDAKernelImpl" in diff_table and "kernel" in html.split('id="mf-diff-table"', 1)[1][:400]
+    assert "only in fused:" in text and "only in manual:" in text
