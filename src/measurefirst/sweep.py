@@ -274,7 +274,7 @@ def sweep(
                         fn = make(n)
                         if not callable(fn):
                             raise TypeError(f"make_fn({n}) returned {type(fn).__name__}, not a callable")
-                        m = benchmark(fn, device=dev, label=f"{name} n={n}", budget=budget, precision=precision,
+                        m = benchmark(fn, device=device, label=f"{name} n={n}", budget=budget, precision=precision,
                                       **benchmark_options)
                         points.append(SweepPoint(name, n, m, None, fl, by))
                     except (KeyboardInterrupt, Interrupted):
