@@ -119,7 +119,7 @@ EXPECTED = {
     "profile_diff": (["profile diff", "aten::gelu", "only in manual"], ["剖析对比", "aten::gelu", "仅 manual 有"]),
     "step": (["training step", "forward", "backward", "MFU", "Peak memory per phase", "H100"],
              ["训练步", "前向", "反向", "MFU", "各阶段内存峰值", "H100"]),
-    "diagnosis": (["doctor", "cold start", "Fix:"], ["体检", "冷启动", "解决："]),
+    "diagnosis": (["doctor", "cold start", "Why:", "Fix:"], ["体检", "冷启动", "原因：", "首次调用要付出一次性开销", "解决："]),
     "history": (["history", "step change", "▲ slower", "#4"], ["历史", "阶跃变化", "▲ 变慢", "#4"]),
     "saved_run": (["saved run", "git commit"], ["已保存的运行", "git 提交"]),
 }

@@ -357,14 +357,39 @@ def word(key: str, lang: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+#: Why a finding matters, in Chinese, for the codes whose findings carry an explanation (the
+#: English one comes with the finding).
+WHY_ZH: dict[str, str] = {
+    "cold_start": "首次调用要付出一次性开销（惰性初始化、内存分配、内核编译、算法选择）。把它计入计时循环，得到的数字以后任何一次调用都不会再出现。",
+    "unsynchronized_timing": "GPU 运算是异步的：调用在内核排入队列后就返回。此时停止计时，只测到了启动开销，而不是实际工作。",
+    "implicit_syncs": "每个 .item()、.cpu()、print(tensor)、nonzero() 或依赖数据的形状都会让 CPU 等待 GPU 清空队列，于是 GPU 空等 Python。",
+    "launch_bound": "当主机启动内核所需时间与 GPU 运行它们的时间相当时，更快的 GPU 也无济于事：瓶颈在启动路径。",
+    "many_tiny_ops": "每个算子都有几微秒的固定分派（在 GPU 上还有启动）开销；算子又多又小时，决定耗时的是这些开销而不是计算本身。",
+    "noise": "样本不稳定意味着测到的不只是函数，还有机器本身；低于噪声水平的比较只是猜测。",
+    "other_load": "其他任务争用 CPU 核、缓存和内存带宽，并会抢占测量过程。",
+    "cpu_frequency": "使用省电调频策略时，时钟频率随负载变化，最初的样本和短时运行可能更慢。",
+    "threads": "计算线程多于 CPU 核时，线程互相等待，耗时被拉长。",
+    "tf32_off": "TF32 让 float32 矩阵乘在张量核上运行，快数倍，尾数 10 位（每次乘积约 1e-3 相对误差）而非 23 位。PyTorch 默认关闭。",
+    "memory": "设备上用重置峰值后的 torch.cuda.max_memory_allocated 测得；CPU 上没有按调用的峰值计数，这是剖析器看到的分配总和。",
+    "function_failed": "函数抛出了异常，此后的检查无法运行。",
+    "data_starvation": "在准备批数据期间，设备无事可做。",
+    "recompile_during_timing": "计时步内的重编译会给原本很快的一步增加数秒，使中位数与吞吐失真。",
+    "compile_time": "编译后模型的第一次调用会进行编译；把这次调用算作一步会让结果严重失真。",
+    "peak_memory_phase": "内存规划应以峰值所在的阶段为准，这通常是优化器步（状态与梯度同时存在），而不是前向。",
+    "mfu_above_100": "利用率超过 100% 说明某个输入有误，而不是模型真有这么快。",
+    "batch_mismatch": "吞吐是每秒样本（或 token）数；批大小错了，吞吐与 MFU 都会错。",
+}
+
+
 def finding_words(code: str, lang: str) -> FindingWords | None:
-    """A finding's title and, in Chinese, its fix; ``None`` for a code this catalogue lacks."""
+    """A finding's title and, in Chinese, why it matters and its fix; ``None`` for a code this
+    catalogue lacks."""
     entry = FINDINGS.get(code)
     if entry is None:
         return None
     en, zh, zh_fix = entry
     if lang == "zh":
-        return FindingWords(zh, "", zh_fix)
+        return FindingWords(zh, WHY_ZH.get(code, ""), zh_fix)
     return FindingWords(en)
 
 
