@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import TYPE_CHECKING, Sequence, Union
+from typing import TYPE_CHECKING, Sequence, Union, cast
 
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, secs, section, table
@@ -25,9 +25,9 @@ LOG_SPAN = 20.0
 
 
 def _m(item: "Timed") -> "Measurement":
-    from ..results import Measurement
-
-    return item if isinstance(item, Measurement) else item.measurement
+    """The measurement of a measurement or of a saved run (result types are for typing only here)."""
+    inner = getattr(item, "measurement", None)
+    return cast("Measurement", item if inner is None else inner)
 
 
 def _hw(m: "Measurement") -> float | None:
