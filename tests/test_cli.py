@@ -75,19 +75,9 @@ def test_ctrl_c_prints_partial_results_marked_incomplete(capsys):
     (["bench", "--precision", "abc", "x"], "fraction"),
 ])
 def test_bad_input_exits_2_with_one_line(argv, needle, capsys):
-    with pytest.raises(SystemExit) if needle == "fraction" else _nullcontext():
-        code = main(argv)
-        assert code == 2
-    err = capsys.readouterr().err
-    assert needle in err
-
-
-class _nullcontext:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
+    assert main(argv) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("error:") and needle in err[0]
 
 
 def test_statement_and_setup_on_the_real_clock(capsys):
@@ -134,11 +124,26 @@ def test_a_bad_target_is_found_before_anything_is_measured(capsys):
     assert "cannot import" in captured.err and captured.out == ""
 
 
-def test_unwritable_output_keeps_the_printed_results(tmp_path, capsys):
+def test_unwritable_output_is_refused_before_measuring(tmp_path, capsys):
     code = main(SIM + ["-o", str(tmp_path / "missing" / "r.json")])
     captured = capsys.readouterr()
-    assert "simulated" in captured.out and "cannot write" in captured.err
-    assert code == 0
+    assert code == 2 and captured.out == ""
+    assert captured.err.count("\n") == 1 and "does not exist" in captured.err
+
+
+def test_output_failing_after_measuring_keeps_the_printed_results(tmp_path, capsys, monkeypatch):
+    import errno
+    import os
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)
+    code = main(SIM + ["-o", str(tmp_path / "r.json")])
+    captured = capsys.readouterr()
+    assert code == 2  # was 0: an error printed, and success reported
+    assert "simulated" in captured.out and "No space left" in captured.err
+    assert list(tmp_path.iterdir()) == []  # no partial file, no temporary file
 
 
 def test_module_that_fails_to_import_is_one_line(tmp_path, capsys, monkeypatch):

@@ -103,8 +103,19 @@ def test_missing_name(tmp_path, capsys):
     assert "no run named 'nope'" in capsys.readouterr().err
 
 
-def test_unwritable_output_keeps_the_printed_comparison(tmp_path, capsys):
+def test_unwritable_output_is_refused_before_comparing(tmp_path, capsys):
     code = main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "x",
                  "-o", str(tmp_path / "missing" / "c.json")])
     captured = capsys.readouterr()
-    assert code == 0 and "slower than sim0" in captured.out and "cannot write" in captured.err
+    assert code == 2 and captured.out == "" and "cannot write" in captured.err
+
+
+def test_output_failing_after_comparing_keeps_the_printed_comparison(tmp_path, capsys, monkeypatch):
+    import os
+
+    monkeypatch.setattr(os, "replace", lambda *a: (_ for _ in ()).throw(OSError(5, "Input/output error")))
+    code = main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "x",
+                 "-o", str(tmp_path / "c.json")])
+    captured = capsys.readouterr()
+    assert code == 2 and "slower than sim0" in captured.out and "Input/output error" in captured.err
+    assert list(tmp_path.iterdir()) == []

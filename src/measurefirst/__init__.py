@@ -1,16 +1,61 @@
 """measurefirst: correct measurement of PyTorch code by default. Measure first, then optimize."""
 
-from .compare import Comparison, Verdict, compare
-from .devices import DeviceError, available_devices, resolve_device
-from .doctor import Diagnosis, doctor
-from .engine import BenchmarkError, Interrupted, Options, benchmark
-from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
-from .regression import Change, change
-from .render.report import report
-from .render.text import grid_table
-from .results import SCHEMA_VERSION, Finding, Measurement
-from .store import Store, StoreError
-from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first use (see __getattr__)
+    from .compare import Comparison, Verdict, compare
+    from .devices import DeviceError, available_devices, resolve_device
+    from .doctor import Diagnosis, doctor
+    from .engine import BenchmarkError, Interrupted, Options, benchmark
+    from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
+    from .regression import Change, change
+    from .render.report import report
+    from .render.text import grid_table
+    from .results import SCHEMA_VERSION, Finding, Measurement
+    from .store import Store, StoreError
+    from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
+
+#: Where each public name lives. They are imported on first use, so that ``import measurefirst``
+#: (and the ``measurefirst`` command, which Ctrl-C may interrupt while it starts) does not import
+#: torch until something needs it.
+_EXPORTS = {
+    "Comparison": "compare", "Verdict": "compare", "compare": "compare",
+    "DeviceError": "devices", "available_devices": "devices", "resolve_device": "devices",
+    "Diagnosis": "doctor", "doctor": "doctor",
+    "BenchmarkError": "engine", "Interrupted": "engine", "Options": "engine", "benchmark": "engine",
+    "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
+    "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
+    "Change": "regression", "change": "regression",
+    "grid_table": "render.text", "report": "render.report",
+    "SCHEMA_VERSION": "results", "Finding": "results", "Measurement": "results",
+    "Store": "store", "StoreError": "store",
+    "CudaEventTimer": "timers", "MpsEventTimer": "timers", "Reading": "timers", "Timer": "timers",
+    "WallTimer": "timers",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        if name.startswith("_"):
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        try:  # a submodule, as in measurefirst.sweep
+            return importlib.import_module(f"{__name__}.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __version__ = "0.1.0"
 
@@ -50,3 +95,16 @@ __all__ = [
     "resolve_device",
     "__version__",
 ]
+
+
+class _LazyPackage(types.ModuleType):
+    """Keeps a public function bound under its name when the submodule of the same name is imported
+    (``measurefirst.compare`` is the function, as it was when everything was imported eagerly)."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name and hasattr(value, name):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _LazyPackage

@@ -47,7 +47,16 @@ class PowerFit:
     n_points: int
 
     def predict(self, n: float | np.ndarray) -> np.ndarray:
-        return self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
+        t: np.ndarray = self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
+        return t
+
+    @property
+    def at_edge(self) -> bool:
+        """True when the exponent sits at the top of the searched range (:data:`K_GRID`): the true
+        exponent may be larger, and the times more likely reflect a change of regime (caches, memory,
+        swapping, a throttled machine) than one power law."""
+        step = float(K_GRID[1] - K_GRID[0])
+        return self.k >= float(K_GRID[-1]) - step / 2
 
     @property
     def poor(self) -> bool:
@@ -61,6 +70,10 @@ class PowerFit:
         text = (f"t(n) = {format_time(self.t0)} + {self.c:.3g}·n^{self.k:.3f} "
                 f"(k 95% CI {self.k_ci[0]:.3f}–{self.k_ci[1]:.3f}); work dominates from {cross}; "
                 f"rms error {self.rms_rel_error:.1%} over {self.n_points} sizes")
+        if self.at_edge:
+            text += (f" — warning: the exponent sits at the edge of the searched range (k <= {float(K_GRID[-1]):g}): "
+                     "time grows faster than any exponent tried, so this is no power law; check the largest "
+                     "sizes (memory, swapping, throttling) or fit a narrower range")
         if self.poor:
             text += (" — a poor fit: the points do not follow one power law (cache regimes?); "
                      "fit a narrower range of sizes")
@@ -101,7 +114,8 @@ def _two_param_grid(t: np.ndarray, G: np.ndarray, w: np.ndarray) -> tuple[np.nda
 
     def rss(t0v: np.ndarray, cv: np.ndarray) -> np.ndarray:
         pred = t0v[:, None] + cv[:, None] * G
-        return np.sum(W2 * (t[None, :] - pred) ** 2, axis=1)
+        total: np.ndarray = np.sum(W2 * (t[None, :] - pred) ** 2, axis=1)
+        return total
 
     bad = ~(np.isfinite(t0) & np.isfinite(c) & (t0 >= 0) & (c >= 0))
     use_c = rss(np.zeros_like(c_only), c_only) <= rss(t0_only, np.zeros_like(t0_only))

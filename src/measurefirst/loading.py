@@ -7,7 +7,6 @@ Each result kind is imported only when a file holds one, so reading measurements
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 from pathlib import Path
@@ -46,7 +45,7 @@ def from_data(data: Any, source: str = "results") -> list[Any]:
         return [_load(kind, data)]
     except LoadError:
         raise
-    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
         raise LoadError(f"{source} is not a valid {kind} result: {type(exc).__name__}: {exc}") from exc
 
 
@@ -95,16 +94,17 @@ def _load(kind: str, d: dict[str, Any]) -> Any:
 
 
 def load_file(path: str | os.PathLike[str]) -> list[Any]:
+    from .results import parse_json
+
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError(f"cannot read {p}: {getattr(exc, 'strerror', None) or exc}") from exc
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"cannot read {p}: {exc.strerror or exc}") from exc
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise LoadError(f"{p} is not JSON ({exc.msg} at line {exc.lineno}); give a file written by "
-                        f"measurefirst (--json or -o)") from exc
+        data = parse_json(raw)
+    except ValueError as exc:
+        raise LoadError(f"{p}: {exc}; give a file written by measurefirst (--json or -o)") from None
     return from_data(data, str(p))
 
 

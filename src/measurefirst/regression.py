@@ -47,7 +47,11 @@ def _log_half_width(m: Measurement) -> float:
 
 def change(base: Measurement, new: Measurement, *, threshold: float = 0.0, label: str | None = None) -> Change:
     """Compare two saved measurements; a regression is slower beyond the CI *and* the threshold.
-    A side without samples cannot be compared: ``ValueError`` says which."""
+    A side without samples cannot be compared: ``ValueError`` says which. ``threshold`` is a fraction
+    (0.05 for 5%): finite and not negative, else ``ValueError`` (a NaN threshold would pass everything)."""
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold) \
+            or threshold < 0:
+        raise ValueError(f"threshold must be a finite fraction >= 0 such as 0.05 (5%); got {threshold!r}")
     for side, m in (("base", base), ("new", new)):
         if not (m.median > 0 and math.isfinite(m.median)):
             raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
@@ -69,7 +73,14 @@ def change(base: Measurement, new: Measurement, *, threshold: float = 0.0, label
 
 
 def match(base: Sequence[Measurement], new: Sequence[Measurement]) -> tuple[list[tuple[Measurement, Measurement]], list[str]]:
-    """Pair measurements by label; also return the labels found on one side only."""
+    """Pair measurements by label; also return the labels found on one side only. A label that
+    appears twice on one side cannot be paired: ``ValueError`` names it."""
+    for side, ms in (("base", base), ("new", new)):
+        labels = [m.label for m in ms]
+        dupes = sorted({x for x in labels if labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"the {side} results hold {labels.count(dupes[0])} measurements labelled {dupes[0]!r}; "
+                             f"labels must be unique to be matched")
     b = {m.label: m for m in base}
     n = {m.label: m for m in new}
     if len(base) == 1 and len(new) == 1:

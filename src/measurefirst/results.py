@@ -22,6 +22,7 @@ SCHEMA_VERSION = 1
 #: beyond it the machine is too busy for that to leave a fair sample, so all are kept (and a
 #: warning says so).
 MAX_PREEMPTED_FRACTION_TO_DISCARD = 0.5
+SEVERITIES = ("info", "warning", "error")
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,17 @@ class Finding:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Finding":
-        return cls(**{k: d.get(k) for k in ("code", "message", "value", "threshold")},
-                   fix=d.get("fix", ""), severity=d.get("severity", "warning"), explanation=d.get("explanation", ""))
+    def from_dict(cls, d: dict[str, Any], path: str = "finding") -> "Finding":
+        """Rebuild a finding; a missing or ill-typed field raises ValueError naming it."""
+        d = _dict(d, path)
+        severity = _opt_str(d, "severity", path, "warning")
+        if severity not in SEVERITIES:
+            raise ValueError(f"{path}.severity must be one of {', '.join(SEVERITIES)}; got {severity!r}")
+        return cls(code=_str(d, "code", path), message=_opt_str(d, "message", path, ""),
+                   value=_num(d.get("value"), f"{path}.value", none=True, finite=False),
+                   threshold=_num(d.get("threshold"), f"{path}.threshold", none=True, finite=False),
+                   fix=_opt_str(d, "fix", path, ""), severity=severity,
+                   explanation=_opt_str(d, "explanation", path, ""))
 
 
 @dataclass(frozen=True)
@@ -113,8 +122,11 @@ class Measurement:
     schema_version: int = SCHEMA_VERSION
 
     def __post_init__(self) -> None:
-        if len(self.samples_ns) != len(self.numbers):
-            raise ValueError("samples_ns and numbers must have the same length")
+        n = len(self.samples_ns)
+        for name in ("numbers", "host_ns", "preempted", "synced_ns"):
+            seq = getattr(self, name)
+            if seq is not None and len(seq) != n:
+                raise ValueError(f"{name} has {len(seq)} entries for {n} samples; each sample needs one")
 
     # ---- samples ---------------------------------------------------------------------------
     @cached_property
@@ -122,7 +134,8 @@ class Measurement:
         """Every sample divided by its loop count (nanoseconds per call), in sampling order."""
         if not self.samples_ns:
             return np.zeros(0)
-        return np.asarray(self.samples_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        per_call: np.ndarray = np.asarray(self.samples_ns, dtype=float) / np.asarray(self.numbers, dtype=float)
+        return per_call
 
     @cached_property
     def used_mask(self) -> np.ndarray:
@@ -270,39 +283,51 @@ class Measurement:
         return d
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=_json_default)
+        """Strict JSON (non-finite numbers become null, noted in the object; see :mod:`measurefirst.safeio`)."""
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Measurement":
-        d = migrate(d)
-        warmup = d.get("warmup")
-        calib = d.get("calibration")
+    def from_dict(cls, d: dict[str, Any], path: str = "measurement") -> "Measurement":
+        """Rebuild a measurement from its stored form, migrating older schema versions. The whole
+        structure is validated: anything missing, ill-typed or inconsistent raises ``ValueError``
+        naming the field (and nothing else is raised)."""
+        d = migrate(_dict(d, path))
+        samples = _num_list(d, "samples_ns", path, minimum=0.0)
+        numbers = _int_list(d, "numbers", path, minimum=1)
+        host = None if d.get("host_ns") is None else _num_list(d, "host_ns", path, minimum=0.0)
+        preempted = None if d.get("preempted") is None else _int_list(d, "preempted", path, minimum=-1)
+        synced = None if d.get("synced_ns") is None else _num_list(d, "synced_ns", path, minimum=0.0)
+        for name, seq in (("numbers", numbers), ("host_ns", host), ("preempted", preempted), ("synced_ns", synced)):
+            if seq is not None and len(seq) != len(samples):
+                raise ValueError(f"{path}.{name} has {len(seq)} entries for {len(samples)} samples")
+        warnings = d.get("warnings")
+        if warnings is not None and not isinstance(warnings, (list, tuple)):
+            raise ValueError(f"{path}.warnings must be a list; got {_kind(warnings)}")
         return cls(
-            label=d["label"],
-            device=d["device"],
-            timer=d["timer"],
-            samples_ns=tuple(float(x) for x in d["samples_ns"]),
-            numbers=tuple(int(x) for x in d["numbers"]),
-            host_ns=None if d.get("host_ns") is None else tuple(float(x) for x in d["host_ns"]),
-            preempted=None if d.get("preempted") is None else tuple(int(x) for x in d["preempted"]),
-            synced_ns=None if d.get("synced_ns") is None else tuple(float(x) for x in d["synced_ns"]),
-            warmup=None if warmup is None else Warmup(**{**warmup, "times_ns": tuple(warmup["times_ns"])}),
-            calibration=None if calib is None else Calibration(**calib),
-            stop=Stop(**d["stop"]),
-            options=dict(d.get("options") or {}),
-            env=dict(d.get("env") or {}),
-            warnings=tuple(Finding.from_dict(w) for w in d.get("warnings") or ()),
-            complete=bool(d.get("complete", True)),
-            discard_preempted=bool(d.get("discard_preempted", True)),
+            label=_str(d, "label", path),
+            device=_str(d, "device", path),
+            timer=_str(d, "timer", path),
+            samples_ns=samples,
+            numbers=numbers,
+            host_ns=host,
+            preempted=preempted,
+            synced_ns=synced,
+            warmup=_warmup(d.get("warmup"), f"{path}.warmup"),
+            calibration=_calibration(d.get("calibration"), f"{path}.calibration"),
+            stop=_stop(d.get("stop"), f"{path}.stop"),
+            options=_opt_dict(d, "options", path),
+            env=_opt_dict(d, "env", path),
+            warnings=tuple(Finding.from_dict(w, f"{path}.warnings[{i}]") for i, w in enumerate(warnings or ())),
+            complete=_opt_bool(d, "complete", path, True),
+            discard_preempted=_opt_bool(d, "discard_preempted", path, True),
             schema_version=SCHEMA_VERSION,
         )
 
     @classmethod
-    def from_json(cls, text: str) -> "Measurement":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a measurefirst JSON result: {exc}") from exc
+    def from_json(cls, text: str | bytes) -> "Measurement":
+        data = parse_json(text)
         if not isinstance(data, dict) or data.get("kind") != "measurement":
             raise ValueError("not a measurefirst measurement (missing \"kind\": \"measurement\")")
         return cls.from_dict(data)
@@ -319,29 +344,222 @@ def used_mask(preempted: tuple[int, ...] | None, n: int, discard: bool) -> np.nd
     return ~hit
 
 
-def _json_default(obj: Any) -> Any:
-    if isinstance(obj, (np.integer,)):
-        return int(obj)
-    if isinstance(obj, (np.floating,)):
-        return float(obj)
-    return str(obj)
-
-
 # ---- schema migration -----------------------------------------------------------------------
 _MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: The first schema version there ever was; older numbers were never written.
+FIRST_SCHEMA_VERSION = 1
 
 
 def migrate(d: dict[str, Any]) -> dict[str, Any]:
-    """Bring a stored result up to :data:`SCHEMA_VERSION`, one version at a time."""
+    """Bring a stored result up to :data:`SCHEMA_VERSION`, one version at a time. Anything that is not
+    a known version raises ``ValueError`` saying what to do."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a result must be a JSON object; got {_kind(d)}")
     version = d.get("schema_version")
-    if not isinstance(version, int):
+    if isinstance(version, bool) or not isinstance(version, int):
         raise ValueError("result has no integer schema_version; is it a measurefirst file?")
     if version > SCHEMA_VERSION:
         raise ValueError(
             f"result has schema_version {version}, newer than this measurefirst understands "
             f"({SCHEMA_VERSION}); upgrade measurefirst"
         )
+    if version < FIRST_SCHEMA_VERSION:
+        raise ValueError(f"result has schema_version {version}, which no measurefirst ever wrote "
+                         f"(versions start at {FIRST_SCHEMA_VERSION}); the file is damaged or not ours")
     while version < SCHEMA_VERSION:
-        d = _MIGRATIONS[version](d)
+        step = _MIGRATIONS.get(version)
+        if step is None:
+            raise ValueError(f"no migration from schema_version {version}; upgrade measurefirst")
+        d = step(d)
         version = d["schema_version"]
     return d
+
+
+# ---- loading: parse and validate, raising only ValueError ----------------------------------------
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads`` that raises only ``ValueError`` (bad syntax, bad encoding, numbers too long,
+    nesting deep enough to exhaust the recursion limit) with a one-line message."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not a measurefirst JSON result: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not a measurefirst JSON result: invalid JSON ({exc.msg} at line {exc.lineno} "
+                         f"column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ValueError(f"not a measurefirst JSON result: invalid JSON ({why})") from None
+
+
+def load_measurements(data: Any, source: str = "results") -> list[Measurement]:
+    """Every measurement in a parsed results document: a measurement, a comparison, a sweep, or a
+    list of those (what ``measurefirst bench|compare|sweep -o`` and ``runs export`` write). Raises
+    ``ValueError`` (only) naming what is wrong."""
+    items = data if isinstance(data, list) else [data]
+    out: list[Measurement] = []
+    for i, item in enumerate(items):
+        path = f"{source}[{i}]" if isinstance(data, list) else source
+        if not isinstance(item, dict):
+            raise ValueError(f"{path} is {_kind(item)}, not a measurefirst result object")
+        kind = item.get("kind")
+        if kind == "measurement":
+            out.append(Measurement.from_dict(item, path))
+        elif kind == "comparison":
+            d = migrate(item)
+            ms = d.get("measurements")
+            if not isinstance(ms, (list, tuple)):
+                raise ValueError(f"{path}.measurements must be a list")
+            out.extend(Measurement.from_dict(m, f"{path}.measurements[{j}]") for j, m in enumerate(ms))
+        elif kind == "sweep":
+            from .sweep import SweepResult
+
+            out.extend(SweepResult.from_dict(item).measurements())
+        else:
+            raise ValueError(f"{path} has no \"kind\" of measurement, comparison or sweep "
+                             f"(got {_short(kind)}); is it a measurefirst results file?")
+    return out
+
+
+def _kind(v: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null",
+            int: "a number", float: "a number"}.get(type(v), type(v).__name__)
+
+
+def _short(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _dict(v: Any, path: str) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise ValueError(f"{path} must be an object; got {_kind(v)}")
+    return v
+
+
+def _str(d: dict[str, Any], key: str, path: str) -> str:
+    if key not in d:
+        raise ValueError(f"{path} has no {key!r}")
+    v = d[key]
+    if not isinstance(v, str):
+        raise ValueError(f"{path}.{key} must be a string; got {_kind(v)}")
+    return v
+
+
+def _opt_str(d: dict[str, Any], key: str, path: str, default: str) -> str:
+    v = d.get(key)
+    if v is None:
+        return default
+    if not isinstance(v, str):
+        raise ValueError(f"{path}.{key} must be a string; got {_kind(v)}")
+    return v
+
+
+def _opt_bool(d: dict[str, Any], key: str, path: str, default: bool) -> bool:
+    v = d.get(key, default)
+    if not isinstance(v, bool):
+        raise ValueError(f"{path}.{key} must be true or false; got {_short(v)}")
+    return v
+
+
+def _opt_dict(d: dict[str, Any], key: str, path: str) -> dict[str, Any]:
+    v = d.get(key)
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise ValueError(f"{path}.{key} must be an object; got {_kind(v)}")
+    return dict(v)
+
+
+#: Longest time a stored sample may claim: 1e18 ns is 31 years; beyond it the file is damaged.
+MAX_STORED_NS = 1e18
+
+
+def _num(v: Any, path: str, *, none: bool = False, finite: bool = True, minimum: float | None = None,
+         maximum: float | None = None) -> Any:
+    """A JSON number (not a boolean) as float; None passes when ``none`` (as None) . Non-finite
+    numbers are refused when ``finite``."""
+    if v is None and none:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ValueError(f"{path} must be a number; got {_short(v)}")
+    try:
+        x = float(v)
+    except OverflowError:
+        raise ValueError(f"{path} is too large a number") from None
+    if finite and not math.isfinite(x):
+        raise ValueError(f"{path} must be finite; got {x!r}")
+    if minimum is not None and not x >= minimum:
+        raise ValueError(f"{path} must be >= {minimum:g}; got {x!r}")
+    if maximum is not None and not x <= maximum:
+        raise ValueError(f"{path} must be <= {maximum:g}; got {x!r}")
+    return x
+
+
+def _real(v: Any, path: str) -> float:
+    """A float field that a strict JSON writer may have stored as null (non-finite): null → NaN."""
+    return math.nan if v is None else float(_num(v, path, finite=False))
+
+
+def _int(v: Any, path: str, minimum: int | None = None) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        if isinstance(v, float) and v.is_integer() and abs(v) < 2**53:
+            v = int(v)
+        else:
+            raise ValueError(f"{path} must be an integer; got {_short(v)}")
+    if minimum is not None and v < minimum:
+        raise ValueError(f"{path} must be >= {minimum}; got {v}")
+    return int(v)
+
+
+def _num_list(d: dict[str, Any], key: str, path: str, minimum: float | None = None) -> tuple[float, ...]:
+    v = d.get(key)
+    if not isinstance(v, (list, tuple)):
+        raise ValueError(f"{path}.{key} must be a list of numbers; got {_kind(v)}")
+    return tuple(_num(x, f"{path}.{key}[{i}]", minimum=minimum, maximum=MAX_STORED_NS) for i, x in enumerate(v))
+
+
+def _int_list(d: dict[str, Any], key: str, path: str, minimum: int | None = None) -> tuple[int, ...]:
+    v = d.get(key)
+    if not isinstance(v, (list, tuple)):
+        raise ValueError(f"{path}.{key} must be a list of integers; got {_kind(v)}")
+    return tuple(_int(x, f"{path}.{key}[{i}]", minimum) for i, x in enumerate(v))
+
+
+def _warmup(v: Any, path: str) -> Warmup | None:
+    if v is None:
+        return None
+    d = _dict(v, path)
+    times = d.get("times_ns")
+    if not isinstance(times, (list, tuple)):
+        raise ValueError(f"{path}.times_ns must be a list of numbers; got {_kind(times)}")
+    cold = _num(d.get("cold_ns"), f"{path}.cold_ns", none=True, minimum=0.0, maximum=MAX_STORED_NS)
+    return Warmup(cold_ns=cold, calls=_int(d.get("calls"), f"{path}.calls", 0),
+                  times_ns=tuple(_num(x, f"{path}.times_ns[{i}]", minimum=0.0, maximum=MAX_STORED_NS)
+                                 for i, x in enumerate(times)),
+                  steady=_opt_bool(d, "steady", path, True), seconds=_real(d.get("seconds"), f"{path}.seconds"),
+                  rule=_opt_str(d, "rule", path, ""))
+
+
+def _calibration(v: Any, path: str) -> Calibration | None:
+    if v is None:
+        return None
+    d = _dict(v, path)
+    return Calibration(number=_int(d.get("number"), f"{path}.number", 1),
+                       overhead_ns=_real(d.get("overhead_ns"), f"{path}.overhead_ns"),
+                       resolution_ns=_real(d.get("resolution_ns"), f"{path}.resolution_ns"),
+                       per_call_estimate_ns=_real(d.get("per_call_estimate_ns"), f"{path}.per_call_estimate_ns"),
+                       overhead_share=_real(d.get("overhead_share"), f"{path}.overhead_share"),
+                       reason=_opt_str(d, "reason", path, ""))
+
+
+def _stop(v: Any, path: str) -> Stop:
+    d = _dict(v, path)
+    target_met = d.get("target_met")
+    if not isinstance(target_met, bool):
+        raise ValueError(f"{path}.target_met must be true or false; got {_short(target_met)}")
+    return Stop(reason=_str(d, "reason", path), target_met=target_met,
+                precision=_real(d.get("precision"), f"{path}.precision"),
+                seconds=_real(d.get("seconds"), f"{path}.seconds"))

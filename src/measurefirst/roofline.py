@@ -115,7 +115,10 @@ def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, 
         if not refresh:
             cached = st.get_peaks(key)
             if cached is not None:
-                return Peaks(**cached)
+                try:
+                    return Peaks(**cached)
+                except TypeError:
+                    pass  # a cache entry of another version or damaged: measure again
         p = measure_peaks(dev, dt, budget=budget)
         st.put_peaks(key, asdict(p))
         return p

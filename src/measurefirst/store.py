@@ -4,13 +4,19 @@ Default location: ``.measurefirst/results.db`` in the working directory; the env
 ``MEASUREFIRST_STORE`` or an explicit path overrides it. Each run row keeps the measurement's full
 JSON (raw samples included), its environment and the git commit of the working directory.
 
-A file that is not a measurefirst store (corrupt, or another program's database) raises
-:class:`StoreError` and is never modified.
+Only a file that does not exist yet, or an empty (zero-byte) one, becomes a store. Any other file
+that is not a measurefirst store (corrupt, or another program's database, even an SQLite file with
+no tables) raises :class:`StoreError` and is never modified. Every failure of the database (a
+read-only file or folder, a damaged file, a dropped table, a row that cannot be read, an id beyond
+SQLite's integers) is a :class:`StoreError` with one line saying what to do. A valid store that
+cannot be written (a read-only folder) is opened read-only for the commands that only read.
 """
 
 from __future__ import annotations
 
+import builtins
 import csv
+import functools
 import io
 import json
 import os
@@ -18,7 +24,8 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
+from urllib.parse import quote
 
 from .results import Measurement
 
@@ -28,6 +35,11 @@ STORE_SCHEMA = 1
 ENV_VAR = "MEASUREFIRST_STORE"
 DEFAULT_PATH = Path(".measurefirst") / "results.db"
 BUSY_TIMEOUT_MS = 30_000
+#: Run ids are SQLite integers: 1 to 2**63 - 1.
+MAX_RUN_ID = 2**63 - 1
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -56,6 +68,33 @@ CREATE TABLE IF NOT EXISTS peaks (
 
 class StoreError(RuntimeError):
     """The results store cannot be used as asked; the message says what to do."""
+
+
+def check_run_id(run_id: Any) -> int:
+    """``run_id`` as an int, or StoreError: ids are whole numbers from 1 to 2**63 - 1."""
+    if isinstance(run_id, bool) or not isinstance(run_id, int) or not 1 <= run_id <= MAX_RUN_ID:
+        text = str(run_id)
+        raise StoreError(f"run ids are whole numbers from 1 to 2**63-1 (see `measurefirst runs`); "
+                         f"got {text if len(text) <= 30 else text[:27] + '...'}")
+    return run_id
+
+
+def _guarded(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
+    """Turn any sqlite3 error of a Store method into a one-line StoreError saying what to do."""
+
+    def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
+        @functools.wraps(fn)
+        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+            try:
+                return fn(*args, **kwargs)
+            except sqlite3.Error as exc:
+                store = args[0]
+                assert isinstance(store, Store)
+                raise store._failure(what, exc) from exc
+
+        return wrapper
+
+    return decorate
 
 
 @dataclass(frozen=True)
@@ -100,64 +139,166 @@ class Store:
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
         self.path = Path(path) if path is not None else default_path()
-        if self.path.exists() and (create or self.path.stat().st_size > 0):
-            self._check_header()
-        elif not create:
-            raise StoreError(f"no results store at {self.path}; save a run first (measurefirst bench --save)")
+        self.read_only = False
+        if self.path.is_dir():
+            raise StoreError(f"the results store {self.path} is a directory; give a file such as "
+                             f"{self.path / 'results.db'} with --store PATH or {ENV_VAR}=PATH")
+        exists = self.path.exists()
+        if exists and not create and self.path.stat().st_size == 0:
+            exists = False
+        if not exists and not create:
+            raise StoreError(f"no results store at {self.path}; save a run first (measurefirst bench --save), "
+                             f"or give the right file with --store PATH")
+        ours = False
+        if exists:
+            ours = self._check_header()
         else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            from .safeio import DestinationError, check_destination
+
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                check_destination(self.path, "results store")
+            except DestinationError as exc:
+                raise StoreError(f"{exc} (--store PATH or {ENV_VAR}=PATH)") from exc
+            except OSError as exc:
+                raise StoreError(f"cannot create the results store {self.path}: {exc.strerror or exc}; "
+                                 f"choose another file with --store PATH or {ENV_VAR}=PATH") from exc
         try:
-            self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the results store {self.path}: {exc}") from exc
-        try:
-            self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            self._init()
-        except BaseException as exc:
-            self.conn.close()
-            if isinstance(exc, sqlite3.DatabaseError):
-                raise self._foreign(str(exc)) from exc
+            self._open(create)
+        except StoreError:
+            self._close_quietly()
             raise
+        except sqlite3.DatabaseError as exc:
+            self._close_quietly()
+            if not ours:
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreError(f"cannot open the results store {self.path}: {exc}; choose another file "
+                                     f"with --store PATH or {ENV_VAR}=PATH") from exc
+                raise self._foreign(str(exc)) from exc
+            if create:
+                raise self._failure("open the results store for writing", exc) from exc
+            self._open_read_only(exc)
 
     # -- opening -----------------------------------------------------------------------------
+    def _open(self, create: bool) -> None:
+        """Connect and initialise; a store that another process holds for a moment (creating it, or
+        switching it to WAL) is waited for, up to the busy timeout, rather than refused."""
+        import time
+
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        pause = 0.005
+        while True:
+            try:
+                self.conn = self._connect(f"file:{quote(str(self.path.absolute()))}"
+                                          + ("" if create else "?mode=rw"))
+                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                self._init()
+                return
+            except sqlite3.OperationalError as exc:
+                transient = "locked" in str(exc).lower() or "busy" in str(exc).lower()
+                if not transient or time.monotonic() > deadline:
+                    raise
+                self._close_quietly()
+                time.sleep(pause)
+                pause = min(pause * 2, 0.2)
+
+    def _connect(self, uri: str) -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+
+    def _close_quietly(self) -> None:
+        conn = getattr(self, "conn", None)
+        if conn is not None:
+            conn.close()
+
+    def _open_read_only(self, why: sqlite3.Error) -> None:
+        """A valid store that cannot be opened for writing (a read-only file or folder, where SQLite
+        cannot create its WAL side files): open it read-only for reading."""
+        base = f"file:{quote(str(self.path.absolute()))}?mode=ro"
+        for uri in (base, base + "&immutable=1"):
+            try:
+                self.conn = self._connect(uri)
+                app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
+                if app_id != APPLICATION_ID:
+                    raise self._foreign(f"SQLite application id {app_id:#x}")
+                self._check_version()
+                self.read_only = True
+                return
+            except sqlite3.DatabaseError:
+                self._close_quietly()
+        raise self._failure("open the results store", why)
+
     def _foreign(self, why: str) -> StoreError:
         return StoreError(
             f"{self.path} is not a measurefirst results store ({why}); it was left untouched. "
             f"Move it away, or choose another file with --store PATH or {ENV_VAR}=PATH"
         )
 
-    def _check_header(self) -> None:
+    def _failure(self, what: str, exc: BaseException) -> StoreError:
+        text = str(exc) or type(exc).__name__
+        low = text.lower()
+        where = f"the results store {self.path}"
+        if "readonly" in low or "read-only" in low or "unable to open" in low or "permission" in low:
+            return StoreError(f"cannot {what}: {where} is read-only or its folder is ({text}); "
+                              f"choose a writable file with --store PATH or {ENV_VAR}=PATH")
+        if "no such table" in low or "no such column" in low:
+            return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away and save again, "
+                              f"or choose another file with --store PATH")
+        if "locked" in low or "busy" in low:
+            return StoreError(f"cannot {what}: {where} stayed locked by another process for "
+                              f"{BUSY_TIMEOUT_MS // 1000} s ({text}); try again")
+        if "malformed" in low or "not a database" in low or "corrupt" in low or "disk i/o" in low:
+            return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away (sqlite3 .recover "
+                              f"may rescue its runs) and save again")
+        if "full" in low:
+            return StoreError(f"cannot {what}: the disk holding {where} is full ({text}); free space and retry")
+        return StoreError(f"cannot {what}: {where} failed: {text}")
+
+    def _check_header(self) -> bool:
+        """True for one of ours; False for an empty file or an SQLite file without an application id
+        (decided under the write lock); StoreError for anything else."""
         try:
             with open(self.path, "rb") as f:
                 header = f.read(100)
         except OSError as exc:
-            raise StoreError(f"cannot read the results store {self.path}: {exc}") from exc
-        if len(header) == 0:
-            return  # an empty file (e.g. made by touch) becomes a store
+            raise StoreError(f"cannot read the results store {self.path}: {exc.strerror or exc}") from exc
+        if len(header) < 100 or not header.strip(b"\x00"):
+            # empty (e.g. made by touch: it becomes a store), or being written by the process creating
+            # a store right now: SQLite decides under its locks (it never writes to a file it cannot read)
+            return False
         if not header.startswith(b"SQLite format 3\x00"):
             raise self._foreign("not an SQLite file")
         app_id = int.from_bytes(header[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
             raise self._foreign(f"SQLite application id {app_id:#x}")
+        # id 0: another program's database, or a store another process is creating right now;
+        # decided in _init under the write lock
+        return app_id == APPLICATION_ID
 
     def _init(self) -> None:
         c = self.conn
         if c.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
             self._check_version()
             c.execute("PRAGMA journal_mode=WAL")
-            c.execute("CREATE TABLE IF NOT EXISTS peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, data TEXT NOT NULL)")
+            if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='peaks'").fetchone() is None:
+                c.execute("CREATE TABLE IF NOT EXISTS peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, "
+                          "data TEXT NOT NULL)")
             return
         # Not (yet) ours: decide under the write lock, so that a store another process is creating at
         # this very moment is seen whole (its tables and its application id together), never half.
         c.execute("BEGIN IMMEDIATE")
         try:
             app_id = c.execute("PRAGMA application_id").fetchone()[0]
-            tables = {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if app_id == 0 and tables - {"sqlite_sequence"}:
-                raise self._foreign("it holds other tables: " + ", ".join(sorted(tables)))
-            if app_id not in (0, APPLICATION_ID):
-                raise self._foreign(f"SQLite application id {app_id:#x}")
-            if app_id == 0:
+            if app_id != APPLICATION_ID:
+                if app_id != 0:
+                    raise self._foreign(f"SQLite application id {app_id:#x}")
+                # only an empty database (a new or zero-byte file) becomes a store; under the write
+                # lock nothing uncommitted is in the file, so its size is the committed state
+                objects = [f"{r[0]} {r[1]}" for r in c.execute("SELECT type, name FROM sqlite_master")]
+                version = c.execute("PRAGMA user_version").fetchone()[0]
+                if objects or version or self.path.stat().st_size != 0:
+                    raise self._foreign("an SQLite database of another program: "
+                                        + (", ".join(objects) if objects else "no tables")
+                                        + (f", user_version {version}" if version else ""))
                 for statement in filter(str.strip, _SCHEMA.split(";")):
                     c.execute(statement)
                 c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
@@ -173,6 +314,9 @@ class Store:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
         if version > STORE_SCHEMA:
             raise StoreError(f"{self.path} was written by a newer measurefirst (store schema {version}); upgrade")
+        if version < 1:
+            raise StoreError(f"{self.path} has store schema {version}, which no measurefirst wrote; "
+                             f"it is damaged: move it away")
 
     def close(self) -> None:
         self.conn.close()
@@ -190,11 +334,19 @@ class Store:
 
     def save_many(self, ms: Iterable[Measurement], *, names: list[str] | None = None,
                   commit: str | None = None) -> list[int]:
+        """Save several measurements in one transaction (all or none); returns their run ids."""
         ms = list(ms)
+        if self.read_only:
+            raise StoreError(f"cannot save: the results store {self.path} is read-only (its folder cannot be "
+                             f"written); choose a writable file with --store PATH or {ENV_VAR}=PATH")
         empty = [m.label for m in ms if m.summary is None]
         if empty:
             raise ValueError(f"{empty[0]!r} has no samples (an interrupted or failed run); nothing to save")
         commit = commit if commit is not None else git_commit()
+        return self._insert(ms, names, commit)
+
+    @_guarded("save")
+    def _insert(self, ms: list[Measurement], names: list[str] | None, commit: str | None) -> list[int]:
         ids = []
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
@@ -209,14 +361,16 @@ class Store:
                      m.env.get("hostname"), commit, _finite(m.median), None if ci is None else ci[0],
                      None if ci is None else ci[1], m.n_samples, int(m.complete), m.to_json(indent=None)),
                 )
-                ids.append(int(cur.lastrowid))
+                ids.append(int(cur.lastrowid or 0))
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
         return ids
 
+    @_guarded("delete")
     def delete(self, run_id: int) -> bool:
+        run_id = check_run_id(run_id)
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
@@ -230,46 +384,77 @@ class Store:
     # -- reading -----------------------------------------------------------------------------
     _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
 
-    def list(self, name: str | None = None) -> list[RunRow]:
+    @_guarded("list runs")
+    def list(self, name: str | None = None) -> builtins.list[RunRow]:
         """Saved runs, oldest first (all, or those of one name)."""
         if name is None:
             rows = self.conn.execute(f"SELECT {self._COLS} FROM runs ORDER BY id")
         else:
             rows = self.conn.execute(f"SELECT {self._COLS} FROM runs WHERE name = ? ORDER BY id", (name,))
-        return [RunRow(*r[:11], bool(r[11])) for r in rows]
+        return [RunRow(*r[:11], bool(r[11])) for r in rows]  # type: ignore[call-arg]  # the columns match RunRow
 
-    def names(self) -> list[str]:
+    @_guarded("list names")
+    def names(self) -> builtins.list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
+    @_guarded("read a run")
     def get(self, run_id: int) -> Measurement:
+        run_id = check_run_id(run_id)
         row = self.conn.execute("SELECT data FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
-        return Measurement.from_json(row[0])
+        return self._decode(run_id, row[0])
 
+    def _decode(self, run_id: int, data: Any) -> Measurement:
+        if not isinstance(data, (str, bytes)):
+            raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
+                             f"`measurefirst runs delete {run_id}`")
+        try:
+            return Measurement.from_json(data)
+        except ValueError as exc:
+            raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
+                             f"`measurefirst runs delete {run_id}`") from exc
+
+    @_guarded("read a run")
     def latest(self, name: str, back: int = 0) -> tuple[int, Measurement]:
         """The latest run of ``name`` (``back=1``: the one before it)."""
+        if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
+            raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
         rows = self.conn.execute("SELECT id, data FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1 OFFSET ?",
                                  (name, back)).fetchall()
         if not rows:
             known = ", ".join(self.names()[:10]) or "none yet"
             raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
                              f"saved names: {known}")
-        return int(rows[0][0]), Measurement.from_json(rows[0][1])
+        return int(rows[0][0]), self._decode(int(rows[0][0]), rows[0][1])
 
     def iter_measurements(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Measurement]]:
         rows = {r.id: r for r in self.list()}
         for i in ids:
+            check_run_id(i)
             if i not in rows:
                 raise StoreError(f"no run #{i} in {self.path}")
             yield rows[i], self.get(i)
 
     # -- machine peaks cache ---------------------------------------------------------------------
+    @_guarded("read the peaks cache")
     def get_peaks(self, key: str) -> dict[str, Any] | None:
+        """The cached peaks under ``key``; None when absent or unreadable (then they are measured again)."""
+        if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='peaks'").fetchone() is None:
+            return None
         row = self.conn.execute("SELECT data FROM peaks WHERE key = ?", (key,)).fetchone()
-        return None if row is None else json.loads(row[0])
+        if row is None or not isinstance(row[0], (str, bytes)):
+            return None
+        try:
+            data = json.loads(row[0])
+        except (ValueError, RecursionError):
+            return None
+        return data if isinstance(data, dict) else None
 
+    @_guarded("cache the peaks")
     def put_peaks(self, key: str, data: dict[str, Any]) -> None:
+        if self.read_only:
+            return  # a cache: nothing lost, they are measured again next time
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
@@ -285,8 +470,10 @@ class Store:
         """Runs as ``json`` (full, with raw samples), ``csv`` or ``markdown`` (one line per run)."""
         pairs = list(self.iter_measurements(ids))
         if fmt == "json":
-            return json.dumps([{"id": r.id, "name": r.name, "git_commit": r.git_commit, **m.to_dict()}
-                               for r, m in pairs], indent=2, allow_nan=False)
+            from .safeio import strict_json
+
+            return strict_json([{"id": r.id, "name": r.name, "git_commit": r.git_commit, **m.to_dict()}
+                                for r, m in pairs], indent=2)
         header = ["id", "name", "created", "device", "device_name", "git_commit", "median_s", "ci_low_s",
                   "ci_high_s", "samples", "complete", "warnings"]
         records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,

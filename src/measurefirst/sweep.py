@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import ast
 import inspect
-import json
 import math
+import numbers
+import operator
 import sys
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -23,50 +24,165 @@ from .roofline import Bound, Peaks, classify
 SizeFn = Callable[[int], float]
 MakeFn = Callable[[int], Callable[[], object]]
 
-_SAFE_NAMES = {name: getattr(math, name) for name in ("log", "log2", "log10", "sqrt", "exp", "ceil", "floor", "pi", "e")}
-_SAFE_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.Call, ast.Add, ast.Sub,
-               ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.Mod, ast.USub, ast.UAdd)
+#: Bounds on size expressions (``--sizes``, ``--flops``, ``--bytes``): evaluation is plain float
+#: arithmetic over a vetted syntax tree, so its time is bounded by the expression's length.
+MAX_EXPRESSION_CHARS = 200
+#: Largest exponent ``**`` accepts (``2*n**3`` needs 3; ``9**9**9`` is refused, not computed).
+MAX_EXPONENT = 64
+#: Largest value a FLOPs or bytes expression may give (a zettaFLOP-second of work is 1e21).
+MAX_WORK = 1e30
+#: Largest size a sweep accepts (2**40 elements is a terabyte and more on any device).
+MAX_SIZE = 2**40
+#: Most sizes one sweep accepts.
+MAX_SIZES = 1000
+#: Longest ``--sizes`` text.
+MAX_SIZES_CHARS = 4000
+
+_FUNCTIONS: dict[str, tuple[Callable[..., float], tuple[int, ...]]] = {
+    "log": (math.log, (1, 2)), "log2": (math.log2, (1,)), "log10": (math.log10, (1,)),
+    "sqrt": (math.sqrt, (1,)), "exp": (math.exp, (1,)), "ceil": (math.ceil, (1,)), "floor": (math.floor, (1,)),
+}
+_CONSTANTS = {"pi": math.pi, "e": math.e}
+_BINOPS: dict[type, Callable[[float, float], float]] = {
+    ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+    ast.Div: lambda a, b: a / b, ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b,
+}
 
 
-def size_expression(text: str, what: str = "flops") -> SizeFn:
-    """Compile an expression of ``n`` such as ``"2*n**3"`` (math functions allowed) into a function.
-    Anything else (attributes, other names) is refused with an error naming the expression."""
-    try:
-        tree = ast.parse(text.strip(), mode="eval")
-    except SyntaxError as exc:
-        raise ValueError(f"--{what} expression {text!r} is not valid: {exc.msg}") from exc
+class ExpressionError(ValueError):
+    """A size expression that is not allowed or cannot be evaluated; the message names it."""
+
+
+def _vet(tree: ast.AST, text: str, what: str, allow_n: bool) -> None:
+    names = "n, " if allow_n else ""
+    called = {id(node.func) for node in ast.walk(tree) if isinstance(node, ast.Call)}
     for node in ast.walk(tree):
-        if not isinstance(node, _SAFE_NODES):
-            raise ValueError(f"--{what} expression {text!r} may use only n, numbers, + - * / ** and math functions")
-        if isinstance(node, ast.Name) and node.id != "n" and node.id not in _SAFE_NAMES:
-            raise ValueError(f"--{what} expression {text!r} uses unknown name {node.id!r}; only n and math functions")
-    code = compile(tree, f"<{what}>", "eval")
+        if isinstance(node, ast.Name) and node.id in _FUNCTIONS and id(node) not in called:
+            raise ExpressionError(f"{what} expression {text!r}: {node.id} is a function; call it, as in {node.id}(n)")
+        if isinstance(node, ast.Expression):
+            continue
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, bool) or not isinstance(node.value, (int, float)):
+                raise ExpressionError(f"{what} expression {text!r}: {node.value!r} is not a number")
+        elif isinstance(node, ast.Name):
+            if not ((allow_n and node.id == "n") or node.id in _CONSTANTS or node.id in _FUNCTIONS):
+                raise ExpressionError(f"{what} expression {text!r} uses unknown name {node.id!r}; only {names}"
+                                      f"numbers, + - * / // % **, pi, e and {', '.join(_FUNCTIONS)}")
+        elif isinstance(node, ast.Call):
+            if not (isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS) or node.keywords \
+                    or any(isinstance(a, ast.Starred) for a in node.args):
+                raise ExpressionError(f"{what} expression {text!r}: only {', '.join(_FUNCTIONS)} may be called, "
+                                      f"with plain arguments")
+            if len(node.args) not in _FUNCTIONS[node.func.id][1]:
+                raise ExpressionError(f"{what} expression {text!r}: {node.func.id}() takes "
+                                      f"{' or '.join(map(str, _FUNCTIONS[node.func.id][1]))} argument(s)")
+        elif not isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Load, ast.Pow, ast.USub, ast.UAdd, *_BINOPS)):
+            raise ExpressionError(f"{what} expression {text!r} may use only {names}numbers, + - * / // % **, "
+                                  f"pi, e and {', '.join(_FUNCTIONS)}")
+
+
+def _evaluate(node: ast.AST, n: float, text: str, what: str) -> float:
+    """Float arithmetic over a vetted tree: every step is O(1), every value finite and bounded."""
+    if isinstance(node, ast.Expression):
+        return _evaluate(node.body, n, text, what)
+    if isinstance(node, ast.Constant):
+        value = float(node.value)  # type: ignore[arg-type]  # _vet allowed only int and float
+    elif isinstance(node, ast.Name):
+        value = n if node.id == "n" else _CONSTANTS[node.id]
+    elif isinstance(node, ast.UnaryOp):
+        x = _evaluate(node.operand, n, text, what)
+        value = -x if isinstance(node.op, ast.USub) else x
+    elif isinstance(node, ast.BinOp):
+        a = _evaluate(node.left, n, text, what)
+        b = _evaluate(node.right, n, text, what)
+        if isinstance(node.op, ast.Pow):
+            if abs(b) > MAX_EXPONENT:
+                raise ExpressionError(f"{what} expression {text!r}: exponent {b:g} is beyond ±{MAX_EXPONENT}")
+            value = math.pow(a, b)
+        else:
+            value = _BINOPS[type(node.op)](a, b)
+    elif isinstance(node, ast.Call):
+        assert isinstance(node.func, ast.Name)
+        args = [_evaluate(a, n, text, what) for a in node.args]
+        value = float(_FUNCTIONS[node.func.id][0](*args))
+    else:  # pragma: no cover - _vet refused it
+        raise ExpressionError(f"{what} expression {text!r} is not allowed")
+    if not math.isfinite(value) or abs(value) > MAX_WORK:
+        raise OverflowError("value out of range")
+    return value
+
+
+def size_expression(text: str, what: str = "flops", *, allow_n: bool = True) -> SizeFn:
+    """Compile an expression of ``n`` such as ``"2*n**3"`` (math functions allowed) into a function.
+
+    Only numbers, ``n``, ``+ - * / // % **``, ``pi``, ``e`` and ``log log2 log10 sqrt exp ceil floor``
+    are allowed; the expression is never handed to Python's ``eval``. Resource bounds: at most
+    :data:`MAX_EXPRESSION_CHARS` characters, exponents within ±:data:`MAX_EXPONENT`, every value
+    within ±:data:`MAX_WORK`; so ``9**9**9`` is refused at once instead of computed. Every error is
+    an :class:`ExpressionError` (a ValueError) naming the expression and, at evaluation, ``n``."""
+    if not isinstance(text, str):
+        raise ExpressionError(f"{what} expression must be a string such as '2*n**3'; got {type(text).__name__}")
+    stripped = text.strip()
+    if not stripped:
+        raise ExpressionError(f"{what} expression is empty; give e.g. '2*n**3'")
+    if len(stripped) > MAX_EXPRESSION_CHARS:
+        raise ExpressionError(f"{what} expression is {len(stripped)} characters long; at most "
+                              f"{MAX_EXPRESSION_CHARS} are accepted")
+    try:
+        tree = ast.parse(stripped, mode="eval")
+    except SyntaxError as exc:
+        raise ExpressionError(f"{what} expression {text!r} is not valid: {exc.msg}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise ExpressionError(f"{what} expression {text!r} is not valid: {type(exc).__name__}") from None
+    _vet(tree, text, what, allow_n)
 
     def f(n: int) -> float:
-        value = eval(code, {"__builtins__": {}}, {**_SAFE_NAMES, "n": n})  # noqa: S307 - vetted AST above
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"--{what} expression {text!r} gave {value!r} at n={n}, not a finite number")
-        return float(value)
+        at = f" at n={n}" if allow_n else ""
+        try:
+            return _evaluate(tree, float(n), text, what)
+        except ExpressionError:
+            raise
+        except ZeroDivisionError:
+            raise ExpressionError(f"{what} expression {text!r} divides by zero{at}") from None
+        except OverflowError:
+            raise ExpressionError(f"{what} expression {text!r} gives a number too large{at} "
+                                  f"(beyond {MAX_WORK:g})") from None
+        except (ValueError, TypeError) as exc:  # math domain errors: log(0), sqrt(-1)
+            raise ExpressionError(f"{what} expression {text!r} cannot be evaluated{at}: {exc}") from None
+        except RecursionError:
+            raise ExpressionError(f"{what} expression {text!r} is nested too deeply") from None
 
-    f.__name__ = f"{what}({text})"
+    f.__name__ = f"{what}({stripped})"
     return f
 
 
 def _as_size_fn(x: SizeFn | str | None, what: str) -> SizeFn | None:
     if x is None:
         return None
-    if isinstance(x, str):
-        return size_expression(x, what)
-    if not callable(x):
+    inner = size_expression(x, what) if isinstance(x, str) else x
+    if not callable(inner):
         raise TypeError(f"{what} must be a function of n or an expression string such as '2*n**3'")
+    name = repr(x) if isinstance(x, str) else f"{what}(n)"
 
     def checked(n: int) -> float:
-        value = x(n)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise ValueError(f"{what}({n}) returned {value!r}, not a finite number")
-        return float(value)
+        value = inner(n)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise ValueError(f"{name} gave {value!r} at n={n}, not a finite number")
+        v = float(value)
+        if not math.isfinite(v) or v < 0:
+            raise ValueError(f"{name} gave {value!r} at n={n}; {what} must be a finite number >= 0")
+        return v
 
     return checked
+
+
+def work_table(sizes: Sequence[int], flops: SizeFn | str | None, bytes: SizeFn | str | None,  # noqa: A002
+               ) -> dict[int, tuple[float | None, float | None]]:
+    """``{n: (flops, bytes)}`` for every size, evaluated up front so that a bad expression fails
+    before anything is measured. Raises ValueError naming the expression and the size."""
+    flops_fn, bytes_fn = _as_size_fn(flops, "flops"), _as_size_fn(bytes, "bytes")
+    return {n: (None if flops_fn is None else flops_fn(n), None if bytes_fn is None else bytes_fn(n))
+            for n in sizes}
 
 
 @dataclass(frozen=True)
@@ -178,27 +294,100 @@ class SweepResult:
         }
 
     def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SweepResult":
+        """Rebuild a sweep from its stored form; anything missing, ill-typed or inconsistent raises
+        ``ValueError`` naming the field (and nothing else is raised)."""
         d = migrate(d)
-        return cls(
-            points=tuple(SweepPoint(p["label"], int(p["n"]),
-                                    None if p["measurement"] is None else Measurement.from_dict(p["measurement"]),
-                                    p.get("error"), p.get("flops"), p.get("bytes")) for p in d["points"]),
-            labels=tuple(d["labels"]), sizes=tuple(int(n) for n in d["sizes"]), reference=int(d["reference"]),
-            device=d["device"], peaks=None if d.get("peaks") is None else Peaks(**d["peaks"]),
-            complete=bool(d.get("complete", True)), options=dict(d.get("options") or {}),
-        )
+        labels = d.get("labels")
+        if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
+            raise ValueError("sweep.labels must be a list of strings")
+        if len(set(labels)) != len(labels):
+            raise ValueError("sweep.labels must be unique")
+        sizes = d.get("sizes")
+        if not isinstance(sizes, (list, tuple)):
+            raise ValueError("sweep.sizes must be a list of sizes")
+        sizes_t = tuple(_whole(n, f"sweep.sizes[{i}]") for i, n in enumerate(sizes))
+        reference = _whole(d.get("reference"), "sweep.reference")
+        device = d.get("device")
+        if not isinstance(device, str):
+            raise ValueError("sweep.device must be a string")
+        raw_points = d.get("points")
+        if not isinstance(raw_points, (list, tuple)):
+            raise ValueError("sweep.points must be a list")
+        points = []
+        for i, p in enumerate(raw_points):
+            path = f"sweep.points[{i}]"
+            if not isinstance(p, dict):
+                raise ValueError(f"{path} must be an object")
+            label, error = p.get("label"), p.get("error")
+            if label not in labels:
+                raise ValueError(f"{path}.label {str(label)[:40]!r} is not one of sweep.labels")
+            if error is not None and not isinstance(error, str):
+                raise ValueError(f"{path}.error must be a string or null")
+            m = p.get("measurement")
+            points.append(SweepPoint(str(label), _whole(p.get("n"), f"{path}.n"),
+                                     None if m is None else Measurement.from_dict(m, f"{path}.measurement"),
+                                     error, _work(p.get("flops"), f"{path}.flops"), _work(p.get("bytes"), f"{path}.bytes")))
+        peaks = d.get("peaks")
+        if peaks is not None:
+            fields_ = Peaks.__dataclass_fields__
+            if not isinstance(peaks, dict) or set(peaks) != set(fields_):
+                raise ValueError("sweep.peaks must be an object with " + ", ".join(fields_))
+            for k, f in fields_.items():
+                v = peaks[k]
+                ok = (isinstance(v, str) if f.type in ("str", str) else
+                      isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0)
+                if not ok:
+                    raise ValueError(f"sweep.peaks.{k} has an invalid value {str(v)[:40]!r}")
+            peaks = Peaks(**peaks)
+        complete, options = d.get("complete", True), d.get("options") or {}
+        if not isinstance(complete, bool) or not isinstance(options, dict):
+            raise ValueError("sweep.complete must be true or false and sweep.options an object")
+        return cls(points=tuple(points), labels=tuple(labels), sizes=sizes_t, reference=reference,
+                   device=device, peaks=peaks, complete=complete, options=dict(options))
+
+
+def _whole(v: Any, path: str) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or not 0 < v <= MAX_SIZE:
+        raise ValueError(f"{path} must be a whole number from 1 to 2**{MAX_SIZE.bit_length() - 1}; got {str(v)[:40]}")
+    return v
+
+
+def _work(v: Any, path: str) -> float | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
+        raise ValueError(f"{path} must be a finite number >= 0 or null; got {str(v)[:40]}")
+    return float(v)
 
 
 def validate_sizes(sizes: Sequence[int]) -> list[int]:
-    out = []
+    """Sizes as Python ints: positive whole numbers (numpy integers and whole floats such as 1e3
+    included) up to :data:`MAX_SIZE`, distinct, at most :data:`MAX_SIZES` of them."""
+    if isinstance(sizes, (str, bytes)) or not isinstance(sizes, Sequence) and not hasattr(sizes, "__iter__"):
+        raise TypeError(f"sizes must be a list of positive integers such as [64, 128, 256]; got {type(sizes).__name__}")
+    out: list[int] = []
     for s in sizes:
-        if isinstance(s, bool) or not isinstance(s, (int, float)) or s != int(s) or s <= 0:
+        if isinstance(s, bool) or not isinstance(s, numbers.Real):
             raise ValueError(f"sizes must be positive integers; got {s!r}")
-        out.append(int(s))
+        if isinstance(s, numbers.Integral):
+            v = operator.index(s)
+        elif math.isfinite(float(s)) and float(s).is_integer():
+            v = int(float(s))
+        else:
+            raise ValueError(f"sizes must be positive whole numbers; got {s!r}")
+        if v <= 0:
+            raise ValueError(f"sizes must be positive integers; got {s!r}")
+        if v > MAX_SIZE:
+            raise ValueError(f"size {v} is beyond the largest accepted, 2**{MAX_SIZE.bit_length() - 1}")
+        out.append(v)
+        if len(out) > MAX_SIZES:
+            raise ValueError(f"more than {MAX_SIZES} sizes; a sweep takes at most {MAX_SIZES}")
     if not out:
         raise ValueError("sizes is empty; give at least one size (a fit needs four)")
     dupes = sorted({s for s in out if out.count(s) > 1})
@@ -245,15 +434,14 @@ def sweep(
         if not impls:
             raise ValueError("make_fn mapping is empty")
     else:
-        impls = [(label or getattr(make_fn, "__name__", "fn"), make_fn)]
+        impls = [(str(label or getattr(make_fn, "__name__", "fn")), make_fn)]
     for name, f in impls:
         if not callable(f):
             raise TypeError(f"make_fn for {name!r} must be a callable taking the size n and returning the function to time")
-    flops_fn, bytes_fn = _as_size_fn(flops, "flops"), _as_size_fn(bytes, "bytes")
-    work = {n: (None if flops_fn is None else flops_fn(n), None if bytes_fn is None else bytes_fn(n)) for n in sizes_l}
+    work = work_table(sizes_l, flops, bytes)
     dev = resolve_device(device)
     ref = reference if reference is not None else (256 if 256 in sizes_l else min(sizes_l))
-    if ref not in sizes_l:
+    if isinstance(ref, bool) or not isinstance(ref, numbers.Integral) or ref not in sizes_l:
         raise ValueError(f"reference size {ref} is not among the sizes")
     points: list[SweepPoint] = []
     options = {"budget": budget, "precision": precision, **{k: v for k, v in benchmark_options.items()
@@ -283,6 +471,8 @@ def sweep(
                         points.append(SweepPoint(name, n, exc.partial, _describe_failure(exc.__cause__ or exc), fl, by))
                     except Exception as exc:  # noqa: BLE001 - a failed size is data; the sweep goes on
                         points.append(SweepPoint(name, n, None, _describe_failure(exc), fl, by))
+                    except SystemExit as exc:  # sys.exit() in the user's code is a failure of that size
+                        points.append(SweepPoint(name, n, None, f"the code called sys.exit({exc.code!r})", fl, by))
                     finally:
                         fn = None  # release the inputs before the next size
                         _free_memory(dev)
@@ -393,17 +583,32 @@ def _is_power_of(a: int, r: int) -> bool:
 def parse_sizes(text: str) -> list[int]:
     """``"64,128,...,4096"`` (geometric: the first two sizes are powers of their ratio),
     ``"1000,2000,...,5000"`` (otherwise a constant step), or a plain list; items may be expressions
-    like ``2**10``. The last size is always included."""
+    like ``2**10`` (see :func:`size_expression`, without ``n``). Each size must be a whole number; with
+    ``...`` the last size must be at least the one before ``...`` and is always included, and the
+    count is checked before any list is built (at most :data:`MAX_SIZES`)."""
+    if not isinstance(text, str):
+        raise TypeError(f"--sizes must be text such as '64,128,...,4096'; got {type(text).__name__}")
+    if len(text) > MAX_SIZES_CHARS:
+        raise ValueError(f"--sizes is {len(text)} characters long; at most {MAX_SIZES_CHARS} are accepted")
     parts = [p.strip() for p in text.split(",") if p.strip()]
+    if not parts:
+        raise ValueError("--sizes is empty; give e.g. 64,128,...,4096")
     values: list[int | None] = []
     for p in parts:
         if p in ("...", "…"):
             values.append(None)
             continue
         try:
-            values.append(int(size_expression(p, "sizes")(0)))
+            x = size_expression(p, "--sizes item", allow_n=False)(0)
         except ValueError as exc:
-            raise ValueError(f"--sizes item {p!r} is not a number") from exc
+            raise ValueError(str(exc)) from None
+        if not x.is_integer():
+            raise ValueError(f"--sizes item {p!r} is {x:g}, not a whole number")
+        if not 0 < x <= MAX_SIZE:
+            raise ValueError(f"--sizes item {p!r} is {x:g}; sizes run from 1 to 2**{MAX_SIZE.bit_length() - 1}")
+        values.append(int(x))
+    if len(values) > MAX_SIZES:
+        raise ValueError(f"--sizes lists {len(values)} sizes; a sweep takes at most {MAX_SIZES}")
     if None not in values:
         return validate_sizes([v for v in values if v is not None])
     i = values.index(None)
@@ -412,19 +617,31 @@ def parse_sizes(text: str) -> list[int]:
     a, b, last = values[i - 2], values[i - 1], values[i + 1]
     assert a is not None and b is not None and last is not None
     head = [v for v in values[: i - 2] if v is not None]
-    seq = [a, b]
+    if b <= a:
+        raise ValueError(f"--sizes must increase before ...: {a} then {b}; e.g. 64,128,...,4096")
+    if last < b:
+        raise ValueError(f"--sizes: the last size {last} is below {b}, the size before ...; "
+                         f"e.g. {a},{b},...,{b * 8}")
     ratio = b // a if b % a == 0 else 0
-    if ratio >= 2 and _is_power_of(a, ratio):
+    geometric = ratio >= 2 and _is_power_of(a, ratio)
+    if geometric:
+        count = 2 + int(math.floor(math.log(last / b, ratio) + 1e-9))
+    else:
+        count = 2 + (last - b) // (b - a)
+    count += len(head) + (0 if count == 0 else 1)  # the last size may be appended
+    if count > MAX_SIZES + 1:
+        raise ValueError(f"--sizes {text.strip()!r} expands to about {count - 1} sizes; a sweep takes at most "
+                         f"{MAX_SIZES} (use a larger step or a doubling sequence such as 64,128,...,4096)")
+    seq = [a, b]
+    if geometric:
         while seq[-1] * ratio <= last:
             seq.append(seq[-1] * ratio)
     else:
-        step = b - a
-        if step <= 0:
-            raise ValueError("--sizes must increase, e.g. 64,128,...,4096")
-        while seq[-1] + step <= last:
-            seq.append(seq[-1] + step)
+        while seq[-1] + (b - a) <= last:
+            seq.append(seq[-1] + (b - a))
     if seq[-1] != last:
         seq.append(last)
-    return validate_sizes(head + seq)
-
-
+    out = head + seq
+    if any(x >= y for x, y in zip(out, out[1:])):
+        raise ValueError(f"--sizes {text.strip()!r} does not increase throughout; list the sizes in order")
+    return validate_sizes(out)

@@ -15,7 +15,7 @@ import torch.nn.functional as F
 
 import measurefirst
 from measurefirst.fit import FitError
-from measurefirst.render.text import format_time
+from measurefirst.render.text import format_time, plain, point_issues
 from measurefirst.sweep import sweep
 
 from .narration import say
@@ -86,22 +86,31 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     rows = []
     for p in result.series():
         if not p.ok:
-            emit(f"{p.n:>6}  failed: {p.error}")
+            emit(plain(f"{p.n:>6}  failed: {p.error}"))
             continue
         rel, work = result.relative(p)
         assert p.measurement is not None
-        row = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
+        row: dict[str, Any] = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
                "gflops": (p.flops_per_s or 0) / 1e9}
         rows.append(row)
-        cells = [str(p.n), format_time(p.seconds), _ci(p.measurement), f"{rel:.3g}x", f"{work:.3g}x",
+        issues = point_issues(p.measurement)
+        row["issues"] = issues
+        cells = [str(p.n), format_time(p.seconds), _ci(p.measurement) + (" !" if issues else ""),
+                 "n/a" if rel is None else f"{rel:.3g}x", "n/a" if work is None else f"{work:.3g}x",
                  f"{row['gflops']:.3g}"]
         emit("  ".join(c.rjust(w) for c, w in zip(cells, widths)))
+    for row in rows:
+        if row["issues"]:
+            emit(say("scaling.marked", lang, n=row["n"], why="; ".join(row["issues"])))
     res.data["rows"] = rows
     try:
         f = result.fit()
         cross = "—" if f.crossover is None else f"{f.crossover:.0f}"
         emit(say("scaling.fit", lang, t0=format_time(f.t0), k=f.k, klo=f.k_ci[0], khi=f.k_ci[1], cross=cross))
-        res.data["fit"] = {"t0": f.t0, "k": f.k, "k_ci": list(f.k_ci), "crossover": f.crossover}
+        res.data["fit"] = {"t0": f.t0, "k": f.k, "k_ci": list(f.k_ci), "crossover": f.crossover,
+                           "at_edge": f.at_edge}
+        if f.at_edge:
+            emit(say("scaling.edge", lang, k=f.k))
     except FitError as exc:
         emit(say("scaling.nofit", lang, why=str(exc)))
         res.data["fit"] = None

@@ -67,6 +67,16 @@ TEXT: dict[str, dict[str, str]] = {
               "（95% 置信区间 {klo:.2f}–{khi:.2f}）；从 n ≈ {cross} 开始，计算量超过固定开销。",
     },
     "scaling.nofit": {"en": "No cost-model fit: {why}", "zh": "无法拟合代价模型：{why}"},
+    "scaling.marked": {
+        "en": "! n={n}: read with care — {why}",
+        "zh": "! n={n}：此点需谨慎看待 —— {why}",
+    },
+    "scaling.edge": {
+        "en": "Warning: the exponent sits at the edge of the searched range (k = {k:.3f}); the times do not follow one "
+              "power law (memory, swapping or a throttled machine at the largest sizes?). Fit a narrower range.",
+        "zh": "警告：指数落在搜索范围的边界上（k = {k:.3f}）；这些时间不服从单一幂律（最大规模时内存、换页或机器降频？）。"
+              "请缩小规模范围再拟合。",
+    },
     "scaling.lesson": {
         "en": "Lesson: at small sizes a fixed overhead (Python dispatch, kernel launch) dominates and time barely "
               "moves; at large sizes time follows the work (n³ here). Optimize the part that dominates at your size.",

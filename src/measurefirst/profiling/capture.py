@@ -147,6 +147,7 @@ class Profile:
     def rows(self, view: str = "work", sort: str = "self", limit: int | None = None) -> list[OpRow]:
         if view not in VIEWS:
             raise ValueError(f"view must be one of {', '.join(VIEWS)}; got {view!r}")
+        check_limit(limit)
         rows = list({"work": self.work, "all": self.ops, "top": self.top}[view])
         return sort_rows(rows, sort)[:limit]
 
@@ -187,6 +188,12 @@ class Profile:
 
 VIEWS = ("work", "all", "top")
 SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
+
+
+def check_limit(limit: int | None) -> None:
+    """A row limit is None (all rows) or a whole number >= 0; a negative one would silently drop rows."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise ValueError(f"row limit must be a whole number >= 0, or None for all rows; got {limit!r}")
 
 
 def sort_rows(rows: Sequence[OpRow], key: str) -> list[OpRow]:
@@ -295,9 +302,8 @@ def profile(
                         ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-    label = label or getattr(fn, "__name__", "fn")
-    if label == "<lambda>":
-        label = "lambda"
+    name = str(label or getattr(fn, "__name__", "fn"))
+    label = "lambda" if name == "<lambda>" else name
     dev = resolve_device(device)
     trace_p = _check_writable(trace, "trace")
     snap_p = _check_writable(memory_snapshot, "memory snapshot")
@@ -322,6 +328,7 @@ def profile(
         raise ProfileError(f"profile {label!r}: the function raised during warm-up: {type(exc).__name__}: {exc}",
                            label=label) from exc
     tmp_trace: Path | None = None
+    tmp_snap: Path | None = None
     collected: dict[str, Any] = {}
 
     def on_ready(prof: Any) -> None:
@@ -337,41 +344,54 @@ def profile(
     step_peaks: list[int] = []
     skip = wait + profiler_warmup
     try:
-        if snap_p is not None:
-            torch.cuda.memory._record_memory_history(max_entries=100_000)  # real CUDA only (checked above)
-        with quiet_profiler_stderr():
-            with torch.profiler.profile(
-                activities=activities, schedule=schedule(wait=wait, warmup=profiler_warmup, active=steps),
-                on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
-                with_stack=with_stack,
-            ) as prof:
-                for i in range(steps + skip):
-                    marks = timer.marks()  # synchronizes first
-                    if cuda is not None:
-                        cuda.reset_peak_memory_stats(dev)  # each step's own peak
-                    with torch.profiler.record_function(STEP_RANGE):
-                        fn()
-                    marks.mark("step")
-                    step_ns = marks.read()[-1][1]
-                    if i >= skip:
-                        step_times.append(step_ns / 1e9)
+        try:
+            if snap_p is not None:  # real CUDA only (checked above)
+                torch.cuda.memory._record_memory_history(max_entries=100_000)
+            with quiet_profiler_stderr():
+                with torch.profiler.profile(
+                    activities=activities, schedule=schedule(wait=wait, warmup=profiler_warmup, active=steps),
+                    on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
+                    with_stack=with_stack,
+                ) as prof:
+                    for i in range(steps + skip):
+                        marks = timer.marks()  # synchronizes first
                         if cuda is not None:
-                            step_peaks.append(int(cuda.max_memory_allocated(dev)))
-                    prof.step()
-        if snap_p is not None:
-            tmp = snap_p.with_name(f".{snap_p.name}.tmp")
-            torch.cuda.memory._dump_snapshot(str(tmp))
-            torch.cuda.memory._record_memory_history(enabled=None)
-            os.replace(tmp, snap_p)
-    except Exception as exc:
-        if tmp_trace is not None and tmp_trace.exists():
-            tmp_trace.unlink()
-        if snap_p is not None and dev.type == "cuda" and not m.simulated:
-            torch.cuda.memory._record_memory_history(enabled=None)
-        raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: {exc}",
-                           label=label) from exc
-    if tmp_trace is not None:
-        os.replace(tmp_trace, trace_p)  # type: ignore[arg-type]
+                            cuda.reset_peak_memory_stats(dev)  # each step's own peak
+                        with torch.profiler.record_function(STEP_RANGE):
+                            fn()
+                        marks.mark("step")
+                        step_ns = marks.read()[-1][1]
+                        if i >= skip:
+                            step_times.append(step_ns / 1e9)
+                            if cuda is not None:
+                                step_peaks.append(int(cuda.max_memory_allocated(dev)))
+                        prof.step()
+        except Exception as exc:
+            if snap_p is not None and dev.type == "cuda":
+                torch.cuda.memory._record_memory_history(enabled=None)
+            raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: "
+                               f"{exc}", label=label) from exc
+        try:  # writing the files is not the function's failure: ProfileError without a label
+            if snap_p is not None:
+                fd, snap_name = tempfile.mkstemp(dir=snap_p.parent, prefix=f".{snap_p.name}.", suffix=".tmp")
+                os.close(fd)
+                tmp_snap = Path(snap_name)
+                torch.cuda.memory._dump_snapshot(str(tmp_snap))  # type: ignore[no-untyped-call]
+                torch.cuda.memory._record_memory_history(enabled=None)
+                os.replace(tmp_snap, snap_p)
+                tmp_snap = None
+            if tmp_trace is not None and trace_p is not None:
+                os.replace(tmp_trace, trace_p)
+                tmp_trace = None
+        except OSError as exc:
+            raise ProfileError(f"cannot write the profile's files: {exc.strerror or exc}") from exc
+    finally:  # a failure or Ctrl-C leaves no temporary file behind
+        for leftover in (tmp_trace, tmp_snap):
+            if leftover is not None:
+                try:
+                    leftover.unlink()
+                except OSError:
+                    pass
     events = collected.get("events") or []
     ops, work, top, kernels = _tables(events, steps, group_by_shape)
     module_flops = _flops_by_module(fn) if flops_by_module else None
@@ -494,12 +514,12 @@ def _launching_op(runtime: Any) -> str:
     p = runtime
     while p is not None:
         if p.name.startswith("aten::") and p.name not in BOOKKEEPING_OPS:
-            return p.name
+            return str(p.name)
         p = p.cpu_parent
     p = runtime
     while p is not None:
         if not _PLUMBING.match(p.name):
-            return p.name
+            return str(p.name)
         p = p.cpu_parent
     return "" if runtime is None else runtime.name
 

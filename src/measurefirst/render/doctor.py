@@ -26,4 +26,6 @@ def diagnosis_lines(d: "Diagnosis") -> list[str]:
         lines.append(f"  not run: {check} ({why})")
     n_warn = len(d.warnings)
     lines.append("  verdict: " + ("no warnings" if n_warn == 0 else f"{n_warn} warning(s)"))
-    return lines
+    from .text import plain
+
+    return [plain(line) for line in lines]

@@ -1,5 +1,6 @@
 """Plots of sweeps (matplotlib, the optional ``plot`` extra): time vs size with the fitted model and
-the overhead floor, throughput vs size, and the roofline. PNG or SVG by the file's suffix."""
+the overhead floor, throughput vs size, and the roofline. PNG or SVG by the file's suffix; each file
+is written atomically (see :mod:`measurefirst.safeio`)."""
 
 from __future__ import annotations
 
@@ -41,8 +42,13 @@ def _finish(fig: Any, ax: Any, path: Path, xlabel: str, ylabel: str, title: str)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path)
-    _pyplot().close(fig)
+    from ..safeio import atomic_path
+
+    try:
+        with atomic_path(path, "plot") as tmp:  # whole or not at all, never through a planted link
+            fig.savefig(tmp, format=path.suffix[1:].lower())
+    finally:
+        _pyplot().close(fig)
     return path
 
 
@@ -104,7 +110,7 @@ def plot_roofline(result: "SweepResult", path: str | Path) -> Path:
     plt = _pyplot()
     pk = result.peaks
     pts = [q for q in result.points if q.ok and q.intensity and q.flops_per_s]
-    intens = [q.intensity for q in pts] or [pk.ridge]
+    intens = [q.intensity for q in pts if q.intensity is not None] or [pk.ridge]
     lo, hi = min(min(intens), pk.ridge) / 4, max(max(intens), pk.ridge) * 4
     grid = np.geomspace(lo, hi, 200)
     fig, ax = plt.subplots(figsize=(7, 4.5))

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from .text import format_time
+from .text import cell, format_time, plain
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -32,18 +32,18 @@ def op_table(p: "Profile", *, view: str = "work", sort: str = "self", limit: int
 
     rows = p.rows(view, sort, limit)
     total = p.total_s("top") or sum(r.self_s for r in p.rows("all")) or 1.0
-    t = Table(title=f"{p.label}: {view} ops per step ({p.device}, {p.steps} steps)")
+    t = Table(title=cell(f"{p.label}: {view} ops per step ({p.device}, {p.steps} steps)"))
     cols = ["op", "calls", "self", "total", "% self", "device", "FLOPs", "bytes (est.)", "memory"]
     if any(r.input_shapes for r in rows):
         cols.insert(1, "input shapes")
     for c in cols:
         t.add_column(c, justify="left" if c in ("op", "input shapes") else "right", overflow="fold")
     for r in rows:
-        cells = [r.name, _count(r.calls), format_time(r.self_s), format_time(r.total_s), f"{r.self_s / total:.1%}",
+        cells: list[Any] = [cell(r.name), _count(r.calls), format_time(r.self_s), format_time(r.total_s), f"{r.self_s / total:.1%}",
                  format_time(r.device_s) if r.device_s else "", f"{r.flops:.3g}" if r.flops else "",
                  _bytes(r.bytes_est), _bytes(r.cpu_mem_bytes + r.device_mem_bytes)]
         if "input shapes" in cols:
-            cells.insert(1, r.input_shapes)
+            cells.insert(1, cell(r.input_shapes))
         t.add_row(*cells)
     return t
 
@@ -51,17 +51,19 @@ def op_table(p: "Profile", *, view: str = "work", sort: str = "self", limit: int
 def kernel_table(p: "Profile", *, limit: int | None = 25) -> "Table":
     from rich.table import Table
 
-    t = Table(title=f"{p.label}: kernels per step")
+    t = Table(title=cell(f"{p.label}: kernels per step"))
     for c in ("kernel", "launched by", "calls", "total", "mean", "library", "op", "arch", "dtype", "tile",
               "layout", "TC", "fused"):
         t.add_column(c, justify="right" if c in ("calls", "total", "mean") else "left", overflow="fold")
+    from ..profiling.capture import check_limit
+
+    check_limit(limit)
     for k in p.kernels[:limit]:
         d = k.decoded
-        t.add_row(k.name, k.launched_by, _count(k.calls), format_time(k.total_s), format_time(k.mean_s),
-                  d.get("library") or "", d.get("op") or "", d.get("arch") or "", d.get("dtype") or "",
-                  d.get("tile") or "", d.get("layout") or "",
+        t.add_row(cell(k.name), cell(k.launched_by), _count(k.calls), format_time(k.total_s), format_time(k.mean_s),
+                  *(cell(d.get(key) or "") for key in ("library", "op", "arch", "dtype", "tile", "layout")),
                   "" if d.get("tensor_cores") is None else ("yes" if d["tensor_cores"] else "no"),
-                  ",".join(d.get("fused_ops") or []))
+                  cell(",".join(d.get("fused_ops") or [])))
     return t
 
 
@@ -79,29 +81,29 @@ def profile_lines(p: "Profile") -> list[str]:
         lines.append(f"  peak device memory {_bytes(p.peak_device_bytes)}")
     if p.trace_path:
         lines.append(f"  trace: {p.trace_path} (open in https://ui.perfetto.dev or chrome://tracing)")
-    return lines
+    return [plain(line) for line in lines]
 
 
 def diff_table(d: "ProfileDiff") -> "Table":
     from rich.table import Table
 
-    t = Table(title=f"{' vs '.join(d.labels)}: {d.unit} per step")
+    t = Table(title=cell(f"{' vs '.join(d.labels)}: {d.unit} per step"))
     t.add_column(d.unit[:-1], overflow="fold")
     for label in d.labels:
-        t.add_column(f"{label} calls", justify="right")
-        t.add_column(f"{label} time", justify="right")
+        t.add_column(cell(f"{label} calls"), justify="right")
+        t.add_column(cell(f"{label} time"), justify="right")
         if d.unit == "ops":
-            t.add_column(f"{label} bytes", justify="right")
+            t.add_column(cell(f"{label} bytes"), justify="right")
     t.add_column("only in")
     for r in d.rows:
-        cells = [r.name]
+        cells: list[Any] = [cell(r.name)]
         for i in range(len(d.labels)):
-            cells += ["" if r.calls[i] is None else _count(r.calls[i]),
-                      "" if r.time_s[i] is None else format_time(r.time_s[i])]
+            calls, seconds = r.calls[i], r.time_s[i]
+            cells += ["" if calls is None else _count(calls), "" if seconds is None else format_time(seconds)]
             if d.unit == "ops":
                 cells.append(_bytes(r.bytes_est[i]))
         only = r.only_in()
-        cells.append("" if only is None else d.labels[only])
+        cells.append("" if only is None else cell(d.labels[only]))
         t.add_row(*cells)
     totals = ["total"]
     for i, p in enumerate(d.profiles):
@@ -120,4 +122,4 @@ def diff_lines(d: "ProfileDiff") -> list[str]:
         mine = [r for r in d.rows if r.only_in() == i]
         if mine:
             lines.append(f"only in {label}: " + ", ".join(f"{r.name} x{_count(r.calls[i] or 0)}" for r in mine))
-    return lines
+    return [plain(line) for line in lines]

@@ -205,16 +205,9 @@ def fragment(result: Any, *, lang: str = "en") -> str:
 
 
 def write(path: str | os.PathLike[str], html: str) -> Path:
-    """Write ``html`` to ``path`` whole or not at all (a temporary file beside it, then a rename)."""
-    p = Path(path)
-    tmp = p.with_name(f".{p.name}.tmp")
-    try:
-        tmp.write_text(html, encoding="utf-8")
-        os.replace(tmp, p)
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        raise
-    return p
+    """Write ``html`` to ``path`` whole or not at all (:func:`measurefirst.safeio.write_atomic`: a
+    unique temporary file beside it, then a rename); a path that cannot be written raises
+    :class:`~measurefirst.safeio.DestinationError` saying why."""
+    from ..safeio import write_atomic
+
+    return write_atomic(path, html, "report")

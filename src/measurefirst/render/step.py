@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .text import format_time
+from .text import cell, format_time, plain
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -37,12 +37,12 @@ def step_table(results: Sequence["StepResult"], comparison: Any = None) -> "Tabl
         if comparison is not None:
             v = comparison.verdict(r.label)
             verdict = v.words()
-        t.add_row(r.label, *(format_time(r.phase_s[p]) for p in ("data", "forward", "backward", "optimizer")),
+        t.add_row(cell(r.label), *(format_time(r.phase_s[p]) for p in ("data", "forward", "backward", "optimizer")),
                   format_time(r.step_s), _rate(r.throughput.tokens_per_s_device, "tok/s"),
                   _rate(r.throughput.samples_per_s_device, "/s"),
                   "n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}",
                   "n/a" if r.mfu_measured is None else f"{r.mfu_measured:.1%}",
-                  "" if r.compile_s is None else f"{r.compile_s:.2f} s", peak, verdict)
+                  "" if r.compile_s is None else f"{r.compile_s:.2f} s", cell(peak), cell(verdict))
     return t
 
 
@@ -68,4 +68,4 @@ def step_lines(results: Sequence["StepResult"]) -> list[str]:
                         f"{r.mfu_measured:.1%} of {r.mfu_measured_peak / 1e9:.1f} GFLOP/s"))  # type: ignore[operator]
         for f in r.findings:
             lines.append(f"  {f.severity} [{f.code}] {f.message}" + (f" — fix: {f.fix}" if f.fix else ""))
-    return lines
+    return [plain(line) for line in lines]

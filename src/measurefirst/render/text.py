@@ -4,16 +4,50 @@ they never print."""
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Iterable, Mapping
+import unicodedata
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
+    from rich.text import Text
 
     from ..compare import Comparison
     from ..results import Finding, Measurement
     from ..sweep import SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+#: Bidirectional-text controls: they reorder what a terminal shows ("Trojan Source").
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+
+
+def plain(text: object) -> str:
+    """User text (a label, a statement, an op or kernel name, an error message) made safe to show:
+    control characters (escape sequences, carriage returns, newlines) and bidirectional controls are
+    written as visible escapes such as ``\\x1b`` and ``\\n``, so nothing reaches the terminal as a
+    command. Rich markup is *not* escaped here: render such text with :func:`cell` or print it with
+    ``markup=False``."""
+    s = str(text)
+    if s.isprintable():
+        return s
+    out = []
+    for ch in s:
+        if ch in _NAMED_ESCAPES:
+            out.append(_NAMED_ESCAPES[ch])
+        elif ch in _BIDI or unicodedata.category(ch) in ("Cc", "Zl", "Zp"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def cell(text: object, style: str = "") -> "Text":
+    """A table cell or title holding user text as plain text: never read as rich markup
+    (``[/]``, ``x[idx]`` show as typed), control characters escaped (see :func:`plain`)."""
+    from rich.text import Text
+
+    return Text(plain(text), style=style)
 
 
 def time_unit(seconds: float) -> tuple[str, float]:
@@ -72,7 +106,7 @@ def ci_text(m: "Measurement") -> str:
 def measurement_line(m: "Measurement") -> str:
     """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``."""
     if m.summary is None:
-        return f"{m.label}: no samples{'' if m.complete else ' (interrupted)'} [{m.device}, {m.timer}]"
+        return plain(f"{m.label}: no samples{'' if m.complete else ' (interrupted)'} [{m.device}, {m.timer}]")
     ci = m.ci
     hw = None if ci is None else (ci[1] - ci[0]) / 2
     numbers = sorted(set(m.numbers))
@@ -92,14 +126,15 @@ def measurement_line(m: "Measurement") -> str:
     lines += [f"  warning [{w.code}]: {w.message}. Fix: {w.fix}" if w.fix else f"  warning [{w.code}]: {w.message}"
               for w in m.warnings if w.severity != "info"]
     lines += [f"  note [{w.code}]: {w.message}." for w in m.warnings if w.severity == "info"]
-    return "\n".join(lines)
+    return "\n".join(plain(line) for line in lines)
 
 
 def finding_lines(findings: Iterable["Finding"]) -> list[str]:
     out = []
     for w in findings:
         tag = "note" if w.severity == "info" else "warning"
-        out.append(f"{tag} [{w.code}]: {w.message}." + (f" Fix: {w.fix}." if w.fix and w.severity != "info" else ""))
+        out.append(plain(f"{tag} [{w.code}]: {w.message}."
+                         + (f" Fix: {w.fix}." if w.fix and w.severity != "info" else "")))
     return out
 
 
@@ -107,14 +142,14 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
     """A rich table with one row per measurement: median, CI, spread, samples, how they were taken."""
     from rich.table import Table
 
-    table = Table(title=title, show_lines=False)
+    table = Table(title=None if title is None else cell(title), show_lines=False)
     for col, justify in (("benchmark", "left"), ("median", "right"), ("95% CI", "right"), ("±", "right"),
                          ("IQR", "right"), ("min", "right"), ("mean", "right"), ("samples", "right"),
                          ("calls/sample", "right"), ("warm-up", "right"), ("device/timer", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     for m in measurements:
         if m.summary is None:
-            table.add_row(m.label, "n/a", "", "", "", "", "", "0", "", "", f"{m.device}/{m.timer}")
+            table.add_row(cell(m.label), "n/a", "", "", "", "", "", "0", "", "", cell(f"{m.device}/{m.timer}"))
             continue
         unit = time_unit(m.median)
         ci = m.ci
@@ -125,10 +160,10 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
         label = m.label + ("" if m.complete else " (incomplete)")
         samples = f"{m.n_used}" + (f" (+{m.n_samples - m.n_used} preempted)" if m.n_samples != m.n_used else "")
         table.add_row(
-            label, format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
+            cell(label), format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
             format_time(m.iqr, None, unit), format_time(m.min, hw, unit), format_time(m.mean, hw, unit),
             samples, str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}", warm,
-            f"{m.device}/{m.timer}",
+            cell(f"{m.device}/{m.timer}"),
         )
     return table
 
@@ -140,7 +175,8 @@ def comparison_lines(c: "Comparison") -> list[str]:
         if v.verdict == "baseline":
             continue
         relation = " than " if v.verdict in ("faster", "slower") else " against "
-        lines.append(f"{v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, {v.rounds} interleaved rounds")
+        lines.append(plain(f"{v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, "
+                           f"{v.rounds} interleaved rounds"))
     state = "" if c.complete else " — INCOMPLETE (interrupted)"
     lines.append(f"stopped by {c.stop.reason} after {c.stop.seconds:.2f} s "
                  f"({'every verdict settled' if c.stop.target_met else 'not every verdict settled'}){state}")
@@ -151,11 +187,12 @@ def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
     """One row per candidate: median and CI, the speed-up against the baseline with its CI, the verdict."""
     from rich.table import Table
 
-    table = Table(title=title)
+    table = Table(title=None if title is None else cell(title))
     for col, justify in (("candidate", "left"), ("median", "right"), ("95% CI", "right"),
-                         ("vs " + c.baseline, "right"), ("ratio 95% CI", "right"), ("verdict", "left")):
+                         (cell("vs " + c.baseline), "right"), ("ratio 95% CI", "right"), ("verdict", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     best = min((m.median for m in c.measurements), default=math.nan)
+    marked = False
     for m, v in zip(c.measurements, c.verdicts):
         unit = time_unit(m.median)
         ci = m.ci
@@ -163,10 +200,36 @@ def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
         style = _relative_style(m.median / best if best > 0 else math.nan)
         ratio_ci = "" if v.ci_low is None or v.verdict == "baseline" else f"{v.ci_low:.4f}–{v.ci_high:.4f}"
         vs = "baseline" if v.verdict == "baseline" else f"{v.speedup:.3f}x"
-        mark = " !" if m.warnings and any(w.severity != "info" for w in m.warnings) else ""
-        table.add_row(m.label + mark, f"[{style}]{format_time(m.median, hw, unit)}[/]",
-                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, ratio_ci, v.words())
+        mark = " !" if point_issues(m) else ""
+        marked = marked or bool(mark)
+        table.add_row(cell(m.label + mark), cell(format_time(m.median, hw, unit), style),
+                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, ratio_ci, cell(v.words()))
+    if marked:
+        table.caption = MARK_CAPTION
     return table
+
+
+#: Caption of a table with ``!`` marks; the marked rows' issues are listed after the table.
+MARK_CAPTION = "! = read with care: warnings, preempted samples set aside or the precision target not met (listed below)"
+
+
+def point_issues(m: "Measurement") -> list[str]:
+    """Why a measurement deserves a ``!`` mark: its warnings (not notes), preempted samples set aside,
+    a precision target not met, or an incomplete run. Empty when it reads clean."""
+    issues = [f"{w.code}: {w.message}" for w in m.warnings if w.severity != "info"]
+    if m.n_preempted and m.n_used != m.n_samples:
+        issues.append(f"{m.n_samples - m.n_used} of {m.n_samples} samples preempted by the OS and set aside")
+    if m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples"):
+        issues.append(f"precision target ±{m.stop.precision:.1%} not met "
+                      f"(±{format_relative(m.ci_half_width_rel)}, stopped by {m.stop.reason})")
+    if not m.complete:
+        issues.append("incomplete (interrupted or failed)")
+    return issues
+
+
+def issue_lines(measurements: Iterable["Measurement"]) -> list[str]:
+    """``label: issue`` for every ``!``-marked measurement (see :func:`point_issues`)."""
+    return [plain(f"! {m.label}: {issue}") for m in measurements for issue in point_issues(m)]
 
 
 def _relative_style(ratio: float) -> str:
@@ -196,14 +259,15 @@ def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | N
             rows.append(r)
         if c not in cols:
             cols.append(c)
-    table = Table(title=title)
-    table.add_column(row_name)
+    table = Table(title=None if title is None else cell(title))
+    table.add_column(cell(row_name))
     for c in cols:
-        table.add_column(str(c), justify="right")
+        table.add_column(cell(c), justify="right")
     best = {c: min((m.median for (r2, c2), m in cells.items() if c2 == c and m.summary is not None),
                    default=math.nan) for c in cols}
+    marked = False
     for r in rows:
-        out = [str(r)]
+        out: list[Any] = [cell(r)]
         for c in cols:
             m = cells.get((r, c))
             if m is None or m.summary is None:
@@ -211,10 +275,15 @@ def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | N
                 continue
             ci = m.ci
             hw = None if ci is None else (ci[1] - ci[0]) / 2
-            mark = " !" if any(w.severity != "info" for w in m.warnings) else ""
+            mark = " !" if point_issues(m) else ""
+            marked = marked or bool(mark)
             style = _relative_style(m.median / best[c] if best[c] > 0 else math.nan)
-            out.append(f"[{style}]{format_time(m.median, hw)}[/] ±{format_relative(m.ci_half_width_rel)}{mark}")
+            text = cell(format_time(m.median, hw), style)
+            text.append(f" ±{format_relative(m.ci_half_width_rel)}{mark}")
+            out.append(text)
         table.add_row(*out)
+    if marked:
+        table.caption = MARK_CAPTION
     return table
 
 
@@ -232,21 +301,24 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
         overhead = result.fit(name).t0
     except FitError:
         pass
-    table = Table(title=f"{name} on {result.device}")
+    table = Table(title=cell(f"{name} on {result.device}"))
     cols = ["n", "time", "±", f"vs n={result.reference}", "work ratio", "GFLOP/s", "GB/s", "FLOP/B", "bound",
             "of roof"]
     for col in cols:
-        table.add_column(col, justify="left" if col in ("bound",) else "right")
+        table.add_column(cell(col), justify="left" if col in ("bound",) else "right")
+    marked = False
     for p in series:
         if not p.ok:
-            table.add_row(str(p.n), "[red]failed[/]", "", "", "", "", "", "", p.error or "", "")
+            table.add_row(str(p.n), cell("failed", "red"), "", "", "", "", "", "", cell(p.error or ""), "")
             continue
         m = p.measurement
         assert m is not None
+        mark = " !" if point_issues(m) else ""
+        marked = marked or bool(mark)
         rel, work = result.relative(p)
         b = result.bound(p, overhead)
         table.add_row(
-            str(p.n), format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2),
+            str(p.n), format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2) + mark,
             format_relative(m.ci_half_width_rel), "" if rel is None else f"{rel:.3g}x",
             "" if work is None else f"{work:.3g}x",
             "" if p.flops_per_s is None else f"{p.flops_per_s / 1e9:.3g}",
@@ -254,6 +326,8 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
             "" if p.intensity is None else f"{p.intensity:.3g}",
             "" if b.kind == "unknown" else b.kind, "" if b.fraction is None else f"{b.fraction:.0%}",
         )
+    if marked:
+        table.caption = MARK_CAPTION
     return table
 
 
@@ -265,17 +339,19 @@ def sweep_lines(result: "SweepResult") -> list[str]:
     if result.peaks is not None:
         lines.append(f"peaks: {result.peaks}")
     for label in result.labels:
-        lines.append(f"{label}:")
+        lines.append(plain(f"{label}:"))
         for p in result.series(label):
             if not p.ok:
-                lines.append(f"  n={p.n}: failed — {p.error}")
+                lines.append(plain(f"  n={p.n}: failed — {p.error}"))
                 continue
             rel, work = result.relative(p)
             extra = "" if rel is None else f", {rel:.3g}x the n={result.reference} time"
             extra += "" if work is None else f" (work {work:.3g}x)"
             extra += "" if p.flops_per_s is None else f", {p.flops_per_s / 1e9:.3g} GFLOP/s"
             extra += "" if p.bytes_per_s is None else f", {p.bytes_per_s / 1e9:.3g} GB/s"
-            lines.append(f"  n={p.n}: {format_time(p.seconds)}{extra}")
+            issues = point_issues(p.measurement) if p.measurement is not None else []
+            extra += "" if not issues else " ! " + "; ".join(issues)
+            lines.append(plain(f"  n={p.n}: {format_time(p.seconds)}{extra}"))
         try:
             f = result.fit(label)
             lines.append(f"  fit: {f}")

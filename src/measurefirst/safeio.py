@@ -1,0 +1,173 @@
+"""Writing files safely, and JSON that every parser reads.
+
+* :func:`check_destination` is called *before* anything is measured: a file that cannot be written
+  costs no results. It refuses a directory, a missing folder and a folder that cannot be written
+  (probed by creating a file there, which also catches read-only file systems and root's bypass
+  of permission bits).
+* :func:`write_atomic` and :func:`atomic_path` write the whole file or nothing: a unique temporary
+  file in the destination's folder (``tempfile.mkstemp``: created exclusively, so a link planted
+  under a predictable name is never followed), then ``os.replace``. A failure or Ctrl-C removes the
+  temporary file. A symbolic link at the destination is replaced by the file, never written through.
+* :func:`strict_json` writes RFC 8259 JSON: a non-finite number (NaN, ±Infinity, which Python's
+  ``json`` would print as bare ``NaN``/``Infinity``) becomes ``null`` and the object holding it
+  gains a :data:`NON_FINITE_KEY` entry saying which field was what.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Iterator
+
+#: Key added to a JSON object whose non-finite numbers were written as null: ``{"ci_high": "inf"}``.
+NON_FINITE_KEY = "non_finite_as_null"
+
+
+class DestinationError(ValueError):
+    """A file cannot be written where asked; the message (one line) says why and what to do."""
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+def check_destination(path: str | os.PathLike[str], what: str = "output") -> Path:
+    """Raise :class:`DestinationError` unless a file can be written at ``path``; return it as a Path."""
+    p = Path(path)
+    if str(path) == "" or p.name in ("", ".", ".."):
+        raise DestinationError(f"the {what} path {str(path)!r} names no file; give a file name such as results.json")
+    if p.is_dir():
+        raise DestinationError(f"the {what} path {p} is a directory; give a file name inside it, e.g. {p / 'out.json'}")
+    parent = p.parent
+    if not parent.exists():
+        raise DestinationError(f"cannot write the {what} {p}: folder {parent} does not exist; create it first")
+    if not parent.is_dir():
+        raise DestinationError(f"cannot write the {what} {p}: {parent} is not a folder")
+    try:
+        fd, probe = tempfile.mkstemp(dir=parent, prefix=f".{p.name}.", suffix=".probe")
+    except OSError as exc:
+        raise DestinationError(f"cannot write the {what} {p}: {_reason(exc)} (folder {parent}); "
+                               f"choose another path") from exc
+    os.close(fd)
+    os.unlink(probe)
+    return p
+
+
+def _file_mode() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextmanager
+def atomic_path(path: str | os.PathLike[str], what: str = "output") -> Iterator[Path]:
+    """Yield a fresh temporary path beside ``path`` for a writer that needs a file name; on success
+    it replaces ``path``, on any failure (Ctrl-C included) it is removed."""
+    p = check_destination(path, what)
+    try:
+        fd, name = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise DestinationError(f"cannot write the {what} {p}: {_reason(exc)}") from exc
+    os.close(fd)
+    tmp = Path(name)
+    try:
+        yield tmp
+        try:
+            os.chmod(tmp, _file_mode())
+            os.replace(tmp, p)
+        except OSError as exc:
+            raise DestinationError(f"cannot write the {what} {p}: {_reason(exc)}") from exc
+    finally:
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError:  # pragma: no cover - nothing more to do
+            pass
+
+
+def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "output") -> Path:
+    """Write ``data`` to ``path`` whole or not at all (see the module docstring)."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with atomic_path(path, what) as tmp:
+        try:
+            # the temporary file was created exclusively by mkstemp; O_NOFOLLOW guards the reopen
+            fd = os.open(tmp, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "wb") as f:
+                f.write(raw)
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:
+            raise DestinationError(f"cannot write the {what} {path}: {_reason(exc)}") from exc
+    return Path(path)
+
+
+# ---- strict JSON ----------------------------------------------------------------------------------
+def _non_finite_name(x: float) -> str:
+    return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+
+
+def finite_or_none(x: Any) -> Any:
+    """``x`` unless it is a non-finite float (then None)."""
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+def strict(obj: Any) -> Any:
+    """A copy of ``obj`` (dicts, lists, tuples, scalars) in which every non-finite float is None;
+    each dict that held one gains ``NON_FINITE_KEY: {field: "nan"|"inf"|"-inf"}``. Lists of
+    numbers keep their length; the containing object's note names ``field[i]``."""
+    if isinstance(obj, dict):
+        out: dict[Any, Any] = {}
+        notes: dict[str, str] = dict(obj.get(NON_FINITE_KEY) or {}) if isinstance(obj.get(NON_FINITE_KEY), dict) else {}
+        for k, v in obj.items():
+            if k == NON_FINITE_KEY:
+                continue
+            if isinstance(v, float) and not math.isfinite(v):
+                out[k] = None
+                notes[str(k)] = _non_finite_name(v)
+            elif isinstance(v, (list, tuple)):
+                items: list[Any] = []
+                for i, x in enumerate(v):
+                    if isinstance(x, float) and not math.isfinite(x):
+                        notes[f"{k}[{i}]"] = _non_finite_name(x)
+                        items.append(None)
+                    else:
+                        items.append(strict(x))
+                out[k] = items
+            else:
+                out[k] = strict(v)
+        if notes:
+            out[NON_FINITE_KEY] = notes
+        return out
+    if isinstance(obj, (list, tuple)):
+        return [None if isinstance(x, float) and not math.isfinite(x) else strict(x) for x in obj]
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def _default(obj: Any) -> Any:
+    import numpy as np
+
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return finite_or_none(float(obj))
+    if isinstance(obj, np.ndarray):
+        return strict(obj.tolist())
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    return str(obj)
+
+
+def strict_json(obj: Any, indent: int | None = 2) -> str:
+    """``json.dumps`` that never writes NaN or Infinity (see :func:`strict`)."""
+    try:
+        return json.dumps(strict(obj), indent=indent, allow_nan=False, default=_default)
+    except ValueError:
+        # a non-finite value produced by ``default`` (numpy scalars inside tuples etc.): normalise first
+        return json.dumps(strict(json.loads(json.dumps(obj, default=_default))), indent=indent, allow_nan=False)

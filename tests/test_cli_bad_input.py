@@ -1,0 +1,257 @@
+"""Bad input, verb by verb: exit 2 with one line that says what to do, and nothing measured or printed
+on stdout. Then the exits that belong to the code under test (exit 1), and Ctrl-C (130).
+
+Every case here ran code, printed a traceback, exited 0, or measured first before issue 13."""
+
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from measurefirst.cli import main
+
+SIM = ["--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001"]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bad-input")
+    store = d / "r.db"
+    assert main(["bench", *SIM, "--save", "k", "--store", str(store)]) == 0
+    assert main(["bench", *SIM, "-o", str(d / "base.json")]) == 0
+    assert main(["bench", *SIM, "-o", str(d / "new.json")]) == 0
+    assert main(["bench", *SIM, "x", "y", "-o", str(d / "dup.json")]) == 0  # two results labelled "simulated"
+    foreign = d / "foreign.db"
+    conn = sqlite3.connect(foreign)
+    conn.execute("PRAGMA user_version = 7")
+    conn.commit()
+    conn.close()
+    (d / "genmod.py").write_text("def gen():\n    yield 1\n\nasync def coro():\n    return 1\n")
+    (d / "adir").mkdir()
+    return {"d": d, "store": str(store), "base": str(d / "base.json"), "new": str(d / "new.json"),
+            "dup": str(d / "dup.json"), "foreign": str(foreign), "dir": str(d / "adir"),
+            "missing": str(d / "no" / "such" / "x.json"), "gen": str(d / "genmod.py") + ":gen",
+            "coro": str(d / "genmod.py") + ":coro"}
+
+
+CASES = {
+    "bench": [
+        (["bench", "--budget", "nan", "x"], "finite"),
+        (["bench", "--precision", "5", "x"], "5%"),
+        (["bench", "--precision=-1%", "x"], "negative"),
+        (["bench", "--min-samples", "1.5", "x"], "whole number"),
+        (["bench", "--warmup=-1", "x"], ">= 0"),
+        (["bench", "--label", "a", "--label", "b", "x = 1"], "2 --label options for 1 target"),
+        (["bench", "x = 1", "-o", "{dir}"], "directory"),
+        (["bench", "x = 1", "-o", "{missing}"], "does not exist"),
+        (["bench", "x = 1", "-o", "/proc/mf-x.json"], "cannot write"),
+        (["bench", "x = 1", "--save", "--store", "/proc/mf-r.db"], "cannot write the results store"),
+        (["bench", "x = 1", "--save", "--store", "{foreign}"], "not a measurefirst results store"),
+        (["bench", "(a @ a for _ in range(1))"], "generator expression"),
+        (["bench", "yield 1"], "yield"),
+        (["bench", "{gen}"], "generator function"),
+        (["bench", "{coro}"], "coroutine function"),
+        (["bench", "x = 1", "--bogus"], "unrecognized arguments"),
+        (["bench", "--timer", "gpu", "x"], "invalid choice"),
+        (["bench", "--simulate", "call=abc"], "call"),
+    ],
+    "compare": [
+        (["compare", "print('EXECUTED').json", "{base}"], "does not exist"),
+        (["compare", "{base}", "missing.json"], "does not exist"),
+        (["compare", "{base}", "{dir}.json"], "does not exist"),
+        (["compare", "{base}", "x = 1"], "cannot mix"),
+        (["compare", "{base}", "{new}", "--fail-if-slower", "nan"], "finite"),
+        (["compare", "{base}", "{new}", "--fail-if-slower", "5"], "5%"),
+        (["compare", "{base}", "{new}", "--label", "a"], "--label"),
+        (["compare", "{dup}", "{new}"], "labelled 'simulated'"),
+        (["compare", "a = 1", "b = 1", "--block-time", "inf"], "finite"),
+        (["compare", "a = 1", "b = 1", "--baseline", "zzz"], "--baseline"),
+        (["compare", "a = 1", "b = 1", "--label", "p", "--label", "q", "--label", "r"], "3 --label options"),
+        (["compare", "#99999999999999999999", "#1", "--store", "{store}"], "2**63"),
+        (["compare", "@k~99999999999999999999", "@k", "--store", "{store}"], "whole number"),
+        (["compare", "#5", "#1", "--store", "{missing}"], "no results store"),
+        (["compare", "@k", "--store", "{foreign}"], "not a measurefirst results store"),
+    ],
+    "runs": [
+        (["runs", "--store", "{d}/typo.db"], "no results store"),
+        (["runs", "show", "99999999999999999999", "--store", "{store}"], "beyond SQLite"),
+        (["runs", "show", "x", "--store", "{store}"], "whole numbers"),
+        (["runs", "show", "--store", "{store}"], "needs one or more run ids"),
+        (["runs", "show", "7", "--store", "{store}"], "no run #7"),
+        (["runs", "delete", "0", "--store", "{store}"], "whole numbers from 1"),
+        (["runs", "--store", "{dir}"], "directory"),
+        (["runs", "--store", "{foreign}"], "not a measurefirst results store"),
+        (["runs", "list", "a", "b", "--store", "{store}"], "at most one NAME"),
+        (["runs", "export", "1", "--format", "xml", "--store", "{store}"], "invalid choice"),
+    ],
+    "history": [
+        (["history", "nope", "--store", "{store}"], "no runs named 'nope'"),
+        (["history", "k", "--store", "{missing}"], "no results store"),
+    ],
+    "sweep": [
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64.7,128"], "not a whole number"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128,...,32"], "below 128"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128,...,100"], "below 128"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "2,3,...,1000000000"], "at most 1000"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "9**9**9"], "exponent"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "2**41"], "2**40"),
+        (["sweep", "--op", "add", "--sizes", "64,128", "--bytes", "10**10**10"], "exponent"),
+        (["sweep", "--op", "add", "--sizes", "64,128", "--flops", "1/(n-64)"], "divides by zero at n=64"),
+        (["sweep", "--op", "add", "--sizes", "64,128", "--flops", "log(n-64)"], "cannot be evaluated at n=64"),
+        (["sweep", "--op", "add", "--sizes", "64,128", "--flops=-n"], ">= 0"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128", "--plot", "p.gif"], ".png or .svg"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128", "--plot", "/proc/mf-p.png"], "cannot write"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128", "--reference", "100"], "not among the sizes"),
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128", "--budget=-1"], "positive"),
+        (["sweep"], "give TARGET"),
+        (["sweep", "nomodule"], "module:make_fn"),
+    ],
+    "peaks": [
+        (["peaks", "--device", "tpu"], "device"),
+        (["peaks", "--store", "{foreign}"], "not a measurefirst results store"),
+    ],
+    "profile": [
+        (["profile", "x = 1", "--row-limit=-1"], ">= 1"),
+        (["profile", "x = 1", "--steps", "0"], ">= 1"),
+        (["profile", "x = 1", "--trace", "{dir}"], "directory"),
+        (["profile", "x = 1", "--trace", "{missing}"], "does not exist"),
+        (["profile", "x = 1", "--label", "a", "--label", "b"], "2 --label options"),
+        (["profile", "x = 1", "--vs", "y = 1", "--trace", "t.json"], "--trace takes one target"),
+        (["profile", "x = 1", "--view", "some"], "invalid choice"),
+        (["profile", "yield 2"], "yield"),
+    ],
+    "kernel": [
+        (["kernel"], "required"),
+        (["kernel", "x", "--format", "csv"], "unrecognized"),
+    ],
+    "doctor": [
+        (["doctor", "x = 1", "-b=-1"], "positive"),
+        (["doctor", "x = 1", "-b", "inf"], "finite"),
+        (["doctor", "1 +"], "not valid Python"),
+    ],
+    "demo": [
+        (["demo", "nope"], "invalid choice"),
+        (["demo", "--lang", "fr"], "invalid choice"),
+    ],
+    "step": [
+        (["step", "examples/tiny_lm.py:build", "--seq-len=-128"], ">= 1"),
+        (["step", "examples/tiny_lm.py:build", "--micro-batch", "0"], ">= 1"),
+        (["step", "examples/tiny_lm.py:build", "--flops=-1e9"], "positive"),
+        (["step", "examples/tiny_lm.py:build", "--flops", "nan"], "positive, finite"),
+        (["step", "examples/tiny_lm.py:build", "--variants", "eager,eager"], "twice"),
+        (["step", "examples/tiny_lm.py:build", "--variants", "jit"], "--variants"),
+        (["step", "examples/tiny_lm.py:build", "--dtypes", "fp8"], "--dtypes"),
+        (["step", "notatarget"], "TARGET must be"),
+    ],
+}
+
+
+@pytest.mark.parametrize("argv, needle", [case for cases in CASES.values() for case in cases],
+                         ids=[f"{verb}-{i}" for verb, cases in CASES.items() for i in range(len(cases))])
+def test_bad_input_exits_2_with_one_line_and_measures_nothing(argv, needle, files, capsys):
+    args = [a.format(**files) for a in argv]
+    code = main(args)
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert code == 2, captured.err
+    assert len(lines) == 1 and lines[0].startswith("error: "), captured.err
+    assert needle in lines[0]
+    assert captured.out == ""
+    assert "EXECUTED" not in captured.out
+
+
+def test_every_verb_has_bad_input_cases():
+    from measurefirst.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(sub.choices) == set(CASES)
+
+
+def test_no_file_is_created_or_modified_by_a_refusal(files):
+    d = files["d"]
+    assert not (d / "typo.db").exists()  # runs --store typo.db used to create an empty store
+    conn = sqlite3.connect(files["foreign"])
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 7
+    assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+    conn.close()
+    assert os.listdir(files["dir"]) == []
+
+
+# ---- exit 1: the code under test failed; exit 130: Ctrl-C ----------------------------------------------
+def _one_error(capsys):
+    err = capsys.readouterr().err
+    lines = [x for x in err.splitlines() if x.startswith("error:")]
+    assert len(lines) == 1, err
+    return lines[0]
+
+
+def test_statement_calling_sys_exit_fails_with_exit_1(capsys):
+    assert main(["bench", "import sys; sys.exit(0)", "--budget", "0.2"]) == 1  # was: silent exit 0
+    assert "sys.exit(0)" in _one_error(capsys)
+
+
+def test_target_calling_sys_exit_fails_with_exit_1(tmp_path, capsys):
+    (tmp_path / "exits.py").write_text("import sys\ndef f():\n    sys.exit(0)\n")
+    assert main(["bench", "x = 1", str(tmp_path / "exits.py") + ":f", "--budget", "0.2", "--min-time", "0.01"]) == 1
+    captured = capsys.readouterr()
+    assert "sys.exit(0)" in captured.err and "x = 1" in captured.out  # the first target's result is kept
+
+
+def test_setup_calling_sys_exit_fails_with_exit_1(capsys):
+    assert main(["bench", "-s", "raise SystemExit(0)", "x = 1"]) == 1
+    assert "setup failed" in _one_error(capsys)
+
+
+def test_module_exiting_at_import_is_bad_input(tmp_path, capsys):
+    (tmp_path / "exits_at_import.py").write_text("import sys\nsys.exit(0)\ndef f():\n    pass\n")
+    assert main(["bench", str(tmp_path / "exits_at_import.py") + ":f"]) == 2
+    assert "cannot load" in _one_error(capsys)
+
+
+def test_os_exit_in_a_statement_fails_with_exit_1():
+    # in a child process: if the guard failed, os._exit(0) would end the test run itself with status 0
+    proc = subprocess.run([sys.executable, "-m", "measurefirst", "bench", "import os; os._exit(0)", "--budget",
+                           "0.2"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    assert "os._exit(0)" in proc.stderr
+
+
+def test_the_codes_own_keyboard_interrupt_is_a_failure_not_ctrl_c(capsys):
+    assert main(["bench", "raise KeyboardInterrupt", "--budget", "0.2"]) == 1  # was: "interrupted", 130
+    assert "KeyboardInterrupt" in _one_error(capsys)
+
+
+def test_a_real_ctrl_c_still_exits_130_with_the_results_so_far(capsys):
+    code = main(["bench", "x = 1", "import os, signal; os.kill(os.getpid(), signal.SIGINT)", "--budget", "0.3",
+                 "--min-time", "0.01"])
+    captured = capsys.readouterr()
+    assert code == 130 and "interrupted" in captured.err
+    assert "x = 1" in captured.out
+
+
+def test_sweep_where_every_size_failed_exits_1(tmp_path, capsys, monkeypatch):
+    (tmp_path / "failing_sweep.py").write_text("def make(n):\n    raise RuntimeError('no such kernel')\n")
+    monkeypatch.chdir(tmp_path)
+    code = main(["sweep", "failing_sweep:make", "--sizes", "8,16", "--no-peaks", "--budget", "0.1"])
+    assert code == 1  # was 0
+    assert "every size failed" in capsys.readouterr().err
+
+
+def test_unbound_local_in_a_statement_says_statements_run_in_a_function(capsys):
+    assert main(["bench", "-s", "x = 0", "x += 1", "--budget", "0.2"]) == 1
+    line = _one_error(capsys)
+    assert "UnboundLocalError" in line and "statements run inside a function" in line and "global x" in line
+
+
+def test_help_texts_describe_every_option():
+    from measurefirst.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    for name, p in sub.choices.items():
+        assert p.epilog and "examples:" in p.epilog, name
+        for action in p._actions:
+            if action.option_strings and action.help != "==SUPPRESS==":
+                assert action.help, f"{name} {action.option_strings} has no help text"
