@@ -24,15 +24,14 @@ import os
 import statistics
 import sys
 import time
-import timeit
 from typing import Callable
 
 import torch
-import torch.utils.benchmark as tub
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 import measurefirst  # noqa: E402
-from workloads import Background, burn, busy_wait  # noqa: E402  (beside this script)
+from workloads import (Background, add_fn, burn, busy_wait, est_adaptive, est_blocked,  # noqa: E402
+                       est_timeit, matmul_fn)  # (beside this script)
 
 Estimator = Callable[[Callable[[], object]], float]
 
@@ -41,36 +40,12 @@ def est_measurefirst(fn: Callable[[], object]) -> float:
     return measurefirst.benchmark(fn, device="cpu").median
 
 
-def est_timeit(fn: Callable[[], object]) -> float:
-    t = timeit.Timer(fn)
-    number, _ = t.autorange()
-    return min(t.repeat(repeat=5, number=number)) / number  # what `python -m timeit` reports
-
-
-def est_blocked(fn: Callable[[], object]) -> float:
-    return tub.Timer(stmt="fn()", globals={"fn": fn}).blocked_autorange(min_run_time=0.2).median
-
-
-def est_adaptive(fn: Callable[[], object]) -> float:
-    return tub.Timer(stmt="fn()", globals={"fn": fn}).adaptive_autorange().median
-
-
 TOOLS: dict[str, Estimator] = {
     "measurefirst": est_measurefirst,
     "timeit (min)": est_timeit,
     "tub blocked_autorange": est_blocked,
     "tub adaptive_autorange": est_adaptive,
 }
-
-
-def matmul_fn() -> Callable[[], object]:
-    a = torch.randn(256, 256)
-    return lambda: a @ a
-
-
-def add_fn() -> Callable[[], object]:
-    x = torch.ones(1)
-    return lambda: torch.add(x, x)
 
 
 def run_condition(reps_err: int, reps_cv: int, durations_ns: list[int]) -> dict:

@@ -1,19 +1,23 @@
 """Can a method tell two nearly equal functions apart while the machine's load drifts?
 
-    python benchmarks/discrimination.py               # 10 trials per pair (about 15-25 minutes)
+    python benchmarks/discrimination.py               # 10 trials per pair and load period (about an hour)
     python benchmarks/discrimination.py --trials 3    # a quicker look
+    python benchmarks/discrimination.py --quick       # a smoke run (seconds): 1 trial, 2% pairs, 1 period
+    python benchmarks/discrimination.py --log         # also write the output to docs/discrimination-DATE.txt
 
 Pairs 0.5%, 1% and 2% apart on two workloads: a busy-wait (100 us vs 100.5 / 101 / 102 us) and a
-memory-bound tensor copy (n vs n*(1+delta) float32 elements, 32 MB, larger than the caches). While
-they run, background processes (one per core) alternate busy and idle every --period seconds
-(default 0.3): drift, the case interleaving exists for.
+memory-bound tensor copy (n vs n*(1+delta) float32 elements, 32 MB, larger than the caches: 32 MB
+vs 32.6 MB at 2%). The busy-wait's true ratio is known; the copy's is measured first, on the quiet
+machine, by a long interleaved compare. Then, for each load period (default 0.3 s and 0.7 s),
+background processes (one per core) alternate busy and idle every period: drift, the case
+interleaving exists for.
 
 Methods: measurefirst.compare (interleaved, default settings); timeit (autorange, then min of 5
 repeats; A then B); torch.utils.benchmark blocked_autorange and adaptive_autorange (A then B).
 For each method and pair: how often the pair is ordered correctly, how far the estimated difference
 is from the true one (median and worst |estimated delta / true delta|), wall seconds per trial; for
-measurefirst also how often its verdict is right, "no difference detected", or wrong, and (busy-wait)
-how often the speed-up CI contains the true ratio. torch runs on one thread.
+measurefirst also its verdicts (right, "no difference", undecided, wrong direction) and how often
+its speed-up CI contains the true ratio. torch runs on one thread.
 """
 
 from __future__ import annotations
@@ -23,15 +27,14 @@ import os
 import statistics
 import sys
 import time
-import timeit
 from typing import Callable
 
 import torch
-import torch.utils.benchmark as tub
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measurefirst  # noqa: E402
-from workloads import Background, busy_wait, drift  # noqa: E402  (beside this script)
+from workloads import Background, Log, busy_wait, drift, est_adaptive, est_blocked, est_timeit, table  # noqa: E402
 
 BUSY_NS = 100_000
 COPY_ELEMS = 8 * 1024 * 1024  # 32 MB per float32 buffer
@@ -47,108 +50,103 @@ def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], ob
     return (lambda: dst_a.copy_(src_a)), (lambda: dst.copy_(src))
 
 
-def seq_timeit(a: Callable[[], object], b: Callable[[], object]) -> float:
-    def one(fn: Callable[[], object]) -> float:
-        t = timeit.Timer(fn)
-        n, _ = t.autorange()
-        return min(t.repeat(5, n)) / n
-
-    return one(b) / one(a)
+def seq(est: Callable[[Callable[[], object]], float]) -> Callable[[Callable[[], object], Callable[[], object]], float]:
+    """A then B with one of the other tools: the ratio of their estimates."""
+    return lambda a, b: est(b) / est(a)
 
 
-def seq_blocked(a: Callable[[], object], b: Callable[[], object]) -> float:
-    def one(fn: Callable[[], object]) -> float:
-        return tub.Timer("fn()", globals={"fn": fn}).blocked_autorange(min_run_time=0.2).median
-
-    return one(b) / one(a)
+def mf_compare(a: Callable[[], object], b: Callable[[], object], **opts: object) -> measurefirst.Verdict:
+    return measurefirst.compare({"a": a, "b": b}, device="cpu", **opts).verdict("b")
 
 
-def seq_adaptive(a: Callable[[], object], b: Callable[[], object]) -> float:
-    def one(fn: Callable[[], object]) -> float:
-        return tub.Timer("fn()", globals={"fn": fn}).adaptive_autorange().median
-
-    return one(b) / one(a)
-
-
-def mf_compare(a: Callable[[], object], b: Callable[[], object]) -> tuple[float, measurefirst.compare.Verdict]:
-    c = measurefirst.compare({"a": a, "b": b}, device="cpu")
-    v = c.verdict("b")
-    return v.ratio, v
+METHODS: dict[str, Callable[[Callable[[], object], Callable[[], object]], float]] = {
+    "timeit (min), A then B": seq(est_timeit),
+    "tub blocked, A then B": seq(est_blocked),
+    "tub adaptive, A then B": seq(est_adaptive),
+}
+MF = "measurefirst compare"
 
 
-METHODS = ["measurefirst compare", "timeit (min), A then B", "tub blocked, A then B", "tub adaptive, A then B"]
-
-
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--trials", type=int, default=10)
-    ap.add_argument("--period", type=float, default=0.3, help="seconds busy, then seconds idle (default 0.3)")
+    ap.add_argument("--periods", default="0.3,0.7", help="load periods: seconds busy, then as long idle (default 0.3,0.7)")
     ap.add_argument("--deltas", default="0.005,0.01,0.02")
     ap.add_argument("--workloads", default="busy,copy")
-    ap.add_argument("--no-drift", action="store_true")
-    args = ap.parse_args()
+    ap.add_argument("--methods", default="all", help="'all', or 'measurefirst' for measurefirst.compare alone")
+    ap.add_argument("--no-drift", action="store_true", help="no background load")
+    ap.add_argument("--quick", action="store_true", help="a smoke run: 1 trial, 2%% pairs, one 0.3 s period, short budgets")
+    ap.add_argument("--log", action="store_true", help="also write the output to docs/discrimination-DATE.txt")
+    args = ap.parse_args(argv)
     torch.set_num_threads(1)
+    trials, periods = args.trials, [float(x) for x in args.periods.split(",")]
     deltas = [float(x) for x in args.deltas.split(",")]
+    methods = dict(METHODS) if args.methods == "all" else {}
+    mf_opts: dict = {}
+    truth_opts: dict = {"budget": 20.0, "min_time": 5.0, "precision": 0.001}
+    copy_elems = COPY_ELEMS
+    if args.quick:
+        trials, periods, deltas = 1, [0.3], [0.02]
+        methods = {"tub blocked, A then B": seq(lambda fn: est_blocked(fn, 0.02))}
+        mf_opts = {"budget": 1.0, "min_time": 0.3}
+        truth_opts = {"budget": 1.0, "min_time": 0.3}
+        copy_elems = COPY_ELEMS // 8
     cores = os.cpu_count() or 2
-    print(f"torch {torch.__version__}, 1 thread, {cores} cores; drift: "
-          + ("none" if args.no_drift else f"{cores} processes busy/idle every {args.period} s")
-          + f"; {args.trials} trials per pair", flush=True)
+    log = Log()
+    log(f"torch {torch.__version__}, 1 thread, {cores} cores; drift: "
+        + ("none" if args.no_drift else f"{cores} processes busy/idle, periods {', '.join(f'{p:g} s' for p in periods)}")
+        + f"; {trials} trials per pair and period" + (" (quick smoke run: short budgets)" if args.quick else ""))
+    pairs = []
+    for workload in args.workloads.split(","):
+        for delta in deltas:
+            if workload == "busy":
+                a, b = busy_wait(BUSY_NS), busy_wait(int(round(BUSY_NS * (1 + delta))))
+                truth = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
+                how = "known"
+            elif workload == "copy":
+                a, b = copiers(copy_elems, delta)
+                v = mf_compare(a, b, **truth_opts)  # the quiet machine, before any load starts
+                truth, how = v.ratio, f"quiet compare, CI {v.ci_low:.4f}-{v.ci_high:.4f}"
+            else:
+                ap.error(f"unknown workload {workload!r}; choose busy, copy")
+            log(f"truth {workload} {delta:.1%}: ratio {truth:.4f} ({how})")
+            pairs.append((workload, delta, a, b, truth))
     rows = []
-    with Background(0 if args.no_drift else cores, drift, args.period):
-        for workload in args.workloads.split(","):
-            for delta in deltas:
-                if workload == "busy":
-                    a, b = busy_wait(BUSY_NS), busy_wait(int(round(BUSY_NS * (1 + delta))))
-                    true_ratio = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
-                else:
-                    a, b = copiers(COPY_ELEMS, delta)
-                    true_ratio = 1 + delta
-                stats_: dict[str, dict] = {m: {"ok": 0, "rel": [], "sec": []} for m in METHODS}
-                verdicts = {"right": 0, "no difference": 0, "wrong": 0, "ci_has_truth": 0}
-                for trial in range(args.trials):
-                    for method in METHODS:
+    for period in periods:
+        with Background(0 if args.no_drift else cores, drift, period):
+            for workload, delta, a, b, truth in pairs:
+                st = {m: {"ok": 0, "rel": [], "sec": []} for m in [MF, *methods]}
+                verdicts = {"slower": 0, "no difference": 0, "undecided": 0, "faster": 0, "ci": 0}
+                for trial in range(trials):
+                    for method in st:
                         t0 = time.perf_counter()
-                        if method == "measurefirst compare":
-                            ratio, v = mf_compare(a, b)
-                            if v.verdict == "slower":
-                                verdicts["right"] += 1
-                            elif v.verdict == "faster":
-                                verdicts["wrong"] += 1
-                            else:
-                                verdicts["no difference"] += 1
-                            if v.ci_low is not None and v.ci_low <= true_ratio <= v.ci_high:
-                                verdicts["ci_has_truth"] += 1
-                        elif method.startswith("timeit"):
-                            ratio = seq_timeit(a, b)
-                        elif "blocked" in method:
-                            ratio = seq_blocked(a, b)
+                        if method == MF:
+                            v = mf_compare(a, b, **mf_opts)
+                            ratio = v.ratio
+                            verdicts[v.verdict] = verdicts.get(v.verdict, 0) + 1
+                            verdicts["ci"] += v.ci_low is not None and v.ci_low <= truth <= v.ci_high
                         else:
-                            ratio = seq_adaptive(a, b)
-                        st = stats_[method]
-                        st["sec"].append(time.perf_counter() - t0)
-                        st["ok"] += ratio > 1
-                        st["rel"].append((ratio - 1) / (true_ratio - 1))
-                    print(f"  {workload} {delta:.1%} trial {trial + 1}/{args.trials} done", file=sys.stderr, flush=True)
-                for method in METHODS:
-                    st = stats_[method]
-                    rel = st["rel"]
-                    worst = max(rel, key=lambda r: abs(r - 1))
-                    extra = ""
-                    if method == "measurefirst compare":
-                        extra = (f"verdict right {verdicts['right']}, no-diff {verdicts['no difference']}, "
-                                 f"wrong {verdicts['wrong']}")
-                        if workload == "busy":
-                            extra += f"; CI holds truth {verdicts['ci_has_truth']}/{args.trials}"
-                    rows.append((workload, f"{delta:.1%}", method, f"{st['ok']}/{args.trials}",
-                                 f"{statistics.median(rel):.2f}", f"{worst:.2f}", f"{statistics.mean(st['sec']):.2f}",
-                                 extra))
-    header = ("workload", "delta", "method", "ordered right", "est/true (median)", "est/true (worst)",
-              "s/trial", "measurefirst verdicts")
-    widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
-    print()
-    print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
-    for r in rows:
-        print("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))
+                            ratio = methods[method](a, b)
+                        st[method]["sec"].append(time.perf_counter() - t0)
+                        st[method]["ok"] += ratio > 1
+                        st[method]["rel"].append((ratio - 1) / (truth - 1))
+                    print(f"  period {period:g} s, {workload} {delta:.1%}: trial {trial + 1}/{trials} done",
+                          file=sys.stderr, flush=True)
+                for method, s in st.items():
+                    worst = max(s["rel"], key=lambda r: abs(r - 1))
+                    extra = ["", "", ""]
+                    if method == MF:
+                        extra = [f"right {verdicts['slower']}, no-diff {verdicts['no difference']}, "
+                                 f"undecided {verdicts['undecided']}", f"{verdicts['faster']}",
+                                 f"{verdicts['ci']}/{trials}"]
+                    rows.append([f"{period:g} s", workload, f"{delta:.1%}", method, f"{s['ok']}/{trials}",
+                                 f"{statistics.median(s['rel']):.2f}", f"{worst:.2f}",
+                                 f"{statistics.mean(s['sec']):.2f}", *extra])
+    log()
+    table(log, ["period", "workload", "delta", "method", "ordered right", "est/true (median)", "est/true (worst)",
+                "s/trial", "verdicts", "wrong direction", "CI holds truth"], rows)
+    if args.log:
+        print(f"log written to {log.save('discrimination')}", file=sys.stderr)
 
 
 if __name__ == "__main__":

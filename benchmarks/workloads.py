@@ -1,10 +1,18 @@
-"""Workloads shared by the benchmark scripts."""
+"""Workloads, background load, the other tools' estimators and a log helper, shared by the
+benchmark scripts."""
 
 from __future__ import annotations
 
+import datetime as dt
+import io
 import multiprocessing as mp
+import os
+import sys
 import time
+import timeit
 from typing import Any, Callable
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
 
 
 def busy_wait(ns: int) -> Callable[[], None]:
@@ -59,3 +67,94 @@ class Background:
             p.terminate()
         for p in self.procs:
             p.join()
+
+
+# ---- CPU workloads ---------------------------------------------------------------------------------
+def matmul_fn(n: int = 256) -> Callable[[], object]:
+    import torch
+
+    a = torch.randn(n, n)
+    return lambda: a @ a
+
+
+def add_fn() -> Callable[[], object]:
+    import torch
+
+    x = torch.ones(1)
+    return lambda: torch.add(x, x)
+
+
+# ---- the tools users would pick instead --------------------------------------------------------------
+def est_timeit(fn: Callable[[], object], repeat: int = 5) -> float:
+    """What ``python -m timeit`` reports: autorange, then the minimum of ``repeat`` repeats."""
+    t = timeit.Timer(fn)
+    number, _ = t.autorange()
+    return min(t.repeat(repeat=repeat, number=number)) / number
+
+
+def est_blocked(fn: Callable[[], object], min_run_time: float = 0.2) -> float:
+    import torch.utils.benchmark as tub
+
+    return float(tub.Timer(stmt="fn()", globals={"fn": fn}).blocked_autorange(min_run_time=min_run_time).median)
+
+
+def est_adaptive(fn: Callable[[], object]) -> float:
+    import torch.utils.benchmark as tub
+
+    return float(tub.Timer(stmt="fn()", globals={"fn": fn}).adaptive_autorange().median)
+
+
+def pytest_benchmark_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pytest_benchmark") is not None
+
+
+class _Quiet:
+    def __getattr__(self, name: str) -> Callable[..., None]:
+        return lambda *args, **kwargs: None
+
+
+class _Node:
+    name = nodeid = "measurefirst-benchmarks"
+
+
+def est_pytest_benchmark(fn: Callable[[], object], max_time: float = 1.0) -> float:
+    """pytest-benchmark's ``benchmark(fn)`` fixture with its default options (calibrated rounds for
+    ``max_time`` seconds, at least 5), outside pytest; its median per call."""
+    from pytest_benchmark.fixture import BenchmarkFixture
+    from pytest_benchmark.utils import NameWrapper
+
+    fixture = BenchmarkFixture(
+        _Node(), disable_gc=False, timer=NameWrapper(time.perf_counter), min_rounds=5, min_time=0.000005,
+        max_time=max_time, precision=None, confidence=None, warmup=False, warmup_iterations=100000,
+        calibration_precision=10, add_stats=lambda stats: None, logger=_Quiet(), warner=lambda *a: None,
+        disabled=False, cprofile=False, cprofile_loops=None, cprofile_dump=None)
+    fixture(fn)
+    return float(fixture.stats.stats.median)
+
+
+# ---- output ------------------------------------------------------------------------------------------
+class Log:
+    """Prints, and keeps what was printed for ``--log`` (a file under docs/, written only when asked)."""
+
+    def __init__(self) -> None:
+        self.buf = io.StringIO()
+
+    def __call__(self, *parts: object) -> None:
+        line = " ".join(str(p) for p in parts)
+        print(line, flush=True)
+        self.buf.write(line + "\n")
+
+    def save(self, name: str) -> str:
+        path = os.path.normpath(os.path.join(DOCS, f"{name}-{dt.date.today().isoformat()}.txt"))
+        with open(path, "w") as f:
+            f.write(f"$ python {' '.join(sys.argv)}\n" + self.buf.getvalue())
+        return path
+
+
+def table(log: Log, header: list[str], rows: list[list[str]]) -> None:
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    log("  ".join(h.ljust(w) for h, w in zip(header, widths)))
+    for r in rows:
+        log("  ".join(str(x).ljust(w) for x, w in zip(r, widths)))

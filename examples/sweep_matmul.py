@@ -9,7 +9,7 @@ from pathlib import Path
 import torch
 
 import measurefirst
-from measurefirst.sweep import sweep
+from measurefirst import sweep
 
 device = measurefirst.resolve_device("auto")
 

@@ -46,7 +46,7 @@ def build():
 
 if __name__ == "__main__":
     import measurefirst
-    from measurefirst.step import benchmark_step
+    from measurefirst import benchmark_step
 
     parts = build()
     result = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], device="cpu", steps=5, warmup=2,

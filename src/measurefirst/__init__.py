@@ -15,7 +15,10 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .render.report import report
     from .render.text import grid_table
     from .results import SCHEMA_VERSION, Finding, Measurement
+    from .roofline import Peaks, peaks
+    from .step import RangedStepResult, StepResult, benchmark_ranged_step, benchmark_step, compare_steps
     from .store import Store, StoreError
+    from .sweep import SweepResult, sweep
     from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
 #: Where each public name lives. They are imported on first use, so that ``import measurefirst``
@@ -32,6 +35,10 @@ _EXPORTS = {
     "grid_table": "render.text", "report": "render.report",
     "SCHEMA_VERSION": "results", "Finding": "results", "Measurement": "results",
     "Store": "store", "StoreError": "store",
+    "Peaks": "roofline", "peaks": "roofline",
+    "StepResult": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
+    "compare_steps": "step",
+    "SweepResult": "sweep", "sweep": "sweep",
     "CudaEventTimer": "timers", "MpsEventTimer": "timers", "Reading": "timers", "Timer": "timers",
     "WallTimer": "timers",
 }
@@ -92,6 +99,15 @@ __all__ = [
     "WallTimer",
     "available_devices",
     "benchmark",
+    "benchmark_ranged_step",
+    "benchmark_step",
+    "compare_steps",
+    "peaks",
+    "Peaks",
+    "RangedStepResult",
+    "StepResult",
+    "sweep",
+    "SweepResult",
     "resolve_device",
     "__version__",
 ]

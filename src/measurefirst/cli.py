@@ -28,6 +28,10 @@ _TARGET_RE = re.compile(r"^(?P<mod>[\w.]+|[^:\s]+\.py):(?P<attr>[\w.]+)$")
 MAX_RESULTS_FILE_BYTES = 256 * 2**20
 
 
+#: ``--fail-if-slower`` given alone: each kind's default threshold (argparse converts a string const).
+_KIND_DEFAULT = -1.0
+
+
 class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit code 2."""
 
@@ -213,6 +217,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-stop-early", action="store_true",
                    help="spend the whole budget even when the interval has settled wider than --precision "
                         "(default: stop after about a second with the interval this machine gives)")
+    b.add_argument("--count", choices=("instructions",), default=None,
+                   help="count instead of timing: user-space instructions per call, in a fresh process "
+                        "(hardware counters, else valgrind's callgrind); deterministic, for CI gates. "
+                        "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
     b.add_argument("--keep-preempted", action="store_true",
                    help="use samples during which the OS preempted the process (default: set them aside)")
     b.add_argument("--label", action="append", default=[], help="label for each target, in order (at most one each)")
@@ -250,9 +258,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="flush the last-level cache before each sample (times each call alone)")
     c.add_argument("--timer", choices=("auto", "wall", "event"), default="auto",
                    help="auto: events on GPUs, wall clock on the CPU")
-    c.add_argument("--fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
+    c.add_argument("--fail-if-slower", type=_fraction, nargs="?", const=_KIND_DEFAULT, default=None, metavar="FRACTION",
                    help="exit 1 if a candidate or saved result is slower beyond its CI and this threshold "
-                        "(5%% or 0.05; a bare number above 1 is refused)")
+                        "(5%% or 0.05; a bare number above 1 is refused); alone: the CI decides for times, "
+                        "0.5%% more work for counts")
     c.add_argument("--json", action="store_true", help="print JSON instead of the table")
     c.add_argument("-o", "--output", type=_path, default=None, help="also write the JSON to this file (atomically)")
     c.add_argument("--save", nargs="?", const="", default=None, metavar="PREFIX",
@@ -628,9 +637,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         else:
             (label, fn), job_timer = _load_target(target, namespace), timer
         jobs.append((args.label[i] if i < len(args.label) else label, fn, job_timer))
+    if args.count is not None:
+        if args.simulate:
+            raise UsageError("--count counts real instructions; it cannot be simulated")
+        jobs = [(label, _count_target(target, args.setup, device), timer)
+                for (label, _, timer), target in zip(jobs, targets)]
     try:
         for label, fn, job_timer in jobs:
             try:
+                if args.count is not None:
+                    results.append(benchmark(fn, count=args.count, device=device, label=label, warmup=args.warmup,
+                                             trials=args.trials, number=args.number))
+                    continue
                 m = benchmark(
                     fn, device=device, label=label, precision=args.precision, budget=args.budget,
                     min_time=args.min_time, min_samples=args.min_samples, max_samples=args.max_samples,
@@ -664,6 +682,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         code = EXIT_INTERRUPTED if _ctrl_c(args) else EXIT_FAILED
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
+    except RuntimeError as exc:
+        from .counting import CountError
+
+        if not isinstance(exc, CountError):
+            raise
+        raise UsageError(str(exc)) from exc
     code = _first_failure(code, _emit(args, results, out, err))
     if args.save is not None and results:
         code = _first_failure(code, _save(args, results, err))
@@ -674,12 +698,26 @@ def _first_failure(code: int, other: int) -> int:
     return code if code != EXIT_OK else other
 
 
+def _count_target(target: str, setups: Sequence[str], device: str) -> Any:
+    """What --count sends to the counting process: the target, rebuilt there as it was loaded here."""
+    from ._counters import Target
+
+    m = _TARGET_RE.match(target.strip())
+    if m is None:
+        return Target("statement", "", target, tuple(setups), device)
+    mod, attr = m.group("mod"), m.group("attr")
+    if mod.endswith(".py"):
+        return Target("file", str(Path(mod).resolve()), attr)
+    return Target("module", mod, attr)
+
+
 def _save(args: argparse.Namespace, results: list[Any], err: Any) -> int:
     """Save to the store; if that fails after measuring, the results go to a fallback file it names."""
     from .store import Store, StoreError
 
-    skipped = [m.label for m in results if m.summary is None]
-    results = [m for m in results if m.summary is not None]
+    empty = [(not m.counts) if m.kind == "count" else m.summary is None for m in results]
+    skipped = [m.label for m, e in zip(results, empty) if e]
+    results = [m for m, e in zip(results, empty) if not e]
     for label in skipped:
         _say(err, f"not saved: {label} has no samples")
     if not results:
@@ -722,7 +760,13 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> i
     payload = [m.to_dict() for m in results]
 
     def show() -> None:
-        out.print(measurement_table(results))
+        from .render.text import count_table
+
+        counts = [m for m in results if m.kind == "count"]
+        if counts:
+            out.print(count_table(counts))
+        if len(counts) < len(results):
+            out.print(measurement_table([m for m in results if m.kind != "count"]))
         for m in results:
             for line in finding_lines(m.warnings):
                 _say(out, f"{m.label}: {line}")
@@ -792,7 +836,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from .regression import change, match
-    from .render.text import cell, format_time
+    from .render.text import cell
 
     out = _console()
     refs = list(args.targets)
@@ -813,7 +857,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from exc
     if not pairs:
         raise UsageError(f"no benchmark label appears in both {refs[0]} and {refs[1]}")
-    threshold = args.fail_if_slower or 0.0
+    threshold = None if args.fail_if_slower in (None, _KIND_DEFAULT) else args.fail_if_slower
     names = {mm.group("name") for mm in map(_REF_RE.match, refs) if mm and mm.group("name")}
     single_name = names.pop() if len(names) == 1 and len(pairs) == 1 else None
     try:
@@ -828,11 +872,14 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
         table = Table(title=cell(f"{refs[0]} → {refs[1]}"))
         for col in ("benchmark", "base", "new", "change", "verdict"):
             table.add_column(col, justify="left" if col in ("benchmark", "verdict") else "right")
+        from .render.text import format_value
+
         for c in changes:
             verdict = (cell("REGRESSION", "red") if c.regression and args.fail_if_slower is not None
                        else cell("slower", "red") if c.ci_low > 1 else cell("faster", "green") if c.ci_high < 1
                        else cell("same"))
-            table.add_row(cell(c.label), format_time(c.base_median), format_time(c.new_median), cell(c.words()),
+            table.add_row(cell(c.label), format_value(c.base_median, c.unit), format_value(c.new_median, c.unit),
+                          cell(c.words()),
                           verdict)
         out.print(table)
         for c in changes:
@@ -844,7 +891,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     code = _deliver(args, text, show, out, _console(stderr=True))
     failed = [c for c in changes if c.regression] if args.fail_if_slower is not None else []
     for c in failed:
-        _say(_console(stderr=True), f"regression: {c.label} is {c.words()}, beyond the {threshold:.1%} threshold")
+        _say(_console(stderr=True), f"regression: {c.label} is {c.words()}, beyond the {c.threshold:.1%} threshold")
     return _first_failure(EXIT_FAILED if failed else EXIT_OK, code)
 
 
@@ -935,7 +982,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         code = _first_failure(code, _save(argparse.Namespace(save=args.save, store=args.store),
                                           list(result.measurements), err))
     if code == EXIT_OK and args.fail_if_slower is not None:
-        slow = [v for v in result.verdicts if v.verdict == "slower" and v.ratio > 1 + args.fail_if_slower]
+        limit = 0.0 if args.fail_if_slower == _KIND_DEFAULT else args.fail_if_slower
+        slow = [v for v in result.verdicts if v.verdict == "slower" and v.ratio > 1 + limit]
         for v in slow:
             _say(err, f"regression: {v.label} is {v.words()} than {v.baseline}")
         code = EXIT_FAILED if slow else code
@@ -1011,23 +1059,32 @@ def cmd_history(args: argparse.Namespace) -> int:
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
         ms = [store.get(r.id) for r in rows]
     flagged = set(steps(ms))
+    from .results import Count
+
+    counts = any(isinstance(m, Count) for m in ms)
+    values = [m.per_call if isinstance(m, Count) else m.median for m in ms]
     if args.json:
         out.file.write(_dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
-                                "median_s": m.median, "ci_s": m.ci, "step": i in flagged}
-                               for i, (r, m) in enumerate(zip(rows, ms))]) + "\n")
+                                **({"per_call": v, "event": m.event} if isinstance(m, Count) else
+                                   {"median_s": m.median, "ci_s": m.ci}),
+                                "step": i in flagged}
+                               for i, (r, m, v) in enumerate(zip(rows, ms, values))]) + "\n")
         return EXIT_OK
     table = Table(title=cell(f"history of {args.name}"))
-    for col in ("id", "created", "commit", "median", "95% CI", "vs previous", "step"):
+    for col in ("id", "created", "commit", "per call" if counts else "median", "95% CI", "vs previous", "step"):
         table.add_column(col)
-    for i, (r, m) in enumerate(zip(rows, ms)):
-        ratio = m.median / ms[i - 1].median if i and ms[i - 1].median > 0 else math.nan
+    for i, (r, m, v) in enumerate(zip(rows, ms, values)):
+        ratio = v / values[i - 1] if i and values[i - 1] > 0 else math.nan
         prev = "" if i == 0 else ("n/a" if not math.isfinite(ratio) else f"{(ratio - 1) * 100:+.1f}%")
-        ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
+        if isinstance(m, Count):
+            shown, ci = f"{v:,.0f} {m.event}", f"±{m.spread:.2%} over {m.n_repeats} repeats"
+        else:
+            shown = format_time(v)
+            ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
         step = cell("")
         if i in flagged:
-            step = cell("▲ slower", "red") if m.median > ms[i - 1].median else cell("▼ faster", "green")
-        table.add_row(str(r.id), cell(r.created), cell((r.git_commit or "")[:12]), format_time(m.median), ci, prev,
-                      step)
+            step = cell("▲ slower", "red") if v > values[i - 1] else cell("▼ faster", "green")
+        table.add_row(str(r.id), cell(r.created), cell((r.git_commit or "")[:12]), shown, ci, prev, step)
     out.print(table)
     return EXIT_OK
 

@@ -36,11 +36,12 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
 from __future__ import annotations
 
 import bisect
+import functools
 import gc
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any, Callable, overload
 
 import torch
 
@@ -57,6 +58,8 @@ from .findings import OVERHEAD_SHARE, assess
 from .results import (
     MAX_PREEMPTED_FRACTION_TO_DISCARD,
     Calibration,
+    Count,
+    SpeedReference,
     Measurement,
     Stop,
     Warmup,
@@ -172,6 +175,8 @@ class Options:
 
 
 def default_label(fn: Callable[..., Any]) -> str:
+    if isinstance(fn, functools.partial):
+        return default_label(fn.func)
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
     return "lambda" if name == "<lambda>" else str(name)
 
@@ -241,7 +246,8 @@ class Sampler:
 
     def __init__(self, fn: Callable[[], object], timer: Timer, opts: Options, *, label: str,
                  device: torch.device | str, env: dict[str, Any] | None = None,
-                 setup: Callable[[], object] | None = None, t_begin: int | None = None) -> None:
+                 setup: Callable[[], object] | None = None, t_begin: int | None = None,
+                 reference: Callable[[], object] | None = None, reference_label: str = "") -> None:
         dev = torch.device(device)
         self.fn, self.timer, self.opts, self.label = fn, timer, opts, label
         self.device, self.env, self.setup = str(dev), env or {}, setup
@@ -267,6 +273,11 @@ class Sampler:
         self.t_sampling = self.t_begin
         self.has_host = False
         self.has_preempt = False
+        #: experimental speed reference (see measurefirst.reference): its call, loop and samples
+        self.reference, self.reference_label = reference, reference_label
+        self.reference_run: Callable[[], object] | None = None
+        self.reference_number = 0
+        self.reference_samples: list[float] = []
 
     # -- phases --------------------------------------------------------------------------------
     @property
@@ -394,6 +405,8 @@ class Sampler:
         planned on eager calls can be far too small; the graph is captured again with the count
         that the replay asks for."""
         assert self.calibration is not None
+        if self.reference is not None:
+            self._prepare_reference()
         if not self.opts.cuda_graph:
             self.run = loop(self.fn, self.number)
             return self.run
@@ -419,13 +432,28 @@ class Sampler:
         self.run = replay
         return replay
 
+    def _prepare_reference(self) -> None:
+        """Loop the reference so that one of its samples lasts about as long as a measured sample."""
+        from .reference import REFERENCE_PROBES, reference_number
+
+        assert self.reference is not None and self.calibration is not None
+        cal = self.calibration
+        self.phase = "reference calibration"
+        probe = stats.median([self.timer.time(self.reference).elapsed_ns - cal.overhead_ns
+                              for _ in range(REFERENCE_PROBES)])
+        self.reference_number = reference_number(self.number * cal.per_call_estimate_ns, probe)
+        self.reference_run = loop(self.reference, self.reference_number)
+
     def take_sample(self) -> None:
-        """Set up, then flush (cold cache; right before the clock starts), time one sample, record it."""
+        """Set up, then flush (cold cache; right before the clock starts), time one sample, record it
+        (then, with a speed reference, time one reference sample)."""
         assert self.run is not None, "call prepare() first"
         self.index = len(self.samples)
         self._set_up()
         r = self.timer.time(self.run, self.flush)
         self._record(r.elapsed_ns, self.number, r.host_ns, r.preempted, r.synced_ns)
+        if self.reference_run is not None:
+            self.reference_samples.append(self.timer.time(self.reference_run).elapsed_ns)
 
     def take_block(self, count: int, deadline_ns: float = math.inf) -> float:
         """``count`` samples (fewer once ``deadline_ns`` has passed; at least one); their median
@@ -530,6 +558,9 @@ class Sampler:
             warmup=self.warmup, calibration=self.calibration, stop=stop,
             options=options, env=self.env, complete=complete, discard_preempted=opts.discard_preempted,
             synced_ns=tuple(self.synced) if self.synced and len(self.synced) == n else None,
+            reference=None if self.reference_run is None or self.calibration is None else SpeedReference(
+                self.reference_label, tuple(self.reference_samples), self.reference_number,
+                self.calibration.overhead_ns),
         )
         findings = assess(m, min_samples=opts.min_samples, fixed_trials=opts.trials is not None)
         return replace(m, warnings=findings)
@@ -541,9 +572,11 @@ class Sampler:
 
 def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str, device: str | torch.device,
             env: dict[str, Any] | None = None, setup: Callable[[], object] | None = None,
-            cold_ns: float | None = None, notes: dict[str, Any] | None = None) -> Measurement:
+            cold_ns: float | None = None, notes: dict[str, Any] | None = None,
+            reference: Callable[[], object] | None = None, reference_label: str = "") -> Measurement:
     """Run the measuring loop with an injected timer. :func:`benchmark` is the friendly front end."""
-    state = Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup)
+    state = Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup, reference=reference,
+                    reference_label=reference_label)
     state.notes.update(notes or {})
     gc_was_enabled = gc.isenabled()
     gc.collect()
@@ -653,6 +686,33 @@ def check_timer(timer: object) -> None:
         raise TypeError(f"timer must be 'auto', 'wall', 'event' or a Timer instance; got {type(timer).__name__}")
 
 
+def _count(fn: Callable[[], object], event: str, *, device: DeviceLike, label: str | None,
+           setup: Callable[[], object] | None, warmup: int | None, trials: int | None, number: int | None,
+           cold_cache: bool, cuda_graph: bool, timer: str | Timer, reference: bool | Callable[[], object]) -> Count:
+    """``benchmark(..., count=...)``: count instead of timing (see :mod:`measurefirst.counting`)."""
+    from . import counting
+
+    if not isinstance(event, str) or event not in counting.EVENTS:
+        raise ValueError(f"count must be one of {', '.join(repr(e) for e in counting.EVENTS)}; got {event!r}")
+    unsupported = [name for name, given in (("setup", setup is not None), ("cold_cache", cold_cache),
+                                            ("cuda_graph", cuda_graph), ("timer", timer != "auto"),
+                                            ("reference", reference is not False)) if given]
+    if unsupported:
+        raise ValueError(f"count={event!r} counts calls of the function alone in a fresh process; drop "
+                         f"{', '.join(unsupported)} (build inputs when the function's module is imported)")
+    is_auto = device is None or (isinstance(device, str) and device.strip().lower() == "auto")
+    dev = torch.device("cpu") if is_auto else resolve_device(device)
+    if dev.type != "cpu":
+        raise ValueError(f"count={event!r} counts CPU instructions; device {dev} work is not counted: pass "
+                         "device='cpu' (or time it on the device instead)")
+    return counting.count_events(
+        fn, label=label or default_label(fn), event=event,
+        calls=counting.DEFAULT_CALLS if number is None else number,
+        repeats=counting.DEFAULT_REPEATS if trials is None else trials,
+        warmup=counting.DEFAULT_WARMUP if warmup is None else warmup, env=environment(dev))
+
+
+@overload
 def benchmark(
     fn: Callable[[], object],
     *,
@@ -674,7 +734,62 @@ def benchmark(
     timer: str | Timer = "auto",
     discard_preempted: bool = True,
     stop_early: bool = True,
-) -> Measurement:
+    reference: bool | Callable[[], object] = False,
+    count: None = None,
+) -> Measurement: ...
+
+
+@overload
+def benchmark(
+    fn: Callable[[], object],
+    *,
+    device: DeviceLike = "auto",
+    label: str | None = None,
+    setup: Callable[[], object] | None = None,
+    precision: float = 0.01,
+    budget: float = 5.0,
+    min_time: float = 0.2,
+    min_samples: int = 10,
+    max_samples: int | None = None,
+    warmup: int | None = None,
+    trials: int | None = None,
+    number: int | None = None,
+    warmup_min_time: float = 0.05,
+    warmup_max_time: float = 1.0,
+    cold_cache: bool = False,
+    cuda_graph: bool = False,
+    timer: str | Timer = "auto",
+    discard_preempted: bool = True,
+    stop_early: bool = True,
+    reference: bool | Callable[[], object] = False,
+    count: str,
+) -> Count: ...
+
+
+def benchmark(
+    fn: Callable[[], object],
+    *,
+    device: DeviceLike = "auto",
+    label: str | None = None,
+    setup: Callable[[], object] | None = None,
+    precision: float = 0.01,
+    budget: float = 5.0,
+    min_time: float = 0.2,
+    min_samples: int = 10,
+    max_samples: int | None = None,
+    warmup: int | None = None,
+    trials: int | None = None,
+    number: int | None = None,
+    warmup_min_time: float = 0.05,
+    warmup_max_time: float = 1.0,
+    cold_cache: bool = False,
+    cuda_graph: bool = False,
+    timer: str | Timer = "auto",
+    discard_preempted: bool = True,
+    stop_early: bool = True,
+    reference: bool | Callable[[], object] = False,
+    count: str | None = None,
+) -> Measurement | Count:
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
 
     Args:
@@ -701,9 +816,18 @@ def benchmark(
         discard_preempted: set aside samples during which the OS preempted the process.
         stop_early: stop after about a second when the interval has settled wider than ``precision``
             and would not reach it within the budget (reason ``"noise"``); False uses the whole budget.
+        reference: experimental. Interleave a fixed reference workload (``True``: a pure-Python
+            integer loop; or your own callable) with the samples, and report next to the raw estimate
+            the estimate normalized to the machine's fast state, with the speed factor
+            (``m.reference``; see :mod:`measurefirst.reference`). The raw statistics do not change.
+        count: ``"instructions"`` counts instead of timing: the user-space instructions per call, in a
+            fresh process (hardware counters, else valgrind's callgrind), for CI gates; returns a
+            :class:`~measurefirst.results.Count`. ``number`` sets the calls per repeat (default 10),
+            ``trials`` the repeats (default 3), ``warmup`` the uncounted calls first (default 3); see
+            :mod:`measurefirst.counting`.
 
     Returns:
-        a :class:`~measurefirst.results.Measurement`.
+        a :class:`~measurefirst.results.Measurement` (a :class:`~measurefirst.results.Count` with ``count``).
 
     Raises:
         TypeError: ``fn`` is not callable. ValueError: an invalid option. DeviceError: the device is
@@ -717,12 +841,16 @@ def benchmark(
         )
     if setup is not None and not callable(setup):
         raise TypeError(f"setup must be a callable taking no arguments; got {type(setup).__name__}")
+    if count is not None:
+        return _count(fn, count, device=device, label=label, setup=setup, warmup=warmup, trials=trials,
+                      number=number, cold_cache=cold_cache, cuda_graph=cuda_graph, timer=timer, reference=reference)
     opts = Options(precision=precision, budget=budget, min_time=min_time, min_samples=min_samples,
                    max_samples=max_samples, warmup=warmup, trials=trials, number=number,
                    warmup_min_time=warmup_min_time, warmup_max_time=warmup_max_time,
                    cold_cache=cold_cache, cuda_graph=cuda_graph, discard_preempted=discard_preempted,
                    stop_early=stop_early)
     check_timer(timer)
+    ref_fn, ref_label = _reference(reference)
     label = label or default_label(fn)
     cold_ns: float | None = None
     notes: dict[str, Any] = {}
@@ -747,4 +875,18 @@ def benchmark(
     if cuda_graph and dev.type != "cuda":
         raise ValueError(f"cuda_graph=True needs a CUDA device; the device is {dev}")
     return measure(fn, the_timer, opts, label=label or default_label(fn), device=dev,
-                   env=environment(dev), setup=setup, cold_ns=cold_ns, notes=notes)
+                   env=environment(dev), setup=setup, cold_ns=cold_ns, notes=notes,
+                   reference=ref_fn, reference_label=ref_label)
+
+
+def _reference(reference: bool | Callable[[], object]) -> tuple[Callable[[], object] | None, str]:
+    """The speed reference's call and label (``True``: the built-in one; ``False``: none)."""
+    if reference is False:
+        return None, ""
+    if reference is True:
+        from .reference import BUILTIN_LABEL, reference_work
+
+        return reference_work, BUILTIN_LABEL
+    if not callable(reference):
+        raise TypeError(f"reference must be True, False or a callable taking no arguments; got {type(reference).__name__}")
+    return reference, default_label(reference)

@@ -1,16 +1,26 @@
 """Regression checks between saved results: which benchmark got slower, beyond its CI and a threshold.
 
 Saved runs were not interleaved, so the ratio of two medians gets an approximate CI: in log space
-the half-widths of the two medians' CIs add in quadrature.
+the half-widths of the two medians' CIs add in quadrature. Counts (``benchmark(..., count=...)``)
+compare the same way, their interval being the range of their repeats, with a tight default
+threshold (:data:`COUNT_THRESHOLD`): counts do not drift with the machine's load.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Sequence, TypeVar
 
-from .results import Measurement
+from .results import Count, Measurement
+
+#: Default threshold of a regression check on counts: more work per call than this fraction is a
+#: regression (an unchanged program counts the same to well within 0.1% from run to run).
+COUNT_THRESHOLD = 0.005
+#: Default threshold on times: the CI alone decides.
+TIME_THRESHOLD = 0.0
+
+R = TypeVar("R", Measurement, Count)
 
 #: A step in a history: consecutive runs whose medians differ by more than this fraction and
 #: whose ratio CI excludes 1.
@@ -30,10 +40,16 @@ class Change:
     regression: bool
     improvement: bool
     flags: tuple[str, ...] = ()
+    #: what the medians are: "seconds" per call, or a counted event per call ("instructions")
+    unit: str = "seconds"
+    threshold: float = 0.0
 
     def words(self) -> str:
         pct = (self.ratio - 1) * 100
-        direction = "slower" if pct > 0 else "faster"
+        if self.unit != "seconds":
+            direction = "more " + self.unit if pct > 0 else "fewer " + self.unit
+        else:
+            direction = "slower" if pct > 0 else "faster"
         sig = "" if (self.ci_low > 1 or self.ci_high < 1) else " (within noise)"
         return f"{abs(pct):.1f}% {direction}{sig} (ratio {self.ratio:.3f}, 95% CI {self.ci_low:.3f}–{self.ci_high:.3f})"
 
@@ -45,10 +61,53 @@ def _log_half_width(m: Measurement) -> float:
     return max(math.log(ci[1] / m.median), math.log(m.median / ci[0]))
 
 
-def change(base: Measurement, new: Measurement, *, threshold: float = 0.0, label: str | None = None) -> Change:
-    """Compare two saved measurements; a regression is slower beyond the CI *and* the threshold.
-    A side without samples cannot be compared: ``ValueError`` says which. ``threshold`` is a fraction
-    (0.05 for 5%): finite and not negative, else ``ValueError`` (a NaN threshold would pass everything)."""
+def _count_log_half_width(c: Count) -> float:
+    if not c.counts or not c.per_call > 0:
+        return math.inf
+    per = c.per_call_counts
+    return max(math.log(max(per) / c.per_call), math.log(c.per_call / max(min(per), 1e-300)))
+
+
+def _change_counts(base: Count, new: Count, threshold: float | None, label: str | None) -> Change:
+    if base.event != new.event:
+        raise ValueError(f"cannot compare counts of {base.event} with counts of {new.event}")
+    for side, c in (("base", base), ("new", new)):
+        if not (c.per_call > 0 and math.isfinite(c.per_call)):
+            raise ValueError(f"the {side} count {c.label!r} has no counts; count it again before comparing")
+    threshold = COUNT_THRESHOLD if threshold is None else threshold
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold) \
+            or threshold < 0:
+        raise ValueError(f"threshold must be a finite fraction >= 0 such as 0.005 (0.5%); got {threshold!r}")
+    ratio = new.per_call / base.per_call
+    hw = math.hypot(_count_log_half_width(base), _count_log_half_width(new))
+    lo, hi = ratio * math.exp(-hw), ratio * math.exp(hw)
+    flags = []
+    if base.backend != new.backend:
+        flags.append(f"different counters: {base.backend} vs {new.backend} (counts differ between them)")
+    if base.env.get("hostname") != new.env.get("hostname"):
+        flags.append(f"different machines: {base.env.get('hostname')} vs {new.env.get('hostname')}")
+    for key in ("python_version", "torch_version"):
+        if base.env.get(key) != new.env.get(key):
+            flags.append(f"different {key.split('_')[0]}: {base.env.get(key)} vs {new.env.get(key)}")
+    if not base.complete or not new.complete:
+        flags.append("incomplete run")
+    return Change(label or new.label, base.per_call, new.per_call, ratio, lo, hi,
+                  regression=lo > 1.0 and ratio > 1.0 + threshold,
+                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), flags=tuple(flags),
+                  unit=new.event, threshold=threshold)
+
+
+def change(base: Measurement | Count, new: Measurement | Count, *, threshold: float | None = None,
+           label: str | None = None) -> Change:
+    """Compare two saved measurements (or two counts); a regression is slower (more work) beyond the
+    CI *and* the threshold (default: 0 for times, :data:`COUNT_THRESHOLD` for counts). A side
+    without samples, or a time against a count, cannot be compared: ``ValueError`` says why."""
+    if isinstance(base, Count) or isinstance(new, Count):
+        if not (isinstance(base, Count) and isinstance(new, Count)):
+            raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "
+                             "counts with counts (bench --count) and times with times")
+        return _change_counts(base, new, threshold, label)
+    threshold = TIME_THRESHOLD if threshold is None else threshold
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold) \
             or threshold < 0:
         raise ValueError(f"threshold must be a finite fraction >= 0 such as 0.05 (5%); got {threshold!r}")
@@ -69,12 +128,13 @@ def change(base: Measurement, new: Measurement, *, threshold: float = 0.0, label
         flags.append("incomplete run")
     return Change(label or new.label, base.median, new.median, ratio, lo, hi,
                   regression=lo > 1.0 and ratio > 1.0 + threshold,
-                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), flags=tuple(flags))
+                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), flags=tuple(flags),
+                  threshold=threshold)
 
 
-def match(base: Sequence[Measurement], new: Sequence[Measurement]) -> tuple[list[tuple[Measurement, Measurement]], list[str]]:
-    """Pair measurements by label; also return the labels found on one side only. A label that
-    appears twice on one side cannot be paired: ``ValueError`` names it."""
+def match(base: Sequence[R], new: Sequence[R]) -> tuple[list[tuple[R, R]], list[str]]:
+    """Pair measurements (or counts) by label; also return the labels found on one side only. A label
+    that appears twice on one side cannot be paired: ``ValueError`` names it."""
     for side, ms in (("base", base), ("new", new)):
         labels = [m.label for m in ms]
         dupes = sorted({x for x in labels if labels.count(x) > 1})
@@ -90,11 +150,13 @@ def match(base: Sequence[Measurement], new: Sequence[Measurement]) -> tuple[list
     return pairs, unmatched
 
 
-def steps(history: Sequence[Measurement]) -> list[int]:
-    """Indices i where run i differs from run i-1 beyond both CIs and :data:`STEP_FRACTION`."""
+def steps(history: Sequence[Measurement | Count]) -> list[int]:
+    """Indices i where run i differs from run i-1 beyond both CIs and :data:`STEP_FRACTION` (times)
+    or :data:`COUNT_THRESHOLD` (counts)."""
     out = []
     for i in range(1, len(history)):
         c = change(history[i - 1], history[i])
-        if (c.ci_low > 1 or c.ci_high < 1) and abs(c.ratio - 1) > STEP_FRACTION:
+        step = COUNT_THRESHOLD if c.unit != "seconds" else STEP_FRACTION
+        if (c.ci_low > 1 or c.ci_high < 1) and abs(c.ratio - 1) > step:
             out.append(i)
     return out

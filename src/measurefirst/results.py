@@ -10,14 +10,19 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from . import stats
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .reference import Normalized
+
 #: Version of the stored JSON form; bump it and add a migration when the form changes.
 SCHEMA_VERSION = 1
+#: Version of a :class:`Count`'s stored form.
+COUNT_SCHEMA_VERSION = 1
 #: Samples are set aside as preempted only while at most this fraction of them were preempted;
 #: beyond it the machine is too busy for that to leave a fair sample, so all are kept (and a
 #: warning says so).
@@ -93,6 +98,18 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class SpeedReference:
+    """Experimental (``benchmark(..., reference=True)``): a reference workload timed right after each
+    sample, ``number`` calls per reference sample, to track the machine's speed (see
+    :mod:`measurefirst.reference`). ``overhead_ns`` is the timer overhead subtracted from both."""
+
+    label: str
+    samples_ns: tuple[float, ...]
+    number: int
+    overhead_ns: float
+
+
+@dataclass(frozen=True)
 class Measurement:
     """The result of :func:`measurefirst.benchmark`: raw samples plus how they were taken.
 
@@ -119,7 +136,11 @@ class Measurement:
     discard_preempted: bool = True
     #: event timers: host ns from the start event until a synchronize of the whole device returned
     synced_ns: tuple[float, ...] | None = None
+    #: experimental: the speed reference interleaved with the samples (``reference=True``)
+    reference: SpeedReference | None = None
     schema_version: int = SCHEMA_VERSION
+
+    kind = "measurement"
 
     def __post_init__(self) -> None:
         n = len(self.samples_ns)
@@ -127,6 +148,16 @@ class Measurement:
             seq = getattr(self, name)
             if seq is not None and len(seq) != n:
                 raise ValueError(f"{name} has {len(seq)} entries for {n} samples; each sample needs one")
+
+    @cached_property
+    def normalized(self) -> "Normalized | None":
+        """Experimental: the estimate normalized to the machine's fast state, with the speed factor
+        (``None`` without a speed reference). See :mod:`measurefirst.reference`."""
+        if self.reference is None:
+            return None
+        from .reference import normalize
+
+        return normalize(self, self.reference)
 
     # ---- samples ---------------------------------------------------------------------------
     @cached_property
@@ -280,6 +311,10 @@ class Measurement:
         s = self.summary
         # Derived statistics are written for readers of the file; loading recomputes them.
         d["stats_seconds"] = None if s is None else asdict(s)
+        if self.reference is not None:
+            d["reference"] = asdict(self.reference)
+            norm = self.normalized
+            d["normalized"] = None if norm is None else asdict(norm)
         return d
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -322,6 +357,7 @@ class Measurement:
             warnings=tuple(Finding.from_dict(w, f"{path}.warnings[{i}]") for i, w in enumerate(warnings or ())),
             complete=_opt_bool(d, "complete", path, True),
             discard_preempted=_opt_bool(d, "discard_preempted", path, True),
+            reference=_reference(d.get("reference"), f"{path}.reference"),
             schema_version=SCHEMA_VERSION,
         )
 
@@ -331,6 +367,125 @@ class Measurement:
         if not isinstance(data, dict) or data.get("kind") != "measurement":
             raise ValueError("not a measurefirst measurement (missing \"kind\": \"measurement\")")
         return cls.from_dict(data)
+
+
+@dataclass(frozen=True)
+class Count:
+    """The result of ``benchmark(fn, count="instructions")``: how many user-space instructions one
+    call of ``fn`` executes, counted (not timed) over ``calls`` calls in each of several repeats.
+
+    Counts do not drift with the machine's load or speed, so they make tight CI gates; they do not
+    see what makes code slow beyond instructions (cache misses, memory bandwidth, the GPU).
+    ``counts`` are per repeat, for ``calls`` calls, with the empty bracket (the counter's own start
+    and stop) already subtracted; ``baselines`` keep what was subtracted.
+    """
+
+    label: str
+    event: str  # "instructions"
+    backend: str  # "perf" (hardware counters) or "callgrind"
+    counts: tuple[int, ...]
+    baselines: tuple[int, ...]
+    calls: int
+    warmup: int
+    device: str = "cpu"
+    options: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[Finding, ...] = ()
+    complete: bool = True
+    schema_version: int = COUNT_SCHEMA_VERSION
+
+    kind = "count"
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != len(self.baselines):
+            raise ValueError("counts and baselines must have the same length")
+        if self.calls < 1:
+            raise ValueError(f"calls must be >= 1; got {self.calls}")
+
+    @property
+    def per_call_counts(self) -> tuple[float, ...]:
+        """Each repeat's count divided by its calls."""
+        return tuple(c / self.calls for c in self.counts)
+
+    @property
+    def per_call(self) -> float:
+        """The median over repeats of the events per call (``nan`` without repeats)."""
+        return float(np.median(self.per_call_counts)) if self.counts else math.nan
+
+    @property
+    def spread(self) -> float:
+        """Half the range of the per-call counts over the repeats, relative to ``per_call``: how far
+        repeated counts disagree (0 when they are identical)."""
+        if not self.counts or not self.per_call > 0:
+            return math.inf
+        values = self.per_call_counts
+        return (max(values) - min(values)) / 2 / self.per_call
+
+    @property
+    def n_repeats(self) -> int:
+        return len(self.counts)
+
+    def __str__(self) -> str:
+        from .render.text import count_line
+
+        return count_line(self)
+
+    def __repr__(self) -> str:
+        return (f"<Count {self.label!r}: {self.per_call:,.0f} {self.event}/call over {self.n_repeats} x "
+                f"{self.calls} calls [{self.backend}]>")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version, "kind": self.kind, "label": self.label,
+            "event": self.event, "backend": self.backend, "device": self.device,
+            "counts": list(self.counts), "baselines": list(self.baselines), "calls": self.calls,
+            "warmup": self.warmup, "per_call": self.per_call if self.counts else None,
+            "options": dict(self.options), "env": dict(self.env),
+            "warnings": [w.to_dict() for w in self.warnings], "complete": self.complete,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Count":
+        version = d.get("schema_version")
+        if not isinstance(version, int):
+            raise ValueError("count result has no integer schema_version; is it a measurefirst file?")
+        if version > COUNT_SCHEMA_VERSION:
+            raise ValueError(f"count result has schema_version {version}, newer than this measurefirst "
+                             f"understands ({COUNT_SCHEMA_VERSION}); upgrade measurefirst")
+        return cls(
+            label=d["label"], event=d["event"], backend=d["backend"], device=d.get("device", "cpu"),
+            counts=tuple(int(x) for x in d["counts"]), baselines=tuple(int(x) for x in d["baselines"]),
+            calls=int(d["calls"]), warmup=int(d.get("warmup", 0)), options=dict(d.get("options") or {}),
+            env=dict(d.get("env") or {}), warnings=tuple(Finding.from_dict(w) for w in d.get("warnings") or ()),
+            complete=bool(d.get("complete", True)),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> "Count":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a measurefirst JSON result: {exc}") from exc
+        if not isinstance(data, dict) or data.get("kind") != "count":
+            raise ValueError("not a measurefirst count (missing \"kind\": \"count\")")
+        return cls.from_dict(data)
+
+
+def load_result(data: dict[str, Any]) -> "Measurement | Count":
+    """A stored measurement or count, by its ``kind``; anything malformed is a ``ValueError``."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a result must be a JSON object; got {_kind(data)}")
+    if data.get("kind") == "count":
+        try:
+            return Count.from_dict(data)
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"count result has a missing or malformed field: {exc}") from exc
+    return Measurement.from_dict(data)
 
 
 def used_mask(preempted: tuple[int, ...] | None, n: int, discard: bool) -> np.ndarray:
@@ -394,12 +549,12 @@ def parse_json(text: str | bytes) -> Any:
         raise ValueError(f"not a measurefirst JSON result: invalid JSON ({why})") from None
 
 
-def load_measurements(data: Any, source: str = "results") -> list[Measurement]:
-    """Every measurement in a parsed results document: a measurement, a comparison, a sweep, or a
-    list of those (what ``measurefirst bench|compare|sweep -o`` and ``runs export`` write). Raises
-    ``ValueError`` (only) naming what is wrong."""
+def load_measurements(data: Any, source: str = "results") -> "list[Measurement | Count]":
+    """Every measurement (or instruction count) in a parsed results document: a measurement, a count,
+    a comparison, a sweep, or a list of those (what ``measurefirst bench|compare|sweep -o`` and
+    ``runs export`` write). Raises ``ValueError`` (only) naming what is wrong."""
     items = data if isinstance(data, list) else [data]
-    out: list[Measurement] = []
+    out: list[Measurement | Count] = []
     for i, item in enumerate(items):
         path = f"{source}[{i}]" if isinstance(data, list) else source
         if not isinstance(item, dict):
@@ -407,6 +562,8 @@ def load_measurements(data: Any, source: str = "results") -> list[Measurement]:
         kind = item.get("kind")
         if kind == "measurement":
             out.append(Measurement.from_dict(item, path))
+        elif kind == "count":
+            out.append(load_result(item))
         elif kind == "comparison":
             d = migrate(item)
             ms = d.get("measurements")
@@ -418,7 +575,7 @@ def load_measurements(data: Any, source: str = "results") -> list[Measurement]:
 
             out.extend(SweepResult.from_dict(item).measurements())
         else:
-            raise ValueError(f"{path} has no \"kind\" of measurement, comparison or sweep "
+            raise ValueError(f"{path} has no \"kind\" of measurement, count, comparison or sweep "
                              f"(got {_short(kind)}); is it a measurefirst results file?")
     return out
 
@@ -526,6 +683,17 @@ def _int_list(d: dict[str, Any], key: str, path: str, minimum: int | None = None
     if not isinstance(v, (list, tuple)):
         raise ValueError(f"{path}.{key} must be a list of integers; got {_kind(v)}")
     return tuple(_int(x, f"{path}.{key}[{i}]", minimum) for i, x in enumerate(v))
+
+
+def _reference(d: Any, path: str) -> "SpeedReference | None":
+    if d is None:
+        return None
+    d = _dict(d, path)
+    number = d.get("number")
+    if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        raise ValueError(f"{path}.number must be an integer >= 1; got {number!r}")
+    return SpeedReference(_str(d, "label", path), _num_list(d, "samples_ns", path, minimum=0.0), number,
+                          float(_num(d.get("overhead_ns"), f"{path}.overhead_ns")))
 
 
 def _warmup(v: Any, path: str) -> Warmup | None:

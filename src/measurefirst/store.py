@@ -27,7 +27,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
-from .results import Measurement
+from .results import Count, Measurement, load_result, parse_json
+
+#: Anything the store keeps: a time measurement or a count (``benchmark(..., count=...)``).
+Result = Measurement | Count
 
 #: Identifies our SQLite files (PRAGMA application_id): ASCII "mfst".
 APPLICATION_ID = 0x6D667374
@@ -328,38 +331,42 @@ class Store:
         self.close()
 
     # -- writing -----------------------------------------------------------------------------
-    def save(self, m: Measurement, name: str | None = None, *, commit: str | None = None) -> int:
-        """Save one measurement under ``name`` (default: its label); returns the run id."""
+    def save(self, m: Result, name: str | None = None, *, commit: str | None = None) -> int:
+        """Save one measurement (or count) under ``name`` (default: its label); returns the run id."""
         return self.save_many([m], names=[name] if name else None, commit=commit)[0]
 
-    def save_many(self, ms: Iterable[Measurement], *, names: list[str] | None = None,
-                  commit: str | None = None) -> list[int]:
-        """Save several measurements in one transaction (all or none); returns their run ids."""
+    def save_many(self, ms: Iterable[Result], *, names: builtins.list[str] | None = None,
+                  commit: str | None = None) -> builtins.list[int]:
+        """Save measurements or counts in one transaction (all or none); returns their run ids. A count
+        keeps no time: its row's median and CI columns are empty, its samples column holds its repeats."""
         ms = list(ms)
         if self.read_only:
             raise StoreError(f"cannot save: the results store {self.path} is read-only (its folder cannot be "
                              f"written); choose a writable file with --store PATH or {ENV_VAR}=PATH")
-        empty = [m.label for m in ms if m.summary is None]
+        empty = [m.label for m in ms if (not m.counts if isinstance(m, Count) else m.summary is None)]
         if empty:
             raise ValueError(f"{empty[0]!r} has no samples (an interrupted or failed run); nothing to save")
         commit = commit if commit is not None else git_commit()
         return self._insert(ms, names, commit)
 
     @_guarded("save")
-    def _insert(self, ms: list[Measurement], names: list[str] | None, commit: str | None) -> list[int]:
+    def _insert(self, ms: builtins.list[Result], names: builtins.list[str] | None,
+                commit: str | None) -> builtins.list[int]:
         ids = []
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
             for i, m in enumerate(ms):
                 name = names[i] if names and i < len(names) and names[i] else m.label
-                ci = m.ci
+                ci = None if isinstance(m, Count) else m.ci
+                median = None if isinstance(m, Count) else _finite(m.median)
+                n = m.n_repeats if isinstance(m, Count) else m.n_samples
                 cur = c.execute(
                     "INSERT INTO runs (name, created, device, device_name, host, git_commit, median_s, "
                     "ci_low_s, ci_high_s, n_samples, complete, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                     (name, m.env.get("timestamp") or _now(), m.device, m.env.get("device_name"),
-                     m.env.get("hostname"), commit, _finite(m.median), None if ci is None else ci[0],
-                     None if ci is None else ci[1], m.n_samples, int(m.complete), m.to_json(indent=None)),
+                     m.env.get("hostname"), commit, median, None if ci is None else ci[0],
+                     None if ci is None else ci[1], n, int(m.complete), m.to_json(indent=None)),
                 )
                 ids.append(int(cur.lastrowid or 0))
             c.execute("COMMIT")
@@ -398,25 +405,28 @@ class Store:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
     @_guarded("read a run")
-    def get(self, run_id: int) -> Measurement:
+    def get(self, run_id: int) -> Result:
         run_id = check_run_id(run_id)
         row = self.conn.execute("SELECT data FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
         return self._decode(run_id, row[0])
 
-    def _decode(self, run_id: int, data: Any) -> Measurement:
+    def _decode(self, run_id: int, data: Any) -> Result:
         if not isinstance(data, (str, bytes)):
             raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
                              f"`measurefirst runs delete {run_id}`")
         try:
-            return Measurement.from_json(data)
+            parsed = parse_json(data)
+            if not isinstance(parsed, dict):
+                raise ValueError("not a measurefirst JSON result: not a JSON object")
+            return load_result(parsed)
         except ValueError as exc:
             raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
                              f"`measurefirst runs delete {run_id}`") from exc
 
     @_guarded("read a run")
-    def latest(self, name: str, back: int = 0) -> tuple[int, Measurement]:
+    def latest(self, name: str, back: int = 0) -> tuple[int, Result]:
         """The latest run of ``name`` (``back=1``: the one before it)."""
         if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
             raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
@@ -428,7 +438,7 @@ class Store:
                              f"saved names: {known}")
         return int(rows[0][0]), self._decode(int(rows[0][0]), rows[0][1])
 
-    def iter_measurements(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Measurement]]:
+    def iter_measurements(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
         rows = {r.id: r for r in self.list()}
         for i in ids:
             check_run_id(i)
@@ -476,9 +486,13 @@ class Store:
                                 for r, m in pairs], indent=2)
         header = ["id", "name", "created", "device", "device_name", "git_commit", "median_s", "ci_low_s",
                   "ci_high_s", "samples", "complete", "warnings"]
-        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,
+        header += ["per_call_count", "event"]
+        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, None, None, None, m.n_repeats,
+                    m.complete, " ".join(w.code for w in m.warnings), m.per_call, m.event]
+                   if isinstance(m, Count) else
+                   [r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,
                     None if m.ci is None else m.ci[0], None if m.ci is None else m.ci[1], m.n_samples,
-                    m.complete, " ".join(w.code for w in m.warnings)] for r, m in pairs]
+                    m.complete, " ".join(w.code for w in m.warnings), None, None] for r, m in pairs]
         if fmt == "csv":
             buf = io.StringIO()
             w = csv.writer(buf)

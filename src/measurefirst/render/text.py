@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
     from ..compare import Comparison
-    from ..results import Finding, Measurement
+    from ..results import Count, Finding, Measurement
     from ..sweep import SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
@@ -82,6 +82,13 @@ def format_time(seconds: float, half_width: float | None = None, unit: tuple[str
     return f"{value:.{places}f} {name}"
 
 
+def format_value(value: float, unit: str) -> str:
+    """A time (``unit="seconds"``) as :func:`format_time`, or a count per call: ``"444,360 instructions"``."""
+    if unit == "seconds":
+        return format_time(value)
+    return "n/a" if value is None or not math.isfinite(value) else f"{value:,.0f} {unit}"
+
+
 def format_relative(fraction: float) -> str:
     if not math.isfinite(fraction):
         return "n/a"
@@ -123,10 +130,54 @@ def measurement_line(m: "Measurement") -> str:
     if not m.complete:
         parts.append(" — INCOMPLETE (interrupted)")
     lines = ["".join(parts)]
+    lines += reference_lines(m)
     lines += [f"  warning [{w.code}]: {w.message}. Fix: {w.fix}" if w.fix else f"  warning [{w.code}]: {w.message}"
               for w in m.warnings if w.severity != "info"]
     lines += [f"  note [{w.code}]: {w.message}." for w in m.warnings if w.severity == "info"]
     return "\n".join(plain(line) for line in lines)
+
+
+def reference_lines(m: "Measurement") -> list[str]:
+    """The experimental speed reference, in words (nothing without one)."""
+    if m.reference is None:
+        return []
+    norm = m.normalized
+    if norm is None:
+        return [f"  speed reference ({m.reference.label}, experimental): no usable reference samples"]
+    state = "two speeds seen" if norm.two_speeds else "one speed seen"
+    return [f"  speed reference ({m.reference.label}, experimental): {format_time(norm.median)} normalized to the "
+            f"machine's fast state; median speed factor {norm.speed_factor:.3f} ({state}; raw median "
+            f"{format_time(m.median)})"]
+
+
+def count_line(c: "Count") -> str:
+    """``"loop: 444,360 instructions per call (±0.03% over 3 repeats × 10 calls) [cpu, callgrind]"``."""
+    if not c.counts:
+        return f"{c.label}: no counts [{c.device}, {c.backend}]"
+    lines = [f"{c.label}: {c.per_call:,.0f} {c.event} per call (±{format_relative(c.spread)} over {c.n_repeats} "
+             f"repeats × {c.calls} calls) [{c.device}, {c.backend}]"]
+    lines += [f"  warning [{w.code}]: {w.message}. Fix: {w.fix}" if w.fix else f"  warning [{w.code}]: {w.message}"
+              for w in c.warnings]
+    return "\n".join(lines)
+
+
+def count_table(counts: Iterable["Count"], *, title: str | None = None) -> "Table":
+    """A rich table with one row per count: events per call, the repeats' spread, how they were counted."""
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=False)
+    for col, justify in (("benchmark", "left"), ("per call", "right"), ("event", "left"), ("±", "right"),
+                         ("min", "right"), ("max", "right"), ("repeats", "right"), ("calls/repeat", "right"),
+                         ("backend", "left")):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for c in counts:
+        if not c.counts:
+            table.add_row(c.label, "n/a", c.event, "", "", "", "0", str(c.calls), c.backend)
+            continue
+        per = c.per_call_counts
+        table.add_row(c.label, f"{c.per_call:,.0f}", c.event, format_relative(c.spread), f"{min(per):,.0f}",
+                      f"{max(per):,.0f}", str(c.n_repeats), str(c.calls), c.backend)
+    return table
 
 
 def finding_lines(findings: Iterable["Finding"]) -> list[str]:

@@ -1,0 +1,151 @@
+"""Do independent runs agree, and does each run's interval say how far they can disagree?
+
+    python benchmarks/runtorun.py                 # 10 runs per workload, every tool (about 15 minutes)
+    python benchmarks/runtorun.py --reference     # also measurefirst with the experimental speed reference
+    python benchmarks/runtorun.py --quick         # a smoke run: 2 runs of one workload, short budgets
+    python benchmarks/runtorun.py --log           # also write the output to docs/runtorun-DATE.txt
+
+Workloads: a 256x256 matmul, a 1-element torch.add, busy-waits of 20 us and 200 us. For each
+workload, --runs independent estimates per tool, the tools interleaved run by run (run 1 of every
+tool, then run 2 of every tool, ...) so that they share the machine's states. torch runs on one thread.
+
+Printed per workload and tool: the median estimate and the run-to-run CV of the estimates, seconds
+per run; for measurefirst (default options) also how many runs' 95% CIs cover the consensus (the
+median of the runs' medians), the median reported CI half-width, and how many runs met the precision
+target. Other tools report no interval. With --reference, "measurefirst +reference" runs with
+reference=True: its raw estimates, and the CV of its estimates normalized to the machine's fast
+state, with whether the normalization lowered the spread. This is a script, not a test: the
+machine's noise decides the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import measurefirst  # noqa: E402
+from workloads import (  # noqa: E402  (beside this script)
+    Log, add_fn, busy_wait, est_blocked, est_pytest_benchmark, est_timeit, matmul_fn, pytest_benchmark_available,
+    table)
+
+WORKLOADS: dict[str, Callable[[], Callable[[], object]]] = {
+    "matmul 256": matmul_fn,
+    "add 1-elem": add_fn,
+    "busy 20us": lambda: busy_wait(20_000),
+    "busy 200us": lambda: busy_wait(200_000),
+}
+KEYS = {"matmul": "matmul 256", "add": "add 1-elem", "busy20": "busy 20us", "busy200": "busy 200us"}
+
+
+@dataclass
+class Runs:
+    """One tool's runs on one workload."""
+
+    estimates: list[float] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    cis: list[tuple[float, float] | None] = field(default_factory=list)
+    half_widths: list[float] = field(default_factory=list)
+    met: int = 0
+    normalized: list[float] = field(default_factory=list)
+    factors: list[float] = field(default_factory=list)
+
+
+def cv(values: list[float]) -> float:
+    return statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else float("nan")
+
+
+def pct(x: float) -> str:
+    return "n/a" if x != x else f"{x * 100:.2f}%"
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=10, help="independent runs per tool and workload (default 10)")
+    ap.add_argument("--workloads", default="matmul,add,busy20,busy200", help="comma list of " + ",".join(KEYS))
+    ap.add_argument("--reference", action="store_true", help="also measurefirst with reference=True (experimental)")
+    ap.add_argument("--quick", action="store_true", help="a smoke run: 2 runs of the 20 us busy-wait, short budgets")
+    ap.add_argument("--log", action="store_true", help="also write the output to docs/runtorun-DATE.txt")
+    args = ap.parse_args(argv)
+    torch.set_num_threads(1)
+    runs, keys = args.runs, args.workloads.split(",")
+    # tool options: the defaults a user gets, or short ones for a smoke run
+    mf_opts: dict = {"device": "cpu"}
+    timeit_repeat, blocked_time, pb_time = 5, 0.2, 1.0
+    if args.quick:
+        runs, keys = 2, ["busy20"]
+        mf_opts.update(budget=0.3, min_time=0.05, warmup_max_time=0.05)
+        timeit_repeat, blocked_time, pb_time = 1, 0.02, 0.02
+    unknown = [k for k in keys if k not in KEYS]
+    if unknown:
+        ap.error(f"unknown workload {unknown[0]!r}; choose from {', '.join(KEYS)}")
+
+    def mf(fn: Callable[[], object], r: Runs, **extra: object) -> float:
+        m = measurefirst.benchmark(fn, **mf_opts, **extra)
+        r.cis.append(m.ci)
+        r.half_widths.append(m.ci_half_width_rel)
+        r.met += m.target_met
+        if m.normalized is not None:
+            r.normalized.append(m.normalized.median)
+            r.factors.append(m.normalized.speed_factor)
+        return m.median
+
+    tools: dict[str, Callable[[Callable[[], object], Runs], float]] = {
+        "measurefirst": mf,
+        "timeit (min)": lambda fn, r: est_timeit(fn, timeit_repeat),
+        "tub blocked_autorange": lambda fn, r: est_blocked(fn, blocked_time),
+    }
+    if pytest_benchmark_available():
+        tools["pytest-benchmark"] = lambda fn, r: est_pytest_benchmark(fn, pb_time)
+    if args.reference:
+        tools["measurefirst +reference"] = lambda fn, r: mf(fn, r, reference=True)
+
+    log = Log()
+    log(f"torch {torch.__version__}, 1 thread, {os.cpu_count()} cores; {runs} runs per tool and workload, "
+        f"tools interleaved run by run" + (" (quick smoke run: short budgets)" if args.quick else ""))
+    if not pytest_benchmark_available():
+        log("pytest-benchmark is not installed: its column is left out (pip install pytest-benchmark)")
+    for key in keys:
+        name = KEYS[key]
+        fn = WORKLOADS[name]()
+        results = {t: Runs() for t in tools}
+        for i in range(runs):
+            for tool, estimate in tools.items():
+                t0 = time.perf_counter()
+                results[tool].estimates.append(estimate(fn, results[tool]))
+                results[tool].seconds.append(time.perf_counter() - t0)
+            print(f"  {name}: run {i + 1}/{runs} done", file=sys.stderr, flush=True)
+        rows = []
+        for tool, r in results.items():
+            consensus = statistics.median(r.estimates)
+            row = [tool, f"{consensus * 1e6:.3f} us", pct(cv(r.estimates)), f"{statistics.mean(r.seconds):.2f}"]
+            if r.cis:
+                covered = sum(ci is not None and ci[0] <= consensus <= ci[1] for ci in r.cis)
+                row += [f"{covered}/{len(r.cis)}", f"±{pct(statistics.median(r.half_widths))}", f"{r.met}/{len(r.cis)}"]
+            else:
+                row += ["-", "-", "-"]
+            if r.normalized:
+                lower = cv(r.normalized) < cv(r.estimates)
+                row += [f"{statistics.median(r.normalized) * 1e6:.3f} us", pct(cv(r.normalized)),
+                        f"{statistics.median(r.factors):.3f}", "yes" if lower else "no"]
+            else:
+                row += ["", "", "", ""]
+            rows.append(row)
+        log()
+        log(f"{name}:")
+        table(log, ["tool", "median estimate", "run-to-run CV", "s/run", "CI covers consensus", "median CI",
+                    "precision met", "normalized", "normalized CV", "speed factor", "normalizing lowers CV"], rows)
+    if args.log:
+        print(f"log written to {log.save('runtorun')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
