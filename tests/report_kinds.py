@@ -11,6 +11,7 @@ from measurefirst import benchmark, compare
 from measurefirst.doctor import doctor
 from measurefirst.history import History, load_history
 from measurefirst.profiling import diff, profile
+from measurefirst.results import Count
 from measurefirst.roofline import Peaks
 from measurefirst.simulate import SimGPU, SimSpec, SimWorld
 from measurefirst.step import benchmark_step
@@ -145,9 +146,35 @@ def history(tmp_path) -> History:
         return load_history(store, "matmul")
 
 
+def make_count(per_call: float, label: str = "loop", spread: float = 0.0, calls: int = 10) -> Count:
+    """An instruction count whose repeats read ``per_call`` per call, ± ``spread`` on the outer two."""
+    total = per_call * calls
+    counts = (round(total * (1 - spread)), round(total), round(total * (1 + spread)))
+    return Count(label=label, event="instructions", backend="callgrind", counts=counts, baselines=(7000,) * 3,
+                 calls=calls, warmup=3, env={"hostname": "h", "torch_version": "2.13.0", "device": "cpu",
+                                             "timestamp": "2026-01-01T00:00:00+00:00"})
+
+
+def counts():
+    from measurefirst.counting import assess_count
+
+    noisy = make_count(91_500.0, "parse", spread=0.02)
+    return [make_count(444_360.0, "loop"), Count(**{**noisy.__dict__, "warnings": assess_count(noisy)})]
+
+
+def count_history(tmp_path) -> History:
+    """Five saved counts of one name; the fourth takes 10% more instructions (a step change)."""
+    with Store(tmp_path / "counts.db") as store:
+        for i in range(5):
+            store.save(make_count(444_360.0 * (1.1 if i >= 3 else 1.0), "loop"), "loop", commit=f"{i:040x}")
+        return load_history(store, "loop")
+
+
 def every_kind(tmp_path) -> dict[str, object]:
     """kind name -> a result of that kind."""
     h = history(tmp_path)
+    ch = count_history(tmp_path)
     return {"measurement": list(measurements()), "comparison": comparison(), "sweep": sweep_result(),
             "profile": profiles()[0], "profile_diff": profile_diff(), "step": list(step_results()),
-            "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1]}
+            "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
+            "count_history": ch}

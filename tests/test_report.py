@@ -122,6 +122,10 @@ EXPECTED = {
     "diagnosis": (["doctor", "cold start", "Why:", "Fix:"], ["体检", "冷启动", "原因：", "首次调用要付出一次性开销", "解决："]),
     "history": (["history", "step change", "▲ slower", "#4"], ["历史", "阶跃变化", "▲ 变慢", "#4"]),
     "saved_run": (["saved run", "git commit"], ["已保存的运行", "git 提交"]),
+    "count": (["instruction count", "444,360", "instructions per call", "repeated counts disagree"],
+              ["指令计数", "444,360", "每次调用的 instructions", "重复计数不一致"]),
+    "count_history": (["history", "step change", "▲ slower", "instructions per call", "range"],
+                      ["历史", "阶跃变化", "▲ 变慢", "范围"]),
 }
 
 
@@ -151,7 +155,7 @@ def test_every_kind_in_one_report_and_the_plots_each_kind_owes(kinds):
     assert 'data-theme="dark"' in html and 'data-theme-fixed="1"' in html
     # the table of contents links every section
     sections = re.findall(r'<section class="mf-section" id="([^"]+)"', html)
-    assert len(sections) == 10  # the summary and nine sections
+    assert len(sections) == 12  # the summary and eleven sections
     for ident in sections[1:]:
         assert f'href="#{ident}"' in html
 
@@ -175,6 +179,21 @@ def test_the_sweep_plot_holds_fit_floor_and_crossover(kinds):
     assert f"{f.crossover:.3g}" in time_svg
     roof = html.split('id="mf-sweep-roofline"', 1)[1].split("</svg>", 1)[0]
     assert "ridge 10 FLOP/B" in roof
+
+
+def test_a_history_of_counts_marks_its_step(kinds, tmp_path, capsys):
+    h = kinds["count_history"]
+    assert h.steps() == [3] and all(type(r.measurement).__name__ == "Count" for r in h.runs)
+    html = report(h)
+    check(html)
+    plot = html.split('id="mf-history-plot"', 1)[1].split("</svg>", 1)[0]
+    assert "instructions per call" in plot and "▲ slower" in plot
+    store = tmp_path / "counts.db"
+    rk.count_history(tmp_path)
+    out = tmp_path / "c.html"
+    assert main(["report", "@loop", "loop", "-o", str(out), "--store", str(store)]) == 0
+    text = " ".join(check(out.read_text()).text)
+    assert "saved run: #5 loop" in text and "488,796" in text and "repeats × calls" in text  # 10% more
 
 
 def test_history_marks_the_step_and_links_every_run(kinds):
@@ -220,9 +239,10 @@ def test_labels_are_escaped():
 
 # ---- notebooks -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", ["comparison", "sweep", "profile", "profile_diff", "diagnosis", "history",
-                                  "saved_run"])
+                                  "saved_run", "count", "count_history"])
 def test_every_kind_has_the_same_renderer_behind_repr_html(kinds, kind):
     r = kinds[kind]
+    r = r[0] if isinstance(r, list) else r
     a, b = r._repr_html_(), r._repr_html_()
     assert a.startswith('<div class="mf-report mf-fragment"') and "<style>" in a and "<script>" in a
     page = f"<!DOCTYPE html><html><head><title>t</title></head><body>{a}{b}</body></html>"
@@ -245,12 +265,13 @@ def _dump(obj, path: Path) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["comparison", "sweep", "profile", "profile_diff", "diagnosis", "history",
-                                  "saved_run"])
+                                  "saved_run", "count", "count_history"])
 def test_results_files_load_back_as_their_kind(kinds, kind, tmp_path):
     r = kinds[kind]
+    r = r[0] if isinstance(r, list) else r
     back = load_target(str(_dump(r, tmp_path / f"{kind}.json")))
-    assert len(back) == 1 and kind_of(back[0]) == kind
-    if kind in ("comparison", "sweep", "diagnosis", "history", "saved_run"):
+    assert len(back) == 1 and kind_of(back[0]) == kind_of(r)
+    if kind in ("comparison", "sweep", "diagnosis", "history", "saved_run", "count", "count_history"):
         assert back[0] == r
 
 

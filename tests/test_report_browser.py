@@ -25,6 +25,7 @@ WORDS = {
     "measurement": ("95% CI", "置信区间"), "comparison": ("faster", "速度为"), "sweep": ("crossover", "交叉点"),
     "profile": ("aten::mul", "每步算子"), "profile_diff": ("aten::gelu", "剖析对比"), "step": ("backward", "反向"),
     "diagnosis": ("cold start", "冷启动"), "history": ("step change", "阶跃变化"), "saved_run": ("git commit", "git 提交"),
+    "count": ("instructions per call", "指令计数"), "count_history": ("range", "范围"),
 }
 
 PLOT_SIZES = """Array.from(document.querySelectorAll('svg.mf-plot')).filter(s => !s.closest('details:not([open])'))

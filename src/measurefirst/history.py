@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .regression import steps
-from .results import Measurement
+from .results import Count, Measurement, load_result
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import RunRow, Store
@@ -18,16 +18,17 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class SavedRun:
-    """A measurement read from the store, with its run id, name, date and git commit."""
+    """A result read from the store (a measurement, or an instruction count), with its run id, name,
+    date and git commit."""
 
     id: int
     name: str
     created: str
     git_commit: str | None
-    measurement: Measurement
+    measurement: Measurement | Count
 
     @classmethod
-    def from_row(cls, row: "RunRow", m: Measurement) -> "SavedRun":
+    def from_row(cls, row: "RunRow", m: Measurement | Count) -> "SavedRun":
         return cls(row.id, row.name, row.created, row.git_commit, m)
 
     def to_dict(self) -> dict[str, Any]:
@@ -39,7 +40,7 @@ class SavedRun:
         try:
             return cls(int(d["id"]), str(d["name"]), str(d.get("created") or ""),
                        None if d.get("git_commit") is None else str(d["git_commit"]),
-                       Measurement.from_dict(d["measurement"]))
+                       load_result(d["measurement"]))
         except KeyError as exc:
             raise ValueError(f"saved run is missing the field {exc}") from exc
 
@@ -61,7 +62,7 @@ class History:
     store: str = ""
 
     @property
-    def measurements(self) -> list[Measurement]:
+    def measurements(self) -> list[Measurement | Count]:
         return [r.measurement for r in self.runs]
 
     def steps(self) -> list[int]:
@@ -82,7 +83,7 @@ class History:
     def __str__(self) -> str:
         flagged = set(self.steps())
         return "\n".join([f"history of {self.name}: {len(self.runs)} run(s)"]
-                         + [f"  #{r.id} {r.created} {r.measurement.median:.6g} s" + ("  step" if i in flagged else "")
+                         + [f"  #{r.id} {r.created} {value(r.measurement)}" + ("  step" if i in flagged else "")
                             for i, r in enumerate(self.runs)])
 
     def _repr_html_(self) -> str:
@@ -91,8 +92,22 @@ class History:
         return fragment(self)
 
 
+def value(m: Measurement | Count) -> str:
+    """``"0.00123 s"`` (a median per call) or ``"1,234 instructions"`` (a count per call)."""
+    return f"{m.per_call:,.0f} {m.event}" if isinstance(m, Count) else f"{m.median:.6g} s"
+
+
+def usable(m: Measurement | Count) -> bool:
+    """Whether a result has a value to plot: samples (a measurement) or repeats (a count)."""
+    return bool(m.counts) if isinstance(m, Count) else m.summary is not None
+
+
 def load_history(store: "Store", name: str) -> History:
-    """The history of ``name`` in ``store``; runs without samples are left out (they have no median)."""
+    """The history of ``name`` in ``store``; runs without samples are left out (they have no median).
+    A name whose runs mix timings and counts keeps the kind of its latest run."""
     rows = store.list(name)
-    runs = tuple(SavedRun.from_row(r, m) for r, m in ((r, store.get(r.id)) for r in rows) if m.summary is not None)
-    return History(name, runs, str(store.path))
+    runs = [SavedRun.from_row(r, m) for r, m in ((r, store.get(r.id)) for r in rows) if usable(m)]
+    if runs:
+        latest = type(runs[-1].measurement)
+        runs = [r for r in runs if isinstance(r.measurement, latest)]
+    return History(name, tuple(runs), str(store.path))

@@ -14,8 +14,8 @@ from typing import Any
 
 #: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
 REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
-KINDS = ("measurement", "saved_run", "comparison", "sweep", "profile", "profile_diff", "step", "diagnosis",
-         "history")
+KINDS = ("measurement", "count", "saved_run", "comparison", "sweep", "profile", "profile_diff", "step",
+         "diagnosis", "history")
 
 
 class LoadError(ValueError):
@@ -50,10 +50,10 @@ def from_data(data: Any, source: str = "results") -> list[Any]:
 
 
 def _load(kind: str, d: dict[str, Any]) -> Any:
-    if kind == "measurement":
-        from .results import Measurement
+    if kind in ("measurement", "count"):
+        from .results import load_result
 
-        m = Measurement.from_dict(d)
+        m = load_result(d)
         if "id" in d and "name" in d:  # `measurefirst runs export` keeps the run's id and name
             from .history import SavedRun
 

@@ -434,6 +434,11 @@ class Count:
         return (f"<Count {self.label!r}: {self.per_call:,.0f} {self.event}/call over {self.n_repeats} x "
                 f"{self.calls} calls [{self.backend}]>")
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version, "kind": self.kind, "label": self.label,

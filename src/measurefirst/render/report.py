@@ -22,7 +22,7 @@ from .report_html import Ctx, kv, section
 from .report_profile import diff_section, profile_section
 from .report_step import diagnosis_section, steps_section
 from .report_sweep import sweep_section
-from .report_timing import comparison_section, history_section, measurements_section
+from .report_timing import comparison_section, counts_section, history_section, measurements_section
 from .words import LANGS
 
 THEMES = ("auto", "light", "dark")
@@ -37,12 +37,12 @@ _fragments = itertools.count(1)
 def kind_of(result: Any) -> str:
     """The report's name for a result's kind (``measurement``, ``comparison``, …)."""
     name = type(result).__name__
-    kinds = {"Measurement": "measurement", "SavedRun": "saved_run", "Comparison": "comparison",
+    kinds = {"Measurement": "measurement", "Count": "count", "SavedRun": "saved_run", "Comparison": "comparison",
              "SweepResult": "sweep", "Profile": "profile", "ProfileDiff": "profile_diff", "StepResult": "step",
              "Diagnosis": "diagnosis", "History": "history"}
     if name not in kinds:
-        raise TypeError(f"cannot report a {name}; give measurefirst results (Measurement, Comparison, SweepResult, "
-                        f"Profile, ProfileDiff, StepResult, Diagnosis, History, SavedRun)")
+        raise TypeError(f"cannot report a {name}; give measurefirst results (Measurement, Count, Comparison, "
+                        f"SweepResult, Profile, ProfileDiff, StepResult, Diagnosis, History, SavedRun)")
     return kinds[name]
 
 
@@ -56,23 +56,34 @@ def _flatten(results: Any) -> list[Any]:
     return [results]
 
 
+def _group(item: Any) -> str:
+    """Which section an item goes to: timings (measurements and saved timings) share one, instruction
+    counts (and saved counts) another, step results a third; every other result has its own."""
+    kind = kind_of(item)
+    if kind == "saved_run":
+        return "count" if type(item.measurement).__name__ == "Count" else "timed"
+    return "timed" if kind == "measurement" else kind
+
+
+GROUPED: dict[str, Callable[[Ctx, Any], str]] = {
+    "timed": measurements_section, "count": counts_section, "step": steps_section}
+
+
 def _sections(ctx: Ctx, items: Sequence[Any]) -> list[tuple[str, str, Any]]:
-    """(section id, html, first result) per section; consecutive measurements and saved runs share a
-    section, and so do consecutive step results."""
+    """(section id, html, first result) per section; consecutive timings, counts and step results
+    share a section."""
     out: list[tuple[str, str, Any]] = []
     i = 0
     while i < len(items):
-        kind = kind_of(items[i])
-        if kind in ("measurement", "saved_run", "step"):
-            group_kinds = ("measurement", "saved_run") if kind != "step" else ("step",)
+        group = _group(items[i])
+        if group in GROUPED:
             j = i
-            while j < len(items) and kind_of(items[j]) in group_kinds:
+            while j < len(items) and _group(items[j]) == group:
                 j += 1
-            group = items[i:j]
-            html = measurements_section(ctx, group) if kind != "step" else steps_section(ctx, group)
+            html = GROUPED[group](ctx, items[i:j])
         else:
             j = i + 1
-            html = SECTIONS[kind](ctx, items[i])
+            html = SECTIONS[group](ctx, items[i])
         ident = html.split('id="', 1)[1].split('"', 1)[0]
         out.append((ident, html, items[i]))
         i = j
@@ -83,7 +94,7 @@ def _sections(ctx: Ctx, items: Sequence[Any]) -> list[tuple[str, str, Any]]:
 def _envs(item: Any) -> list[dict[str, Any]]:
     """The environment records a result carries (its own, or its measurements')."""
     kind = kind_of(item)
-    if kind == "measurement":
+    if kind in ("measurement", "count"):
         return [item.env]
     if kind == "saved_run":
         return [item.measurement.env]
@@ -100,7 +111,7 @@ def _envs(item: Any) -> list[dict[str, Any]]:
 
 def _describe(ctx: Ctx, item: Any) -> str:
     kind = kind_of(item)
-    if kind == "measurement":
+    if kind in ("measurement", "count"):
         name = item.label
     elif kind == "saved_run":
         name = f"#{item.id} {item.name}"

@@ -14,9 +14,10 @@ from .words import verdict_words
 if TYPE_CHECKING:  # pragma: no cover
     from ..compare import Comparison
     from ..history import History, SavedRun
-    from ..results import Measurement
+    from ..results import Count, Measurement
 
     Timed = Union[Measurement, SavedRun]
+    Counted = Union[Count, SavedRun]
 
 #: Per-measurement sample plots are drawn for at most this many measurements in one section.
 MAX_SAMPLE_PLOTS = 6
@@ -238,6 +239,109 @@ def comparison_section(ctx: Ctx, c: "Comparison") -> str:
 
 
 # ---- history -----------------------------------------------------------------------------------
+# ---- instruction counts ------------------------------------------------------------------------
+def _c(item: "Counted") -> "Count":
+    inner = getattr(item, "measurement", None)
+    return cast("Count", item if inner is None else inner)
+
+
+def _per_call_range(c: "Count") -> tuple[float, float] | None:
+    per = c.per_call_counts
+    return (min(per), max(per)) if per else None
+
+
+def _count_text(v: float) -> str:
+    return f"{v:,.0f}" if math.isfinite(v) else "n/a"
+
+
+def count_dot_plot(ctx: Ctx, cs: Sequence["Count"], plot_id: str) -> str:
+    """One row per count: the median per call over the repeats as a dot, their range as a whisker."""
+    ok = [c for c in cs if c.counts]
+    if not ok:
+        return ""
+    values = [v for c in ok for v in (c.per_call, *(_per_call_range(c) or ()))]
+    log = min(values) > 0 and max(values) / min(values) >= LOG_SPAN
+    n = len(ok)
+    plot = svg.Plot.make(values if log else values + [0.0], [-0.6, n - 0.4], xlog=log, height=70 + 30 * n,
+                         left=_label_margin([c.label for c in ok]), ypad=0.0, bottom=44)
+    plot.y = svg.Scale(-0.6, n - 0.4, plot.y.a, plot.y.b)
+    for i, c in enumerate(ok):
+        row, cls = n - 1 - i, svg.series_class(i)
+        rng = _per_call_range(c)
+        if rng:
+            plot.xerr(row, rng[0], rng[1], cls)
+        plot.dots([(c.per_call, row, f"{c.label}: {_count_text(c.per_call)} {c.event} "
+                    f"(±{format_relative(c.spread)})")], cls, r=5)
+    event = ok[0].event
+    return figure(plot.svg(title=ctx.t("counts_title", event=event), xlabel=ctx.t("per_call_of", event=event),
+                           ylabel="", xfmt=svg.si, plot_id=plot_id,
+                           yticks=[(n - 1 - i, c.label) for i, c in enumerate(ok)]), ctx.t("cap_counts"))
+
+
+def counts_section(ctx: Ctx, items: Sequence["Counted"]) -> str:
+    ident = ctx.id("counts")
+    cs = [_c(i) for i in items]
+    rows = []
+    for item, c in zip(items, cs):
+        run = getattr(item, "id", None)
+        label = (f"#{run} " if run is not None else "") + c.label + ("" if c.complete else f" ({ctx.t('incomplete')})")
+        rng = _per_call_range(c)
+        rows.append(Row([label, num(c.per_call if c.counts else None, _count_text(c.per_call)), c.event,
+                         num(c.spread if c.counts else None, format_relative(c.spread) if c.counts else ""),
+                         num(None if rng is None else rng[0], "" if rng is None else _count_text(rng[0])),
+                         num(None if rng is None else rng[1], "" if rng is None else _count_text(rng[1])),
+                         num(c.n_repeats, f"{c.n_repeats} × {c.calls}"), c.backend, c.device]))
+    cols = [Col(ctx.t("col_benchmark")), Col(ctx.t("per_call"), True), Col(ctx.t("event")), Col("±", True),
+            Col(ctx.t("min"), True), Col(ctx.t("max"), True), Col(ctx.t("repeats_calls"), True),
+            Col(ctx.t("backend")), Col(ctx.t("device"))]
+    body = [count_dot_plot(ctx, cs, f"{ident}-dots"),
+            table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows)]
+    for item in items:
+        run = getattr(item, "id", None)
+        if run is not None:
+            body.append(kv(ctx, [(ctx.t("saved_run"), f"#{run} {getattr(item, 'name', '')}"),
+                                 (ctx.t("created"), getattr(item, "created", "")),
+                                 (ctx.t("git_commit"), getattr(item, "git_commit", None) or "")]))
+    for c in cs:
+        if c.warnings:
+            body.append(f"<h3>{escape(ctx.t('findings_of', label=c.label))}</h3>" + findings(ctx, c.warnings))
+    title = ", ".join(c.label for c in cs[:4]) + (" …" if len(cs) > 4 else "")
+    kind = "saved_run" if all(getattr(i, "id", None) is not None for i in items) else "count"
+    return section(ctx, ident, kind, title, "".join(body), incomplete=any(not c.complete for c in cs))
+
+
+# ---- history -----------------------------------------------------------------------------------
+def _is_count(m: object) -> bool:
+    return type(m).__name__ == "Count"
+
+
+def _value(m: "Measurement | Count") -> float:
+    return cast("Count", m).per_call if _is_count(m) else cast("Measurement", m).median
+
+
+def _interval(m: "Measurement | Count") -> tuple[float, float] | None:
+    """A timing's 95% CI, or the range of a count's repeats."""
+    return _per_call_range(cast("Count", m)) if _is_count(m) else cast("Measurement", m).ci
+
+
+def _value_text(m: "Measurement | Count") -> str:
+    if _is_count(m):
+        c = cast("Count", m)
+        return f"{_count_text(c.per_call)} {c.event}"
+    t = cast("Measurement", m)
+    return format_time(t.median, _hw(t))
+
+
+def _interval_text(m: "Measurement | Count") -> str:
+    iv = _interval(m)
+    if iv is None:
+        return "n/a"
+    if _is_count(m):
+        return f"{_count_text(iv[0])}–{_count_text(iv[1])}"
+    t = cast("Measurement", m)
+    return ci_range(iv, _hw(t), time_unit(t.median))
+
+
 def history_section(ctx: Ctx, h: "History") -> str:
     ident = ctx.id("history")
     runs = list(h.runs)
@@ -246,9 +350,10 @@ def history_section(ctx: Ctx, h: "History") -> str:
     if not runs:
         body.append(para(ctx.t("history_empty")))
         return section(ctx, ident, "history", h.name, "".join(body))
+    counts = _is_count(runs[-1].measurement)
     anchors = [f"#{ident}-run-{r.id}" for r in runs]
-    meds = [r.measurement.median for r in runs]
-    cis = [r.measurement.ci for r in runs]
+    meds = [_value(r.measurement) for r in runs]
+    cis = [_interval(r.measurement) for r in runs]
     vals = meds + [x for ci in cis if ci for x in ci]
     log = min(vals) > 0 and max(vals) / min(vals) >= LOG_SPAN
     plot = svg.Plot.make(list(range(len(runs))), vals if log else vals + [0.0], ylog=log, height=320)
@@ -256,7 +361,7 @@ def history_section(ctx: Ctx, h: "History") -> str:
         if ci:
             plot.yerr(i, ci[0], ci[1], "mf-s0")
     plot.polyline([(i, v) for i, v in enumerate(meds)], "mf-s0")
-    tips = [f"#{r.id} {r.created} {(r.git_commit or '')[:12]}: {format_time(r.measurement.median)}" for r in runs]
+    tips = [f"#{r.id} {r.created} {(r.git_commit or '')[:12]}: {_value_text(r.measurement)}" for r in runs]
     plot.dots([(i, v, t) for i, (v, t) in enumerate(zip(meds, tips))], "mf-s0", r=4, hrefs=anchors)
     for i in sorted(flagged):
         slower = meds[i] > meds[i - 1]
@@ -266,9 +371,11 @@ def history_section(ctx: Ctx, h: "History") -> str:
                   hrefs=[anchors[i]], shape="up" if slower else "down")
     every = max(1, math.ceil(len(runs) / 10))
     xticks = [(i, f"#{r.id}") for i, r in enumerate(runs) if i % every == 0 or i == len(runs) - 1]
-    body.append(figure(plot.svg(title=ctx.t("history_title", name=h.name), xlabel=ctx.t("run"),
-                                ylabel=ctx.t("median_per_call"), yfmt=svg.seconds, plot_id=f"{ident}-plot",
-                                xticks=xticks), ctx.t("cap_history")))
+    event = cast("Count", runs[-1].measurement).event if counts else ""
+    ylabel = ctx.t("per_call_of", event=event) if counts else ctx.t("median_per_call")
+    body.append(figure(plot.svg(title=ctx.t("history_title", name=h.name), xlabel=ctx.t("run"), ylabel=ylabel,
+                                yfmt=svg.si if counts else svg.seconds, plot_id=f"{ident}-plot", xticks=xticks),
+                       ctx.t("cap_history_counts" if counts else "cap_history")))
     rows = []
     for i, r in enumerate(runs):
         m = r.measurement
@@ -276,30 +383,35 @@ def history_section(ctx: Ctx, h: "History") -> str:
         step = ""
         if i in flagged:
             step = ctx.t("step_slower" if meds[i] > meds[i - 1] else "step_faster")
-        link = f'<a href="{anchors[i]}">#{r.id}</a>'
+        iv = cis[i]
         rows.append(Row([
-            Cell(link, r.id, html=True), Cell(r.created), Cell((r.git_commit or "")[:12]),
-            Cell(m.env.get("device_name") or m.device), secs(m.median, _hw(m)),
-            Cell("n/a" if m.ci is None else ci_range(m.ci, _hw(m), time_unit(m.median)),
-                 None if m.ci is None else m.ci[0]),
+            Cell(f'<a href="{anchors[i]}">#{r.id}</a>', r.id, html=True), Cell(r.created),
+            Cell((r.git_commit or "")[:12]), Cell(str(m.env.get("device_name") or m.device)),
+            num(meds[i], _value_text(m)), Cell(_interval_text(m), None if iv is None else iv[0]),
             num(prev, "" if prev is None else f"{prev * 100:+.1f}%"),
             Cell(step, cls="mf-bad" if step and meds[i] > meds[i - 1] else ("mf-good" if step else ""))],
             cls="mf-step" if i in flagged else ""))
     cols = [Col(ctx.t("run"), True), Col(ctx.t("created")), Col(ctx.t("git_commit")), Col(ctx.t("device")),
-            Col(ctx.t("median"), True), Col(ctx.t("ci95"), True), Col(ctx.t("vs_previous"), True),
+            Col(ctx.t("per_call") if counts else ctx.t("median"), True),
+            Col(ctx.t("range") if counts else ctx.t("ci95"), True), Col(ctx.t("vs_previous"), True),
             Col(ctx.t("step_change"))]
     body.append(table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows))
     body.append(f"<h3>{ctx.e('runs_heading')}</h3>")
     for r, anchor in zip(runs, anchors):
         m = r.measurement
-        inner = kv(ctx, [(ctx.t("median"), format_time(m.median, _hw(m))),
-                         (ctx.t("ci95"), "n/a" if m.ci is None else ci_range(m.ci, _hw(m), time_unit(m.median))),
-                         (ctx.t("col_samples"), f"{m.n_used} × {sorted(set(m.numbers))[0]}"),
-                         (ctx.t("col_device_timer"), f"{m.device} · {m.timer}"),
+        if _is_count(m):
+            c = cast("Count", m)
+            how = [(ctx.t("repeats_calls"), f"{c.n_repeats} × {c.calls}"), (ctx.t("backend"), c.backend)]
+        else:
+            t = cast("Measurement", m)
+            how = [(ctx.t("col_samples"), f"{t.n_used} × {sorted(set(t.numbers))[0]}"),
+                   (ctx.t("col_device_timer"), f"{t.device} · {t.timer}")]
+        inner = kv(ctx, [(ctx.t("per_call") if _is_count(m) else ctx.t("median"), _value_text(m)),
+                         (ctx.t("range") if _is_count(m) else ctx.t("ci95"), _interval_text(m)), *how,
                          (ctx.t("git_commit"), r.git_commit or ""),
                          (ctx.t("host"), str(m.env.get("hostname") or "")),
                          (ctx.t("torch"), str(m.env.get("torch_version") or ""))])
         inner += findings(ctx, m.warnings)
         body.append(f'<details class="mf-run" id="{anchor[1:]}"><summary>#{r.id} · {escape(r.created)} · '
-                    f'{escape(format_time(m.median, _hw(m)))}</summary>{inner}</details>')
+                    f'{escape(_value_text(m))}</summary>{inner}</details>')
     return section(ctx, ident, "history", h.name, "".join(body))

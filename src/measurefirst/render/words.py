@@ -104,6 +104,23 @@ WORDS: dict[str, tuple[str, str]] = {
     "saved_run": ("saved run", "已保存的运行"),
     "created": ("created", "创建时间"),
     "git_commit": ("git commit", "git 提交"),
+    # instruction counts
+    "kind_count": ("instruction count", "指令计数"),
+    "counts_title": ("{event} per call: median over the repeats, and their range",
+                     "每次调用的 {event}：各次重复的中位数及其范围"),
+    "cap_counts": ("Dot: the median per call over the repeats; whisker: the lowest and highest repeat. Counts do "
+                   "not drift with the machine's load, so they make tight CI gates.",
+                   "圆点：各次重复的每次调用中位数；须线：最低与最高的重复。计数不随机器负载漂移，适合做严格的 CI 门槛。"),
+    "per_call_of": ("{event} per call", "每次调用的 {event}"),
+    "per_call": ("per call", "每次调用"),
+    "event": ("event", "事件"),
+    "max": ("max", "最大"),
+    "repeats_calls": ("repeats × calls", "重复 × 调用"),
+    "backend": ("counter", "计数器"),
+    "range": ("range", "范围"),
+    "cap_history_counts": ("Each dot links to its run below; whiskers: the range of the repeats; triangles and "
+                           "dashed lines mark step changes.",
+                           "每个点链接到下方对应的运行；须线：各次重复的范围；三角与虚线标出阶跃变化。"),
     # comparisons
     "baseline": ("baseline", "基线"),
     "baseline_is": ("baseline: {label}", "基线：{label}"),
@@ -345,6 +362,9 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
                                 "固定形状与数据类型，或给 torch.compile 传 dynamic=True，避免计时期间重编译"),
     "table_contradicts_verdict": ("table contradicts the verdict", "表格与结论不一致",
                                   "以交错测量的结论为准；各阶段表格来自分别的运行，易受机器漂移影响"),
+    # counts
+    "count_spread": ("repeated counts disagree", "重复计数不一致",
+                     "各次调用的工作量不同（随机输入、逐渐填满的缓存、增长的内存）：让各次调用完全相同，或每次重复计数更多调用（number=...）"),
 }
 
 
