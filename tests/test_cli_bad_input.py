@@ -37,6 +37,15 @@ def files(tmp_path_factory):
 
 
 CASES = {
+    "collectives": [
+        (["collectives", "--sizes", "4 parsecs"], "byte count"),
+        (["collectives", "--sizes", "1K,4K,...,2K"], "below"),
+        (["collectives", "--ops", "all_reduce,gossip"], "unknown gossip"),
+        (["collectives", "--trials", "0"], "--trials >= 1"),
+        (["collectives", "--nproc", "two"], "invalid int"),
+        (["collectives", "-o", "{dir}"], "directory"),
+        (["collectives", "--sizes", "1K"], "torchrun"),
+    ],
     "bench": [
         (["bench", "--budget", "nan", "x"], "finite"),
         (["bench", "--precision", "5", "x"], "5%"),
@@ -146,6 +155,15 @@ CASES = {
     "demo": [
         (["demo", "nope"], "invalid choice"),
         (["demo", "--lang", "fr"], "invalid choice"),
+    ],
+    "selfcheck": [
+        (["selfcheck", "--device", "tpu"], "device"),
+        (["selfcheck", "--quick", "-o", "{dir}"], "directory"),
+        (["selfcheck", "--quick", "-o", "{missing}"], "does not exist"),
+        (["selfcheck", "--quick", "--save", "--store", "{foreign}"], "not a measurefirst results store"),
+        (["selfcheck", "--lang", "fr"], "invalid choice"),
+        (["selfcheck", "--simulate", "call=abc"], "call"),
+        (["selfcheck", "--simulate", "timer=50ns", "--fault", "nan"], "fault factor"),
     ],
     "step": [
         (["step", "examples/tiny_lm.py:build", "--seq-len=-128"], ">= 1"),

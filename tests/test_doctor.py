@@ -58,7 +58,19 @@ def test_quiet_simulated_clock_is_clean():
 def test_clean_function_has_no_function_warnings():
     a = torch.randn(256, 256)
     a @ a  # its one-time costs (first use of these pages and sizes) are paid, as in a warmed-up program
-    d = doctor(lambda: a @ a, device="cpu", budget=1.0)
+    # one thread: on a shared 2-core host the first parallel matmul after a pause waits for a descheduled
+    # OpenMP worker (~15 ms, 80x the steady state), a machine effect rather than the function's cold start
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        # the cold call is one sample: on an overloaded host a preemption can land in it. A machine effect
+        # does not repeat in every run; a function's cold start would (to doctor every run is a first call)
+        for _ in range(3):
+            d = doctor(lambda: a @ a, device="cpu", budget=1.0)
+            if {f.code for f in d.warnings} <= MACHINE_CODES:
+                break
+    finally:
+        torch.set_num_threads(threads)
     assert {f.code for f in d.warnings} <= MACHINE_CODES
     codes = d.codes()
     assert "unsynchronized_timing" in codes  # explained as not applying on the CPU

@@ -97,7 +97,7 @@ def test_compile_variant_reports_compile_time_apart():
     assert compiled.warmup_step_s[0] > compiled.step_s  # compilation stayed in warm-up
     assert any(f.code == "compile_time" for f in compiled.findings)
     assert comparison is not None and comparison.verdict("compile:aot_eager/fp32").verdict in (
-        "faster", "slower", "no difference")
+        "faster", "slower", "no difference", "undecided")  # undecided: too few rounds in 1 s on a loaded host
 
 
 def test_a_phase_that_raises_says_which_phase_and_step():

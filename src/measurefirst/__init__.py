@@ -15,6 +15,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .render.report import report
     from .render.text import grid_table
     from .results import SCHEMA_VERSION, Finding, Measurement
+    from .selfcheck import SelfCheck, selfcheck
     from .roofline import Peaks, peaks
     from .step import RangedStepResult, StepResult, benchmark_ranged_step, benchmark_step, compare_steps
     from .store import Store, StoreError
@@ -34,6 +35,7 @@ _EXPORTS = {
     "Change": "regression", "change": "regression",
     "grid_table": "render.text", "report": "render.report",
     "SCHEMA_VERSION": "results", "Finding": "results", "Measurement": "results",
+    "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
     "Store": "store", "StoreError": "store",
     "Peaks": "roofline", "peaks": "roofline",
     "StepResult": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
@@ -109,6 +111,8 @@ __all__ = [
     "sweep",
     "SweepResult",
     "resolve_device",
+    "SelfCheck",
+    "selfcheck",
     "__version__",
 ]
 

@@ -1,6 +1,7 @@
 """Command line: parse, call the library, render. Errors are printed once, as one line.
 
-Exit codes: 0 success, 1 the benchmarked code failed, 2 bad usage or input, 130 interrupted.
+Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check failed), 2 bad usage or input,
+3 selfcheck: the machine was too noisy to judge, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -160,6 +161,10 @@ _EXAMPLES = {
   measurefirst step examples/tiny_lm.py:build --variants eager,compile --dtypes fp32,bf16 --json""",
     "kernel": """examples:
   measurefirst kernel ampere_sgemm_128x64_tn "triton_poi_fused_add_mul_tanh_0" --json""",
+    "selfcheck": """examples:
+  measurefirst selfcheck --quick                 # CPU, under 30 s on 2 cores
+  measurefirst selfcheck --device cuda --save    # CUDA sleep kernels; keep the runs to compare later
+  measurefirst selfcheck --json -o check.json --lang zh""",
     "history": """examples:
   measurefirst history matmul512
   measurefirst history matmul512 --json""",
@@ -390,6 +395,22 @@ def build_parser() -> argparse.ArgumentParser:
     kn.add_argument("names", nargs="+", metavar="NAME")
     kn.add_argument("--json", action="store_true", help="print JSON")
 
+    sc = _sub(sub, "selfcheck", "check measurefirst's own accuracy here: known durations, the classic traps, the machine",
+              "Times calls of known duration (CPU busy-waits of 2 us-2 ms; CUDA sleep kernels of 5 us-1 ms) with "
+              "benchmark() in every mode and with the reference tools installed, against a truth taken during the "
+              "same calls; checks that the classic traps are caught; describes the machine. Exit 0: pass; 1: a "
+              "check failed; 3: the machine was too noisy to judge.")
+    sc.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
+    sc.add_argument("--quick", action="store_true", help="shorter budgets: under 30 s on 2 CPU cores")
+    sc.add_argument("--lang", choices=("zh", "en"), default=None, help="default: from the locale")
+    sc.add_argument("--json", action="store_true", help="print the result as JSON instead of the table")
+    sc.add_argument("-o", "--output", type=_path, default=None, help="also write the JSON result to this file")
+    sc.add_argument("--save", nargs="?", const="", default=None, metavar="PREFIX",
+                    help="save the measurements in the history store (compare later with measurefirst compare)")
+    sc.add_argument("--store", type=_path, default=None, help=_STORE_HELP)
+    sc.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
+    sc.add_argument("--fault", type=float, default=None, help=argparse.SUPPRESS)  # scale every timer reading
+
     h = _sub(sub, "history", "the saved series of one benchmark, with step changes flagged",
              "Every saved run of NAME, oldest first, with the change against the run before and the steps "
              "(changes beyond both CIs and 2%) flagged.")
@@ -408,6 +429,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="auto follows the system (the page has a toggle); default auto")
     rp.add_argument("--title", default=None, help="the page's title")
     rp.add_argument("--store", type=_path, default=None, help=_STORE_HELP)
+
+    from .distributed.cli import add_parser as add_collectives
+
+    add_collectives(sub, _sub)
     return parser
 
 
@@ -1350,6 +1375,51 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+EXIT_NOISY = 3
+
+
+def cmd_selfcheck(args: argparse.Namespace) -> int:
+    from .devices import DeviceError, resolve_device
+    from .lecture.narration import default_lang
+    from .render.selfcheck import progress_line, selfcheck_lines, selfcheck_table
+    from .selfcheck import FAIL, NOISY, FaultyTimer, selfcheck
+    from .timers import Timer, make_timer
+
+    out, err = _console(), _console(stderr=True)
+    lang = args.lang or default_lang()
+    _check_destination(args.output, "output file (-o)")
+    _check_store(args)
+    world = None
+    try:
+        if args.simulate is not None:
+            from .simulate import SimWorld, parse_spec
+
+            world = SimWorld(parse_spec(args.simulate))
+        timer: Timer | None = None
+        if args.fault is not None:
+            base = world.timer() if world is not None else make_timer(resolve_device(args.device))
+            timer = FaultyTimer(base, args.fault)
+
+        def progress(stage: str, duration_s: float | None, method: str) -> None:
+            _say(err, progress_line(stage, duration_s, method, lang))
+
+        result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world, progress=progress)
+    except (DeviceError, ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+
+    def show() -> None:
+        out.print(selfcheck_table(result, lang))
+        for line in selfcheck_lines(result, lang):
+            _say(out, line)
+
+    code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
+    code = _first_failure(code, _deliver(args, result.to_json(), show, out, err))
+    if args.save is not None and result.measurements:
+        code = _first_failure(code, _save(argparse.Namespace(save=args.save, store=args.store),
+                                          list(result.measurements), err))
+    return code
+
+
 def _step_contract() -> str:
     from .step import CONTRACT
 
@@ -1511,6 +1581,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, previous)
 
 
+def cmd_collectives(args: argparse.Namespace) -> int:
+    from .distributed.cli import cmd_collectives as run
+
+    return run(args)
+
+
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
@@ -1526,7 +1602,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
                 "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
-                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step, "report": cmd_report}
+                "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step, "selfcheck": cmd_selfcheck,
+                "collectives": cmd_collectives, "report": cmd_report}
     try:
         with _exits_are_failures():
             return commands[args.command](args)

@@ -119,19 +119,29 @@ def _where(exc: BaseException) -> str:
     return f"{f.filename}:{f.lineno}" + (f" ({line})" if line else "")
 
 
-def _cpu_busy_seconds() -> float | None:
-    """Seconds of CPU time spent by everything on the machine so far (Linux /proc/stat)."""
+def proc_stat_seconds() -> tuple[float, float] | None:
+    """``(busy, steal)``: seconds of CPU time the whole machine has spent working, and seconds its
+    virtual CPUs waited while the hypervisor ran someone else (Linux /proc/stat; None elsewhere)."""
     try:
         with open("/proc/stat") as f:
             parts = f.readline().split()[1:]
         ticks = [int(x) for x in parts]
         idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
-        return (sum(ticks[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+        hz = os.sysconf("SC_CLK_TCK")
+        steal = ticks[7] if len(ticks) > 7 else 0
+        return (sum(ticks[:8]) - idle) / hz, steal / hz
     except (OSError, ValueError, IndexError, AttributeError):
         return None
 
 
-def _own_cpu_seconds() -> float:
+def cpu_busy_seconds() -> float | None:
+    """Seconds of CPU time spent by everything on the machine so far (Linux /proc/stat)."""
+    both = proc_stat_seconds()
+    return None if both is None else both[0]
+
+
+def own_cpu_seconds() -> float:
+    """CPU seconds this process has used so far (user + system)."""
     t = os.times()
     return t.user + t.system
 
@@ -169,10 +179,10 @@ class _Doctor:
             ((x @ x) + 1).sum()
         self.clock.synchronize()
         simulated = self.simulated or machine().simulated
-        busy0, own0, t0 = _cpu_busy_seconds(), _own_cpu_seconds(), self.clock.now_ns() / 1e9
+        busy0, own0, t0 = cpu_busy_seconds(), own_cpu_seconds(), self.clock.now_ns() / 1e9
         self.m = benchmark(self.fn, device=self.dev if self.simulated else self.device, label=self.label,
                            budget=self.budget, timer=self.timer)
-        busy1, own1, t1 = _cpu_busy_seconds(), _own_cpu_seconds(), self.clock.now_ns() / 1e9
+        busy1, own1, t1 = cpu_busy_seconds(), own_cpu_seconds(), self.clock.now_ns() / 1e9
         if str(self.dev) != self.m.device:
             self._use(resolve_device(self.m.device))
         if busy0 is not None and busy1 is not None and t1 > t0 and not simulated:
@@ -327,7 +337,7 @@ class _Doctor:
                      "Other work competes for cores, caches and memory bandwidth, and preempts the measurement.",
                      "stop other jobs, or pin them and this process to separate cores (taskset)",
                      other, OTHER_LOAD_CORES)
-        gov = _governor()
+        gov = cpu_governor()
         if gov is not None:
             self.evidence["cpu_governor"] = gov
             if gov not in ("performance",):
@@ -406,7 +416,8 @@ def fp32_matmuls(fn: Callable[[], object]) -> int:
     return _Spy.count
 
 
-def _governor() -> str | None:
+def cpu_governor() -> str | None:
+    """The CPU frequency governor (Linux cpufreq), or None where it is not visible."""
     try:
         return Path("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor").read_text().strip() or None
     except OSError:

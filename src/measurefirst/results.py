@@ -556,8 +556,9 @@ def parse_json(text: str | bytes) -> Any:
 
 def load_measurements(data: Any, source: str = "results") -> "list[Measurement | Count]":
     """Every measurement (or instruction count) in a parsed results document: a measurement, a count,
-    a comparison, a sweep, or a list of those (what ``measurefirst bench|compare|sweep -o`` and
-    ``runs export`` write). Raises ``ValueError`` (only) naming what is wrong."""
+    a comparison, a sweep, a selfcheck, or a list of those (what ``measurefirst
+    bench|compare|sweep|selfcheck -o`` and ``runs export`` write). Raises ``ValueError`` (only) naming
+    what is wrong."""
     items = data if isinstance(data, list) else [data]
     out: list[Measurement | Count] = []
     for i, item in enumerate(items):
@@ -579,8 +580,12 @@ def load_measurements(data: Any, source: str = "results") -> "list[Measurement |
             from .sweep import SweepResult
 
             out.extend(SweepResult.from_dict(item).measurements())
+        elif kind == "selfcheck":
+            from .selfcheck import SelfCheck
+
+            out.extend(SelfCheck.from_dict(item).measurements)
         else:
-            raise ValueError(f"{path} has no \"kind\" of measurement, count, comparison or sweep "
+            raise ValueError(f"{path} has no \"kind\" of measurement, count, comparison, sweep or selfcheck "
                              f"(got {_short(kind)}); is it a measurefirst results file?")
     return out
 

@@ -362,6 +362,12 @@ FINDINGS: dict[str, tuple[str, str, str]] = {
                                 "固定形状与数据类型，或给 torch.compile 传 dynamic=True，避免计时期间重编译"),
     "table_contradicts_verdict": ("table contradicts the verdict", "表格与结论不一致",
                                   "以交错测量的结论为准；各阶段表格来自分别的运行，易受机器漂移影响"),
+    # selfcheck
+    "selfcheck_failed": ("a known duration measured wrong", "已知时长测量有误",
+                         "误差超出容差：检查计时器与设备同步；在安静的机器上重跑 measurefirst selfcheck"),
+    "selfcheck_trap_missed": ("a trap went undetected", "陷阱未被发现", "对应的检查没有报出已知陷阱：请报告此问题"),
+    "selfcheck_noisy": ("error within the machine's noise", "误差在机器噪声之内",
+                        "机器太忙，无法判定：停止其他负载后重跑 measurefirst selfcheck"),
     # counts
     "count_spread": ("repeated counts disagree", "重复计数不一致",
                      "各次调用的工作量不同（随机输入、逐渐填满的缓存、增长的内存）：让各次调用完全相同，或每次重复计数更多调用（number=...）"),

@@ -1,0 +1,190 @@
+"""Collective-communication benchmark: time, algorithm and bus bandwidth per op and size, as nccl-tests
+reports them (see :mod:`measurefirst.distributed.bandwidth`), timed with :func:`measurefirst.benchmark`
+(wall clock + synchronize on the CPU/gloo, device events on GPUs).
+
+Every rank must issue the same collectives in the same order, so the engine runs with fixed counts
+(``warmup``, ``trials``, ``number``) instead of its adaptive stopping rule, with a barrier before every
+sample (the engine's untimed ``setup``). Each rank's per-call median is gathered on rank 0; the time
+reported is the slowest rank's median, as nccl-tests reports the slowest rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import bandwidth
+from .group import barrier, dist, guarded
+
+DEFAULT_SIZES = tuple(4**i * 1024 for i in range(8))  # 1K, 4K, ..., 16M
+DEFAULT_WARMUP = 5
+DEFAULT_TRIALS = 20
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class CollectivePoint:
+    op: str
+    size_bytes: int
+    count: int
+    dtype: str
+    seconds: float  # the slowest rank's median per call
+    rank_seconds: tuple[float, ...]
+    samples: int
+    error: str | None = None
+
+    @property
+    def algbw(self) -> float:
+        """bytes per second"""
+        return bandwidth.algbw(self.size_bytes, self.seconds)
+
+    def busbw(self, n: int) -> float:
+        return bandwidth.busbw(self.op, self.size_bytes, self.seconds, n)
+
+
+@dataclass(frozen=True)
+class CollectivesResult:
+    world_size: int
+    backend: str
+    device: str
+    points: tuple[CollectivePoint, ...]
+    env: dict[str, Any] = field(default_factory=dict)
+    schema_version: int = SCHEMA_VERSION
+
+    kind = "collectives"
+
+    def fit(self, op: str) -> Any:
+        """The sweep's ``t0 + c·n^k`` fit of ``op``'s times over size (bytes): ``t0`` is the latency;
+        with ``k`` near 1, ``1/c`` is the asymptotic algorithm bandwidth in bytes/s."""
+        from ..fit import fit_power
+
+        pts = [p for p in self.points if p.op == op and p.error is None]
+        return fit_power([p.size_bytes for p in pts], [p.seconds for p in pts])
+
+    def latency_bandwidth(self, op: str) -> tuple[float, float]:
+        """The linear model ``t = t0 + size / bw`` fitted to ``op``'s times (least squares on relative
+        errors): the latency ``t0`` in seconds and the asymptotic algorithm bandwidth ``bw`` in bytes/s
+        (``inf`` when time does not grow with size). Needs two sizes or more."""
+        import numpy as np
+
+        pts = [p for p in self.points if p.op == op and p.error is None]
+        if len({p.size_bytes for p in pts}) < 2:
+            raise ValueError(f"{op}: a latency/bandwidth fit needs at least two sizes")
+        s = np.array([p.size_bytes for p in pts], dtype=float)
+        t = np.array([p.seconds for p in pts], dtype=float)
+        a = np.stack([np.ones_like(s), s], axis=1) / t[:, None]
+        (t0, per_byte), *_ = np.linalg.lstsq(a, np.ones_like(t), rcond=None)
+        return float(t0), (1.0 / float(per_byte) if per_byte > 0 else float("inf"))
+
+    def to_dict(self) -> dict[str, Any]:
+        n = self.world_size
+        return {"kind": self.kind, "schema_version": self.schema_version, "world_size": n,
+                "backend": self.backend, "device": self.device, "env": self.env,
+                "points": [{"op": p.op, "size_bytes": p.size_bytes, "count": p.count, "dtype": p.dtype,
+                            "seconds": p.seconds, "rank_seconds": list(p.rank_seconds), "samples": p.samples,
+                            "algbw_bytes_per_s": None if p.error else p.algbw,
+                            "busbw_bytes_per_s": None if p.error else p.busbw(n),
+                            "error": p.error} for p in self.points]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    def __str__(self) -> str:
+        from .report import collectives_table
+
+        return collectives_table(self)
+
+
+def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -> Callable[[], object]:
+    import torch
+
+    d = dist()
+    if op == "all_reduce":
+        buf = torch.ones(count, dtype=dtype, device=device)
+        return lambda: d.all_reduce(buf)
+    if op == "broadcast":
+        buf = torch.ones(count, dtype=dtype, device=device)
+        return lambda: d.broadcast(buf, src=0)
+    if op == "all_gather":
+        out = torch.empty(count, dtype=dtype, device=device)
+        inp = torch.ones(count // world, dtype=dtype, device=device)
+        gather = getattr(d, "all_gather_single", None) or d.all_gather_into_tensor  # renamed in torch 2.13
+        return lambda: gather(out, inp)
+    if op == "reduce_scatter":
+        inp = torch.ones(count, dtype=dtype, device=device)
+        out = torch.empty(count // world, dtype=dtype, device=device)
+        if d.get_backend() == "gloo":  # gloo has no reduce_scatter_tensor: a list of chunks
+            chunks = list(inp.chunk(world))
+            return lambda: d.reduce_scatter(out, chunks)
+        return lambda: d.reduce_scatter_tensor(out, inp)
+    if op == "all_to_all":
+        inp = torch.ones(count, dtype=dtype, device=device)
+        out = torch.empty(count, dtype=dtype, device=device)
+        return lambda: d.all_to_all_single(out, inp)
+    if op == "send_recv":
+        send = torch.ones(count, dtype=dtype, device=device)
+        recv = torch.empty(count, dtype=dtype, device=device)
+        to, frm = (rank + 1) % world, (rank - 1) % world
+
+        def send_recv() -> None:
+            ops = [d.P2POp(d.isend, send, to), d.P2POp(d.irecv, recv, frm)]
+            for w in d.batch_isend_irecv(ops):
+                w.wait()
+
+        return send_recv
+    raise ValueError(f"unknown collective {op!r}; choose from {', '.join(bandwidth.OPS)}")
+
+
+def collectives(ops: Sequence[str] = bandwidth.OPS, sizes: Sequence[int] = DEFAULT_SIZES, dtype: Any = "float32",
+                *, warmup: int = DEFAULT_WARMUP, trials: int = DEFAULT_TRIALS, number: int = 1,
+                device: Any = None) -> CollectivesResult:
+    """Time each collective in ``ops`` at each total buffer size in ``sizes`` (bytes, nccl-tests' size)
+    on the initialized process group. Returns the same :class:`CollectivesResult` on every rank."""
+    import torch
+
+    from ..engine import benchmark
+
+    d = dist()
+    if not d.is_available() or not d.is_initialized():
+        raise RuntimeError("collectives() needs an initialized process group: run under torchrun (or use "
+                           "`measurefirst collectives --nproc N`), or call init_process_group() first")
+    for op in ops:
+        bandwidth.bus_factor(op, 1)  # validates the name
+    tdtype = getattr(torch, dtype) if isinstance(dtype, str) else dtype
+    if not isinstance(tdtype, torch.dtype):
+        raise ValueError(f"dtype {dtype!r} is not a torch dtype such as float32, bfloat16 or int32")
+    rank, world = d.get_rank(), d.get_world_size()
+    backend = str(d.get_backend())
+    if device is None:
+        device = torch.device("cuda", torch.cuda.current_device()) if backend == "nccl" else torch.device("cpu")
+    device = torch.device(device)
+    element = torch.empty((), dtype=tdtype).element_size()
+    rows: list[tuple[str, int, int, float, int, str | None]] = []
+    for op in ops:
+        if op == "send_recv" and world < 2:
+            continue
+        for size in sizes:
+            count = bandwidth.elements(op, size, element, world)
+            if count == 0:
+                continue
+            with guarded(f"collectives {op} {size} bytes"):
+                fn = _make(op, count, tdtype, device, rank, world)
+                barrier()
+                m = benchmark(fn, device=device, label=f"{op} {size}", setup=barrier, warmup=warmup,
+                              trials=trials, number=number, stop_early=False, discard_preempted=False)
+                rows.append((op, count * element, count, m.median, m.n_samples, None))
+    with guarded("collectives: gathering results on rank 0"):
+        medians = [r[3] for r in rows]
+        gathered: list[Any] = [None] * world if rank == 0 else []
+        d.gather_object(medians, gathered if rank == 0 else None, dst=0)
+        box: list[Any] = [gathered]
+        d.broadcast_object_list(box, src=0)
+        gathered = box[0]
+    points = tuple(CollectivePoint(op, size, count, str(tdtype).replace("torch.", ""),
+                                   max(g[i] for g in gathered), tuple(g[i] for g in gathered), n, err)
+                   for i, (op, size, count, _, n, err) in enumerate(rows))
+    return CollectivesResult(world, backend, str(device), points,
+                             {"torch": torch.__version__, "warmup": warmup, "trials": trials, "number": number})

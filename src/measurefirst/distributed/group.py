@@ -1,0 +1,252 @@
+"""Rank-aware measuring inside an initialized ``torch.distributed`` process group.
+
+Every collective measurefirst issues runs under the process group's timeout, and a rank that fails posts
+its error in the group's key-value store before it leaves, so the other ranks stop with a
+:class:`RankFailed` naming it instead of hanging.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import statistics
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+#: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
+STRAGGLER_THRESHOLD = 0.10
+#: default timeout of every collective measurefirst issues (and of the group it initializes), seconds
+DEFAULT_TIMEOUT_SECONDS = 60.0
+_FAIL_KEY = "measurefirst/failed/"
+_GROUP_TIMEOUT: datetime.timedelta | None = None
+
+
+class RankFailed(RuntimeError):
+    """Another rank of the group failed (or this rank did: ``rank`` says which)."""
+
+    def __init__(self, message: str, *, rank: int | None, reports: dict[int, str] | None = None) -> None:
+        super().__init__(message)
+        self.rank = rank
+        #: from :func:`~measurefirst.distributed.spawn`: each rank's own error message, by rank
+        self.reports = dict(reports or {})
+
+
+def dist() -> Any:
+    """``torch.distributed``, imported on first use."""
+    import torch.distributed as d
+
+    return d
+
+
+def is_initialized() -> bool:
+    d = dist()
+    return bool(d.is_available() and d.is_initialized())
+
+
+def launched_by_torchrun() -> bool:
+    return all(k in os.environ for k in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"))
+
+
+def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> bool:
+    """Initialize the default process group from torchrun's environment (``RANK``, ``WORLD_SIZE``,
+    ``MASTER_ADDR``, ``MASTER_PORT``) with a timeout on every collective. Returns True when this call
+    initialized it (the caller destroys it), False when it was already initialized."""
+    d = dist()
+    if d.is_initialized():
+        return False
+    if backend == "auto":
+        import torch
+
+        backend = "nccl" if torch.cuda.is_available() and d.is_nccl_available() else "gloo"
+    if backend == "nccl":
+        import torch
+
+        torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
+    global _GROUP_TIMEOUT
+    _GROUP_TIMEOUT = datetime.timedelta(seconds=timeout_seconds)
+    d.init_process_group(backend=backend, timeout=_GROUP_TIMEOUT)
+    return True
+
+
+def _store() -> Any:
+    try:
+        from torch.distributed.distributed_c10d import _get_default_store
+
+        return _get_default_store()
+    except Exception:  # noqa: BLE001 - no store: errors still stop the group, without the rank's name
+        return None
+
+
+def _post_failure(rank: int, message: str) -> None:
+    store = _store()
+    if store is not None:
+        try:
+            store.set(f"{_FAIL_KEY}{rank}", message[:2000])
+        except Exception:  # noqa: BLE001 - the store may be gone with the group
+            pass
+
+
+def failed_ranks(world_size: int) -> dict[int, str]:
+    """Ranks that posted a failure in the group's store, with their messages."""
+    store = _store()
+    out: dict[int, str] = {}
+    if store is None:
+        return out
+    for r in range(world_size):
+        key = f"{_FAIL_KEY}{r}"
+        try:
+            if store.check([key]):
+                out[r] = bytes(store.get(key)).decode("utf-8", "replace")
+        except Exception:  # noqa: BLE001
+            break
+    return out
+
+
+@contextmanager
+def guarded(what: str) -> Iterator[None]:
+    """Run a block of group work: an error raised here is posted for the other ranks, and a collective
+    that fails because another rank failed is turned into :class:`RankFailed` naming that rank."""
+    d = dist()
+    rank, world = d.get_rank(), d.get_world_size()
+    try:
+        yield
+    except RankFailed:
+        raise
+    except Exception as exc:
+        # a peer's failure usually surfaces here as a closed connection or a timeout: look for its post
+        others = {r: m for r, m in failed_ranks(world).items() if r != rank}
+        if others:
+            r, msg = sorted(others.items())[0]
+            raise RankFailed(f"{what}: rank {r} of {world} failed: {msg}; rank {rank} stopped "
+                             f"({type(exc).__name__})", rank=r) from exc
+        _post_failure(rank, f"{type(exc).__name__}: {exc}")
+        raise RankFailed(f"{what}: rank {rank} of {world} failed: {type(exc).__name__}: {exc}", rank=rank) from exc
+
+
+def barrier() -> None:
+    """A barrier with the group's timeout (``monitored_barrier`` on gloo names a rank that never came)."""
+    d = dist()
+    if d.get_backend() == "gloo":
+        d.monitored_barrier(timeout=_timeout())
+    else:
+        d.barrier()
+
+
+def _timeout() -> datetime.timedelta:
+    """The timeout this module initialized the group with, else torch's default process-group timeout."""
+    if _GROUP_TIMEOUT is not None:
+        return _GROUP_TIMEOUT
+    try:
+        from torch.distributed.constants import default_pg_timeout
+
+        return default_pg_timeout
+    except ImportError:  # pragma: no cover
+        return datetime.timedelta(seconds=DEFAULT_TIMEOUT_SECONDS)
+
+
+# ---- rank-aware benchmark --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GroupSummary:
+    """Per-rank medians (seconds per call) and the straggler: the slowest rank against the median of the
+    per-rank medians, flagged beyond ``threshold`` (:data:`STRAGGLER_THRESHOLD`)."""
+
+    medians: tuple[float, ...]
+    threshold: float = STRAGGLER_THRESHOLD
+
+    kind = "group_summary"
+
+    @property
+    def world_size(self) -> int:
+        return len(self.medians)
+
+    @property
+    def median(self) -> float:
+        return float(statistics.median(self.medians))
+
+    @property
+    def spread(self) -> float:
+        """(slowest - fastest) / median of the per-rank medians."""
+        return (max(self.medians) - min(self.medians)) / self.median if self.median > 0 else float("nan")
+
+    @property
+    def slowest_rank(self) -> int:
+        return max(range(len(self.medians)), key=lambda r: self.medians[r])
+
+    @property
+    def straggler_ratio(self) -> float:
+        """The slowest rank's median over the median of the per-rank medians."""
+        return self.medians[self.slowest_rank] / self.median if self.median > 0 else float("nan")
+
+    @property
+    def straggler(self) -> int | None:
+        """The slowest rank when it is more than ``threshold`` above the median rank, else None."""
+        return self.slowest_rank if self.straggler_ratio > 1 + self.threshold else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "medians": list(self.medians), "median": self.median, "spread": self.spread,
+                "slowest_rank": self.slowest_rank, "straggler_ratio": self.straggler_ratio,
+                "straggler": self.straggler, "threshold": self.threshold}
+
+    def __str__(self) -> str:
+        lines = [f"rank {r}: median {m * 1e6:.1f} us" for r, m in enumerate(self.medians)]
+        lines.append(f"spread across ranks {self.spread:.1%}; slowest rank {self.slowest_rank} at "
+                     f"{self.straggler_ratio:.2f}x the median rank")
+        if self.straggler is not None:
+            lines.append(f"straggler: rank {self.straggler} (beyond {self.threshold:.0%})")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class RankResult:
+    """What :func:`benchmark` returns on every rank: its own measurement, every rank's (raw samples
+    included) and the group summary."""
+
+    rank: int
+    measurement: Any
+    measurements: tuple[Any, ...]
+    summary: GroupSummary
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "rank_group", "rank": self.rank, "summary": self.summary.to_dict(),
+                "ranks": [m.to_dict() for m in self.measurements]}
+
+
+def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLER_THRESHOLD,
+              **options: Any) -> RankResult:
+    """:func:`measurefirst.benchmark` on every rank of the initialized process group: a barrier, each rank
+    measures its own ``fn`` (``options`` as for ``measurefirst.benchmark``), then every rank's result
+    (raw samples included) is gathered on all ranks and summarized (per-rank medians, spread, straggler).
+    Nothing is printed: render on rank 0 (``if result.rank == 0: print(result.summary)``).
+
+    Raises :class:`RankFailed` on every rank when one rank's ``fn`` raised, naming that rank.
+    """
+    from ..engine import benchmark as local_benchmark
+    from ..results import Measurement
+
+    d = dist()
+    if not is_initialized():
+        raise RuntimeError("measurefirst.distributed.benchmark needs an initialized process group: run under "
+                           "torchrun, or call torch.distributed.init_process_group() (or init_from_env()) first")
+    rank, world = d.get_rank(), d.get_world_size()
+    with guarded("benchmark"):
+        barrier()
+    status: dict[str, Any]
+    try:
+        m = local_benchmark(fn, **options)
+        status = {"ok": True, "result": m.to_dict()}
+    except Exception as exc:  # noqa: BLE001 - reported to every rank below
+        status = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        _post_failure(rank, status["error"])
+    gathered: list[Any] = [None] * world
+    with guarded("benchmark: gathering results"):
+        d.all_gather_object(gathered, status)
+    failed = [(r, s["error"]) for r, s in enumerate(gathered) if not s["ok"]]
+    if failed:
+        r, msg = failed[0]
+        raise RankFailed(f"benchmark: rank {r} of {world} failed: {msg}"
+                         + ("" if r != rank else " (this rank)"), rank=r)
+    ms = tuple(Measurement.from_dict(s["result"]) for s in gathered)
+    summary = GroupSummary(tuple(x.median for x in ms), straggler_threshold)
+    return RankResult(rank, ms[rank], ms, summary)

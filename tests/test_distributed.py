@@ -1,0 +1,141 @@
+"""measurefirst.distributed: nccl-tests arithmetic on literal numbers, and 2-rank gloo groups (spawned, bounded)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from measurefirst.distributed import bandwidth
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 20.0
+
+
+# ---- arithmetic --------------------------------------------------------------------------------------
+def test_bus_factors_are_nccl_tests_factors() -> None:
+    assert bandwidth.bus_factor("all_reduce", 8) == 2 * 7 / 8 == 1.75
+    assert bandwidth.bus_factor("all_reduce", 2) == 1.0
+    assert bandwidth.bus_factor("all_gather", 4) == 0.75
+    assert bandwidth.bus_factor("reduce_scatter", 8) == 0.875
+    assert bandwidth.bus_factor("all_to_all", 2) == 0.5
+    assert bandwidth.bus_factor("broadcast", 8) == 1.0
+    assert bandwidth.bus_factor("reduce", 8) == 1.0
+    assert bandwidth.bus_factor("send_recv", 2) == 1.0
+    with pytest.raises(ValueError, match="unknown collective"):
+        bandwidth.bus_factor("gossip", 2)
+
+
+def test_bandwidths_on_literal_numbers() -> None:
+    # 1 GiB all_reduce on 8 ranks in 10 ms: algbw 107.37 GB/s, busbw x1.75
+    size = 1024**3
+    assert bandwidth.algbw(size, 0.01) == pytest.approx(107.3741824e9)
+    assert bandwidth.busbw("all_reduce", size, 0.01, 8) == pytest.approx(187.9048192e9)
+    # 16 MiB all_gather on 2 ranks in 4 ms: algbw 4.194 GB/s, busbw half of it
+    assert bandwidth.busbw("all_gather", 16 * 1024**2, 0.004, 2) == pytest.approx(2.097152e9)
+    assert bandwidth.busbw("send_recv", 1000, 1e-6, 2) == pytest.approx(1e9)
+
+
+def test_sizes_are_nccl_tests_total_buffers() -> None:
+    assert bandwidth.elements("all_reduce", 1024, 4, 3) == 256
+    assert bandwidth.elements("all_gather", 1024, 4, 3) == 255  # a multiple of the 3 ranks
+    assert bandwidth.elements("all_to_all", 10, 4, 2) == 2
+    assert bandwidth.parse_bytes("4K") == 4096 and bandwidth.parse_bytes("16M") == 16 * 1024**2
+    assert bandwidth.parse_byte_sizes("1K,4K,...,16M") == [1024 * 4**i for i in range(8)]
+    with pytest.raises(ValueError, match="byte count"):
+        bandwidth.parse_bytes("4 parsecs")
+
+
+def test_latency_bandwidth_fit_on_literal_numbers() -> None:
+    from measurefirst.distributed import CollectivePoint, CollectivesResult
+
+    # t = 100 us + size / (1 GB/s) exactly
+    pts = tuple(CollectivePoint("all_reduce", s, s // 4, "float32", 100e-6 + s / 1e9, (0.0, 0.0), 3)
+                for s in (1024, 65536, 1 << 20, 16 << 20))
+    r = CollectivesResult(2, "gloo", "cpu", pts)
+    t0, bw = r.latency_bandwidth("all_reduce")
+    assert t0 == pytest.approx(100e-6) and bw == pytest.approx(1e9)
+    assert "busbw   1.000 GB/s" in str(r)
+
+
+def test_group_summary_flags_the_straggler() -> None:
+    from measurefirst.distributed import STRAGGLER_THRESHOLD, GroupSummary
+
+    s = GroupSummary((1.0, 1.0, 1.0, 1.5))
+    assert s.slowest_rank == 3 and s.straggler == 3 and s.straggler_ratio == 1.5 and s.spread == 0.5
+    even = GroupSummary((1.0, 1.0 + STRAGGLER_THRESHOLD / 2))
+    assert even.straggler is None
+    assert "straggler: rank 3" in str(s)
+
+
+# ---- 2-rank gloo groups ----------------------------------------------------------------------------
+def _spawn(task: object) -> list[object]:
+    from measurefirst.distributed import spawn
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    return spawn(task, 2, timeout_seconds=TIMEOUT)  # type: ignore[arg-type]
+
+
+@pytest.fixture(autouse=False)
+def tasks() -> object:
+    sys.path.insert(0, str(Path(__file__).parent))
+    import distributed_tasks
+
+    return distributed_tasks
+
+
+def test_two_rank_collectives_gloo(tasks: object) -> None:
+    d = _spawn(tasks.collectives_task)[0]  # type: ignore[attr-defined]
+    assert d["world_size"] == 2 and d["backend"] == "gloo"
+    ops = {p["op"] for p in d["points"]}
+    assert ops == set(bandwidth.OPS)
+    for p in d["points"]:
+        assert p["seconds"] > 0 and len(p["rank_seconds"]) == 2 and p["samples"] == 3
+        assert p["busbw_bytes_per_s"] == pytest.approx(p["algbw_bytes_per_s"] * bandwidth.bus_factor(p["op"], 2))
+
+
+def test_straggler_is_found(tasks: object) -> None:
+    out = _spawn(tasks.straggler_task)  # type: ignore[attr-defined]
+    assert [o["rank"] for o in out] == [0, 1]  # type: ignore[index]
+    for o in out:
+        assert o["straggler"] == 1, o  # type: ignore[index]
+        assert o["samples"] == [8, 8]  # type: ignore[index]  # raw samples of both ranks gathered on every rank
+
+
+def test_raising_rank_is_named(tasks: object) -> None:
+    from measurefirst.distributed import RankFailed
+
+    t0 = time.monotonic()
+    with pytest.raises(RankFailed, match="rank 1 of 2 failed.*boom on purpose") as info:
+        _spawn(tasks.raising_benchmark_task)  # type: ignore[attr-defined]
+    assert info.value.rank == 1
+    assert time.monotonic() - t0 < TIMEOUT
+
+
+def test_rank_dying_mid_group_stops_the_others_naming_it(tasks: object) -> None:
+    from measurefirst.distributed import RankFailed
+
+    t0 = time.monotonic()
+    with pytest.raises(RankFailed, match="rank 1 of 2 failed.*rank 1 gave up") as info:
+        _spawn(tasks.dying_rank_task)  # type: ignore[attr-defined]
+    assert info.value.rank == 1
+    # rank 0, waiting in an all_reduce, stopped with an error that names rank 1
+    assert "rank 1 of 2 failed: RuntimeError: rank 1 gave up; rank 0 stopped" in info.value.reports[0]
+    assert time.monotonic() - t0 < TIMEOUT
+
+
+def test_cli_under_torchrun() -> None:
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), OMP_NUM_THREADS="1")
+    cmd = [sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "-m", "measurefirst",
+           "collectives", "--sizes", "1K,64K", "--ops", "all_reduce,all_gather,send_recv", "--warmup", "1",
+           "--trials", "3", "--timeout", "20"]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=90, env=env, cwd=ROOT)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert p.stdout.count("collectives on 2 ranks, backend gloo") == 1  # rank 0 alone prints
+    assert "busbw GB/s" in p.stdout
+    for op in ("all_reduce", "all_gather", "send_recv"):
+        assert p.stdout.count(op) >= 2
