@@ -13,18 +13,29 @@ def test_all_demos_quick(lang):
     lines = []
     results = {r.name: r.data for r in run("all", device="cpu", lang=lang, quick=True, emit=lines.append)}
     text = "\n".join(lines)
-    assert list(results) == ["pitfalls", "scaling", "profiler"]
-    # structure: a title, three parts in order, the closing motto
+    assert list(results) == ["pitfalls", "scaling", "profiler", "kernels", "mlp"]
+    # structure: a title, five parts in order, the closing motto
     heads = [line for line in lines if line.startswith("#")]
-    assert len(heads) == 4
+    assert len(heads) == 6
     if lang == "en":
-        assert [h.split(".")[0] for h in heads[1:]] == ["## Part 1", "## Part 2", "## Part 3"]
-        assert "does not apply on cpu" in text and lines[-1].strip() == "Measure first, then optimize."
+        assert [h.split(".")[0] for h in heads[1:]] == ["## Part 1", "## Part 2", "## Part 3", "## Part 4",
+                                                         "## Part 5"]
+        assert "warm up before you start the clock, AND synchronize" in text
+        assert "Log every N steps" in text and "--device cuda" in text
+        assert lines[-1].strip() == "Measure first, then optimize."
     else:
-        assert "第一部分" in heads[1] and "第二部分" in heads[2] and "第三部分" in heads[3]
+        assert ["第一部分" in heads[1], "第二部分" in heads[2], "第三部分" in heads[3], "第四部分" in heads[4],
+                "第五部分" in heads[5]] == [True] * 5
+        assert "先预热" in text and "先同步" in text and "每 N 步" in text and "--device cuda" in text
         assert "先测量，再优化" in lines[-1]
+        # the lecture's terms, and no English sentence leaking into the Chinese lecture
+        assert "内核" not in text and "核函数" in text and "热身" not in text
+        for leak in ("failed:", "distinct", "read with care", "undecided", "faster", "slower", "Lesson"):
+            assert leak not in text
     p = results["pitfalls"]
     assert p["cold_s"] > 0 and p["warm_s"] > 0 and p["warmup_calls"] >= 1 and p["unsynced_ratio"] is None
+    # the warm-up sentence is true to warmup.steady
+    assert p["warmup"] == ("settled" if p["warmup_steady"] else "capped")
     s = results["scaling"]
     assert [r["n"] for r in s["rows"]] == [32, 64, 128, 256, 512]
     ref = next(r for r in s["rows"] if r["n"] == 256)
@@ -34,6 +45,21 @@ def test_all_demos_quick(lang):
     assert g["manual_counts"] == {"aten::mul": 6, "aten::add": 2, "aten::tanh": 1}
     assert g["fused_counts"] == {"aten::gelu": 1}
     assert g["manual_count"] == 9 and g["fused_count"] == 1
+    # the profiler's own table: every work op with its calls, in both languages
+    assert sorted(g["manual_table"]) == [("aten::add", 2), ("aten::mul", 6), ("aten::tanh", 1)]
+    assert g["fused_table"] == [("aten::gelu", 1)]
+    assert "aten::tanh" in text and "aten::gelu" in text and "aten::to" in text
+    assert g["lesson"] == {"faster": "faster", "slower": "slower", "no difference": "same",
+                           "undecided": "undecided"}[g["verdict"]]
+    assert s["lesson"] in ("cubic", "below", "above", "unknown")
+    k = results["kernels"]["example"]
+    assert (k["library"], k["arch"], k["gpu"], k["op"], k["dtype"], k["tile"], k["tensor_cores"]) == \
+        ("cutlass", "sm100", "Blackwell (B200, GB200)", "gemm", "f32", "64x64x16", False)
+    assert "sm100" in text and "B200" in text and "64x64x16" in text
+    m = results["mlp"]
+    assert set(m["phase_s"]) == {"data", "forward", "backward", "optimizer"}
+    assert m["work_counts"]["aten::addmm"] == 2 and m["work_counts"]["aten::mm"] == 3  # two Linear layers
+    assert m["dominant"] in m["phase_s"]
 
 
 def test_single_demo_from_the_cli_with_json(capsys):

@@ -153,7 +153,7 @@ _EXAMPLES = {
   measurefirst doctor mypkg.train:step
   measurefirst doctor -s "x = torch.randn(1000)" "x.sum().item()" --json --strict""",
     "demo": """examples:
-  measurefirst demo                      # all three parts, in the language of your locale
+  measurefirst demo                      # all five parts, in the language of your locale
   measurefirst demo pitfalls --lang zh
   measurefirst demo scaling --quick --json""",
     "step": """examples:
@@ -356,10 +356,11 @@ def build_parser() -> argparse.ArgumentParser:
     dr.add_argument("--strict", action="store_true", help="exit 1 on any warning (for CI)")
     dr.add_argument("--simulate", default=None, help=argparse.SUPPRESS)
 
-    dm = _sub(sub, "demo", "the lecture, runnable: timing traps, scaling, profiler (zh/en)",
-              "The lecture's three demonstrations, measured live on this machine: pitfalls (warm-up and "
-              "synchronization), scaling (time vs size, the fitted cost model) and profiler (9 ops against 1).")
-    dm.add_argument("which", nargs="?", choices=("pitfalls", "scaling", "profiler", "all"), default="all",
+    dm = _sub(sub, "demo", "the lecture, runnable: timing traps, scaling, profiler, kernel names, a training step (zh/en)",
+              "The lecture's five demonstrations, measured live on this machine: pitfalls (warm-up and "
+              "synchronization), scaling (time vs size, the fitted cost model), profiler (the op table, 9 ops "
+              "against 1), kernels (reading a kernel name) and mlp (a training step phase by phase).")
+    dm.add_argument("which", nargs="?", choices=("pitfalls", "scaling", "profiler", "kernels", "mlp", "all"), default="all",
                     help="which part (default all)")
     dm.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
     dm.add_argument("--lang", choices=("zh", "en"), default=None, help="zh or en (default: from the locale)")

@@ -1,27 +1,45 @@
-"""The lecture's three demonstrations, built only from measurefirst's public API.
+"""The lecture's demonstrations, built only from measurefirst's public API.
 
 Each demo measures live, then narrates: ``emit`` receives the lines as they are ready, and the demo
-returns its numbers as data (for tests and ``--json``).
+returns its numbers as data (for tests and ``--json``). Every conclusion is *chosen* from what was
+measured: the pure ``*_lines`` helpers below take results (or hand-built ones, in tests) and return the
+narration, so each branch can be driven without a machine that happens to produce it.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import torch
 import torch.nn.functional as F
 
 import measurefirst
-from measurefirst.fit import FitError
-from measurefirst.render.text import format_time, plain, point_issues
+from measurefirst.compare import Verdict
+from measurefirst.fit import FitError, PowerFit
+from measurefirst.profiling.capture import KernelRow, OpRow, Profile
+from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
+from measurefirst.render.text import format_time, pad_cells, plain
 from measurefirst.sweep import sweep
 
 from .narration import say
 
 Emit = Callable[[str], None]
-DEMOS = ("pitfalls", "scaling", "profiler")
+DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
+
+#: Backward within this factor range of the forward reads as "the usual ~2x".
+BACKWARD_USUAL = (1.3, 3.0)
+#: The lecture's example kernel name (a CUTLASS 3.x fp32 SIMT GEMM for Blackwell B200).
+LECTURE_KERNEL = "cutlass3x_sm100_simt_sgemm_f32_f32_f32_f32_f32_64x64x16_1x1x1_4_nnn_align1"
+#: A fitted exponent within this distance of 3 reads as "follows n³".
+CUBIC_TOLERANCE = 0.35
+#: A 95% CI on k wider than this says the fit has no say about the exponent.
+K_CI_TOO_WIDE = 2.0
+#: A first call at least this many times a warm call is "much slower".
+COLD_RATIO_BIG = 1.5
+#: A scaling row below this share of the best measured rate reads as "the hardware is far from fed".
+UNDERFED_SHARE = 0.25
 
 
 @dataclass
@@ -35,6 +53,72 @@ def _ci(m: measurefirst.Measurement) -> str:
     return "n/a" if not math.isfinite(r) else f"{r:.1%}"
 
 
+def _row(cells: Sequence[str], widths: Sequence[int], left: int = 0) -> str:
+    """One table line; the first ``left`` columns are left-aligned, widths in display cells."""
+    return "  ".join(pad_cells(c, w, "left" if i < left else "right") for i, (c, w) in enumerate(zip(cells, widths)))
+
+
+# ---- marks: a number the machine disturbed ------------------------------------------------------
+
+def issue_codes(m: measurefirst.Measurement) -> list[str]:
+    """Why a measurement deserves a ``!``: its warning codes (not notes), preempted samples set aside,
+    the precision target not met, an incomplete run (the same reasons as ``point_issues``, as codes)."""
+    codes = [w.code for w in m.warnings if w.severity != "info"]
+    if m.n_preempted and m.n_used != m.n_samples and "preempted" not in codes:
+        codes.append("preempted")
+    if (m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples")
+            and "precision_not_met" not in codes):
+        codes.append("precision_not_met")
+    if not m.complete and "incomplete" not in codes:
+        codes.append("incomplete")
+    return codes
+
+
+def issue_words(m: measurefirst.Measurement, lang: str) -> str:
+    parts = []
+    for code in issue_codes(m):
+        if code == "preempted":
+            set_aside = m.n_samples - m.n_used
+            parts.append(say("issue.preempted", lang, k=set_aside, n=m.n_samples) if set_aside else
+                         say("issue.preempted_kept", lang, k=m.n_preempted, n=m.n_samples))
+        elif f"issue.{code}" in _KNOWN_ISSUES:
+            parts.append(say(f"issue.{code}", lang))
+        else:
+            parts.append(say("issue.other", lang, code=plain(code)))
+    return "；".join(parts) if lang == "zh" else "; ".join(parts)
+
+
+_KNOWN_ISSUES = {"issue.unstable", "issue.speed_modes", "issue.noise_floor", "issue.precision_not_met",
+                 "issue.incomplete", "issue.drift", "issue.outliers", "issue.warmup_not_steady",
+                 "issue.few_samples", "issue.overhead_bias", "issue.near_resolution"}
+
+
+def mark_lines(items: Sequence[tuple[str, measurefirst.Measurement]], lang: str) -> list[str]:
+    """``! what: read with care — why.`` for each disturbed measurement, then the fix once."""
+    lines = [say("marked", lang, what=what, why=issue_words(m, lang)) for what, m in items if issue_codes(m)]
+    if lines:
+        lines.append(say("disturbed", lang))
+    return lines
+
+
+def _mark(m: measurefirst.Measurement) -> str:
+    return " !" if issue_codes(m) else ""
+
+
+# ---- part 1 -------------------------------------------------------------------------------------
+
+def warmup_lines(m: measurefirst.Measurement, device: str, lang: str) -> tuple[str, list[str]]:
+    """(the warm-up's branch: ``settled``/``capped``, its lines): true to ``m.warmup.steady``, and the
+    cold/warm ratio read as it was measured."""
+    assert m.warmup is not None
+    ratio = m.warmup.cold_ns / 1e9 / m.median
+    lines = [say("pitfalls.trap1.big" if ratio >= COLD_RATIO_BIG else "pitfalls.trap1.small", lang,
+                 ratio=ratio, device=device)]
+    branch = "settled" if m.warmup.steady else "capped"
+    lines.append(say(f"pitfalls.trap1.{branch}", lang, calls=m.warmup.calls))
+    return branch, lines
+
+
 def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
     res = DemoResult("pitfalls")
     emit("")
@@ -43,13 +127,17 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     a = torch.randn(n, n, device=device)
     b = torch.randn(n, n, device=device)
     emit(say("pitfalls.trap1", lang, n=n))
-    m = measurefirst.benchmark(lambda: a @ b, device=device, label=f"matmul {n}", budget=2.0 if quick else 8.0)
+    m = measurefirst.benchmark(lambda: a @ b, device=device, label=f"matmul {n}", budget=1.0 if quick else 8.0)
     assert m.warmup is not None and m.warmup.cold_ns is not None
     cold = m.warmup.cold_ns / 1e9
     ratio = cold / m.median
-    res.data.update(n=n, cold_s=cold, warm_s=m.median, cold_ratio=ratio, warmup_calls=m.warmup.calls)
-    emit(say("pitfalls.trap1.result", lang, cold=format_time(cold), warm=format_time(m.median), ci=_ci(m),
-             ratio=ratio, calls=m.warmup.calls))
+    emit(say("pitfalls.trap1.result", lang, cold=format_time(cold), warm=format_time(m.median) + _mark(m),
+             ci=_ci(m)))
+    branch, lines = warmup_lines(m, str(device), lang)
+    for line in lines + mark_lines([(f"{n}x{n}", m)], lang):
+        emit(line)
+    res.data.update(n=n, cold_s=cold, warm_s=m.median, cold_ratio=ratio, warmup_calls=m.warmup.calls,
+                    warmup_steady=m.warmup.steady, warmup=branch, issues=issue_codes(m))
     emit(say("pitfalls.trap1.lesson", lang))
     if device.type == "cpu":
         emit(say("pitfalls.trap2.cpu", lang, device=str(device)))
@@ -61,8 +149,31 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
         res.data["unsynced_ratio"] = ratio2
         if naive and truth and ratio2:
             emit(say("pitfalls.trap2.gpu", lang, naive=format_time(naive), truth=format_time(truth), ratio=ratio2))
+    emit(say("pitfalls.rules", lang))
     emit(say("pitfalls.implicit", lang))
+    emit(say("pitfalls.logging", lang))
     return res
+
+
+# ---- part 2 -------------------------------------------------------------------------------------
+
+def fit_lines(fit: PowerFit | None, lang: str) -> tuple[str, list[str]]:
+    """(the lesson's branch, its lines) chosen from the fitted exponent: ``cubic`` (k near 3), ``below``,
+    ``above``, or ``unknown`` (no fit, k at the edge of its range, a poor fit or a CI too wide to say)."""
+    if fit is None:
+        return "unknown", [say("scaling.nofit", lang), say("scaling.lesson.unknown", lang)]
+    cross = say("scaling.nocross", lang) if fit.crossover is None else say("scaling.cross", lang,
+                                                                            n=f"{fit.crossover:.0f}")
+    lines = [say("scaling.fit", lang, t0=format_time(fit.t0), k=fit.k, klo=fit.k_ci[0], khi=fit.k_ci[1],
+                 cross=cross)]
+    if fit.at_edge:
+        return "unknown", lines + [say("scaling.edge", lang, k=fit.k), say("disturbed", lang),
+                                   say("scaling.lesson.unknown", lang)]
+    if fit.poor or fit.k_ci[1] - fit.k_ci[0] > K_CI_TOO_WIDE:
+        return "unknown", lines + [say("scaling.poor", lang, rms=fit.rms_rel_error, klo=fit.k_ci[0],
+                                       khi=fit.k_ci[1]), say("disturbed", lang), say("scaling.lesson.unknown", lang)]
+    branch = "cubic" if abs(fit.k - 3) <= CUBIC_TOLERANCE else "below" if fit.k < 3 else "above"
+    return branch, lines + [say(f"scaling.lesson.{branch}", lang, k=fit.k)]
 
 
 def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
@@ -79,47 +190,115 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
 
     emit(say("scaling.intro", lang, ref=ref))
     result = sweep(make, sizes, flops=lambda n: 2.0 * n**3, device=device, reference=ref,
-                   budget=0.8 if quick else 3.0, label="matmul")
+                                budget=0.6 if quick else 3.0, label="matmul")
     cols = say("scaling.columns", lang, ref=ref).split("|")
-    widths = [6, 12, 9, 16, 10, 9]
-    emit("  ".join(c.rjust(w) for c, w in zip(cols, widths)))
-    rows = []
+    widths = [6, 12, 14, 16, 10, 9, 8]
+    emit(_row(cols, widths))
+    rows: list[dict[str, Any]] = []
+    marked: list[tuple[str, measurefirst.Measurement]] = []
+    ok = [p for p in result.series() if p.ok]
+    best = max(((p.flops_per_s or 0.0) for p in ok), default=0.0)
     for p in result.series():
-        if not p.ok:
-            emit(plain(f"{p.n:>6}  failed: {p.error}"))
+        if not p.ok or p.measurement is None:
+            emit(say("scaling.failed", lang, n=p.n))
             continue
         rel, work = result.relative(p)
-        assert p.measurement is not None
+        gflops = (p.flops_per_s or 0.0) / 1e9
+        share = (p.flops_per_s or 0.0) / best if best > 0 else math.nan
+        codes = issue_codes(p.measurement)
         row: dict[str, Any] = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
-               "gflops": (p.flops_per_s or 0) / 1e9}
+                               "gflops": gflops, "share_of_best": share, "issues": codes}
         rows.append(row)
-        issues = point_issues(p.measurement)
-        row["issues"] = issues
-        cells = [str(p.n), format_time(p.seconds), _ci(p.measurement) + (" !" if issues else ""),
+        if codes:
+            marked.append((f"n={p.n}", p.measurement))
+        cells = [str(p.n), format_time(p.seconds) + _mark(p.measurement), _ci(p.measurement),
                  "n/a" if rel is None else f"{rel:.3g}x", "n/a" if work is None else f"{work:.3g}x",
-                 f"{row['gflops']:.3g}"]
-        emit("  ".join(c.rjust(w) for c, w in zip(cells, widths)))
-    for row in rows:
-        if row["issues"]:
-            emit(say("scaling.marked", lang, n=row["n"], why="; ".join(row["issues"])))
+                 f"{gflops:.3g}", "n/a" if not math.isfinite(share) else f"{share:.0%}"]
+        emit(_row(cells, widths))
+    for line in mark_lines(marked, lang):
+        emit(line)
+    small = rows[0] if rows else None
+    if small is not None and math.isfinite(small["share_of_best"]) and small["share_of_best"] < UNDERFED_SHARE:
+        emit(say("scaling.share", lang, n=small["n"], share=small["share_of_best"], best=best / 1e9))
     res.data["rows"] = rows
+    fit: PowerFit | None
     try:
-        f = result.fit()
-        cross = "—" if f.crossover is None else f"{f.crossover:.0f}"
-        emit(say("scaling.fit", lang, t0=format_time(f.t0), k=f.k, klo=f.k_ci[0], khi=f.k_ci[1], cross=cross))
-        res.data["fit"] = {"t0": f.t0, "k": f.k, "k_ci": list(f.k_ci), "crossover": f.crossover,
-                           "at_edge": f.at_edge}
-        if f.at_edge:
-            emit(say("scaling.edge", lang, k=f.k))
-    except FitError as exc:
-        emit(say("scaling.nofit", lang, why=str(exc)))
+        fit = result.fit()
+        res.data["fit"] = {"t0": fit.t0, "k": fit.k, "k_ci": list(fit.k_ci), "crossover": fit.crossover,
+                           "at_edge": fit.at_edge, "poor": fit.poor}
+    except FitError:
+        fit = None
         res.data["fit"] = None
-    emit(say("scaling.lesson", lang))
+    branch, lines = fit_lines(fit, lang)
+    res.data["lesson"] = branch
+    for line in lines:
+        if not (marked and line == say("disturbed", lang)):  # the fix is said once
+            emit(line)
     return res
 
 
+# ---- part 3 -------------------------------------------------------------------------------------
+
 def _manual_gelu(x: torch.Tensor) -> torch.Tensor:
     return 0.5 * x * (1 + torch.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+
+
+def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
+    """(branch: ``faster``/``same``/``slower``/``undecided``, the sentence), the same claim in both languages."""
+    lo, hi = (math.nan if v.ci_low is None else v.ci_low), (math.nan if v.ci_high is None else v.ci_high)
+    if v.verdict == "faster":
+        s = v.speedup
+        return "faster", (say("verdict.faster.x", lang, x=s, lo=lo, hi=hi) if s >= 1.5 else
+                          say("verdict.faster.pct", lang, p=(s - 1) * 100, lo=lo, hi=hi))
+    if v.verdict == "slower":
+        r = v.ratio
+        return "slower", (say("verdict.slower.x", lang, x=r, lo=lo, hi=hi) if r >= 1.5 else
+                          say("verdict.slower.pct", lang, p=(r - 1) * 100, lo=lo, hi=hi))
+    if v.verdict == "no difference":
+        return "same", say("verdict.same", lang, d=v.detectable if v.detectable is not None else math.nan)
+    return "undecided", say("verdict.undecided", lang, rounds=v.rounds)
+
+
+def comparison_lines(c: measurefirst.Comparison, device: str, lang: str) -> tuple[str, list[str]]:
+    """The time line, marks on disturbed numbers, and the lesson chosen from the verdict."""
+    branch, words = verdict_words(c.verdict("fused"), lang)
+    m, f = c["manual"], c["fused"]
+    lines = [say("profiler.time", lang, mt=format_time(m.median) + _mark(m), ft=format_time(f.median) + _mark(f),
+                 verdict=words)]
+    lines += mark_lines([(say("profiler.table.manual", lang), m), (say("profiler.table.fused", lang), f)], lang)
+    lines.append(say(f"profiler.lesson.{branch}", lang, device=device))
+    return branch, lines
+
+
+def op_table_lines(rows: Sequence[OpRow], lang: str, title: str) -> list[str]:
+    """The profiler's table: op, calls, self time, share of the self time, bytes (per call)."""
+    total = sum(r.self_s for r in rows) or math.nan
+    widths = [22, 8, 12, 7, 10]
+    lines = [f"  {title}", "  " + _row(say("profiler.table.columns", lang).split("|"), widths, left=1)]
+    for r in rows:
+        share = r.self_s / total if math.isfinite(total) else math.nan
+        mb = f"{r.bytes_est / 1e6:.2f} MB" if r.bytes_est > 0 else "—"
+        lines.append("  " + _row([plain(r.name)[:22], f"{r.calls:.0f}", format_time(r.self_s),
+                                  "n/a" if not math.isfinite(share) else f"{share:.0%}", mb], widths, left=1))
+    return lines
+
+
+def kernel_table_lines(kernels: Sequence[KernelRow], lang: str, limit: int = 12) -> list[str]:
+    """Kernels with their launching op and decoded library, arch (and the GPUs it means), dtype, tile."""
+    widths = [5, 18, 12, 30, 8, 12, 10]
+    cols = say("profiler.kernels.columns", lang).split("|")
+    lines = ["  " + _row(cols[:7], widths) + "  " + cols[7]]
+    for k in list(kernels)[:limit]:
+        info = decode_kernel(k.name)
+        arch = "—" if not info.arch else info.arch + (f" {info.gpu}" if info.gpu else "")
+        lines.append("  " + _row([f"{k.calls:.0f}", plain(k.launched_by)[:18], info.library, arch[:30],
+                                  info.dtype or "—", info.tile or "—", format_time(k.total_s)], widths)
+                     + "  " + plain(k.name)[:80])
+    return lines
+
+
+def to_rows(p: Profile) -> list[OpRow]:
+    return [r for r in p.rows("all") if r.name in ("aten::to", "aten::_to_copy")]
 
 
 def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
@@ -141,47 +320,163 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     unit = say("kernels" if d.unit == "kernels" else "ops", lang)
     mc = pm.counts("kernels" if d.unit == "kernels" else "work")
     fc = pf.counts("kernels" if d.unit == "kernels" else "work")
-
-    def detail(c: dict[str, float]) -> str:
-        return ", ".join(f"{v:.0f} {k.replace('aten::', '')}" for k, v in sorted(c.items(), key=lambda kv: -kv[1]))
-
-    emit(say("profiler.counts", lang, manual=f"{pm.work_count:.0f}", fused=f"{pf.work_count:.0f}", unit=unit,
-             detail=detail(mc) if d.unit == "ops" else f"{len(mc)} distinct",
-             fdetail=detail(fc) if d.unit == "ops" else f"{len(fc)} distinct"))
+    emit(say("profiler.table", lang))
+    for line in (op_table_lines(pm.rows("work"), lang, say("profiler.table.manual", lang))
+                 + op_table_lines(pf.rows("work"), lang, say("profiler.table.fused", lang))):
+        emit(line)
+    emit(say("profiler.counts", lang, manual=f"{pm.work_count:.0f}", fused=f"{pf.work_count:.0f}", unit=unit))
     res.data.update(unit=d.unit, manual_counts=mc, fused_counts=fc, manual_count=pm.work_count,
-                    fused_count=pf.work_count)
+                    fused_count=pf.work_count,
+                    manual_table=[(r.name, r.calls) for r in pm.rows("work")],
+                    fused_table=[(r.name, r.calls) for r in pf.rows("work")])
+    emit(say("profiler.full", lang))
+    for line in op_table_lines(pm.rows("all", limit=14), lang, say("profiler.table.manual", lang)):
+        emit(line)
+    conv = to_rows(pm)
+    if conv:
+        emit(say("profiler.to_rows", lang, calls=f"{sum(r.calls for r in conv):.0f}",
+                 time=format_time(sum(r.self_s for r in conv))))
+    else:
+        emit(say("profiler.no_to_rows", lang))
+    res.data["to_rows"] = {r.name: r.calls for r in conv}
     mb = sum(r.bytes_est for r in pm.work) / 1e6
     fmb = sum(r.bytes_est for r in pf.work) / 1e6
     if mb > 0:
         emit(say("profiler.bytes", lang, mb=f"{mb:.0f}", fmb=f"{fmb:.0f}"))
-    c = measurefirst.compare({"manual": manual, "fused": fused}, device=device, budget=2.0 if quick else 5.0)
+    c = measurefirst.compare({"manual": manual, "fused": fused}, device=device, budget=1.5 if quick else 5.0)
+    branch, lines = comparison_lines(c, str(device), lang)
+    for line in lines:
+        emit(line)
     v = c.verdict("fused")
-    words = v.words()
-    if lang == "zh":
-        words = (f"快 {v.speedup:.2f} 倍" if v.verdict == "faster" else
-                 f"慢 {v.ratio:.2f} 倍" if v.verdict == "slower" else "没有检测到差异")
-    emit(say("profiler.time", lang, mt=format_time(c["manual"].median), ft=format_time(c["fused"].median),
-             verdict=say("faster", lang, x=words) if v.verdict != "no difference" else words,
-             lo=v.ci_low or math.nan, hi=v.ci_high or math.nan))
-    res.data.update(speedup=v.speedup, verdict=v.verdict)
+    res.data.update(speedup=v.speedup, verdict=v.verdict, lesson=branch)
     if pm.kernels:
         emit(say("profiler.kernels", lang))
-        for k in pm.kernels[:12]:
-            dec = k.decoded
-            emit(f"  {k.calls:.0f} x {k.name[:90]}  [{dec.get('library')}, {dec.get('op')}"
-                 + (f", {dec.get('dtype')}" if dec.get("dtype") else "") + f"]  {format_time(k.total_s)}")
+        for line in kernel_table_lines(pm.kernels, lang) + kernel_table_lines(pf.kernels, lang):
+            emit(line)
+        n = 1024 if quick else 4096
+        a = torch.randn(n, n, device=device)
+        pg = measurefirst.profile(lambda: a @ a, device=device, steps=2, label="matmul")
+        emit(say("profiler.gemm", lang))
+        for line in kernel_table_lines(pg.kernels, lang):
+            emit(line)
+        res.data["gemm_kernels"] = [decode_kernel(k.name).to_dict() for k in pg.kernels]
     emit(say("profiler.nsight", lang))
-    emit(say("profiler.lesson", lang))
+    return res
+
+
+# ---- part 4 -------------------------------------------------------------------------------------
+
+def kernel_name_lines(name: str, lang: str) -> tuple[dict[str, Any], list[str]]:
+    """The lecture's kernel name read field by field: library, architecture (and the GPUs it means),
+    operation and core type, data type, tile."""
+    info = decode_kernel(name)
+    fields = info.to_dict()
+    fields["gpu"] = info.gpu
+    lines = [f"  {plain(name)}", "  - " + say("kernels.library", lang, v=info.library)]
+    if info.arch:
+        lines.append("  - " + say("kernels.arch", lang, v=info.arch, family=info.gpu or "?"))
+    cores = say("kernels.tensorop" if info.tensor_cores else "kernels.simt", lang)
+    lines.append("  - " + say("kernels.op", lang, v=info.op, cores=cores))
+    if info.dtype:
+        lines.append("  - " + say("kernels.dtype", lang, v=info.dtype))
+    if info.tile:
+        dims = (info.tile.split("x") + ["?", "?", "?"])[:3]
+        lines.append("  - " + say("kernels.tile", lang, v=info.tile, m=dims[0], n=dims[1], k=dims[2]))
+    return fields, lines
+
+
+def kernels(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
+    res = DemoResult("kernels")
+    emit("")
+    emit("## " + say("kernels.title", lang))
+    emit(say("kernels.intro", lang))
+    fields, lines = kernel_name_lines(LECTURE_KERNEL, lang)
+    for line in lines:
+        emit(line)
+    table = "; ".join(f"{a} {GPU_FAMILIES[a]}" for a in ("sm70", "sm80", "sm86", "sm89", "sm90", "sm100", "sm120"))
+    emit(say("kernels.families", lang, table=table))
+    res.data["example"] = fields
+    if device.type == "cpu":
+        emit(say("kernels.cpu", lang))
+    emit(say("kernels.lesson", lang))
+    return res
+
+
+# ---- part 5 -------------------------------------------------------------------------------------
+
+def phase_lines(phase_s: dict[str, float], lang: str) -> tuple[dict[str, Any], list[str]]:
+    """The step's phases as a table, the dominant phase, and backward against forward read as measured."""
+    total = sum(phase_s.values()) or math.nan
+    widths = [10, 12, 7]
+    lines = ["  " + _row(say("mlp.columns", lang).split("|"), widths, left=1)]
+    for name, t in phase_s.items():
+        share = t / total if math.isfinite(total) else math.nan
+        lines.append("  " + _row([say(f"mlp.phase.{name}", lang), format_time(t),
+                                  "n/a" if not math.isfinite(share) else f"{share:.0%}"], widths, left=1))
+    info: dict[str, Any] = {"dominant": None, "backward_ratio": None}
+    if phase_s and math.isfinite(total):
+        dom = max(phase_s, key=lambda k: phase_s[k])
+        info["dominant"] = dom
+        lines.append(say("mlp.dominant", lang, phase=say(f"mlp.phase.{dom}", lang), share=phase_s[dom] / total))
+    fwd, bwd = phase_s.get("forward"), phase_s.get("backward")
+    if fwd and bwd and fwd > 0:
+        r = bwd / fwd
+        info["backward_ratio"] = r
+        usual = BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1]
+        info["backward"] = "usual" if usual else "unusual"
+        lines.append(say("mlp.ratio.usual" if usual else "mlp.ratio.unusual", lang, r=r))
+    return info, lines
+
+
+def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
+    res = DemoResult("mlp")
+    emit("")
+    emit("## " + say("mlp.title", lang))
+    d, h, b = (256, 1024, 64) if quick else (1024, 4096, 256)
+    steps = 10 if quick else 30
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(d, h), torch.nn.GELU(), torch.nn.Linear(h, d)).to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=1e-3)
+    x = torch.randn(b, d, device=device)
+    y = torch.randn(b, d, device=device)
+
+    def loss_fn(m: torch.nn.Module, batch: Any) -> torch.Tensor:
+        out: torch.Tensor = F.mse_loss(m(batch[0]), batch[1])
+        return out
+
+    emit(say("mlp.intro", lang, d=d, h=h, b=b, steps=steps))
+    r = measurefirst.benchmark_step(model, opt, lambda: (x, y), loss_fn=loss_fn, device=device, steps=steps,
+                                    warmup=2, flops_per_step=None, label="mlp")
+    info, lines = phase_lines(dict(r.phase_s), lang)
+    for line in lines:
+        emit(line)
+    emit(say("mlp.step", lang, t=format_time(r.step_s)))
+
+    def step() -> None:
+        opt.zero_grad(set_to_none=True)
+        loss_fn(model, (x, y)).backward()  # type: ignore[no-untyped-call]
+        opt.step()
+
+    p = measurefirst.profile(step, device=device, steps=2, warmup=2, label="mlp step")
+    top = p.rows("work", limit=6)
+    emit(say("mlp.profile", lang, n=len(top)))
+    for line in op_table_lines(top, lang, "mlp")[1:]:
+        emit(line)
+    work_total = sum(row.self_s for row in p.rows("work")) or math.nan
+    if top and math.isfinite(work_total):
+        emit(say("mlp.lesson", lang, top=plain(top[0].name), share=top[0].self_s / work_total))
+    res.data.update(phase_s=dict(r.phase_s), step_s=r.step_s, work_counts=p.counts("work"), **info)
     return res
 
 
 RUNNERS: dict[str, Callable[[torch.device, str, bool, Emit], DemoResult]] = {
-    "pitfalls": pitfalls, "scaling": scaling, "profiler": profiler}
+    "pitfalls": pitfalls, "scaling": scaling, "profiler": profiler, "kernels": kernels,
+    "mlp": mlp}
 
 
 def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, quick: bool = False,
         emit: Emit = print) -> list[DemoResult]:
-    """Run one demo (``pitfalls``, ``scaling``, ``profiler``) or ``all``, narrating through ``emit``."""
+    """Run one demo (``pitfalls``, ``scaling``, ``profiler``, ``kernels``) or ``all``, narrating through ``emit``."""
     from .narration import LANGS, default_lang
 
     lang = lang or default_lang()

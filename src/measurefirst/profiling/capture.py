@@ -60,7 +60,8 @@ _PLUMBING = re.compile(r"^(\[memory\]|ProfilerStep|cuda[A-Z]\w*|cu[A-Z]\w*|Memcp
 PROFILER_NOISE = re.compile(
     r"^(USDT:.*profiler_(start|stop)|STAGE:.*(ActivityProfilerController|Completed Stage)|"
     r"\[W\d*.*(CUPTI|kineto|Profiler).*|.*Profiler function .* will be ignored.*|"
-    r".*CUPTI_ERROR.*|.*libkineto.*)\s*$")
+    r".*CUPTI_ERROR.*|.*libkineto.*|"
+    r"\[W\d*.*CPUAllocator.*allocated before the profiling started.*)\s*$")
 STEP_RANGE = "measurefirst.step"
 #: Op namespaces whose ops can be work (user ranges and Python frames never are).
 _WORK_PREFIXES = ("aten::", "prim::", "mkldnn::", "quantized::", "torchvision::", "c10d::", "_c10d", "triton")

@@ -50,6 +50,15 @@ def cell(text: object, style: str = "") -> "Text":
     return Text(plain(text), style=style)
 
 
+def pad_cells(text: str, width: int, align: str = "right") -> str:
+    """``text`` padded to ``width`` terminal cells: CJK characters take two cells (rich's ``cell_len``),
+    so Chinese headers line up with the numbers under them."""
+    from rich.cells import cell_len
+
+    gap = " " * max(0, width - cell_len(text))
+    return gap + text if align == "right" else text + gap
+
+
 def time_unit(seconds: float) -> tuple[str, float]:
     """The unit in which ``seconds`` reads as 1 to 999: ``("ms", 1e-3)`` for 0.0042."""
     if not math.isfinite(seconds) or seconds == 0:
