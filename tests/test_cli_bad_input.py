@@ -99,6 +99,18 @@ CASES = {
         (["history", "nope", "--store", "{store}"], "no runs named 'nope'"),
         (["history", "k", "--store", "{missing}"], "no results store"),
     ],
+    "report": [
+        (["report", "@k", "--store", "{store}"], "-o/--output"),
+        (["report", "nope", "-o", "{d}/r.html", "--store", "{store}"], "'nope' is not a file, a saved run"),
+        (["report", "#999", "-o", "{d}/r.html", "--store", "{store}"], "no run #999"),
+        (["report", "@nope~3", "-o", "{d}/r.html", "--store", "{store}"], "no run named 'nope' 3 back"),
+        (["report", "k", "-o", "{d}/r.html", "--store", "{missing}"], "no results store"),
+        (["report", "@k", "-o", "{dir}", "--store", "{store}"], "directory"),
+        (["report", "@k", "-o", "{missing}", "--store", "{store}"], "does not exist"),
+        (["report", "{foreign}", "-o", "{d}/r.html"], "not a measurefirst JSON result"),
+        (["report", "{base}", "--lang", "fr", "-o", "{d}/r.html"], "invalid choice"),
+        (["report", "{base}", "--theme", "blue", "-o", "{d}/r.html"], "invalid choice"),
+    ],
     "sweep": [
         (["sweep", "--op", "add", "--no-peaks", "--sizes", "64.7,128"], "not a whole number"),
         (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128,...,32"], "below 128"),
@@ -190,6 +202,7 @@ def test_every_verb_has_bad_input_cases():
 def test_no_file_is_created_or_modified_by_a_refusal(files):
     d = files["d"]
     assert not (d / "typo.db").exists()  # runs --store typo.db used to create an empty store
+    assert not (d / "r.html").exists()  # a report that cannot be made writes nothing
     conn = sqlite3.connect(files["foreign"])
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 7
     assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0

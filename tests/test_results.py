@@ -59,4 +59,4 @@ def test_str_and_html():
     text = str(m)
     assert text.startswith("sim: ") and "µs" in text and "95% CI" in text and "samples" in text
     html = m._repr_html_()
-    assert "<table>" in html and "sim" in html
+    assert "<table" in html and "sim" in html and "mf-report" in html

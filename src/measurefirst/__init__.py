@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .engine import BenchmarkError, Interrupted, Options, benchmark
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .regression import Change, change
+    from .render.report import report
     from .render.text import grid_table
     from .results import SCHEMA_VERSION, Finding, Measurement
     from .selfcheck import SelfCheck, selfcheck
@@ -32,7 +33,7 @@ _EXPORTS = {
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
     "Change": "regression", "change": "regression",
-    "grid_table": "render.text",
+    "grid_table": "render.text", "report": "render.report",
     "SCHEMA_VERSION": "results", "Finding": "results", "Measurement": "results",
     "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
     "Store": "store", "StoreError": "store",
@@ -85,6 +86,7 @@ __all__ = [
     "profile",
     "profile_compare",
     "range",
+    "report",
     "grid_table",
     "CudaEventTimer",
     "DeviceError",

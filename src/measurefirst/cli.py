@@ -138,6 +138,10 @@ _EXAMPLES = {
   measurefirst sweep --op matmul --sizes 64,128,...,2048 --plot mm.png
   measurefirst sweep mypkg.ops:make_add --sizes 2**10,2**12,...,2**24 --flops n --bytes 12*n
   measurefirst sweep --op add --sizes 1000,2000,...,8000 --no-peaks --json -o add.json""",
+    "report": """examples:
+  measurefirst report @matmul -o report.html                      # the latest saved run of matmul
+  measurefirst report matmul -o history.html                      # every saved run of matmul, steps marked
+  measurefirst report ab.json sweep.json "#12" -o report.html --lang zh --theme dark""",
     "peaks": """examples:
   measurefirst peaks
   measurefirst peaks --device cuda --dtype bf16 --refresh --json""",
@@ -414,6 +418,18 @@ def build_parser() -> argparse.ArgumentParser:
     h.add_argument("name")
     h.add_argument("--store", type=_path, default=None, help=_STORE_HELP)
     h.add_argument("--json", action="store_true", help="print JSON")
+
+    rp = _sub(sub, "report", "one self-contained HTML page of any results: plots, tables, findings (en/zh)",
+              "Each TARGET is a results file (the JSON of --json or -o: measurements, comparisons, sweeps, "
+              "profiles, steps, doctor), a saved run (#ID, @NAME, @NAME~K) or the name of a history in the "
+              "store. The page needs no network: styles, script and SVG plots are inline.")
+    rp.add_argument("targets", nargs="+", metavar="TARGET")
+    rp.add_argument("-o", "--output", type=_path, required=True, help="the HTML file to write, e.g. report.html")
+    rp.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the page (default en)")
+    rp.add_argument("--theme", choices=("auto", "light", "dark"), default="auto",
+                    help="auto follows the system (the page has a toggle); default auto")
+    rp.add_argument("--title", default=None, help="the page's title")
+    rp.add_argument("--store", type=_path, default=None, help=_STORE_HELP)
 
     from .distributed.cli import add_parser as add_collectives
 
@@ -1502,6 +1518,21 @@ def cmd_kernel(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    from .loading import LoadError, load_targets
+    from .render.report import report, write
+
+    _check_destination(args.output, "report")  # before reading anything
+    try:
+        results = load_targets(list(args.targets), args.store)
+        html = report(results, lang=args.lang, theme=args.theme, title=args.title)
+    except (LoadError, ValueError, TypeError) as exc:
+        raise UsageError(str(exc)) from exc
+    path = write(args.output, html)  # whole or not at all; DestinationError is reported in one line
+    print(f"wrote {path} ({len(results)} result(s), {len(html) / 1024:.0f} KiB, lang {args.lang})", file=sys.stderr)
+    return EXIT_OK
+
+
 @contextmanager
 def _exits_are_failures() -> Iterator[None]:
     """While measurefirst runs the user's code, ``os._exit()`` raises :class:`UserExit` instead of
@@ -1571,7 +1602,7 @@ def _main(argv: Sequence[str] | None) -> int:
     commands = {"bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history,
                 "sweep": cmd_sweep, "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel,
                 "doctor": cmd_doctor, "demo": cmd_demo, "step": cmd_step, "selfcheck": cmd_selfcheck,
-                "collectives": cmd_collectives}
+                "collectives": cmd_collectives, "report": cmd_report}
     try:
         with _exits_are_failures():
             return commands[args.command](args)

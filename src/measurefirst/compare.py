@@ -123,6 +123,11 @@ class Comparison:
         parts = ", ".join(f"{v.label}: {v.words()}" for v in self.verdicts if v.verdict != "baseline")
         return f"<Comparison vs {self.baseline!r}: {parts}; {len(self.orders)} rounds>"
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version, "kind": "comparison", "labels": list(self.labels),

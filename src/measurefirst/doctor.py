@@ -83,6 +83,28 @@ class Diagnosis:
         d["kind"] = "diagnosis"
         return d
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Diagnosis":
+        """Load a diagnosis written by :meth:`to_dict` (``measurefirst doctor --json``)."""
+        if not isinstance(d, dict) or d.get("kind") != "diagnosis":
+            raise ValueError("not a measurefirst diagnosis (missing \"kind\": \"diagnosis\")")
+        try:
+            return cls(label=str(d["label"]), device=str(d["device"]),
+                       findings=tuple(Finding.from_dict(f) for f in d.get("findings") or ()),
+                       checks=tuple(str(c) for c in d.get("checks") or ()),
+                       skipped={str(k): str(v) for k, v in (d.get("skipped") or {}).items()},
+                       error=None if d.get("error") is None else str(d["error"]),
+                       evidence=dict(d.get("evidence") or {}), env=dict(d.get("env") or {}))
+        except KeyError as exc:
+            raise ValueError(f"diagnosis is missing the field {exc}") from exc
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"diagnosis has a malformed field: {exc}") from exc
+
 
 def _where(exc: BaseException) -> str:
     """file:line of the innermost frame outside torch and measurefirst."""

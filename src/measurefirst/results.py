@@ -282,9 +282,9 @@ class Measurement:
                 f"{', ' + str(len(self.warnings)) + ' warning(s)' if self.warnings else ''}>")
 
     def _repr_html_(self) -> str:
-        from .render.html import measurement_html
+        from .render.report import fragment
 
-        return measurement_html(self)
+        return fragment(self)
 
     # ---- JSON -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -433,6 +433,11 @@ class Count:
     def __repr__(self) -> str:
         return (f"<Count {self.label!r}: {self.per_call:,.0f} {self.event}/call over {self.n_repeats} x "
                 f"{self.calls} calls [{self.backend}]>")
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {

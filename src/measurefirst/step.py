@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import torch
@@ -129,6 +129,30 @@ class StepResult:
         from .render.step import step_lines
 
         return "\n".join(step_lines([self]))
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "StepResult":
+        """Load a step result written by :meth:`to_dict` (``measurefirst step --json``)."""
+        if not isinstance(d, dict) or d.get("kind") != "step":
+            raise ValueError("not a measurefirst step result (missing \"kind\": \"step\")")
+        names = {f.name for f in fields(cls)}
+        try:
+            values = {k: v for k, v in d.items() if k in names}
+            values["throughput"] = Throughput(**d["throughput"])
+            values["findings"] = tuple(Finding.from_dict(f) for f in d.get("findings") or ())
+            for key in ("step_samples_s", "warmup_step_s"):
+                values[key] = tuple(float(x) for x in d.get(key) or ())
+            values["phase_s"] = {str(k): float(v) for k, v in d["phase_s"].items()}
+            return cls(**values)
+        except KeyError as exc:
+            raise ValueError(f"step result is missing the field {exc}") from exc
+        except (TypeError, AttributeError, ValueError) as exc:
+            raise ValueError(f"step result has a malformed field: {exc}") from exc
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:

@@ -277,6 +277,11 @@ class SweepResult:
         return (f"<SweepResult {', '.join(self.labels)} over {len(self.sizes)} sizes on {self.device}: "
                 f"{ok}/{len(self.points)} points measured{'' if self.complete else ', incomplete'}>")
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": self.schema_version, "kind": "sweep", "labels": list(self.labels),

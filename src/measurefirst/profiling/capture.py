@@ -164,6 +164,11 @@ class Profile:
         unit = "kernels" if self.kernels else "work ops"
         return f"<Profile {self.label!r} on {self.device}: {self.work_count:g} {unit} per step, {self.steps} steps>"
 
+    def _repr_html_(self) -> str:
+        from ..render.report import fragment
+
+        return fragment(self)
+
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": self.schema_version, "kind": "profile", **{
             k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if k != "schema_version"}}

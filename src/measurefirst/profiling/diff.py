@@ -39,6 +39,27 @@ class ProfileDiff:
 
         return "\n".join(diff_lines(self))
 
+    def _repr_html_(self) -> str:
+        from ..render.report import fragment
+
+        return fragment(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "ProfileDiff":
+        """Load a diff written by :meth:`to_dict`: its profiles are lined up again."""
+        if not isinstance(d, dict) or d.get("kind") != "profile_diff":
+            raise ValueError("not a measurefirst profile diff (missing \"kind\": \"profile_diff\")")
+        try:
+            profiles = [Profile.from_dict(p) for p in d["profiles"]]
+            labels = [str(x) for x in d["labels"]]
+        except KeyError as exc:
+            raise ValueError(f"profile diff is missing the field {exc}") from exc
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"profile diff has a malformed field: {exc}") from exc
+        if len(labels) != len(profiles) or len(set(labels)) != len(labels):
+            raise ValueError("profile diff: labels and profiles differ in number, or labels repeat")
+        return diff(dict(zip(labels, profiles)))
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": "profile_diff", "labels": list(self.labels), "unit": self.unit,
                 "profiles": [p.to_dict() for p in self.profiles],

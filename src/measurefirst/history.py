@@ -1,0 +1,113 @@
+"""Saved runs as results: one run with where it came from, and the history of one name.
+
+Both are read from the results store (:mod:`measurefirst.store`); they hold the full measurements,
+so every statistic and every step change can be recomputed and rendered without re-running.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .regression import steps
+from .results import Count, Measurement, load_result
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .store import RunRow, Store
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    """A result read from the store (a measurement, or an instruction count), with its run id, name,
+    date and git commit."""
+
+    id: int
+    name: str
+    created: str
+    git_commit: str | None
+    measurement: Measurement | Count
+
+    @classmethod
+    def from_row(cls, row: "RunRow", m: Measurement | Count) -> "SavedRun":
+        return cls(row.id, row.name, row.created, row.git_commit, m)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "saved_run", "id": self.id, "name": self.name, "created": self.created,
+                "git_commit": self.git_commit, "measurement": self.measurement.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "SavedRun":
+        try:
+            return cls(int(d["id"]), str(d["name"]), str(d.get("created") or ""),
+                       None if d.get("git_commit") is None else str(d["git_commit"]),
+                       load_result(d["measurement"]))
+        except KeyError as exc:
+            raise ValueError(f"saved run is missing the field {exc}") from exc
+
+    def __str__(self) -> str:
+        return f"#{self.id} {self.name} ({self.created}): {self.measurement}"
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
+
+@dataclass(frozen=True)
+class History:
+    """Every saved run of one name, oldest first, with the runs where the time stepped."""
+
+    name: str
+    runs: tuple[SavedRun, ...]
+    store: str = ""
+
+    @property
+    def measurements(self) -> list[Measurement | Count]:
+        return [r.measurement for r in self.runs]
+
+    def steps(self) -> list[int]:
+        """Indices of runs that differ from the run before beyond both CIs (see :func:`regression.steps`)."""
+        return steps(self.measurements)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "history", "name": self.name, "store": self.store,
+                "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "History":
+        try:
+            return cls(str(d["name"]), tuple(SavedRun.from_dict(r) for r in d["runs"]), str(d.get("store") or ""))
+        except KeyError as exc:
+            raise ValueError(f"history is missing the field {exc}") from exc
+
+    def __str__(self) -> str:
+        flagged = set(self.steps())
+        return "\n".join([f"history of {self.name}: {len(self.runs)} run(s)"]
+                         + [f"  #{r.id} {r.created} {value(r.measurement)}" + ("  step" if i in flagged else "")
+                            for i, r in enumerate(self.runs)])
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
+
+def value(m: Measurement | Count) -> str:
+    """``"0.00123 s"`` (a median per call) or ``"1,234 instructions"`` (a count per call)."""
+    return f"{m.per_call:,.0f} {m.event}" if isinstance(m, Count) else f"{m.median:.6g} s"
+
+
+def usable(m: Measurement | Count) -> bool:
+    """Whether a result has a value to plot: samples (a measurement) or repeats (a count)."""
+    return bool(m.counts) if isinstance(m, Count) else m.summary is not None
+
+
+def load_history(store: "Store", name: str) -> History:
+    """The history of ``name`` in ``store``; runs without samples are left out (they have no median).
+    A name whose runs mix timings and counts keeps the kind of its latest run."""
+    rows = store.list(name)
+    runs = [SavedRun.from_row(r, m) for r, m in ((r, store.get(r.id)) for r in rows) if usable(m)]
+    if runs:
+        latest = type(runs[-1].measurement)
+        runs = [r for r in runs if isinstance(r.measurement, latest)]
+    return History(name, tuple(runs), str(store.path))

@@ -1,0 +1,180 @@
+"""One small result of every kind the HTML report renders, made on the simulated clock (and the
+simulated GPU for a step), or by tiny real CPU runs (profiles). Shared by the report tests."""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+
+from measurefirst import benchmark, compare
+from measurefirst.doctor import doctor
+from measurefirst.history import History, load_history
+from measurefirst.profiling import diff, profile
+from measurefirst.results import Count
+from measurefirst.roofline import Peaks
+from measurefirst.simulate import SimGPU, SimSpec, SimWorld
+from measurefirst.step import benchmark_step
+from measurefirst.store import Store
+from measurefirst.sweep import sweep
+
+US = 1000.0
+PEAKS = Peaks("cpu", "test cpu", "float32", flops_per_s=100e9, bytes_per_s=10e9, matmul_size=1024,
+              copy_bytes=64 << 20, threads=2, host="test")
+
+
+def sim_measurement(label: str = "matmul", call_ns: float = 250_000.0, seed: int = 2, budget: float = 1.0,
+                    **spec: float):
+    w = SimWorld(SimSpec(**{"call_ns": call_ns, "timer_ns": 50, "noise": 0.03, "seed": seed, "cold_ns": 40e6,
+                            **spec}))
+    return benchmark(w.function(), timer=w.timer(), label=label, min_time=0.0, warmup_min_time=0.0, budget=budget)
+
+
+@functools.lru_cache(maxsize=None)
+def measurements():
+    return (sim_measurement("matmul"), sim_measurement("add", 12_000.0, seed=3, preempt_prob=0.05,
+                                                        preempt_ns=200_000))
+
+
+@functools.lru_cache(maxsize=None)
+def comparison():
+    w = SimWorld(SimSpec(call_ns=100_000, timer_ns=100, noise=0.02, seed=5))
+    return compare({"manual": w.function(100_000), "fused": w.function(31_000), "same": w.function(100_200)},
+                   timer=w.timer(), device="cpu", min_time=0.0, budget=1.0)
+
+
+@functools.lru_cache(maxsize=None)
+def sweep_result():
+    w = SimWorld(SimSpec(timer_ns=50, noise=0.01, seed=1))
+
+    def make(n: int):
+        if n == 2048:
+            raise RuntimeError("CUDA out of memory. Tried to allocate 64.00 GiB")
+        return w.function(20_000 + 0.04 * n**3)
+
+    return sweep({"matmul": make}, [32, 64, 128, 256, 512, 1024, 2048], flops="2*n**3",
+                 bytes=lambda n: 12.0 * n * n, timer=w.timer(), peaks=PEAKS, min_time=0.0, warmup_min_time=0.0,
+                 budget=0.2)
+
+
+def _gelu_manual(x: torch.Tensor):
+    return lambda: 0.5 * x * (1 + torch.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+
+
+@functools.lru_cache(maxsize=None)
+def profiles():
+    x = torch.randn(256)
+    manual = profile(_gelu_manual(x), device="cpu", steps=2, warmup=1, label="manual")
+    fused = profile(lambda: torch.nn.functional.gelu(x, approximate="tanh"), device="cpu", steps=2, warmup=1,
+                    label="fused")
+    return manual, fused
+
+
+@functools.lru_cache(maxsize=None)
+def profile_diff():
+    manual, fused = profiles()
+    return diff({"manual": manual, "fused": fused})
+
+
+class _SimOp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w, fwd, bwd):  # noqa: ARG004
+        ctx.bwd = bwd
+        fwd()
+        return x * w
+
+    @staticmethod
+    def backward(ctx, grad):
+        ctx.bwd()
+        return None, grad.sum(), None, None
+
+
+class _SimModel(torch.nn.Module):
+    def __init__(self, gpu: SimGPU, fwd_us: float) -> None:
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(()))
+        self.fwd = gpu.kernel(fwd_us * US, alloc=3 << 20)
+        self.bwd = gpu.kernel(500 * US, alloc=5 << 20)
+
+    def forward(self, x):
+        return _SimOp.apply(x, self.w, self.fwd, self.bwd)
+
+
+class _SimSGD(torch.optim.SGD):
+    def __init__(self, params, kernel) -> None:
+        super().__init__(params, lr=0.0)
+        self._kernel = kernel
+
+    def step(self, closure=None):  # type: ignore[override]
+        self._kernel()
+        return super().step(closure)
+
+
+@functools.lru_cache(maxsize=None)
+def step_results():
+    """Two variants of a training step on the simulated H100: phases, memory per phase, MFU."""
+    out = []
+    for label, fwd_us in (("eager", 300.0), ("fused", 180.0)):
+        g = SimGPU(name="NVIDIA H100 80GB HBM3")
+        with g.installed():
+            model = _SimModel(g, fwd_us)
+            opt = _SimSGD(model.parameters(), g.kernel(200 * US, alloc=2 << 20))
+            copy = g.kernel(100 * US, alloc=1 << 20)
+            x = torch.ones(4, 8)
+
+            def batches():
+                copy()
+                return x
+
+            out.append(benchmark_step(model, opt, batches, loss_fn=lambda m, b: m(b).sum(), steps=5, warmup=2,
+                                      flops_per_step=3e10, seq_len=128, label=label))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def diagnosis():
+    w = SimWorld(SimSpec(call_ns=2_000, timer_ns=50, noise=0.3, seed=4, cold_ns=5e6))
+    return doctor(w.function(), device="cpu", label="tiny_op", budget=0.3, timer=w.timer())
+
+
+def history(tmp_path) -> History:
+    """Six saved runs of one name; the fourth is 20% slower (a step change)."""
+    with Store(tmp_path / "results.db") as store:
+        for i in range(6):
+            call = 100_000.0 * (1.2 if i >= 3 else 1.0)
+            store.save(sim_measurement("matmul", call, seed=10 + i, budget=0.3), "matmul", commit=f"{i:040x}")
+        return load_history(store, "matmul")
+
+
+def make_count(per_call: float, label: str = "loop", spread: float = 0.0, calls: int = 10) -> Count:
+    """An instruction count whose repeats read ``per_call`` per call, ± ``spread`` on the outer two."""
+    total = per_call * calls
+    counts = (round(total * (1 - spread)), round(total), round(total * (1 + spread)))
+    return Count(label=label, event="instructions", backend="callgrind", counts=counts, baselines=(7000,) * 3,
+                 calls=calls, warmup=3, env={"hostname": "h", "torch_version": "2.13.0", "device": "cpu",
+                                             "timestamp": "2026-01-01T00:00:00+00:00"})
+
+
+def counts():
+    from measurefirst.counting import assess_count
+
+    noisy = make_count(91_500.0, "parse", spread=0.02)
+    return [make_count(444_360.0, "loop"), Count(**{**noisy.__dict__, "warnings": assess_count(noisy)})]
+
+
+def count_history(tmp_path) -> History:
+    """Five saved counts of one name; the fourth takes 10% more instructions (a step change)."""
+    with Store(tmp_path / "counts.db") as store:
+        for i in range(5):
+            store.save(make_count(444_360.0 * (1.1 if i >= 3 else 1.0), "loop"), "loop", commit=f"{i:040x}")
+        return load_history(store, "loop")
+
+
+def every_kind(tmp_path) -> dict[str, object]:
+    """kind name -> a result of that kind."""
+    h = history(tmp_path)
+    ch = count_history(tmp_path)
+    return {"measurement": list(measurements()), "comparison": comparison(), "sweep": sweep_result(),
+            "profile": profiles()[0], "profile_diff": profile_diff(), "step": list(step_results()),
+            "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
+            "count_history": ch}
