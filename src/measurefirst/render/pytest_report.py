@@ -116,7 +116,8 @@ def _samples_cell(r: "Record") -> str:
     m = r.measurement
     numbers = sorted(set(m.numbers))
     calls = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
-    return f"{m.n_used} × {calls}"
+    aside = m.n_samples - m.n_used
+    return f"{m.n_used} × {calls}" + (f" (+{aside} preempted)" if aside else "")
 
 
 def change_cell(c: "Change") -> str:
