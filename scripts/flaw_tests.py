@@ -23,7 +23,7 @@ FLAWS = [
  ("no untimed graph replay", "src/measurefirst/engine.py", "        replay()  # the first replay pays the graph's upload: never timed\n", "", "graph_upload"),
  ("no graph recalibration", "src/measurefirst/engine.py", "        for _ in range(GRAPH_RECALIBRATIONS if self.adaptive else 0):", "        for _ in range(0):", "recalibrated"),
  ("default capture stream", "src/measurefirst/engine.py", "        with cuda.graph(graph, stream=cuda.Stream(device)):", "        with cuda.graph(graph):", "requested_gpu"),
- ("auto device not observed", "src/measurefirst/engine.py", "    if not auto or dev.type == \"cpu\":", "    if True:", "auto_times_cpu"),
+ ("auto device not observed", "src/measurefirst/engine.py", "    if not is_auto(device) or dev.type == \"cpu\":", "    if True:", "auto_times_cpu"),
  ("legacy TF32 read", "src/measurefirst/devices.py", "    new = getattr(matmul, \"fp32_precision\", None) if matmul is not None else None", "    new = None; _ = torch.backends.cuda.matmul.allow_tf32", "tf32"),
  ("no unjoined-stream check (no full-device sync)", "src/measurefirst/timers.py", "        self._sync()  # the whole device: work left on another stream shows in synced_ns\n", "", "unjoined_stream_is"),
 ]

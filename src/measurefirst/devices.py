@@ -152,6 +152,11 @@ def available_devices() -> list[str]:
     return found
 
 
+def is_auto(device: DeviceLike) -> bool:
+    """Whether ``device`` asks for the automatic choice (``"auto"`` in any case, or None)."""
+    return device is None or (isinstance(device, str) and device.strip().lower() == "auto")
+
+
 def resolve_device(device: DeviceLike = "auto") -> torch.device:
     """Turn ``"auto"``, ``"cpu"``, ``"cuda"``, ``"cuda:1"``, ``"mps"`` or a ``torch.device`` into
     a concrete, available ``torch.device`` (CUDA devices always carry an index).
@@ -160,7 +165,7 @@ def resolve_device(device: DeviceLike = "auto") -> torch.device:
     :class:`DeviceError` listing the devices that are available.
     """
     m = _MACHINE
-    if device is None or (isinstance(device, str) and device.strip().lower() == "auto"):
+    if is_auto(device):
         if m.cuda_available():
             return torch.device("cuda", m.cuda.current_device())
         if m.mps_available():

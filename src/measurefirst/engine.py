@@ -49,6 +49,7 @@ from . import stats
 from .devices import (
     DeviceLike,
     environment,
+    is_auto,
     last_level_cache_bytes,
     machine,
     resolve_device,
@@ -647,8 +648,7 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
     GPU stays and a finding says so. Returns the device, each function's cold-call time (ns, None
     when not observed) and notes for the result's options."""
     dev = resolve_device(device)
-    auto = device is None or (isinstance(device, str) and device.strip().lower() == "auto")
-    if not auto or dev.type == "cpu":
+    if not is_auto(device) or dev.type == "cpu":
         return dev, [None] * len(fns), {}
     m = machine()
     sync = synchronizer(dev)
@@ -700,8 +700,7 @@ def _count(fn: Callable[[], object], event: str, *, device: DeviceLike, label: s
     if unsupported:
         raise ValueError(f"count={event!r} counts calls of the function alone in a fresh process; drop "
                          f"{', '.join(unsupported)} (build inputs when the function's module is imported)")
-    is_auto = device is None or (isinstance(device, str) and device.strip().lower() == "auto")
-    dev = torch.device("cpu") if is_auto else resolve_device(device)
+    dev = torch.device("cpu") if is_auto(device) else resolve_device(device)
     if dev.type != "cpu":
         raise ValueError(f"count={event!r} counts CPU instructions; device {dev} work is not counted: pass "
                          "device='cpu' (or time it on the device instead)")

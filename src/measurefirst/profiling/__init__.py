@@ -5,7 +5,6 @@ not import torch."""
 
 import importlib
 import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -35,14 +34,6 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
 
 
-class _LazyPackage(types.ModuleType):
-    """Keeps a public function bound under its name when the submodule of the same name is imported
-    (``measurefirst.compare`` is the function, as it was when everything was imported eagerly)."""
+from .._lazy import LazyPackage
 
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _EXPORTS.get(name) == name and hasattr(value, name):
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _LazyPackage
+sys.modules[__name__].__class__ = LazyPackage
