@@ -17,6 +17,7 @@ from measurefirst.simulate import SimGPU, SimSpec, SimWorld
 from measurefirst.step import benchmark_step
 from measurefirst.store import Store
 from measurefirst.sweep import sweep
+from sim_step import sim_step_parts
 
 US = 1000.0
 PEAKS = Peaks("cpu", "test cpu", "float32", flops_per_s=100e9, bytes_per_s=10e9, matmul_size=1024,
@@ -76,40 +77,6 @@ def profile_diff():
     return diff({"manual": manual, "fused": fused})
 
 
-class _SimOp(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, w, fwd, bwd):  # noqa: ARG004
-        ctx.bwd = bwd
-        fwd()
-        return x * w
-
-    @staticmethod
-    def backward(ctx, grad):
-        ctx.bwd()
-        return None, grad.sum(), None, None
-
-
-class _SimModel(torch.nn.Module):
-    def __init__(self, gpu: SimGPU, fwd_us: float) -> None:
-        super().__init__()
-        self.w = torch.nn.Parameter(torch.ones(()))
-        self.fwd = gpu.kernel(fwd_us * US, alloc=3 << 20)
-        self.bwd = gpu.kernel(500 * US, alloc=5 << 20)
-
-    def forward(self, x):
-        return _SimOp.apply(x, self.w, self.fwd, self.bwd)
-
-
-class _SimSGD(torch.optim.SGD):
-    def __init__(self, params, kernel) -> None:
-        super().__init__(params, lr=0.0)
-        self._kernel = kernel
-
-    def step(self, closure=None):  # type: ignore[override]
-        self._kernel()
-        return super().step(closure)
-
-
 @functools.lru_cache(maxsize=None)
 def step_results():
     """Two variants of a training step on the simulated H100: phases, memory per phase, MFU."""
@@ -117,16 +84,8 @@ def step_results():
     for label, fwd_us in (("eager", 300.0), ("fused", 180.0)):
         g = SimGPU(name="NVIDIA H100 80GB HBM3")
         with g.installed():
-            model = _SimModel(g, fwd_us)
-            opt = _SimSGD(model.parameters(), g.kernel(200 * US, alloc=2 << 20))
-            copy = g.kernel(100 * US, alloc=1 << 20)
-            x = torch.ones(4, 8)
-
-            def batches():
-                copy()
-                return x
-
-            out.append(benchmark_step(model, opt, batches, loss_fn=lambda m, b: m(b).sum(), steps=5, warmup=2,
+            model, opt, batches, loss_fn = sim_step_parts(g, fwd_us)
+            out.append(benchmark_step(model, opt, batches, loss_fn=loss_fn, steps=5, warmup=2,
                                       flops_per_step=3e10, seq_len=128, label=label))
     return tuple(out)
 

@@ -15,6 +15,7 @@ from measurefirst.engine import flush_bytes
 from measurefirst.profiling.capture import profile
 from measurefirst.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
 from measurefirst.step import benchmark_ranged_step, benchmark_step
+from sim_step import sim_step_parts
 
 US = 1000.0
 
@@ -247,58 +248,8 @@ def test_throttling_shows_as_drift(gpu):
 
 
 # -- model steps ----------------------------------------------------------------------------------
-class _SimOp(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x, w, fwd, bwd):  # noqa: ARG004
-        ctx.bwd = bwd
-        fwd()
-        return x * w
-
-    @staticmethod
-    def backward(ctx, grad):
-        ctx.bwd()
-        return None, grad.sum(), None, None
-
-
-class _SimModel(torch.nn.Module):
-    def __init__(self, gpu):
-        super().__init__()
-        self.w = torch.nn.Parameter(torch.ones(()))
-        self.fwd = gpu.kernel(300 * US, alloc=3 << 20)
-        self.bwd = gpu.kernel(500 * US, alloc=5 << 20)
-
-    def forward(self, x):
-        return _SimOp.apply(x, self.w, self.fwd, self.bwd)
-
-
-class _SimSGD(torch.optim.SGD):
-    def __init__(self, params, kernel):
-        super().__init__(params, lr=0.0)
-        self._kernel = kernel
-
-    def step(self, closure=None):
-        self._kernel()
-        return super().step(closure)
-
-
-def _sim_step_parts(gpu):
-    model = _SimModel(gpu)
-    opt = _SimSGD(model.parameters(), gpu.kernel(200 * US, alloc=2 << 20))
-    copy = gpu.kernel(100 * US, alloc=1 << 20)
-    x = torch.ones(4, 8)
-
-    def batches():
-        copy()  # the host-to-device copy
-        return x
-
-    def loss_fn(m, b):
-        return m(b).sum()
-
-    return model, opt, batches, loss_fn
-
-
 def test_benchmark_step_phases_and_memory_are_exact(gpu):
-    model, opt, batches, loss_fn = _sim_step_parts(gpu)
+    model, opt, batches, loss_fn = sim_step_parts(gpu)
     r = benchmark_step(model, opt, batches, loss_fn=loss_fn, steps=5, warmup=2, flops_per_step=None)
     assert r.device == "cuda:0"
     # the first phase starts on an idle device: one launch gap; the rest run back to back
@@ -320,7 +271,7 @@ def test_benchmark_step_fp32_survives_the_new_tf32_api():
         torch.backends.cuda.matmul.fp32_precision = "tf32"
         assert tf32_matmul_enabled()
         with g.installed():
-            model, opt, batches, loss_fn = _sim_step_parts(g)
+            model, opt, batches, loss_fn = sim_step_parts(g)
             r = benchmark_step(model, opt, batches, loss_fn=loss_fn, steps=3, warmup=1, flops_per_step=1e12)
         assert "TF32" in r.mfu_table_peak and "494.7" in r.mfu_table_peak
     finally:
