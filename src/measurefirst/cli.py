@@ -462,10 +462,12 @@ def _say(console: Any, text: str, style: str | None = None) -> None:
     console.print(plain(text), markup=False, style=style, soft_wrap=True)  # one line, never wrapped
 
 
-def _dumps(obj: Any) -> str:
+def _dumps(obj: Any, lang: str = "en") -> str:
+    """JSON of results, each finding with its words in ``lang`` (``text``) beside its data."""
+    from .render.findings import with_words
     from .safeio import strict_json
 
-    return strict_json(obj, indent=2)
+    return strict_json(with_words(obj, lang), indent=2)
 
 
 # ---- destinations: checked before anything is measured -------------------------------------------
@@ -779,7 +781,8 @@ def _write_fallback(results: list[Any]) -> Path | None:
 
 
 def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> int:
-    from .render.text import finding_lines, measurement_table
+    from .render.findings import finding_lines
+    from .render.text import measurement_table
 
     if not results:
         return EXIT_OK
@@ -794,7 +797,7 @@ def _emit(args: argparse.Namespace, results: list[Any], out: Any, err: Any) -> i
         if len(counts) < len(results):
             out.print(measurement_table([m for m in results if m.kind != "count"]))
         for m in results:
-            for line in finding_lines(m.warnings):
+            for line in finding_lines(m.findings):
                 _say(out, f"{m.label}: {line}")
 
     return _deliver(args, _dumps(payload if len(payload) > 1 else payload[0]), show, out, err)
@@ -1184,7 +1187,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         for line in issue_lines(result.measurements()):
             _say(out, line)
 
-    code = _first_failure(code, _deliver(args, result.to_json(), show, out, err))
+    code = _first_failure(code, _deliver(args, _dumps(result.to_dict()), show, out, err))
     if args.plot is not None:
         from .render.plots import plot_all
         from .safeio import DestinationError
@@ -1412,7 +1415,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             _say(out, line)
 
     code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
-    code = _first_failure(code, _deliver(args, result.to_json(), show, out, err))
+    code = _first_failure(code, _deliver(args, _dumps(result.to_dict(), lang), show, out, err))
     if args.save is not None and result.measurements:
         code = _first_failure(code, _save(argparse.Namespace(save=args.save, store=args.store),
                                           list(result.measurements), err))

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import _counters
-from .results import Count, Finding
+from .results import Count
 
 EVENTS = ("instructions",)
 BACKENDS = ("auto", "perf", "callgrind")
@@ -46,8 +46,6 @@ DEFAULT_REPEATS = 3
 DEFAULT_WARMUP = 3
 #: Seconds the child may take (callgrind runs the function 50-100x slower than native).
 CHILD_TIMEOUT_SECONDS = 900.0
-#: Repeats whose per-call counts differ by more than this (half the range, relative) get a finding.
-COUNT_SPREAD_FRACTION = 0.005
 
 
 class CountError(RuntimeError):
@@ -190,11 +188,8 @@ def count_events(fn: Callable[[], object], *, label: str, event: str = "instruct
     env = dict(env or {})
     if chosen == "callgrind":
         env["valgrind_version"] = _valgrind_version()
-    c = Count(label=label, event=event, backend=chosen, counts=counts, baselines=tuple(int(e) for e in empty),
-              calls=calls, warmup=warmup, options=options, env=env)
-    from dataclasses import replace
-
-    return replace(c, warnings=assess_count(c))
+    return Count(label=label, event=event, backend=chosen, counts=counts, baselines=tuple(int(e) for e in empty),
+                 calls=calls, warmup=warmup, options=options, env=env)
 
 
 def _valgrind_version() -> str | None:
@@ -203,15 +198,3 @@ def _valgrind_version() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return out.stdout.strip() or None
-
-
-def assess_count(c: Count) -> tuple[Finding, ...]:
-    """Findings about a count: repeats that disagree (the function's work varies between calls)."""
-    out = []
-    if c.counts and c.spread > COUNT_SPREAD_FRACTION:
-        out.append(Finding(
-            "count_spread", f"repeated counts differ by ±{c.spread:.2%} (per call: {min(c.per_call_counts):,.0f} to "
-            f"{max(c.per_call_counts):,.0f})", c.spread, COUNT_SPREAD_FRACTION,
-            "the work differs between calls (random inputs, caches that fill, memory that grows): make the "
-            "calls identical, or count more calls per repeat (number=...)"))
-    return tuple(out)

@@ -1,9 +1,12 @@
 """Audit a function for the classic measurement and performance pitfalls, and explain each.
 
-Every check measures, then states a finding as data (:class:`~measurefirst.results.Finding`:
-code, severity, the measured value, the threshold, an explanation and the fix). Thresholds are the
-named constants below. A check that cannot run says why; a function that raises is reported with
-where it raised, together with the checks that completed.
+Every check measures, then states a finding as data (:class:`~measurefirst.findings.Finding`: a
+catalogue code, severity, the measured value, the threshold, context); the words are the renderer's
+(:mod:`measurefirst.render.findings`). The checks a benchmark already makes (cold start, launch-bound,
+unstable samples...) are the engine's own (:func:`measurefirst.findings.assess`), read from the
+measurement doctor takes. Thresholds are named constants in :mod:`measurefirst.findings`. A check that
+cannot run says why; a function that raises is reported with where it raised, together with the checks
+that completed.
 """
 
 from __future__ import annotations
@@ -21,28 +24,18 @@ import torch
 
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from .engine import BenchmarkError, benchmark
-from .findings import LAUNCH_BOUND_RATIO
-from .results import Finding, Measurement
+from .findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
+from .results import Measurement
 from .timers import Timer, make_timer
 
-#: First call at least this many times the steady state (after torch itself is warm): a warning.
-COLD_START_WARN_RATIO = 10.0
-#: ...and at least this: worth a note.
-COLD_START_NOTE_RATIO = 2.0
-#: A timer without synchronization reading under 1/this of the truth: a warning.
-UNSYNCED_WARN_RATIO = 2.0
-#: Many tiny ops: at least this many working ops per call...
-TINY_OPS_MIN_COUNT = 20
-#: ...averaging under this many seconds each.
-TINY_OP_SECONDS = 20e-6
-#: Other processes using at least this many cores while we measured.
-OTHER_LOAD_CORES = 0.5
-#: Ops that force a host-device synchronization on a GPU (visible in a CPU profile too).
-SYNCING_OPS = {"aten::_local_scalar_dense": ".item() / float(tensor) / int(tensor) / if tensor:",
-               "aten::item": ".item()", "aten::nonzero": "nonzero() / boolean-mask indexing",
-               "aten::masked_select": "masked_select / boolean-mask indexing", "aten::unique": "unique()",
-               "aten::_unique2": "unique()", "aten::is_nonzero": "if tensor: / bool(tensor)",
-               "aten::equal": "torch.equal", "aten::allclose": "torch.allclose"}
+#: Ops that force a host-device synchronization on a GPU (visible in a CPU profile too); the
+#: renderer says which Python habits produce each.
+SYNCING_OPS = ("aten::_local_scalar_dense", "aten::item", "aten::nonzero", "aten::masked_select", "aten::unique",
+               "aten::_unique2", "aten::is_nonzero", "aten::equal", "aten::allclose")
+#: The measurement's findings that the ``cold_start`` and ``overhead_bound`` checks report; the
+#: ``noise`` check reports the others (unstable samples, drift, preemption...).
+_COLD_CODES = ("cold_start",)
+_BOUND_CODES = ("launch_bound", "unjoined_stream")
 
 
 @dataclass(frozen=True)
@@ -165,9 +158,13 @@ class _Doctor:
         self.cuda = dev.type == "cuda"
         self.clock: Timer = self.timer if isinstance(self.timer, Timer) else make_timer(dev)
 
-    def add(self, code: str, severity: str, message: str, explanation: str, fix: str = "",
-            value: float | None = None, threshold: float | None = None) -> None:
-        self.findings.append(Finding(code, message, value, threshold, fix, severity, explanation))
+    def add(self, f: Finding) -> None:
+        self.findings.append(f)
+
+    def take(self, keep: Callable[[str], bool]) -> None:
+        """The engine's findings about the measurement whose code ``keep`` accepts."""
+        assert self.m is not None
+        self.findings += [f for f in assess(self.m, audit=True) if keep(f.code)]
 
     # -- the checks ----------------------------------------------------------------------------
     def measure(self) -> None:
@@ -195,29 +192,15 @@ class _Doctor:
         assert m is not None and m.warmup is not None
         if m.warmup.cold_ns is None or not m.median > 0:
             return
-        ratio = m.warmup.cold_ns / 1e9 / m.median
-        calls = m.warmup.calls
-        self.evidence["cold_ratio"] = ratio
-        self.evidence["warmup_calls"] = calls
-        text = (f"the first call took {m.warmup.cold_ns / 1e6:.3g} ms, {ratio:.1f}x the steady "
-                f"{m.median * 1e3:.3g} ms; per-call time settled after {calls} warm-up calls")
-        explanation = ("The first call pays one-time costs (lazy initialisation, allocation, kernel compilation, "
-                       "algorithm selection). A timing loop that includes it reports a number no later call sees.")
-        fix = "warm up before starting the clock (measurefirst.benchmark does); time only steady-state calls"
-        if ratio >= COLD_START_WARN_RATIO:
-            self.add("cold_start", "warning", text, explanation, fix, ratio, COLD_START_WARN_RATIO)
-        elif ratio >= COLD_START_NOTE_RATIO:
-            self.add("cold_start", "info", text, explanation, fix, ratio, COLD_START_WARN_RATIO)
+        self.evidence["cold_ratio"] = m.warmup.cold_ns / 1e9 / m.median
+        self.evidence["warmup_calls"] = m.warmup.calls
+        self.take(lambda code: code in _COLD_CODES)
 
     def unsynced(self) -> None:
         m = self.m
         assert m is not None
         if not self.cuda and self.dev.type != "mps":
-            self.add("unsynchronized_timing", "info",
-                     "does not apply on the CPU: CPU ops run synchronously, so the clock stops after the work",
-                     "On a GPU, ops only queue work and return at once; a timer that stops without "
-                     "torch.cuda.synchronize() measures the launch, not the work. Run doctor with --device cuda "
-                     "to see the ratio for this function.")
+            self.add(found("unsynchronized_timing", severity="info", device=self.dev.type))
             return
         naive = []
         clock = self.clock
@@ -231,14 +214,8 @@ class _Doctor:
         ratio = m.median / naive_s if naive_s > 0 else math.inf
         self.evidence["unsynced_s"] = naive_s
         self.evidence["unsynced_ratio"] = ratio
-        severity = "warning" if ratio >= UNSYNCED_WARN_RATIO else "info"
-        self.add("unsynchronized_timing", severity,
-                 f"a timer without synchronization reads {naive_s * 1e6:.3g} µs; the synchronized time is "
-                 f"{m.median * 1e6:.3g} µs ({ratio:.1f}x longer)",
-                 "GPU work is asynchronous: the call returns once its kernels are queued. Stopping the clock "
-                 "then times only the launch.",
-                 "call torch.cuda.synchronize() before every clock read, or use CUDA events "
-                 "(measurefirst.benchmark does both)", ratio, UNSYNCED_WARN_RATIO)
+        self.add(found("unsynchronized_timing", ratio, severity="warning" if ratio >= UNSYNCED_WARN_RATIO else "info",
+                       unsynced_ns=naive_s * 1e9, synced_ns=m.median * 1e9))
 
     def implicit_syncs(self) -> None:
         if self.cuda:
@@ -266,91 +243,52 @@ class _Doctor:
         self.evidence["cuda_syncs_per_call"] = total
         self.evidence["cuda_sync_sites"] = sites
         if total:
-            where = "; ".join(f"{k} x{v}" for k, v in sorted(sites.items(), key=lambda kv: -kv[1])[:5])
-            self.add("implicit_syncs", "warning",
-                     f"{total} host-device synchronization(s) per call: {where}",
-                     "Each .item(), .cpu(), print(tensor), nonzero() or data-dependent shape makes the CPU wait "
-                     "for the GPU to drain its queue, so the GPU idles while Python catches up.",
-                     "keep values on the device (accumulate losses as tensors, log every N steps), avoid "
-                     "data-dependent shapes in the hot loop", float(total), 0.0)
+            self.add(found("implicit_syncs", total,
+                           sites=dict(sorted(sites.items(), key=lambda kv: -kv[1])[:5])))
 
     def _syncing_ops(self) -> None:
         from .profiling.capture import profile
 
         p = profile(self.fn, device=self.dev, steps=1, warmup=0, label=self.label)
         self.profile = p
-        found = {name: p.counts("all").get(name, 0) for name in SYNCING_OPS}
-        found = {k: v for k, v in found.items() if v}
-        self.evidence["syncing_ops_per_call"] = found
-        if found and not self.cuda:
-            what = ", ".join(f"{SYNCING_OPS[k]} ({k}) x{v:.0f}" for k, v in found.items())
-            self.add("implicit_syncs", "info",
-                     f"per call: {what}; free on the CPU, but each is a host-device synchronization on a GPU",
-                     "On a GPU these ops make the CPU wait for all queued work. On the CPU they cost nothing "
-                     "extra, which is why the habit goes unnoticed until the code moves to a GPU.",
-                     "keep values as tensors in the hot loop; read them out every N steps")
+        counts = p.counts("all")
+        seen = {name: int(counts[name]) for name in SYNCING_OPS if counts.get(name)}
+        self.evidence["syncing_ops_per_call"] = seen
+        if seen and not self.cuda:
+            self.add(found("implicit_syncs", sum(seen.values()), severity="info", ops=seen))
 
     def overhead_bound(self) -> None:
         m = self.m
         assert m is not None
         if m.host_median is not None and m.median > 0:
-            ratio = m.host_median / m.median
-            self.evidence["host_over_device"] = ratio
-            if ratio >= LAUNCH_BOUND_RATIO:
-                self.add("launch_bound", "warning",
-                         f"launching takes {m.host_median * 1e6:.3g} µs per call, {ratio:.0%} of the "
-                         f"{m.median * 1e6:.3g} µs the GPU works: the GPU waits on Python",
-                         "When the host needs about as long to launch the kernels as the GPU needs to run them, "
-                         "a faster GPU would not help; the launch path is the bottleneck.",
-                         "fuse ops (torch.compile), capture the step in a CUDA graph (benchmark(cuda_graph=True) "
-                         "shows the gain), or give each kernel more work (larger batches)",
-                         ratio, LAUNCH_BOUND_RATIO)
+            self.evidence["host_over_device"] = m.host_median / m.median
+        self.take(lambda code: code in _BOUND_CODES)
         p = getattr(self, "profile", None)
         if p is None:
             return
         n_ops = p.work_count
         self.evidence["work_ops_per_call"] = n_ops
         if n_ops >= TINY_OPS_MIN_COUNT and m.median / n_ops < TINY_OP_SECONDS:
-            self.add("many_tiny_ops", "warning",
-                     f"{n_ops:.0f} {'kernels' if p.kernels else 'ops'} per call, {m.median / n_ops * 1e6:.2g} µs "
-                     f"each on average",
-                     "Every op pays a fixed dispatch (and on a GPU, launch) cost of several microseconds; with "
-                     "many tiny ops that overhead, not the arithmetic, sets the time.",
-                     "fuse them: torch.compile, a fused op (F.gelu, F.scaled_dot_product_attention...), "
-                     "vectorise Python loops into one tensor op, or CUDA graphs on a GPU",
-                     n_ops, float(TINY_OPS_MIN_COUNT))
+            self.add(found("many_tiny_ops", n_ops, per_op_ns=m.median / n_ops * 1e9, kernels=bool(p.kernels)))
 
     def noise(self) -> None:
         m = self.m
         assert m is not None
-        noisy = [w for w in m.warnings if w.code in ("unstable", "drift", "preempted", "outliers", "precision_not_met")]
-        for w in noisy:
-            self.add("noise", "warning", f"{w.code}: {w.message}",
-                     "Unstable samples mean the machine, not only the function, is being measured; "
-                     "comparisons below the noise level are guesses.", w.fix, w.value, w.threshold)
+        self.take(lambda code: code not in _COLD_CODES + _BOUND_CODES)
         other = self.evidence.get("other_load_cores")
         cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
         self.evidence["cores"] = cores
         if other is not None and other >= OTHER_LOAD_CORES:
-            self.add("other_load", "warning",
-                     f"other processes used {other:.1f} of {cores} cores while measuring",
-                     "Other work competes for cores, caches and memory bandwidth, and preempts the measurement.",
-                     "stop other jobs, or pin them and this process to separate cores (taskset)",
-                     other, OTHER_LOAD_CORES)
+            self.add(found("other_load", other, cores=cores))
         gov = cpu_governor()
         if gov is not None:
             self.evidence["cpu_governor"] = gov
             if gov not in ("performance",):
-                self.add("cpu_frequency", "info", f"CPU frequency governor is {gov!r}",
-                         "With a power-saving governor the clock speed changes with load, so the first samples "
-                         "and short runs can be slower.",
-                         "for benchmarking, set the governor to 'performance' (cpupower frequency-set -g performance)")
+                self.add(found("cpu_frequency", governor=gov))
         threads = torch.get_num_threads()
         self.evidence["torch_threads"] = threads
         if threads > cores:
-            self.add("threads", "warning", f"torch uses {threads} threads on {cores} available cores",
-                     "More compute threads than cores makes threads wait for each other and inflates times.",
-                     f"torch.set_num_threads({cores}) or fewer", float(threads), float(cores))
+            self.add(found("threads", threads, threshold=cores))
 
     def precision(self) -> None:
         if not self.cuda:
@@ -362,13 +300,7 @@ class _Doctor:
         fp32_mm = fp32_matmuls(self.fn) > 0
         self.evidence["tf32"]["fp32_matmuls_per_call"] = fp32_mm
         if tf32_capable and not allow and fp32_mm:
-            self.add("tf32_off", "info",
-                     f"float32 matrix products on {props.name} (tensor cores, sm{props.major}{props.minor}) run "
-                     f"with TF32 off",
-                     "TF32 runs float32 matmuls on tensor cores, several times faster, with a 10-bit mantissa "
-                     "(about 1e-3 relative error per product) instead of 23 bits. PyTorch leaves it off by default.",
-                     "if that precision is acceptable: torch.set_float32_matmul_precision('high'); otherwise keep "
-                     "it off and consider bf16 autocast for the speed")
+            self.add(found("tf32_off", gpu=props.name, sm=f"{props.major}{props.minor}"))
 
     def memory(self) -> None:
         if self.cuda:
@@ -380,16 +312,13 @@ class _Doctor:
             self.clock.synchronize()
             peak = api.max_memory_allocated(self.dev) - base
             self.evidence["peak_device_bytes_per_call"] = peak
-            self.add("memory", "info", f"peak device memory during one call: {peak / 2**20:.1f} MiB above the "
-                     f"{base / 2**20:.1f} MiB already allocated", "Measured with torch.cuda.max_memory_allocated "
-                     "after resetting the peak.")
+            self.add(found("memory", peak_bytes=peak, base_bytes=base))
             return
         p = getattr(self, "profile", None)
         if p is not None:
             alloc = sum(r.cpu_mem_bytes for r in p.rows("all"))
             self.evidence["cpu_alloc_bytes_per_call"] = alloc
-            self.add("memory", "info", f"about {alloc / 2**20:.1f} MiB allocated per call on the CPU (profiler)",
-                     "The CPU has no peak counter per call; this is the sum of allocations the profiler saw.")
+            self.add(found("memory", alloc_bytes=alloc))
 
 
 _MATMUL_OPS = frozenset({"mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "linear", "_addmm_activation",
@@ -463,9 +392,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
             d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name})"
             break
     if d.error is not None:
-        d.add("function_failed", "error", d.error,
-              "The function raised, so the checks after this point could not run.",
-              "fix the error, or doctor a smaller piece of the code")
+        d.add(found("function_failed", error=d.error))
         for name in CHECKS:
             if name not in d.checks and name not in d.skipped:
                 d.skipped[name] = "not run: the function failed"

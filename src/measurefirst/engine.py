@@ -55,7 +55,7 @@ from .devices import (
     resolve_device,
     synchronizer,
 )
-from .findings import OVERHEAD_SHARE, assess
+from .findings import OVERHEAD_SHARE
 from .results import (
     MAX_PREEMPTED_FRACTION_TO_DISCARD,
     Calibration,
@@ -551,7 +551,7 @@ class Sampler:
         options = {k: getattr(opts, k) for k in opts.__dataclass_fields__}
         options.update(self.notes)
         n = len(self.samples)
-        m = Measurement(
+        return Measurement(
             label=self.label, device=self.device, timer=self.timer.kind,
             samples_ns=tuple(self.samples), numbers=tuple(self.numbers),
             host_ns=tuple(self.hosts) if self.has_host and len(self.hosts) == n else None,
@@ -563,8 +563,6 @@ class Sampler:
                 self.reference_label, tuple(self.reference_samples), self.reference_number,
                 self.calibration.overhead_ns),
         )
-        findings = assess(m, min_samples=opts.min_samples, fixed_trials=opts.trials is not None)
-        return replace(m, warnings=findings)
 
     def partial(self, reason: str) -> Measurement:
         spent = (self.timer.now_ns() - self.t_sampling) / 1e9 if self.samples else 0.0

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from . import stats
+from .findings import Finding as Finding  # re-exported: measurefirst.Finding
+from .findings import assess, assess_count
 
 if TYPE_CHECKING:  # pragma: no cover
     from .reference import Normalized
@@ -27,40 +29,6 @@ COUNT_SCHEMA_VERSION = 1
 #: beyond it the machine is too busy for that to leave a fair sample, so all are kept (and a
 #: warning says so).
 MAX_PREEMPTED_FRACTION_TO_DISCARD = 0.5
-SEVERITIES = ("info", "warning", "error")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A warning as data: what was found, the measured value, the threshold, the fix.
-
-    The words that explain a code live in :mod:`measurefirst.render.text`; ``message`` is a short
-    plain-text statement for logs and JSON.
-    """
-
-    code: str
-    message: str
-    value: float | None = None
-    threshold: float | None = None
-    fix: str = ""
-    severity: str = "warning"  # "info", "warning" or "error"
-    explanation: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any], path: str = "finding") -> "Finding":
-        """Rebuild a finding; a missing or ill-typed field raises ValueError naming it."""
-        d = _dict(d, path)
-        severity = _opt_str(d, "severity", path, "warning")
-        if severity not in SEVERITIES:
-            raise ValueError(f"{path}.severity must be one of {', '.join(SEVERITIES)}; got {severity!r}")
-        return cls(code=_str(d, "code", path), message=_opt_str(d, "message", path, ""),
-                   value=_num(d.get("value"), f"{path}.value", none=True, finite=False),
-                   threshold=_num(d.get("threshold"), f"{path}.threshold", none=True, finite=False),
-                   fix=_opt_str(d, "fix", path, ""), severity=severity,
-                   explanation=_opt_str(d, "explanation", path, ""))
 
 
 @dataclass(frozen=True)
@@ -131,7 +99,6 @@ class Measurement:
     stop: Stop
     options: dict[str, Any] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
-    warnings: tuple[Finding, ...] = ()
     complete: bool = True
     discard_preempted: bool = True
     #: event timers: host ns from the start event until a synchronize of the whole device returned
@@ -148,6 +115,18 @@ class Measurement:
             seq = getattr(self, name)
             if seq is not None and len(seq) != n:
                 raise ValueError(f"{name} has {len(seq)} entries for {n} samples; each sample needs one")
+
+    @cached_property
+    def findings(self) -> tuple[Finding, ...]:
+        """What deserves care about this measurement, as data (most important first), derived from
+        the samples and options on each load, so an old file gets today's checks (see
+        :mod:`measurefirst.findings`; the words are in :mod:`measurefirst.render.findings`)."""
+        return assess(self)
+
+    @property
+    def warnings(self) -> tuple[Finding, ...]:
+        """Deprecated: the same tuple as :attr:`findings`."""
+        return self.findings
 
     @cached_property
     def normalized(self) -> "Normalized | None":
@@ -279,7 +258,7 @@ class Measurement:
         return (f"<Measurement {self.label!r}: median {format_time(self.median)} "
                 f"±{format_relative(self.ci_half_width_rel)}, {self.n_used} samples × {self.numbers[-1]} calls "
                 f"[{self.device}, {self.timer}]{'' if self.complete else ' incomplete'}"
-                f"{', ' + str(len(self.warnings)) + ' warning(s)' if self.warnings else ''}>")
+                f"{', ' + str(len(self.findings)) + ' finding(s)' if self.findings else ''}>")
 
     def _repr_html_(self) -> str:
         from .render.report import fragment
@@ -306,11 +285,11 @@ class Measurement:
             "stop": asdict(self.stop),
             "options": dict(self.options),
             "env": dict(self.env),
-            "warnings": [w.to_dict() for w in self.warnings],
         }
         s = self.summary
-        # Derived statistics are written for readers of the file; loading recomputes them.
+        # Derived statistics and findings are written for readers of the file; loading recomputes them.
         d["stats_seconds"] = None if s is None else asdict(s)
+        d["findings"] = [f.to_dict() for f in self.findings]
         if self.reference is not None:
             d["reference"] = asdict(self.reference)
             norm = self.normalized
@@ -337,9 +316,6 @@ class Measurement:
         for name, seq in (("numbers", numbers), ("host_ns", host), ("preempted", preempted), ("synced_ns", synced)):
             if seq is not None and len(seq) != len(samples):
                 raise ValueError(f"{path}.{name} has {len(seq)} entries for {len(samples)} samples")
-        warnings = d.get("warnings")
-        if warnings is not None and not isinstance(warnings, (list, tuple)):
-            raise ValueError(f"{path}.warnings must be a list; got {_kind(warnings)}")
         return cls(
             label=_str(d, "label", path),
             device=_str(d, "device", path),
@@ -354,7 +330,6 @@ class Measurement:
             stop=_stop(d.get("stop"), f"{path}.stop"),
             options=_opt_dict(d, "options", path),
             env=_opt_dict(d, "env", path),
-            warnings=tuple(Finding.from_dict(w, f"{path}.warnings[{i}]") for i, w in enumerate(warnings or ())),
             complete=_opt_bool(d, "complete", path, True),
             discard_preempted=_opt_bool(d, "discard_preempted", path, True),
             reference=_reference(d.get("reference"), f"{path}.reference"),
@@ -390,7 +365,6 @@ class Count:
     device: str = "cpu"
     options: dict[str, Any] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
-    warnings: tuple[Finding, ...] = ()
     complete: bool = True
     schema_version: int = COUNT_SCHEMA_VERSION
 
@@ -401,6 +375,11 @@ class Count:
             raise ValueError("counts and baselines must have the same length")
         if self.calls < 1:
             raise ValueError(f"calls must be >= 1; got {self.calls}")
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """What deserves care about this count, derived from the counts on each load."""
+        return assess_count(self)
 
     @property
     def per_call_counts(self) -> tuple[float, ...]:
@@ -446,7 +425,7 @@ class Count:
             "counts": list(self.counts), "baselines": list(self.baselines), "calls": self.calls,
             "warmup": self.warmup, "per_call": self.per_call if self.counts else None,
             "options": dict(self.options), "env": dict(self.env),
-            "warnings": [w.to_dict() for w in self.warnings], "complete": self.complete,
+            "findings": [f.to_dict() for f in self.findings], "complete": self.complete,
         }
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -466,8 +445,7 @@ class Count:
             label=d["label"], event=d["event"], backend=d["backend"], device=d.get("device", "cpu"),
             counts=tuple(int(x) for x in d["counts"]), baselines=tuple(int(x) for x in d["baselines"]),
             calls=int(d["calls"]), warmup=int(d.get("warmup", 0)), options=dict(d.get("options") or {}),
-            env=dict(d.get("env") or {}), warnings=tuple(Finding.from_dict(w) for w in d.get("warnings") or ()),
-            complete=bool(d.get("complete", True)),
+            env=dict(d.get("env") or {}), complete=bool(d.get("complete", True)),
         )
 
     @classmethod

@@ -65,7 +65,8 @@ import torch
 
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
 from .engine import BenchmarkError, benchmark
-from .results import Finding, Measurement
+from .findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
+from .results import Measurement
 from .timers import Marks, Reading, Timer, make_timer
 
 #: Version of the stored selfcheck JSON form.
@@ -83,9 +84,6 @@ CUDA_EVENTS_TOLERANCE, CUDA_SHORT_TOLERANCE, CUDA_SHORT_S, CUDA_LONG_S = 0.01, 0
 CUDA_WALL_TOLERANCE = 0.02
 #: CUDA graph mode against triton's ``do_bench_cudagraph``.
 GRAPH_VS_DO_BENCH_TOLERANCE = 0.03
-#: An events row whose host launch time is at least this share of the device time is launch-bound:
-#: the host, not the kernel, sets the per-call time, so it is shown but not judged against the kernel.
-LAUNCH_BOUND_SHARE = 0.8
 #: A sample of one call (fixed mode, cold cache) carries up to this many times the empty-sample overhead:
 #: the clock reads and sync, plus the call's own entry and exit, colder than inside a loop. Such a row
 #: is judged only while one overhead is within the base tolerance (else it shows the bias, unjudged).
@@ -227,12 +225,10 @@ class SelfCheck:
     @property
     def findings(self) -> tuple[Finding, ...]:
         """Failures and unjudgeable rows as data (the words are the renderer's)."""
-        out = [Finding("selfcheck_failed", f"{_row_id(r)}: error {_pct(r.rel_error)}, tolerance {_pct(r.tolerance)}",
-                       r.rel_error, r.tolerance, severity="error") for r in self.failed_rows]
-        out += [Finding("selfcheck_trap_missed", f"trap {t.code} not detected", t.value, t.threshold, severity="error")
-                for t in self.failed_traps]
-        out += [Finding("selfcheck_noisy", f"{_row_id(r)}: error {_pct(r.rel_error)} within the noise {_pct(r.noise)}",
-                        r.rel_error, r.tolerance) for r in self.noisy_rows]
+        out = [found("selfcheck_failed", r.rel_error, threshold=r.tolerance, row=_row_id(r)) for r in self.failed_rows]
+        out += [found("selfcheck_trap_missed", t.value, threshold=t.threshold, trap=t.code) for t in self.failed_traps]
+        out += [found("selfcheck_noisy", r.rel_error, threshold=r.tolerance, row=_row_id(r), noise=r.noise)
+                for r in self.noisy_rows]
         return tuple(out)
 
     def __str__(self) -> str:
@@ -304,10 +300,6 @@ class SelfCheck:
 
 def _finite_dict(d: dict[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
-
-
-def _pct(x: float | None) -> str:
-    return "n/a" if x is None or not math.isfinite(x) else f"{x:+.2%}"
 
 
 def duration_code(seconds: float) -> str:
@@ -808,8 +800,8 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
                 ci = m.ci_half_width_rel
                 noise = _noise(ci if math.isfinite(ci) else None, drift)
                 base = cuda_tolerance(d_s, method)
-                launch_bound = m.host_median is not None and m.median > 0 and \
-                    m.host_median >= LAUNCH_BOUND_SHARE * m.median
+                # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
+                launch_bound = "launch_bound" in [f.code for f in m.findings]
                 # the per-call gap a stream of launches adds to the bare kernel, as measured here
                 gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
                 if method == "events":
@@ -911,7 +903,7 @@ class _OneTimeCost:
 
 
 def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progress) -> list[Trap]:
-    from .doctor import COLD_START_WARN_RATIO, UNSYNCED_WARN_RATIO, doctor
+    from .doctor import doctor
 
     traps: list[Trap] = []
     progress("trap", None, "cold_start")
@@ -928,7 +920,7 @@ def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progres
     else:
         ratio = d.evidence.get("cold_ratio")
         caught = any(f.code == "cold_start" and f.severity in ("warning", "error") for f in d.findings)
-        traps.append(Trap("cold_start", PASS if caught else FAIL, ratio, COLD_START_WARN_RATIO))
+        traps.append(Trap("cold_start", PASS if caught else FAIL, ratio, COLD_START_RATIO))
         progress("trap", None, "implicit_sync")
         if dev.type == "cuda":
             syncs = d.evidence.get("cuda_syncs_per_call")

@@ -14,15 +14,15 @@ import re
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+import numpy as np
 import torch
 
+from . import stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
-from .results import Finding
+from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
 from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
-#: Data time above this fraction of the step: the input pipeline starves the compute.
-STARVATION_FRACTION = 0.10
 
 #: Dense (never sparse) peak FLOP/s per GPU model and dtype, from the vendors' datasheets.
 #: Patterns are tried in order against ``torch.cuda.get_device_name()``.
@@ -413,8 +413,8 @@ def benchmark_step(
     table_peak = (f"{table[0]} {peak_words} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
                   else (f"{name}: not in the dense-peak table (no guess)" if cuda else "CPU: no datasheet peak"))
     mfu_measured = None if (achieved is None or not measured_peak) else achieved / measured_peak
-    findings = _findings(med, step_s, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
-                         micro_batch, first_batch, cuda, compile_s, warm_times)
+    findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
+                         micro_batch, first_batch, cuda, compile_s)
     return StepResult(
         label=label, device=str(dev), variant=variant, dtype=dtype, steps=steps, warmup_steps=warmup,
         phase_s=med, step_s=step_s, step_samples_s=tuple(totals), warmup_step_s=tuple(warm_times),
@@ -484,50 +484,32 @@ def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Calla
     raise ValueError(f"flops_per_step must be 'count', '6N', a number or None; got {spec!r}")
 
 
-def _findings(med: dict[str, float], step_s: float, recompiles: int, memory: dict[str, dict[str, int]] | None,
+def _findings(med: dict[str, float], totals: list[float], recompiles: int, memory: dict[str, dict[str, int]] | None,
               peak_phase: str | None, mfu_table: float | None, mfu_measured: float | None, shapes: set[Any],
-              micro_batch: int | None, first_batch: list[Any], cuda: bool, compile_s: float | None,
-              warm_times: list[float]) -> tuple[Finding, ...]:
+              micro_batch: int | None, first_batch: list[Any], cuda: bool, compile_s: float | None) -> tuple[Finding, ...]:
+    step_s = _median(totals)
     out: list[Finding] = []
     if step_s > 0 and med.get("data", 0.0) / step_s > STARVATION_FRACTION:
-        frac = med["data"] / step_s
-        out.append(Finding("data_starvation", f"the data phase takes {frac:.0%} of the step", frac,
-                           STARVATION_FRACTION, "use DataLoader workers (num_workers), pin_memory=True and "
-                           "non_blocking copies, or prefetch the next batch during compute", "warning",
-                           "While the batch is being produced, the device has nothing to do."))
+        out.append(found("data_starvation", med["data"] / step_s))
     if recompiles:
-        out.append(Finding("recompile_during_timing", f"{recompiles} graph(s) compiled after warm-up", recompiles, 0,
-                           "mark dynamic dimensions (torch._dynamo.mark_dynamic), pad inputs to fixed shapes, or "
-                           "warm up on every shape first", "warning",
-                           "A recompilation inside the timed steps adds seconds to a step that normally takes "
-                           "milliseconds, and the average no longer describes the step."))
+        out.append(found("recompile_during_timing", recompiles))
     if compile_s is not None:
-        out.append(Finding("compile_time", f"compilation took about {compile_s:.2f} s in warm-up (excluded from the "
-                           "step time)", compile_s, None, "", "info",
-                           "The first call of a compiled model compiles it; counting that call as a step makes "
-                           "a compiled model look many times slower than eager."))
+        out.append(found("compile_time", compile_s))
     if cuda and torch.backends.cudnn.benchmark and len(shapes) > 1:
-        out.append(Finding("cudnn_benchmark_varying_shapes", f"cudnn.benchmark is on and the batches had {len(shapes)} "
-                           "different shapes", len(shapes), 1, "turn cudnn.benchmark off, or bucket/pad inputs to a "
-                           "few shapes", "warning", "cuDNN re-runs its algorithm search for every new shape."))
+        out.append(found("cudnn_benchmark_varying_shapes", len(shapes)))
     if peak_phase is not None and memory:
-        out.append(Finding("peak_memory_phase", f"the step's peak memory ({memory[peak_phase]['peak_allocated'] / 2**20:.0f} "
-                           f"MiB allocated) happens in the {peak_phase} phase", None, None, "", "info",
-                           "Memory plans should size for the phase where the peak is, often the optimizer step "
-                           "(states and gradients alive together), not the forward."))
+        out.append(found("peak_memory_phase", phase=peak_phase, peak_bytes=memory[peak_phase]["peak_allocated"]))
     for which, mfu in (("table", mfu_table), ("measured", mfu_measured)):
-        if mfu is not None and mfu > 1.0:
-            out.append(Finding("mfu_above_100", f"MFU against the {which} peak is {mfu:.0%}: impossible", mfu, 1.0,
-                               "check the FLOPs per step (double-counted backward? all ranks' tokens on one device?),"
-                               " the step time (synchronized?) and the peak (dense, right GPU and dtype)", "error",
-                               "Utilisation above 100% means an input is wrong, not that the model is fast."))
+        if mfu is not None and mfu > MFU_MAX:
+            out.append(found("mfu_above_100", mfu, peak=which))
     if micro_batch is not None and first_batch:
         seen = _leading_dim(first_batch[0])
         if seen is not None and seen != micro_batch:
-            out.append(Finding("batch_mismatch", f"micro_batch={micro_batch} but the batches have {seen} samples",
-                               seen, micro_batch, "pass the per-device micro-batch the loader actually yields",
-                               "warning", "Throughput is samples (or tokens) per second; a wrong batch size makes "
-                               "every derived number wrong by the same factor."))
+            out.append(found("batch_mismatch", seen, threshold=micro_batch))
+    # the engine's checks of a benchmark's samples, on the timed steps
+    steps_ns = np.asarray(totals, dtype=float) * 1e9
+    if steps_ns.size:
+        out += sample_checks(steps_ns, stats.summarize(steps_ns))
     return tuple(out)
 
 
@@ -577,11 +559,6 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
     return results, comparison
 
 
-#: The phase table's step ratio may sit this far outside the interleaved verdict's CI (as a factor)
-#: before the two are called contradictory.
-TABLE_VERDICT_SLACK = 1.1
-
-
 def _check_table_against_verdicts(results: list[StepResult], labels: list[str], comparison: Any) -> list[StepResult]:
     """The per-phase tables are measured one variant after another, the verdicts in interleaved
     rounds. When a table's step ratio against the first variant falls outside the verdict's CI, the
@@ -596,14 +573,7 @@ def _check_table_against_verdicts(results: list[StepResult], labels: list[str], 
             v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
         if math.isfinite(ratio) and math.isfinite(lo) and math.isfinite(hi) and (
                 ratio < lo / TABLE_VERDICT_SLACK or ratio > hi * TABLE_VERDICT_SLACK):
-            f = Finding("table_contradicts_verdict",
-                        f"the phase table puts this step at {ratio:.2f}x {labels[0]}'s, far from the interleaved "
-                        f"verdict ({lo:.2f}x–{hi:.2f}x): the machine's speed changed between the tables; trust the "
-                        "verdict", ratio, TABLE_VERDICT_SLACK,
-                        "read speed differences from the interleaved verdict; read the table for where the time "
-                        "goes within one step", "warning",
-                        "Tables are measured one variant after another, so a change in the machine's load between "
-                        "them moves one table and not the other; the verdict alternates the variants round by round.")
+            f = found("table_contradicts_verdict", ratio, baseline=labels[0], ci_low=lo, ci_high=hi)
             r = replace(r, findings=r.findings + (f,))
         out.append(r)
     return out

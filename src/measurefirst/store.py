@@ -485,14 +485,14 @@ class Store:
             return strict_json([{"id": r.id, "name": r.name, "git_commit": r.git_commit, **m.to_dict()}
                                 for r, m in pairs], indent=2)
         header = ["id", "name", "created", "device", "device_name", "git_commit", "median_s", "ci_low_s",
-                  "ci_high_s", "samples", "complete", "warnings"]
+                  "ci_high_s", "samples", "complete", "findings"]
         header += ["per_call_count", "event"]
         records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, None, None, None, m.n_repeats,
-                    m.complete, " ".join(w.code for w in m.warnings), m.per_call, m.event]
+                    m.complete, " ".join(f.code for f in m.findings), m.per_call, m.event]
                    if isinstance(m, Count) else
                    [r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,
                     None if m.ci is None else m.ci[0], None if m.ci is None else m.ci[1], m.n_samples,
-                    m.complete, " ".join(w.code for w in m.warnings), None, None] for r, m in pairs]
+                    m.complete, " ".join(f.code for f in m.findings), None, None] for r, m in pairs]
         if fmt == "csv":
             buf = io.StringIO()
             w = csv.writer(buf)

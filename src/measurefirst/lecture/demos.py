@@ -20,6 +20,7 @@ from measurefirst.compare import Verdict
 from measurefirst.fit import FitError, PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
+from measurefirst.render.findings import title as finding_title
 from measurefirst.render.text import format_time, pad_cells, plain
 from measurefirst.sweep import sweep
 
@@ -63,7 +64,7 @@ def _row(cells: Sequence[str], widths: Sequence[int], left: int = 0) -> str:
 def issue_codes(m: measurefirst.Measurement) -> list[str]:
     """Why a measurement deserves a ``!``: its warning codes (not notes), preempted samples set aside,
     the precision target not met, an incomplete run (the same reasons as ``point_issues``, as codes)."""
-    codes = [w.code for w in m.warnings if w.severity != "info"]
+    codes = [f.code for f in m.findings if f.severity != "info"]
     if m.n_preempted and m.n_used != m.n_samples and "preempted" not in codes:
         codes.append("preempted")
     if (m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples")
@@ -81,16 +82,9 @@ def issue_words(m: measurefirst.Measurement, lang: str) -> str:
             set_aside = m.n_samples - m.n_used
             parts.append(say("issue.preempted", lang, k=set_aside, n=m.n_samples) if set_aside else
                          say("issue.preempted_kept", lang, k=m.n_preempted, n=m.n_samples))
-        elif f"issue.{code}" in _KNOWN_ISSUES:
-            parts.append(say(f"issue.{code}", lang))
         else:
-            parts.append(say("issue.other", lang, code=plain(code)))
+            parts.append(plain(finding_title(code, lang)))
     return "；".join(parts) if lang == "zh" else "; ".join(parts)
-
-
-_KNOWN_ISSUES = {"issue.unstable", "issue.speed_modes", "issue.noise_floor", "issue.precision_not_met",
-                 "issue.incomplete", "issue.drift", "issue.outliers", "issue.warmup_not_steady",
-                 "issue.few_samples", "issue.overhead_bias", "issue.near_resolution"}
 
 
 def mark_lines(items: Sequence[tuple[str, measurefirst.Measurement]], lang: str) -> list[str]:

@@ -8,7 +8,8 @@ import io
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .text import cell, ci_range, finding_lines, format_relative, format_time, time_unit, verdict_word
+from .findings import finding_lines
+from .text import cell, ci_range, format_relative, format_time, time_unit, verdict_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -155,7 +156,7 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         unit = time_unit(m.median)
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
-        mark = " !" if any(w.severity != "info" for w in m.warnings) else ""
+        mark = " !" if any(f.severity != "info" for f in m.findings) else ""
         row = {"test": (r.label if _group_key(r).endswith(COMPARISON_TITLE) and r.label else r.display) + mark,
                "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"),
                "median_plain": format_time(m.median, hw, unit),
@@ -233,15 +234,12 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
                 relation = " than " if v.verdict in ("faster", "slower") else " against "
                 lines.append(f"{prefix}: {v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, "
                              f"{v.rounds} interleaved rounds")
-        flagged = [r for r in measured if any(w.severity != "info" for w in r.measurement.warnings)]
+        flagged = [r for r in measured if any(f.severity != "info" for f in r.measurement.findings)]
         if flagged:
             lines.append("findings (! in the tables" + ("" if verbose else "; -v shows how to fix each") + "):")
         for r in flagged:
-            found = [w for w in r.measurement.warnings if w.severity != "info"]
-            if verbose:
-                lines += [f"  {r.display}: {line}" for line in finding_lines(found)]
-            else:
-                lines += [f"  {r.display}: [{w.code}] {w.message}" for w in found]
+            found = [f for f in r.measurement.findings if f.severity != "info"]
+            lines += [f"  {r.display}: {line}" for line in finding_lines(found, fix=verbose)]
             if r.change is not None:
                 for flag in r.change.flags:
                     lines.append(f"{r.display}: note: {flag}")

@@ -1,6 +1,7 @@
 """Building blocks of the HTML report: the context (language, ids), escaping, tables, findings.
 
-Every word a person reads comes from :mod:`measurefirst.render.words`; this module only assembles.
+Every word a person reads comes from :mod:`measurefirst.render.words` (a finding's from
+:mod:`measurefirst.render.findings`); this module only assembles.
 """
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
+from .findings import finding_words
 from .text import format_time
-from .words import LANGS, finding_words, word
+from .words import LANGS, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results import Finding
+    from ..findings import Finding
 
 
 @dataclass
@@ -140,22 +142,19 @@ def findings(ctx: Ctx, items: Sequence["Finding"], *, owner: str = "") -> str:
     order = {"error": 0, "warning": 1, "info": 2}
     lis = []
     for f in sorted(items, key=lambda f: order.get(f.severity, 3)):
-        w = finding_words(f.code, ctx.lang)
+        w = finding_words(f, ctx.lang)
         sev = f.severity if f.severity in order else "warning"
-        title = w.title if w is not None else f.code
-        parts = [badge(ctx.t(f"sev_{sev}"), sev), f' <b>{escape(title)}</b> <code>{escape(f.code)}</code>']
+        parts = [badge(ctx.t(f"sev_{sev}"), sev), f' <b>{escape(w.title)}</b> <code>{escape(f.code)}</code>']
         if owner:
             parts.append(f' <span class="mf-muted">· {escape(owner)}</span>')
-        evidence = f.message
+        evidence = w.message
         if f.value is not None and f.threshold is not None and math.isfinite(f.value) and math.isfinite(f.threshold):
             evidence += f" ({ctx.t('value_vs_threshold', value=_short(f.value), threshold=_short(f.threshold))})"
         parts.append(f'<div class="mf-evidence">{escape(evidence)}</div>')
-        why = f.explanation if ctx.lang == "en" or w is None or not w.why else w.why
-        if why:
-            parts.append(f'<div class="mf-why"><b>{ctx.e("why")}</b> {escape(why)}</div>')
-        fix = f.fix if (ctx.lang == "en" or w is None or not w.fix) else w.fix
-        if fix:
-            parts.append(f'<div class="mf-fix"><b>{ctx.e("fix")}</b> {escape(fix)}</div>')
+        if w.why:
+            parts.append(f'<div class="mf-why"><b>{ctx.e("why")}</b> {escape(w.why)}</div>')
+        if w.fix:
+            parts.append(f'<div class="mf-fix"><b>{ctx.e("fix")}</b> {escape(w.fix)}</div>')
         lis.append(f'<li class="mf-finding mf-f-{sev}">{"".join(parts)}</li>')
     return f'<ul class="mf-findings">{"".join(lis)}</ul>'
 

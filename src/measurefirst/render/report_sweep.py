@@ -205,9 +205,9 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
     failed = [p for p in result.points if not p.ok]
     if failed:
         body.append(para(ctx.t("failed_sizes", n=len(failed)), "mf-warning"))
-    warned = [(p, m) for p in result.points if (m := p.measurement) is not None and m.warnings]
+    warned = [(p, m) for p in result.points if (m := p.measurement) is not None and m.findings]
     for p, m in warned[:8]:
-        body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.warnings))
+        body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.findings))
     if len(warned) > 8:
         body.append(para(ctx.t("more_findings", n=len(warned) - 8), "mf-muted"))
     title = ", ".join(result.labels) + " · " + ctx.t("n_sizes", n=len(result.sizes))

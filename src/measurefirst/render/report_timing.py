@@ -138,8 +138,8 @@ def measurements_section(ctx: Ctx, items: Sequence["Timed"]) -> str:
                                  (ctx.t("created"), getattr(item, "created", "")),
                                  (ctx.t("git_commit"), getattr(item, "git_commit", None) or "")]))
     for i, m in enumerate(ms):
-        if m.warnings:
-            body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.warnings))
+        if m.findings:
+            body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.findings))
     if len(ms) <= MAX_SAMPLE_PLOTS:
         plots = [samples_plot(ctx, m, f"{ident}-samples-{i}") for i, m in enumerate(ms)]
         plots = [p for p in plots if p]
@@ -232,8 +232,8 @@ def comparison_section(ctx: Ctx, c: "Comparison") -> str:
                           + ctx.t("all_settled" if stop.target_met else "not_all_settled")),
                          (ctx.t("precision"), format_relative(stop.precision))]))
     for m in c.measurements:
-        if m.warnings:
-            body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.warnings))
+        if m.findings:
+            body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.findings))
     title = " · ".join(c.labels)
     return section(ctx, ident, "comparison", title, "".join(body), incomplete=not c.complete)
 
@@ -303,8 +303,8 @@ def counts_section(ctx: Ctx, items: Sequence["Counted"]) -> str:
                                  (ctx.t("created"), getattr(item, "created", "")),
                                  (ctx.t("git_commit"), getattr(item, "git_commit", None) or "")]))
     for c in cs:
-        if c.warnings:
-            body.append(f"<h3>{escape(ctx.t('findings_of', label=c.label))}</h3>" + findings(ctx, c.warnings))
+        if c.findings:
+            body.append(f"<h3>{escape(ctx.t('findings_of', label=c.label))}</h3>" + findings(ctx, c.findings))
     title = ", ".join(c.label for c in cs[:4]) + (" …" if len(cs) > 4 else "")
     kind = "saved_run" if all(getattr(i, "id", None) is not None for i in items) else "count"
     return section(ctx, ident, kind, title, "".join(body), incomplete=any(not c.complete for c in cs))
@@ -411,7 +411,7 @@ def history_section(ctx: Ctx, h: "History") -> str:
                          (ctx.t("git_commit"), r.git_commit or ""),
                          (ctx.t("host"), str(m.env.get("hostname") or "")),
                          (ctx.t("torch"), str(m.env.get("torch_version") or ""))])
-        inner += findings(ctx, m.warnings)
+        inner += findings(ctx, m.findings)
         body.append(f'<details class="mf-run" id="{anchor[1:]}"><summary>#{r.id} · {escape(r.created)} · '
                     f'{escape(_value_text(m))}</summary>{inner}</details>')
     return section(ctx, ident, "history", h.name, "".join(body))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from .findings import finding_words
 from .text import cell, format_time, plain
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -67,5 +68,6 @@ def step_lines(results: Sequence["StepResult"]) -> list[str]:
                      + ("n/a" if r.mfu_measured is None else
                         f"{r.mfu_measured:.1%} of {r.mfu_measured_peak / 1e9:.1f} GFLOP/s"))  # type: ignore[operator]
         for f in r.findings:
-            lines.append(f"  {f.severity} [{f.code}] {f.message}" + (f" — fix: {f.fix}" if f.fix else ""))
+            w = finding_words(f)
+            lines.append(f"  {f.severity} [{f.code}] {w.message}" + (f" — fix: {w.fix}" if w.fix else ""))
     return [plain(line) for line in lines]

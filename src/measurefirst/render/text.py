@@ -7,13 +7,15 @@ import math
 import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from .findings import finding_lines, finding_words
+
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
     from rich.text import Text
 
     from ..compare import Comparison
     from ..regression import Change
-    from ..results import Count, Finding, Measurement
+    from ..results import Count, Measurement
     from ..sweep import SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
@@ -141,9 +143,7 @@ def measurement_line(m: "Measurement") -> str:
         parts.append(" — INCOMPLETE (interrupted)")
     lines = ["".join(parts)]
     lines += reference_lines(m)
-    lines += [f"  warning [{w.code}]: {w.message}. Fix: {w.fix}" if w.fix else f"  warning [{w.code}]: {w.message}"
-              for w in m.warnings if w.severity != "info"]
-    lines += [f"  note [{w.code}]: {w.message}." for w in m.warnings if w.severity == "info"]
+    lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"))]
     return "\n".join(plain(line) for line in lines)
 
 
@@ -166,8 +166,7 @@ def count_line(c: "Count") -> str:
         return f"{c.label}: no counts [{c.device}, {c.backend}]"
     lines = [f"{c.label}: {c.per_call:,.0f} {c.event} per call (±{format_relative(c.spread)} over {c.n_repeats} "
              f"repeats × {c.calls} calls) [{c.device}, {c.backend}]"]
-    lines += [f"  warning [{w.code}]: {w.message}. Fix: {w.fix}" if w.fix else f"  warning [{w.code}]: {w.message}"
-              for w in c.warnings]
+    lines += ["  " + line for line in finding_lines(c.findings)]
     return "\n".join(lines)
 
 
@@ -188,15 +187,6 @@ def count_table(counts: Iterable["Count"], *, title: str | None = None) -> "Tabl
         table.add_row(c.label, f"{c.per_call:,.0f}", c.event, format_relative(c.spread), f"{min(per):,.0f}",
                       f"{max(per):,.0f}", str(c.n_repeats), str(c.calls), c.backend)
     return table
-
-
-def finding_lines(findings: Iterable["Finding"]) -> list[str]:
-    out = []
-    for w in findings:
-        tag = "note" if w.severity == "info" else "warning"
-        out.append(plain(f"{tag} [{w.code}]: {w.message}."
-                         + (f" Fix: {w.fix}." if w.fix and w.severity != "info" else "")))
-    return out
 
 
 def measurement_table(measurements: Iterable["Measurement"], *, title: str | None = None) -> "Table":
@@ -277,7 +267,7 @@ MARK_CAPTION = "! = read with care: warnings, preempted samples set aside or the
 def point_issues(m: "Measurement") -> list[str]:
     """Why a measurement deserves a ``!`` mark: its warnings (not notes), preempted samples set aside,
     a precision target not met, or an incomplete run. Empty when it reads clean."""
-    issues = [f"{w.code}: {w.message}" for w in m.warnings if w.severity != "info"]
+    issues = [f"{f.code}: {finding_words(f).message}" for f in m.findings if f.severity != "info"]
     if m.n_preempted and m.n_used != m.n_samples:
         issues.append(f"{m.n_samples - m.n_used} of {m.n_samples} samples preempted by the OS and set aside")
     if m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples"):

@@ -1,13 +1,12 @@
-"""The words of the HTML report, in English and Chinese, and the findings' titles and fixes.
+"""The words of the HTML report, in English and Chinese.
 
-Results carry codes and numbers; the sentences a person reads are here. A finding's English fix
-comes with the finding itself (``Finding.fix``); its Chinese title and fix are in :data:`FINDINGS`.
+Results carry codes and numbers; the sentences a person reads are here (a finding's, in
+:mod:`measurefirst.render.findings`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -294,86 +293,6 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True)
-class FindingWords:
-    """A finding's title (per language) and, for Chinese, why it matters and the fix."""
-
-    title: str
-    why: str = ""
-    fix: str = ""
-
-
-# code: (English title, Chinese title, Chinese fix)
-FINDINGS: dict[str, tuple[str, str, str]] = {
-    "incomplete": ("interrupted", "被中断", "让测量完整运行，或给它更小的预算"),
-    "noise_floor": ("the noise floor of this machine", "本机的噪声下限",
-                    "比较两个版本请用 measurefirst compare（交错测量），不要比较两次独立运行；更安静的机器、绑定 CPU 核"
-                    "（taskset）或每次调用做更多工作可收窄区间；stop_early=False（--no-stop-early）会用完全部预算"),
-    "precision_not_met": ("precision target not met", "未达到精度目标",
-                          "给更多时间（budget=... / --budget），或放宽精度（precision=... / --precision）；更安静的机器也有帮助"),
-    "few_samples": ("few samples", "样本太少", "加大预算以容纳更多样本"),
-    "unstable": ("unstable samples", "样本不稳定",
-                 "关闭其他程序，检查电源/散热设置，把进程绑定到核（taskset），或加大输入让每次调用做更多工作"),
-    "drift": ("drift during the run", "运行期间发生漂移",
-              "机器速度在运行中变化（其他负载、其他租户、频率或温度变化）：重复测量，比较候选时请交错测量而不是先后测量"),
-    "speed_modes": ("two speeds", "两种速度",
-                    "区间已相应放宽；绑定进程（taskset）、停止其他负载、检查 CPU 调频或 GPU 时钟；用交错测量比较版本"),
-    "outliers": ("many outliers", "离群值过多", "检查机器上的其他负载；中位数对离群值稳健，均值不是"),
-    "preempted": ("preempted by the OS", "被操作系统抢占",
-                  "有其他进程争用 CPU：停止它们，或让 torch 线程数（torch.set_num_threads）少于空闲核数"),
-    "warmup_not_steady": ("warm-up not steady", "预热未稳定", "调大 warmup_max_time（--warmup-time），或先自行预热函数"),
-    "cold_call": ("slow first call", "首次调用很慢", "在自己的计时循环里，启动计时前一定要先预热"),
-    "near_resolution": ("near the timer's resolution", "接近计时器分辨率",
-                        "让 measurefirst 自动选择循环次数（去掉 number=...），或每次调用计时更多工作"),
-    "overhead_bias": ("timer overhead biases the sample", "计时开销使样本偏高",
-                      "让 measurefirst 自动选择循环次数（去掉 number=...）；cold_cache 时每次调用单独计时，请让每次调用做更多工作"),
-    "auto_device_cpu": ("auto chose the CPU", "auto 选择了 CPU", "若本意是 GPU，请传 device='cuda'（并把输入移到 GPU）"),
-    "no_device_work": ("no tensor work seen", "未见张量运算",
-                       "确认函数真的在做事（是否返回了惰性对象或生成器？），纯 Python 代码请传 device='cpu'"),
-    "graph_setup": ("setup with a CUDA graph", "CUDA 图与 setup", "把新输入写入被捕获的张量（x.copy_(...)）；setup 重新绑定的张量图看不到"),
-    "unjoined_stream": ("unjoined side stream", "未汇合的旁路流",
-                        "返回前汇合旁路流（torch.cuda.current_stream().wait_stream(side)），或用 timer='wall' 计时，它会同步整个设备"),
-    "launch_bound": ("launch-bound", "受启动开销限制",
-                     "融合小算子，使用 torch.compile 或 CUDA 图（cuda_graph=True），或每次调用批量处理更多工作"),
-    # doctor
-    "cold_start": ("cold start", "冷启动", "计时前先预热；measurefirst.benchmark 会自动预热"),
-    "unsynchronized_timing": ("timing without synchronization", "未同步的计时",
-                              "停止计时前先同步设备（torch.cuda.synchronize()），或使用 CUDA 事件；measurefirst.benchmark 会自动处理"),
-    "implicit_syncs": ("implicit synchronizations", "隐式同步",
-                       "避免在热路径中调用 .item()、print(tensor)、.cpu() 或布尔掩码索引；把结果留在设备上"),
-    "many_tiny_ops": ("many tiny ops", "大量细小算子", "融合算子（torch.compile）、批量处理，或用 CUDA 图减少启动次数"),
-    "noise": ("noisy measurement", "测量噪声大", "关闭其他负载，绑定 CPU 核，或延长测量时间"),
-    "other_load": ("other load on the machine", "机器上有其他负载", "停止其他进程，或在空闲的机器上测量"),
-    "cpu_frequency": ("CPU frequency governor", "CPU 调频策略", "测量时把调频策略设为 performance"),
-    "threads": ("thread count", "线程数", "让 torch 线程数不超过空闲核数（torch.set_num_threads）"),
-    "tf32_off": ("TF32 off", "TF32 未开启", "若精度允许，开启 TF32（torch.backends.cuda.matmul.fp32_precision = 'tf32'）"),
-    "memory": ("memory", "内存", ""),
-    "function_failed": ("the function failed", "函数运行失败", "先修复函数本身的错误，再测量"),
-    # steps
-    "batch_mismatch": ("batch size mismatch", "批大小不一致", "让 micro_batch 与实际批次的首维一致"),
-    "compile_time": ("compile time", "编译耗时", "编译只在预热时发生；对比时请把编译时间单独计算"),
-    "cudnn_benchmark_varying_shapes": ("cudnn.benchmark with varying shapes", "cudnn.benchmark 遇到变化的形状",
-                                       "固定输入形状（填充到固定长度），或关闭 torch.backends.cudnn.benchmark"),
-    "data_starvation": ("data starvation", "数据供给不足",
-                        "加快输入管线：DataLoader 的 num_workers、pin_memory、预取，或把数据预先放到设备上"),
-    "mfu_above_100": ("MFU above 100%", "MFU 超过 100%", "检查每步 FLOPs 与峰值：FLOPs 可能多算了，或峰值表用错了数据类型"),
-    "peak_memory_phase": ("peak memory phase", "内存峰值所在阶段", "降低该阶段的内存：激活检查点、更小的微批或混合精度"),
-    "recompile_during_timing": ("recompiles while timed", "计时期间重编译",
-                                "固定形状与数据类型，或给 torch.compile 传 dynamic=True，避免计时期间重编译"),
-    "table_contradicts_verdict": ("table contradicts the verdict", "表格与结论不一致",
-                                  "以交错测量的结论为准；各阶段表格来自分别的运行，易受机器漂移影响"),
-    # selfcheck
-    "selfcheck_failed": ("a known duration measured wrong", "已知时长测量有误",
-                         "误差超出容差：检查计时器与设备同步；在安静的机器上重跑 measurefirst selfcheck"),
-    "selfcheck_trap_missed": ("a trap went undetected", "陷阱未被发现", "对应的检查没有报出已知陷阱：请报告此问题"),
-    "selfcheck_noisy": ("error within the machine's noise", "误差在机器噪声之内",
-                        "机器太忙，无法判定：停止其他负载后重跑 measurefirst selfcheck"),
-    # counts
-    "count_spread": ("repeated counts disagree", "重复计数不一致",
-                     "各次调用的工作量不同（随机输入、逐渐填满的缓存、增长的内存）：让各次调用完全相同，或每次重复计数更多调用（number=...）"),
-}
-
-
 def word(key: str, lang: str, **values: Any) -> str:
     """The words for ``key`` in ``lang`` (English when the key has no such language), formatted."""
     pair = WORDS.get(key)
@@ -381,42 +300,6 @@ def word(key: str, lang: str, **values: Any) -> str:
         return key.format(**values) if values else key
     text = pair[1] if lang == "zh" and pair[1] else pair[0]
     return text.format(**values) if values else text
-
-
-#: Why a finding matters, in Chinese, for the codes whose findings carry an explanation (the
-#: English one comes with the finding).
-WHY_ZH: dict[str, str] = {
-    "cold_start": "首次调用要付出一次性开销（惰性初始化、内存分配、内核编译、算法选择）。把它计入计时循环，得到的数字以后任何一次调用都不会再出现。",
-    "unsynchronized_timing": "GPU 运算是异步的：调用在内核排入队列后就返回。此时停止计时，只测到了启动开销，而不是实际工作。",
-    "implicit_syncs": "每个 .item()、.cpu()、print(tensor)、nonzero() 或依赖数据的形状都会让 CPU 等待 GPU 清空队列，于是 GPU 空等 Python。",
-    "launch_bound": "当主机启动内核所需时间与 GPU 运行它们的时间相当时，更快的 GPU 也无济于事：瓶颈在启动路径。",
-    "many_tiny_ops": "每个算子都有几微秒的固定分派（在 GPU 上还有启动）开销；算子又多又小时，决定耗时的是这些开销而不是计算本身。",
-    "noise": "样本不稳定意味着测到的不只是函数，还有机器本身；低于噪声水平的比较只是猜测。",
-    "other_load": "其他任务争用 CPU 核、缓存和内存带宽，并会抢占测量过程。",
-    "cpu_frequency": "使用省电调频策略时，时钟频率随负载变化，最初的样本和短时运行可能更慢。",
-    "threads": "计算线程多于 CPU 核时，线程互相等待，耗时被拉长。",
-    "tf32_off": "TF32 让 float32 矩阵乘在张量核上运行，快数倍，尾数 10 位（每次乘积约 1e-3 相对误差）而非 23 位。PyTorch 默认关闭。",
-    "memory": "设备上用重置峰值后的 torch.cuda.max_memory_allocated 测得；CPU 上没有按调用的峰值计数，这是剖析器看到的分配总和。",
-    "function_failed": "函数抛出了异常，此后的检查无法运行。",
-    "data_starvation": "在准备批数据期间，设备无事可做。",
-    "recompile_during_timing": "计时步内的重编译会给原本很快的一步增加数秒，使中位数与吞吐失真。",
-    "compile_time": "编译后模型的第一次调用会进行编译；把这次调用算作一步会让结果严重失真。",
-    "peak_memory_phase": "内存规划应以峰值所在的阶段为准，这通常是优化器步（状态与梯度同时存在），而不是前向。",
-    "mfu_above_100": "利用率超过 100% 说明某个输入有误，而不是模型真有这么快。",
-    "batch_mismatch": "吞吐是每秒样本（或 token）数；批大小错了，吞吐与 MFU 都会错。",
-}
-
-
-def finding_words(code: str, lang: str) -> FindingWords | None:
-    """A finding's title and, in Chinese, why it matters and its fix; ``None`` for a code this
-    catalogue lacks."""
-    entry = FINDINGS.get(code)
-    if entry is None:
-        return None
-    en, zh, zh_fix = entry
-    if lang == "zh":
-        return FindingWords(zh, WHY_ZH.get(code, ""), zh_fix)
-    return FindingWords(en)
 
 
 def verdict_words(v: "Verdict", lang: str) -> str:
