@@ -65,7 +65,7 @@ def test_repeated_counts_agree(loop_counts):
     for c in loop_counts.values():
         assert c.n_repeats == 3 and c.calls == 3
         assert c.spread < 0.005
-        assert "count_spread" not in [w.code for w in c.warnings]
+        assert "count_spread" not in [w.code for w in c.findings]
     # a second, independent count of the same work agrees too
     again = benchmark(functools.partial(cw.loop, 2000), count="instructions", number=3, trials=2, warmup=2)
     assert again.per_call == pytest.approx(loop_counts[2000].per_call, rel=0.005)

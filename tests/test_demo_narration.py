@@ -10,18 +10,18 @@ from measurefirst.lecture import demos
 from measurefirst.lecture.narration import TEXT, say
 from measurefirst.profiling.capture import KernelRow, OpRow
 from measurefirst.profiling.kernels import decode_kernel, gpu_family
-from measurefirst.results import Finding, Measurement, Stop, Warmup
+from measurefirst.render.findings import title
+from measurefirst.results import Measurement, Stop, Warmup
 from measurefirst.simulate import SimSpec, SimWorld
 
 LANGS = ("en", "zh")
 
 
-def _m(samples=(1000.0,) * 20, *, warnings=(), preempted=None, steady=True, cold_ns=50_000.0, calls=4,
+def _m(samples=(1000.0,) * 20, *, preempted=None, steady=True, cold_ns=50_000.0, calls=4,
        stop=Stop("precision", True, 0.01, 1.0)):
     return Measurement(label="x", device="cpu", timer="wall", samples_ns=tuple(samples),
                        numbers=(1,) * len(samples), host_ns=None, preempted=preempted,
-                       warmup=Warmup(cold_ns, calls, (), steady, 0.1, "test"), calibration=None, stop=stop,
-                       warnings=tuple(warnings))
+                       warmup=Warmup(cold_ns, calls, (), steady, 0.1, "test"), calibration=None, stop=stop)
 
 
 def _verdict(verdict, ratio, rounds=20):
@@ -104,15 +104,16 @@ def test_scaling_lesson_follows_the_fitted_exponent(lang):
 def test_disturbed_numbers_are_marked_with_the_fix(lang):
     clean = _m()
     assert demos.issue_codes(clean) == [] and demos.mark_lines([("a", clean)], lang) == []
-    noisy = _m(warnings=[Finding("speed_modes", "two speeds"), Finding("noise_floor", "noise")])
+    # two speeds alternating (and so a wide IQR), sampling stopped by the noise floor
+    noisy = _m(samples=[1000.0, 2000.0] * 30, stop=Stop("noise", False, 0.01, 1.0))
     pre = _m(samples=[1000.0] * 10 + [9e6] * 2, preempted=(0,) * 10 + (3, 3))
-    assert demos.issue_codes(noisy) == ["speed_modes", "noise_floor"]
+    assert demos.issue_codes(noisy) == ["noise_floor", "unstable", "speed_modes", "precision_not_met"]
     assert demos.issue_codes(pre) == ["preempted"]
     lines = demos.mark_lines([("n=128", noisy), ("n=512", pre), ("n=32", clean)], lang)
     assert len(lines) == 3 and lines[0].startswith("! n=128") and lines[1].startswith("! n=512")
     assert lines[-1] == say("disturbed", lang) and "OMP_NUM_THREADS" in lines[-1]
     assert "2" in lines[1] and "12" in lines[1]  # 2 of 12 samples set aside
-    assert say("issue.speed_modes", lang) in lines[0] and say("issue.noise_floor", lang) in lines[0]
+    assert title("speed_modes", lang) in lines[0] and title("noise_floor", lang) in lines[0]
     unmet = _m(stop=Stop("budget", False, 0.01, 1.0))
     assert demos.issue_codes(unmet) == ["precision_not_met"]
 

@@ -28,7 +28,7 @@ def test_exact_counts_noise_free():
     assert m.stop.reason == "precision" and m.target_met
     assert set(m.samples_ns) == {50 + 5 * 10_000}
     assert m.median == pytest.approx(10_010e-9)
-    assert m.warnings == ()
+    assert m.findings == ()
 
 
 def test_min_time_sets_the_sample_count():
@@ -45,7 +45,7 @@ def test_warmup_runs_until_per_call_time_stops_falling():
     assert all(_warmup_falling(times[:k]) for k in range(6, 25))
     assert not _warmup_falling(times)
     assert m.warmup.cold_ns == 1_010_050
-    assert any(w.code == "cold_call" for w in m.warnings)
+    assert any(w.code == "cold_start" for w in m.findings)
 
 
 def test_warmup_cap_reports_not_steady():
@@ -55,14 +55,14 @@ def test_warmup_cap_reports_not_steady():
     world, m = run(spec, budget=2.0, warmup_max_time=1.0, min_time=0.0)
     assert m.warmup.calls == 2  # 301 ms + 201 ms >= 0.5 s, and 201 < 0.95 * 301
     assert not m.warmup.steady
-    assert "warmup_not_steady" in [w.code for w in m.warnings]
+    assert "warmup_not_steady" in [w.code for w in m.findings]
 
 
 def test_slow_steady_function_hitting_the_cap_is_steady():
     # 300 ms per call: only 4 calls fit under the 1 s cap, all equal: steady, no warning
     world, m = run(SimSpec(call_ns=300_000_000, timer_ns=50), budget=5.0, min_time=0.0)
     assert m.warmup.calls == 4 and m.warmup.steady
-    assert "warmup_not_steady" not in [w.code for w in m.warnings]
+    assert "warmup_not_steady" not in [w.code for w in m.findings]
 
 
 def test_calibration_from_overhead_and_resolution():
@@ -121,7 +121,7 @@ def test_budget_stops_sampling_and_reports_target_not_met():
     assert m.stop.reason == "budget"
     assert not m.target_met
     assert world.now >= 0.02e9 > world.now - m.samples_ns[-1]  # the last sample crossed the deadline
-    assert "precision_not_met" in [w.code for w in m.warnings]
+    assert "precision_not_met" in [w.code for w in m.findings]
 
 
 def test_fixed_mode_reproduces_the_classic_loop():
@@ -158,7 +158,7 @@ def test_preempted_majority_keeps_everything_and_warns():
     spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.8, preempt_ns=1000, seed=5)
     world, m = run(spec, number=1, min_time=0.0, budget=0.2)
     assert m.n_used == m.n_samples
-    codes = [w.code for w in m.warnings]
+    codes = [w.code for w in m.findings]
     assert "preempted" in codes
 
 
@@ -220,7 +220,7 @@ def test_ctrl_c_returns_partial_measurement():
     assert isinstance(info.value, KeyboardInterrupt)
     assert m is not None and not m.complete and m.n_samples > 0
     assert m.stop.reason == "interrupted"
-    assert "incomplete" in [w.code for w in m.warnings]
+    assert "incomplete" in [w.code for w in m.findings]
     assert "INCOMPLETE" in str(m)
 
 
@@ -262,7 +262,7 @@ def test_drift_during_the_run_is_reported():
             world.advance(3_000)
 
     m = benchmark(fn, timer=world.timer(), number=1, min_time=0.1, warmup_min_time=0.0, precision=0.5)
-    drift = [w for w in m.warnings if w.code == "drift"]
+    drift = [w for w in m.findings if w.code == "drift"]
     assert drift and drift[0].value == pytest.approx(0.3, abs=0.01)
     world, steady = run(SimSpec(call_ns=10_000, timer_ns=50, noise=0.02, seed=4), min_time=0.05)
-    assert "drift" not in [w.code for w in steady.warnings]
+    assert "drift" not in [w.code for w in steady.findings]

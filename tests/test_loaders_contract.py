@@ -48,9 +48,6 @@ def _with(m, **changes):
     (dict(warmup=[1]), "warmup must be an object"),
     (dict(calibration={"number": 0}), "calibration.number"),
     (dict(stop={"reason": "budget"}), "target_met"),  # was TypeError
-    (dict(warnings=[{"message": "no code"}]), "code"),
-    (dict(warnings=[{"code": "x", "severity": "fatal"}]), "severity"),
-    (dict(warnings="x"), "warnings must be a list"),
     (dict(options=[1]), "options must be an object"),
     (dict(complete="yes"), "complete"),
     (dict(label=5), "label must be a string"),
@@ -65,6 +62,13 @@ def test_from_json_raises_value_error_naming_the_field(m, changes, needle):
 def test_from_json_of_garbage_is_value_error(text):
     with pytest.raises(ValueError):
         Measurement.from_json(text)
+
+
+@pytest.mark.parametrize("old", [[{"message": "no code"}], [{"code": "x", "severity": "fatal"}], "x",
+                                 [{"code": "cold_call", "message": "old words", "fix": "old fix"}]])
+def test_stored_warnings_of_old_files_are_ignored_and_findings_derived_anew(m, old):
+    back = Measurement.from_json(_with(m, warnings=old))
+    assert back == m and back.findings == m.findings and [f.code for f in m.findings] == ["few_samples", "preempted"]
 
 
 def test_a_valid_measurement_round_trips(m):

@@ -126,19 +126,21 @@ def test_compare_json_never_prints_infinity(tmp_path, capsys):
 
 
 def test_a_measurement_with_non_finite_values_still_writes_strict_json():
-    from dataclasses import replace
-
+    from measurefirst.doctor import Diagnosis
     from measurefirst.results import Finding, Measurement
     from measurefirst.simulate import SimWorld
     import measurefirst
 
     w = SimWorld(call_ns=1e4)
     m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", min_time=0.0, trials=1)
-    m = replace(m, warnings=(Finding("x", "odd", value=math.inf, threshold=math.nan),))
     data = _strict(m.to_json())  # was: ValueError "Out of range float values are not JSON compliant"
-    assert data["warnings"][0]["value"] is None and data["stats_seconds"]["ci_low"] is None
+    assert data["stats_seconds"]["ci_low"] is None
     back = Measurement.from_json(m.to_json())
-    assert back.samples_ns == m.samples_ns and back.warnings[0].value is None
+    assert back.samples_ns == m.samples_ns
+    d = Diagnosis("x", "cpu", (Finding("unstable", value=math.inf, threshold=math.nan),), ())
+    data = _strict(strict_json(d.to_dict()))
+    assert data["findings"][0]["value"] is None and data["findings"][0]["threshold"] is None
+    assert Diagnosis.from_dict(data).findings[0].value is None
 
 
 # ---- item 4: labels are plain text everywhere -------------------------------------------------------------

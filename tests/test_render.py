@@ -1,7 +1,7 @@
 from rich.console import Console
 
 from measurefirst.render.text import decimals_for, format_time, measurement_table, time_unit
-from measurefirst.results import Finding, Measurement, Stop
+from measurefirst.results import Measurement, Stop
 
 
 def test_time_unit():
@@ -20,21 +20,20 @@ def test_digits_follow_the_confidence_interval():
     assert decimals_for(250.0, 30.0) == 0
 
 
-def _m(samples, numbers, warnings=()):
+def _m(samples, numbers):
     return Measurement(label="x", device="cpu", timer="wall", samples_ns=tuple(samples), numbers=tuple(numbers),
                        host_ns=None, preempted=None, warmup=None, calibration=None,
-                       stop=Stop("precision", True, 0.01, 1.0), warnings=tuple(warnings))
+                       stop=Stop("precision", True, 0.01, 1.0))
 
 
 def test_table_renders_into_a_fixed_width_console():
-    m = _m([1000.0 * (1 + i % 3) for i in range(20)], [1] * 20,
-           [Finding("unstable", "the samples' IQR is 50% of the median", 0.5, 0.1, "close other programs")])
+    m = _m([1000.0 * (1 + i % 3) for i in range(20)], [1] * 20)  # IQR 100% of the median: unstable
     console = Console(width=200, record=True, file=open("/dev/null", "w"))
     console.print(measurement_table([m]))
     out = console.export_text()
     assert "x" in out and "µs" in out and "cpu/wall" in out
     text = str(m)
-    assert "warning [unstable]" in text and "Fix: close other programs" in text
+    assert "warning [unstable]: the samples' IQR is 100.0% of the median. Fix: close other programs" in text
 
 
 def test_empty_measurement_renders():

@@ -144,8 +144,8 @@ def test_unjoined_stream_is_reported(gpu):
 
     bad = benchmark(leaky, warmup=2, trials=10)
     good = benchmark(joined, warmup=2, trials=10)
-    assert "unjoined_stream" in [w.code for w in bad.warnings]
-    assert "unjoined_stream" not in [w.code for w in good.warnings]
+    assert "unjoined_stream" in [w.code for w in bad.findings]
+    assert "unjoined_stream" not in [w.code for w in good.findings]
     assert per_call_ns(good) >= 200 * US
 
 
@@ -180,7 +180,7 @@ def test_graph_capture_uses_a_stream_on_the_requested_gpu():
 def test_graph_with_setup_is_explained(gpu):
     k = gpu.kernel(5 * US)
     m = benchmark(k, cuda_graph=True, setup=lambda: None, warmup=2, trials=3)
-    assert "graph_setup" in [w.code for w in m.warnings]
+    assert "graph_setup" in [w.code for w in m.findings]
 
 
 def test_sync_inside_a_graph_capture_names_the_fix(gpu):
@@ -204,7 +204,7 @@ def test_auto_times_cpu_only_code_on_the_cpu(gpu):
 
     m = benchmark(cpu_code, warmup=2, trials=5)
     assert m.device == "cpu" and m.timer == "wall"
-    assert "auto_device_cpu" in [w.code for w in m.warnings]
+    assert "auto_device_cpu" in [w.code for w in m.findings]
     assert per_call_ns(m) == 10 * US
     gpu_code = gpu.kernel(10 * US)
     assert benchmark(gpu_code, warmup=2, trials=5).device == "cuda:0"
@@ -213,7 +213,7 @@ def test_auto_times_cpu_only_code_on_the_cpu(gpu):
 def test_auto_warns_when_no_tensor_op_is_seen(gpu):
     m = benchmark(lambda: gpu.world.call(10 * US), warmup=2, trials=5)
     assert m.device == "cuda:0"
-    assert "no_device_work" in [w.code for w in m.warnings]
+    assert "no_device_work" in [w.code for w in m.findings]
 
 
 def test_auto_cold_call_is_the_observed_first_call(gpu):
@@ -244,7 +244,7 @@ def test_sweep_on_the_gpu(gpu):
 def test_throttling_shows_as_drift(gpu):
     gpu.throttle = lambda t: 1.0 if t < 1.05e9 else 1.5  # the clock drops halfway through sampling
     m = benchmark(gpu.kernel(20 * US), budget=2.0, precision=0.002, min_time=1.5)
-    assert "drift" in [w.code for w in m.warnings]
+    assert "drift" in [w.code for w in m.findings]
 
 
 # -- model steps ----------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import pytest
 
 from measurefirst import benchmark, compare
 from measurefirst.engine import EARLY_STOP_SECONDS
+from measurefirst.render.findings import finding_words
 from measurefirst.simulate import SimSpec, SimWorld
 
 
@@ -33,10 +34,11 @@ def two_speed_world(seed, stretch_ns, slow=2.2, call_ns=2000.0, noise=0.02):
 def test_a_run_that_sees_two_speeds_reports_them_and_widens_its_interval():
     w = two_speed_world(seed=0, stretch_ns=0.1e9)
     m = benchmark(w.function(), timer=w.timer(), device="cpu", min_time=1.0)
-    codes = [f.code for f in m.warnings]
+    codes = [f.code for f in m.findings]
     assert "speed_modes" in codes
-    f = next(f for f in m.warnings if f.code == "speed_modes")
-    assert "changed speed" in f.message and f.value == pytest.approx(2.2, rel=0.05)
+    f = next(f for f in m.findings if f.code == "speed_modes")
+    assert f.context["stretches"] and f.value == pytest.approx(2.2, rel=0.05)
+    assert "changed speed during the run, in stretches" in finding_words(f).message
     assert m.ci_half_width_rel > 0.1  # near half the samples at each speed: the median could be either
     assert "batch ranks" in m.summary.ci_method
     assert m.ci[0] <= 2004e-9 and m.ci[1] >= 2.2 * 2000e-9 * 0.98
@@ -48,7 +50,7 @@ def test_out_of_reach_target_stops_after_about_a_second_with_the_interval_it_has
     assert m.stop.reason == "noise" and not m.stop.target_met
     assert EARLY_STOP_SECONDS + 0.25 <= m.stop.seconds <= EARLY_STOP_SECONDS + 0.3
     assert w.now <= 1.5e9  # warm-up included
-    f = next(f for f in m.warnings if f.code == "noise_floor")
+    f = next(f for f in m.findings if f.code == "noise_floor")
     assert f.value == pytest.approx(m.ci_half_width_rel) and f.value > 0.01
     # the projection was right: spending the whole budget does not reach the target either
     w2 = SimWorld(SimSpec(call_ns=2e6, timer_ns=50, noise=0.5, seed=4))
@@ -61,7 +63,7 @@ def test_a_steady_machine_keeps_its_precision_and_speed():
     m = benchmark(w.function(), timer=w.timer(), device="cpu")
     assert m.stop.reason == "precision" and m.ci_half_width_rel <= 0.001
     assert w.now <= 0.5e9
-    assert "speed_modes" not in [f.code for f in m.warnings]
+    assert "speed_modes" not in [f.code for f in m.findings]
 
 
 def test_intervals_that_see_the_stretches_cover_the_consensus():

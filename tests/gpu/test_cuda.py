@@ -120,7 +120,7 @@ def test_auto_device_times_cpu_code_on_the_cpu():
     a = torch.randn(64, 64)
     m = benchmark(lambda: a @ a, budget=0.5)
     assert m.device == "cpu" and m.timer == "wall"
-    assert "auto_device_cpu" in [w.code for w in m.warnings]
+    assert "auto_device_cpu" in [w.code for w in m.findings]
 
 
 def test_unjoined_side_stream_is_reported():
@@ -132,7 +132,7 @@ def test_unjoined_side_stream_is_reported():
             a @ a
 
     m = benchmark(leaky, budget=1.0)
-    assert "unjoined_stream" in [w.code for w in m.warnings]
+    assert "unjoined_stream" in [w.code for w in m.findings]
 
 
 def test_new_tf32_api_does_not_break_step_or_doctor():
