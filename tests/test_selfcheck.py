@@ -151,7 +151,7 @@ def test_injected_timer_fault_fails_every_judged_row():
     # 10% from the fault, plus the 50 ns of simulated timer in each sample (2.5% of the 2 µs fixed sample)
     assert len(judged) == 8 and all(r.status == FAIL and 0.0999 < r.rel_error < 0.128 for r in judged)
     codes = {f.code for f in sc.findings}
-    assert codes == {"selfcheck_failed"} and any("200us adaptive" in f.message for f in sc.findings)
+    assert codes == {"selfcheck_failed"} and any("200us adaptive" in f.context["row"] for f in sc.findings)
 
 
 def test_noise_that_moved_the_estimate_is_noisy_and_a_fault_on_top_still_fails():

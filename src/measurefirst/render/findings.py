@@ -649,13 +649,13 @@ def with_words(data: Any, lang: str = "en") -> Any:
     """A result's ``to_dict()`` with words: every finding (an object with a ``code`` in a
     ``findings`` list) gains ``text``, :func:`finding_text` in ``lang``. For JSON that carries both
     the data and the words."""
-    if isinstance(data, list):
+    if isinstance(data, (list, tuple)):
         return [with_words(x, lang) for x in data]
     if not isinstance(data, dict):
         return data
     out = {}
     for key, value in data.items():
-        if key == "findings" and isinstance(value, list):
+        if key == "findings" and isinstance(value, (list, tuple)):
             out[key] = [{**x, "text": finding_text(Finding.from_dict(x), lang)}
                         if isinstance(x, dict) and isinstance(x.get("code"), str) else with_words(x, lang)
                         for x in value]
