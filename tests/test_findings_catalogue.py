@@ -1,0 +1,187 @@
+"""The findings catalogue: each code once, data only, with words in English and Chinese, and exact
+snapshots of those words (MF_UPDATE_SNAPSHOTS=1 rewrites tests/snapshots/findings_{en,zh}.txt)."""
+
+import ast
+import dataclasses
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from measurefirst import findings
+from measurefirst.findings import CATALOGUE, SEVERITIES, Finding, found
+from measurefirst.render.findings import EN, LANGS, ZH, finding_line, finding_text, finding_words, with_words
+
+SRC = Path(findings.__file__).parent
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+
+
+def _produced_codes():
+    """(code, file:line) of every finding built in src: ``found("code", ...)``."""
+    out = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "found"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                out.append((node.args[0].value, f"{path.relative_to(SRC)}:{node.lineno}"))
+    return out
+
+
+def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is_built():
+    produced = _produced_codes()
+    assert [(code, where) for code, where in produced if code not in CATALOGUE] == []
+    assert set(CATALOGUE) == {code for code, _ in produced}
+    # findings are built through found() (the catalogue's severity and threshold), never by hand
+    assert list(_finding_calls_outside_findings_py()) == []
+
+
+def _finding_calls_outside_findings_py():
+    for path in sorted(SRC.rglob("*.py")):
+        if path.name == "findings.py" and path.parent == SRC:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Finding":
+                yield f"{path.relative_to(SRC)}:{node.lineno}"
+
+
+def test_a_finding_is_data_only():
+    assert [f.name for f in dataclasses.fields(Finding)] == ["code", "value", "threshold", "severity", "context"]
+
+
+@pytest.mark.parametrize("code", sorted(CATALOGUE))
+def test_every_code_has_words_in_english_and_chinese(code):
+    spec = CATALOGUE[code]
+    assert spec.severity in SEVERITIES and spec.unit in ("fraction", "ratio", "samples", "calls", "count", "seconds",
+                                                         "cores", "threads", "")
+    for words in (EN, ZH):
+        entry = words[code]
+        assert entry["title"] and any(k.split(".")[0] == "message" for k in entry)
+        assert any(k.split(".")[0] == "why" and v for k, v in entry.items())
+        if spec.severity != "info":
+            assert any(k.split(".")[0] == "fix" and v for k, v in entry.items())
+    assert {k.split(".")[0] for k in EN[code]} == {k.split(".")[0] for k in ZH[code]}
+    assert set(EN[code]) == set(ZH[code])  # the same variants in both languages
+
+
+def test_named_thresholds_are_the_constants_they_name():
+    for code, spec in CATALOGUE.items():
+        if spec.threshold_name.isidentifier() and spec.threshold_name.isupper():
+            assert getattr(findings, spec.threshold_name) == spec.threshold, code
+    assert CATALOGUE["speed_modes"].threshold == findings.stats.MODE_MIN_RATIO
+
+
+def test_found_takes_the_catalogue_threshold_and_severity_and_refuses_unknown_codes():
+    assert found("launch_bound", 0.9) == Finding("launch_bound", 0.9, 0.8, "warning", {})
+    assert found("few_samples", 4, threshold=10).threshold == 10.0
+    with pytest.raises(KeyError):
+        found("cold_call", 12.0)
+
+
+def test_old_files_with_words_load_the_words_are_kept_only_for_unknown_codes():
+    old = {"code": "unstable", "message": "old words", "value": 0.5, "threshold": 0.1, "fix": "old fix",
+           "severity": "warning", "explanation": "old why"}
+    f = Finding.from_dict(old)
+    assert f == Finding("unstable", 0.5, 0.1, "warning", {})
+    assert finding_words(f).message == "the samples' IQR is 50.0% of the median"
+    gone = Finding.from_dict({"code": "retired_code", "message": "what it said", "fix": "what to do"})
+    assert gone.context == {"message": "what it said", "fix": "what to do"}
+    w = finding_words(gone, "zh")
+    assert (w.title, w.message, w.fix) == ("retired_code", "what it said", "what to do")
+    with pytest.raises(ValueError, match="severity"):
+        Finding.from_dict({"code": "unstable", "severity": "fatal"})
+    with pytest.raises(ValueError, match="code"):
+        Finding.from_dict({"message": "no code"})
+
+
+def test_json_with_text_keeps_the_data_and_adds_the_words():
+    data = {"kind": "diagnosis", "findings": (found("threads", 8, threshold=2).to_dict(),),
+            "nested": [{"findings": [found("unstable", 0.5).to_dict()]}]}
+    out = with_words(data, "zh")
+    assert out["findings"][0]["value"] == 8.0 and out["findings"][0]["text"] == finding_text(found("threads", 8, threshold=2), "zh")
+    assert out["findings"][0]["text"]["message"] == "torch 在 2 个可用核上使用 8 个线程"
+    assert out["nested"][0]["findings"][0]["text"]["title"] == "样本不稳定"
+
+
+def test_missing_or_non_finite_numbers_read_n_a():
+    assert finding_words(Finding("unstable", math.nan, 0.1)).message == "the samples' IQR is n/a of the median"
+    assert finding_words(found("drift", 0.1)).message == "per-call time moved from n/a (first half) to n/a (second half)"
+
+
+# ---- snapshots -----------------------------------------------------------------------------------
+#: One hand-built finding per code and variant: what each one reads, exactly.
+EXAMPLES = [
+    found("incomplete", 37),
+    found("noise_floor", 0.0234, threshold=0.01, seconds=1.27),
+    found("precision_not_met", 0.0156, threshold=0.01),
+    found("precision_not_met", None, threshold=0.01),
+    found("few_samples", 4, threshold=10),
+    found("unstable", 0.234),
+    found("drift", 0.081, first_ns=1234.5, second_ns=1334.5),
+    found("speed_modes", 2.2, fast_ns=2000.0, slow_ns=4400.0, fast_fraction=0.55, slow_fraction=0.45, stretches=True),
+    found("speed_modes", 1.5, fast_ns=2000.0, slow_ns=3000.0, fast_fraction=0.5, slow_fraction=0.5, stretches=False),
+    found("outliers", 0.25, outliers=25, n=100),
+    found("preempted", 0.6, kept_all=True),
+    found("preempted", 0.15, kept_all=False),
+    found("warmup_not_steady", 812),
+    found("cold_start", 36.7, severity="info", cold_ns=101812.0, median_ns=2774.0, warmup_calls=598),
+    found("cold_start", 36.7, severity="warning", cold_ns=101812.0, median_ns=2774.0, warmup_calls=598),
+    found("near_resolution", 0.05, threshold=0.002, sample_ns=600.0, resolution_ns=30.0),
+    found("overhead_bias", 0.0041, threshold=0.002, overhead_ns=41.0),
+    found("auto_device_cpu"),
+    found("no_device_work", device="cuda:0"),
+    found("graph_setup"),
+    found("unjoined_stream", 3.2),
+    found("launch_bound", 0.93, host_ns=9300.0, device_ns=10000.0),
+    found("unsynchronized_timing", 48.1, unsynced_ns=21000.0, synced_ns=1010100.0),
+    found("unsynchronized_timing", severity="info", device="cpu"),
+    found("implicit_syncs", 7, sites={"train.py:12 (loss.item())": 5, "train.py:20 (print(x))": 2}),
+    found("implicit_syncs", 5, severity="info", ops={"aten::_local_scalar_dense": 5}),
+    found("many_tiny_ops", 100, per_op_ns=1500.0, kernels=False),
+    found("many_tiny_ops", 240, per_op_ns=4200.0, kernels=True),
+    found("other_load", 1.4, cores=2),
+    found("cpu_frequency", governor="powersave"),
+    found("threads", 8, threshold=2),
+    found("tf32_off", gpu="NVIDIA H100 80GB HBM3", sm="90"),
+    found("memory", peak_bytes=64 * 2**20, base_bytes=512 * 2**20),
+    found("memory", alloc_bytes=3 * 2**20),
+    found("function_failed", error="ValueError: bad shape at model.py:3 (x.view(-1, 7)) (during measure)"),
+    found("data_starvation", 0.31),
+    found("recompile_during_timing", 2),
+    found("compile_time", 14.237),
+    found("cudnn_benchmark_varying_shapes", 5),
+    found("peak_memory_phase", phase="optimizer", peak_bytes=1536 * 2**20),
+    found("mfu_above_100", 1.7, peak="table"),
+    found("mfu_above_100", 2.3, peak="measured"),
+    found("batch_mismatch", 16, threshold=32),
+    found("table_contradicts_verdict", 1.62, baseline="eager/fp32", ci_low=0.91, ci_high=0.97),
+    found("selfcheck_failed", 0.112, threshold=0.05, row="200us adaptive wall"),
+    found("selfcheck_trap_missed", 1.5, threshold=10.0, trap="cold_start"),
+    found("selfcheck_noisy", 0.061, threshold=0.05, row="2us fixed wall", noise=0.08),
+    found("count_spread", 0.0123, min=443_901.0, max=444_990.0),
+]
+
+
+def _snapshot(lang):
+    blocks = []
+    for f in EXAMPLES:
+        w = finding_words(f, lang)
+        blocks.append("\n".join([f"[{f.code}] {f.severity}: {w.title}", f"  message: {w.message}", f"  why: {w.why}",
+                                 f"  fix: {w.fix}", f"  line: {finding_line(f, lang)}"]))
+    return "\n\n".join(blocks) + "\n"
+
+
+def test_examples_cover_every_code_and_variant():
+    assert {f.code for f in EXAMPLES} == set(CATALOGUE)
+    for code, entry in EN.items():
+        seen = {finding_words(f).message for f in EXAMPLES if f.code == code}
+        assert len(seen) == len([k for k in entry if k.startswith("message")]), code
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_words_of_every_finding_match_the_snapshot(lang):
+    path = SNAPSHOTS / f"findings_{lang}.txt"
+    text = _snapshot(lang)
+    if os.environ.get("MF_UPDATE_SNAPSHOTS") == "1":
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text, f"run MF_UPDATE_SNAPSHOTS=1 pytest {__file__} and review the diff"
