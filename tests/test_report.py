@@ -365,17 +365,6 @@ def test_every_word_exists_in_both_languages():
         assert f"stop_{reason}" in words.WORDS
 
 
-def test_every_finding_code_has_titles_and_a_chinese_fix():
-    src = RENDER.parent
-    codes = set()
-    for path in src.rglob("*.py"):
-        text = path.read_text()
-        codes |= set(re.findall(r'Finding\(\s*"([a-z_0-9]+)"', text))
-        codes |= set(re.findall(r'\badd\(\s*"([a-z_0-9]+)"', text))
-    missing = sorted(codes - set(words.FINDINGS))
-    assert not missing, missing
-
-
 def test_kernel_tables_and_a_kernel_diff():
     """GPU profiles carry kernels: the kernel table (decoded names) and a diff kernel by kernel."""
     from dataclasses import replace
