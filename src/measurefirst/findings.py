@@ -96,7 +96,7 @@ class Code:
     source: str = "measurement"  # what produces it: measurement, doctor, step, selfcheck, count
 
 
-_M, _D, _S = "measurement", "doctor", "step"
+_D, _S = "doctor", "step"
 
 #: Every finding code, once.
 CATALOGUE: dict[str, Code] = {

@@ -172,7 +172,11 @@ def test_doctor_finds_item_syncs_with_their_source_line():
 
     d = doctor(loop_with_item, budget=1.0)
     f = next(f for f in d.findings if f.code == "implicit_syncs" and f.severity == "warning")
-    assert f.value == 5 and "test_cuda.py" in f.message and ".item()" in f.message
+    [(site, n)] = f.context["sites"].items()
+    assert f.value == 5 and n == 5 and "test_cuda.py" in site and ".item()" in site
+    from measurefirst.render.findings import finding_words
+
+    assert finding_words(f).message == f"5 host-device synchronization(s) per call: {site} x5"
 
 
 def test_doctor_tf32_and_unsynced_ratio():

@@ -627,9 +627,8 @@ def title(code: str, lang: str = "en") -> str:
 
 def finding_line(f: Finding, lang: str = "en", *, fix: bool = True) -> str:
     """``warning [unstable]: the samples' IQR is 50.0% of the median. Fix: close other programs.``; a
-    note's fix is left out (and every fix with ``fix=False``)."""
-    from .text import plain
-
+    note's fix is left out (and every fix with ``fix=False``). The context may hold user text (a source
+    line, an error): show the line through :func:`measurefirst.render.text.plain`."""
     w = finding_words(f, lang)
     zh = lang == "zh"
     stop = "。" if zh else "."
@@ -637,7 +636,7 @@ def finding_line(f: Finding, lang: str = "en", *, fix: bool = True) -> str:
     line = f"{w.severity} [{f.code}]{colon}{w.message}{stop}"
     if fix and w.fix and f.severity != "info":
         line += f"{'' if zh else ' '}{_FIX_LABEL.get(lang, 'Fix')}{colon}{w.fix}{stop}"
-    return plain(line)
+    return line
 
 
 def finding_lines(findings: Iterable[Finding], lang: str = "en", *, fix: bool = True) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import finding_lines
-from .text import cell, ci_range, format_relative, format_time, time_unit, verdict_word
+from .text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -239,7 +239,7 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
             lines.append("findings (! in the tables" + ("" if verbose else "; -v shows how to fix each") + "):")
         for r in flagged:
             found = [f for f in r.measurement.findings if f.severity != "info"]
-            lines += [f"  {r.display}: {line}" for line in finding_lines(found, fix=verbose)]
+            lines += [plain(f"  {r.display}: {line}") for line in finding_lines(found, fix=verbose)]
             if r.change is not None:
                 for flag in r.change.flags:
                     lines.append(f"{r.display}: note: {flag}")

@@ -167,7 +167,7 @@ def count_line(c: "Count") -> str:
     lines = [f"{c.label}: {c.per_call:,.0f} {c.event} per call (±{format_relative(c.spread)} over {c.n_repeats} "
              f"repeats × {c.calls} calls) [{c.device}, {c.backend}]"]
     lines += ["  " + line for line in finding_lines(c.findings)]
-    return "\n".join(lines)
+    return "\n".join(plain(line) for line in lines)
 
 
 def count_table(counts: Iterable["Count"], *, title: str | None = None) -> "Table":
