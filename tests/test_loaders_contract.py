@@ -69,6 +69,7 @@ def test_from_json_of_garbage_is_value_error(text):
 def test_stored_warnings_of_old_files_are_ignored_and_findings_derived_anew(m, old):
     back = Measurement.from_json(_with(m, warnings=old))
     assert back == m and back.findings == m.findings and [f.code for f in m.findings] == ["few_samples", "preempted"]
+    assert back.warnings == back.findings  # the deprecated name
 
 
 def test_a_valid_measurement_round_trips(m):
