@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Sequence
 
+from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 _TARGET_RE = re.compile(r"^(?P<mod>[\w.]+|[^:\s]+\.py):(?P<attr>[\w.]+)$")
@@ -31,10 +33,6 @@ MAX_RESULTS_FILE_BYTES = 256 * 2**20
 
 #: ``--fail-if-slower`` given alone: each kind's default threshold (argparse converts a string const).
 _KIND_DEFAULT = -1.0
-
-
-class UsageError(Exception):
-    """Bad input on the command line; printed as one line, exit code 2."""
 
 
 class SetupFailed(Exception):
@@ -826,7 +824,8 @@ def _looks_saved(target: str) -> bool:
 
 
 def _load_ref(target: str, store_path: Path | None) -> list[Any]:
-    from .results import load_measurements, parse_json
+    from .loading import load_measurements
+    from .results import parse_json
     from .store import Store
 
     m = _REF_RE.match(target)

@@ -704,11 +704,15 @@ def _count(fn: Callable[[], object], event: str, *, device: DeviceLike, label: s
     if dev.type != "cpu":
         raise ValueError(f"count={event!r} counts CPU instructions; device {dev} work is not counted: pass "
                          "device='cpu' (or time it on the device instead)")
-    return counting.count_events(
-        fn, label=label or default_label(fn), event=event,
-        calls=counting.DEFAULT_CALLS if number is None else number,
-        repeats=counting.DEFAULT_REPEATS if trials is None else trials,
-        warmup=counting.DEFAULT_WARMUP if warmup is None else warmup, env=environment(dev))
+    name = label or default_label(fn)
+    try:
+        return counting.count_events(
+            fn, label=name, event=event, calls=counting.DEFAULT_CALLS if number is None else number,
+            repeats=counting.DEFAULT_REPEATS if trials is None else trials,
+            warmup=counting.DEFAULT_WARMUP if warmup is None else warmup, env=environment(dev))
+    except counting.CountedCallRaised as exc:
+        raise BenchmarkError(f"benchmark {name!r}: the function raised while counting: {exc}", label=name,
+                             phase="counting", index=None) from None
 
 
 @overload

@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import torch
 
 from ..devices import DeviceLike, environment, machine, resolve_device
+from ..errors import check_limit
 from ..timers import make_timer
 from ..results import SCHEMA_VERSION, migrate
 from .kernels import decode_kernel
@@ -189,12 +190,6 @@ class Profile:
 
 VIEWS = ("work", "all", "top")
 SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
-
-
-def check_limit(limit: int | None) -> None:
-    """A row limit is None (all rows) or a whole number >= 0; a negative one would silently drop rows."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise ValueError(f"row limit must be a whole number >= 0, or None for all rows; got {limit!r}")
 
 
 def sort_rows(rows: Sequence[OpRow], key: str) -> list[OpRow]:

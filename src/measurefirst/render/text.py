@@ -353,7 +353,7 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
     work ratio, throughput, intensity and the roofline class."""
     from rich.table import Table
 
-    from ..fit import FitError
+    from ..errors import FitError
 
     series = result.series(label)
     name = series[0].label if series else (label or "")
@@ -394,7 +394,7 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
 
 def sweep_lines(result: "SweepResult") -> list[str]:
     """Plain-text summary: per implementation, each point, the fitted model and the complexity class."""
-    from ..fit import FitError
+    from ..errors import FitError
 
     lines = []
     if result.peaks is not None:
