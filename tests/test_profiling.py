@@ -76,7 +76,8 @@ def test_failing_function_propagates_with_label_and_leaves_no_trace(tmp_path):
         return X * 2
 
     path = tmp_path / "t.json"
-    with pytest.raises(ProfileError, match="'flaky'.*ZeroDivisionError: boom"):
+    with pytest.raises(ProfileError, match=r"'test_failing_function_propagates_with_label_and_leaves_no_trace\.<locals>\.flaky'"
+                                           r".*ZeroDivisionError: boom"):
         profile(flaky, device="cpu", steps=3, warmup=1, trace=path)
     assert not path.exists() and list(tmp_path.iterdir()) == []
 

@@ -176,10 +176,13 @@ class Options:
 
 
 def default_label(fn: Callable[..., Any]) -> str:
+    """The label of a function given without one, the same in every measuring function (``benchmark``,
+    ``sweep``, ``profile``, ``doctor``, ``benchmark_ranged_step``): its ``__qualname__`` (``Model.forward``,
+    ``outer.<locals>.inner``), the wrapped function's for a ``functools.partial``, ``lambda`` for a lambda wherever it is defined."""
     if isinstance(fn, functools.partial):
         return default_label(fn.func)
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
-    return "lambda" if name == "<lambda>" else str(name)
+    return "lambda" if str(name).endswith("<lambda>") else str(name)
 
 
 def loop(fn: Callable[[], object], number: int) -> Callable[[], None]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..dtypes import DTYPE_ALIASES, torch_dtype
 from .bandwidth import OPS, algbw, bus_factor, busbw, elements
 from .group import barrier, dist, guarded
 
@@ -153,7 +154,10 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
                            "`measurefirst collectives --nproc N`), or call init_process_group() first")
     for op in ops:
         bus_factor(op, 1)  # validates the name
-    tdtype = getattr(torch, dtype) if isinstance(dtype, str) else dtype
+    if isinstance(dtype, str):  # bf16 and bfloat16 alike; integer types by torch's name (int32)
+        tdtype = torch_dtype(dtype) if dtype.lower() in DTYPE_ALIASES else getattr(torch, dtype, None)
+    else:
+        tdtype = dtype
     if not isinstance(tdtype, torch.dtype):
         raise ValueError(f"dtype {dtype!r} is not a torch dtype such as float32, bfloat16 or int32")
     rank, world = d.get_rank(), d.get_world_size()

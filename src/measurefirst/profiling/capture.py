@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import torch
 
 from ..devices import DeviceLike, environment, machine, resolve_device
+from ..engine import default_label
 from ..errors import check_limit
 from ..timers import make_timer
 from ..results import SCHEMA_VERSION, migrate
@@ -298,8 +299,7 @@ def profile(
                         ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-    name = str(label or getattr(fn, "__name__", "fn"))
-    label = "lambda" if name == "<lambda>" else name
+    label = label or default_label(fn)
     dev = resolve_device(device)
     trace_p = _check_writable(trace, "trace")
     snap_p = _check_writable(memory_snapshot, "memory snapshot")
