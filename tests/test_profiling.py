@@ -29,6 +29,8 @@ def test_the_lecture_gelu_counts_fall_out_of_the_work_view():
     assert manual.counts("work") == {"aten::mul": 6, "aten::add": 2, "aten::tanh": 1}
     assert fused.counts("work") == {"aten::gelu": 1}
     assert manual.work_count == 9 and fused.work_count == 1
+    # counts of calls are ints, as the README prints them ({'aten::mul': 6}, not 6.0)
+    assert all(type(n) is int for n in (*manual.counts("all").values(), manual.work_count))
     # the "all" view still shows the bookkeeping that the work view leaves out
     assert "aten::to" in manual.counts("all") or "aten::_to_copy" in manual.counts("all")
     mul = next(r for r in manual.work if r.name == "aten::mul")

@@ -596,8 +596,7 @@ def _check_table_against_verdicts(results: list[StepResult], labels: list[str], 
         v = comparison.verdict(label)
         ratio = r.step_s / base if base > 0 else math.nan
         # without a CI (too few rounds), only a table that is off by a wide margin is called out
-        lo, hi = (v.ci_low, v.ci_high) if v.ci_low is not None and v.ci_high is not None else (
-            v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
+        lo, hi = v.ratio_ci if v.ratio_ci is not None else (v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
         if math.isfinite(ratio) and math.isfinite(lo) and math.isfinite(hi) and (
                 ratio < lo / TABLE_VERDICT_SLACK or ratio > hi * TABLE_VERDICT_SLACK):
             f = Finding("table_contradicts_verdict",

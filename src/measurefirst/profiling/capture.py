@@ -131,21 +131,21 @@ class Profile:
     schema_version: int = SCHEMA_VERSION
 
     @property
-    def work_count(self) -> float:
-        """Working ops (CPU) or kernels (GPU) launched per step: the lecture's count."""
-        if self.kernels:
-            return sum(k.calls for k in self.kernels)
-        return sum(r.calls for r in self.work)
+    def work_count(self) -> int | float:
+        """Working ops (CPU) or kernels (GPU) launched per step: the lecture's count (an int when whole,
+        as in :meth:`counts`)."""
+        return _whole(sum(k.calls for k in self.kernels) if self.kernels else sum(r.calls for r in self.work))
 
-    def counts(self, view: str = "work") -> dict[str, float]:
-        """``{"aten::mul": 6, ...}`` per step, for a view (``work``, ``all``, ``top`` or ``kernels``)."""
+    def counts(self, view: str = "work") -> dict[str, int | float]:
+        """``{"aten::mul": 6, ...}`` per step, for a view (``work``, ``all``, ``top`` or ``kernels``): an
+        int where every profiled step made the same calls, else the mean over the steps (``7/3``)."""
         if view == "kernels":
-            return {k.name: k.calls for k in self.kernels}
+            return {k.name: _whole(k.calls) for k in self.kernels}
         rows = self.rows(view)
         out: dict[str, float] = defaultdict(float)
         for r in rows:
             out[r.name] += r.calls
-        return dict(out)
+        return {name: _whole(calls) for name, calls in out.items()}
 
     def rows(self, view: str = "work", sort: str = "self", limit: int | None = None) -> list[OpRow]:
         if view not in VIEWS:
@@ -191,6 +191,11 @@ class Profile:
 
 VIEWS = ("work", "all", "top")
 SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
+
+
+def _whole(calls: float) -> int | float:
+    """A count of calls per step as an int when it is whole (the mean over steps is a float)."""
+    return int(calls) if float(calls).is_integer() else calls
 
 
 def sort_rows(rows: Sequence[OpRow], key: str) -> list[OpRow]:

@@ -259,7 +259,7 @@ def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         style = _relative_style(m.median / best if best > 0 else math.nan)
-        ratio_ci = "" if v.ci_low is None or v.verdict == "baseline" else f"{v.ci_low:.4f}–{v.ci_high:.4f}"
+        ratio_ci = "" if v.ratio_ci is None or v.verdict == "baseline" else f"{v.ratio_ci[0]:.4f}–{v.ratio_ci[1]:.4f}"
         vs = "baseline" if v.verdict == "baseline" else f"{v.speedup:.3f}x"
         mark = " !" if point_issues(m) else ""
         marked = marked or bool(mark)
