@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .render.report import report
     from .render.text import grid_table
     from .results import SCHEMA_VERSION, Count, Finding, Measurement, load_result
-    from .selfcheck import SelfCheck, selfcheck
+    from .selfcheck import FaultyTimer, SelfCheck, selfcheck
     from .simulate import SimGPU, SimWorld
     from .roofline import Peaks, peaks
     from .step import RangedStepResult, StepResult, benchmark_ranged_step, benchmark_step, compare_steps
@@ -41,7 +41,7 @@ _EXPORTS = {
     "plot_throughput": "render.plots", "plot_time": "render.plots",
     "SCHEMA_VERSION": "results", "Count": "results", "Finding": "results", "Measurement": "results",
     "load_result": "results", "SimGPU": "simulate", "SimWorld": "simulate",
-    "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
+    "FaultyTimer": "selfcheck", "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
     "Store": "store", "StoreError": "store",
     "Peaks": "roofline", "peaks": "roofline",
     "StepResult": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
@@ -120,6 +120,7 @@ __all__ = [
     "sweep",
     "SweepResult",
     "resolve_device",
+    "FaultyTimer",
     "SelfCheck",
     "selfcheck",
     "SimGPU",
