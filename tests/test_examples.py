@@ -11,7 +11,7 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
 T = r"[\d.]+ (?:ns|µs|ms|s)"  # a time as format_time writes it
 #: example -> patterns that must each match a whole line of its output
 EXPECTED = {
-    "compare_gelu.py": [rf"fused: .* manual — time ratio \d\.\d{{4}} \(95% CI \d\.\d{{4}}–\d\.\d{{4}}\), \d+ interleaved rounds",
+    "compare_gelu.py": [r"fused: .* manual — time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\), \d+ interleaved rounds",
                         r"speed-up \d+\.\d\dx, verdict: (faster|slower|no difference|undecided)"],
     "count_instructions.py": [r"(python_loop: [\d,]+ instructions per call .*\[cpu, (perf|callgrind)\]"
                               r"|no instruction counter on this machine: .+)"],
