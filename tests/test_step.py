@@ -128,10 +128,13 @@ def test_bad_build_contract():
 
 
 def test_cli_step_json(capsys):
-    code = main(["step", "examples/tiny_lm.py:build", "--steps", "3", "--warmup", "1", "--no-peaks", "--json"])
+    # --dtype float32 is --dtypes fp32: one vocabulary of dtypes and both option spellings
+    code = main(["step", "examples/tiny_lm.py:build", "--steps", "3", "--warmup", "1", "--no-peaks", "--json",
+                 "--dtype", "float32"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     step = data["steps"][0]
+    assert (step["label"], step["dtype"]) == ("eager/fp32", "fp32")
     assert step["throughput"]["seq_len"] == 64 and step["throughput"]["tokens_per_s_device"] > 0
     assert main(["step", "examples/tiny_lm.py:batches", "--no-peaks"]) == 2
     assert "build() must return" in capsys.readouterr().err
