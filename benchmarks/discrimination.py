@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> None:
             elif workload == "copy":
                 a, b = copiers(copy_elems, delta)
                 v = mf_compare(a, b, **truth_opts)  # the quiet machine, before any load starts
-                truth, how = v.ratio, f"quiet compare, CI {v.ci_low:.4f}-{v.ci_high:.4f}"
+                truth, how = v.ratio, f"quiet compare, CI {v.ratio_ci[0]:.4f}-{v.ratio_ci[1]:.4f}"
             else:
                 ap.error(f"unknown workload {workload!r}; choose busy, copy")
             log(f"truth {workload} {delta:.1%}: ratio {truth:.4f} ({how})")
@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
                             v = mf_compare(a, b, **mf_opts)
                             ratio = v.ratio
                             verdicts[v.verdict] = verdicts.get(v.verdict, 0) + 1
-                            verdicts["ci"] += v.ci_low is not None and v.ci_low <= truth <= v.ci_high
+                            verdicts["ci"] += v.ratio_ci is not None and v.ratio_ci[0] <= truth <= v.ratio_ci[1]
                         else:
                             ratio = methods[method](a, b)
                         st[method]["sec"].append(time.perf_counter() - t0)

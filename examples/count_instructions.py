@@ -24,7 +24,7 @@ def builtin_sum() -> int:
 
 if __name__ == "__main__":
     import measurefirst
-    from measurefirst.counting import CountError
+    from measurefirst import CountError
 
     try:
         loop = measurefirst.benchmark(python_loop, count="instructions", number=5)

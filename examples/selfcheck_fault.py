@@ -8,8 +8,7 @@ The truth of each row is the busy-wait's own clock, read during the very calls t
 """
 
 import measurefirst
-from measurefirst.selfcheck import FaultyTimer
-from measurefirst.timers import WallTimer
+from measurefirst import FaultyTimer, WallTimer
 
 short = dict(durations_ns=(200_000, 2_000_000), references=False, traps=False, peaks=False)
 

@@ -25,7 +25,7 @@ fit = result.fit()
 print(f"overhead t0 = {fit.t0 * 1e6:.1f} us, exponent k = {fit.k:.2f} "
       f"(95% CI {fit.k_ci[0]:.2f}-{fit.k_ci[1]:.2f}), crossover n = {fit.crossover}")
 try:
-    from measurefirst.render.plots import plot_time
+    from measurefirst import plot_time
 
     print("plot:", plot_time(result, Path(tempfile.mkdtemp()) / "matmul.png"))
 except ImportError:

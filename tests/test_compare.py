@@ -70,12 +70,12 @@ def test_interleaving_defeats_drift_that_fools_a_sequential_run():
     c = compare({"a": w.function(100_000), "b": w.function(100_000)}, timer=w.timer(), device="cpu")
     v = c.verdict("b")
     assert v.verdict == "no difference"
-    assert v.ci_low < 1 < v.ci_high
+    assert v.ratio_ci is not None and v.ratio_ci[0] < 1 < v.ratio_ci[1]
 
     w = drifting()
     c = compare({"a": w.function(100_000), "b": w.function(98_000)}, timer=w.timer(), device="cpu")
     v = c.verdict("b")
-    assert v.verdict == "faster" and v.ci_low < 0.98 < v.ci_high
+    assert v.verdict == "faster" and v.ratio_ci is not None and v.ratio_ci[0] < 0.98 < v.ratio_ci[1]
 
 
 def test_budget_stops_an_unsettled_comparison():
@@ -93,10 +93,13 @@ def test_paired_statistics_on_literal_data():
     v = paired_verdict("b", "a", cand, base)
     # Hodges-Lehmann of 0.01..0.10 is 0.055; the signed-rank 95% CI (n=10, c=8) is [0.03, 0.08]
     assert v.ratio == pytest.approx(math.exp(0.055))
-    assert v.ci_low == pytest.approx(math.exp(0.03)) and v.ci_high == pytest.approx(math.exp(0.08))
+    assert v.ratio_ci == pytest.approx((math.exp(0.03), math.exp(0.08)))
+    # the speed-up and its CI on one scale: 1/ratio, the bounds swapped
+    assert v.speedup == pytest.approx(math.exp(-0.055))
+    assert v.speedup_ci == pytest.approx((math.exp(-0.08), math.exp(-0.03)))
     assert v.verdict == "slower" and v.words() == "5.7% slower"
     few = paired_verdict("b", "a", cand[:5], base[:5])
-    assert few.verdict == "undecided" and few.ci_low is None
+    assert few.verdict == "undecided" and few.ratio_ci is None and few.speedup_ci is None
     # the same ratios rising round after round are not independent rounds: no verdict from them
     trend = paired_verdict("b", "a", sorted(cand), base)
     assert trend.verdict == "undecided"
@@ -168,3 +171,17 @@ def test_ctrl_c_keeps_complete_rounds():
         compare({"a": w.function(), "b": interrupted}, timer=w.timer(), device="cpu", min_time=5.0)
     c = info.value.measurement
     assert isinstance(c, Comparison) and not c.complete and len(c.orders) > 0
+
+
+def test_a_comparison_file_written_with_ci_low_and_ci_high_loads_as_the_ratio_ci():
+    w = world()
+    c = compare({"a": w.function(100_000), "b": w.function(50_000)}, timer=w.timer(), device="cpu")
+    d = c.to_dict()
+    v = c.verdict("b")
+    assert tuple(d["verdicts"][1]["ratio_ci"]) == v.ratio_ci
+    for old in d["verdicts"]:  # as files were written before ratio_ci: ci_low/ci_high, on the ratio's scale
+        lo_hi = old.pop("ratio_ci")
+        old["ci_low"], old["ci_high"] = (None, None) if lo_hi is None else lo_hi
+    back = Comparison.from_dict(d)
+    assert back.verdicts == c.verdicts
+    assert back.verdict("b").ratio_ci == v.ratio_ci and v.ratio_ci[1] < 1 < v.speedup_ci[0]

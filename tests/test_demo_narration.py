@@ -25,8 +25,8 @@ def _m(samples=(1000.0,) * 20, *, preempted=None, steady=True, cold_ns=50_000.0,
 
 
 def _verdict(verdict, ratio, rounds=20):
-    return Verdict("fused", "manual", ratio, None if verdict == "undecided" else ratio * 0.98,
-                   None if verdict == "undecided" else ratio * 1.02, verdict, 0.02, rounds)
+    return Verdict("fused", "manual", ratio, None if verdict == "undecided" else (ratio * 0.98, ratio * 1.02), verdict,
+                   0.02, rounds)
 
 
 def _fit(k, ci=(2.9, 3.1), rms=0.02):
@@ -161,3 +161,12 @@ def test_step_phases_read_as_measured(lang):
     assert len({cell_len(line) for line in lines[:5]}) == 1
     info, lines = demos.phase_lines({"data": 1e-5, "forward": 1e-3, "backward": 8e-3, "optimizer": 5e-4}, lang)
     assert info["backward"] == "unusual" and lines[-1] == say("mlp.ratio.unusual", lang, r=8.0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_speedup_is_said_with_the_speedup_ci(lang):
+    v = Verdict("fused", "manual", 0.1, (0.08, 0.125), "faster", 0.2, 20)  # 10x faster, speed-up CI 8-12.5x
+    branch, sentence = demos.verdict_words(v, lang)
+    assert branch == "faster"
+    assert sentence == {"en": "fused is 10.00x as fast as manual (interleaved comparison, speed-up 95% CI 8.00–12.50)",
+                        "zh": "融合版的速度是手写版的 10.00 倍（交错对比，加速比的 95% 置信区间 8.00–12.50）"}[lang]

@@ -1,5 +1,12 @@
+import datetime
+import os
+import platform
+import socket
+
 import pytest
 import torch
+
+import measurefirst
 
 from measurefirst import DeviceError, available_devices, resolve_device
 from measurefirst.devices import _parse_size, cpu_llc_bytes, environment
@@ -35,10 +42,19 @@ def test_available_devices_starts_with_cpu():
 
 def test_environment_records_what_ran_where():
     env = environment(torch.device("cpu"))
-    for key in ("device_name", "torch_version", "cuda_version", "cpu_model", "torch_num_threads",
-                "python_version", "hostname", "timestamp"):
-        assert key in env
+    assert (env["device"], env["device_type"]) == ("cpu", "cpu")
+    assert env["device_name"] == env["cpu_model"] and isinstance(env["cpu_model"], str) and env["cpu_model"]
     assert env["torch_version"] == torch.__version__
+    assert env["cuda_version"] == torch.version.cuda  # None on a CPU build
+    assert env["torch_num_threads"] == torch.get_num_threads()
+    assert env["cpu_count"] == os.cpu_count()
+    assert env["python_version"] == platform.python_version()
+    assert env["platform"] == platform.platform()
+    assert env["hostname"] == socket.gethostname()
+    stamp = datetime.datetime.fromisoformat(env["timestamp"])
+    assert stamp.tzinfo is not None
+    assert abs((datetime.datetime.now(datetime.timezone.utc) - stamp).total_seconds()) < 60
+    assert env["measurefirst_version"] == measurefirst.__version__
 
 
 def test_cache_size_parsing():

@@ -121,7 +121,7 @@ def test_step_table_and_verdict_do_not_contradict_silently():
     flagged = [f for r in results for f in r.findings if f.code == "table_contradicts_verdict"]
     v = comparison.verdict(results[1].label)
     table_ratio = fast / slow
-    lo, hi = (v.ci_low, v.ci_high) if v.ci_low is not None else (v.ratio / 1.1, v.ratio * 1.1)
+    lo, hi = v.ratio_ci if v.ratio_ci is not None else (v.ratio / 1.1, v.ratio * 1.1)
     contradicts = table_ratio < lo / 1.1 or table_ratio > hi * 1.1
     # a very busy machine can make the verdict's own interval wide enough to hold the table: no contradiction
     assert bool(flagged) == contradicts, (table_ratio, v)

@@ -21,7 +21,8 @@ import random
 import pytest
 
 from measurefirst.cli import main
-from measurefirst.results import Measurement, load_measurements, parse_json
+from measurefirst.loading import load_measurements
+from measurefirst.results import Measurement, parse_json
 from measurefirst.simulate import SimWorld
 from measurefirst.sweep import SweepResult, sweep
 

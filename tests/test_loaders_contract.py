@@ -8,7 +8,8 @@ import pytest
 
 import measurefirst
 from measurefirst.regression import change, match
-from measurefirst.results import Measurement, load_measurements
+from measurefirst.loading import load_measurements
+from measurefirst.results import Measurement
 from measurefirst.simulate import SimWorld
 
 

@@ -29,6 +29,8 @@ def test_the_lecture_gelu_counts_fall_out_of_the_work_view():
     assert manual.counts("work") == {"aten::mul": 6, "aten::add": 2, "aten::tanh": 1}
     assert fused.counts("work") == {"aten::gelu": 1}
     assert manual.work_count == 9 and fused.work_count == 1
+    # counts of calls are ints, as the README prints them ({'aten::mul': 6}, not 6.0)
+    assert all(type(n) is int for n in (*manual.counts("all").values(), manual.work_count))
     # the "all" view still shows the bookkeeping that the work view leaves out
     assert "aten::to" in manual.counts("all") or "aten::_to_copy" in manual.counts("all")
     mul = next(r for r in manual.work if r.name == "aten::mul")
@@ -76,7 +78,8 @@ def test_failing_function_propagates_with_label_and_leaves_no_trace(tmp_path):
         return X * 2
 
     path = tmp_path / "t.json"
-    with pytest.raises(ProfileError, match="'flaky'.*ZeroDivisionError: boom"):
+    with pytest.raises(ProfileError, match=r"'test_failing_function_propagates_with_label_and_leaves_no_trace\.<locals>\.flaky'"
+                                           r".*ZeroDivisionError: boom"):
         profile(flaky, device="cpu", steps=3, warmup=1, trace=path)
     assert not path.exists() and list(tmp_path.iterdir()) == []
 

@@ -327,8 +327,10 @@ def test_cli_json_output_file_and_save_then_compare(tmp_path, capsys):
 def test_cli_bad_input_is_one_line_exit_2(capsys):
     assert main(["selfcheck", "--device", "tpu"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith("error:")
+    assert len(err) == 1 and err[0].startswith("error:") and "tpu" in err[0]
     assert main(SIM + ["--fault", "-1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["error: the fault factor must be a positive number such as 1.1; got -1.0"]
 
 
 # ---- the real thing, once --------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from measurefirst.devices import machine, tf32_matmul_enabled
 from measurefirst.engine import flush_bytes
 from measurefirst.profiling.capture import profile
 from measurefirst.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
-from measurefirst.step import benchmark_ranged_step, benchmark_step
+from measurefirst.step import benchmark_ranged_step, benchmark_step, compare_steps
 from sim_step import sim_step_parts
 
 US = 1000.0
@@ -277,6 +277,25 @@ def test_benchmark_step_fp32_survives_the_new_tf32_api():
     finally:
         torch.backends.cuda.matmul.fp32_precision = prev
     assert not tf32_matmul_enabled()
+
+
+def test_compare_steps_verdict_is_exact(gpu):
+    """Two builds whose forward takes 300 and 600 µs: the table and the interleaved verdict agree, exactly."""
+    fwd_us = iter([300.0, 600.0])
+
+    def build():
+        model, opt, batches, loss_fn = sim_step_parts(gpu, fwd_us=next(fwd_us))
+        return {"model": model, "optimizer": opt, "batches": batches, "loss_fn": loss_fn}
+
+    results, comparison = compare_steps(build, dtypes=["fp32", "bfloat16"], steps=3, warmup=1, compare_budget=0.5,
+                                        flops_per_step=None)
+    assert [r.label for r in results] == ["eager/fp32", "eager/bf16"]  # bfloat16 is bf16
+    assert [r.step_s for r in results] == pytest.approx([(4000 + 1100 * US) / 1e9, (4000 + 1400 * US) / 1e9])
+    assert [r.phase_s["forward"] for r in results] == pytest.approx([300 * US / 1e9, 600 * US / 1e9])
+    v = comparison.verdict("eager/bf16")
+    assert (v.verdict, v.rounds, v.detectable) == ("slower", 9, 0.0)
+    assert v.ratio == pytest.approx(1.2727325178859) and v.ratio_ci == pytest.approx((v.ratio, v.ratio))
+    assert comparison.stop.reason == "precision"
 
 
 def test_ranged_step_is_exact(gpu):

@@ -121,7 +121,7 @@ def test_compare_ci_holds_for_correlated_rounds():
         levels = [1.01 + 0.02 * rng.gauss(0, 1) for _ in range(8)]
         cand = [100.0 * lv * (1 + 0.001 * rng.gauss(0, 1)) for lv in levels for _ in range(25)]
         v = paired_verdict("b", "a", cand, base)
-        covered += v.ci_low is None or v.ci_low <= 1.01 <= v.ci_high
+        covered += v.ratio_ci is None or v.ratio_ci[0] <= 1.01 <= v.ratio_ci[1]
         hl = stats.hodges_lehmann([math.log(c / 100.0) for c in cand])
         covered_iid += math.exp(hl.ci_low) <= 1.01 <= math.exp(hl.ci_high)
     assert covered >= 180

@@ -6,15 +6,19 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first use (see __getattr__)
     from .compare import Comparison, Verdict, compare
+    from .counting import CountError
     from .devices import DeviceError, available_devices, resolve_device
     from .doctor import Diagnosis, doctor
     from .engine import BenchmarkError, Interrupted, Options, benchmark
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
-    from .regression import Change, change
+    from .dtypes import dtype_name
+    from .regression import COUNT_THRESHOLD, Change, change
+    from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
     from .render.report import report
     from .render.text import grid_table
-    from .results import SCHEMA_VERSION, Finding, Measurement
-    from .selfcheck import SelfCheck, selfcheck
+    from .results import SCHEMA_VERSION, Count, Finding, Measurement, load_result
+    from .selfcheck import FaultyTimer, SelfCheck, selfcheck
+    from .simulate import SimGPU, SimWorld
     from .roofline import Peaks, peaks
     from .step import RangedStepResult, StepResult, benchmark_ranged_step, benchmark_step, compare_steps
     from .store import Store, StoreError
@@ -25,16 +29,19 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
 #: (and the ``measurefirst`` command, which Ctrl-C may interrupt while it starts) does not import
 #: torch until something needs it.
 _EXPORTS = {
-    "Comparison": "compare", "Verdict": "compare", "compare": "compare",
+    "Comparison": "compare", "Verdict": "compare", "compare": "compare", "CountError": "counting",
     "DeviceError": "devices", "available_devices": "devices", "resolve_device": "devices",
     "Diagnosis": "doctor", "doctor": "doctor",
     "BenchmarkError": "engine", "Interrupted": "engine", "Options": "engine", "benchmark": "engine",
+    "dtype_name": "dtypes",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "Change": "regression", "change": "regression",
-    "grid_table": "render.text", "report": "render.report",
-    "SCHEMA_VERSION": "results", "Finding": "results", "Measurement": "results",
-    "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
+    "COUNT_THRESHOLD": "regression", "Change": "regression", "change": "regression",
+    "grid_table": "render.text", "report": "render.report", "plot_all": "render.plots", "plot_roofline": "render.plots",
+    "plot_throughput": "render.plots", "plot_time": "render.plots",
+    "SCHEMA_VERSION": "results", "Count": "results", "Finding": "results", "Measurement": "results",
+    "load_result": "results", "SimGPU": "simulate", "SimWorld": "simulate",
+    "FaultyTimer": "selfcheck", "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
     "Store": "store", "StoreError": "store",
     "Peaks": "roofline", "peaks": "roofline",
     "StepResult": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
@@ -69,8 +76,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BenchmarkError",
+    "COUNT_THRESHOLD",
     "Change",
     "Comparison",
+    "Count",
+    "CountError",
     "Store",
     "StoreError",
     "Verdict",
@@ -110,8 +120,17 @@ __all__ = [
     "sweep",
     "SweepResult",
     "resolve_device",
+    "FaultyTimer",
     "SelfCheck",
     "selfcheck",
+    "SimGPU",
+    "SimWorld",
+    "dtype_name",
+    "load_result",
+    "plot_all",
+    "plot_roofline",
+    "plot_throughput",
+    "plot_time",
     "__version__",
 ]
 

@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Sequence
 
+from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 _TARGET_RE = re.compile(r"^(?P<mod>[\w.]+|[^:\s]+\.py):(?P<attr>[\w.]+)$")
@@ -31,10 +33,6 @@ MAX_RESULTS_FILE_BYTES = 256 * 2**20
 
 #: ``--fail-if-slower`` given alone: each kind's default threshold (argparse converts a string const).
 _KIND_DEFAULT = -1.0
-
-
-class UsageError(Exception):
-    """Bad input on the command line; printed as one line, exit code 2."""
 
 
 class SetupFailed(Exception):
@@ -317,7 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
              "The machine's measured peaks: a large matrix product's FLOP/s and a large copy's bytes/s on the "
              "device and dtype, cached in the results store per machine, device, dtype and thread count.")
     k.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
-    k.add_argument("--dtype", default="float32", help="float32 (default), float16, bfloat16, ...")
+    k.add_argument("--dtype", default="float32", help="float32 (default), float16, bfloat16, float64, or fp32, fp16, bf16, fp64")
     k.add_argument("--refresh", action="store_true", help="measure again instead of using the cache")
     k.add_argument("--json", action="store_true", help="print JSON")
     k.add_argument("--store", type=_path, default=None, help=_STORE_HELP + "; holds the cache")
@@ -378,7 +376,8 @@ def build_parser() -> argparse.ArgumentParser:
     setattr(st, "format_help", step_help)
     st.add_argument("target", metavar="TARGET")
     st.add_argument("--variants", default="eager", help="comma list of eager, compile, compile:BACKEND")
-    st.add_argument("--dtypes", default="fp32", help="comma list of fp32, bf16, fp16 (autocast)")
+    st.add_argument("--dtypes", "--dtype", default="fp32",
+                    help="comma list of fp32, bf16, fp16 (autocast; or float32, bfloat16, float16)")
     st.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
     st.add_argument("--steps", type=_at_least(1), default=10, help="timed steps (default 10)")
     st.add_argument("--warmup", type=_at_least(0), default=3, help="warm-up steps, not timed (default 3)")
@@ -829,7 +828,8 @@ def _looks_saved(target: str) -> bool:
 
 
 def _load_ref(target: str, store_path: Path | None) -> list[Any]:
-    from .results import load_measurements, parse_json
+    from .loading import load_measurements
+    from .results import parse_json
     from .store import Store
 
     m = _REF_RE.match(target)
@@ -1434,7 +1434,8 @@ _VARIANT_RE = re.compile(r"^(eager|compile(:[\w.\-]+)?)$")
 def cmd_step(args: argparse.Namespace) -> int:
     from .devices import DeviceError, resolve_device
     from .render.step import step_lines, step_table
-    from .step import StepError, compare_steps
+    from .dtypes import dtype_name
+    from .step import STEP_DTYPES, StepError, compare_steps
 
     out, err = _console(), _console(stderr=True)
     try:
@@ -1451,11 +1452,14 @@ def cmd_step(args: argparse.Namespace) -> int:
             raise UsageError(f"--flops must be count, 6N or a number; got {args.flops!r}") from None
         if not (math.isfinite(flops) and flops > 0):
             raise UsageError(f"--flops must be a positive, finite number of FLOPs per step; got {args.flops!r}")
-    dtypes = [d.strip() for d in args.dtypes.split(",") if d.strip()]
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
-    bad = [d for d in dtypes if d not in ("fp32", "bf16", "fp16")]
-    if not dtypes or bad:
-        raise UsageError(f"--dtypes takes a comma list of fp32, bf16, fp16; got {args.dtypes!r}")
+    try:
+        dtypes = [dtype_name(d.strip(), STEP_DTYPES) for d in args.dtypes.split(",") if d.strip()]
+    except ValueError:
+        dtypes = []
+    if not dtypes:
+        raise UsageError(f"--dtypes takes a comma list of fp32, bf16, fp16 (or float32, bfloat16, float16); got "
+                         f"{args.dtypes!r}")
     bad = [v for v in variants if not _VARIANT_RE.match(v)]
     if not variants or bad:
         raise UsageError(f"--variants takes a comma list of eager, compile, compile:BACKEND; got {args.variants!r}")
@@ -1468,7 +1472,7 @@ def cmd_step(args: argparse.Namespace) -> int:
         from .roofline import peaks
 
         try:
-            peak_by_dtype = {d: peaks(dev, "float32" if d == "fp32" else d, store=args.store).flops_per_s
+            peak_by_dtype = {d: peaks(dev, d, store=args.store).flops_per_s
                              for d in dtypes}
         except (ValueError, TypeError) as exc:
             raise UsageError(str(exc)) from exc

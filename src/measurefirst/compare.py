@@ -56,13 +56,14 @@ ORDERS = ("abba", "shuffle")
 
 @dataclass(frozen=True)
 class Verdict:
-    """One candidate against the baseline. ``ratio`` is time(candidate) / time(baseline)."""
+    """One candidate against the baseline. ``ratio`` is time(candidate) / time(baseline) and
+    ``ratio_ci`` its 95% CI (low, high); ``speedup`` is 1 / ratio and ``speedup_ci`` its CI on the
+    same scale (1 / the ratio's bounds, swapped). None without a CI (too few rounds)."""
 
     label: str
     baseline: str
     ratio: float
-    ci_low: float | None
-    ci_high: float | None
+    ratio_ci: tuple[float, float] | None
     verdict: str  # "faster", "slower", "no difference", "baseline", "undecided"
     detectable: float | None  # relative half-width of the ratio's CI: the smallest difference detectable
     rounds: int
@@ -71,6 +72,25 @@ class Verdict:
     def speedup(self) -> float:
         """time(baseline) / time(candidate): above 1 means the candidate is faster."""
         return 1.0 / self.ratio if self.ratio > 0 else math.inf
+
+    @property
+    def speedup_ci(self) -> tuple[float, float] | None:
+        """The 95% CI of :attr:`speedup`: (1 / ratio CI high, 1 / ratio CI low)."""
+        if self.ratio_ci is None:
+            return None
+        lo, hi = self.ratio_ci
+        return (1.0 / hi if hi > 0 else math.inf, 1.0 / lo if lo > 0 else math.inf)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Verdict":
+        """A verdict as :meth:`Comparison.to_dict` writes it. Files written before ``ratio_ci`` carry
+        ``ci_low``/``ci_high``, which were on the ratio's scale too."""
+        d = dict(d)
+        if "ratio_ci" not in d and "ci_low" in d:
+            lo, hi = d.pop("ci_low"), d.pop("ci_high")
+            d["ratio_ci"] = None if lo is None or hi is None else (lo, hi)
+        ci = d.pop("ratio_ci")
+        return cls(**d, ratio_ci=None if ci is None else (float(ci[0]), float(ci[1])))
 
     def words(self) -> str:
         """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (±0.4%)"``."""
@@ -88,9 +108,9 @@ class Verdict:
         return f"{r:.2f}x slower" if r >= 1.5 else f"{(r - 1) * 100:.1f}% slower"
 
     def ci_words(self) -> str:
-        if self.ci_low is None or self.ci_high is None:
+        if self.ratio_ci is None:
             return "CI n/a"
-        return f"time ratio {self.ratio:.4f} (95% CI {self.ci_low:.4f}–{self.ci_high:.4f})"
+        return f"time ratio {self.ratio:.4f} (95% CI {self.ratio_ci[0]:.4f}–{self.ratio_ci[1]:.4f})"
 
 
 @dataclass(frozen=True)
@@ -152,7 +172,7 @@ class Comparison:
                 measurements=tuple(Measurement.from_dict(m) for m in d["measurements"]),
                 block_values_ns=tuple(tuple(float(x) for x in b) for b in d["block_values_ns"]),
                 orders=tuple(tuple(int(x) for x in o) for o in d["orders"]),
-                verdicts=tuple(Verdict(**v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
+                verdicts=tuple(Verdict.from_dict(v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
                 options=dict(d.get("options") or {}), complete=bool(d.get("complete", True)),
             )
         except KeyError as exc:
@@ -176,18 +196,18 @@ def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns:
     few independent batches for that interval, the verdict is ``"undecided"``."""
     a = np.log(np.asarray(cand_ns, dtype=float)) - np.log(np.asarray(base_ns, dtype=float))
     if a.size == 0:
-        return Verdict(label, baseline, math.nan, None, None, "undecided", None, 0)
+        return Verdict(label, baseline, math.nan, None, "undecided", None, 0)
     est = stats.hodges_lehmann(a)
     ratio = math.exp(est.estimate)
     if est.ci_low is None or est.ci_high is None:
-        return Verdict(label, baseline, ratio, None, None, "undecided", None, int(a.size))
+        return Verdict(label, baseline, ratio, None, "undecided", None, int(a.size))
     lo_log, hi_log = est.ci_low, est.ci_high
     tau = stats.autocorrelation_time(a)
     if tau > stats.CORRELATED_TAU or a.size >= stats.CI_BATCHES * stats.MIN_PER_BATCH:
         per = max(math.ceil(stats.BATCH_TAU_FACTOR * tau), math.ceil(a.size / stats.CI_BATCHES), 1)
         m = min(stats.CI_BATCHES, a.size // per)
         if m < stats.MIN_BATCHES:
-            return Verdict(label, baseline, ratio, None, None, "undecided", None, int(a.size))
+            return Verdict(label, baseline, ratio, None, "undecided", None, int(a.size))
         means = np.array([part.mean() for part in np.array_split(a, m)])
         centre = float(means.mean())
         hw = stats.t975(m - 1) * float(means.std(ddof=1)) / math.sqrt(m)
@@ -195,13 +215,13 @@ def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns:
     lo, hi = math.exp(lo_log), math.exp(hi_log)
     detectable = (hi - lo) / 2.0 / ratio
     verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
-    return Verdict(label, baseline, ratio, lo, hi, verdict, detectable, int(a.size))
+    return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, int(a.size))
 
 
 def settled(v: Verdict, precision: float) -> bool:
     if v.verdict == "baseline":
         return True
-    if v.ci_low is None or v.detectable is None:
+    if v.ratio_ci is None or v.detectable is None:
         return False
     if v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
         return True
@@ -395,7 +415,7 @@ class _Session:
         out = []
         for i, (label, _) in enumerate(self.items):
             if i == self.base:
-                out.append(Verdict(label, base_label, 1.0, 1.0, 1.0, "baseline", 0.0, len(self.blocks[i])))
+                out.append(Verdict(label, base_label, 1.0, (1.0, 1.0), "baseline", 0.0, len(self.blocks[i])))
                 continue
             n = min(len(self.blocks[i]), len(self.blocks[self.base]))
             out.append(paired_verdict(label, base_label, self.blocks[i][:n], self.blocks[self.base][:n]))

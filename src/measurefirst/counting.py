@@ -52,6 +52,11 @@ class CountError(RuntimeError):
     """Counting cannot be done as asked; the message says what to do."""
 
 
+class CountedCallRaised(Exception):
+    """The counted function raised in the counting process (its message); ``benchmark(count=...)``
+    raises it as a :class:`~measurefirst.engine.BenchmarkError`."""
+
+
 def valgrind_path() -> str | None:
     return shutil.which("valgrind")
 
@@ -168,10 +173,7 @@ def count_events(fn: Callable[[], object], *, label: str, event: str = "instruct
         result = json.loads(result_path.read_text())
         if "error" in result:
             if result["error"] == "call":
-                from .engine import BenchmarkError
-
-                raise BenchmarkError(f"benchmark {label!r}: the function raised while counting: {result['message']}",
-                                     label=label, phase="counting", index=None)
+                raise CountedCallRaised(result["message"])
             raise CountError(f"the counting process could not load {label!r}: {result['message']}"
                              + (" (the child imports it by name: is it defined at module level, and is its "
                                 "module importable from the working directory?)" if result["error"] == "load" else ""))

@@ -23,7 +23,7 @@ from typing import Any, Callable
 import torch
 
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
-from .engine import BenchmarkError, benchmark
+from .engine import BenchmarkError, benchmark, default_label
 from .findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
 from .results import Measurement
 from .timers import Timer, make_timer
@@ -366,8 +366,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
             or not budget > 0):
         raise ValueError(f"budget must be a positive, finite number of seconds such as 3.0; got {budget!r}")
     dev = resolve_device(device)
-    label = str(label or getattr(fn, "__name__", "fn"))
-    label = "lambda" if label == "<lambda>" else label
+    label = label or default_label(fn)
     d = _Doctor(fn, device, dev, label, budget, timer)
     steps: list[tuple[str, Callable[[], None]]] = [
         ("measure", d.measure), ("cold_start", d.cold_start), ("unsynchronized_timing", d.unsynced),

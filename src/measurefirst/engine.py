@@ -176,10 +176,13 @@ class Options:
 
 
 def default_label(fn: Callable[..., Any]) -> str:
+    """The label of a function given without one, the same in every measuring function (``benchmark``,
+    ``sweep``, ``profile``, ``doctor``, ``benchmark_ranged_step``): its ``__qualname__`` (``Model.forward``,
+    ``outer.<locals>.inner``), the wrapped function's for a ``functools.partial``, ``lambda`` for a lambda wherever it is defined."""
     if isinstance(fn, functools.partial):
         return default_label(fn.func)
     name = getattr(fn, "__qualname__", None) or getattr(fn, "__name__", None) or type(fn).__name__
-    return "lambda" if name == "<lambda>" else str(name)
+    return "lambda" if str(name).endswith("<lambda>") else str(name)
 
 
 def loop(fn: Callable[[], object], number: int) -> Callable[[], None]:
@@ -702,11 +705,15 @@ def _count(fn: Callable[[], object], event: str, *, device: DeviceLike, label: s
     if dev.type != "cpu":
         raise ValueError(f"count={event!r} counts CPU instructions; device {dev} work is not counted: pass "
                          "device='cpu' (or time it on the device instead)")
-    return counting.count_events(
-        fn, label=label or default_label(fn), event=event,
-        calls=counting.DEFAULT_CALLS if number is None else number,
-        repeats=counting.DEFAULT_REPEATS if trials is None else trials,
-        warmup=counting.DEFAULT_WARMUP if warmup is None else warmup, env=environment(dev))
+    name = label or default_label(fn)
+    try:
+        return counting.count_events(
+            fn, label=name, event=event, calls=counting.DEFAULT_CALLS if number is None else number,
+            repeats=counting.DEFAULT_REPEATS if trials is None else trials,
+            warmup=counting.DEFAULT_WARMUP if warmup is None else warmup, env=environment(dev))
+    except counting.CountedCallRaised as exc:
+        raise BenchmarkError(f"benchmark {name!r}: the function raised while counting: {exc}", label=name,
+                             phase="counting", index=None) from None
 
 
 @overload

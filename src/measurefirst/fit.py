@@ -12,6 +12,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .errors import FitError as FitError  # measurefirst.fit.FitError, as before
+
 #: Exponents searched for the power law (a fine grid; the optimum is then refined).
 K_GRID = np.linspace(0.0, 6.0, 1201)
 #: Huber threshold on relative residuals, in robust standard deviations.
@@ -23,10 +25,6 @@ POOR_FIT_RMS = 0.10
 #: t quantiles 0.975 for small degrees of freedom (index = dof); normal beyond.
 _T975 = [math.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086]
-
-
-class FitError(ValueError):
-    """The data cannot support the fit; the message says why."""
 
 
 def _t975(dof: int) -> float:

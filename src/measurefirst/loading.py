@@ -10,7 +10,10 @@ import itertools
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .results import Count, Measurement
 
 #: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
 REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
@@ -91,6 +94,31 @@ def _load(kind: str, d: dict[str, Any]) -> Any:
     from .doctor import Diagnosis
 
     return Diagnosis.from_dict(d)
+
+
+def load_measurements(data: Any, source: str = "results") -> "list[Measurement | Count]":
+    """Every measurement (or instruction count) in a parsed results document: a measurement, a count,
+    a comparison, a sweep, a selfcheck, or a list of those (what ``measurefirst
+    bench|compare|sweep|selfcheck -o`` and ``runs export`` write). Raises ``ValueError`` (only) naming
+    what is wrong."""
+    from .results import measurements_in
+
+    items = data if isinstance(data, list) else [data]
+    out: list[Measurement | Count] = []
+    for i, item in enumerate(items):
+        path = f"{source}[{i}]" if isinstance(data, list) else source
+        kind = item.get("kind") if isinstance(item, dict) else None
+        if kind == "sweep":
+            from .sweep import SweepResult
+
+            out.extend(SweepResult.from_dict(item).measurements())
+        elif kind == "selfcheck":
+            from .selfcheck import SelfCheck
+
+            out.extend(SelfCheck.from_dict(item).measurements)
+        else:
+            out.extend(measurements_in(item, path))
+    return out
 
 
 def load_file(path: str | os.PathLike[str]) -> list[Any]:

@@ -649,7 +649,7 @@ class MeasureSession:
             labels = tuple(lab for lab, _ in candidates)
             empty = tuple(_empty_measurement(f"{prefix}::{lab}", str(opts.get("device", "auto")), "disabled", precision)
                           for lab in labels)
-            verdicts = tuple(Verdict(lab, base, math.nan, None, None, "baseline" if lab == base else "undecided",
+            verdicts = tuple(Verdict(lab, base, math.nan, None, "baseline" if lab == base else "undecided",
                                      None, 0) for lab in labels)
             return ComparisonResult(labels=labels, baseline=base, measurements=empty,
                                     block_values_ns=tuple(() for _ in labels), orders=(), verdicts=verdicts,

@@ -532,48 +532,36 @@ def parse_json(text: str | bytes) -> Any:
         raise ValueError(f"not a measurefirst JSON result: invalid JSON ({why})") from None
 
 
-def load_measurements(data: Any, source: str = "results") -> "list[Measurement | Count]":
-    """Every measurement (or instruction count) in a parsed results document: a measurement, a count,
-    a comparison, a sweep, a selfcheck, or a list of those (what ``measurefirst
-    bench|compare|sweep|selfcheck -o`` and ``runs export`` write). Raises ``ValueError`` (only) naming
-    what is wrong."""
-    items = data if isinstance(data, list) else [data]
-    out: list[Measurement | Count] = []
-    for i, item in enumerate(items):
-        path = f"{source}[{i}]" if isinstance(data, list) else source
-        if not isinstance(item, dict):
-            raise ValueError(f"{path} is {_kind(item)}, not a measurefirst result object")
-        kind = item.get("kind")
-        if kind == "measurement":
-            out.append(Measurement.from_dict(item, path))
-        elif kind == "count":
-            out.append(load_result(item))
-        elif kind == "comparison":
-            d = migrate(item)
-            ms = d.get("measurements")
-            if not isinstance(ms, (list, tuple)):
-                raise ValueError(f"{path}.measurements must be a list")
-            out.extend(Measurement.from_dict(m, f"{path}.measurements[{j}]") for j, m in enumerate(ms))
-        elif kind == "sweep":
-            from .sweep import SweepResult
-
-            out.extend(SweepResult.from_dict(item).measurements())
-        elif kind == "selfcheck":
-            from .selfcheck import SelfCheck
-
-            out.extend(SelfCheck.from_dict(item).measurements)
-        elif kind == "pytest_run":  # pytest --mf-json: the measurements that have samples
-            benchmarks = item.get("benchmarks")
-            if not isinstance(benchmarks, list):
-                raise ValueError(f"{path}.benchmarks must be a list")
-            for j, b in enumerate(benchmarks):
-                m = _dict(_dict(b, f"{path}.benchmarks[{j}]").get("measurement"), f"{path}.benchmarks[{j}].measurement")
-                if m.get("samples_ns"):
-                    out.append(Measurement.from_dict(m, f"{path}.benchmarks[{j}].measurement"))
-        else:
-            raise ValueError(f"{path} has no \"kind\" of measurement, count, comparison, sweep or selfcheck "
-                             f"(got {_short(kind)}); is it a measurefirst results file?")
-    return out
+def measurements_in(item: Any, path: str) -> "list[Measurement | Count]":
+    """The measurements (or instruction counts) in one parsed results document of a kind defined here:
+    a measurement, a count, a comparison's or ``pytest --mf-json``'s measurements. Raises ``ValueError``
+    (only) naming what is wrong, also for a kind that holds no measurements.
+    :func:`measurefirst.loading.load_measurements` reads the kinds defined elsewhere (sweep, selfcheck)."""
+    if not isinstance(item, dict):
+        raise ValueError(f"{path} is {_kind(item)}, not a measurefirst result object")
+    kind = item.get("kind")
+    if kind == "measurement":
+        return [Measurement.from_dict(item, path)]
+    if kind == "count":
+        return [load_result(item)]
+    if kind == "comparison":
+        d = migrate(item)
+        ms = d.get("measurements")
+        if not isinstance(ms, (list, tuple)):
+            raise ValueError(f"{path}.measurements must be a list")
+        return [Measurement.from_dict(m, f"{path}.measurements[{j}]") for j, m in enumerate(ms)]
+    if kind == "pytest_run":  # pytest --mf-json: the measurements that have samples
+        benchmarks = item.get("benchmarks")
+        if not isinstance(benchmarks, list):
+            raise ValueError(f"{path}.benchmarks must be a list")
+        out: list[Measurement | Count] = []
+        for j, b in enumerate(benchmarks):
+            m = _dict(_dict(b, f"{path}.benchmarks[{j}]").get("measurement"), f"{path}.benchmarks[{j}].measurement")
+            if m.get("samples_ns"):
+                out.append(Measurement.from_dict(m, f"{path}.benchmarks[{j}].measurement"))
+        return out
+    raise ValueError(f"{path} has no \"kind\" of measurement, count, comparison, sweep or selfcheck "
+                     f"(got {_short(kind)}); is it a measurefirst results file?")
 
 
 def _kind(v: Any) -> str:

@@ -15,24 +15,12 @@ from typing import Any
 import torch
 
 from .devices import DeviceLike, device_name, last_level_cache_bytes, resolve_device
+from .dtypes import torch_dtype
 
 #: A point whose time is at most this multiple of the fitted fixed overhead is overhead-bound.
 OVERHEAD_BOUND_FACTOR = 2.0
 #: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
 OVERHEAD_BOUND_FRACTION = 0.05
-
-DTYPES = {"float32": torch.float32, "fp32": torch.float32, "float16": torch.float16, "fp16": torch.float16,
-          "bfloat16": torch.bfloat16, "bf16": torch.bfloat16, "float64": torch.float64, "fp64": torch.float64}
-
-
-def parse_dtype(name: str | torch.dtype) -> torch.dtype:
-    if isinstance(name, torch.dtype):
-        return name
-    key = name.lower().replace("torch.", "")
-    if key not in DTYPES:
-        raise ValueError(f"unknown dtype {name!r}; use one of: {', '.join(sorted(set(DTYPES)))}")
-    return DTYPES[key]
-
 
 @dataclass(frozen=True)
 class Peaks:
@@ -73,7 +61,7 @@ def measure_peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float
     """Measure the peaks now: the best matmul FLOP/s over a few sizes, and the bandwidth of copying a
     buffer four times the last-level cache (read + write bytes counted)."""
     dev = resolve_device(device)
-    dt = parse_dtype(dtype)
+    dt = torch_dtype(dtype)
     if sizes is None:
         sizes = (1024, 2048, 4096, 8192) if dev.type == "cuda" else (256, 512, 1024)
     from .engine import benchmark
@@ -107,7 +95,7 @@ def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, 
     from .store import Store
 
     dev = resolve_device(device)
-    dt = parse_dtype(dtype)
+    dt = torch_dtype(dtype)
     key = _cache_key(dev, dt)
     own = not isinstance(store, Store)
     st = Store(store) if own else store

@@ -19,6 +19,7 @@ import torch
 
 from . import stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
+from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
 from .timers import Marks, Timer, make_timer
 
@@ -48,7 +49,8 @@ DENSE_PEAKS: tuple[tuple[str, str, dict[str, float]], ...] = (
     (r"V100", "V100", {"fp32": 15.7e12, "fp16": 125e12}),
 )
 
-_DTYPE_NAMES = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
+#: The dtypes a step runs in (fp32, or autocast to bf16 or fp16), by their short names.
+STEP_DTYPES = ("fp32", "bf16", "fp16")
 
 
 def dense_peak(name: str, dtype: str) -> tuple[str, float] | None:
@@ -285,7 +287,7 @@ def benchmark_step(
     seq_len: int | None = None,
     world_size: int = 1,
     flops_per_step: float | str | None = "count",
-    dtype: str = "fp32",
+    dtype: str | torch.dtype = "fp32",
     compile: bool | str | Callable[..., Any] = False,
     label: str = "step",
     measured_peak: float | None = None,
@@ -295,7 +297,7 @@ def benchmark_step(
 
     ``flops_per_step``: ``"count"`` (``FlopCounterMode`` over one step), ``"6N"`` (6 x parameters x
     tokens, an approximation labelled as such), a number, or None. ``dtype``: ``fp32``, ``bf16`` or
-    ``fp16`` autocast. ``compile``: False, True (inductor), a backend name, or the model already wrapped
+    ``fp16`` autocast, in any spelling (``bfloat16``, ``torch.bfloat16``, ``half``: :mod:`measurefirst.dtypes`). ``compile``: False, True (inductor), a backend name, or the model already wrapped
     by ``torch.compile``; compilation happens in warm-up and is reported apart. ``measured_peak``: FLOP/s measured on this machine (see
     :func:`measurefirst.roofline.peaks`) for the second MFU.
     """
@@ -307,8 +309,7 @@ def benchmark_step(
                         ("world_size", world_size, 1)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-    if dtype not in _DTYPE_NAMES:
-        raise ValueError(f"dtype must be one of {', '.join(_DTYPE_NAMES)}; got {dtype!r}")
+    dtype = dtype_name(dtype, STEP_DTYPES)
     for name, value in (("seq_len", seq_len), ("micro_batch", micro_batch)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
             raise ValueError(f"{name} must be a positive integer (or None); got {value!r}")
@@ -426,7 +427,7 @@ def benchmark_step(
 
 
 def _autocast(tdev: torch.device, dtype: str) -> Any:
-    return torch.autocast(device_type=tdev.type, dtype=_DTYPE_NAMES[dtype]) if dtype != "fp32" else None
+    return torch.autocast(device_type=tdev.type, dtype=torch_dtype(dtype)) if dtype != "fp32" else None
 
 
 def _phase_seconds(marks: Marks) -> dict[str, float]:
@@ -521,13 +522,17 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
     interleaved :func:`measurefirst.compare` of their whole steps for a verdict per variant against the
     first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``. ``compare_budget``
     defaults to enough time for about 30 rounds of every candidate's step (5 s at least).
-    ``measured_peak``: one FLOP/s figure, or one per dtype (``{"fp32": ..., "bf16": ...}``)."""
+    ``measured_peak``: one FLOP/s figure, or one per dtype (``{"fp32": ..., "bf16": ...}``). A dtype
+    in any spelling (``bf16``, ``bfloat16``); labels use the short name (``eager/bf16``)."""
     from .compare import compare
 
     results: list[StepResult] = []
     candidates: dict[str, Callable[[], object]] = {}
+    peak_of: dict[str, float | None] = (
+        {dtype_name(k, STEP_DTYPES): v for k, v in measured_peak.items()} if isinstance(measured_peak, Mapping)
+        else dict.fromkeys(STEP_DTYPES, measured_peak))
     for variant in variants:
-        for dt in dtypes:
+        for dt in (dtype_name(d, STEP_DTYPES) for d in dtypes):
             parts = _unpack(build())
             comp: bool | str = False
             if variant.startswith("compile"):
@@ -540,8 +545,7 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
                 fwd = torch.compile(parts["model"], backend="inductor" if comp is True else comp)
             r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], loss_fn=parts.get("loss_fn"),
                                device=device, steps=steps, warmup=warmup, dtype=dt, compile=fwd if comp else False,
-                               label=label, measured_peak=(measured_peak.get(dt) if isinstance(measured_peak, Mapping)
-                                                           else measured_peak),
+                               label=label, measured_peak=peak_of.get(dt),
                                micro_batch=_first_set(settings.get("micro_batch"), parts.get("micro_batch")),
                                seq_len=_first_set(settings.get("seq_len"), parts.get("seq_len")),
                                **{k: v for k, v in settings.items() if k not in ("micro_batch", "seq_len")})
@@ -569,8 +573,7 @@ def _check_table_against_verdicts(results: list[StepResult], labels: list[str], 
         v = comparison.verdict(label)
         ratio = r.step_s / base if base > 0 else math.nan
         # without a CI (too few rounds), only a table that is off by a wide margin is called out
-        lo, hi = (v.ci_low, v.ci_high) if v.ci_low is not None and v.ci_high is not None else (
-            v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
+        lo, hi = v.ratio_ci if v.ratio_ci is not None else (v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
         if math.isfinite(ratio) and math.isfinite(lo) and math.isfinite(hi) and (
                 ratio < lo / TABLE_VERDICT_SLACK or ratio > hi * TABLE_VERDICT_SLACK):
             f = found("table_contradicts_verdict", ratio, baseline=labels[0], ci_low=lo, ci_high=hi)
@@ -653,11 +656,13 @@ class RangedStepResult:
 
 
 def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "auto", steps: int = 20,
-                          warmup: int = 3, label: str = "step", timer: Timer | None = None) -> RangedStepResult:
+                          warmup: int = 3, label: str | None = None, timer: Timer | None = None) -> RangedStepResult:
     """Time a single step callable whose phases are marked with ``with measurefirst.range("forward"):``.
     Each range is timed between its start and end marks (device events on CUDA, recorded on the stream
     without synchronizing between phases), the step from its first to its last mark; ranges with the
-    same name add up. Warm-up steps are excluded."""
+    same name add up. Warm-up steps are excluded. ``label`` defaults to the step's name, as in
+    :func:`measurefirst.benchmark`."""
+    from .engine import default_label
     from .profiling.ranges import listener
 
     if not callable(step):
@@ -665,6 +670,7 @@ def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "a
     for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    label = label or default_label(step)
     dev = resolve_device(device)
     the_timer = make_timer(dev) if timer is None else timer
     per: dict[str, list[float]] = {}

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from .devices import DeviceLike, cuda_api, resolve_device
-from .engine import BenchmarkError, Interrupted, Options, benchmark
+from .engine import BenchmarkError, Interrupted, Options, benchmark, default_label
 from .fit import ComplexityFit, FitError, PowerFit, fit_complexity, fit_power
 from .results import SCHEMA_VERSION, Measurement, migrate
 from .roofline import Bound, Peaks, classify
@@ -434,7 +434,7 @@ def sweep(
         if not impls:
             raise ValueError("make_fn mapping is empty")
     else:
-        impls = [(str(label or getattr(make_fn, "__name__", "fn")), make_fn)]
+        impls = [(label or default_label(make_fn), make_fn)]
     for name, f in impls:
         if not callable(f):
             raise TypeError(f"make_fn for {name!r} must be a callable taking the size n and returning the function to time")
@@ -543,9 +543,9 @@ def builtin(op: str, dtype: Any, device: DeviceLike) -> tuple[MakeFn, SizeFn | N
     """``(make_fn, flops, bytes, default sizes)`` for ``matmul``, ``add``, ``copy``, ``gelu``."""
     import torch
 
-    from .roofline import parse_dtype
+    from .dtypes import torch_dtype
 
-    dt = parse_dtype(dtype)
+    dt = torch_dtype(dtype)
     dev = resolve_device(device)
     size = torch.empty((), dtype=dt).element_size()
     gpu = dev.type != "cpu"

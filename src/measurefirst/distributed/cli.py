@@ -49,7 +49,7 @@ def _task(ops: list[str], sizes: list[int], dtype: str, warmup: int, trials: int
 
 
 def cmd_collectives(args: argparse.Namespace) -> int:
-    from ..cli import UsageError
+    from ..errors import UsageError
 
     try:
         sizes = parse_byte_sizes(args.sizes)

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import bandwidth
+from ..dtypes import DTYPE_ALIASES, torch_dtype
+from .bandwidth import OPS, algbw, bus_factor, busbw, elements
 from .group import barrier, dist, guarded
 
 DEFAULT_SIZES = tuple(4**i * 1024 for i in range(8))  # 1K, 4K, ..., 16M
@@ -37,10 +38,10 @@ class CollectivePoint:
     @property
     def algbw(self) -> float:
         """bytes per second"""
-        return bandwidth.algbw(self.size_bytes, self.seconds)
+        return algbw(self.size_bytes, self.seconds)
 
     def busbw(self, n: int) -> float:
-        return bandwidth.busbw(self.op, self.size_bytes, self.seconds, n)
+        return busbw(self.op, self.size_bytes, self.seconds, n)
 
 
 @dataclass(frozen=True)
@@ -135,10 +136,10 @@ def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -
                 w.wait()
 
         return send_recv
-    raise ValueError(f"unknown collective {op!r}; choose from {', '.join(bandwidth.OPS)}")
+    raise ValueError(f"unknown collective {op!r}; choose from {', '.join(OPS)}")
 
 
-def collectives(ops: Sequence[str] = bandwidth.OPS, sizes: Sequence[int] = DEFAULT_SIZES, dtype: Any = "float32",
+def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, dtype: Any = "float32",
                 *, warmup: int = DEFAULT_WARMUP, trials: int = DEFAULT_TRIALS, number: int = 1,
                 device: Any = None) -> CollectivesResult:
     """Time each collective in ``ops`` at each total buffer size in ``sizes`` (bytes, nccl-tests' size)
@@ -152,8 +153,11 @@ def collectives(ops: Sequence[str] = bandwidth.OPS, sizes: Sequence[int] = DEFAU
         raise RuntimeError("collectives() needs an initialized process group: run under torchrun (or use "
                            "`measurefirst collectives --nproc N`), or call init_process_group() first")
     for op in ops:
-        bandwidth.bus_factor(op, 1)  # validates the name
-    tdtype = getattr(torch, dtype) if isinstance(dtype, str) else dtype
+        bus_factor(op, 1)  # validates the name
+    if isinstance(dtype, str):  # bf16 and bfloat16 alike; integer types by torch's name (int32)
+        tdtype = torch_dtype(dtype) if dtype.lower() in DTYPE_ALIASES else getattr(torch, dtype, None)
+    else:
+        tdtype = dtype
     if not isinstance(tdtype, torch.dtype):
         raise ValueError(f"dtype {dtype!r} is not a torch dtype such as float32, bfloat16 or int32")
     rank, world = d.get_rank(), d.get_world_size()
@@ -167,7 +171,7 @@ def collectives(ops: Sequence[str] = bandwidth.OPS, sizes: Sequence[int] = DEFAU
         if op == "send_recv" and world < 2:
             continue
         for size in sizes:
-            count = bandwidth.elements(op, size, element, world)
+            count = elements(op, size, element, world)
             if count == 0:
                 continue
             with guarded(f"collectives {op} {size} bytes"):

@@ -239,11 +239,12 @@ def _manual_gelu(x: torch.Tensor) -> torch.Tensor:
 
 def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
     """(branch: ``faster``/``same``/``slower``/``undecided``, the sentence), the same claim in both languages."""
-    lo, hi = (math.nan if v.ci_low is None else v.ci_low), (math.nan if v.ci_high is None else v.ci_high)
-    if v.verdict == "faster":
+    if v.verdict == "faster":  # a speed-up, with the speed-up's CI
         s = v.speedup
+        lo, hi = v.speedup_ci or (math.nan, math.nan)
         return "faster", (say("verdict.faster.x", lang, x=s, lo=lo, hi=hi) if s >= 1.5 else
                           say("verdict.faster.pct", lang, p=(s - 1) * 100, lo=lo, hi=hi))
+    lo, hi = v.ratio_ci or (math.nan, math.nan)
     if v.verdict == "slower":
         r = v.ratio
         return "slower", (say("verdict.slower.x", lang, x=r, lo=lo, hi=hi) if r >= 1.5 else

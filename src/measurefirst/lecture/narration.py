@@ -217,12 +217,12 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "time: manual {mt}, fused {ft} — {verdict}.",
         "zh": "时间：手写版 {mt}，融合版 {ft} —— {verdict}。",
     },
-    "verdict.faster.x": {"en": "fused is {x:.2f}x as fast as manual (interleaved comparison, time ratio 95% CI "
-                                "{lo:.3f}–{hi:.3f})",
-                         "zh": "融合版的速度是手写版的 {x:.2f} 倍（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},
-    "verdict.faster.pct": {"en": "fused is {p:.1f}% faster than manual (interleaved comparison, time ratio 95% CI "
+    "verdict.faster.x": {"en": "fused is {x:.2f}x as fast as manual (interleaved comparison, speed-up 95% CI "
+                                "{lo:.2f}–{hi:.2f})",
+                         "zh": "融合版的速度是手写版的 {x:.2f} 倍（交错对比，加速比的 95% 置信区间 {lo:.2f}–{hi:.2f}）"},
+    "verdict.faster.pct": {"en": "fused is {p:.1f}% faster than manual (interleaved comparison, speed-up 95% CI "
                                   "{lo:.3f}–{hi:.3f})",
-                           "zh": "融合版比手写版快 {p:.1f}%（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},
+                           "zh": "融合版比手写版快 {p:.1f}%（交错对比，加速比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},
     "verdict.slower.x": {"en": "fused takes {x:.2f}x as long as manual (interleaved comparison, time ratio 95% CI "
                                 "{lo:.3f}–{hi:.3f})",
                          "zh": "融合版的用时是手写版的 {x:.2f} 倍（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},

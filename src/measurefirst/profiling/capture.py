@@ -31,6 +31,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 import torch
 
 from ..devices import DeviceLike, environment, machine, resolve_device
+from ..engine import default_label
+from ..errors import check_limit
 from ..timers import make_timer
 from ..results import SCHEMA_VERSION, migrate
 from .kernels import decode_kernel
@@ -129,21 +131,21 @@ class Profile:
     schema_version: int = SCHEMA_VERSION
 
     @property
-    def work_count(self) -> float:
-        """Working ops (CPU) or kernels (GPU) launched per step: the lecture's count."""
-        if self.kernels:
-            return sum(k.calls for k in self.kernels)
-        return sum(r.calls for r in self.work)
+    def work_count(self) -> int | float:
+        """Working ops (CPU) or kernels (GPU) launched per step: the lecture's count (an int when whole,
+        as in :meth:`counts`)."""
+        return _whole(sum(k.calls for k in self.kernels) if self.kernels else sum(r.calls for r in self.work))
 
-    def counts(self, view: str = "work") -> dict[str, float]:
-        """``{"aten::mul": 6, ...}`` per step, for a view (``work``, ``all``, ``top`` or ``kernels``)."""
+    def counts(self, view: str = "work") -> dict[str, int | float]:
+        """``{"aten::mul": 6, ...}`` per step, for a view (``work``, ``all``, ``top`` or ``kernels``): an
+        int where every profiled step made the same calls, else the mean over the steps (``7/3``)."""
         if view == "kernels":
-            return {k.name: k.calls for k in self.kernels}
+            return {k.name: _whole(k.calls) for k in self.kernels}
         rows = self.rows(view)
         out: dict[str, float] = defaultdict(float)
         for r in rows:
             out[r.name] += r.calls
-        return dict(out)
+        return {name: _whole(calls) for name, calls in out.items()}
 
     def rows(self, view: str = "work", sort: str = "self", limit: int | None = None) -> list[OpRow]:
         if view not in VIEWS:
@@ -191,10 +193,9 @@ VIEWS = ("work", "all", "top")
 SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
 
 
-def check_limit(limit: int | None) -> None:
-    """A row limit is None (all rows) or a whole number >= 0; a negative one would silently drop rows."""
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise ValueError(f"row limit must be a whole number >= 0, or None for all rows; got {limit!r}")
+def _whole(calls: float) -> int | float:
+    """A count of calls per step as an int when it is whole (the mean over steps is a float)."""
+    return int(calls) if float(calls).is_integer() else calls
 
 
 def sort_rows(rows: Sequence[OpRow], key: str) -> list[OpRow]:
@@ -303,8 +304,7 @@ def profile(
                         ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-    name = str(label or getattr(fn, "__name__", "fn"))
-    label = "lambda" if name == "<lambda>" else name
+    label = label or default_label(fn)
     dev = resolve_device(device)
     trace_p = _check_writable(trace, "trace")
     snap_p = _check_writable(memory_snapshot, "memory snapshot")

@@ -30,7 +30,7 @@ class ProfileDiff:
     rows: tuple[DiffRow, ...]
     unit: str  # "ops" (CPU work view) or "kernels" (device activity)
 
-    def counts(self) -> dict[str, float]:
+    def counts(self) -> dict[str, int | float]:
         """Work ops (or kernels) launched per step, per implementation."""
         return {label: p.work_count for label, p in zip(self.labels, self.profiles)}
 

@@ -55,7 +55,7 @@ def _finish(fig: Any, ax: Any, path: Path, xlabel: str, ylabel: str, title: str)
 def plot_time(result: "SweepResult", path: str | Path) -> Path:
     """Time vs size on log-log axes, one line per implementation, with the fitted t0 + c·n^k and
     the overhead floor t0."""
-    from ..fit import FitError
+    from ..errors import FitError
 
     p = _check(path)
     plt = _pyplot()

@@ -55,7 +55,7 @@ def kernel_table(p: "Profile", *, limit: int | None = 25) -> "Table":
     for c in ("kernel", "launched by", "calls", "total", "mean", "library", "op", "arch", "dtype", "tile",
               "layout", "TC", "fused"):
         t.add_column(c, justify="right" if c in ("calls", "total", "mean") else "left", overflow="fold")
-    from ..profiling.capture import check_limit
+    from ..errors import check_limit
 
     check_limit(limit)
     for k in p.kernels[:limit]:

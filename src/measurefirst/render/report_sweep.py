@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def _fit(result: "SweepResult", label: str) -> "PowerFit | None":
-    from ..fit import FitError
+    from ..errors import FitError
 
     try:
         return result.fit(label)
@@ -28,7 +28,7 @@ def _fit(result: "SweepResult", label: str) -> "PowerFit | None":
 
 
 def _fit_error(result: "SweepResult", label: str) -> str:
-    from ..fit import FitError
+    from ..errors import FitError
 
     try:
         result.fit(label)

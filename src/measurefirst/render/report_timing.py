@@ -156,7 +156,7 @@ def forest_plot(ctx: Ctx, c: "Comparison", plot_id: str) -> str:
     vs = [v for v in c.verdicts if v.verdict != "baseline" and math.isfinite(v.ratio) and v.ratio > 0]
     if not vs:
         return ""
-    values = [1.0] + [v.ratio for v in vs] + [x for v in vs for x in (v.ci_low, v.ci_high) if x]
+    values = [1.0] + [v.ratio for v in vs] + [x for v in vs for x in (v.ratio_ci or ()) if x]
     lo, hi = min(values), max(values)
     span = max(hi / lo, 1.02)
     lo, hi = lo / span**0.15, hi * span**0.15
@@ -175,11 +175,10 @@ def forest_plot(ctx: Ctx, c: "Comparison", plot_id: str) -> str:
     for i, v in enumerate(vs):
         row = n - 1 - i
         cls = {"faster": "mf-good", "slower": "mf-bad"}.get(v.verdict, "mf-neutral")
-        if v.ci_low is not None and v.ci_high is not None:
-            plot.xerr(row, v.ci_low, v.ci_high, cls)
         tip = f"{v.label}: {ctx.t('time_ratio')} {v.ratio:.4f}"
-        if v.ci_low is not None:
-            tip += f" ({ctx.t('ci95')} {v.ci_low:.4f}–{v.ci_high:.4f})"
+        if v.ratio_ci is not None:
+            plot.xerr(row, *v.ratio_ci, cls)
+            tip += f" ({ctx.t('ci95')} {v.ratio_ci[0]:.4f}–{v.ratio_ci[1]:.4f})"
         plot.dots([(v.ratio, row, tip)], cls, r=5.5)
         y = plot.y(row)
         plot.marks.append(f'<text class="mf-verdict {cls}" x="{width - right + 10}" y="{y + 4:.1f}">'
@@ -203,8 +202,8 @@ def comparison_section(ctx: Ctx, c: "Comparison") -> str:
         if v.verdict == "baseline":
             continue
         cls = {"faster": "mf-good", "slower": "mf-bad"}.get(v.verdict, "mf-neutral")
-        ci = "" if v.ci_low is None else ctx.t("ratio_ci_words", ratio=f"{v.ratio:.4f}", lo=f"{v.ci_low:.4f}",
-                                                 hi=f"{v.ci_high:.4f}")
+        ci = "" if v.ratio_ci is None else ctx.t("ratio_ci_words", ratio=f"{v.ratio:.4f}", lo=f"{v.ratio_ci[0]:.4f}",
+                                                   hi=f"{v.ratio_ci[1]:.4f}")
         lines.append(f'<li><b>{escape(v.label)}</b>: <span class="mf-verdict {cls}">'
                      f'{escape(verdict_words(v, ctx.lang))}</span> {ctx.e("against", baseline=v.baseline)}'
                      f'<span class="mf-muted"> — {escape(ci)}{escape(ctx.t("rounds", n=v.rounds))}</span></li>')
@@ -217,8 +216,8 @@ def comparison_section(ctx: Ctx, c: "Comparison") -> str:
             m.label, secs(m.median, hw),
             Cell("n/a" if m.ci is None else ci_range(m.ci, hw, time_unit(m.median)), None if m.ci is None else m.ci[0]),
             num(1.0 if base else v.ratio, ctx.t("baseline") if base else f"{v.ratio:.4f}"),
-            Cell("" if base or v.ci_low is None else f"{v.ci_low:.4f}–{v.ci_high:.4f}",
-                 None if base or v.ci_low is None else v.ci_low),
+            Cell("" if base or v.ratio_ci is None else f"{v.ratio_ci[0]:.4f}–{v.ratio_ci[1]:.4f}",
+                 None if base or v.ratio_ci is None else v.ratio_ci[0]),
             num(1.0 if base else v.speedup, "" if base else f"{v.speedup:.3f}×"),
             Cell(verdict_words(v, ctx.lang), cls={"faster": "mf-good", "slower": "mf-bad"}.get(v.verdict, ""))]))
     cols = [Col(ctx.t("col_candidate")), Col(ctx.t("median"), True), Col(ctx.t("ci95"), True),

@@ -240,7 +240,7 @@ def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
 
     table = Table(title=None if title is None else cell(title))
     for col, justify in (("candidate", "left"), ("median", "right"), ("95% CI", "right"),
-                         (cell("vs " + c.baseline), "right"), ("ratio 95% CI", "right"), ("verdict", "left")):
+                         (cell("vs " + c.baseline), "right"), ("speed-up 95% CI", "right"), ("verdict", "left")):
         table.add_column(col, justify=justify)  # type: ignore[arg-type]
     best = min((m.median for m in c.measurements), default=math.nan)
     marked = False
@@ -249,12 +249,13 @@ def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         style = _relative_style(m.median / best if best > 0 else math.nan)
-        ratio_ci = "" if v.ci_low is None or v.verdict == "baseline" else f"{v.ci_low:.4f}–{v.ci_high:.4f}"
+        # the speed-up and its CI, on one scale
+        speedup_ci = "" if v.speedup_ci is None or v.verdict == "baseline" else f"{v.speedup_ci[0]:.4f}–{v.speedup_ci[1]:.4f}"
         vs = "baseline" if v.verdict == "baseline" else f"{v.speedup:.3f}x"
         mark = " !" if point_issues(m) else ""
         marked = marked or bool(mark)
         table.add_row(cell(m.label + mark), cell(format_time(m.median, hw, unit), style),
-                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, ratio_ci, cell(v.words()))
+                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, speedup_ci, cell(v.words()))
     if marked:
         table.caption = MARK_CAPTION
     return table
@@ -343,7 +344,7 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
     work ratio, throughput, intensity and the roofline class."""
     from rich.table import Table
 
-    from ..fit import FitError
+    from ..errors import FitError
 
     series = result.series(label)
     name = series[0].label if series else (label or "")
@@ -384,7 +385,7 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
 
 def sweep_lines(result: "SweepResult") -> list[str]:
     """Plain-text summary: per implementation, each point, the fitted model and the complexity class."""
-    from ..fit import FitError
+    from ..errors import FitError
 
     lines = []
     if result.peaks is not None:

@@ -1,0 +1,162 @@
+"""No import cycles in ``src/``: every module is parsed with ``ast`` and the import graph is built from
+every import statement, at module level or inside a function (a lazy import still runs, so it still
+counts), absolute or relative.
+
+The rule, edge by edge (M is the importing module):
+
+* ``import a.b.c`` and ``from a.b.c import name`` are edges M -> ``a.b.c``; when ``name`` is itself a
+  submodule (``from . import svg``, ``from .profiling import capture``) there is also an edge to it.
+* ``from . import x`` / ``from .. import x`` is an edge to the package (its ``__init__`` runs), as
+  any ``from P import x`` is.
+* A package whose ``__init__`` maps names to submodules lazily (``_EXPORTS``, served by
+  ``__getattr__``) does not import those submodules when it is imported, so the ``__init__`` has no
+  edge to them. Importing a lazily exported name (``from measurefirst import compare``) is an edge to
+  the module that defines it (``measurefirst.compare``) besides the edge to the package: that is
+  where the import really goes, so a submodule that imports a lazily exported name back from its
+  package closes a cycle exactly when the defining module imports the submodule.
+* Only imports under ``if TYPE_CHECKING:`` are left out: they never run.
+* Imports of modules outside ``src/`` (torch, rich, the standard library) are not edges.
+* ``importlib.import_module`` with a computed name (the packages' ``__getattr__``, the CLI loading
+  user code) cannot be resolved statically and is not an edge.
+
+A cycle is a strongly connected component of more than one module, or a module that imports itself.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(SRC).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
+    """Every import node, at any depth, except the body of ``if TYPE_CHECKING:`` (its ``else`` runs)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            children: list[ast.AST] = [node.test, *node.orelse]
+        else:
+            children = list(ast.iter_child_nodes(node))
+        for child in children:
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _lazy_exports(tree: ast.Module) -> dict[str, str]:
+    """A package's ``_EXPORTS = {"name": "submodule", ...}``, or an empty dict."""
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets)
+                and isinstance(node.value, ast.Dict)):
+            return {ast.literal_eval(k): ast.literal_eval(v) for k, v in zip(node.value.keys, node.value.values)
+                    if k is not None}
+    return {}
+
+
+def import_graph() -> dict[str, set[str]]:
+    trees: dict[str, ast.Module] = {}
+    packages: set[str] = set()
+    for path in sorted(SRC.rglob("*.py")):
+        name = module_name(path)
+        trees[name] = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        if path.name == "__init__.py":
+            packages.add(name)
+    lazy = {pkg: _lazy_exports(trees[pkg]) for pkg in packages}
+
+    def targets(importer: str, node: ast.Import | ast.ImportFrom) -> set[str]:
+        if isinstance(node, ast.Import):
+            return {alias.name for alias in node.names}
+        if node.level:
+            base = importer.split(".") if importer in packages else importer.split(".")[:-1]
+            base = base[:len(base) - (node.level - 1)]
+            target = ".".join(base + ([node.module] if node.module else []))
+        else:
+            target = node.module or ""
+        found = {target}
+        for alias in node.names:
+            if f"{target}.{alias.name}" in trees:
+                found.add(f"{target}.{alias.name}")
+            elif alias.name in lazy.get(target, {}):
+                found.add(f"{target}.{lazy[target][alias.name]}")
+        if importer in packages and node.level == 1 and not node.module:
+            found.discard(importer)  # a package's own ``from . import x`` imports x, not itself
+        return found
+
+    return {name: {t for node in _imports(tree) for t in targets(name, node) if t in trees}
+            for name, tree in trees.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's strongly connected components of more than one module, and self-imports."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def connect(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                connect(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph[v]:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            connect(v)
+    return found
+
+
+def test_the_rule_finds_cycles_lazy_and_relative_imports_included() -> None:
+    graph = {"p": set(), "p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}, "p.d": {"p.d"}, "p.e": {"p.a"}}
+    assert cycles(graph) == [["p.a", "p.b", "p.c"], ["p.d"]]
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x\nelse:\n    import y\n"
+                     "def f():\n    from . import z\n")
+    assert [ast.unparse(node) for node in _imports(tree)] == ["from typing import TYPE_CHECKING", "import y",
+                                                               "from . import z"]
+
+
+def test_the_graph_resolves_relative_lazy_and_submodule_imports() -> None:
+    graph = import_graph()
+    # render/report.py: ``from .. import __version__`` inside a function: an edge to the package
+    assert "measurefirst" in graph["measurefirst.render.report"]
+    # ``from . import svg``: the package and the submodule
+    assert {"measurefirst.render", "measurefirst.render.svg"} <= graph["measurefirst.render.report_profile"]
+    # the lazy package does not import its submodules when it is imported
+    assert "measurefirst.compare" not in graph["measurefirst"]
+
+
+def test_no_import_cycles() -> None:
+    found = cycles(import_graph())
+    assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
