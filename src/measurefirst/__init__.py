@@ -9,14 +9,17 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .devices import DeviceError, available_devices, resolve_device
     from .doctor import Diagnosis, doctor
     from .engine import BenchmarkError, Interrupted, Options, benchmark
+    from .loading import LoadError, load
+    from .protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
-    from .regression import Change, change
+    from .regression import Change, Regression, change
     from .render.report import report
     from .render.text import grid_table
     from .results import SCHEMA_VERSION, Finding, Measurement
     from .selfcheck import SelfCheck, selfcheck
     from .roofline import Peaks, peaks
-    from .step import RangedStepResult, StepResult, benchmark_ranged_step, benchmark_step, compare_steps
+    from .step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
+                       compare_steps)
     from .store import Store, StoreError
     from .sweep import SweepResult, sweep
     from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
@@ -29,15 +32,16 @@ _EXPORTS = {
     "DeviceError": "devices", "available_devices": "devices", "resolve_device": "devices",
     "Diagnosis": "doctor", "doctor": "doctor",
     "BenchmarkError": "engine", "Interrupted": "engine", "Options": "engine", "benchmark": "engine",
+    "LoadError": "loading", "load": "loading", "Result": "protocol",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "Change": "regression", "change": "regression",
+    "Change": "regression", "Regression": "regression", "change": "regression",
     "grid_table": "render.text", "report": "render.report",
     "SCHEMA_VERSION": "results", "Finding": "results", "Measurement": "results",
     "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
     "Store": "store", "StoreError": "store",
     "Peaks": "roofline", "peaks": "roofline",
-    "StepResult": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
+    "StepResult": "step", "StepComparison": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
     "compare_steps": "step",
     "SweepResult": "sweep", "sweep": "sweep",
     "CudaEventTimer": "timers", "MpsEventTimer": "timers", "Reading": "timers", "Timer": "timers",
@@ -91,6 +95,11 @@ __all__ = [
     "DeviceError",
     "Finding",
     "Interrupted",
+    "LoadError",
+    "load",
+    "Result",
+    "Regression",
+    "StepComparison",
     "Measurement",
     "MpsEventTimer",
     "Options",

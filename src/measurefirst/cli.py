@@ -20,7 +20,11 @@ import textwrap
 import threading
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, NoReturn, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, cast
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .compare import Comparison
+    from .sweep import SweepResult
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -695,13 +699,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 break
             results.append(m)
     except Interrupted as exc:
-        if exc.measurement is not None:
-            results.append(exc.measurement)
+        if exc.partial is not None:
+            results.append(exc.partial)
         if _ctrl_c(args):
             _say(err, "interrupted: showing what was measured so far (marked incomplete)")
             code = EXIT_INTERRUPTED
         else:
-            _say(err, "error: " + _raised_interrupt(exc.measurement.label if exc.measurement is not None else "a target"))
+            _say(err, "error: " + _raised_interrupt(getattr(exc.partial, "label", "a target")))
             code = EXIT_FAILED
     except KeyboardInterrupt:
         _say(err, "interrupted" if _ctrl_c(args) else "error: the code under test raised KeyboardInterrupt")
@@ -817,20 +821,19 @@ def _deliver(args: argparse.Namespace, text: str, show: Callable[[], None], out:
     return EXIT_OK
 
 
-_REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
-
-
 def _looks_saved(target: str) -> bool:
     """A saved result: #ID, @NAME, @NAME~K, or a file name ending in .json (never run as code)."""
-    return bool(_REF_RE.match(target)) or target.strip().lower().endswith(".json")
+    from .store import parse_ref
+
+    return parse_ref(target) is not None or target.strip().lower().endswith(".json")
 
 
 def _load_ref(target: str, store_path: Path | None) -> list[Any]:
-    from .results import load_measurements, parse_json
-    from .store import Store
+    from .results import load_measurements, measured, parse_json
+    from .store import Store, parse_ref
 
-    m = _REF_RE.match(target)
-    if m is None:
+    ref = parse_ref(target)
+    if ref is None:
         path = Path(target)
         try:
             size = path.stat().st_size
@@ -853,70 +856,48 @@ def _load_ref(target: str, store_path: Path | None) -> list[Any]:
                              f"be unique within a file to be matched (re-run with distinct --label)")
         return found
     with Store(store_path, create=False) as store:
-        if m.group("id"):
-            return [store.get(int(m.group("id")))]
-        return [store.latest(m.group("name"), int(m.group("back") or 0))[1]]
+        result = store.resolve(ref)[1]
+    found = measured(result)
+    if not found:
+        raise UsageError(f"{target} is a {result.kind}, which holds no measurements to compare")
+    return found
 
 
 def cmd_compare_saved(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
-    from .regression import change, match
-    from .render.text import cell
+    from .regression import check
+    from .render.tables import regression_failures, regression_lines, regression_table
+    from .store import parse_ref
 
     out = _console()
     refs = list(args.targets)
     if args.label:
         raise UsageError("--label names live targets; saved results keep the labels they were saved with")
     if len(refs) == 1:
-        mref = _REF_RE.match(refs[0])
-        if not mref or not mref.group("name") or mref.group("back"):
+        ref = parse_ref(refs[0])
+        if ref is None or ref.name is None or ref.back:
             raise UsageError("with one target, give @NAME: its latest run is checked against the one before")
-        refs = [f"@{mref.group('name')}~1", refs[0]]
+        refs = [f"@{ref.name}~1", refs[0]]
     if len(refs) != 2:
         raise UsageError("a regression check takes BASE and NEW (files, #ID or @NAME)")
     _check_destination(args.output, "output file (-o)")
     base, new = (_load_ref(t, args.store) for t in refs)
-    try:
-        pairs, unmatched = match(base, new)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
-    if not pairs:
-        raise UsageError(f"no benchmark label appears in both {refs[0]} and {refs[1]}")
     threshold = None if args.fail_if_slower in (None, _KIND_DEFAULT) else args.fail_if_slower
-    names = {mm.group("name") for mm in map(_REF_RE.match, refs) if mm and mm.group("name")}
-    single_name = names.pop() if len(names) == 1 and len(pairs) == 1 else None
+    names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
     try:
-        changes = [change(b, n, threshold=threshold, label=single_name) for b, n in pairs]
+        result = check(base, new, base_name=refs[0], new_name=refs[1], threshold=threshold,
+                       gate=args.fail_if_slower is not None, label=names.pop() if len(names) == 1 else None)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
-    from dataclasses import asdict
-
-    text = _dumps([asdict(c) for c in changes])
 
     def show() -> None:
-        table = Table(title=cell(f"{refs[0]} → {refs[1]}"))
-        for col in ("benchmark", "base", "new", "change", "verdict"):
-            table.add_column(col, justify="left" if col in ("benchmark", "verdict") else "right")
-        from .render.text import format_value, verdict_word
+        out.print(regression_table(result))
+        for line in regression_lines(result):
+            _say(out, line)
 
-        for c in changes:
-            verdict = cell(*verdict_word(c, args.fail_if_slower is not None))
-            table.add_row(cell(c.label), format_value(c.base_median, c.unit), format_value(c.new_median, c.unit),
-                          cell(c.words()),
-                          verdict)
-        out.print(table)
-        for c in changes:
-            for flag in c.flags:
-                _say(out, f"note: {c.label}: {flag}")
-        for label in unmatched:
-            _say(out, f"note: {label} is in only one of the two")
-
-    code = _deliver(args, text, show, out, _console(stderr=True))
-    failed = [c for c in changes if c.regression] if args.fail_if_slower is not None else []
-    for c in failed:
-        _say(_console(stderr=True), f"regression: {c.label} is {c.words()}, beyond the {c.threshold:.1%} threshold")
-    return _first_failure(EXIT_FAILED if failed else EXIT_OK, code)
+    code = _deliver(args, result.to_json(), show, out, _console(stderr=True))
+    for line in regression_failures(result):
+        _say(_console(stderr=True), line)
+    return _first_failure(EXIT_FAILED if result.failed else EXIT_OK, code)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -927,7 +908,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             if live:
                 raise UsageError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare "
                                  f"files, #ID and @NAME with each other, or statements and functions live")
-            missing = [t for t in saved if not _REF_RE.match(t) and not Path(t).is_file()]
+            from .store import parse_ref
+
+            missing = [t for t in saved if parse_ref(t) is None and not Path(t).is_file()]
             if missing:
                 what = "is a directory" if Path(missing[0]).is_dir() else "does not exist"
                 raise UsageError(f"results file {missing[0]} {what}; a target ending in .json is read as a results "
@@ -974,11 +957,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
                          budget=args.budget, min_time=args.min_time, block_time=args.block_time, order=args.order,
                          cold_cache=args.cold_cache, timer=timer)
     except BenchmarkError as exc:
-        result = exc.partial
+        result = cast("Comparison | None", exc.partial)
         _say(err, f"error: {exc}{_failure_hint(exc)}")
         code = EXIT_FAILED
     except Interrupted as exc:
-        result = exc.measurement
+        result = cast("Comparison | None", exc.partial)
         if _ctrl_c(args):
             _say(err, "interrupted: showing what was measured so far (marked incomplete)")
             code = EXIT_INTERRUPTED
@@ -1069,47 +1052,20 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from rich.table import Table
-
-    from .regression import steps
-    from .render.text import cell, format_time
+    from .history import load_history
+    from .render.tables import history_table
     from .store import Store
 
     out = _console()
     with Store(args.store, create=False) as store:
-        rows = store.list(args.name)
-        if not rows:
+        h = load_history(store, args.name)
+        if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
-        ms = [store.get(r.id) for r in rows]
-    flagged = set(steps(ms))
-    from .results import Count
-
-    counts = any(isinstance(m, Count) for m in ms)
-    values = [m.per_call if isinstance(m, Count) else m.median for m in ms]
     if args.json:
-        out.file.write(_dumps([{"id": r.id, "created": r.created, "git_commit": r.git_commit,
-                                **({"per_call": v, "event": m.event} if isinstance(m, Count) else
-                                   {"median_s": m.median, "ci_s": m.ci}),
-                                "step": i in flagged}
-                               for i, (r, m, v) in enumerate(zip(rows, ms, values))]) + "\n")
-        return EXIT_OK
-    table = Table(title=cell(f"history of {args.name}"))
-    for col in ("id", "created", "commit", "per call" if counts else "median", "95% CI", "vs previous", "step"):
-        table.add_column(col)
-    for i, (r, m, v) in enumerate(zip(rows, ms, values)):
-        ratio = v / values[i - 1] if i and values[i - 1] > 0 else math.nan
-        prev = "" if i == 0 else ("n/a" if not math.isfinite(ratio) else f"{(ratio - 1) * 100:+.1f}%")
-        if isinstance(m, Count):
-            shown, ci = f"{v:,.0f} {m.event}", f"±{m.spread:.2%} over {m.n_repeats} repeats"
-        else:
-            shown = format_time(v)
-            ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
-        step = cell("")
-        if i in flagged:
-            step = cell("▲ slower", "red") if v > values[i - 1] else cell("▼ faster", "green")
-        table.add_row(str(r.id), cell(r.created), cell((r.git_commit or "")[:12]), shown, ci, prev, step)
-    out.print(table)
+        out.file.write(h.to_json() + "\n")
+    else:
+        out.print(history_table(h))
     return EXIT_OK
 
 
@@ -1169,7 +1125,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                            peaks=pk, budget=args.budget, precision=args.precision, progress=True)
             code = EXIT_OK
         except Interrupted as exc:
-            result = exc.measurement
+            result = cast("SweepResult", exc.partial)
             _say(err, "interrupted: showing the sizes that finished (marked incomplete)")
             code = EXIT_INTERRUPTED
     except (DeviceError, ValueError, TypeError) as exc:
@@ -1181,7 +1137,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         for line in sweep_lines(result):
             if line.lstrip().startswith(("fit:", "complexity:", "peaks:", "INCOMPLETE")) or line.endswith(":"):
                 _say(out, line)
-        for line in issue_lines(result.measurements()):
+        for line in issue_lines(result.measurements):
             _say(out, line)
 
     code = _first_failure(code, _deliver(args, result.to_json(), show, out, err))
@@ -1197,7 +1153,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             code = _first_failure(code, EXIT_USAGE)
     if args.save is not None:
         code = _first_failure(code, _save(argparse.Namespace(save=args.save, store=args.store),
-                                          result.measurements(), err))
+                                          list(result.measurements), err))
     failed = [p for p in result.points if not p.ok]
     if failed and code in (EXIT_OK, EXIT_FAILED):
         every = len(failed) == len(result.points)
@@ -1430,7 +1386,7 @@ _VARIANT_RE = re.compile(r"^(eager|compile(:[\w.\-]+)?)$")
 
 def cmd_step(args: argparse.Namespace) -> int:
     from .devices import DeviceError, resolve_device
-    from .render.step import step_lines, step_table
+    from .render.step import step_table
     from .step import StepError, compare_steps
 
     out, err = _console(), _console(stderr=True)
@@ -1470,7 +1426,7 @@ def cmd_step(args: argparse.Namespace) -> int:
         except (ValueError, TypeError) as exc:
             raise UsageError(str(exc)) from exc
     try:
-        results, comparison = compare_steps(
+        sc = compare_steps(
             build, variants=variants, dtypes=dtypes, device=dev, steps=args.steps,
             warmup=args.warmup, micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum,
             world_size=args.world_size, flops_per_step=flops, measured_peak=peak_by_dtype)
@@ -1482,17 +1438,12 @@ def cmd_step(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         raise UsageError(str(exc)) from exc
     if args.json:
-        payload = {"steps": [r.to_dict() for r in results],
-                   "comparison": None if comparison is None else comparison.to_dict()}
-        out.file.write(_dumps(payload) + "\n")
+        out.file.write(sc.to_json() + "\n")
         return EXIT_OK
-    out.print(step_table(results, comparison))
-    for line in step_lines(results):
+    out.print(step_table(sc.steps, sc.comparison))
+    for line in str(sc).splitlines():
         _say(out, line)
-    if comparison is not None:
-        for line in str(comparison).splitlines():
-            _say(out, line)
-    return EXIT_FAILED if any(f.severity == "error" for r in results for f in r.findings) else EXIT_OK
+    return EXIT_FAILED if any(f.severity == "error" for f in sc.findings) else EXIT_OK
 
 
 def cmd_kernel(args: argparse.Namespace) -> int:

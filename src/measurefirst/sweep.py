@@ -13,12 +13,14 @@ import numbers
 import operator
 import sys
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from . import defaults
 from .devices import DeviceLike, cuda_api, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark
 from .fit import ComplexityFit, FitError, PowerFit, fit_complexity, fit_power
-from .results import SCHEMA_VERSION, Measurement, migrate
+from .protocol import migrate
+from .results import Finding, Measurement
 from .roofline import Bound, Peaks, classify
 
 SizeFn = Callable[[int], float]
@@ -217,6 +219,10 @@ class SweepPoint:
         return self.flops / self.bytes if (self.flops and self.bytes) else None
 
 
+#: Version of a :class:`SweepResult`'s stored form (see :mod:`measurefirst.protocol`).
+SCHEMA_VERSION = 1
+
+
 @dataclass(frozen=True)
 class SweepResult:
     """All points of a sweep, with fits and roofline classification computed on request."""
@@ -230,6 +236,13 @@ class SweepResult:
     complete: bool = True
     options: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
+
+    kind: ClassVar[str] = "sweep"
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every measured point's findings, in the order of the points."""
+        return tuple(f for m in self.measurements for f in m.findings)
 
     def series(self, label: str | None = None) -> list[SweepPoint]:
         label = self.labels[0] if label is None else label
@@ -264,8 +277,9 @@ class SweepResult:
     def bound(self, point: SweepPoint, overhead_s: float | None = None) -> Bound:
         return classify(point.seconds, point.flops, point.bytes, self.peaks, overhead_s=overhead_s)
 
-    def measurements(self) -> list[Measurement]:
-        return [p.measurement for p in self.points if p.measurement is not None]
+    @property
+    def measurements(self) -> tuple[Measurement, ...]:
+        return tuple(p.measurement for p in self.points if p.measurement is not None)
 
     def __str__(self) -> str:
         from .render.text import sweep_lines
@@ -284,7 +298,7 @@ class SweepResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "schema_version": self.schema_version, "kind": "sweep", "labels": list(self.labels),
+            "schema_version": self.schema_version, "kind": self.kind, "labels": list(self.labels),
             "sizes": list(self.sizes), "reference": self.reference, "device": self.device,
             "peaks": None if self.peaks is None else asdict(self.peaks), "complete": self.complete,
             "options": dict(self.options),
@@ -302,7 +316,7 @@ class SweepResult:
     def from_dict(cls, d: dict[str, Any]) -> "SweepResult":
         """Rebuild a sweep from its stored form; anything missing, ill-typed or inconsistent raises
         ``ValueError`` naming the field (and nothing else is raised)."""
-        d = migrate(d)
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         labels = d.get("labels")
         if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
             raise ValueError("sweep.labels must be a list of strings")
@@ -412,8 +426,8 @@ def sweep(
     device: DeviceLike = "auto",
     reference: int | None = None,
     peaks: Peaks | None = None,
-    budget: float = 2.0,
-    precision: float = 0.01,
+    budget: float = defaults.SWEEP_BUDGET_S,
+    precision: float = defaults.SWEEP_PRECISION,
     progress: bool = False,
     label: str | None = None,
     **benchmark_options: Any,

@@ -9,7 +9,7 @@ from .text import cell, format_time, plain
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..step import StepResult
+    from ..step import StepComparison, StepResult
 
 
 def _rate(x: float | None, unit: str) -> str:
@@ -69,3 +69,11 @@ def step_lines(results: Sequence["StepResult"]) -> list[str]:
         for f in r.findings:
             lines.append(f"  {f.severity} [{f.code}] {f.message}" + (f" — fix: {f.fix}" if f.fix else ""))
     return [plain(line) for line in lines]
+
+
+def step_comparison_text(result: "StepComparison") -> str:
+    """The lines of each step, then the interleaved comparison's (when there is one)."""
+    lines = step_lines(result.steps)
+    if result.comparison is not None:
+        lines += str(result.comparison).splitlines()
+    return "\n".join(lines)

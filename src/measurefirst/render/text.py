@@ -428,12 +428,7 @@ def sweep_lines(result: "SweepResult") -> list[str]:
 
 
 def verdict_word(c: "Change", gate: bool) -> tuple[str, str]:
-    """The verdict of a saved-baseline comparison and its style: REGRESSION (slower beyond the CI and
-    the threshold, with a gate on), slower, faster or same (as ``measurefirst compare`` shows it)."""
-    if c.regression and gate:
-        return "REGRESSION", "bold red"
-    if c.ci_low > 1:
-        return "slower", "red"
-    if c.ci_high < 1:
-        return "faster", "green"
-    return "same", ""
+    """The verdict of a saved-baseline comparison (:meth:`Change.verdict`) and its style, as
+    ``measurefirst compare`` shows it."""
+    return {"regression": ("REGRESSION", "bold red"), "slower": ("slower", "red"), "faster": ("faster", "green"),
+            "same": ("same", "")}[c.verdict(gate)]
