@@ -79,7 +79,8 @@ def test_runs_list_show_export_delete(tmp_path, capsys):
     assert main(["runs", "--store", str(store)]) == 0
     assert "k" in capsys.readouterr().out
     assert main(["runs", "show", "1", "--store", str(store)]) == 0
-    assert "#1 simulated" in capsys.readouterr().out
+    out = capsys.readouterr().out  # each kind shown by its own renderer: a measurement as its table
+    assert out.startswith("#1 k: measurement, ") and "┃ benchmark" in out and "│ simulated" in out
     assert main(["runs", "export", "1", "--format", "csv", "--store", str(store)]) == 0
     assert capsys.readouterr().out.startswith("id,name")
     assert main(["runs", "delete", "1", "--store", str(store)]) == 0

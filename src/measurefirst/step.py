@@ -604,6 +604,14 @@ def _findings(med: dict[str, float], step_s: float, recompiles: int, memory: dic
     return tuple(out)
 
 
+def measured_peaks(device: DeviceLike, dtypes: Iterable[str], store: Any = None) -> dict[str, float]:
+    """The measured matrix-product peak (FLOP/s) of each step dtype (``fp32``, ``bf16``, ``fp16``) on
+    ``device``, cached in the results ``store`` (see :func:`measurefirst.roofline.peaks`)."""
+    from .roofline import peaks
+
+    return {d: peaks(device, "float32" if d == "fp32" else d, store=store).flops_per_s for d in dtypes}
+
+
 def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager",), dtypes: Iterable[str] = ("fp32",),
                   device: DeviceLike = "auto", steps: int = defaults.COMPARE_STEPS, warmup: int = defaults.STEP_WARMUP,
                   compare_budget: float | None = None,

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from .protocol import Result, from_dict
-from .results import Count, Measurement, parse_json
+from .results import Count, Measurement, measured, parse_json
 
 #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
 Measured = Measurement | Count
@@ -615,6 +615,45 @@ def default_name(result: Result) -> str:
     """The name a result is saved under when none is given: its label, else its kind."""
     label = getattr(result, "label", None)
     return label if isinstance(label, str) and label else result.kind
+
+
+#: Kinds that hold nothing beyond the measurements in them (their tables are recomputed from those):
+#: ``--save`` keeps their measurements only. Any other kind is also kept whole (a comparison's verdicts).
+MEASUREMENT_CONTAINERS = ("measurement", "count", "saved_run", "history", "sweep", "selfcheck")
+
+
+def to_save(results: Iterable[Result], prefix: str = "") -> tuple[builtins.list[Result], builtins.list[str],
+                                                                 builtins.list[str]]:
+    """What ``--save [PREFIX]`` keeps of ``results``, and under which names: every measurement (or
+    count) they hold as its own run, under its label (``PREFIX/label``, or ``PREFIX`` when it is the
+    only one), so that histories and ``compare @NAME`` find it; every result that is more than its
+    measurements, whole, under ``PREFIX`` (else its label or kind). Also: the labels of the
+    measurements left out for having no samples."""
+    results = builtins.list(results)
+    every = [m for r in results for m in measured(r)]
+    kept = [m for m in every if has_samples(m)]
+    names = [(prefix + (f"/{m.label}" if len(kept) > 1 else "")) if prefix else m.label for m in kept]
+    whole = [r for r in results if r.kind not in MEASUREMENT_CONTAINERS]
+    return [*kept, *whole], names + [prefix or default_name(r) for r in whole], \
+        [m.label for m in every if not has_samples(m)]
+
+
+def keep_unsaved(results: Iterable[Result]) -> Path | None:
+    """Write results that could not be saved to a ``measurefirst-unsaved-….json`` file (in the working
+    directory, else the temporary one) that ``measurefirst compare`` reads; its path, or None."""
+    import tempfile
+    import time
+
+    from .safeio import DestinationError, strict_json, write_atomic
+
+    name = f"measurefirst-unsaved-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+    text = strict_json([r.to_dict() for r in results], indent=2)
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        try:
+            return write_atomic(folder / name, text + "\n", "fallback results file")
+        except (DestinationError, OSError):
+            continue
+    return None
 
 
 def _measured(run_id: int, result: Result, path: Path) -> Measured:

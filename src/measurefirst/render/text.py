@@ -392,8 +392,9 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
     return table
 
 
-def sweep_lines(result: "SweepResult") -> list[str]:
-    """Plain-text summary: per implementation, each point, the fitted model and the complexity class."""
+def sweep_lines(result: "SweepResult", *, points: bool = True) -> list[str]:
+    """Plain-text summary: per implementation, each point (unless ``points`` is False, as under a
+    table of them), the fitted model and the complexity class."""
     from ..fit import FitError
 
     lines = []
@@ -401,7 +402,7 @@ def sweep_lines(result: "SweepResult") -> list[str]:
         lines.append(f"peaks: {result.peaks}")
     for label in result.labels:
         lines.append(plain(f"{label}:"))
-        for p in result.series(label):
+        for p in result.series(label) if points else ():
             if not p.ok:
                 lines.append(plain(f"  n={p.n}: failed — {p.error}"))
                 continue
