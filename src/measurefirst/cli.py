@@ -1,7 +1,6 @@
 """Command line: parse (:mod:`measurefirst.cli_parser`), call the library, render
-(:mod:`measurefirst.render.views`), emit. Every command that produces results leaves by one path,
-:func:`_emit`: JSON (``--json``) or its renderer on stdout, ``-o FILE``, ``--save`` to the store.
-Errors are printed once, as one line. Commands that do not measure never import torch.
+(:mod:`measurefirst.render.views`), emit (:mod:`measurefirst.emit`). Errors are printed once, as one
+line. Commands that do not measure never import torch.
 
 Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check failed), 2 bad usage or input,
 3 selfcheck: the machine was too noisy to judge, 130 interrupted.
@@ -13,21 +12,20 @@ import argparse
 import signal
 import sys
 import threading
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from . import defaults
 from .cli_parser import KIND_DEFAULT, UsageError
 from .cli_parser import build_parser as _build_parser
-from .targets import SetupFailed, TargetError, UserExit, exits_are_failures, failure_hint
+from .emit import say as _say
+from .emit import show as _show
+from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
-    from .render.views import Options, View
+    from .render.views import Options
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOISY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-#: A results file larger than this is refused before it is read.
-MAX_RESULTS_FILE_BYTES = 256 * 2**20
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,107 +40,24 @@ def _step_contract() -> str:
     return CONTRACT
 
 
-def _console(stderr: bool = False) -> Any:
-    import os
-
-    from rich.console import Console
-
-    stream = sys.stderr if stderr else sys.stdout
-    try:
-        wanted = int(os.environ.get("MEASUREFIRST_WIDTH", "160"))
-    except ValueError:
-        wanted = 160
-    return Console(file=stream, width=None if stream.isatty() else max(40, min(wanted, 1000)), highlight=False,
-                   soft_wrap=False)
-
-
-def _say(text: str, *, err: bool = True, style: str | None = None) -> None:
-    """Print one line as it is (stderr by default): no rich markup, control characters escaped."""
-    from .render.text import plain
-
-    _console(err).print(plain(text), markup=False, style=style, soft_wrap=True)
-
-
-def _show(items: "View") -> None:
-    out = _console()
-    for item in items:
-        if isinstance(item, str):
-            _say(item, err=False)
-        else:
-            out.print(item)
-
-
 def _first(code: int, other: int) -> int:
     return code if code != EXIT_OK else other
 
 
-# ---- before measuring: every destination is checked ---------------------------------------------------
-def _check_outputs(args: argparse.Namespace, *paths: tuple[Path | None, str], output: str = "output file (-o)") -> None:
-    """-o and the other files to write, and the store with --save: a bad one costs no measurement."""
-    from .safeio import DestinationError, check_destination
-    from .store import Store, StoreError
+def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
+    from .emit import check
 
-    for path, what in ((getattr(args, "output", None), output), *paths):
-        try:
-            if path is not None:
-                check_destination(path, what)
-        except DestinationError as exc:
-            raise UsageError(str(exc)) from None
-    if getattr(args, "save", None) is not None:
-        with Store(args.store) as store:
-            if store.read_only:
-                raise StoreError(f"cannot save: the results store {store.path} is read-only; choose a writable "
-                                 f"file with --store PATH")
+    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what)
 
 
-# ---- after measuring: one way out ---------------------------------------------------------------------
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
           options: "Options | None" = None) -> int:
-    """Results as JSON (--json) or through their renderers, then -o FILE, then --save. A file or store
-    that fails now is one line (exit 2) and costs none of the results already shown."""
-    from .render.views import Options, view
-    from .safeio import DestinationError, strict_json, write_atomic
+    """The one way out of every command that produces results (see :mod:`measurefirst.emit`)."""
+    from .emit import emit
 
-    if not results:
-        return code
-    text = strict_json(results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results], indent=2)
-    if getattr(args, "json", False):
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    else:
-        _show(view(results, options or Options()))
-    if getattr(args, "output", None) is not None:
-        try:
-            write_atomic(args.output, text + "\n", "output file")
-        except DestinationError as exc:
-            _say(f"error: {exc}")
-            code = _first(code, EXIT_USAGE)
-    if getattr(args, "save", None) is not None:
-        code = _first(code, _save(args, results))
-    return code
-
-
-def _save(args: argparse.Namespace, results: Sequence["Result"]) -> int:
-    """Save to the store (see :func:`measurefirst.store.to_save`); if that fails after measuring, the
-    results go to a fallback file the error names."""
-    from .store import Store, StoreError, keep_unsaved, to_save
-
-    kept, names, empty = to_save(results, args.save)
-    for label in empty:
-        _say(f"not saved: {label} has no samples")
-    if not kept:
-        return EXIT_OK
-    try:
-        with Store(args.store) as store:
-            ids = store.save_many(kept, names=names)
-    except (StoreError, OSError, ValueError) as exc:
-        fallback = keep_unsaved(kept)
-        where = (f"they are kept in {fallback} (a results file: measurefirst compare reads it)" if fallback
-                 else "and no fallback file could be written either; the results above are all there is")
-        _say(f"error: the results were not saved: {exc}; {where}")
-        return EXIT_USAGE
-    _say(f"saved {len(ids)} run(s) to {store.path}: " + ", ".join(f"#{i} {n}" for i, n in zip(ids, names)))
-    return EXIT_OK
+    ok = not results or emit(results, json=getattr(args, "json", False), output=getattr(args, "output", None),
+                             save=getattr(args, "save", None), store=getattr(args, "store", None), options=options)
+    return _first(code, EXIT_OK if ok else EXIT_USAGE)
 
 
 # ---- running the code under test: its failures keep what was measured -----------------------------------
@@ -184,28 +99,31 @@ def _run(args: argparse.Namespace, who: str, call: Callable[[], Any]) -> tuple[A
     except SystemExit as exc:
         _say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
         return None, EXIT_FAILED
-    except (ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+    except RuntimeError as exc:
+        from .counting import CountError
+
+        if isinstance(exc, CountError):  # no instruction counter here: say which to install
+            raise UsageError(str(exc)) from exc
+        raise
 
 
 def _simulated(spec: str) -> Any:
     """The seeded simulated world of ``--simulate`` (tests): a clock, a timer and functions."""
     from .simulate import SimWorld, parse_spec
 
-    try:
-        return SimWorld(parse_spec(spec))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
+    return SimWorld(parse_spec(spec))
 
 
 # ---- the commands -------------------------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .engine import benchmark
+    from dataclasses import fields
+
+    from .engine import Options, benchmark
     from .targets import count_target, labelled, load_all
 
     if not args.targets and not args.simulate:
         raise UsageError('give a statement or module:function to time, e.g. measurefirst bench -s "a = torch.randn(512, 512)" "a @ a"')
-    _check_outputs(args)
+    _check(args)
     if args.simulate:
         worlds = [_simulated(args.simulate) for _ in args.targets or ["simulated"]]
         device, jobs = "cpu", [(label, fn, w.timer()) for (label, fn), w in
@@ -218,67 +136,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if args.simulate:
             raise UsageError("--count counts real instructions; it cannot be simulated")
         jobs = [(label, count_target(t, args.setup, device), timer) for (label, _, timer), t in zip(jobs, args.targets)]
+    # the engine's options, by the names the parser gives them (with --count: what counting takes)
+    names = ("warmup", "trials", "number") if args.count else [f.name for f in fields(Options) if hasattr(args, f.name)]
+    options = {name: getattr(args, name) for name in names}
     results: list[Any] = []
     code = EXIT_OK
     for label, fn, timer in jobs:
-        options = (dict(count=args.count, warmup=args.warmup, trials=args.trials, number=args.number)
-                   if args.count else
-                   dict(precision=args.precision, budget=args.budget, min_time=args.min_time,
-                        min_samples=args.min_samples, max_samples=args.max_samples, warmup=args.warmup,
-                        trials=args.trials, number=args.number, warmup_max_time=args.warmup_time,
-                        cold_cache=args.cold_cache, cuda_graph=args.cuda_graph, timer=timer,
-                        discard_preempted=not args.keep_preempted, stop_early=not args.no_stop_early))
-        result, code = _run(args, f"benchmark {label!r}", lambda: benchmark(fn, device=device, label=label, **options))
+        extra = {"count": args.count} if args.count else {"timer": timer}
+        result, code = _run(args, f"benchmark {label!r}", lambda: benchmark(fn, device=device, label=label,
+                                                                          **options, **extra))
         results += [] if result is None else [result]
         if code != EXIT_OK:
             break
     return _emit(args, results, code)
 
 
-def _looks_saved(target: str) -> bool:
-    """A saved result: #ID, @NAME, @NAME~K, or a file name ending in .json (never run as code)."""
-    from .store import parse_ref
-
-    return parse_ref(target) is not None or target.strip().lower().endswith(".json")
-
-
-def _load_saved(target: str, store_path: Path | None) -> list[Any]:
-    """The measurements a results file or a saved run holds, for a regression check."""
-    from .results import load_measurements, measured, parse_json
-    from .store import Store, parse_ref
-
-    ref = parse_ref(target)
-    if ref is not None:
-        with Store(store_path, create=False) as store:
-            result = store.resolve(ref)[1]
-        found = measured(result)
-        if not found:
-            raise UsageError(f"{target} is a {result.kind}, which holds no measurements to compare")
-        return found
-    path = Path(target)
-    if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
-        raise UsageError(f"results file {target} {what}; a target ending in .json is read as a results file, never run")
-    try:
-        if path.stat().st_size > MAX_RESULTS_FILE_BYTES:
-            raise UsageError(f"results file {target} is {path.stat().st_size / 2**20:.0f} MiB; at most "
-                             f"{MAX_RESULTS_FILE_BYTES // 2**20} MiB are read")
-        found = load_measurements(parse_json(path.read_bytes()), source=path.name)
-    except OSError as exc:
-        raise UsageError(f"cannot read results file {target}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(f"{target} is not a valid measurefirst results file: {exc}") from None
-    if not found:
-        raise UsageError(f"{target} holds no measurements")
-    labels = [x.label for x in found]
-    dupes = sorted({x for x in labels if labels.count(x) > 1})
-    if dupes:
-        raise UsageError(f"{target} holds {labels.count(dupes[0])} results labelled {dupes[0]!r}; labels must "
-                         f"be unique within a file to be matched (re-run with distinct --label)")
-    return found
-
-
 def cmd_compare_saved(args: argparse.Namespace) -> int:
+    from .loading import load_measured
     from .regression import check
     from .render.tables import regression_failures
     from .store import parse_ref
@@ -293,15 +167,12 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
         refs = [f"@{ref.name}~1", refs[0]]
     if len(refs) != 2:
         raise UsageError("a regression check takes BASE and NEW (files, #ID or @NAME)")
-    _check_outputs(args)
-    base, new = (_load_saved(t, args.store) for t in refs)
+    _check(args)
+    base, new = (load_measured(t, args.store) for t in refs)
     names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
-    try:
-        result = check(base, new, base_name=refs[0], new_name=refs[1], gate=args.fail_if_slower is not None,
-                       threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
-                       label=names.pop() if len(names) == 1 else None)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from exc
+    result = check(base, new, base_name=refs[0], new_name=refs[1], gate=args.fail_if_slower is not None,
+                   threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
+                   label=names.pop() if len(names) == 1 else None)
     code = _emit(args, [result])
     for line in regression_failures(result):
         _say(line)
@@ -310,26 +181,24 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from .compare import compare
+    from .loading import looks_saved
     from .regression import slower
     from .targets import labelled, load_all
 
-    saved = [] if args.simulate else [t for t in args.targets if _looks_saved(t)]
+    saved = [] if args.simulate else [t for t in args.targets if looks_saved(t)]
     if saved:
-        live = [t for t in args.targets if not _looks_saved(t)]
+        live = [t for t in args.targets if not looks_saved(t)]
         if live:
             raise UsageError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare "
                              f"files, #ID and @NAME with each other, or statements and functions live")
         return cmd_compare_saved(args)
-    _check_outputs(args)
+    _check(args)
     timer: Any = args.timer
     if args.simulate:
         from .simulate import parse_spec
 
         world = _simulated(args.simulate.split(";")[0])
-        try:
-            calls = [parse_spec(part).call_ns for part in args.simulate.split(";")]
-        except ValueError as exc:
-            raise UsageError(str(exc)) from exc
+        calls = [parse_spec(part).call_ns for part in args.simulate.split(";")]
         candidates = labelled([(f"sim{i}", world.function(ns, f"sim{i}")) for i, ns in enumerate(calls)], args.label)
         timer, device = world.timer(), "cpu"
     elif len(args.targets) < 2:
@@ -353,28 +222,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return code
 
 
-def _run_ids(texts: Sequence[str]) -> list[int]:
-    from .store import check_run_id
-
-    ids = []
-    for x in texts:
-        digits = x.strip().lstrip("#")
-        if not digits.isdigit() or not digits.isascii():
-            raise UsageError(f"run ids are whole numbers such as 12 or #12; got {x!r}")
-        if len(digits) > 19:
-            raise UsageError(f"run id {x[:24]!r}... is beyond SQLite's integers (at most 2**63-1)")
-        ids.append(check_run_id(int(digits)))
-    return ids
-
-
 def cmd_runs(args: argparse.Namespace) -> int:
     from .render.tables import runs_table
     from .render.views import view
-    from .store import Store
+    from .store import Store, parse_run_ids
 
     if args.action == "list" and len(args.ids) > 1:
         raise UsageError("runs list takes at most one NAME")
-    ids = [] if args.action == "list" else _run_ids(args.ids)
+    ids = [] if args.action == "list" else parse_run_ids(args.ids)
     if args.action != "list" and not ids:
         raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
     with Store(args.store, create=False) as store:
@@ -407,15 +262,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     return _emit(args, [h])
 
 
-def _plot_paths(path: Path) -> list[tuple[Path | None, str]]:
-    return [(p, "plot") for p in (path, path.with_name(f"{path.stem}-throughput{path.suffix}"),
-                                  path.with_name(f"{path.stem}-roofline{path.suffix}"))]
-
-
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from .devices import DeviceError, resolve_device
+    from .devices import resolve_device
+    from .render.plots import FORMATS, plot_all, plot_paths
     from .roofline import peaks
-    from .sweep import builtin, parse_sizes, sweep, work_table
+    from .sweep import plan, sweep
     from .targets import is_function_target, load_callable
 
     if bool(args.op) == bool(args.target):
@@ -423,37 +274,24 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                          "give TARGET (module:make_fn) or --op " + "|".join(defaults.SWEEP_OPS))
     if args.target and not is_function_target(args.target):
         raise UsageError("TARGET must be module:make_fn (a function of n returning the callable to time)")
-    if args.plot is not None and args.plot.suffix.lower() not in (".png", ".svg"):
+    if args.plot is not None and args.plot.suffix.lower() not in FORMATS:
         raise UsageError(f"--plot {args.plot} must end in .png or .svg")
-    _check_outputs(args, *(_plot_paths(args.plot) if args.plot is not None else ()))
-    try:
-        sizes = parse_sizes(args.sizes) if args.sizes else None
-        dev = resolve_device(args.device)
-        if args.op:
-            make, flops, nbytes, default_sizes = builtin(args.op, args.dtype, dev)
-            label, sizes = args.op, sizes or default_sizes
-        else:
-            (label, make), flops, nbytes = load_callable(args.target), None, None
-        if sizes is None:
-            raise UsageError("give --sizes, e.g. --sizes 64,128,...,4096")
-        flops, nbytes = args.flops or flops, args.bytes or nbytes
-        work_table(sizes, flops, nbytes)  # every expression at every size, before anything is measured
-        if args.reference is not None and args.reference not in sizes:
-            raise UsageError(f"--reference {args.reference} is not among the sizes")
-        pk = None
-        if not args.no_peaks and (flops or nbytes):
-            _say("measuring machine peaks (cached afterwards; --no-peaks skips) ...")
-            pk = peaks(dev, args.dtype, store=args.store)
-    except (DeviceError, ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
-    result, code = _run(args, f"sweep {label!r}", lambda: sweep(
-        {label: make}, sizes, flops=flops, bytes=nbytes, device=dev, reference=args.reference, peaks=pk,
-        budget=args.budget, precision=args.precision, progress=True))
+    _check(args, *((p, "plot") for p in (plot_paths(args.plot) if args.plot is not None else ())))
+    dev = resolve_device(args.device)
+    label, make = load_callable(args.target) if args.target else (args.op, None)
+    todo = plan(op=args.op, make=make, label=label, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
+                dtype=args.dtype, device=dev, reference=args.reference)  # checked before anything is measured
+    pk = None
+    if not args.no_peaks and (todo.flops or todo.bytes):
+        _say("measuring machine peaks (cached afterwards; --no-peaks skips) ...")
+        pk = peaks(dev, args.dtype, store=args.store)
+    result, code = _run(args, f"sweep {todo.label!r}", lambda: sweep(
+        {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
+        reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision, progress=True))
     if result is None:
         return code
     code = _emit(args, [result], code)
     if args.plot is not None:
-        from .render.plots import plot_all
         from .safeio import DestinationError
 
         try:
@@ -473,14 +311,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_peaks(args: argparse.Namespace) -> int:
     from dataclasses import asdict
 
-    from .devices import DeviceError
     from .roofline import peaks
     from .safeio import strict_json
 
-    try:
-        p = peaks(args.device, args.dtype, refresh=args.refresh, store=args.store)
-    except (DeviceError, ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+    p = peaks(args.device, args.dtype, refresh=args.refresh, store=args.store)
     sys.stdout.write((strict_json(asdict(p), indent=2) if args.json else str(p)) + "\n")
     return EXIT_OK
 
@@ -493,7 +327,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     targets = [args.target, *args.vs]
     if args.trace is not None and len(targets) > 1:
         raise UsageError("--trace takes one target; profile the others separately")
-    _check_outputs(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
+    _check(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
     device, loaded = load_all(targets, args.label, args.device, args.setup)
     try:
         profiles = {label: profile(fn, device=device, steps=args.steps, warmup=args.warmup, label=label,
@@ -505,8 +339,6 @@ def cmd_profile(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from exc
         _say(f"error: {exc}{failure_hint(exc)}")
         return EXIT_FAILED
-    except (ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
     result = diff(profiles) if len(profiles) > 1 else next(iter(profiles.values()))
     return _emit(args, [result], options=Options(view=args.view, sort=args.sort, limit=args.row_limit))
 
@@ -515,40 +347,33 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import doctor
     from .targets import load_all
 
-    _check_outputs(args)
+    _check(args)
     timer: Any = "auto"
     if args.simulate:
         world = _simulated(args.simulate)
         device, timer, label, fn = "cpu", world.timer(), "simulated", world.function()
     else:
         device, [(label, fn)] = load_all([args.target], [], args.device, args.setup)
-    try:
-        d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
-    except (ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+    d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
     code = _emit(args, [d])
     return _first(EXIT_FAILED if d.error is not None or (args.strict and d.warnings) else EXIT_OK, code)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .devices import DeviceError
     from .lecture import run
     from .safeio import strict_json
 
     def emit(line: str) -> None:
         _say(line.lstrip("# ").strip(), err=False, style="bold") if line.startswith("#") else _say(line, err=False)
 
-    try:
-        results = run(args.which, device=args.device, lang=args.lang, quick=args.quick, emit=emit)
-    except (DeviceError, ValueError) as exc:
-        raise UsageError(str(exc)) from exc
+    results = run(args.which, device=args.device, lang=args.lang, quick=args.quick, emit=emit)
     if args.json:
         sys.stdout.write(strict_json({r.name: r.data for r in results}, indent=2) + "\n")
     return EXIT_OK
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    from .devices import DeviceError, resolve_device
+    from .devices import resolve_device
     from .lecture.narration import default_lang
     from .render.selfcheck import progress_line
     from .render.views import Options
@@ -556,27 +381,24 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .timers import make_timer
 
     lang = args.lang or default_lang()
-    _check_outputs(args)
-    try:
-        world = None if args.simulate is None else _simulated(args.simulate)
-        timer = None
-        if args.fault is not None:
-            timer = FaultyTimer(world.timer() if world is not None else make_timer(resolve_device(args.device)),
-                                args.fault)
-        result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world,
-                           progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
-    except (DeviceError, ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+    _check(args)
+    world = None if args.simulate is None else _simulated(args.simulate)
+    timer = None
+    if args.fault is not None:
+        timer = FaultyTimer(world.timer() if world is not None else make_timer(resolve_device(args.device)),
+                            args.fault)
+    result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world,
+                       progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
     code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
     return _emit(args, [result], code, Options(lang=lang))
 
 
 def cmd_step(args: argparse.Namespace) -> int:
-    from .devices import DeviceError, resolve_device
+    from .devices import resolve_device
     from .step import StepError, compare_steps, measured_peaks
     from .targets import is_function_target, load_callable
 
-    _check_outputs(args)
+    _check(args)
     if not is_function_target(args.target):
         raise UsageError("TARGET must be module:build or file.py:build; " + _step_contract())
     try:
@@ -592,8 +414,6 @@ def cmd_step(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from exc
         _say(f"error: {exc}")
         return EXIT_FAILED
-    except (DeviceError, ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
     code = _emit(args, [result])
     return _first(EXIT_FAILED if any(f.severity == "error" for f in result.findings) else EXIT_OK, code)
 
@@ -612,15 +432,12 @@ def cmd_kernel(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .loading import LoadError, load_targets
+    from .loading import load_targets
     from .render.report import report, write
 
-    _check_outputs(args, output="report")  # before reading anything
-    try:
-        results = load_targets(list(args.targets), args.store)
-        html = report(results, lang=args.lang, theme=args.theme, title=args.title)
-    except (LoadError, ValueError, TypeError) as exc:
-        raise UsageError(str(exc)) from exc
+    _check(args, what="report")  # before reading anything
+    results = load_targets(list(args.targets), args.store)
+    html = report(results, lang=args.lang, theme=args.theme, title=args.title)
     path = write(args.output, html)  # whole or not at all; DestinationError is reported in one line
     _say(f"wrote {path} ({len(results)} result(s), {len(html) / 1024:.0f} KiB, lang {args.lang})")
     return EXIT_OK
@@ -676,13 +493,12 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
-    from .safeio import DestinationError
     from .store import StoreError
 
     try:
         with exits_are_failures():
             return COMMANDS[args.command](args)
-    except (UsageError, TargetError, StoreError, DestinationError) as exc:
+    except (UsageError, StoreError, ValueError, TypeError) as exc:  # bad input: an option, a file, a device...
         _error(str(exc))
         return EXIT_USAGE
     except (SetupFailed, UserExit) as exc:

@@ -255,21 +255,21 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     b.add_argument("--max-samples", type=_at_least(1), default=None, help="samples at most (default: no limit)")
     b.add_argument("--warmup", type=_at_least(0), default=None,
                    help="fixed number of warm-up calls (default: until steady)")
-    b.add_argument("--warmup-time", type=_seconds_or_zero, default=D.WARMUP_MAX_TIME_S,
+    b.add_argument("--warmup-time", dest="warmup_max_time", type=_seconds_or_zero, default=D.WARMUP_MAX_TIME_S,
                    help=f"cap on adaptive warm-up, seconds (default {D.WARMUP_MAX_TIME_S:g})")
     b.add_argument("--trials", type=_at_least(1), default=None, help="fixed number of samples (default: adaptive)")
     b.add_argument("-n", "--number", type=_at_least(1), default=None, help="calls per sample (default: calibrated)")
     b.add_argument("--cold-cache", action="store_true", help="flush the last-level cache before each sample")
     b.add_argument("--cuda-graph", action="store_true", help="capture the calls in a CUDA graph and time replays")
     _timer(b)
-    b.add_argument("--no-stop-early", action="store_true",
+    b.add_argument("--no-stop-early", dest="stop_early", action="store_false",
                    help="spend the whole budget even when the interval has settled wider than --precision "
                         "(default: stop after about a second with the interval this machine gives)")
     b.add_argument("--count", choices=D.COUNT_EVENTS, default=None,
                    help="count instead of timing: user-space instructions per call, in a fresh process "
                         "(hardware counters, else valgrind's callgrind); deterministic, for CI gates. "
                         "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
-    b.add_argument("--keep-preempted", action="store_true",
+    b.add_argument("--keep-preempted", dest="discard_preempted", action="store_false",
                    help="use samples during which the OS preempted the process (default: set them aside)")
     _labels(b)
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests

@@ -120,6 +120,56 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
         return [load_history(st, target)]
 
 
+#: A results file larger than this is refused before it is read.
+MAX_RESULTS_FILE_BYTES = 256 * 2**20
+
+
+def looks_saved(target: str) -> bool:
+    """A saved result: ``#ID``, ``@NAME``, ``@NAME~K``, or a file name ending in ``.json`` (never run as code)."""
+    from .store import parse_ref
+
+    return parse_ref(target) is not None or target.strip().lower().endswith(".json")
+
+
+def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> list[Any]:
+    """The measurements (or counts) a results file or a saved run (``#ID``, ``@NAME~K``) holds, with
+    unique labels, for a regression check; :class:`LoadError` saying what to give otherwise."""
+    from .results import load_measurements, measured, parse_json
+    from .store import Store, parse_ref
+
+    ref = parse_ref(target)
+    if ref is not None:
+        with Store(store, create=False) as st:
+            result = st.resolve(ref)[1]
+        found = measured(result)
+        if not found:
+            raise LoadError(f"{target} is a {result.kind}, which holds no measurements to compare")
+        return found
+    path = Path(target)
+    if not path.is_file():
+        what = "is a directory" if path.is_dir() else "does not exist"
+        raise LoadError(f"results file {target} {what}; a target ending in .json is read as a results file, never run")
+    try:
+        if path.stat().st_size > MAX_RESULTS_FILE_BYTES:
+            raise LoadError(f"results file {target} is {path.stat().st_size / 2**20:.0f} MiB; at most "
+                            f"{MAX_RESULTS_FILE_BYTES // 2**20} MiB are read")
+        found = load_measurements(parse_json(path.read_bytes()), source=path.name)
+    except OSError as exc:
+        raise LoadError(f"cannot read results file {target}: {exc.strerror or exc}") from None
+    except LoadError:
+        raise
+    except ValueError as exc:
+        raise LoadError(f"{target} is not a valid measurefirst results file: {exc}") from None
+    if not found:
+        raise LoadError(f"{target} holds no measurements")
+    labels = [x.label for x in found]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise LoadError(f"{target} holds {labels.count(dupes[0])} results labelled {dupes[0]!r}; labels must "
+                        f"be unique within a file to be matched (re-run with distinct --label)")
+    return found
+
+
 def load_targets(targets: list[str], store: str | os.PathLike[str] | None = None) -> list[Any]:
     """Every result the targets name, a step comparison as its parts (for the report)."""
     out: list[Any] = []

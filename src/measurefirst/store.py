@@ -120,6 +120,19 @@ def check_run_id(run_id: Any) -> int:
     return run_id
 
 
+def parse_run_ids(texts: Iterable[str]) -> builtins.list[int]:
+    """Run ids as typed (``12`` or ``#12``); StoreError for anything else."""
+    ids = []
+    for x in texts:
+        digits = x.strip().lstrip("#")
+        if not digits.isdigit() or not digits.isascii():
+            raise StoreError(f"run ids are whole numbers such as 12 or #12; got {x!r}")
+        if len(digits) > 19:
+            raise StoreError(f"run id {x[:24]!r}... is beyond SQLite's integers (at most 2**63-1)")
+        ids.append(check_run_id(int(digits)))
+    return ids
+
+
 def _guarded(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
     """Turn any sqlite3 error of a Store method into a one-line StoreError saying what to do."""
 

@@ -588,6 +588,39 @@ def builtin(op: str, dtype: Any, device: DeviceLike) -> tuple[MakeFn, SizeFn | N
     raise ValueError(f"unknown built-in sweep {op!r}; use matmul, add, copy or gelu")
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A sweep ready to run: what to measure (``make``) at which sizes, and the work per call."""
+
+    label: str
+    make: MakeFn
+    sizes: tuple[int, ...]
+    flops: SizeFn | str | None
+    bytes: SizeFn | str | None
+
+
+def plan(*, op: str | None = None, make: MakeFn | None = None, label: str = "", sizes: str | None = None,
+         flops: str | None = None, bytes: str | None = None,  # noqa: A002 - as in sweep()
+         dtype: Any = defaults.DTYPE, device: DeviceLike = "auto", reference: int | None = None) -> Plan:
+    """A built-in sweep (``op``, with its default sizes and work) or ``make``: ``sizes`` parsed (see
+    :func:`parse_sizes`), ``flops``/``bytes`` expressions (overriding the op's) evaluated at every size,
+    the reference size among them; ``ValueError`` saying what to give otherwise. Nothing is measured."""
+    sizes_ = parse_sizes(sizes) if sizes else None
+    op_flops: SizeFn | None = None
+    op_bytes: SizeFn | None = None
+    if op is not None:
+        make, op_flops, op_bytes, default_sizes = builtin(op, dtype, device)
+        label, sizes_ = op, sizes_ or default_sizes
+    if make is None or sizes_ is None:
+        raise ValueError("give a built-in op or a make function" if make is None else
+                         "give --sizes, e.g. --sizes 64,128,...,4096")
+    work_flops, work_bytes = flops or op_flops, bytes or op_bytes
+    work_table(sizes_, work_flops, work_bytes)  # every expression at every size, before anything is measured
+    if reference is not None and reference not in sizes_:
+        raise ValueError(f"--reference {reference} is not among the sizes")
+    return Plan(label, make, tuple(sizes_), work_flops, work_bytes)
+
+
 def _is_power_of(a: int, r: int) -> bool:
     while a % r == 0 and a > 1:
         a //= r
