@@ -180,10 +180,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import compare
     from .loading import looks_saved
-    from .regression import slower
-    from .targets import labelled, load_all
 
     saved = [] if args.simulate else [t for t in args.targets if looks_saved(t)]
     if saved:
@@ -192,6 +189,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise UsageError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare "
                              f"files, #ID and @NAME with each other, or statements and functions live")
         return cmd_compare_saved(args)
+    from .compare import compare  # imports torch: only for a live comparison
+    from .regression import slower
+    from .targets import labelled, load_all
+
     _check(args)
     timer: Any = args.timer
     if args.simulate:
