@@ -215,6 +215,17 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
         p.add_argument("--lang", choices=D.LANGS, default=None, help="en or zh (default: from the locale)")
 
 
+def _stopping(p: argparse.ArgumentParser, precision: tuple[float, str], budget: tuple[float, str],
+              min_time: tuple[float, str] | None = None) -> None:
+    """--precision, --budget and --min-time: each a (default, help) pair."""
+    p.add_argument("-p", "--precision", type=_fraction, default=precision[0],
+                   help=f"{precision[1]} (default {_pct(precision[0])})")
+    p.add_argument("-b", "--budget", type=_seconds, default=budget[0], help=f"{budget[1]} (default {budget[0]:g})")
+    if min_time is not None:
+        p.add_argument("--min-time", type=_seconds_or_zero, default=min_time[0],
+                       help=f"{min_time[1]} (default {min_time[0]:g})")
+
+
 def _timer(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timer", choices=D.TIMERS, default=D.TIMERS[0], help="auto: events on GPUs, wall clock on the CPU")
 
@@ -244,12 +255,8 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     )
     b.add_argument("targets", nargs="*", metavar="TARGET", help="statement, module:function or file.py:function")
     _common(b, setup=True, output=True, save="NAME")
-    b.add_argument("-p", "--precision", type=_fraction, default=D.PRECISION,
-                   help=f"stop when the 95%% CI of the median is within ±this, as 0.01 or 1%% (default {_pct(D.PRECISION)})")
-    b.add_argument("-b", "--budget", type=_seconds, default=D.BUDGET_S,
-                   help=f"seconds per target at most (default {D.BUDGET_S:g})")
-    b.add_argument("--min-time", type=_seconds_or_zero, default=D.MIN_TIME_S,
-                   help=f"seconds of sampling at least (default {D.MIN_TIME_S:g})")
+    _stopping(b, (D.PRECISION, "stop when the 95%% CI of the median is within ±this, as 0.01 or 1%%"),
+              (D.BUDGET_S, "seconds per target at most"), (D.MIN_TIME_S, "seconds of sampling at least"))
     b.add_argument("--min-samples", type=_at_least(1), default=D.MIN_SAMPLES,
                    help=f"samples at least (default {D.MIN_SAMPLES})")
     b.add_argument("--max-samples", type=_at_least(1), default=None, help="samples at most (default: no limit)")
@@ -284,13 +291,9 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     )
     c.add_argument("targets", nargs="+", metavar="TARGET")
     _common(c, setup=True, output=True, save="PREFIX")
-    c.add_argument("-p", "--precision", type=_fraction, default=D.COMPARE_PRECISION,
-                   help=f"'no difference' needs the speed-up CI within ±this (default {_pct(D.COMPARE_PRECISION)})")
-    c.add_argument("-b", "--budget", type=_seconds, default=D.COMPARE_BUDGET_S,
-                   help=f"seconds at most (default {D.COMPARE_BUDGET_S:g})")
-    c.add_argument("--min-time", type=_seconds_or_zero, default=D.COMPARE_MIN_TIME_S,
-                   help=f"seconds of rounds at least (default {D.COMPARE_MIN_TIME_S:g}: enough to see the machine's "
-                        f"load change)")
+    _stopping(c, (D.COMPARE_PRECISION, "'no difference' needs the speed-up CI within ±this"),
+              (D.COMPARE_BUDGET_S, "seconds at most"),
+              (D.COMPARE_MIN_TIME_S, "seconds of rounds at least, enough to see the machine's load change"))
     c.add_argument("--block-time", type=_seconds, default=D.BLOCK_TIME_S,
                    help=f"seconds per block, one candidate's turn in a round (default {D.BLOCK_TIME_S:g})")
     c.add_argument("--order", choices=D.ORDERS, default=D.ORDERS[0],
@@ -333,10 +336,8 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     w.add_argument("--bytes", default=None, help="bytes moved per call as an expression of n, e.g. '12*n**2'")
     w.add_argument("--dtype", default=D.DTYPE, help=f"dtype for built-in sweeps and peaks (default {D.DTYPE})")
     _common(w, output=True, save="PREFIX")
-    w.add_argument("-b", "--budget", type=_seconds, default=D.SWEEP_BUDGET_S,
-                   help=f"seconds per size at most (default {D.SWEEP_BUDGET_S:g})")
-    w.add_argument("-p", "--precision", type=_fraction, default=D.SWEEP_PRECISION,
-                   help=f"target half-width of the 95%% CI per size (default {_pct(D.SWEEP_PRECISION)})")
+    _stopping(w, (D.SWEEP_PRECISION, "target half-width of the 95%% CI per size"),
+              (D.SWEEP_BUDGET_S, "seconds per size at most"))
     w.add_argument("--reference", type=_at_least(1), default=None,
                    help="size the others are relative to (default 256, or the smallest)")
     w.add_argument("--no-peaks", action="store_true", help="skip the machine peaks and the roofline")
