@@ -119,3 +119,14 @@ def test_load_errors_name_the_file_and_the_fix(tmp_path, text, words):
     with pytest.raises(measurefirst.LoadError, match=words) as info:
         measurefirst.load(path)
     assert isinstance(info.value, ValueError) and str(path) in str(info.value)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_a_damaged_dict_of_any_kind_is_a_value_error(every, kind):
+    d = every[kind].to_dict()
+    for key in [k for k in d if k not in ("kind", "schema_version")]:
+        damaged = {k: v for k, v in d.items() if k != key}
+        try:
+            from_dict(damaged)
+        except ValueError:
+            pass  # the only exception a damaged file may raise (a missing optional field loads)

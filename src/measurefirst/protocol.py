@@ -136,10 +136,14 @@ def result_class(kind: str) -> ResultType:
 
 def from_dict(d: Any) -> Result:
     """Any stored result, by its ``kind`` (a ``{"steps": ...}`` dict of ``measurefirst step --json``
-    from before it had one is a step comparison)."""
+    from before it had one is a step comparison). Anything malformed raises ``ValueError`` only."""
     if not isinstance(d, dict):
         raise ValueError(f"a result must be a JSON object; got {type(d).__name__}")
     kind = d.get("kind")
     if kind is None and isinstance(d.get("steps"), list):
         kind = "step_comparison"
-    return result_class(str(kind) if isinstance(kind, str) else repr(kind)).from_dict(d)
+    cls = result_class(str(kind) if isinstance(kind, str) else repr(kind))
+    try:
+        return cls.from_dict(d)
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError) as exc:  # a damaged file: ValueError only
+        raise ValueError(f"{kind} result has a missing or malformed field: {type(exc).__name__}: {exc}") from exc
