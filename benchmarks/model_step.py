@@ -18,7 +18,7 @@ from rich.console import Console  # noqa: E402
 
 import tiny_lm  # noqa: E402
 from measurefirst import resolve_device  # noqa: E402
-from measurefirst.render.step import step_lines, step_table  # noqa: E402
+from measurefirst.render.step import step_table  # noqa: E402
 from measurefirst.roofline import measure_peaks  # noqa: E402
 from measurefirst.step import compare_steps  # noqa: E402
 
@@ -32,14 +32,11 @@ def main() -> None:
     dev = resolve_device(args.device)
     peak = measure_peaks(dev, "float32", budget=1.0).flops_per_s
     variants = ["eager"] + (["compile"] if args.compile else [])
-    results, comparison = compare_steps(tiny_lm.build, variants=variants, dtypes=["fp32", "bf16"], device=dev,
-                                        steps=args.steps, warmup=3, measured_peak=peak)
+    result = compare_steps(tiny_lm.build, variants=variants, dtypes=["fp32", "bf16"], device=dev,
+                           steps=args.steps, warmup=3, measured_peak=peak)
     console = Console(width=200)
-    console.print(step_table(results, comparison))
-    for line in step_lines(results):
-        console.print(line, markup=False)
-    if comparison is not None:
-        console.print(str(comparison), markup=False)
+    console.print(step_table(result.steps, result.comparison))
+    console.print(str(result), markup=False)  # each step's lines, then the comparison's
 
 
 if __name__ == "__main__":

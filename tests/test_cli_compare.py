@@ -64,7 +64,7 @@ def test_save_then_regression_check_by_name(tmp_path, capsys):
 
     assert main(["history", "kernel", "--store", str(store), "--json"]) == 0
     hist = json.loads(capsys.readouterr().out)
-    assert [h["step"] for h in hist] == [False, False, True]
+    assert hist["kind"] == "history" and len(hist["runs"]) == 3 and hist["steps"] == [2]
     assert main(["history", "kernel", "--store", str(store)]) == 0
     assert "slower" in capsys.readouterr().out
 
@@ -85,7 +85,8 @@ def test_runs_list_show_export_delete(tmp_path, capsys):
     assert main(["runs", "--store", str(store)]) == 0
     assert "k" in capsys.readouterr().out
     assert main(["runs", "show", "1", "--store", str(store)]) == 0
-    assert "#1 simulated" in capsys.readouterr().out
+    out = capsys.readouterr().out  # each kind shown by its own renderer: a measurement as its table
+    assert out.startswith("#1 k: measurement, ") and "┃ benchmark" in out and "│ simulated" in out
     assert main(["runs", "export", "1", "--format", "csv", "--store", str(store)]) == 0
     assert capsys.readouterr().out.startswith("id,name")
     assert main(["runs", "delete", "1", "--store", str(store)]) == 0
@@ -125,3 +126,65 @@ def test_output_failing_after_comparing_keeps_the_printed_comparison(tmp_path, c
     captured = capsys.readouterr()
     assert code == 2 and "slower than sim0" in captured.out and "Input/output error" in captured.err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_regression_check_honours_output_and_save(tmp_path, capsys, monkeypatch):
+    """`compare A.json B.json -o out.json --save` writes the check and keeps it in the store (was: both
+    silently ignored); `runs show` displays it with its own renderer."""
+    import measurefirst
+
+    monkeypatch.chdir(tmp_path)
+    a, b, out, store = "a.json", "b.json", tmp_path / "out.json", tmp_path / "r.db"
+    assert main(["bench", "--simulate", "call=10us,noise=0.01,seed=1", "--min-time", "0", "-o", a]) == 0
+    assert main(["bench", "--simulate", "call=12us,noise=0.01,seed=2", "--min-time", "0", "-o", b]) == 0
+    capsys.readouterr()
+    assert main(["compare", a, b, "--fail-if-slower", "5%", "-o", str(out), "--save", "nightly",
+                 "--store", str(store)]) == 1
+    captured = capsys.readouterr()
+    assert f"saved 1 run(s) to {store}: #1 nightly" in captured.err and "regression: simulated is 19.9% slower" \
+        in captured.err
+    check = measurefirst.load(out)
+    assert check.kind == "regression" and check.gate and [c.label for c in check.failed] == ["simulated"]
+    assert json.loads(out.read_text())["changes"][0]["verdict"] == "regression"
+    assert main(["runs", "--store", str(store)]) == 0
+    assert "regression" in capsys.readouterr().out  # the samples column names the kind
+    assert main(["runs", "show", "1", "--store", str(store)]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("#1 nightly: regression, ") and "a.json → b.json" in shown and "REGRESSION" in shown
+
+
+def test_live_compare_saves_each_measurement_and_the_verdicts(tmp_path, capsys):
+    store = tmp_path / "r.db"
+    assert main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "x", "--save", "ab",
+                 "--store", str(store)]) == 0
+    assert "saved 3 run(s)" in capsys.readouterr().err
+    from measurefirst.store import Store
+
+    with Store(store) as s:
+        assert [(r.name, r.kind) for r in s.list()] == [("ab/sim0", "measurement"), ("ab/sim1", "measurement"),
+                                                        ("ab", "comparison")]
+        assert s.resolve("@ab")[1].verdict("sim1").verdict == "slower"
+
+
+NO_TORCH = """
+import sys
+from measurefirst.cli import main
+a, b, out, store = sys.argv[1:5]
+codes = [main(["compare", a, b, "-o", out, "--save", "--store", store]), main(["runs", "--store", store]),
+         main(["runs", "show", "1", "--store", store]), main(["runs", "export", "1", "--store", store]),
+         main(["report", a, b, "-o", out + ".html"]), main(["kernel", "ampere_sgemm_128x64_tn"])]
+assert codes == [0] * 6, codes
+assert "torch" not in sys.modules, "a command that does not measure imported torch"
+"""
+
+
+def test_commands_that_do_not_measure_do_not_import_torch(tmp_path):
+    import subprocess
+    import sys
+
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert main(["bench", "--simulate", "call=10us,noise=0.01,seed=1", "--min-time", "0", "-o", str(a)]) == 0
+    assert main(["bench", "--simulate", "call=10us,noise=0.01,seed=2", "--min-time", "0", "-o", str(b)]) == 0
+    proc = subprocess.run([sys.executable, "-c", NO_TORCH, str(a), str(b), str(tmp_path / "c.json"),
+                           str(tmp_path / "r.db")], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr

@@ -169,7 +169,7 @@ def test_ctrl_c_keeps_complete_rounds():
 
     with pytest.raises(Interrupted) as info:
         compare({"a": w.function(), "b": interrupted}, timer=w.timer(), device="cpu", min_time=5.0)
-    c = info.value.measurement
+    c = info.value.partial
     assert isinstance(c, Comparison) and not c.complete and len(c.orders) > 0
 
 

@@ -183,8 +183,8 @@ def test_cli_history_of_counts(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "1,100 instructions" in out and "+10.0%" in out and "slower" in out
     assert main(["history", "loop", "--store", str(store), "--json"]) == 0
-    rows = json.loads(capsys.readouterr().out)
-    assert [r["step"] for r in rows] == [False, False, True] and rows[2]["per_call"] == pytest.approx(1100.0)
+    h = json.loads(capsys.readouterr().out)
+    assert h["steps"] == [2] and h["runs"][2]["measurement"]["per_call"] == pytest.approx(1100.0)
 
 
 @needs_counter

@@ -216,7 +216,7 @@ def test_ctrl_c_returns_partial_measurement():
     world = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, interrupt_at=5100))
     with pytest.raises(Interrupted) as info:
         benchmark(world.function(), timer=world.timer(), min_time=1.0)
-    m = info.value.measurement
+    m = info.value.partial
     assert isinstance(info.value, KeyboardInterrupt)
     assert m is not None and not m.complete and m.n_samples > 0
     assert m.stop.reason == "interrupted"

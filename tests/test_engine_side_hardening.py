@@ -113,8 +113,9 @@ def test_step_table_and_verdict_do_not_contradict_silently():
         _Load.on = calls["n"] == 1  # the first variant's table is measured on a busy machine
         return _build()
 
-    results, comparison = measurefirst.step.compare_steps(
+    sc = measurefirst.step.compare_steps(
         build, variants=["eager"], dtypes=["fp32", "bf16"], device="cpu", steps=3, warmup=1, compare_budget=1.0)
+    results, comparison = sc.steps, sc.comparison
     _Load.on = False
     slow, fast = results[0].step_s, results[1].step_s
     assert slow > 1.5 * fast  # the table says the first is much slower...

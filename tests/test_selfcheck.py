@@ -318,7 +318,7 @@ def test_cli_json_output_file_and_save_then_compare(tmp_path, capsys):
     assert "saved 8 run(s)" in captured.err and "selfcheck/cpu/2ms/adaptive" in captured.err
     # selfcheck files compare row by row (here a file with itself: every row matched, none changed)
     assert main(["compare", str(out_file), str(out_file), "--json"]) == 0
-    changes = json.loads(capsys.readouterr().out)
+    changes = json.loads(capsys.readouterr().out)["changes"]
     assert len(changes) == 8 and {c["label"] for c in changes} >= {"selfcheck/cpu/200us/adaptive"}
     assert main(["compare", "@selfcheck/cpu/2ms/adaptive", "--store", str(store)]) == 2  # only one run saved
     assert "no run named" in capsys.readouterr().err

@@ -237,7 +237,7 @@ def test_sweep_on_the_gpu(gpu):
 
     r = sweep(lambda n: gpu.kernel(n * 10.0), sizes=[1000, 2000, 4000, 8000], budget=0.5,
                            progress=False)
-    medians = [m.median * 1e9 for m in r.measurements()]
+    medians = [m.median * 1e9 for m in r.measurements]
     assert medians == pytest.approx([10 * US, 20 * US, 40 * US, 80 * US], rel=0.002)
 
 

@@ -90,9 +90,10 @@ def test_compile_variant_reports_compile_time_apart():
         model, opt, data, loss = linear_parts()
         return {"model": model, "optimizer": opt, "batches": data, "loss_fn": loss}
 
-    results, comparison = compare_steps(build, variants=["eager", "compile:aot_eager"], device="cpu", steps=4,
-                                        warmup=2, compare_budget=1.0)
-    eager, compiled = results
+    sc = compare_steps(build, variants=["eager", "compile:aot_eager"], device="cpu", steps=4, warmup=2,
+                       compare_budget=1.0)
+    eager, compiled = sc.steps
+    comparison = sc.comparison
     assert eager.compile_s is None and eager.variant == "eager"
     assert compiled.variant == "compile(aot_eager)" and compiled.compile_s is not None
     assert compiled.warmup_step_s[0] > compiled.step_s  # compilation stayed in warm-up

@@ -139,3 +139,69 @@ def test_empty_measurements_are_not_saved_or_compared(tmp_path):
         s.save(empty)
     with pytest.raises(ValueError, match="no usable samples"):
         change(sim(), empty)
+
+
+_SCHEMA_1 = """
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, created TEXT NOT NULL, device TEXT,
+    device_name TEXT, host TEXT, git_commit TEXT, median_s REAL, ci_low_s REAL, ci_high_s REAL, n_samples INTEGER,
+    complete INTEGER NOT NULL, data TEXT NOT NULL);
+CREATE INDEX runs_by_name ON runs(name, id);
+PRAGMA application_id = 1835430772;
+PRAGMA user_version = 1;
+"""
+
+
+def _schema_1_store(path, results):
+    """A store as measurefirst wrote it before the kind column (store schema 1)."""
+    conn = sqlite3.connect(path)
+    conn.executescript(_SCHEMA_1)
+    for m in results:
+        median = getattr(m, "median", None)
+        conn.execute("INSERT INTO runs (name, created, device, median_s, n_samples, complete, data) "
+                     "VALUES (?, 'then', 'cpu', ?, 3, 1, ?)", (m.label, median, m.to_json(indent=None)))
+    conn.commit()
+    conn.close()
+
+
+def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_path):
+    from measurefirst.results import Count
+
+    path = tmp_path / "old.db"
+    m = sim(label="t")
+    c = Count("n", "instructions", "perf", (100, 102), (0, 0), 10, 0)
+    _schema_1_store(path, [m, c])
+    with Store(path) as s:
+        assert [(r.id, r.kind) for r in s.list()] == [(1, "measurement"), (2, "count")]
+        assert s.get(1) == m and s.get(2) == c
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("SELECT kind FROM runs ORDER BY id").fetchall() == [("measurement",), ("count",)]
+    conn.close()
+
+
+def test_any_kind_is_saved_listed_resolved_and_kept_apart_from_histories(tmp_path):
+    from measurefirst.regression import check
+
+    a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
+    reg = check([a], [b], base_name="#1", new_name="#2", gate=True)
+    with Store(tmp_path / "r.db") as s:
+        ids = s.save_many([a, b], commit="c")
+        rid = s.save(reg, "k", commit="c")
+        assert [(r.id, r.name, r.kind) for r in s.list()] == [(1, "k", "measurement"), (2, "k", "measurement"),
+                                                             (3, "k", "regression")]
+        assert s.result(rid).to_dict() == reg.to_dict() and s.result(rid).failed == reg.failed
+        assert s.resolve(f"#{rid}")[1].kind == "regression" and s.resolve("@k")[0].id == rid
+        assert s.resolve("@k~1")[1] == b
+        assert s.latest("k") == (ids[1], b)  # a benchmark's latest measurement, not the check saved under its name
+        with pytest.raises(StoreError, match="run #3 in .* is a regression, not a measurement; "
+                                             "`measurefirst runs show 3` displays it"):
+            s.get(rid)
+        assert s.save(reg) == 4 and s.list()[-1].name == "regression"  # no label: named after its kind
+
+
+def test_parse_ref():
+    from measurefirst.store import Ref, parse_ref
+
+    assert parse_ref("#12") == Ref(id=12) and parse_ref("@mm") == Ref(name="mm")
+    assert parse_ref("@mm~3") == Ref(name="mm", back=3) and str(Ref(name="mm", back=3)) == "@mm~3"
+    assert parse_ref("a.json") is None and parse_ref("#x") is None

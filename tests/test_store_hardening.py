@@ -235,3 +235,14 @@ def test_concurrent_writers_create_one_store_together(tmp_path, start):
         assert len(rows) == 40 and len({r.id for r in rows}) == 40
         assert sorted({r.name for r in rows}) == ["w0", "w1", "w2", "w3"]
         assert s.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_schema_1_store_in_a_read_only_folder_is_read_as_it_is(read_only_dir):
+    from test_store import _schema_1_store, sim
+
+    d, make_read_only = read_only_dir
+    m = sim(label="t")
+    _schema_1_store(d / "old.db", [m])
+    make_read_only()
+    with Store(d / "old.db", create=False) as s:
+        assert s.read_only and [(r.kind, r.name) for r in s.list()] == [("measurement", "t")] and s.get(1) == m

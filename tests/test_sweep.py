@@ -143,7 +143,7 @@ def test_ctrl_c_keeps_the_finished_sizes():
 
     with pytest.raises(Interrupted) as info:
         sweep(make, [64, 128, 256, 512], timer=w.timer(), min_time=0.0, warmup_min_time=0.0)
-    r = info.value.measurement
+    r = info.value.partial
     assert isinstance(r, SweepResult) and not r.complete
     assert [p.n for p in r.points] == [64, 128]
 

@@ -10,17 +10,21 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .devices import DeviceError, available_devices, resolve_device
     from .doctor import Diagnosis, doctor
     from .engine import BenchmarkError, Interrupted, Options, benchmark
+    from .loading import LoadError, load
+    from .protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .dtypes import dtype_name
-    from .regression import COUNT_THRESHOLD, Change, change
+    from .regression import COUNT_THRESHOLD, Change, Regression, change
     from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
+    from .render.findings import finding_text
     from .render.report import report
     from .render.text import grid_table
     from .results import SCHEMA_VERSION, Count, Finding, Measurement, load_result
     from .selfcheck import FaultyTimer, SelfCheck, selfcheck
     from .simulate import SimGPU, SimWorld
     from .roofline import Peaks, peaks
-    from .step import RangedStepResult, StepResult, benchmark_ranged_step, benchmark_step, compare_steps
+    from .step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
+                       compare_steps)
     from .store import Store, StoreError
     from .sweep import SweepResult, sweep
     from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
@@ -34,17 +38,19 @@ _EXPORTS = {
     "Diagnosis": "doctor", "doctor": "doctor",
     "BenchmarkError": "engine", "Interrupted": "engine", "Options": "engine", "benchmark": "engine",
     "dtype_name": "dtypes",
+    "LoadError": "loading", "load": "loading", "Result": "protocol",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "COUNT_THRESHOLD": "regression", "Change": "regression", "change": "regression",
-    "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report", "plot_all": "render.plots", "plot_roofline": "render.plots",
-    "plot_throughput": "render.plots", "plot_time": "render.plots",
+    "COUNT_THRESHOLD": "regression", "Change": "regression", "Regression": "regression", "change": "regression",
+    "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report",
+    "plot_all": "render.plots", "plot_roofline": "render.plots", "plot_throughput": "render.plots",
+    "plot_time": "render.plots",
     "SCHEMA_VERSION": "results", "Count": "results", "Finding": "results", "Measurement": "results",
     "load_result": "results", "SimGPU": "simulate", "SimWorld": "simulate",
     "FaultyTimer": "selfcheck", "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
     "Store": "store", "StoreError": "store",
     "Peaks": "roofline", "peaks": "roofline",
-    "StepResult": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
+    "StepResult": "step", "StepComparison": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
     "compare_steps": "step",
     "SweepResult": "sweep", "sweep": "sweep",
     "CudaEventTimer": "timers", "MpsEventTimer": "timers", "Reading": "timers", "Timer": "timers",
@@ -102,6 +108,11 @@ __all__ = [
     "Finding",
     "finding_text",
     "Interrupted",
+    "LoadError",
+    "load",
+    "Result",
+    "Regression",
+    "StepComparison",
     "Measurement",
     "MpsEventTimer",
     "Options",

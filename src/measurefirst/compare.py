@@ -30,10 +30,11 @@ import json
 import math
 import random
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
+from . import defaults
 from . import stats
 from .devices import DeviceLike, environment, resolve_device
 from .engine import (
@@ -46,12 +47,13 @@ from .engine import (
     check_timer,
     choose_device,
 )
-from .results import SCHEMA_VERSION, Measurement, Stop, migrate
+from .protocol import migrate
+from .results import Finding, Measurement, Stop
 from .timers import Timer, make_timer
 
 #: Check the stopping rule after every round up to this many rounds, then every ~2% more rounds.
 CHECK_EVERY_ROUND_UP_TO = 100
-ORDERS = ("abba", "shuffle")
+ORDERS = defaults.ORDERS
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,10 @@ class Verdict:
         return f"time ratio {self.ratio:.4f} (95% CI {self.ratio_ci[0]:.4f}–{self.ratio_ci[1]:.4f})"
 
 
+#: Version of a :class:`Comparison`'s stored form (see :mod:`measurefirst.protocol`).
+SCHEMA_VERSION = 1
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Result of :func:`compare`: per-candidate measurements, the round order, the verdicts."""
@@ -127,6 +133,13 @@ class Comparison:
     options: dict[str, Any] = field(default_factory=dict)
     complete: bool = True
     schema_version: int = SCHEMA_VERSION
+
+    kind: ClassVar[str] = "comparison"
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every candidate's findings, in the order of the candidates."""
+        return tuple(f for m in self.measurements for f in m.findings)
 
     def __getitem__(self, label: str) -> Measurement:
         return self.measurements[self.labels.index(label)]
@@ -150,7 +163,7 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "schema_version": self.schema_version, "kind": "comparison", "labels": list(self.labels),
+            "schema_version": self.schema_version, "kind": self.kind, "labels": list(self.labels),
             "baseline": self.baseline, "measurements": [m.to_dict() for m in self.measurements],
             "block_values_ns": [list(b) for b in self.block_values_ns],
             "orders": [list(o) for o in self.orders], "verdicts": [asdict(v) for v in self.verdicts],
@@ -165,7 +178,7 @@ class Comparison:
         """Load a comparison; anything malformed is a ValueError that says what is wrong."""
         if not isinstance(d, dict):
             raise ValueError(f"a comparison must be a JSON object; got {type(d).__name__}")
-        d = migrate(d)
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
             c = cls(
                 labels=tuple(str(x) for x in d["labels"]), baseline=str(d["baseline"]),
@@ -254,11 +267,11 @@ def compare(
     *,
     baseline: str | None = None,
     device: DeviceLike = "auto",
-    precision: float = 0.005,
-    budget: float = 5.0,
+    precision: float = defaults.COMPARE_PRECISION,
+    budget: float = defaults.COMPARE_BUDGET_S,
     min_rounds: int = 10,
-    min_time: float = 1.0,
-    block_time: float = 0.005,
+    min_time: float = defaults.COMPARE_MIN_TIME_S,
+    block_time: float = defaults.BLOCK_TIME_S,
     order: str = "abba",
     seed: int = 0,
     setup: Callable[[], object] | None = None,

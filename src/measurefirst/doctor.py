@@ -18,13 +18,15 @@ import traceback
 import warnings
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 import torch
 
+from . import defaults
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from .engine import BenchmarkError, benchmark, default_label
 from .findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
+from .protocol import migrate
 from .results import Measurement
 from .timers import Timer, make_timer
 
@@ -36,6 +38,10 @@ SYNCING_OPS = ("aten::_local_scalar_dense", "aten::item", "aten::nonzero", "aten
 #: ``noise`` check reports the others (unstable samples, drift, preemption...).
 _COLD_CODES = ("cold_start",)
 _BOUND_CODES = ("launch_bound", "unjoined_stream")
+
+
+#: Version of a :class:`Diagnosis`'s stored form; version 0 (none written) is the same form.
+SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -50,6 +56,14 @@ class Diagnosis:
     error: str | None = None  # the function's failure, with where it happened
     evidence: dict[str, Any] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
+
+    kind: ClassVar[str] = "diagnosis"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+
+    @property
+    def complete(self) -> bool:
+        """False when the function failed, so that some checks could not run."""
+        return self.error is None
 
     @property
     def warnings(self) -> tuple[Finding, ...]:
@@ -72,9 +86,12 @@ class Diagnosis:
         return "\n".join(diagnosis_lines(self))
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["kind"] = "diagnosis"
-        return d
+        return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
     def _repr_html_(self) -> str:
         from .render.report import fragment
@@ -84,8 +101,9 @@ class Diagnosis:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Diagnosis":
         """Load a diagnosis written by :meth:`to_dict` (``measurefirst doctor --json``)."""
-        if not isinstance(d, dict) or d.get("kind") != "diagnosis":
+        if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst diagnosis (missing \"kind\": \"diagnosis\")")
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
             return cls(label=str(d["label"]), device=str(d["device"]),
                        findings=tuple(Finding.from_dict(f) for f in d.get("findings") or ()),
@@ -356,7 +374,7 @@ def cpu_governor() -> str | None:
 CHECKS = ("cold_start", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise", "precision", "memory")
 
 
-def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str | None = None, budget: float = 3.0,
+def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str | None = None, budget: float = defaults.DOCTOR_BUDGET_S,
            timer: Timer | str = "auto") -> Diagnosis:
     """Audit ``fn`` for cold start, unsynchronized timing, implicit syncs, launch/overhead-bound code,
     noise, precision settings and memory. ``timer`` may be a simulated Timer (tests)."""

@@ -41,11 +41,11 @@ import gc
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Callable, overload
+from typing import TYPE_CHECKING, Any, Callable, overload
 
 import torch
 
-from . import stats
+from . import defaults, stats
 from .devices import (
     DeviceLike,
     environment,
@@ -83,12 +83,16 @@ CALIBRATION_SETTLED_FACTOR = 1.25
 FLUSH_FACTOR = 2
 
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .protocol import Result
+
+
 class BenchmarkError(RuntimeError):
     """The benchmarked function (or its setup) raised. ``partial`` holds what was measured before
     (a Measurement from benchmark(), a Comparison from compare(); None if nothing was)."""
 
     def __init__(self, message: str, *, label: str, phase: str, index: int | None,
-                 partial: Any = None) -> None:
+                 partial: "Result | None" = None) -> None:
         super().__init__(message)
         self.label = label
         self.phase = phase
@@ -110,28 +114,29 @@ class SetupError(RuntimeError):
 
 
 class Interrupted(KeyboardInterrupt):
-    """Ctrl-C during a benchmark. ``measurement`` holds what was measured so far, marked incomplete
-    (a Measurement from benchmark(), a Comparison from compare())."""
+    """Ctrl-C during a benchmark. ``partial`` holds what was measured so far, marked incomplete: a
+    result of the kind the interrupted call returns (a Measurement from benchmark(), a Comparison from
+    compare(), a SweepResult from sweep())."""
 
-    def __init__(self, measurement: Any) -> None:
+    def __init__(self, partial: "Result | None") -> None:
         super().__init__("benchmark interrupted")
-        self.measurement = measurement
+        self.partial = partial
 
 
 @dataclass(frozen=True)
 class Options:
     """Every knob of the engine, validated at construction (see the module docstring for the rules)."""
 
-    precision: float = 0.01
-    budget: float = 5.0
-    min_time: float = 0.2
-    min_samples: int = 10
+    precision: float = defaults.PRECISION
+    budget: float = defaults.BUDGET_S
+    min_time: float = defaults.MIN_TIME_S
+    min_samples: int = defaults.MIN_SAMPLES
     max_samples: int | None = None
     warmup: int | None = None
     trials: int | None = None
     number: int | None = None
-    warmup_min_time: float = 0.05
-    warmup_max_time: float = 1.0
+    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S
+    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S
     cold_cache: bool = False
     cuda_graph: bool = False
     discard_preempted: bool = True
@@ -321,7 +326,7 @@ class Sampler:
                     cold = t
                 else:
                     times.append(t)
-            self.warmup = Warmup(cold, max(opts.warmup - 1, 0), tuple(times), True,  # type: ignore[arg-type]
+            self.warmup = Warmup(cold, max(opts.warmup - 1, 0), tuple(times), True,
                                  (self.timer.now_ns() - t0) / 1e9, f"fixed: {opts.warmup} calls")
             return
         if cold is None:
@@ -723,16 +728,16 @@ def benchmark(
     device: DeviceLike = "auto",
     label: str | None = None,
     setup: Callable[[], object] | None = None,
-    precision: float = 0.01,
-    budget: float = 5.0,
-    min_time: float = 0.2,
-    min_samples: int = 10,
+    precision: float = defaults.PRECISION,
+    budget: float = defaults.BUDGET_S,
+    min_time: float = defaults.MIN_TIME_S,
+    min_samples: int = defaults.MIN_SAMPLES,
     max_samples: int | None = None,
     warmup: int | None = None,
     trials: int | None = None,
     number: int | None = None,
-    warmup_min_time: float = 0.05,
-    warmup_max_time: float = 1.0,
+    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S,
+    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S,
     cold_cache: bool = False,
     cuda_graph: bool = False,
     timer: str | Timer = "auto",
@@ -750,16 +755,16 @@ def benchmark(
     device: DeviceLike = "auto",
     label: str | None = None,
     setup: Callable[[], object] | None = None,
-    precision: float = 0.01,
-    budget: float = 5.0,
-    min_time: float = 0.2,
-    min_samples: int = 10,
+    precision: float = defaults.PRECISION,
+    budget: float = defaults.BUDGET_S,
+    min_time: float = defaults.MIN_TIME_S,
+    min_samples: int = defaults.MIN_SAMPLES,
     max_samples: int | None = None,
     warmup: int | None = None,
     trials: int | None = None,
     number: int | None = None,
-    warmup_min_time: float = 0.05,
-    warmup_max_time: float = 1.0,
+    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S,
+    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S,
     cold_cache: bool = False,
     cuda_graph: bool = False,
     timer: str | Timer = "auto",
@@ -776,16 +781,16 @@ def benchmark(
     device: DeviceLike = "auto",
     label: str | None = None,
     setup: Callable[[], object] | None = None,
-    precision: float = 0.01,
-    budget: float = 5.0,
-    min_time: float = 0.2,
-    min_samples: int = 10,
+    precision: float = defaults.PRECISION,
+    budget: float = defaults.BUDGET_S,
+    min_time: float = defaults.MIN_TIME_S,
+    min_samples: int = defaults.MIN_SAMPLES,
     max_samples: int | None = None,
     warmup: int | None = None,
     trials: int | None = None,
     number: int | None = None,
-    warmup_min_time: float = 0.05,
-    warmup_max_time: float = 1.0,
+    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S,
+    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S,
     cold_cache: bool = False,
     cuda_graph: bool = False,
     timer: str | Timer = "auto",
@@ -836,7 +841,7 @@ def benchmark(
     Raises:
         TypeError: ``fn`` is not callable. ValueError: an invalid option. DeviceError: the device is
         unavailable. BenchmarkError: ``fn`` raised (with ``.partial`` results). Interrupted: Ctrl-C
-        (a ``KeyboardInterrupt`` with ``.measurement``).
+        (a ``KeyboardInterrupt`` with ``.partial``).
     """
     if not callable(fn):
         raise TypeError(

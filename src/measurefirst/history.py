@@ -7,13 +7,17 @@ so every statistic and every step change can be recomputed and rendered without 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from .protocol import migrate
 from .regression import steps
-from .results import Count, Measurement, load_result
+from .results import Count, Finding, Measurement, load_result
 
 if TYPE_CHECKING:  # pragma: no cover
     from .store import RunRow, Store
+
+#: Version of the stored forms of :class:`SavedRun` and :class:`History`; version 0 (none written) is the same.
+SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -27,16 +31,33 @@ class SavedRun:
     git_commit: str | None
     measurement: Measurement | Count
 
+    kind: ClassVar[str] = "saved_run"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+
+    @property
+    def complete(self) -> bool:
+        return self.measurement.complete
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return self.measurement.findings
+
     @classmethod
     def from_row(cls, row: "RunRow", m: Measurement | Count) -> "SavedRun":
         return cls(row.id, row.name, row.created, row.git_commit, m)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "saved_run", "id": self.id, "name": self.name, "created": self.created,
+        return {"kind": self.kind, "schema_version": self.schema_version, "id": self.id, "name": self.name, "created": self.created,
                 "git_commit": self.git_commit, "measurement": self.measurement.to_dict()}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SavedRun":
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
             return cls(int(d["id"]), str(d["name"]), str(d.get("created") or ""),
                        None if d.get("git_commit") is None else str(d["git_commit"]),
@@ -61,6 +82,18 @@ class History:
     runs: tuple[SavedRun, ...]
     store: str = ""
 
+    kind: ClassVar[str] = "history"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+
+    @property
+    def complete(self) -> bool:
+        return all(r.complete for r in self.runs)
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """The latest run's findings (the older runs' are history)."""
+        return self.runs[-1].findings if self.runs else ()
+
     @property
     def measurements(self) -> list[Measurement | Count]:
         return [r.measurement for r in self.runs]
@@ -70,11 +103,17 @@ class History:
         return steps(self.measurements)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "history", "name": self.name, "store": self.store,
+        return {"kind": self.kind, "schema_version": self.schema_version, "name": self.name, "store": self.store,
                 "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "History":
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
             return cls(str(d["name"]), tuple(SavedRun.from_dict(r) for r in d["runs"]), str(d.get("store") or ""))
         except KeyError as exc:
@@ -105,7 +144,9 @@ def usable(m: Measurement | Count) -> bool:
 def load_history(store: "Store", name: str) -> History:
     """The history of ``name`` in ``store``; runs without samples are left out (they have no median).
     A name whose runs mix timings and counts keeps the kind of its latest run."""
-    rows = store.list(name)
+    from .store import MEASURED_KINDS
+
+    rows = store.list(name, kinds=MEASURED_KINDS)
     runs = [SavedRun.from_row(r, m) for r, m in ((r, store.get(r.id)) for r in rows) if usable(m)]
     if runs:
         latest = type(runs[-1].measurement)

@@ -1,5 +1,6 @@
 """Reading results back, of any kind: result files, saved runs (``#ID``, ``@NAME``, ``@NAME~K``) and
-histories from the results store. Used by ``measurefirst report``; nothing here measures.
+histories from the results store. :func:`load` is ``measurefirst.load``; :func:`load_targets` serves
+``measurefirst report``. Nothing here measures.
 
 Each result kind is imported only when a file holds one, so reading measurements needs no torch.
 """
@@ -8,17 +9,16 @@ from __future__ import annotations
 
 import itertools
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .results import Count, Measurement
 
-#: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
-REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
-KINDS = ("measurement", "count", "saved_run", "comparison", "sweep", "profile", "profile_diff", "step",
-         "diagnosis", "history")
+from .protocol import KINDS, from_dict as result_from_dict
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .protocol import Result
 
 
 class LoadError(ValueError):
@@ -26,8 +26,7 @@ class LoadError(ValueError):
 
 
 def from_data(data: Any, source: str = "results") -> list[Any]:
-    """Results from parsed JSON: one result, a list of them, or ``measurefirst step --json``'s
-    ``{"steps": [...], "comparison": ...}``."""
+    """Results from parsed JSON: one result, or a list of them."""
     if isinstance(data, list):
         out: list[Any] = []
         for i, item in enumerate(data):
@@ -35,65 +34,31 @@ def from_data(data: Any, source: str = "results") -> list[Any]:
         return out
     if not isinstance(data, dict):
         raise LoadError(f"{source} is {type(data).__name__}, not a measurefirst result")
-    if "kind" not in data and isinstance(data.get("steps"), list):
-        out = from_data(data["steps"], f"{source}.steps")
-        if data.get("comparison") is not None:
-            out.extend(from_data(data["comparison"], f"{source}.comparison"))
-        return out
     kind = data.get("kind")
+    if kind is None and isinstance(data.get("steps"), list):
+        kind = "step_comparison"  # ``measurefirst step --json`` before it named its kind
     if kind not in KINDS:
         raise LoadError(f"{source} has no \"kind\" measurefirst knows (got {str(kind)[:40]!r}; known: "
                         f"{', '.join(KINDS)}); is it a measurefirst results file?")
     try:
-        return [_load(kind, data)]
+        return [_load(data)]
     except LoadError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
         raise LoadError(f"{source} is not a valid {kind} result: {type(exc).__name__}: {exc}") from exc
 
 
-def _load(kind: str, d: dict[str, Any]) -> Any:
-    if kind in ("measurement", "count"):
-        from .results import load_result
-
-        m = load_result(d)
-        if "id" in d and "name" in d:  # `measurefirst runs export` keeps the run's id and name
-            from .history import SavedRun
-
-            return SavedRun(int(d["id"]), str(d["name"]), str(m.env.get("timestamp") or ""),
-                            d.get("git_commit"), m)
-        return m
-    if kind == "saved_run":
+def _load(d: dict[str, Any]) -> "Result":
+    result = result_from_dict(d)
+    if d.get("kind") in ("measurement", "count") and "id" in d and "name" in d:
+        # `measurefirst runs export` keeps the run's id and name
         from .history import SavedRun
+        from .results import Count, Measurement
 
-        return SavedRun.from_dict(d)
-    if kind == "history":
-        from .history import History
-
-        return History.from_dict(d)
-    if kind == "comparison":
-        from .compare import Comparison
-
-        return Comparison.from_dict(d)
-    if kind == "sweep":
-        from .sweep import SweepResult
-
-        return SweepResult.from_dict(d)
-    if kind == "profile":
-        from .profiling.capture import Profile
-
-        return Profile.from_dict(d)
-    if kind == "profile_diff":
-        from .profiling.diff import ProfileDiff
-
-        return ProfileDiff.from_dict(d)
-    if kind == "step":
-        from .step import StepResult
-
-        return StepResult.from_dict(d)
-    from .doctor import Diagnosis
-
-    return Diagnosis.from_dict(d)
+        assert isinstance(result, (Measurement, Count))
+        return SavedRun(int(d["id"]), str(d["name"]), str(result.env.get("timestamp") or ""), d.get("git_commit"),
+                        result)
+    return result
 
 
 def load_measurements(data: Any, source: str = "results") -> "list[Measurement | Count]":
@@ -111,7 +76,7 @@ def load_measurements(data: Any, source: str = "results") -> "list[Measurement |
         if kind == "sweep":
             from .sweep import SweepResult
 
-            out.extend(SweepResult.from_dict(item).measurements())
+            out.extend(SweepResult.from_dict(item).measurements)
         elif kind == "selfcheck":
             from .selfcheck import SelfCheck
 
@@ -136,25 +101,38 @@ def load_file(path: str | os.PathLike[str]) -> list[Any]:
     return from_data(data, str(p))
 
 
+def load(path: str | os.PathLike[str]) -> "Result | list[Result]":
+    """The result a file written by measurefirst (``--json``, ``-o``, ``to_json()``) holds, of its kind
+    (a list for a file holding several). :class:`LoadError` (a ``ValueError``) names the file and
+    says what to give instead. Stored forms of older versions are migrated."""
+    found = load_file(path)
+    if not found:
+        raise LoadError(f"{path} holds no results; give a file written by measurefirst (--json or -o)")
+    return found[0] if len(found) == 1 else found
+
+
+def _expand(result: Any) -> list[Any]:
+    """A step comparison as its steps and its comparison, the way the report shows them."""
+    if getattr(result, "kind", None) == "step_comparison":
+        return [*result.steps, *([] if result.comparison is None else [result.comparison])]
+    return [result]
+
+
 def load_target(target: str, store: str | os.PathLike[str] | None = None) -> list[Any]:
     """The results ``target`` names: a result file, ``#ID``, ``@NAME``, ``@NAME~K`` (saved runs), or the
     name of a history in the store (every saved run of that name)."""
-    from .store import Store, StoreError
+    from .store import Store, StoreError, parse_ref
 
-    m = REF_RE.match(target)
-    if m is None and Path(target).is_file():
+    ref = parse_ref(target)
+    if ref is None and Path(target).is_file():
         return load_file(target)
-    if m is not None:
+    if ref is not None:
         from .history import SavedRun
+        from .results import Count, Measurement
 
         with Store(store, create=False) as st:
-            if m.group("id"):
-                run_id = int(m.group("id"))
-                measurement = st.get(run_id)
-            else:
-                run_id, measurement = st.latest(m.group("name"), int(m.group("back") or 0))
-            row = next(r for r in st.list() if r.id == run_id)
-            return [SavedRun.from_row(row, measurement)]
+            row, result = st.resolve(ref)
+        return [SavedRun.from_row(row, result) if isinstance(result, (Measurement, Count)) else result]
     try:
         st = Store(store, create=False)
     except StoreError as exc:
@@ -170,8 +148,60 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
         return [load_history(st, target)]
 
 
+#: A results file larger than this is refused before it is read.
+MAX_RESULTS_FILE_BYTES = 256 * 2**20
+
+
+def looks_saved(target: str) -> bool:
+    """A saved result: ``#ID``, ``@NAME``, ``@NAME~K``, or a file name ending in ``.json`` (never run as code)."""
+    from .store import parse_ref
+
+    return parse_ref(target) is not None or target.strip().lower().endswith(".json")
+
+
+def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> list[Any]:
+    """The measurements (or counts) a results file or a saved run (``#ID``, ``@NAME~K``) holds, with
+    unique labels, for a regression check; :class:`LoadError` saying what to give otherwise."""
+    from .results import measured, parse_json
+    from .store import Store, parse_ref
+
+    ref = parse_ref(target)
+    if ref is not None:
+        with Store(store, create=False) as st:
+            result = st.resolve(ref)[1]
+        found = measured(result)
+        if not found:
+            raise LoadError(f"{target} is a {result.kind}, which holds no measurements to compare")
+        return found
+    path = Path(target)
+    if not path.is_file():
+        what = "is a directory" if path.is_dir() else "does not exist"
+        raise LoadError(f"results file {target} {what}; a target ending in .json is read as a results file, never run")
+    try:
+        if path.stat().st_size > MAX_RESULTS_FILE_BYTES:
+            raise LoadError(f"results file {target} is {path.stat().st_size / 2**20:.0f} MiB; at most "
+                            f"{MAX_RESULTS_FILE_BYTES // 2**20} MiB are read")
+        found = load_measurements(parse_json(path.read_bytes()), source=path.name)
+    except OSError as exc:
+        raise LoadError(f"cannot read results file {target}: {exc.strerror or exc}") from None
+    except LoadError:
+        raise
+    except ValueError as exc:
+        raise LoadError(f"{target} is not a valid measurefirst results file: {exc}") from None
+    if not found:
+        raise LoadError(f"{target} holds no measurements")
+    labels = [x.label for x in found]
+    dupes = sorted({x for x in labels if labels.count(x) > 1})
+    if dupes:
+        raise LoadError(f"{target} holds {labels.count(dupes[0])} results labelled {dupes[0]!r}; labels must "
+                        f"be unique within a file to be matched (re-run with distinct --label)")
+    return found
+
+
 def load_targets(targets: list[str], store: str | os.PathLike[str] | None = None) -> list[Any]:
+    """Every result the targets name, a step comparison as its parts (for the report)."""
     out: list[Any] = []
     for t in targets:
-        out.extend(load_target(t, store))
+        for result in load_target(t, store):
+            out.extend(_expand(result))
     return out

@@ -9,10 +9,19 @@ threshold (:data:`COUNT_THRESHOLD`): counts do not drift with the machine's load
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Sequence, TypeVar
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
+from .protocol import migrate
 from .results import Count, Measurement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .compare import Comparison, Verdict
+
+#: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.protocol`).
+SCHEMA_VERSION = 1
+#: The verdicts of a :class:`Change` (see :meth:`Change.verdict`).
+VERDICTS = ("regression", "slower", "faster", "same")
 
 #: Default threshold of a regression check on counts: more work per call than this fraction is a
 #: regression (an unchanged program counts the same to well within 0.1% from run to run).
@@ -52,6 +61,74 @@ class Change:
             direction = "slower" if pct > 0 else "faster"
         sig = "" if (self.ci_low > 1 or self.ci_high < 1) else " (within noise)"
         return f"{abs(pct):.1f}% {direction}{sig} (ratio {self.ratio:.3f}, 95% CI {self.ci_low:.3f}–{self.ci_high:.3f})"
+
+    def verdict(self, gate: bool) -> str:
+        """``regression`` (slower beyond the CI and the threshold, with a gate on), else ``slower`` or
+        ``faster`` beyond the CI, else ``same``."""
+        if self.regression and gate:
+            return "regression"
+        if self.ci_low > 1:
+            return "slower"
+        if self.ci_high < 1:
+            return "faster"
+        return "same"
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Change":
+        if not isinstance(d, dict):
+            raise ValueError(f"a change must be a JSON object; got {type(d).__name__}")
+        try:
+            return cls(**{**{k: v for k, v in d.items() if k != "verdict"},
+                          "flags": tuple(str(f) for f in d.get("flags") or ())})
+        except TypeError as exc:
+            raise ValueError(f"change has a missing or unknown field: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A regression check of saved results: the :class:`Change` of each benchmark found in both
+    ``base`` and ``new`` (what they were: files, ``#ID``, ``@NAME~K``), the labels found in one only,
+    and whether a gate (``--fail-if-slower``) was set."""
+
+    base: str
+    new: str
+    changes: tuple[Change, ...]
+    unmatched: tuple[str, ...] = ()
+    gate: bool = False
+
+    kind: ClassVar[str] = "regression"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+    complete: ClassVar[bool] = True
+    findings: ClassVar[tuple[()]] = ()
+
+    @property
+    def failed(self) -> tuple[Change, ...]:
+        """The regressions, when a gate is set (else none fail)."""
+        return tuple(c for c in self.changes if c.regression) if self.gate else ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "schema_version": self.schema_version, "base": self.base, "new": self.new,
+                "gate": self.gate, "unmatched": list(self.unmatched),
+                "changes": [{**asdict(c), "verdict": c.verdict(self.gate)} for c in self.changes]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Regression":
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
+        changes = d.get("changes")
+        if not isinstance(changes, list):
+            raise ValueError("regression.changes must be a list")
+        return cls(str(d.get("base", "")), str(d.get("new", "")), tuple(Change.from_dict(c) for c in changes),
+                   tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)))
+
+    def __str__(self) -> str:
+        from .render.tables import regression_text
+
+        return regression_text(self)
 
 
 def _log_half_width(m: Measurement) -> float:
@@ -160,3 +237,22 @@ def steps(history: Sequence[Measurement | Count]) -> list[int]:
         if (c.ci_low > 1 or c.ci_high < 1) and abs(c.ratio - 1) > step:
             out.append(i)
     return out
+
+
+def check(base: Sequence[Measurement | Count], new: Sequence[Measurement | Count], *, base_name: str = "base",
+          new_name: str = "new", threshold: float | None = None, gate: bool = False,
+          label: str | None = None) -> Regression:
+    """The regression check of ``new`` against ``base``, paired by label (``label`` renames a single
+    pair). ``ValueError`` when no label is in both, or a pair cannot be compared."""
+    pairs, unmatched = match(base, new)  # type: ignore[type-var]  # times with times, counts with counts
+    if not pairs:
+        raise ValueError(f"no benchmark label appears in both {base_name} and {new_name}")
+    changes = tuple(change(b, n, threshold=threshold, label=label if len(pairs) == 1 else None) for b, n in pairs)
+    return Regression(base_name, new_name, changes, tuple(unmatched), gate)
+
+
+def slower(comparison: "Comparison", threshold: float | None = None) -> list["Verdict"]:
+    """The candidates of a live comparison that are slower than the baseline beyond the CI and
+    ``threshold`` (default :data:`TIME_THRESHOLD`)."""
+    limit = TIME_THRESHOLD if threshold is None else threshold
+    return [v for v in comparison.verdicts if v.verdict == "slower" and v.ratio > 1 + limit]

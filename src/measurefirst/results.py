@@ -10,13 +10,14 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
 from .findings import assess, assess_count
+from .protocol import migrate as migrate_kind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .reference import Normalized
@@ -35,7 +36,7 @@ MAX_PREEMPTED_FRACTION_TO_DISCARD = 0.5
 class Warmup:
     """What warm-up did: the cold first call, then ``calls`` more until steady."""
 
-    cold_ns: float
+    cold_ns: float | None  # None: the first call was not observed apart
     calls: int
     times_ns: tuple[float, ...]
     steady: bool
@@ -435,12 +436,7 @@ class Count:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Count":
-        version = d.get("schema_version")
-        if not isinstance(version, int):
-            raise ValueError("count result has no integer schema_version; is it a measurefirst file?")
-        if version > COUNT_SCHEMA_VERSION:
-            raise ValueError(f"count result has schema_version {version}, newer than this measurefirst "
-                             f"understands ({COUNT_SCHEMA_VERSION}); upgrade measurefirst")
+        d = migrate_kind(d, "count", COUNT_SCHEMA_VERSION)
         return cls(
             label=d["label"], event=d["event"], backend=d["backend"], device=d.get("device", "cpu"),
             counts=tuple(int(x) for x in d["counts"]), baselines=tuple(int(x) for x in d["baselines"]),
@@ -471,6 +467,16 @@ def load_result(data: dict[str, Any]) -> "Measurement | Count":
     return Measurement.from_dict(data)
 
 
+def measured(result: Any) -> "list[Measurement | Count]":
+    """The measurements (or counts) a result of any kind holds: itself, a saved run's, or those of a
+    comparison, a sweep, a selfcheck or a history (none for the other kinds)."""
+    if isinstance(result, (Measurement, Count)):
+        return [result]
+    if getattr(result, "kind", None) == "saved_run":
+        return measured(result.measurement)
+    return list(getattr(result, "measurements", ()))
+
+
 def used_mask(preempted: tuple[int, ...] | None, n: int, discard: bool) -> np.ndarray:
     """Which samples the statistics use: all but the preempted ones, while those are a minority."""
     mask = np.ones(n, dtype=bool)
@@ -483,34 +489,10 @@ def used_mask(preempted: tuple[int, ...] | None, n: int, discard: bool) -> np.nd
 
 
 # ---- schema migration -----------------------------------------------------------------------
-_MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
-#: The first schema version there ever was; older numbers were never written.
-FIRST_SCHEMA_VERSION = 1
-
-
 def migrate(d: dict[str, Any]) -> dict[str, Any]:
-    """Bring a stored result up to :data:`SCHEMA_VERSION`, one version at a time. Anything that is not
-    a known version raises ``ValueError`` saying what to do."""
-    if not isinstance(d, dict):
-        raise ValueError(f"a result must be a JSON object; got {_kind(d)}")
-    version = d.get("schema_version")
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ValueError("result has no integer schema_version; is it a measurefirst file?")
-    if version > SCHEMA_VERSION:
-        raise ValueError(
-            f"result has schema_version {version}, newer than this measurefirst understands "
-            f"({SCHEMA_VERSION}); upgrade measurefirst"
-        )
-    if version < FIRST_SCHEMA_VERSION:
-        raise ValueError(f"result has schema_version {version}, which no measurefirst ever wrote "
-                         f"(versions start at {FIRST_SCHEMA_VERSION}); the file is damaged or not ours")
-    while version < SCHEMA_VERSION:
-        step = _MIGRATIONS.get(version)
-        if step is None:
-            raise ValueError(f"no migration from schema_version {version}; upgrade measurefirst")
-        d = step(d)
-        version = d["schema_version"]
-    return d
+    """Bring a stored measurement up to :data:`SCHEMA_VERSION`, one version at a time (see
+    :func:`measurefirst.protocol.migrate`)."""
+    return migrate_kind(d, "measurement", SCHEMA_VERSION)
 
 
 # ---- loading: parse and validate, raising only ValueError ----------------------------------------

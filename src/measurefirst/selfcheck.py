@@ -66,6 +66,7 @@ import torch
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
 from .engine import BenchmarkError, benchmark
 from .findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
+from .protocol import migrate
 from .results import Measurement
 from .timers import Marks, Reading, Timer, make_timer
 
@@ -265,14 +266,9 @@ class SelfCheck:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SelfCheck":
-        version = d.get("schema_version")
         if d.get("kind") != cls.kind:
             raise ValueError('not a measurefirst selfcheck (missing "kind": "selfcheck")')
-        if not isinstance(version, int):
-            raise ValueError("selfcheck has no integer schema_version; is it a measurefirst file?")
-        if version > SELFCHECK_SCHEMA_VERSION:
-            raise ValueError(f"selfcheck has schema_version {version}, newer than this measurefirst understands "
-                             f"({SELFCHECK_SCHEMA_VERSION}); upgrade measurefirst")
+        d = migrate(d, cls.kind, SELFCHECK_SCHEMA_VERSION)
         try:
             m = dict(d["machine"])
             m["notes"] = tuple(m.get("notes") or ())

@@ -12,15 +12,16 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field, fields, replace
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, Mapping
 
 import numpy as np
 import torch
 
-from . import stats
+from . import defaults, stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
+from .protocol import migrate
 from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
@@ -50,7 +51,7 @@ DENSE_PEAKS: tuple[tuple[str, str, dict[str, float]], ...] = (
 )
 
 #: The dtypes a step runs in (fp32, or autocast to bf16 or fp16), by their short names.
-STEP_DTYPES = ("fp32", "bf16", "fp16")
+STEP_DTYPES = defaults.STEP_DTYPES
 
 
 def dense_peak(name: str, dtype: str) -> tuple[str, float] | None:
@@ -89,6 +90,15 @@ class Throughput:
     note: str = ""
 
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .compare import Comparison
+
+#: Version of a :class:`StepResult`'s stored form; version 0 (none written) is the same form.
+SCHEMA_VERSION = 1
+#: Version of a :class:`StepComparison`'s stored form; version 0 was ``{"steps", "comparison"}`` without a kind.
+COMPARISON_SCHEMA_VERSION = 1
+
+
 @dataclass(frozen=True)
 class StepResult:
     """Phase times (median seconds per step), the step, memory, throughput, FLOPs, MFU, findings."""
@@ -119,10 +129,18 @@ class StepResult:
     findings: tuple[Finding, ...]
     env: dict[str, Any] = field(default_factory=dict)
 
+    kind: ClassVar[str] = "step"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+    #: a step result is measured whole or raises (StepError)
+    complete: ClassVar[bool] = True
+
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["kind"] = "step"
-        return d
+        return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
     def __repr__(self) -> str:
         return f"<StepResult {self.label!r} on {self.device}: step {self.step_s * 1e3:.3f} ms, {len(self.findings)} finding(s)>"
@@ -140,8 +158,9 @@ class StepResult:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "StepResult":
         """Load a step result written by :meth:`to_dict` (``measurefirst step --json``)."""
-        if not isinstance(d, dict) or d.get("kind") != "step":
+        if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst step result (missing \"kind\": \"step\")")
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         names = {f.name for f in fields(cls)}
         try:
             values = {k: v for k, v in d.items() if k in names}
@@ -155,6 +174,59 @@ class StepResult:
             raise ValueError(f"step result is missing the field {exc}") from exc
         except (TypeError, AttributeError, ValueError) as exc:
             raise ValueError(f"step result has a malformed field: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class StepComparison:
+    """The result of :func:`compare_steps`: each variant's :class:`StepResult`, and the interleaved
+    comparison of their whole steps (``None`` with a single variant)."""
+
+    steps: tuple[StepResult, ...]
+    comparison: "Comparison | None" = None
+
+    kind: ClassVar[str] = "step_comparison"
+    schema_version: ClassVar[int] = COMPARISON_SCHEMA_VERSION
+
+    @property
+    def complete(self) -> bool:
+        return self.comparison is None or self.comparison.complete
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        return tuple(f for r in self.steps for f in r.findings)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "schema_version": self.schema_version, "steps": [r.to_dict() for r in self.steps],
+                "comparison": None if self.comparison is None else self.comparison.to_dict()}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "StepComparison":
+        """Load what :meth:`to_dict` (``measurefirst step --json``) wrote, of any version."""
+        from .compare import Comparison
+
+        if not isinstance(d, dict):
+            raise ValueError(f"a step comparison must be a JSON object; got {type(d).__name__}")
+        d = migrate(d, cls.kind, COMPARISON_SCHEMA_VERSION)
+        steps, comparison = d.get("steps"), d.get("comparison")
+        if not isinstance(steps, list):
+            raise ValueError("step comparison.steps must be a list of step results")
+        return cls(tuple(StepResult.from_dict(r) for r in steps),
+                   None if comparison is None else Comparison.from_dict(comparison))
+
+    def __str__(self) -> str:
+        from .render.step import step_comparison_text
+
+        return step_comparison_text(self)
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -281,7 +353,7 @@ def benchmark_step(
     loss_fn: Callable[[Any, Any], torch.Tensor] | None = None,
     device: DeviceLike = "auto",
     steps: int = 20,
-    warmup: int = 3,
+    warmup: int = defaults.STEP_WARMUP,
     grad_accum: int = 1,
     micro_batch: int | None = None,
     seq_len: int | None = None,
@@ -514,10 +586,19 @@ def _findings(med: dict[str, float], totals: list[float], recompiles: int, memor
     return tuple(out)
 
 
+def measured_peaks(device: DeviceLike, dtypes: Iterable[str], store: Any = None) -> dict[str, float]:
+    """The measured matrix-product peak (FLOP/s) of each step dtype (``fp32``, ``bf16``, ``fp16``) on
+    ``device``, cached in the results ``store`` (see :func:`measurefirst.roofline.peaks`)."""
+    from .roofline import peaks
+
+    return {d: peaks(device, "float32" if d == "fp32" else d, store=store).flops_per_s for d in dtypes}
+
+
 def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager",), dtypes: Iterable[str] = ("fp32",),
-                  device: DeviceLike = "auto", steps: int = 10, warmup: int = 3, compare_budget: float | None = None,
+                  device: DeviceLike = "auto", steps: int = defaults.COMPARE_STEPS, warmup: int = defaults.STEP_WARMUP,
+                  compare_budget: float | None = None,
                   measured_peak: float | Mapping[str, float] | None = None,
-                  **settings: Any) -> tuple[list[StepResult], Any]:
+                  **settings: Any) -> StepComparison:
     """Each (variant, dtype) built fresh by ``build()``, timed with :func:`benchmark_step`, then one
     interleaved :func:`measurefirst.compare` of their whole steps for a verdict per variant against the
     first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``. ``compare_budget``
@@ -560,10 +641,11 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
         comparison = compare(candidates, device=device, budget=budget, min_rounds=6, min_time=min(1.0, budget / 3),
                              block_time=0.001)
         results = _check_table_against_verdicts(results, list(candidates), comparison)
-    return results, comparison
+    return StepComparison(tuple(results), comparison)
 
 
-def _check_table_against_verdicts(results: list[StepResult], labels: list[str], comparison: Any) -> list[StepResult]:
+def _check_table_against_verdicts(results: list[StepResult], labels: list[str],
+                                  comparison: "Comparison") -> list[StepResult]:
     """The per-phase tables are measured one variant after another, the verdicts in interleaved
     rounds. When a table's step ratio against the first variant falls outside the verdict's CI, the
     machine's speed changed between the tables: say so on that result, and that the verdict holds."""
@@ -656,7 +738,8 @@ class RangedStepResult:
 
 
 def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "auto", steps: int = 20,
-                          warmup: int = 3, label: str | None = None, timer: Timer | None = None) -> RangedStepResult:
+                          warmup: int = defaults.STEP_WARMUP, label: str | None = None,
+                          timer: Timer | None = None) -> RangedStepResult:
     """Time a single step callable whose phases are marked with ``with measurefirst.range("forward"):``.
     Each range is timed between its start and end marks (device events on CUDA, recorded on the stream
     without synchronizing between phases), the step from its first to its last mark; ranges with the

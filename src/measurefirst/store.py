@@ -1,8 +1,14 @@
 """Results history: an embedded SQLite file, safe with several writers.
 
 Default location: ``.measurefirst/results.db`` in the working directory; the environment variable
-``MEASUREFIRST_STORE`` or an explicit path overrides it. Each run row keeps the measurement's full
-JSON (raw samples included), its environment and the git commit of the working directory.
+``MEASUREFIRST_STORE`` or an explicit path overrides it. Each run row keeps a result of any kind
+(a measurement, a count, a comparison, a sweep, a regression check, ...) as its full JSON (raw
+samples included), its kind, its environment and the git commit of the working directory. Saved
+runs are named by :func:`parse_ref`'s references: ``#ID``, ``@NAME`` (the latest run of a name) and
+``@NAME~K`` (K runs before it); :meth:`Store.resolve` reads them.
+
+A store of an older schema is migrated in place when it is opened for writing (its rows stay as they
+were, a ``kind`` column is added); one that can only be read is read as it is.
 
 Only a file that does not exist yet, or an empty (zero-byte) one, becomes a store. Any other file
 that is not a measurefirst store (corrupt, or another program's database, even an SQLite file with
@@ -20,6 +26,7 @@ import functools
 import io
 import json
 import os
+import re
 import sqlite3
 import subprocess
 from dataclasses import dataclass
@@ -27,14 +34,18 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
-from .results import Count, Measurement, load_result, parse_json
+from .protocol import Result, from_dict
+from .results import Count, Measurement, measured, parse_json
 
-#: Anything the store keeps: a time measurement or a count (``benchmark(..., count=...)``).
-Result = Measurement | Count
+#: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
+Measured = Measurement | Count
+#: The kinds of :data:`Measured`: a history, ``latest`` and ``get`` read only these.
+MEASURED_KINDS = ("measurement", "count")
 
 #: Identifies our SQLite files (PRAGMA application_id): ASCII "mfst".
 APPLICATION_ID = 0x6D667374
-STORE_SCHEMA = 1
+#: Schema 2 added the ``kind`` column (schema 1 stores are migrated when opened for writing).
+STORE_SCHEMA = 2
 ENV_VAR = "MEASUREFIRST_STORE"
 DEFAULT_PATH = Path(".measurefirst") / "results.db"
 BUSY_TIMEOUT_MS = 30_000
@@ -58,7 +69,8 @@ CREATE TABLE IF NOT EXISTS runs (
     ci_high_s REAL,
     n_samples INTEGER,
     complete INTEGER NOT NULL,
-    data TEXT NOT NULL
+    data TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'measurement'
 );
 CREATE INDEX IF NOT EXISTS runs_by_name ON runs(name, id);
 CREATE TABLE IF NOT EXISTS peaks (
@@ -73,6 +85,32 @@ class StoreError(RuntimeError):
     """The results store cannot be used as asked; the message says what to do."""
 
 
+#: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
+REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a saved run: by ``id``, or by ``name`` and how many runs ``back``."""
+
+    id: int | None = None
+    name: str | None = None
+    back: int = 0
+
+    def __str__(self) -> str:
+        return f"#{self.id}" if self.id is not None else f"@{self.name}" + (f"~{self.back}" if self.back else "")
+
+
+def parse_ref(text: str) -> Ref | None:
+    """``#ID``, ``@NAME`` or ``@NAME~K`` as a :class:`Ref`; ``None`` for anything else (a file name)."""
+    m = REF_RE.match(text)
+    if m is None:
+        return None
+    if m.group("id"):
+        return Ref(id=int(m.group("id")))
+    return Ref(name=m.group("name"), back=int(m.group("back") or 0))
+
+
 def check_run_id(run_id: Any) -> int:
     """``run_id`` as an int, or StoreError: ids are whole numbers from 1 to 2**63 - 1."""
     if isinstance(run_id, bool) or not isinstance(run_id, int) or not 1 <= run_id <= MAX_RUN_ID:
@@ -80,6 +118,19 @@ def check_run_id(run_id: Any) -> int:
         raise StoreError(f"run ids are whole numbers from 1 to 2**63-1 (see `measurefirst runs`); "
                          f"got {text if len(text) <= 30 else text[:27] + '...'}")
     return run_id
+
+
+def parse_run_ids(texts: Iterable[str]) -> builtins.list[int]:
+    """Run ids as typed (``12`` or ``#12``); StoreError for anything else."""
+    ids = []
+    for x in texts:
+        digits = x.strip().lstrip("#")
+        if not digits.isdigit() or not digits.isascii():
+            raise StoreError(f"run ids are whole numbers such as 12 or #12; got {x!r}")
+        if len(digits) > 19:
+            raise StoreError(f"run id {x[:24]!r}... is beyond SQLite's integers (at most 2**63-1)")
+        ids.append(check_run_id(int(digits)))
+    return ids
 
 
 def _guarded(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
@@ -116,6 +167,7 @@ class RunRow:
     ci_high: float | None
     n_samples: int
     complete: bool
+    kind: str = "measurement"
 
 
 def default_path() -> Path:
@@ -282,6 +334,9 @@ class Store:
         if c.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
             self._check_version()
             c.execute("PRAGMA journal_mode=WAL")
+            if self.schema < STORE_SCHEMA:
+                self._migrate()
+                self._check_version()
             if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='peaks'").fetchone() is None:
                 c.execute("CREATE TABLE IF NOT EXISTS peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, "
                           "data TEXT NOT NULL)")
@@ -313,8 +368,34 @@ class Store:
         self._check_version()
         c.execute("PRAGMA journal_mode=WAL")
 
+    def _migrate(self) -> None:
+        """Bring a store of schema 1 (no ``kind`` column) to :data:`STORE_SCHEMA`, under the write lock;
+        its rows are kept as they were. A store that cannot be written is read as it is."""
+        c = self.conn
+        c.execute("BEGIN IMMEDIATE")
+        try:
+            if c.execute("PRAGMA user_version").fetchone()[0] == 1:
+                c.execute("ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'measurement'")
+                for run_id, data in c.execute("SELECT id, data FROM runs").fetchall():
+                    kind = _kind_of(data)
+                    if kind != "measurement":
+                        c.execute("UPDATE runs SET kind = ? WHERE id = ?", (kind, run_id))
+                c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+
+    @property
+    def _kind_column(self) -> str:
+        """The kind of each row: its column, or (a schema 1 store read as it is) told from its median."""
+        if self.schema >= 2:
+            return "kind"
+        return "CASE WHEN median_s IS NULL THEN 'count' ELSE 'measurement' END"
+
     def _check_version(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        self.schema = version
         if version > STORE_SCHEMA:
             raise StoreError(f"{self.path} was written by a newer measurefirst (store schema {version}); upgrade")
         if version < 1:
@@ -332,18 +413,19 @@ class Store:
 
     # -- writing -----------------------------------------------------------------------------
     def save(self, m: Result, name: str | None = None, *, commit: str | None = None) -> int:
-        """Save one measurement (or count) under ``name`` (default: its label); returns the run id."""
+        """Save one result of any kind under ``name`` (default: its label, else its kind); returns the
+        run id."""
         return self.save_many([m], names=[name] if name else None, commit=commit)[0]
 
     def save_many(self, ms: Iterable[Result], *, names: builtins.list[str] | None = None,
                   commit: str | None = None) -> builtins.list[int]:
-        """Save measurements or counts in one transaction (all or none); returns their run ids. A count
-        keeps no time: its row's median and CI columns are empty, its samples column holds its repeats."""
+        """Save results in one transaction (all or none); returns their run ids. Only a measurement
+        fills the row's median and CI columns; a count's samples column holds its repeats."""
         ms = list(ms)
         if self.read_only:
             raise StoreError(f"cannot save: the results store {self.path} is read-only (its folder cannot be "
                              f"written); choose a writable file with --store PATH or {ENV_VAR}=PATH")
-        empty = [m.label for m in ms if (not m.counts if isinstance(m, Count) else m.summary is None)]
+        empty = [m.label for m in ms if isinstance(m, (Measurement, Count)) and not has_samples(m)]
         if empty:
             raise ValueError(f"{empty[0]!r} has no samples (an interrupted or failed run); nothing to save")
         commit = commit if commit is not None else git_commit()
@@ -357,16 +439,17 @@ class Store:
         c.execute("BEGIN IMMEDIATE")
         try:
             for i, m in enumerate(ms):
-                name = names[i] if names and i < len(names) and names[i] else m.label
-                ci = None if isinstance(m, Count) else m.ci
-                median = None if isinstance(m, Count) else _finite(m.median)
-                n = m.n_repeats if isinstance(m, Count) else m.n_samples
+                name = names[i] if names and i < len(names) and names[i] else default_name(m)
+                ci = m.ci if isinstance(m, Measurement) else None
+                median = _finite(m.median) if isinstance(m, Measurement) else None
+                n = m.n_repeats if isinstance(m, Count) else m.n_samples if isinstance(m, Measurement) else 0
+                env: dict[str, Any] = getattr(m, "env", None) or {}
                 cur = c.execute(
                     "INSERT INTO runs (name, created, device, device_name, host, git_commit, median_s, "
-                    "ci_low_s, ci_high_s, n_samples, complete, data) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (name, m.env.get("timestamp") or _now(), m.device, m.env.get("device_name"),
-                     m.env.get("hostname"), commit, median, None if ci is None else ci[0],
-                     None if ci is None else ci[1], n, int(m.complete), m.to_json(indent=None)),
+                    "ci_low_s, ci_high_s, n_samples, complete, data, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (name, env.get("timestamp") or _now(), getattr(m, "device", None), env.get("device_name"),
+                     env.get("hostname"), commit, median, None if ci is None else ci[0],
+                     None if ci is None else ci[1], n, int(m.complete), m.to_json(indent=None), m.kind),
                 )
                 ids.append(int(cur.lastrowid or 0))
             c.execute("COMMIT")
@@ -392,59 +475,88 @@ class Store:
     _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
 
     @_guarded("list runs")
-    def list(self, name: str | None = None) -> builtins.list[RunRow]:
-        """Saved runs, oldest first (all, or those of one name)."""
-        if name is None:
-            rows = self.conn.execute(f"SELECT {self._COLS} FROM runs ORDER BY id")
-        else:
-            rows = self.conn.execute(f"SELECT {self._COLS} FROM runs WHERE name = ? ORDER BY id", (name,))
-        return [RunRow(*r[:11], bool(r[11])) for r in rows]  # type: ignore[call-arg]  # the columns match RunRow
+    def list(self, name: str | None = None, *, kinds: Iterable[str] | None = None) -> builtins.list[RunRow]:
+        """Saved runs, oldest first (all, or those of one name; of any kind, or of ``kinds``)."""
+        where, params = self._where(name, kinds)
+        rows = self.conn.execute(f"SELECT {self._COLS}, {self._kind_column} FROM runs{where} ORDER BY id", params)
+        return [RunRow(*r[:11], bool(r[11]), str(r[12])) for r in rows]  # type: ignore[call-arg]  # the columns match
+
+    def _where(self, name: str | None, kinds: Iterable[str] | None) -> tuple[str, builtins.list[Any]]:
+        clauses, params = [], []
+        if name is not None:
+            clauses.append("name = ?")
+            params.append(name)
+        if kinds is not None:
+            kinds = builtins.list(kinds)
+            clauses.append(f"{self._kind_column} IN ({', '.join('?' * len(kinds))})")
+            params.extend(kinds)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
     @_guarded("list names")
     def names(self) -> builtins.list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
     @_guarded("read a run")
-    def get(self, run_id: int) -> Result:
+    def result(self, run_id: int) -> Result:
+        """The result saved as run ``run_id``, of whatever kind."""
         run_id = check_run_id(run_id)
         row = self.conn.execute("SELECT data FROM runs WHERE id = ?", (run_id,)).fetchone()
         if row is None:
             raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
         return self._decode(run_id, row[0])
 
+    def get(self, run_id: int) -> Measured:
+        """The measurement (or count) saved as run ``run_id``; StoreError for a run of another kind."""
+        return _measured(run_id, self.result(run_id), self.path)
+
     def _decode(self, run_id: int, data: Any) -> Result:
         if not isinstance(data, (str, bytes)):
             raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
                              f"`measurefirst runs delete {run_id}`")
         try:
-            parsed = parse_json(data)
-            if not isinstance(parsed, dict):
-                raise ValueError("not a measurefirst JSON result: not a JSON object")
-            return load_result(parsed)
+            return from_dict(parse_json(data))
         except ValueError as exc:
             raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
                              f"`measurefirst runs delete {run_id}`") from exc
 
     @_guarded("read a run")
-    def latest(self, name: str, back: int = 0) -> tuple[int, Result]:
-        """The latest run of ``name`` (``back=1``: the one before it)."""
+    def latest_run(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> tuple[int, Result]:
+        """The latest run of ``name`` (``back=1``: the one before it), of any kind or of ``kinds``."""
         if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
             raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
-        rows = self.conn.execute("SELECT id, data FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1 OFFSET ?",
-                                 (name, back)).fetchall()
+        where, params = self._where(name, kinds)
+        rows = self.conn.execute(f"SELECT id, data FROM runs{where} ORDER BY id DESC LIMIT 1 OFFSET ?",
+                                 (*params, back)).fetchall()
         if not rows:
             known = ", ".join(self.names()[:10]) or "none yet"
             raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
                              f"saved names: {known}")
         return int(rows[0][0]), self._decode(int(rows[0][0]), rows[0][1])
 
-    def iter_measurements(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
+    def latest(self, name: str, back: int = 0) -> tuple[int, Measured]:
+        """The latest measurement (or count) of ``name`` (``back=1``: the one before it)."""
+        run_id, result = self.latest_run(name, back, kinds=MEASURED_KINDS)
+        return run_id, _measured(run_id, result, self.path)
+
+    def resolve(self, ref: str | Ref) -> tuple[RunRow, Result]:
+        """The saved run a reference names (``#ID``, ``@NAME``, ``@NAME~K``; see :func:`parse_ref`), of
+        any kind, with its row."""
+        parsed = parse_ref(ref) if isinstance(ref, str) else ref
+        if parsed is None:
+            raise StoreError(f"{ref!r} is not a saved run: give #ID, @NAME or @NAME~K")
+        if parsed.id is not None:
+            run_id, result = parsed.id, self.result(parsed.id)
+        else:
+            run_id, result = self.latest_run(str(parsed.name), parsed.back)
+        return next(r for r in self.list() if r.id == run_id), result
+
+    def iter_results(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
         rows = {r.id: r for r in self.list()}
         for i in ids:
             check_run_id(i)
             if i not in rows:
                 raise StoreError(f"no run #{i} in {self.path}")
-            yield rows[i], self.get(i)
+            yield rows[i], self.result(i)
 
     # -- machine peaks cache ---------------------------------------------------------------------
     @_guarded("read the peaks cache")
@@ -477,8 +589,9 @@ class Store:
 
     # -- export ------------------------------------------------------------------------------
     def export(self, ids: Iterable[int], fmt: str) -> str:
-        """Runs as ``json`` (full, with raw samples), ``csv`` or ``markdown`` (one line per run)."""
-        pairs = list(self.iter_measurements(ids))
+        """Runs as ``json`` (full, with raw samples), ``csv`` or ``markdown`` (one line per run; the
+        median and CI columns are a measurement's, the per-call count a count's)."""
+        pairs = list(self.iter_results(ids))
         if fmt == "json":
             from .safeio import strict_json
 
@@ -487,12 +600,11 @@ class Store:
         header = ["id", "name", "created", "device", "device_name", "git_commit", "median_s", "ci_low_s",
                   "ci_high_s", "samples", "complete", "findings"]
         header += ["per_call_count", "event"]
-        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit, None, None, None, m.n_repeats,
-                    m.complete, " ".join(f.code for f in m.findings), m.per_call, m.event]
-                   if isinstance(m, Count) else
-                   [r.id, r.name, r.created, r.device, r.device_name, r.git_commit, m.median,
-                    None if m.ci is None else m.ci[0], None if m.ci is None else m.ci[1], m.n_samples,
-                    m.complete, " ".join(f.code for f in m.findings), None, None] for r, m in pairs]
+        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit,
+                    *((m.median, None if m.ci is None else m.ci[0], None if m.ci is None else m.ci[1])
+                      if isinstance(m, Measurement) else (None, None, None)),
+                    r.n_samples, m.complete, " ".join(w.code for w in m.findings),
+                    *((m.per_call, m.event) if isinstance(m, Count) else (None, None))] for r, m in pairs]
         if fmt == "csv":
             buf = io.StringIO()
             w = csv.writer(buf)
@@ -505,6 +617,72 @@ class Store:
                                         for x in rec) + " |" for rec in records]
             return "\n".join(lines) + "\n"
         raise ValueError(f"export format must be json, csv or markdown; got {fmt!r}")
+
+
+def has_samples(m: Measured) -> bool:
+    """Whether a measurement has samples (a count, repeats): what a run needs to be saved."""
+    return bool(m.counts) if isinstance(m, Count) else m.summary is not None
+
+
+def default_name(result: Result) -> str:
+    """The name a result is saved under when none is given: its label, else its kind."""
+    label = getattr(result, "label", None)
+    return label if isinstance(label, str) and label else result.kind
+
+
+#: Kinds that hold nothing beyond the measurements in them (their tables are recomputed from those):
+#: ``--save`` keeps their measurements only. Any other kind is also kept whole (a comparison's verdicts).
+MEASUREMENT_CONTAINERS = ("measurement", "count", "saved_run", "history", "sweep", "selfcheck")
+
+
+def to_save(results: Iterable[Result], prefix: str = "") -> tuple[builtins.list[Result], builtins.list[str],
+                                                                 builtins.list[str]]:
+    """What ``--save [PREFIX]`` keeps of ``results``, and under which names: every measurement (or
+    count) they hold as its own run, under its label (``PREFIX/label``, or ``PREFIX`` when it is the
+    only one), so that histories and ``compare @NAME`` find it; every result that is more than its
+    measurements, whole, under ``PREFIX`` (else its label or kind). Also: the labels of the
+    measurements left out for having no samples."""
+    results = builtins.list(results)
+    every = [m for r in results for m in measured(r)]
+    kept = [m for m in every if has_samples(m)]
+    names = [(prefix + (f"/{m.label}" if len(kept) > 1 else "")) if prefix else m.label for m in kept]
+    whole = [r for r in results if r.kind not in MEASUREMENT_CONTAINERS]
+    return [*kept, *whole], names + [prefix or default_name(r) for r in whole], \
+        [m.label for m in every if not has_samples(m)]
+
+
+def keep_unsaved(results: Iterable[Result]) -> Path | None:
+    """Write results that could not be saved to a ``measurefirst-unsaved-….json`` file (in the working
+    directory, else the temporary one) that ``measurefirst compare`` reads; its path, or None."""
+    import tempfile
+    import time
+
+    from .safeio import DestinationError, strict_json, write_atomic
+
+    name = f"measurefirst-unsaved-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.json"
+    text = strict_json([r.to_dict() for r in results], indent=2)
+    for folder in (Path.cwd(), Path(tempfile.gettempdir())):
+        try:
+            return write_atomic(folder / name, text + "\n", "fallback results file")
+        except (DestinationError, OSError):
+            continue
+    return None
+
+
+def _measured(run_id: int, result: Result, path: Path) -> Measured:
+    if not isinstance(result, (Measurement, Count)):
+        raise StoreError(f"run #{run_id} in {path} is a {result.kind}, not a measurement; "
+                         f"`measurefirst runs show {run_id}` displays it")
+    return result
+
+
+def _kind_of(data: Any) -> str:
+    """The kind of a stored result's JSON (``measurement`` when it cannot be told)."""
+    try:
+        kind = json.loads(data).get("kind")
+    except (ValueError, TypeError, AttributeError, RecursionError):
+        return "measurement"
+    return kind if isinstance(kind, str) else "measurement"
 
 
 def _finite(x: float) -> float | None:

@@ -13,12 +13,14 @@ import numbers
 import operator
 import sys
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from . import defaults
 from .devices import DeviceLike, cuda_api, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark, default_label
 from .fit import ComplexityFit, FitError, PowerFit, fit_complexity, fit_power
-from .results import SCHEMA_VERSION, Measurement, migrate
+from .protocol import migrate
+from .results import Finding, Measurement
 from .roofline import Bound, Peaks, classify
 
 SizeFn = Callable[[int], float]
@@ -217,6 +219,10 @@ class SweepPoint:
         return self.flops / self.bytes if (self.flops and self.bytes) else None
 
 
+#: Version of a :class:`SweepResult`'s stored form (see :mod:`measurefirst.protocol`).
+SCHEMA_VERSION = 1
+
+
 @dataclass(frozen=True)
 class SweepResult:
     """All points of a sweep, with fits and roofline classification computed on request."""
@@ -230,6 +236,13 @@ class SweepResult:
     complete: bool = True
     options: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
+
+    kind: ClassVar[str] = "sweep"
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every measured point's findings, in the order of the points."""
+        return tuple(f for m in self.measurements for f in m.findings)
 
     def series(self, label: str | None = None) -> list[SweepPoint]:
         label = self.labels[0] if label is None else label
@@ -264,8 +277,9 @@ class SweepResult:
     def bound(self, point: SweepPoint, overhead_s: float | None = None) -> Bound:
         return classify(point.seconds, point.flops, point.bytes, self.peaks, overhead_s=overhead_s)
 
-    def measurements(self) -> list[Measurement]:
-        return [p.measurement for p in self.points if p.measurement is not None]
+    @property
+    def measurements(self) -> tuple[Measurement, ...]:
+        return tuple(p.measurement for p in self.points if p.measurement is not None)
 
     def __str__(self) -> str:
         from .render.text import sweep_lines
@@ -284,7 +298,7 @@ class SweepResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "schema_version": self.schema_version, "kind": "sweep", "labels": list(self.labels),
+            "schema_version": self.schema_version, "kind": self.kind, "labels": list(self.labels),
             "sizes": list(self.sizes), "reference": self.reference, "device": self.device,
             "peaks": None if self.peaks is None else asdict(self.peaks), "complete": self.complete,
             "options": dict(self.options),
@@ -302,7 +316,7 @@ class SweepResult:
     def from_dict(cls, d: dict[str, Any]) -> "SweepResult":
         """Rebuild a sweep from its stored form; anything missing, ill-typed or inconsistent raises
         ``ValueError`` naming the field (and nothing else is raised)."""
-        d = migrate(d)
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         labels = d.get("labels")
         if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
             raise ValueError("sweep.labels must be a list of strings")
@@ -412,8 +426,8 @@ def sweep(
     device: DeviceLike = "auto",
     reference: int | None = None,
     peaks: Peaks | None = None,
-    budget: float = 2.0,
-    precision: float = 0.01,
+    budget: float = defaults.SWEEP_BUDGET_S,
+    precision: float = defaults.SWEEP_PRECISION,
     progress: bool = False,
     label: str | None = None,
     **benchmark_options: Any,
@@ -572,6 +586,39 @@ def builtin(op: str, dtype: Any, device: DeviceLike) -> tuple[MakeFn, SizeFn | N
             return lambda: torch.nn.functional.gelu(x)
         return make, None, (lambda n: 2.0 * n * size), elementwise
     raise ValueError(f"unknown built-in sweep {op!r}; use matmul, add, copy or gelu")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A sweep ready to run: what to measure (``make``) at which sizes, and the work per call."""
+
+    label: str
+    make: MakeFn
+    sizes: tuple[int, ...]
+    flops: SizeFn | str | None
+    bytes: SizeFn | str | None
+
+
+def plan(*, op: str | None = None, make: MakeFn | None = None, label: str = "", sizes: str | None = None,
+         flops: str | None = None, bytes: str | None = None,  # noqa: A002 - as in sweep()
+         dtype: Any = defaults.DTYPE, device: DeviceLike = "auto", reference: int | None = None) -> Plan:
+    """A built-in sweep (``op``, with its default sizes and work) or ``make``: ``sizes`` parsed (see
+    :func:`parse_sizes`), ``flops``/``bytes`` expressions (overriding the op's) evaluated at every size,
+    the reference size among them; ``ValueError`` saying what to give otherwise. Nothing is measured."""
+    sizes_ = parse_sizes(sizes) if sizes else None
+    op_flops: SizeFn | None = None
+    op_bytes: SizeFn | None = None
+    if op is not None:
+        make, op_flops, op_bytes, default_sizes = builtin(op, dtype, device)
+        label, sizes_ = op, sizes_ or default_sizes
+    if make is None or sizes_ is None:
+        raise ValueError("give a built-in op or a make function" if make is None else
+                         "give --sizes, e.g. --sizes 64,128,...,4096")
+    work_flops, work_bytes = flops or op_flops, bytes or op_bytes
+    work_table(sizes_, work_flops, work_bytes)  # every expression at every size, before anything is measured
+    if reference is not None and reference not in sizes_:
+        raise ValueError(f"--reference {reference} is not among the sizes")
+    return Plan(label, make, tuple(sizes_), work_flops, work_bytes)
 
 
 def _is_power_of(a: int, r: int) -> bool:

@@ -24,6 +24,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import torch
 
+from . import defaults
 from .devices import machine, synchronizer
 
 #: Documented resolution of CUDA event timing (about half a microsecond).
@@ -283,7 +284,7 @@ class MpsEventTimer(_EventTimer):
         super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True))
 
 
-TIMER_CHOICES = ("auto", "wall", "event")
+TIMER_CHOICES = defaults.TIMERS
 
 
 def make_timer(device: torch.device, kind: str = "auto") -> Timer:

@@ -69,7 +69,7 @@ def cmd_collectives(args: argparse.Namespace) -> int:
         except DestinationError as exc:
             raise UsageError(str(exc)) from None
     from . import group
-    from .collectives import CollectivesResult, CollectivePoint
+    from .collectives import CollectivesResult
 
     task_args = (ops, sizes, args.dtype, args.warmup, args.trials)
     try:
@@ -92,10 +92,7 @@ def cmd_collectives(args: argparse.Namespace) -> int:
         return 1
     if data is None:  # not rank 0: rank 0 prints and writes
         return 0
-    result = CollectivesResult(data["world_size"], data["backend"], data["device"],
-                               tuple(CollectivePoint(p["op"], p["size_bytes"], p["count"], p["dtype"], p["seconds"],
-                                                     tuple(p["rank_seconds"]), p["samples"], p["error"])
-                                     for p in data["points"]), data["env"])
+    result = CollectivesResult.from_dict(data)
     text = result.to_json()
     if args.output is not None:
         from ..safeio import write_atomic

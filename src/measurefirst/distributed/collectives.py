@@ -10,9 +10,10 @@ reported is the slowest rank's median, as nccl-tests reports the slowest rank.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from ..dtypes import DTYPE_ALIASES, torch_dtype
 from .bandwidth import OPS, algbw, bus_factor, busbw, elements
@@ -53,7 +54,13 @@ class CollectivesResult:
     env: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
 
-    kind = "collectives"
+    kind: ClassVar[str] = "collectives"
+    findings: ClassVar[tuple[()]] = ()
+
+    @property
+    def complete(self) -> bool:
+        """False when some sizes failed."""
+        return all(p.error is None for p in self.points)
 
     def fit(self, op: str) -> Any:
         """The sweep's ``t0 + c·n^k`` fit of ``op``'s times over size (bytes): ``t0`` is the latency;
@@ -93,10 +100,32 @@ class CollectivesResult:
 
         return strict_json(self.to_dict(), indent=indent)
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "CollectivesResult":
+        """Load what :meth:`to_dict` wrote (the bandwidths it adds are recomputed)."""
+        from ..protocol import migrate
+
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
+        try:
+            points = tuple(CollectivePoint(str(p["op"]), int(p["size_bytes"]), int(p["count"]), str(p["dtype"]),
+                                           _real(p["seconds"]), tuple(_real(x) for x in p["rank_seconds"]),
+                                           int(p["samples"]), None if p.get("error") is None else str(p["error"]))
+                           for p in d["points"])
+            return cls(int(d["world_size"]), str(d["backend"]), str(d["device"]), points, dict(d.get("env") or {}))
+        except KeyError as exc:
+            raise ValueError(f"collectives result is missing the field {exc}") from exc
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"collectives result has a malformed field: {exc}") from exc
+
     def __str__(self) -> str:
         from .report import collectives_table
 
         return collectives_table(self)
+
+
+def _real(v: Any) -> float:
+    """A stored number; null (a strict JSON writer's NaN) is NaN."""
+    return math.nan if v is None else float(v)
 
 
 def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -> Callable[[], object]:

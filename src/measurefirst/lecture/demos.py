@@ -24,10 +24,11 @@ from measurefirst.render.findings import title as finding_title
 from measurefirst.render.text import format_time, pad_cells, plain
 from measurefirst.sweep import sweep
 
+from .. import defaults
 from .narration import say
 
 Emit = Callable[[str], None]
-DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
+DEMOS = defaults.DEMOS
 
 #: Backward within this factor range of the forward reads as "the usual ~2x".
 BACKWARD_USUAL = (1.3, 3.0)
@@ -104,7 +105,7 @@ def _mark(m: measurefirst.Measurement) -> str:
 def warmup_lines(m: measurefirst.Measurement, device: str, lang: str) -> tuple[str, list[str]]:
     """(the warm-up's branch: ``settled``/``capped``, its lines): true to ``m.warmup.steady``, and the
     cold/warm ratio read as it was measured."""
-    assert m.warmup is not None
+    assert m.warmup is not None and m.warmup.cold_ns is not None
     ratio = m.warmup.cold_ns / 1e9 / m.median
     lines = [say("pitfalls.trap1.big" if ratio >= COLD_RATIO_BIG else "pitfalls.trap1.small", lang,
                  ratio=ratio, device=device)]

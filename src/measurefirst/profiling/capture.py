@@ -26,15 +26,16 @@ from collections import defaultdict
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import torch
 
+from .. import defaults
 from ..devices import DeviceLike, environment, machine, resolve_device
 from ..engine import default_label
 from ..errors import check_limit
 from ..timers import make_timer
-from ..results import SCHEMA_VERSION, migrate
+from ..protocol import migrate
 from .kernels import decode_kernel
 
 #: Ops that move no data of their own or only manage tensors: left out of the work view.
@@ -111,6 +112,10 @@ class KernelRow:
     decoded: dict[str, Any]
 
 
+#: Version of a :class:`Profile`'s stored form (see :mod:`measurefirst.protocol`).
+SCHEMA_VERSION = 1
+
+
 @dataclass(frozen=True)
 class Profile:
     """Where the time of one call of ``fn`` goes. Built by :func:`profile`."""
@@ -129,6 +134,11 @@ class Profile:
     flops_by_module: dict[str, float] | None = None
     env: dict[str, Any] = field(default_factory=dict)
     schema_version: int = SCHEMA_VERSION
+
+    kind: ClassVar[str] = "profile"
+    #: a profile is taken whole or not at all; it finds nothing (doctor reads profiles for findings)
+    complete: ClassVar[bool] = True
+    findings: ClassVar[tuple[()]] = ()
 
     @property
     def work_count(self) -> int | float:
@@ -172,7 +182,7 @@ class Profile:
         return fragment(self)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema_version": self.schema_version, "kind": "profile", **{
+        return {"schema_version": self.schema_version, "kind": self.kind, **{
             k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if k != "schema_version"}}
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -180,7 +190,7 @@ class Profile:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Profile":
-        d = migrate(dict(d))
+        d = migrate(dict(d), cls.kind, SCHEMA_VERSION)
         d.pop("kind", None)
         d.pop("schema_version", None)
         for key in ("ops", "work", "top"):
@@ -189,8 +199,8 @@ class Profile:
         return cls(**d)
 
 
-VIEWS = ("work", "all", "top")
-SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
+VIEWS = defaults.VIEWS
+SORTS = defaults.SORTS
 
 
 def _whole(calls: float) -> int | float:
@@ -281,8 +291,8 @@ def profile(
     fn: Callable[[], object],
     *,
     device: DeviceLike = "auto",
-    steps: int = 3,
-    warmup: int = 2,
+    steps: int = defaults.PROFILE_STEPS,
+    warmup: int = defaults.PROFILE_WARMUP,
     label: str | None = None,
     group_by_shape: bool = False,
     trace: str | os.PathLike[str] | None = None,

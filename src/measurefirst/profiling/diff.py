@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, ClassVar, Mapping
 
+from ..protocol import migrate
 from .capture import Profile, profile
 
 
@@ -23,12 +24,21 @@ class DiffRow:
         return present[0] if len(present) == 1 else None
 
 
+#: Version of a :class:`ProfileDiff`'s stored form; version 0 (none written) is the same form.
+SCHEMA_VERSION = 1
+
+
 @dataclass(frozen=True)
 class ProfileDiff:
     labels: tuple[str, ...]
     profiles: tuple[Profile, ...]
     rows: tuple[DiffRow, ...]
     unit: str  # "ops" (CPU work view) or "kernels" (device activity)
+
+    kind: ClassVar[str] = "profile_diff"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+    complete: ClassVar[bool] = True
+    findings: ClassVar[tuple[()]] = ()
 
     def counts(self) -> dict[str, int | float]:
         """Work ops (or kernels) launched per step, per implementation."""
@@ -47,8 +57,9 @@ class ProfileDiff:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ProfileDiff":
         """Load a diff written by :meth:`to_dict`: its profiles are lined up again."""
-        if not isinstance(d, dict) or d.get("kind") != "profile_diff":
+        if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst profile diff (missing \"kind\": \"profile_diff\")")
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
             profiles = [Profile.from_dict(p) for p in d["profiles"]]
             labels = [str(x) for x in d["labels"]]
@@ -61,10 +72,16 @@ class ProfileDiff:
         return diff(dict(zip(labels, profiles)))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "profile_diff", "labels": list(self.labels), "unit": self.unit,
+        return {"kind": self.kind, "schema_version": self.schema_version, "labels": list(self.labels),
+                "unit": self.unit,
                 "profiles": [p.to_dict() for p in self.profiles],
                 "rows": [{"name": r.name, "calls": list(r.calls), "time_s": list(r.time_s),
                           "bytes_est": list(r.bytes_est)} for r in self.rows]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
 
 
 def diff(profiles: Mapping[str, Profile]) -> ProfileDiff:

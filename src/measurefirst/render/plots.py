@@ -125,6 +125,12 @@ def plot_roofline(result: "SweepResult", path: str | Path) -> Path:
     return _finish(fig, ax, p, "arithmetic intensity (FLOP/byte)", "FLOP/s", f"roofline: {pk.device_name} {pk.dtype}")
 
 
+def plot_paths(path: Path) -> list[Path]:
+    """The files :func:`plot_all` may write for ``path``: it, ``-throughput`` and ``-roofline``."""
+    return [path, path.with_name(f"{path.stem}-throughput{path.suffix}"),
+            path.with_name(f"{path.stem}-roofline{path.suffix}")]
+
+
 def plot_all(result: "SweepResult", path: str | Path) -> list[Path]:
     """``out.png`` → ``out.png`` (time), ``out-throughput.png`` and, with peaks, ``out-roofline.png``."""
     p = _check(path)

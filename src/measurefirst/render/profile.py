@@ -67,14 +67,16 @@ def kernel_table(p: "Profile", *, limit: int | None = 25) -> "Table":
     return t
 
 
-def profile_lines(p: "Profile") -> list[str]:
+def profile_lines(p: "Profile", *, rows: bool = True) -> list[str]:
+    """The profile in lines: what one step launches and how long it takes, its top ops and kernels
+    (unless ``rows`` is False, as under the tables of them), the peak memory and the trace."""
     unit = "kernels" if p.kernels else "work ops"
     lines = [f"{p.label} on {p.device}: {_count(p.work_count)} {unit} per step, one step "
              f"{format_time(p.step_s)} under the profiler"]
-    for r in p.rows("work", "self", 15):
+    for r in p.rows("work", "self", 15) if rows else ():
         lines.append(f"  {_count(r.calls):>5} x {r.name:<40} self {format_time(r.self_s):>10}"
                      + (f"  ~{_bytes(r.bytes_est)}" if r.bytes_est else ""))
-    for k in p.kernels[:15]:
+    for k in p.kernels[:15] if rows else ():
         lines.append(f"  {_count(k.calls):>5} x kernel {k.name[:100]} ({k.decoded.get('library')}, "
                      f"{k.decoded.get('op')}) {format_time(k.total_s)}")
     if p.peak_device_bytes is not None:

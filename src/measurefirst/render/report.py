@@ -17,6 +17,7 @@ from html import escape
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from .. import defaults
 from .report_assets import CSS, JS
 from .report_html import Ctx, kv, section
 from .report_profile import diff_section, profile_section
@@ -25,7 +26,7 @@ from .report_sweep import sweep_section
 from .report_timing import comparison_section, counts_section, history_section, measurements_section
 from .words import LANGS
 
-THEMES = ("auto", "light", "dark")
+THEMES = defaults.THEMES
 #: The section renderer of each kind that has a section of its own (measurements, saved runs and
 #: step results are grouped; see :func:`_sections`).
 SECTIONS: dict[str, Callable[[Ctx, Any], str]] = {
@@ -39,10 +40,11 @@ def kind_of(result: Any) -> str:
     name = type(result).__name__
     kinds = {"Measurement": "measurement", "Count": "count", "SavedRun": "saved_run", "Comparison": "comparison",
              "SweepResult": "sweep", "Profile": "profile", "ProfileDiff": "profile_diff", "StepResult": "step",
-             "Diagnosis": "diagnosis", "History": "history"}
+             "Diagnosis": "diagnosis", "History": "history", "StepComparison": "step_comparison"}
     if name not in kinds:
         raise TypeError(f"cannot report a {name}; give measurefirst results (Measurement, Count, Comparison, "
-                        f"SweepResult, Profile, ProfileDiff, StepResult, Diagnosis, History, SavedRun)")
+                        f"SweepResult, Profile, ProfileDiff, StepResult, StepComparison, Diagnosis, History, "
+                        f"SavedRun)")
     return kinds[name]
 
 
@@ -52,7 +54,8 @@ def _flatten(results: Any) -> list[Any]:
         for r in results:
             out.extend(_flatten(r))
         return out
-    kind_of(results)
+    if kind_of(results) == "step_comparison":  # its steps, then the comparison of their whole steps
+        return _flatten([*results.steps, *([] if results.comparison is None else [results.comparison])])
     return [results]
 
 
@@ -101,7 +104,7 @@ def _envs(item: Any) -> list[dict[str, Any]]:
     if kind == "comparison":
         return [m.env for m in item.measurements]
     if kind == "sweep":
-        return [m.env for m in item.measurements()]
+        return [m.env for m in item.measurements]
     if kind == "history":
         return [r.measurement.env for r in item.runs]
     if kind == "profile_diff":

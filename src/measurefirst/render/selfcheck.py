@@ -6,6 +6,7 @@ import io
 import math
 from typing import TYPE_CHECKING, Any
 
+from .. import defaults
 from .text import format_time
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -13,7 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..selfcheck import SelfCheck, Trap
 
-LANGS = ("en", "zh")
+LANGS = defaults.LANGS
 
 _W: dict[str, dict[str, str]] = {
     # table

@@ -10,7 +10,7 @@ from .text import cell, format_time, plain
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..step import StepResult
+    from ..step import StepComparison, StepResult
 
 
 def _rate(x: float | None, unit: str) -> str:
@@ -71,3 +71,11 @@ def step_lines(results: Sequence["StepResult"]) -> list[str]:
             w = finding_words(f)
             lines.append(f"  {f.severity} [{f.code}] {w.message}" + (f" — fix: {w.fix}" if w.fix else ""))
     return [plain(line) for line in lines]
+
+
+def step_comparison_text(result: "StepComparison") -> str:
+    """The lines of each step, then the interleaved comparison's (when there is one)."""
+    lines = step_lines(result.steps)
+    if result.comparison is not None:
+        lines += str(result.comparison).splitlines()
+    return "\n".join(lines)

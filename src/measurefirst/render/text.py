@@ -383,8 +383,9 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
     return table
 
 
-def sweep_lines(result: "SweepResult") -> list[str]:
-    """Plain-text summary: per implementation, each point, the fitted model and the complexity class."""
+def sweep_lines(result: "SweepResult", *, points: bool = True) -> list[str]:
+    """Plain-text summary: per implementation, each point (unless ``points`` is False, as under a
+    table of them), the fitted model and the complexity class."""
     from ..errors import FitError
 
     lines = []
@@ -392,7 +393,7 @@ def sweep_lines(result: "SweepResult") -> list[str]:
         lines.append(f"peaks: {result.peaks}")
     for label in result.labels:
         lines.append(plain(f"{label}:"))
-        for p in result.series(label):
+        for p in result.series(label) if points else ():
             if not p.ok:
                 lines.append(plain(f"  n={p.n}: failed — {p.error}"))
                 continue
@@ -419,12 +420,7 @@ def sweep_lines(result: "SweepResult") -> list[str]:
 
 
 def verdict_word(c: "Change", gate: bool) -> tuple[str, str]:
-    """The verdict of a saved-baseline comparison and its style: REGRESSION (slower beyond the CI and
-    the threshold, with a gate on), slower, faster or same (as ``measurefirst compare`` shows it)."""
-    if c.regression and gate:
-        return "REGRESSION", "bold red"
-    if c.ci_low > 1:
-        return "slower", "red"
-    if c.ci_high < 1:
-        return "faster", "green"
-    return "same", ""
+    """The verdict of a saved-baseline comparison (:meth:`Change.verdict`) and its style, as
+    ``measurefirst compare`` shows it."""
+    return {"regression": ("REGRESSION", "bold red"), "slower": ("slower", "red"), "faster": ("faster", "green"),
+            "same": ("same", "")}[c.verdict(gate)]

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from .. import defaults
+
 if TYPE_CHECKING:  # pragma: no cover
     from ..compare import Verdict
 
-LANGS = ("en", "zh")
+LANGS = defaults.LANGS
 
 # key: (English, Chinese). Values in braces are filled with str.format.
 WORDS: dict[str, tuple[str, str]] = {

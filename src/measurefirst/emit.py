@@ -1,0 +1,113 @@
+"""The last stage of the command line (parse → library → renderer → emit): every command that
+produces results lets them out by :func:`emit`. JSON (``--json``) or the results' renderers
+(:mod:`measurefirst.render.views`) on stdout, then ``-o FILE`` (atomically), then ``--save [PREFIX]``
+to the results store (:func:`measurefirst.store.to_save`). :func:`check` tests the destinations before
+anything is measured; one that still fails afterwards is one line on stderr and costs none of the
+results already shown.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .protocol import Result
+    from .render.views import Options, View
+
+
+def console(stderr: bool = False) -> Any:
+    """A rich console on stdout (or stderr), ``MEASUREFIRST_WIDTH`` wide when not a terminal."""
+    from rich.console import Console
+
+    stream = sys.stderr if stderr else sys.stdout
+    try:
+        wanted = int(os.environ.get("MEASUREFIRST_WIDTH", "160"))
+    except ValueError:
+        wanted = 160
+    return Console(file=stream, width=None if stream.isatty() else max(40, min(wanted, 1000)), highlight=False,
+                   soft_wrap=False)
+
+
+def say(text: str, *, err: bool = True, style: str | None = None) -> None:
+    """Print one line as it is (on stderr unless ``err`` is False): no markup, control characters escaped."""
+    from .render.text import plain
+
+    console(err).print(plain(text), markup=False, style=style, soft_wrap=True)
+
+
+def show(items: "View") -> None:
+    """A view on stdout: its tables, and its lines as they are."""
+    out = console()
+    for item in items:
+        if isinstance(item, str):
+            say(item, err=False)
+        else:
+            out.print(item)
+
+
+def check(output: Path | None, save: str | None, store: Path | None, *paths: tuple[Path | None, str],
+          what: str = "output file (-o)") -> None:
+    """Before measuring: every file to write can be written, and with ``save`` the store can be opened
+    (created) for writing. Raises DestinationError or StoreError saying what to do."""
+    from .safeio import check_destination
+    from .store import Store, StoreError
+
+    for path, name in ((output, what), *paths):
+        if path is not None:
+            check_destination(path, name)
+    if save is not None:
+        with Store(store) as st:
+            if st.read_only:
+                raise StoreError(f"cannot save: the results store {st.path} is read-only; choose a writable "
+                                 f"file with --store PATH")
+
+
+def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None = None, save: str | None = None,
+         store: Path | None = None, options: "Options | None" = None) -> bool:
+    """Show, write and save ``results``; False when a file or the store failed (said on stderr)."""
+    from .render.findings import with_words
+    from .render.views import Options, view
+    from .safeio import DestinationError, strict_json, write_atomic
+
+    options = options or Options()
+    data = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+    text = strict_json(with_words(data, options.lang), indent=2)  # the findings' data and their words
+    if json:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    else:
+        show(view(results, options))
+    ok = True
+    if output is not None:
+        try:
+            write_atomic(output, text + "\n", "output file")
+        except DestinationError as exc:
+            say(f"error: {exc}")
+            ok = False
+    return (save_results(results, save, store) if save is not None else True) and ok
+
+
+def save_results(results: Sequence["Result"], prefix: str, store: Path | None) -> bool:
+    """Save what ``--save PREFIX`` keeps of ``results``; when the store fails after measuring, the
+    results go to a fallback file the error names (and False is returned)."""
+    from .store import Store, StoreError, keep_unsaved, to_save
+
+    kept, names, empty = to_save(results, prefix)
+    for label in empty:
+        say(f"not saved: {label} has no samples")
+    if not kept:
+        return True
+    try:
+        with Store(store) as st:
+            ids = st.save_many(kept, names=names)
+    except (StoreError, OSError, ValueError) as exc:
+        fallback = keep_unsaved(kept)
+        where = (f"they are kept in {fallback} (a results file: measurefirst compare reads it)" if fallback
+                 else "and no fallback file could be written either; the results above are all there is")
+        say(f"error: the results were not saved: {exc}; {where}")
+        return False
+    say(f"saved {len(ids)} run(s) to {st.path}: " + ", ".join(f"#{i} {n}" for i, n in zip(ids, names)))
+    return True

@@ -1,0 +1,149 @@
+"""One protocol for every result kind, and the migrations of their stored forms.
+
+Every result (a measurement, a comparison, a sweep, a profile, a diagnosis, a step, ...) has a
+``kind`` (a class constant naming it in JSON), its own ``schema_version``, ``to_dict``/``from_dict``/
+``to_json``, ``complete`` (False for a partial result, as after Ctrl-C) and ``findings`` (data; ``()``
+for a kind that finds nothing). A stored dict is brought up to the kind's current version by
+:func:`migrate`, one version at a time, through ``MIGRATIONS[kind][version]``.
+
+Nothing here imports torch: each kind's module is imported only when a dict of that kind is read.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable, Protocol, runtime_checkable
+
+#: A migration takes a stored dict of one version and returns it in the next version's form.
+Migration = Callable[[dict[str, Any]], dict[str, Any]]
+
+#: kind -> "module:Class" (relative to the package), imported on first use.
+KINDS: dict[str, str] = {
+    "measurement": "results:Measurement",
+    "count": "results:Count",
+    "comparison": "compare:Comparison",
+    "sweep": "sweep:SweepResult",
+    "profile": "profiling.capture:Profile",
+    "profile_diff": "profiling.diff:ProfileDiff",
+    "diagnosis": "doctor:Diagnosis",
+    "step": "step:StepResult",
+    "step_comparison": "step:StepComparison",
+    "selfcheck": "selfcheck:SelfCheck",
+    "saved_run": "history:SavedRun",
+    "history": "history:History",
+    "regression": "regression:Regression",
+    "collectives": "distributed.collectives:CollectivesResult",
+}
+
+#: The version a kind's dict has when it carries no ``schema_version``: kinds first written without one.
+#: Any other kind without a version is not a measurefirst file.
+UNVERSIONED: dict[str, int] = {"diagnosis": 0, "step": 0, "profile_diff": 0, "saved_run": 0, "history": 0,
+                               "step_comparison": 0}
+
+
+def _stamp(version: int) -> Migration:
+    """The migration of a form that only gained its version number (and its kind)."""
+
+    def step(d: dict[str, Any]) -> dict[str, Any]:
+        return {**d, "schema_version": version}
+
+    return step
+
+
+def _step_comparison_v0(d: dict[str, Any]) -> dict[str, Any]:
+    """``measurefirst step --json`` wrote ``{"steps": [...], "comparison": ...}`` with no kind."""
+    return {**d, "kind": "step_comparison", "schema_version": 1}
+
+
+#: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
+MIGRATIONS: dict[str, dict[int, Migration]] = {
+    "diagnosis": {0: _stamp(1)},
+    "step": {0: _stamp(1)},
+    "profile_diff": {0: _stamp(1)},
+    "saved_run": {0: _stamp(1)},
+    "history": {0: _stamp(1)},
+    "step_comparison": {0: _step_comparison_v0},
+}
+
+
+@runtime_checkable
+class Result(Protocol):
+    """What every result kind offers (see the module docstring)."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def schema_version(self) -> int: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    @property
+    def findings(self) -> tuple[Any, ...]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+    def to_json(self, indent: int | None = 2) -> str: ...
+
+
+class ResultType(Protocol):
+    """A result class: builds its results back from their stored dicts."""
+
+    kind: str
+
+    def from_dict(self, d: dict[str, Any]) -> Result: ...
+
+
+def _kind_name(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def migrate(d: Any, kind: str, current: int) -> dict[str, Any]:
+    """``d`` (a stored ``kind``) brought up to version ``current``, one version at a time. A newer
+    version than this measurefirst knows, or none where one is required, is a ``ValueError`` saying
+    what to do."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a {kind} result must be a JSON object; got {type(d).__name__}")
+    version = d.get("schema_version", UNVERSIONED.get(kind))
+    if isinstance(version, bool) or not isinstance(version, int):
+        what = "result" if kind == "measurement" else f"{kind} result"
+        raise ValueError(f"{what} has no integer schema_version; is it a measurefirst file?")
+    if version > current:
+        raise ValueError(f"{kind} result has schema_version {version}, newer than this measurefirst understands "
+                         f"({current}); upgrade measurefirst")
+    first = min(MIGRATIONS.get(kind, {}), default=current)
+    if version < first:
+        raise ValueError(f"{kind} result has schema_version {version}, which no measurefirst ever wrote "
+                         f"(versions start at {first}); the file is damaged or not ours")
+    while version < current:
+        d = MIGRATIONS[kind][version](d)
+        version = int(d["schema_version"])
+    out: dict[str, Any] = d
+    return out
+
+
+def result_class(kind: str) -> ResultType:
+    """The class of a result kind (its module imported now); ``ValueError`` for an unknown kind."""
+    where = KINDS.get(kind)
+    if where is None:
+        raise ValueError(f"no \"kind\" measurefirst knows (got {_kind_name(kind)}; known: {', '.join(KINDS)})")
+    module, name = where.split(":")
+    cls: ResultType = getattr(importlib.import_module(f"{__package__}.{module}"), name)
+    return cls
+
+
+def from_dict(d: Any) -> Result:
+    """Any stored result, by its ``kind`` (a ``{"steps": ...}`` dict of ``measurefirst step --json``
+    from before it had one is a step comparison). Anything malformed raises ``ValueError`` only."""
+    if not isinstance(d, dict):
+        raise ValueError(f"a result must be a JSON object; got {type(d).__name__}")
+    kind = d.get("kind")
+    if kind is None and isinstance(d.get("steps"), list):
+        kind = "step_comparison"
+    cls = result_class(str(kind) if isinstance(kind, str) else repr(kind))
+    try:
+        return cls.from_dict(d)
+    except (KeyError, TypeError, IndexError, AttributeError, RecursionError) as exc:  # a damaged file: ValueError only
+        raise ValueError(f"{kind} result has a missing or malformed field: {type(exc).__name__}: {exc}") from exc

@@ -1,0 +1,126 @@
+"""What the command line shows of a result of any kind: its tables and its lines, chosen by the
+result's ``kind``. One renderer per kind, used by the command that produced the result and by
+``measurefirst runs show``; consecutive measurements (or counts) share one table."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
+
+from .. import defaults
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rich.console import RenderableType
+
+    #: A view: rich renderables (tables) and plain lines of text, in the order they are shown.
+    View = list[Union[RenderableType, str]]
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to show results: the language (where the renderer has two) and the profile table's view."""
+
+    lang: str = defaults.LANGS[0]
+    view: str = defaults.VIEWS[0]
+    sort: str = defaults.SORTS[0]
+    limit: int = defaults.ROW_LIMIT
+
+
+def view(results: Sequence[Any], options: Options = Options()) -> View:
+    """Every result in turn; consecutive measurements and counts as one table each, then their findings."""
+    out: View = []
+    i = 0
+    while i < len(results):
+        if results[i].kind in ("measurement", "count"):
+            j = i
+            while j < len(results) and results[j].kind in ("measurement", "count"):
+                j += 1
+            out += _measurements(results[i:j], options)
+            i = j
+            continue
+        out += _VIEWS[results[i].kind](results[i], options)
+        i += 1
+    return out
+
+
+def _measurements(ms: Sequence[Any], options: Options) -> View:
+    from .findings import finding_lines
+    from .text import count_table, measurement_table
+
+    counts = [m for m in ms if m.kind == "count"]
+    out: View = [count_table(counts)] if counts else []
+    if len(counts) < len(ms):
+        out.append(measurement_table([m for m in ms if m.kind != "count"]))
+    return out + [f"{m.label}: {line}" for m in ms for line in finding_lines(m.findings, options.lang)]
+
+
+def _saved_run(r: Any, options: Options) -> View:
+    return [f"#{r.id} {r.name} ({r.created})", *_measurements([r.measurement], options)]
+
+
+def _history(h: Any, options: Options) -> View:
+    from .tables import history_table
+
+    return [history_table(h)]
+
+
+def _comparison(c: Any, options: Options) -> View:
+    from .text import comparison_lines, comparison_table, issue_lines
+
+    return [comparison_table(c), *comparison_lines(c), *issue_lines(c.measurements)]
+
+
+def _sweep(r: Any, options: Options) -> View:
+    from .text import issue_lines, sweep_lines, sweep_table
+
+    return [*(sweep_table(r, label) for label in r.labels), *sweep_lines(r, points=False), *issue_lines(r.measurements)]
+
+
+def _profile(p: Any, options: Options) -> View:
+    from .profile import kernel_table, op_table, profile_lines
+
+    out: View = [op_table(p, view=options.view, sort=options.sort, limit=options.limit)]
+    if p.kernels:
+        out.append(kernel_table(p, limit=options.limit))
+    return out + profile_lines(p, rows=False) + [f"FLOPs {mod}: {fl:.4g}" for mod, fl in
+                                                   (p.flops_by_module or {}).items()]
+
+
+def _profile_diff(d: Any, options: Options) -> View:
+    from .profile import diff_lines, diff_table
+
+    return [diff_table(d), *diff_lines(d)]
+
+
+def _step(r: Any, options: Options) -> View:
+    from .step import step_lines, step_table
+
+    return [step_table([r]), *step_lines([r])]
+
+
+def _step_comparison(sc: Any, options: Options) -> View:
+    from .step import step_table
+
+    return [step_table(sc.steps, sc.comparison), *str(sc).splitlines()]
+
+
+def _selfcheck(sc: Any, options: Options) -> View:
+    from .selfcheck import selfcheck_lines, selfcheck_table
+
+    return [selfcheck_table(sc, options.lang), *selfcheck_lines(sc, options.lang)]
+
+
+def _regression(r: Any, options: Options) -> View:
+    from .tables import regression_lines, regression_table
+
+    return [regression_table(r), *regression_lines(r)]
+
+
+def _lines(r: Any, options: Options) -> View:
+    return list(str(r).splitlines())
+
+
+_VIEWS: dict[str, Callable[[Any, Options], View]] = {
+    "saved_run": _saved_run, "history": _history, "comparison": _comparison, "sweep": _sweep,
+    "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
+    "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _lines, "collectives": _lines}
