@@ -12,7 +12,7 @@ from measurefirst import benchmark, compare, doctor, profile, sweep
 from measurefirst.cli import build_parser
 from measurefirst.engine import Options
 from measurefirst.profiling.capture import SORTS, VIEWS
-from measurefirst.step import _DTYPE_NAMES, benchmark_step, compare_steps
+from measurefirst.step import STEP_DTYPES, benchmark_step, compare_steps
 from measurefirst.sweep import builtin
 from measurefirst.timers import TIMER_CHOICES
 
@@ -54,5 +54,7 @@ def test_choices_are_the_librarys():
     assert (tuple(choices["profile"]["view"]), tuple(choices["profile"]["sort"])) == (VIEWS, SORTS)
     for op in choices["sweep"]["op"]:
         assert callable(builtin(op, "float32", "cpu")[0])  # every op the command offers, the library builds
-    assert _args("step", "m:build", "--dtypes", ",".join(_DTYPE_NAMES)).dtypes == list(_DTYPE_NAMES)
+    assert _args("step", "m:build", "--dtypes", ",".join(STEP_DTYPES)).dtypes == list(STEP_DTYPES)
+    # any spelling of a dtype is its short name, under either option name
+    assert _args("step", "m:build", "--dtype", "bfloat16,float16").dtypes == ["bf16", "fp16"]
     assert _defaults(benchmark_step)["warmup"] == _args("step", "m:build").warmup

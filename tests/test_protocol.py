@@ -11,7 +11,7 @@ import measurefirst
 import report_kinds as rk
 from measurefirst.distributed import CollectivePoint, CollectivesResult
 from measurefirst.protocol import KINDS, MIGRATIONS, Result, from_dict, migrate, result_class
-from measurefirst.regression import check
+from measurefirst.regression import check_regression
 from measurefirst.selfcheck import selfcheck
 from measurefirst.simulate import SimSpec, SimWorld
 from measurefirst.step import StepComparison
@@ -24,7 +24,7 @@ def _every(tmp_path) -> dict[str, object]:
     steps = tuple(rk.step_results())
     one = {k: (v[0] if isinstance(v, list) else v) for k, v in kinds.items() if k != "count_history"}
     one["step_comparison"] = StepComparison(steps, rk.comparison())
-    one["regression"] = check(ms, [rk.sim_measurement("matmul", 300_000.0, seed=5), ms[1]],
+    one["regression"] = check_regression(ms, [rk.sim_measurement("matmul", 300_000.0, seed=5), ms[1]],
                               base_name="a.json", new_name="@matmul", threshold=0.05, gate=True)
     one["selfcheck"] = selfcheck(simulate=SimWorld(SimSpec(timer_ns=50, seed=0)), quick=True,
                                  durations_ns=(20_000,), references=False)

@@ -287,8 +287,10 @@ def test_compare_steps_verdict_is_exact(gpu):
         model, opt, batches, loss_fn = sim_step_parts(gpu, fwd_us=next(fwd_us))
         return {"model": model, "optimizer": opt, "batches": batches, "loss_fn": loss_fn}
 
-    results, comparison = compare_steps(build, dtypes=["fp32", "bfloat16"], steps=3, warmup=1, compare_budget=0.5,
-                                        flops_per_step=None)
+    both = compare_steps(build, dtypes=["fp32", "bfloat16"], steps=3, warmup=1, compare_budget=0.5,
+                         flops_per_step=None)
+    results, comparison = both.steps, both.comparison
+    assert comparison is not None
     assert [r.label for r in results] == ["eager/fp32", "eager/bf16"]  # bfloat16 is bf16
     assert [r.step_s for r in results] == pytest.approx([(4000 + 1100 * US) / 1e9, (4000 + 1400 * US) / 1e9])
     assert [r.phase_s["forward"] for r in results] == pytest.approx([300 * US / 1e9, 600 * US / 1e9])

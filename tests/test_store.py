@@ -180,10 +180,10 @@ def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_pa
 
 
 def test_any_kind_is_saved_listed_resolved_and_kept_apart_from_histories(tmp_path):
-    from measurefirst.regression import check
+    from measurefirst.regression import check_regression
 
     a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
-    reg = check([a], [b], base_name="#1", new_name="#2", gate=True)
+    reg = check_regression([a], [b], base_name="#1", new_name="#2", gate=True)
     with Store(tmp_path / "r.db") as s:
         ids = s.save_many([a, b], commit="c")
         rid = s.save(reg, "k", commit="c")

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .dtypes import dtype_name
-    from .regression import COUNT_THRESHOLD, Change, Regression, change
+    from .regression import COUNT_THRESHOLD, Change, Regression, change, check_regression
     from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
     from .render.findings import finding_text
     from .render.report import report
@@ -42,6 +42,7 @@ _EXPORTS = {
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
     "COUNT_THRESHOLD": "regression", "Change": "regression", "Regression": "regression", "change": "regression",
+    "check_regression": "regression",
     "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report",
     "plot_all": "render.plots", "plot_roofline": "render.plots", "plot_throughput": "render.plots",
     "plot_time": "render.plots",
@@ -94,6 +95,7 @@ __all__ = [
     "ProfileDiff",
     "ProfileError",
     "change",
+    "check_regression",
     "compare",
     "decode_kernel",
     "Diagnosis",

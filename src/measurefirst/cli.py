@@ -154,7 +154,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def cmd_compare_saved(args: argparse.Namespace) -> int:
     from .loading import load_measured
-    from .regression import check
+    from .regression import check_regression
     from .render.tables import regression_failures
     from .store import parse_ref
 
@@ -171,7 +171,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     _check(args)
     base, new = (load_measured(t, args.store) for t in refs)
     names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
-    result = check(base, new, base_name=refs[0], new_name=refs[1], gate=args.fail_if_slower is not None,
+    result = check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=args.fail_if_slower is not None,
                    threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
                    label=names.pop() if len(names) == 1 else None)
     code = _emit(args, [result])

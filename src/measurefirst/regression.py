@@ -239,7 +239,7 @@ def steps(history: Sequence[Measurement | Count]) -> list[int]:
     return out
 
 
-def check(base: Sequence[Measurement | Count], new: Sequence[Measurement | Count], *, base_name: str = "base",
+def check_regression(base: Sequence[Measurement | Count], new: Sequence[Measurement | Count], *, base_name: str = "base",
           new_name: str = "new", threshold: float | None = None, gate: bool = False,
           label: str | None = None) -> Regression:
     """The regression check of ``new`` against ``base``, paired by label (``label`` renames a single
