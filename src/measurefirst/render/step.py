@@ -59,7 +59,7 @@ def step_lines(results: Sequence["StepResult"], lang: str = "en") -> list[str]:
     for r in results:
         tp = r.throughput
         lines.append(word("step_head", lang, label=r.label, device=r.device, time=format_time(r.step_s), steps=r.steps,
-                          warmup=r.warmup_steps, times=", ".join(format_time(w) for w in r.warmup_step_s)))
+                          warmup=r.warmup_steps, times=sep.join(format_time(w) for w in r.warmup_step_s)))
         lines.append(word("phases_line", lang, phases=sep.join(f"{phase_word(p, lang)} {format_time(s)}"
                                                               for p, s in r.phase_s.items())))
         tokens = "" if not tp.tokens_per_s_device else word(

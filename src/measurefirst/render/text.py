@@ -445,8 +445,9 @@ def sweep_lines(result: "SweepResult", *, points: bool = True, lang: str = "en")
             rel, work = result.relative(p)
             extra = "" if rel is None else word("point_rel", lang, rel=f"{rel:.3g}", ref=result.reference)
             extra += "" if work is None else word("point_work", lang, work=f"{work:.3g}")
-            extra += "" if p.flops_per_s is None else f", {p.flops_per_s / 1e9:.3g} GFLOP/s"
-            extra += "" if p.bytes_per_s is None else f", {p.bytes_per_s / 1e9:.3g} GB/s"
+            sep = word("list_comma", lang)
+            extra += "" if p.flops_per_s is None else f"{sep}{p.flops_per_s / 1e9:.3g} GFLOP/s"
+            extra += "" if p.bytes_per_s is None else f"{sep}{p.bytes_per_s / 1e9:.3g} GB/s"
             issues = point_issues(p.measurement, lang) if p.measurement is not None else []
             extra += "" if not issues else " ! " + word("list_sep", lang).join(issues)
             lines.append(plain(word("point_line", lang, n=p.n, time=format_time(p.seconds), extra=extra)))
