@@ -350,7 +350,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "vs_baseline": ("vs {baseline}", "相对 {baseline}"),
     "speedup_ci": ("speed-up 95% CI", "加速比 95% 置信区间"),
     "mark_caption": ("! = read with care: warnings, preempted samples set aside or the precision target not met "
-                     "(listed below)", "! = 请谨慎解读：有警告、剔除了被抢占的样本或未达精度目标（详见下方）"),
+                     "(listed below)", "标“!”者请谨慎解读：有警告、剔除了被抢占的样本或未达到精度目标（详见下方）"),
     "issue_line": ("! {label}: {issue}", "! {label}：{issue}"),
     "issue_finding": ("{code}: {message}", "{code}：{message}"),
     "issue_preempted": ("{k} of {n} samples preempted by the OS and set aside",
