@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from ..render.words import default_lang as default_lang  # the one locale rule, re-exported
-
 LANGS = ("zh", "en")
 
 TEXT: dict[str, dict[str, str]] = {
