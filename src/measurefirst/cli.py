@@ -282,6 +282,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .devices import resolve_device
     from .render.plots import FORMATS, plot_all, plot_paths
+    from .render.words import word
     from .roofline import peaks
     from .sweep import plan, sweep
     from .targets import is_function_target, load_callable
@@ -300,7 +301,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 dtype=args.dtype, device=dev, reference=args.reference)  # checked before anything is measured
     pk = None
     if not args.no_peaks and (todo.flops or todo.bytes):
-        _say("measuring machine peaks (cached afterwards; --no-peaks skips) ...")
+        _say(word("measuring_peaks", _lang(args)))
         pk = peaks(dev, args.dtype, store=args.store)
     result, code = _run(args, f"sweep {todo.label!r}", lambda: sweep(
         {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
@@ -312,15 +313,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         from .safeio import DestinationError
 
         try:
-            _say("plots: " + ", ".join(str(f) for f in plot_all(result, args.plot)))
+            _say(word("plots_written", _lang(args), files=", ".join(str(f) for f in plot_all(result, args.plot))))
         except (ValueError, ImportError, DestinationError, OSError) as exc:
-            _say(f"error: plots not written: {exc}")
+            _say(word("plots_failed", _lang(args), error=exc))
             code = _first(code, EXIT_USAGE)
     failed = [p for p in result.points if not p.ok]
     if failed and code in (EXIT_OK, EXIT_FAILED):
         every = len(failed) == len(result.points)
-        _say(("error: every size failed: " if every else f"{len(failed)} size(s) failed: ")
-             + "; ".join(f"n={p.n}: {p.error}" for p in failed))
+        errors = word("list_sep", _lang(args)).join(word("size_error", _lang(args), n=p.n, error=p.error) for p in failed)
+        _say(word("sizes_all_failed", _lang(args), errors=errors) if every
+             else word("sizes_failed", _lang(args), n=len(failed), errors=errors))
         code = EXIT_FAILED if every else code
     return code
 

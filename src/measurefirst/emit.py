@@ -110,5 +110,5 @@ def save_results(results: Sequence["Result"], prefix: str, store: Path | None, l
         where = word("kept_in", lang, path=fallback) if fallback else word("kept_nowhere", lang)
         say(word("save_failed", lang, error=exc, where=where))
         return False
-    say(word("saved_runs", lang, n=len(ids), path=st.path, runs=", ".join(f"#{i} {n}" for i, n in zip(ids, names))))
+    say(word("saved_runs", lang, n=len(ids), path=st.path, runs=word("list_comma", lang).join(f"#{i} {n}" for i, n in zip(ids, names))))
     return True
