@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class Options:
-    """How to show results: the language (where the renderer has two) and the profile table's view."""
+    """How to show results: the language of every word (``en`` or ``zh``) and the profile table's view."""
 
     lang: str = defaults.LANGS[0]
     view: str = defaults.VIEWS[0]
