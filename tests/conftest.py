@@ -6,6 +6,9 @@ import torch
 
 # Tests never write the default results store into the working tree.
 os.environ["MEASUREFIRST_STORE"] = os.path.join(tempfile.mkdtemp(prefix="mf-tests-"), "results.db")
+# The command line speaks the locale's language unless --lang says otherwise: tests read English unless
+# they ask for Chinese, whatever the machine's locale.
+os.environ["LC_ALL"] = "C.UTF-8"
 
 
 def pytest_collection_modifyitems(config, items):

@@ -25,6 +25,41 @@ def test_simulated_table_is_exact(capsys):
         "warm-up": "4976 calls", "device/timer": "cpu/simulated"}
 
 
+ZH_HEADER = ["基准", "中位数", "95% 置信区间", "±", "IQR", "最小", "均值", "样本数", "每样本调用数", "预热", "设备/计时器"]
+
+
+def _header(out):
+    return [c.strip() for c in next(line for line in out.splitlines() if "┃" in line).split("┃")][1:-1]
+
+
+def test_lang_zh_prints_the_chinese_table(capsys):
+    assert main(SIM + ["--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert _header(out) == ZH_HEADER
+    row = next(line for line in out.splitlines() if "simulated" in line and "µs" in line)
+    assert [c.strip() for c in row.split("│")][1:-1][-2:] == ["4976 次调用", "cpu/simulated"]  # numbers stay numbers
+
+
+def test_the_language_follows_the_locale(capsys, monkeypatch):
+    monkeypatch.setenv("LC_ALL", "zh_CN.UTF-8")
+    assert main(SIM) == 0
+    assert _header(capsys.readouterr().out) == ZH_HEADER
+    assert main(SIM + ["--lang", "en"]) == 0
+    assert _header(capsys.readouterr().out)[:3] == ["benchmark", "median", "95% CI"]
+
+
+def test_json_carries_the_findings_words_in_the_language_asked(capsys):
+    argv = ["bench", "--simulate", "call=10us,timer=50ns,cold=5ms", "--min-time", "0", "--json"]
+    texts = {}
+    for lang in ("en", "zh"):
+        assert main(argv + ["--lang", lang]) == 0
+        [finding] = json.loads(capsys.readouterr().out)["findings"]
+        assert finding["code"] == "cold_start"
+        texts[lang] = finding["text"]
+    assert texts["zh"]["lang"] == "zh" and texts["zh"]["message"] == "首次调用耗时 5.01 ms，是稳态 10 µs 的 500.5 倍；预热 4976 次后每次调用耗时稳定"
+    assert texts["en"]["lang"] == "en" and texts["en"]["message"].startswith("the first call took 5.01 ms")
+
+
 def test_simulated_json(capsys):
     assert main(SIM + ["--json"]) == 0
     data = json.loads(capsys.readouterr().out)

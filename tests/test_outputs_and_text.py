@@ -177,7 +177,8 @@ def test_more_labels_than_targets_is_an_error(capsys):
 # ---- item 14: marks explain themselves; a fit at the edge is flagged ------------------------------------------
 def test_sweep_marks_preempted_points_and_the_fit_at_the_edge(capsys):
     from measurefirst.fit import fit_power
-    from measurefirst.render.text import MARK_CAPTION, sweep_lines, sweep_table
+    from measurefirst.render.text import sweep_lines, sweep_table
+    from measurefirst.render.words import word
     from measurefirst.simulate import SimWorld
     from measurefirst.sweep import sweep
     from rich.console import Console
@@ -188,7 +189,7 @@ def test_sweep_marks_preempted_points_and_the_fit_at_the_edge(capsys):
     console = Console(width=200, record=True)
     console.print(sweep_table(result))
     text = console.export_text()
-    assert " !" in text and MARK_CAPTION[:18] in text  # was: preempted points shown with no mark
+    assert " !" in text and word("mark_caption", "en")[:18] in text  # was: preempted points shown with no mark
     assert any("preempted by the OS" in line for line in sweep_lines(result))
     edge = fit_power([1, 2, 4, 8, 16], [n**8 * 1e-9 for n in (1, 2, 4, 8, 16)])
     assert edge.at_edge and "edge of the searched range" in str(edge)  # was: k = 6.000 without a word

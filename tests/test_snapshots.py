@@ -2,9 +2,9 @@
 change shows up as a reviewed diff of a golden file in tests/snapshots/.
 
 ``MF_UPDATE_SNAPSHOTS=1 ./test.sh tests/test_snapshots.py`` rewrites the golden files; otherwise any
-difference fails with a unified diff. Text renderers have one language (English); the HTML fragment
-(``render.report.fragment``, behind every ``_repr_html_``) is snapshotted in English and Chinese as
-text: tags, the stylesheet and the script dropped, one line per block, cells joined by `` | ``.
+difference fails with a unified diff. Every text renderer is snapshotted in English (``NAME.txt``) and
+Chinese (``NAME_zh.txt``); the HTML fragment (``render.report.fragment``, behind every ``_repr_html_``)
+is snapshotted in English and Chinese as text: tags, the stylesheet and the script dropped, one line per block, cells joined by `` | ``.
 Tables are printed on a fixed console (100 columns, no colour), so the output does not depend on the
 terminal."""
 
@@ -33,6 +33,7 @@ from measurefirst.render import profile as profile_render
 from measurefirst.render import step as step_render
 from measurefirst.render import text
 from measurefirst.render.report import fragment
+from measurefirst.render.words import change_words
 from measurefirst.results import Calibration, Measurement, Stop, Warmup
 from measurefirst.roofline import Peaks
 from measurefirst.step import StepResult, Throughput
@@ -189,30 +190,44 @@ def html_text(html: str) -> str:
     return "\n".join(line for line in lines if line) + "\n"
 
 
-CASES: dict[str, Callable[[], str]] = {
-    "measurement_line": lambda: "\n".join([text.measurement_line(measurement("matmul", 250_000.0)),
-                                           text.measurement_line(measurement("add", 12_000.0, complete=False))]) + "\n",
-    "measurement_table": lambda: console_text(text.measurement_table([measurement("matmul", 250_000.0),
-                                                                      measurement("add", 12_000.0)], title="two")),
-    "comparison_lines": lambda: "\n".join(text.comparison_lines(comparison())) + "\n",
-    "comparison_table": lambda: console_text(text.comparison_table(comparison(), title="gelu")),
-    "sweep_lines": lambda: "\n".join(text.sweep_lines(sweep_result())) + "\n",
-    "sweep_table": lambda: console_text(text.sweep_table(sweep_result())),
-    "grid_table": lambda: console_text(text.grid_table(
+def _lines(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+#: Every text renderer with words, as a function of the language: ``NAME.txt`` holds the English,
+#: ``NAME_zh.txt`` the Chinese.
+TEXT_CASES: dict[str, Callable[[str], str]] = {
+    "measurement_line": lambda lang: _lines([text.measurement_line(measurement("matmul", 250_000.0), lang),
+                                             text.measurement_line(measurement("add", 12_000.0, complete=False), lang)]),
+    "measurement_table": lambda lang: console_text(text.measurement_table(
+        [measurement("matmul", 250_000.0), measurement("add", 12_000.0)], title="two", lang=lang)),
+    "comparison_lines": lambda lang: _lines(text.comparison_lines(comparison(), lang)),
+    "comparison_table": lambda lang: console_text(text.comparison_table(comparison(), title="gelu", lang=lang)),
+    "sweep_lines": lambda lang: _lines(text.sweep_lines(sweep_result(), lang=lang)),
+    "sweep_table": lambda lang: console_text(text.sweep_table(sweep_result(), lang=lang)),
+    "grid_table": lambda lang: console_text(text.grid_table(
         {(impl, str(n)): measurement(f"{impl} {n}", per * n) for impl, per in (("naive", 3.0), ("blas", 1.0))
-         for n in (1000, 4000)}, title="grid", row_name="implementation")),
-    "diagnosis_lines": lambda: "\n".join(doctor_render.diagnosis_lines(diagnosis())) + "\n",
-    "profile_lines": lambda: "\n".join(profile_render.profile_lines(profiles()[0])) + "\n",
-    "op_table": lambda: console_text(profile_render.op_table(profiles()[0], view="all")),
-    "kernel_table": lambda: console_text(profile_render.kernel_table(gpu_profile())),
-    "diff_lines": lambda: "\n".join(profile_render.diff_lines(diff(dict(zip(("manual", "fused"), profiles()))))) + "\n",
-    "diff_table": lambda: console_text(profile_render.diff_table(diff(dict(zip(("manual", "fused"), profiles()))))),
-    "step_lines": lambda: "\n".join(step_render.step_lines([step_result("eager", 3e-4),
-                                                            step_result("fused", 1.8e-4)])) + "\n",
-    "step_table": lambda: console_text(step_render.step_table([step_result("eager", 3e-4), step_result("fused", 1.8e-4)])),
-    "regression": lambda: "".join(f"{name}: {text.verdict_word(c, True)[0]} (no gate: {text.verdict_word(c, False)[0]}): "
-                                  f"{c.words()}\n" for name, c in regression_changes()),
+         for n in (1000, 4000)},
+        title="grid", row_name="implementation", lang=lang)),
+    "diagnosis_lines": lambda lang: _lines(doctor_render.diagnosis_lines(diagnosis(), lang)),
+    "profile_lines": lambda lang: _lines(profile_render.profile_lines(profiles()[0], lang=lang)),
+    "op_table": lambda lang: console_text(profile_render.op_table(profiles()[0], view="all", lang=lang)),
+    "kernel_table": lambda lang: console_text(profile_render.kernel_table(gpu_profile(), lang=lang)),
+    "diff_lines": lambda lang: _lines(profile_render.diff_lines(diff(dict(zip(("manual", "fused"), profiles()))), lang)),
+    "diff_table": lambda lang: console_text(profile_render.diff_table(diff(dict(zip(("manual", "fused"), profiles()))),
+                                                                      lang)),
+    "step_lines": lambda lang: _lines(step_render.step_lines([step_result("eager", 3e-4), step_result("fused", 1.8e-4)],
+                                                             lang)),
+    "step_table": lambda lang: console_text(step_render.step_table([step_result("eager", 3e-4),
+                                                                    step_result("fused", 1.8e-4)], lang=lang)),
+    "regression": lambda lang: "".join(f"{name}: {text.verdict_word(c, True, lang)[0]} (no gate: "
+                                       f"{text.verdict_word(c, False, lang)[0]}): {change_words(c, lang)}\n"
+                                       for name, c in regression_changes()),
 }
+CASES: dict[str, Callable[[], str]] = {}
+for _name, _render in TEXT_CASES.items():
+    for _lang in ("en", "zh"):
+        CASES[_name if _lang == "en" else f"{_name}_zh"] = (lambda render=_render, lang=_lang: render(lang))
 HTML_KINDS: dict[str, Callable[[], Any]] = {
     "measurement": lambda: measurement("matmul", 250_000.0), "comparison": comparison, "sweep": sweep_result,
     "diagnosis": diagnosis, "profile": lambda: profiles()[0],
@@ -251,3 +266,17 @@ def test_snapshot(name: str) -> None:
 def test_every_golden_file_has_a_case() -> None:
     # findings_{en,zh}.txt belong to tests/test_findings_catalogue.py (every catalogue code, both languages)
     assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt") if not p.stem.startswith("findings_")) == sorted(CASES)
+
+
+def test_every_word_has_both_languages_with_the_same_placeholders() -> None:
+    import string
+
+    from measurefirst.render.words import WORDS
+
+    def fields(template: str) -> list[str]:
+        return sorted({name for _, name, _, _ in string.Formatter().parse(template) if name})
+
+    for key, (en, zh) in WORDS.items():
+        assert en and zh, f"{key}: both languages needed"
+        assert fields(en) == fields(zh), f"{key}: {fields(en)} in English, {fields(zh)} in Chinese"
+        assert zh == en or not (zh.isascii() and any(c.isalpha() for c in zh)), f"{key}: Chinese left in English: {zh!r}"

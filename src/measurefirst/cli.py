@@ -51,11 +51,23 @@ def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "outpu
     check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what)
 
 
+def _lang(args: argparse.Namespace) -> str:
+    """``--lang``, else the locale's language."""
+    from .render.words import default_lang
+
+    return getattr(args, "lang", None) or default_lang()
+
+
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
           options: "Options | None" = None) -> int:
-    """The one way out of every command that produces results (see :mod:`measurefirst.emit`)."""
-    from .emit import emit
+    """The one way out of every command that produces results (see :mod:`measurefirst.emit`), in the
+    language of ``--lang`` (or the locale)."""
+    from dataclasses import replace
 
+    from .emit import emit
+    from .render.views import Options
+
+    options = replace(options or Options(), lang=_lang(args))
     ok = not results or emit(results, json=getattr(args, "json", False), output=getattr(args, "output", None),
                              save=getattr(args, "save", None), store=getattr(args, "store", None), options=options)
     return _first(code, EXIT_OK if ok else EXIT_USAGE)
@@ -175,7 +187,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
                    threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
                    label=names.pop() if len(names) == 1 else None)
     code = _emit(args, [result])
-    for line in regression_failures(result):
+    for line in regression_failures(result, _lang(args)):
         _say(line)
     return _first(EXIT_FAILED if result.failed else EXIT_OK, code)
 
@@ -192,6 +204,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return cmd_compare_saved(args)
     from .compare import compare  # imports torch: only for a live comparison
     from .regression import slower
+    from .render.tables import slower_lines
     from .targets import labelled, load_all
 
     _check(args)
@@ -218,15 +231,16 @@ def cmd_compare(args: argparse.Namespace) -> int:
     code = _emit(args, [result], code)
     if code == EXIT_OK and args.fail_if_slower is not None:
         slow = slower(result, None if args.fail_if_slower == KIND_DEFAULT else args.fail_if_slower)
-        for v in slow:
-            _say(f"regression: {v.label} is {v.words()} than {v.baseline}")
+        for line in slower_lines(slow, _lang(args)):
+            _say(line)
         code = EXIT_FAILED if slow else code
     return code
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
     from .render.tables import runs_table
-    from .render.views import view
+    from .render.views import Options, view
+    from .render.words import word
     from .store import Store, parse_run_ids
 
     if args.action == "list" and len(args.ids) > 1:
@@ -236,10 +250,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
         raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
     with Store(args.store, create=False) as store:
         if args.action == "list":
-            _show([runs_table(store.path, store.list(args.ids[0] if args.ids else None))])
+            _show([runs_table(store.path, store.list(args.ids[0] if args.ids else None), _lang(args))])
         elif args.action == "show":  # each kind with its own renderer
             for row, result in (store.resolve(f"#{i}") for i in ids):
-                _show([f"#{row.id} {row.name}: {row.kind}, {row.created}", *view([result])])
+                _show([word("run_header", _lang(args), id=row.id, name=row.name, kind=row.kind, created=row.created),
+                       *view([result], Options(lang=_lang(args)))])
         elif args.action == "export":
             sys.stdout.write(store.export(ids, args.format))
         else:
@@ -267,6 +282,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .devices import resolve_device
     from .render.plots import FORMATS, plot_all, plot_paths
+    from .render.words import word
     from .roofline import peaks
     from .sweep import plan, sweep
     from .targets import is_function_target, load_callable
@@ -285,7 +301,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
                 dtype=args.dtype, device=dev, reference=args.reference)  # checked before anything is measured
     pk = None
     if not args.no_peaks and (todo.flops or todo.bytes):
-        _say("measuring machine peaks (cached afterwards; --no-peaks skips) ...")
+        _say(word("measuring_peaks", _lang(args)))
         pk = peaks(dev, args.dtype, store=args.store)
     result, code = _run(args, f"sweep {todo.label!r}", lambda: sweep(
         {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
@@ -297,15 +313,16 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         from .safeio import DestinationError
 
         try:
-            _say("plots: " + ", ".join(str(f) for f in plot_all(result, args.plot)))
+            _say(word("plots_written", _lang(args), files=", ".join(str(f) for f in plot_all(result, args.plot))))
         except (ValueError, ImportError, DestinationError, OSError) as exc:
-            _say(f"error: plots not written: {exc}")
+            _say(word("plots_failed", _lang(args), error=exc))
             code = _first(code, EXIT_USAGE)
     failed = [p for p in result.points if not p.ok]
     if failed and code in (EXIT_OK, EXIT_FAILED):
         every = len(failed) == len(result.points)
-        _say(("error: every size failed: " if every else f"{len(failed)} size(s) failed: ")
-             + "; ".join(f"n={p.n}: {p.error}" for p in failed))
+        errors = word("list_sep", _lang(args)).join(word("size_error", _lang(args), n=p.n, error=p.error) for p in failed)
+        _say(word("sizes_all_failed", _lang(args), errors=errors) if every
+             else word("sizes_failed", _lang(args), n=len(failed), errors=errors))
         code = EXIT_FAILED if every else code
     return code
 
@@ -376,13 +393,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .lecture.narration import default_lang
     from .render.selfcheck import progress_line
-    from .render.views import Options
     from .selfcheck import FAIL, NOISY, FaultyTimer, selfcheck
     from .timers import make_timer
 
-    lang = args.lang or default_lang()
+    lang = _lang(args)
     _check(args)
     world = None if args.simulate is None else _simulated(args.simulate)
     timer = None
@@ -392,7 +407,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world,
                        progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
     code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
-    return _emit(args, [result], code, Options(lang=lang))
+    return _emit(args, [result], code)
 
 
 def cmd_step(args: argparse.Namespace) -> int:
@@ -429,7 +444,7 @@ def cmd_kernel(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(strict_json([i.to_dict() for i in infos], indent=2) + "\n")
     else:
-        _show([kernel_table(infos)])
+        _show([kernel_table(infos, _lang(args))])
     return EXIT_OK
 
 

@@ -221,7 +221,9 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
     if store:
         p.add_argument("--store", type=_path, default=None, help=store)
     if lang:
-        p.add_argument("--lang", choices=D.LANGS, default=None, help="en or zh (default: from the locale)")
+        p.add_argument("--lang", choices=D.LANGS, default=None,
+                       help="language of the tables, lines and findings' words (also in --json): en or zh "
+                            "(default: from the locale, LC_ALL/LC_MESSAGES/LANG)")
 
 
 def _stopping(p: argparse.ArgumentParser, precision: tuple[float, str], budget: tuple[float, str],
@@ -263,7 +265,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
         "row of the table. Every target and every output path is checked before anything is measured.",
     )
     b.add_argument("targets", nargs="*", metavar="TARGET", help="statement, module:function or file.py:function")
-    _common(b, setup=True, output=True, save="NAME")
+    _common(b, setup=True, output=True, save="NAME", lang=True)
     _stopping(b, (D.PRECISION, "stop when the 95%% CI of the median is within ±this, as 0.01 or 1%%"),
               (D.BUDGET_S, "seconds per target at most"), (D.MIN_TIME_S, "seconds of sampling at least"))
     b.add_argument("--min-samples", type=_at_least(1), default=D.MIN_SAMPLES,
@@ -299,7 +301,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
         "--save keeps each measurement and the verdicts; -o writes them.",
     )
     c.add_argument("targets", nargs="+", metavar="TARGET")
-    _common(c, setup=True, output=True, save="PREFIX")
+    _common(c, setup=True, output=True, save="PREFIX", lang=True)
     _stopping(c, (D.COMPARE_PRECISION, "'no difference' needs the speed-up CI within ±this"),
               (D.COMPARE_BUDGET_S, "seconds at most"),
               (D.COMPARE_MIN_TIME_S, "seconds of rounds at least, enough to see the machine's load change"))
@@ -328,7 +330,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     r.add_argument("ids", nargs="*", help="run ids such as 12 or #12 (show, delete, export), or a NAME (list)")
     r.add_argument("--format", choices=("json", "csv", "markdown"), default="json",
                    help="export format (default json, with raw samples)")
-    _common(r, device=False, json=False)
+    _common(r, device=False, json=False, lang=True)
 
     w = _sub(
         sub, "sweep", "time vs size: throughput, a fitted cost model, the roofline, plots",
@@ -344,7 +346,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     w.add_argument("--flops", default=None, help="FLOPs per call as an expression of n, e.g. '2*n**3'")
     w.add_argument("--bytes", default=None, help="bytes moved per call as an expression of n, e.g. '12*n**2'")
     w.add_argument("--dtype", default=D.DTYPE, help=f"dtype for built-in sweeps and peaks (default {D.DTYPE})")
-    _common(w, output=True, save="PREFIX")
+    _common(w, output=True, save="PREFIX", lang=True)
     _stopping(w, (D.SWEEP_PRECISION, "target half-width of the 95%% CI per size"),
               (D.SWEEP_BUDGET_S, "seconds per size at most"))
     w.add_argument("--reference", type=_at_least(1), default=None,
@@ -367,7 +369,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     f.add_argument("target", metavar="TARGET")
     f.add_argument("--vs", action="append", default=[], metavar="TARGET",
                    help="profile another and show them side by side (repeatable)")
-    _common(f, setup=True, output=True, save="NAME")
+    _common(f, setup=True, output=True, save="NAME", lang=True)
     f.add_argument("--steps", type=_at_least(1), default=D.PROFILE_STEPS,
                    help=f"profiled (active) steps (default {D.PROFILE_STEPS})")
     f.add_argument("--warmup", type=_at_least(0), default=D.PROFILE_WARMUP,
@@ -388,7 +390,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
               "TARGET: a statement (after -s setup) or module:function taking no arguments. Each finding says "
               "what was measured, why it matters and what to do.")
     dr.add_argument("target", metavar="TARGET")
-    _common(dr, setup=True, output=True, save="NAME")
+    _common(dr, setup=True, output=True, save="NAME", lang=True)
     dr.add_argument("-b", "--budget", type=_seconds, default=D.DOCTOR_BUDGET_S,
                     help=f"seconds for the timing checks (default {D.DOCTOR_BUDGET_S:g})")
     dr.add_argument("--strict", action="store_true", help="exit 1 on any warning (for CI)")
@@ -419,7 +421,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
                                                              + " (or float32, bfloat16, float16)"),
                     default=[D.STEP_DTYPES[0]], help=f"comma list of {', '.join(D.STEP_DTYPES)} (autocast; "
                                                      "float32, bfloat16, float16 alike)")
-    _common(st, output=True, save="NAME", store=_STORE_HELP + "; holds the peaks cache")
+    _common(st, output=True, save="NAME", store=_STORE_HELP + "; holds the peaks cache", lang=True)
     st.add_argument("--steps", type=_at_least(1), default=D.COMPARE_STEPS, help=f"timed steps (default {D.COMPARE_STEPS})")
     st.add_argument("--warmup", type=_at_least(0), default=D.STEP_WARMUP,
                     help=f"warm-up steps, not timed (default {D.STEP_WARMUP})")
@@ -434,7 +436,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     kn = _sub(sub, "kernel", "decode GPU kernel names: library, op, arch, dtype, tile, layout",
               "Decode kernel names as they appear in profiles (cuBLAS, CUTLASS, Triton, flash-attention, NCCL, ...).")
     kn.add_argument("names", nargs="+", metavar="NAME")
-    _common(kn, device=False, store="")
+    _common(kn, device=False, store="", lang=True)
 
     sc = _sub(sub, "selfcheck", "check measurefirst's own accuracy here: known durations, the classic traps, the machine",
               "Times calls of known duration (CPU busy-waits of 2 us-2 ms; CUDA sleep kernels of 5 us-1 ms) with "
@@ -450,7 +452,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
              "Every saved run of NAME, oldest first, with the change against the run before and the steps "
              "(changes beyond both CIs and 2%) flagged.")
     h.add_argument("name")
-    _common(h, device=False, output=True)
+    _common(h, device=False, output=True, lang=True)
 
     rp = _sub(sub, "report", "one self-contained HTML page of any results: plots, tables, findings (en/zh)",
               "Each TARGET is a results file (the JSON of --json or -o: measurements, comparisons, sweeps, "

@@ -95,19 +95,11 @@ class Verdict:
         return cls(**d, ratio_ci=None if ci is None else (float(ci[0]), float(ci[1])))
 
     def words(self) -> str:
-        """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (±0.4%)"``."""
-        if self.verdict == "baseline":
-            return "baseline"
-        if self.verdict == "undecided":
-            return f"undecided: {self.rounds} round(s), too few for a 95% CI (give it a larger budget)"
-        if self.verdict == "no difference":
-            tail = "" if self.detectable is None else f" (could have detected ±{self.detectable:.1%})"
-            return f"no difference detected{tail}"
-        if self.verdict == "faster":
-            s = self.speedup
-            return f"{s:.2f}x faster" if s >= 1.5 else f"{(s - 1) * 100:.1f}% faster"
-        r = self.ratio
-        return f"{r:.2f}x slower" if r >= 1.5 else f"{(r - 1) * 100:.1f}% slower"
+        """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (could have detected ±0.4%)"`` (in
+        English; :func:`measurefirst.render.words.verdict_words` has both languages)."""
+        from .render.words import verdict_words
+
+        return verdict_words(self, "en")
 
     def ci_words(self) -> str:
         if self.ratio_ci is None:

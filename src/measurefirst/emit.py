@@ -70,6 +70,7 @@ def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None
     """Show, write and save ``results``; False when a file or the store failed (said on stderr)."""
     from .render.findings import with_words
     from .render.views import Options, view
+    from .render.words import word
     from .safeio import DestinationError, strict_json, write_atomic
 
     options = options or Options()
@@ -85,19 +86,20 @@ def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None
         try:
             write_atomic(output, text + "\n", "output file")
         except DestinationError as exc:
-            say(f"error: {exc}")
+            say(word("error_line", options.lang, error=exc))
             ok = False
-    return (save_results(results, save, store) if save is not None else True) and ok
+    return (save_results(results, save, store, options.lang) if save is not None else True) and ok
 
 
-def save_results(results: Sequence["Result"], prefix: str, store: Path | None) -> bool:
+def save_results(results: Sequence["Result"], prefix: str, store: Path | None, lang: str = "en") -> bool:
     """Save what ``--save PREFIX`` keeps of ``results``; when the store fails after measuring, the
-    results go to a fallback file the error names (and False is returned)."""
+    results go to a fallback file the error names (and False is returned). Said in ``lang``."""
+    from .render.words import word
     from .store import Store, StoreError, keep_unsaved, to_save
 
     kept, names, empty = to_save(results, prefix)
     for label in empty:
-        say(f"not saved: {label} has no samples")
+        say(word("not_saved", lang, label=label))
     if not kept:
         return True
     try:
@@ -105,9 +107,8 @@ def save_results(results: Sequence["Result"], prefix: str, store: Path | None) -
             ids = st.save_many(kept, names=names)
     except (StoreError, OSError, ValueError) as exc:
         fallback = keep_unsaved(kept)
-        where = (f"they are kept in {fallback} (a results file: measurefirst compare reads it)" if fallback
-                 else "and no fallback file could be written either; the results above are all there is")
-        say(f"error: the results were not saved: {exc}; {where}")
+        where = word("kept_in", lang, path=fallback) if fallback else word("kept_nowhere", lang)
+        say(word("save_failed", lang, error=exc, where=where))
         return False
-    say(f"saved {len(ids)} run(s) to {st.path}: " + ", ".join(f"#{i} {n}" for i, n in zip(ids, names)))
+    say(word("saved_runs", lang, n=len(ids), path=st.path, runs=word("list_comma", lang).join(f"#{i} {n}" for i, n in zip(ids, names))))
     return True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
@@ -43,6 +43,8 @@ class PowerFit:
     crossover: float | None
     rms_rel_error: float
     n_points: int
+    #: the largest exponent searched (:data:`K_GRID`)
+    k_max: ClassVar[float] = float(K_GRID[-1])
 
     def predict(self, n: float | np.ndarray) -> np.ndarray:
         t: np.ndarray = self.t0 + self.c * np.power(np.asarray(n, dtype=float), self.k)
@@ -54,7 +56,7 @@ class PowerFit:
         exponent may be larger, and the times more likely reflect a change of regime (caches, memory,
         swapping, a throttled machine) than one power law."""
         step = float(K_GRID[1] - K_GRID[0])
-        return self.k >= float(K_GRID[-1]) - step / 2
+        return self.k >= self.k_max - step / 2
 
     @property
     def poor(self) -> bool:
@@ -62,20 +64,9 @@ class PowerFit:
         return self.rms_rel_error > POOR_FIT_RMS
 
     def __str__(self) -> str:
-        from .render.text import format_time
+        from .render.text import fit_text
 
-        cross = "none in range" if self.crossover is None else f"n ≈ {self.crossover:.3g}"
-        text = (f"t(n) = {format_time(self.t0)} + {self.c:.3g}·n^{self.k:.3f} "
-                f"(k 95% CI {self.k_ci[0]:.3f}–{self.k_ci[1]:.3f}); work dominates from {cross}; "
-                f"rms error {self.rms_rel_error:.1%} over {self.n_points} sizes")
-        if self.at_edge:
-            text += (f" — warning: the exponent sits at the edge of the searched range (k <= {float(K_GRID[-1]):g}): "
-                     "time grows faster than any exponent tried, so this is no power law; check the largest "
-                     "sizes (memory, swapping, throttling) or fit a narrower range")
-        if self.poor:
-            text += (" — a poor fit: the points do not follow one power law (cache regimes?); "
-                     "fit a narrower range of sizes")
-        return text
+        return fit_text(self)
 
 
 def _two_param(n: np.ndarray, t: np.ndarray, g: np.ndarray, w: np.ndarray) -> tuple[float, float]:
@@ -197,10 +188,9 @@ class ComplexityFit:
     aic: dict[str, float]
 
     def __str__(self) -> str:
-        from .render.text import format_time
+        from .render.text import complexity_text
 
-        return (f"{self.best} + overhead: t(n) ≈ {format_time(self.t0)} + {self.c:.3g}·g(n) "
-                f"(rms error {self.rms_rel_error[self.best]:.1%})")
+        return complexity_text(self)
 
 
 def fit_complexity(sizes: Sequence[float], seconds: Sequence[float]) -> ComplexityFit:

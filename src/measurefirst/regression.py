@@ -54,13 +54,10 @@ class Change:
     threshold: float = 0.0
 
     def words(self) -> str:
-        pct = (self.ratio - 1) * 100
-        if self.unit != "seconds":
-            direction = "more " + self.unit if pct > 0 else "fewer " + self.unit
-        else:
-            direction = "slower" if pct > 0 else "faster"
-        sig = "" if (self.ci_low > 1 or self.ci_high < 1) else " (within noise)"
-        return f"{abs(pct):.1f}% {direction}{sig} (ratio {self.ratio:.3f}, 95% CI {self.ci_low:.3f}–{self.ci_high:.3f})"
+        """``"12.0% slower (ratio 1.120, 95% CI 1.110–1.130)"`` (in English; see :mod:`measurefirst.render.words`)."""
+        from .render.words import change_words
+
+        return change_words(self, "en")
 
     def verdict(self, gate: bool) -> str:
         """``regression`` (slower beyond the CI and the threshold, with a gate on), else ``slower`` or

@@ -45,10 +45,9 @@ class Peaks:
         return min(self.flops_per_s, intensity * self.bytes_per_s)
 
     def __str__(self) -> str:
-        return (f"{self.device_name} ({self.device}, {self.dtype}, {self.threads} threads): "
-                f"matmul {self.flops_per_s / 1e9:.1f} GFLOP/s (n={self.matmul_size}), "
-                f"copy {self.bytes_per_s / 1e9:.1f} GB/s ({self.copy_bytes / 2**20:.0f} MiB), "
-                f"ridge {self.ridge:.1f} FLOP/byte")
+        from .render.text import peaks_text
+
+        return peaks_text(self)
 
 
 def _cache_key(device: torch.device, dtype: torch.dtype) -> str:

@@ -473,7 +473,8 @@ RUNNERS: dict[str, Callable[[torch.device, str, bool, Emit], DemoResult]] = {
 def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, quick: bool = False,
         emit: Emit = print) -> list[DemoResult]:
     """Run one demo (``pitfalls``, ``scaling``, ``profiler``, ``kernels``) or ``all``, narrating through ``emit``."""
-    from .narration import LANGS, default_lang
+    from ..render.words import default_lang
+    from .narration import LANGS
 
     lang = lang or default_lang()
     if lang not in LANGS:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import locale
-import os
-
 LANGS = ("zh", "en")
 
 TEXT: dict[str, dict[str, str]] = {
@@ -331,19 +328,6 @@ TEXT: dict[str, dict[str, str]] = {
               "看到 fp32 SIMT 核函数是一个提示：试试 bf16 或 TF32。",
     },
 }
-
-
-def default_lang() -> str:
-    """Chinese when the locale says so (LC_ALL, LC_MESSAGES, LANG, or the system locale), else English."""
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = os.environ.get(var, "")
-        if value:
-            return "zh" if value.lower().startswith("zh") else "en"
-    try:
-        loc = locale.getlocale()[0] or ""
-    except ValueError:
-        loc = ""
-    return "zh" if loc.lower().startswith("zh") else "en"
 
 
 def say(key: str, lang: str, **values: object) -> str:

@@ -6,28 +6,31 @@ from typing import TYPE_CHECKING
 
 from .findings import finding_words
 from .text import plain
+from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..doctor import Diagnosis
 
-_MARK = {"error": "✗ error", "warning": "! warning", "info": "· note"}
+_MARK = {"error": "✗", "warning": "!", "info": "·"}
 
 
-def diagnosis_lines(d: "Diagnosis") -> list[str]:
-    lines = [f"doctor: {d.label} on {d.device}"]
+def diagnosis_lines(d: "Diagnosis", lang: str = "en") -> list[str]:
+    lines = [word("doctor_head", lang, label=d.label, device=d.device)]
     if d.error:
-        lines.append(f"  the function failed: {d.error}")
+        lines.append(word("doctor_failed", lang, error=d.error))
     order = {"error": 0, "warning": 1, "info": 2}
     for f in sorted(d.findings, key=lambda f: order.get(f.severity, 3)):
-        w = finding_words(f)
-        lines.append(f"  {_MARK.get(f.severity, f.severity)} [{f.code}] {w.message}")
+        w = finding_words(f, lang)
+        mark = _MARK.get(f.severity)
+        lines.append(f"  {w.severity if mark is None else mark + ' ' + w.severity} [{f.code}] {w.message}")
         if w.why:
-            lines.append(f"      why: {w.why}")
+            lines.append(word("why_line", lang, why=w.why))
         if w.fix:
-            lines.append(f"      fix: {w.fix}")
-    lines.append(f"  checks run: {', '.join(d.checks) or 'none'}")
+            lines.append(word("fix_line", lang, fix=w.fix))
+    lines.append(word("checks_line", lang, checks=word("list_comma", lang).join(d.checks) or word("none", lang)))
     for check, why in d.skipped.items():
-        lines.append(f"  not run: {check} ({why})")
+        lines.append(word("not_run_line", lang, check=check, why=why))
     n_warn = len(d.warnings)
-    lines.append("  verdict: " + ("no warnings" if n_warn == 0 else f"{n_warn} warning(s)"))
+    lines.append(word("verdict_line", lang, verdict=word("doctor_ok", lang) if n_warn == 0
+                      else word("doctor_warnings", lang, n=n_warn)))
     return [plain(line) for line in lines]

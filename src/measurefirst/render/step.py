@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import finding_words
-from .text import cell, format_time, plain
+from .text import cell, columns, comparison_lines, format_time, plain
+from .words import code_word, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -22,23 +23,28 @@ def _rate(x: float | None, unit: str) -> str:
     return f"{x:.3g} {unit}"
 
 
-def step_table(results: Sequence["StepResult"], comparison: Any = None) -> "Table":
+def phase_word(phase: str, lang: str = "en") -> str:
+    """A phase's name: data, forward, backward, optimizer (数据, 前向, 反向, 优化器); any other as it is."""
+    return code_word("phase_", phase, lang)
+
+
+PHASES = ("data", "forward", "backward", "optimizer")
+
+
+def step_table(results: Sequence["StepResult"], comparison: Any = None, lang: str = "en") -> "Table":
     from rich.table import Table
 
-    t = Table(title="training step, per phase (median of the timed steps)")
-    cols = ["variant", "data", "forward", "backward", "optimizer", "step", "tokens/s (dev)", "samples/s (dev)",
-            "MFU (table)", "MFU (measured)", "compile", "peak mem", "verdict"]
-    for c in cols:
-        t.add_column(c, justify="left" if c in ("variant", "verdict") else "right")
+    t = Table(title=word("step_title", lang))
+    columns(t, (("variant", "left"), *((f"phase_{p}", "right") for p in PHASES), ("step", "right"),
+                ("tokens_dev", "right"), ("samples_dev", "right"), ("mfu_table_short", "right"),
+                ("mfu_measured_short", "right"), ("compile", "right"), ("peak_mem", "right"), ("verdict", "left")), lang)
     for r in results:
         peak = ""
         if r.memory and r.peak_phase:
-            peak = f"{r.memory[r.peak_phase]['peak_allocated'] / 2**20:.0f} MiB ({r.peak_phase})"
-        verdict = ""
-        if comparison is not None:
-            v = comparison.verdict(r.label)
-            verdict = v.words()
-        t.add_row(cell(r.label), *(format_time(r.phase_s[p]) for p in ("data", "forward", "backward", "optimizer")),
+            peak = word("peak_cell", lang, mib=f"{r.memory[r.peak_phase]['peak_allocated'] / 2**20:.0f}",
+                        phase=phase_word(r.peak_phase, lang))
+        verdict = "" if comparison is None else verdict_words(comparison.verdict(r.label), lang)
+        t.add_row(cell(r.label), *(format_time(r.phase_s[p]) for p in PHASES),
                   format_time(r.step_s), _rate(r.throughput.tokens_per_s_device, "tok/s"),
                   _rate(r.throughput.samples_per_s_device, "/s"),
                   "n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}",
@@ -47,35 +53,36 @@ def step_table(results: Sequence["StepResult"], comparison: Any = None) -> "Tabl
     return t
 
 
-def step_lines(results: Sequence["StepResult"]) -> list[str]:
+def step_lines(results: Sequence["StepResult"], lang: str = "en") -> list[str]:
     lines = []
+    sep = word("list_comma", lang)
     for r in results:
         tp = r.throughput
-        lines.append(f"{r.label} on {r.device}: step {format_time(r.step_s)} (median of {r.steps}; "
-                     f"{r.warmup_steps} warm-up steps excluded: "
-                     + ", ".join(format_time(w) for w in r.warmup_step_s) + ")")
-        lines.append("  phases: " + ", ".join(f"{p} {format_time(s)}" for p, s in r.phase_s.items()))
-        lines.append(f"  throughput: {_rate(tp.samples_per_s_device, 'samples/s')} per device, "
-                     f"{_rate(tp.samples_per_s_global, 'samples/s')} global"
-                     + (f"; {_rate(tp.tokens_per_s_device, 'tokens/s')} per device, "
-                        f"{_rate(tp.tokens_per_s_global, 'tokens/s')} global" if tp.tokens_per_s_device else "")
-                     + f" (micro-batch {tp.micro_batch}, seq {tp.seq_len}, accum {tp.grad_accum}, world {tp.world_size})"
-                     + (f" — {tp.note}" if tp.note else ""))
-        flops = "n/a" if r.flops_per_step is None else f"{r.flops_per_step:.4g}"
-        lines.append(f"  FLOPs/step {flops} ({r.flops_source}); MFU vs {r.mfu_table_peak}: "
-                     + ("n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}")
-                     + "; vs measured peak: "
-                     + ("n/a" if r.mfu_measured is None else
-                        f"{r.mfu_measured:.1%} of {r.mfu_measured_peak / 1e9:.1f} GFLOP/s"))  # type: ignore[operator]
+        lines.append(word("step_head", lang, label=r.label, device=r.device, time=format_time(r.step_s), steps=r.steps,
+                          warmup=r.warmup_steps, times=sep.join(format_time(w) for w in r.warmup_step_s)))
+        lines.append(word("phases_line", lang, phases=sep.join(f"{phase_word(p, lang)} {format_time(s)}"
+                                                              for p, s in r.phase_s.items())))
+        tokens = "" if not tp.tokens_per_s_device else word(
+            "tokens_part", lang, dev=_rate(tp.tokens_per_s_device, "tokens/s"), glob=_rate(tp.tokens_per_s_global, "tokens/s"))
+        lines.append(word("throughput_line", lang, dev=_rate(tp.samples_per_s_device, "samples/s"),
+                          glob=_rate(tp.samples_per_s_global, "samples/s"), tokens=tokens,
+                          batch=word("batch_short", lang, mb=tp.micro_batch, seq=tp.seq_len, accum=tp.grad_accum,
+                                     world=tp.world_size),
+                          note=f" — {tp.note}" if tp.note else ""))
+        measured = "n/a" if r.mfu_measured is None else word(
+            "mfu_of_peak", lang, mfu=f"{r.mfu_measured:.1%}", peak=f"{r.mfu_measured_peak / 1e9:.1f}")  # type: ignore[operator]
+        lines.append(word("mfu_line", lang, flops="n/a" if r.flops_per_step is None else f"{r.flops_per_step:.4g}",
+                          source=r.flops_source, peak=r.mfu_table_peak,
+                          table="n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}", measured=measured))
         for f in r.findings:
-            w = finding_words(f)
-            lines.append(f"  {f.severity} [{f.code}] {w.message}" + (f" — fix: {w.fix}" if w.fix else ""))
+            w = finding_words(f, lang)
+            lines.append(f"  {w.severity} [{f.code}] {w.message}" + (word("fix_tail", lang, fix=w.fix) if w.fix else ""))
     return [plain(line) for line in lines]
 
 
-def step_comparison_text(result: "StepComparison") -> str:
+def step_comparison_text(result: "StepComparison", lang: str = "en") -> str:
     """The lines of each step, then the interleaved comparison's (when there is one)."""
-    lines = step_lines(result.steps)
+    lines = step_lines(result.steps, lang)
     if result.comparison is not None:
-        lines += str(result.comparison).splitlines()
+        lines += comparison_lines(result.comparison, lang)
     return "\n".join(lines)

@@ -8,63 +8,74 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from .text import cell, format_time, format_value, plain, verdict_word
+from .text import cell, columns, format_time, format_value, plain, verdict_word
+from .words import change_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
+    from ..compare import Verdict
     from ..history import History
     from ..profiling.kernels import KernelInfo
     from ..regression import Regression
     from ..store import RunRow
 
 
-def regression_table(r: "Regression") -> "Table":
+def regression_table(r: "Regression", lang: str = "en") -> "Table":
     from rich.table import Table
 
     table = Table(title=cell(f"{r.base} → {r.new}"))
-    for col in ("benchmark", "base", "new", "change", "verdict"):
-        table.add_column(col, justify="left" if col in ("benchmark", "verdict") else "right")
+    columns(table, (("col_benchmark", "left"), ("col_base", "right"), ("col_new", "right"), ("col_change", "right"),
+                    ("verdict", "left")), lang)
     for c in r.changes:
         table.add_row(cell(c.label), format_value(c.base_median, c.unit), format_value(c.new_median, c.unit),
-                      cell(c.words()), cell(*verdict_word(c, r.gate)))
+                      cell(change_words(c, lang)), cell(*verdict_word(c, r.gate, lang)))
     return table
 
 
-def regression_lines(r: "Regression") -> list[str]:
+def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
     """The notes under the table: what makes a pair doubtful, the labels found on one side only."""
-    return ([plain(f"note: {c.label}: {flag}") for c in r.changes for flag in c.flags]
-            + [plain(f"note: {label} is in only one of the two") for label in r.unmatched])
+    return ([plain(word("note_flag", lang, label=c.label, flag=flag)) for c in r.changes for flag in c.flags]
+            + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
 
 
-def regression_failures(r: "Regression") -> list[str]:
+def regression_failures(r: "Regression", lang: str = "en") -> list[str]:
     """One line per regression beyond the gate's threshold (for stderr)."""
-    return [plain(f"regression: {c.label} is {c.words()}, beyond the {c.threshold:.1%} threshold") for c in r.failed]
+    return [plain(word("regression_line", lang, label=c.label, words=change_words(c, lang),
+                       threshold=f"{c.threshold:.1%}")) for c in r.failed]
 
 
-def regression_text(r: "Regression") -> str:
+def slower_lines(slow: Sequence["Verdict"], lang: str = "en") -> list[str]:
+    """One line per candidate of a live comparison slower than its baseline beyond the gate (for stderr)."""
+    from .words import verdict_words
+
+    return [plain(word("slower_line", lang, label=v.label, words=verdict_words(v, lang), baseline=v.baseline))
+            for v in slow]
+
+
+def regression_text(r: "Regression", lang: str = "en") -> str:
     lines = [f"{r.base} → {r.new}"]
-    lines += [f"  {c.label}: {c.words()} [{verdict_word(c, r.gate)[0]}]" for c in r.changes]
-    return "\n".join(plain(x) for x in lines + regression_lines(r))
+    lines += [f"  {c.label}: {change_words(c, lang)} [{verdict_word(c, r.gate, lang)[0]}]" for c in r.changes]
+    return "\n".join(plain(x) for x in lines + regression_lines(r, lang))
 
 
-def runs_table(path: Path, rows: Sequence["RunRow"]) -> "Table":
+def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table":
     """The saved runs: a measurement shows its median and samples, any other kind its kind."""
     from rich.table import Table
 
     table = Table(title=cell(path))
-    for col in ("id", "name", "created", "device", "commit", "median", "samples"):
-        table.add_column(col)
+    columns(table, (("col_id", "left"), ("name", "left"), ("created", "left"), ("device", "left"), ("commit", "left"),
+                    ("median", "left"), ("samples_col", "left")), lang)
     for r in rows:
         median = r.median if isinstance(r.median, (int, float)) and not isinstance(r.median, bool) else None
         size = str(r.n_samples) if r.kind in ("measurement", "count") else r.kind
         table.add_row(str(r.id), cell(r.name), cell(r.created), cell(r.device_name or r.device or ""),
                       cell((r.git_commit or "")[:12]), format_time(median) if median else "n/a",
-                      cell(size + ("" if r.complete else " (incomplete)")))
+                      cell(size + ("" if r.complete else word("incomplete_paren", lang))))
     return table
 
 
-def history_table(h: "History") -> "Table":
+def history_table(h: "History", lang: str = "en") -> "Table":
     """Every run of one name with its change against the run before; steps marked."""
     from rich.table import Table
 
@@ -72,32 +83,33 @@ def history_table(h: "History") -> "Table":
 
     flagged = set(h.steps())
     counts = any(isinstance(r.measurement, Count) for r in h.runs)
-    table = Table(title=cell(f"history of {h.name}"))
-    for col in ("id", "created", "commit", "per call" if counts else "median", "95% CI", "vs previous", "step"):
-        table.add_column(col)
+    table = Table(title=cell(word("history_of", lang, name=h.name)))
+    columns(table, (("col_id", "left"), ("created", "left"), ("commit", "left"),
+                    ("per_call" if counts else "median", "left"), ("ci95", "left"), ("vs_previous", "left"),
+                    ("step_col", "left")), lang)
     values = [m.per_call if isinstance(m, Count) else m.median for m in h.measurements]
     for i, (r, v) in enumerate(zip(h.runs, values)):
         m = r.measurement
         ratio = v / values[i - 1] if i and values[i - 1] > 0 else math.nan
         prev = "" if i == 0 else ("n/a" if not math.isfinite(ratio) else f"{(ratio - 1) * 100:+.1f}%")
         if isinstance(m, Count):
-            shown, ci = f"{v:,.0f} {m.event}", f"±{m.spread:.2%} over {m.n_repeats} repeats"
+            shown, ci = f"{v:,.0f} {m.event}", word("spread_over", lang, spread=f"{m.spread:.2%}", n=m.n_repeats)
         else:
             shown = format_time(v)
             ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
         step = cell("")
         if i in flagged:
-            step = cell("▲ slower", "red") if v > values[i - 1] else cell("▼ faster", "green")
+            step = cell(word("step_slower", lang), "red") if v > values[i - 1] else cell(word("step_faster", lang), "green")
         table.add_row(str(r.id), cell(r.created), cell((r.git_commit or "")[:12]), shown, ci, prev, step)
     return table
 
 
-def kernel_table(infos: Sequence["KernelInfo"]) -> "Table":
+def kernel_table(infos: Sequence["KernelInfo"], lang: str = "en") -> "Table":
     from rich.table import Table
 
     t = Table()
-    for c in ("name", "library", "op", "arch", "dtype", "tile", "layout", "tensor cores", "fused ops"):
-        t.add_column(c, overflow="fold")
+    for key in ("name", "library", "op", "arch", "dtype", "tile", "layout", "tensor_cores", "fused_ops"):
+        t.add_column(word(key, lang), overflow="fold")
     for i in infos:
         t.add_row(*(cell(getattr(i, k) or "") for k in ("name", "library", "op", "arch", "dtype", "tile", "layout")),
                   "" if i.tensor_cores is None else str(i.tensor_cores).lower(),

@@ -8,14 +8,17 @@ import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .findings import finding_lines, finding_words
+from .words import code_word, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
     from rich.text import Text
 
     from ..compare import Comparison
+    from ..fit import ComplexityFit, PowerFit
     from ..regression import Change
     from ..results import Count, Measurement
+    from ..roofline import Peaks
     from ..sweep import SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
@@ -113,72 +116,86 @@ def ci_range(ci: tuple[float, float], half_width: float | None, unit: tuple[str,
     return f"{lo}–{hi} {unit[0]}"
 
 
-def ci_text(m: "Measurement") -> str:
+def ci_text(m: "Measurement", lang: str = "en") -> str:
     ci = m.ci
     if ci is None:
-        return "CI n/a (too few samples)"
+        return word("ci_na_few", lang)
     unit = time_unit(m.median)
     hw = (ci[1] - ci[0]) / 2
-    return f"95% CI {ci_range(ci, hw, unit)}"
+    return word("ci_text", lang, range=ci_range(ci, hw, unit))
 
 
-def measurement_line(m: "Measurement") -> str:
+def calls_words(numbers: "Iterable[int]", lang: str = "en") -> str:
+    """``"1 call"``, ``"10 calls"`` or ``"5-10 calls"``: the calls per sample."""
+    ns = sorted(set(numbers))
+    if len(ns) > 1:
+        return word("calls_range", lang, lo=ns[0], hi=ns[-1])
+    return word("call_one" if ns[0] == 1 else "warmup_calls", lang, calls=ns[0])
+
+
+def measurement_line(m: "Measurement", lang: str = "en") -> str:
     """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``."""
+    where = f"{m.device}, {m.timer}"
     if m.summary is None:
-        return plain(f"{m.label}: no samples{'' if m.complete else ' (interrupted)'} [{m.device}, {m.timer}]")
+        state = "" if m.complete else word("interrupted_paren", lang)
+        return plain(word("m_no_samples", lang, label=m.label, state=state, where=where))
     ci = m.ci
     hw = None if ci is None else (ci[1] - ci[0]) / 2
-    numbers = sorted(set(m.numbers))
-    calls = f"{numbers[0]} call{'s' if numbers[0] != 1 else ''}" if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]} calls"
     used = m.n_used
-    parts = [f"{m.label}: {format_time(m.median, hw)}"]
+    parts = [word("m_head", lang, label=m.label, time=format_time(m.median, hw))]
     if ci is not None:
-        parts.append(f" ±{format_relative(m.ci_half_width_rel)} ({ci_text(m)})")
-    parts.append(f", median of {used} samples × {calls} [{m.device}, {m.timer}]")
+        parts.append(word("m_ci", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang)))
+    parts.append(word("m_median_of", lang, used=used, calls=calls_words(m.numbers, lang), where=where))
     if m.n_samples != used:
-        parts.append(f"; {m.n_samples - used} preempted samples set aside")
+        parts.append(word("m_preempted", lang, n=m.n_samples - used))
     if m.host_median is not None:
-        parts.append(f"; host launch {format_time(m.host_median)} per call")
+        parts.append(word("m_host", lang, time=format_time(m.host_median)))
     if not m.complete:
-        parts.append(" — INCOMPLETE (interrupted)")
+        parts.append(word("m_incomplete", lang))
     lines = ["".join(parts)]
-    lines += reference_lines(m)
-    lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"))]
+    lines += reference_lines(m, lang)
+    lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"), lang)]
     return "\n".join(plain(line) for line in lines)
 
 
-def reference_lines(m: "Measurement") -> list[str]:
+def reference_lines(m: "Measurement", lang: str = "en") -> list[str]:
     """The experimental speed reference, in words (nothing without one)."""
     if m.reference is None:
         return []
     norm = m.normalized
     if norm is None:
-        return [f"  speed reference ({m.reference.label}, experimental): no usable reference samples"]
-    state = "two speeds seen" if norm.two_speeds else "one speed seen"
-    return [f"  speed reference ({m.reference.label}, experimental): {format_time(norm.median)} normalized to the "
-            f"machine's fast state; median speed factor {norm.speed_factor:.3f} ({state}; raw median "
-            f"{format_time(m.median)})"]
+        return [word("ref_none", lang, label=m.reference.label)]
+    state = word("two_speeds_seen" if norm.two_speeds else "one_speed_seen", lang)
+    return [word("ref_line", lang, label=m.reference.label, time=format_time(norm.median),
+                 factor=f"{norm.speed_factor:.3f}", state=state, raw=format_time(m.median))]
 
 
-def count_line(c: "Count") -> str:
+def count_line(c: "Count", lang: str = "en") -> str:
     """``"loop: 444,360 instructions per call (±0.03% over 3 repeats × 10 calls) [cpu, callgrind]"``."""
+    where = f"{c.device}, {c.backend}"
     if not c.counts:
-        return f"{c.label}: no counts [{c.device}, {c.backend}]"
-    lines = [f"{c.label}: {c.per_call:,.0f} {c.event} per call (±{format_relative(c.spread)} over {c.n_repeats} "
-             f"repeats × {c.calls} calls) [{c.device}, {c.backend}]"]
-    lines += ["  " + line for line in finding_lines(c.findings)]
+        return word("count_none", lang, label=c.label, where=where)
+    lines = [word("count_line", lang, label=c.label, value=f"{c.per_call:,.0f}", event=c.event,
+                  spread=format_relative(c.spread), repeats=c.n_repeats, calls=c.calls, where=where)]
+    lines += ["  " + line for line in finding_lines(c.findings, lang)]
     return "\n".join(plain(line) for line in lines)
 
 
-def count_table(counts: Iterable["Count"], *, title: str | None = None) -> "Table":
+def columns(table: "Table", cols: "Iterable[tuple[str, str]]", lang: str) -> None:
+    """Add the columns named by vocabulary keys (a key the vocabulary lacks is shown as it is, as ``±``),
+    each with its justification (``left`` or ``right``)."""
+    for key, justify in cols:
+        table.add_column(word(key, lang), justify=justify)  # type: ignore[arg-type]
+
+
+def count_table(counts: Iterable["Count"], *, title: str | None = None, lang: str = "en") -> "Table":
     """A rich table with one row per count: events per call, the repeats' spread, how they were counted."""
     from rich.table import Table
 
     table = Table(title=title, show_lines=False)
-    for col, justify in (("benchmark", "left"), ("per call", "right"), ("event", "left"), ("±", "right"),
-                         ("min", "right"), ("max", "right"), ("repeats", "right"), ("calls/repeat", "right"),
-                         ("backend", "left")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    columns(table, (("col_benchmark", "left"), ("per_call", "right"), ("event", "left"), ("±", "right"),
+                    ("min", "right"), ("max", "right"), ("repeats", "right"), ("calls_per_repeat", "right"),
+                    ("col_backend", "left")), lang)
     for c in counts:
         if not c.counts:
             table.add_row(c.label, "n/a", c.event, "", "", "", "0", str(c.calls), c.backend)
@@ -189,15 +206,15 @@ def count_table(counts: Iterable["Count"], *, title: str | None = None) -> "Tabl
     return table
 
 
-def measurement_table(measurements: Iterable["Measurement"], *, title: str | None = None) -> "Table":
+def measurement_table(measurements: Iterable["Measurement"], *, title: str | None = None,
+                      lang: str = "en") -> "Table":
     """A rich table with one row per measurement: median, CI, spread, samples, how they were taken."""
     from rich.table import Table
 
     table = Table(title=None if title is None else cell(title), show_lines=False)
-    for col, justify in (("benchmark", "left"), ("median", "right"), ("95% CI", "right"), ("±", "right"),
-                         ("IQR", "right"), ("min", "right"), ("mean", "right"), ("samples", "right"),
-                         ("calls/sample", "right"), ("warm-up", "right"), ("device/timer", "left")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    columns(table, (("col_benchmark", "left"), ("median", "right"), ("ci95", "right"), ("±", "right"),
+                    ("IQR", "right"), ("min", "right"), ("mean", "right"), ("samples_col", "right"),
+                    ("calls_per_sample", "right"), ("col_warmup", "right"), ("device_timer", "left")), lang)
     for m in measurements:
         if m.summary is None:
             table.add_row(cell(m.label), "n/a", "", "", "", "", "", "0", "", "", cell(f"{m.device}/{m.timer}"))
@@ -207,9 +224,10 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         ci_cell = "n/a" if ci is None else ci_range(ci, hw, unit)
         numbers = sorted(set(m.numbers))
-        warm = "" if m.warmup is None else f"{m.warmup.calls} calls"
-        label = m.label + ("" if m.complete else " (incomplete)")
-        samples = f"{m.n_used}" + (f" (+{m.n_samples - m.n_used} preempted)" if m.n_samples != m.n_used else "")
+        warm = "" if m.warmup is None else word("warmup_calls", lang, calls=m.warmup.calls)
+        label = m.label + ("" if m.complete else word("incomplete_paren", lang))
+        samples = f"{m.n_used}" + (word("preempted_paren", lang, n=m.n_samples - m.n_used)
+                                   if m.n_samples != m.n_used else "")
         table.add_row(
             cell(label), format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
             format_time(m.iqr, None, unit), format_time(m.min, hw, unit), format_time(m.mean, hw, unit),
@@ -219,29 +237,32 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
     return table
 
 
-def comparison_lines(c: "Comparison") -> list[str]:
+def comparison_lines(c: "Comparison", lang: str = "en") -> list[str]:
     """The verdicts in words, one line per candidate, then how the comparison stopped."""
     lines = []
     for v in c.verdicts:
         if v.verdict == "baseline":
             continue
-        relation = " than " if v.verdict in ("faster", "slower") else " against "
-        lines.append(plain(f"{v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, "
-                           f"{v.rounds} interleaved rounds"))
-    state = "" if c.complete else " — INCOMPLETE (interrupted)"
-    lines.append(f"stopped by {c.stop.reason} after {c.stop.seconds:.2f} s "
-                 f"({'every verdict settled' if c.stop.target_met else 'not every verdict settled'}){state}")
+        ci = word("ci_na", lang) if v.ratio_ci is None else word(
+            "ratio_ci_words", lang, ratio=f"{v.ratio:.4f}", lo=f"{v.ratio_ci[0]:.4f}", hi=f"{v.ratio_ci[1]:.4f}")
+        lines.append(plain(word("cmp_than" if v.verdict in ("faster", "slower") else "cmp_against", lang,
+                                label=v.label, words=verdict_words(v, lang), baseline=v.baseline, ci=ci,
+                                rounds=word("rounds", lang, n=v.rounds))))
+    lines.append(word("stopped_line", lang, reason=code_word("reason_", c.stop.reason, lang),
+                      seconds=f"{c.stop.seconds:.2f}",
+                      settled=word("all_settled" if c.stop.target_met else "not_all_settled", lang),
+                      state="" if c.complete else word("m_incomplete", lang)))
     return lines
 
 
-def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
+def comparison_table(c: "Comparison", *, title: str | None = None, lang: str = "en") -> "Table":
     """One row per candidate: median and CI, the speed-up against the baseline with its CI, the verdict."""
     from rich.table import Table
 
     table = Table(title=None if title is None else cell(title))
-    for col, justify in (("candidate", "left"), ("median", "right"), ("95% CI", "right"),
-                         (cell("vs " + c.baseline), "right"), ("speed-up 95% CI", "right"), ("verdict", "left")):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    columns(table, (("col_candidate", "left"), ("median", "right"), ("ci95", "right")), lang)
+    table.add_column(cell(word("vs_baseline", lang, baseline=c.baseline)), justify="right")
+    columns(table, (("speedup_ci", "right"), ("verdict", "left")), lang)
     best = min((m.median for m in c.measurements), default=math.nan)
     marked = False
     for m, v in zip(c.measurements, c.verdicts):
@@ -251,37 +272,35 @@ def comparison_table(c: "Comparison", *, title: str | None = None) -> "Table":
         style = _relative_style(m.median / best if best > 0 else math.nan)
         # the speed-up and its CI, on one scale
         speedup_ci = "" if v.speedup_ci is None or v.verdict == "baseline" else f"{v.speedup_ci[0]:.4f}–{v.speedup_ci[1]:.4f}"
-        vs = "baseline" if v.verdict == "baseline" else f"{v.speedup:.3f}x"
+        vs = word("baseline", lang) if v.verdict == "baseline" else f"{v.speedup:.3f}x"
         mark = " !" if point_issues(m) else ""
         marked = marked or bool(mark)
         table.add_row(cell(m.label + mark), cell(format_time(m.median, hw, unit), style),
-                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, speedup_ci, cell(v.words()))
+                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, speedup_ci, cell(verdict_words(v, lang)))
     if marked:
-        table.caption = MARK_CAPTION
+        table.caption = word("mark_caption", lang)
     return table
 
 
-#: Caption of a table with ``!`` marks; the marked rows' issues are listed after the table.
-MARK_CAPTION = "! = read with care: warnings, preempted samples set aside or the precision target not met (listed below)"
-
-
-def point_issues(m: "Measurement") -> list[str]:
+def point_issues(m: "Measurement", lang: str = "en") -> list[str]:
     """Why a measurement deserves a ``!`` mark: its warnings (not notes), preempted samples set aside,
     a precision target not met, or an incomplete run. Empty when it reads clean."""
-    issues = [f"{f.code}: {finding_words(f).message}" for f in m.findings if f.severity != "info"]
+    issues = [word("issue_finding", lang, code=f.code, message=finding_words(f, lang).message)
+              for f in m.findings if f.severity != "info"]
     if m.n_preempted and m.n_used != m.n_samples:
-        issues.append(f"{m.n_samples - m.n_used} of {m.n_samples} samples preempted by the OS and set aside")
+        issues.append(word("issue_preempted", lang, k=m.n_samples - m.n_used, n=m.n_samples))
     if m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples"):
-        issues.append(f"precision target ±{m.stop.precision:.1%} not met "
-                      f"(±{format_relative(m.ci_half_width_rel)}, stopped by {m.stop.reason})")
+        issues.append(word("issue_precision", lang, target=f"{m.stop.precision:.1%}",
+                           got=format_relative(m.ci_half_width_rel), reason=code_word("reason_", m.stop.reason, lang)))
     if not m.complete:
-        issues.append("incomplete (interrupted or failed)")
+        issues.append(word("issue_incomplete", lang))
     return issues
 
 
-def issue_lines(measurements: Iterable["Measurement"]) -> list[str]:
+def issue_lines(measurements: Iterable["Measurement"], lang: str = "en") -> list[str]:
     """``label: issue`` for every ``!``-marked measurement (see :func:`point_issues`)."""
-    return [plain(f"! {m.label}: {issue}") for m in measurements for issue in point_issues(m)]
+    return [plain(word("issue_line", lang, label=m.label, issue=issue)) for m in measurements
+            for issue in point_issues(m, lang)]
 
 
 def _relative_style(ratio: float) -> str:
@@ -298,7 +317,7 @@ def _relative_style(ratio: float) -> str:
 
 
 def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | None = None,
-               row_name: str = "") -> "Table":
+               row_name: str = "", lang: str = "en") -> "Table":
     """A torch.utils.benchmark-style table: rows x columns (e.g. implementation x size), each cell
     the median with its CI half-width, coloured against the best of its column; ``!`` marks a cell
     whose measurement carries warnings."""
@@ -335,11 +354,11 @@ def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | N
             out.append(text)
         table.add_row(*out)
     if marked:
-        table.caption = MARK_CAPTION
+        table.caption = word("mark_caption", lang)
     return table
 
 
-def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
+def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en") -> "Table":
     """The lecture's table for one implementation: n, time, relative to the reference size, the
     work ratio, throughput, intensity and the roofline class."""
     from rich.table import Table
@@ -353,15 +372,15 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
         overhead = result.fit(name).t0
     except FitError:
         pass
-    table = Table(title=cell(f"{name} on {result.device}"))
-    cols = ["n", "time", "±", f"vs n={result.reference}", "work ratio", "GFLOP/s", "GB/s", "FLOP/B", "bound",
-            "of roof"]
-    for col in cols:
-        table.add_column(cell(col), justify="left" if col in ("bound",) else "right")
+    table = Table(title=cell(word("on_device", lang, name=name, device=result.device)))
+    columns(table, (("n", "right"), ("time", "right"), ("±", "right")), lang)
+    table.add_column(word("vs_reference", lang, n=result.reference), justify="right")
+    columns(table, (("work_ratio", "right"), ("GFLOP/s", "right"), ("GB/s", "right"), ("FLOP/B", "right"),
+                    ("bound", "left"), ("of_roof", "right")), lang)
     marked = False
     for p in series:
         if not p.ok:
-            table.add_row(str(p.n), cell("failed", "red"), "", "", "", "", "", "", cell(p.error or ""), "")
+            table.add_row(str(p.n), cell(word("failed", lang), "red"), "", "", "", "", "", "", cell(p.error or ""), "")
             continue
         m = p.measurement
         assert m is not None
@@ -376,51 +395,78 @@ def sweep_table(result: "SweepResult", label: str | None = None) -> "Table":
             "" if p.flops_per_s is None else f"{p.flops_per_s / 1e9:.3g}",
             "" if p.bytes_per_s is None else f"{p.bytes_per_s / 1e9:.3g}",
             "" if p.intensity is None else f"{p.intensity:.3g}",
-            "" if b.kind == "unknown" else b.kind, "" if b.fraction is None else f"{b.fraction:.0%}",
+            "" if b.kind == "unknown" else code_word("bound_", b.kind.split("-")[0], lang),
+            "" if b.fraction is None else f"{b.fraction:.0%}",
         )
     if marked:
-        table.caption = MARK_CAPTION
+        table.caption = word("mark_caption", lang)
     return table
 
 
-def sweep_lines(result: "SweepResult", *, points: bool = True) -> list[str]:
+def peaks_text(p: "Peaks", lang: str = "en") -> str:
+    """``"test cpu (cpu, float32, 2 threads): matmul 100.0 GFLOP/s (n=1024), copy 10.0 GB/s (64 MiB), ridge 10.0 FLOP/byte"``."""
+    return word("peaks_text", lang, name=p.device_name, device=p.device, dtype=p.dtype, threads=p.threads,
+                flops=f"{p.flops_per_s / 1e9:.1f}", n=p.matmul_size, bw=f"{p.bytes_per_s / 1e9:.1f}",
+                mib=f"{p.copy_bytes / 2**20:.0f}", ridge=f"{p.ridge:.1f}")
+
+
+def fit_text(f: "PowerFit", lang: str = "en") -> str:
+    """The fitted ``t(n) = t0 + c·n^k`` in words, with its exponent's CI, crossover and error."""
+    cross = word("none_in_range", lang) if f.crossover is None else f"n ≈ {f.crossover:.3g}"
+    text = word("fit_text", lang, t0=format_time(f.t0), c=f"{f.c:.3g}", k=f"{f.k:.3f}", klo=f"{f.k_ci[0]:.3f}",
+                khi=f"{f.k_ci[1]:.3f}", cross=cross, rms=f"{f.rms_rel_error:.1%}", n=f.n_points)
+    if f.at_edge:
+        text += word("fit_at_edge", lang, k=f"{f.k_max:g}")
+    if f.poor:
+        text += word("fit_poor", lang)
+    return text
+
+
+def complexity_text(cx: "ComplexityFit", lang: str = "en") -> str:
+    """``"O(n³) + overhead: t(n) ≈ 20.00 µs + 0.04·g(n) (rms error 0.1%)"``."""
+    return word("complexity_text", lang, best=cx.best, t0=format_time(cx.t0), c=f"{cx.c:.3g}",
+                rms=f"{cx.rms_rel_error[cx.best]:.1%}")
+
+
+def sweep_lines(result: "SweepResult", *, points: bool = True, lang: str = "en") -> list[str]:
     """Plain-text summary: per implementation, each point (unless ``points`` is False, as under a
     table of them), the fitted model and the complexity class."""
     from ..errors import FitError
 
     lines = []
     if result.peaks is not None:
-        lines.append(f"peaks: {result.peaks}")
+        lines.append(word("peaks_line", lang, peaks=peaks_text(result.peaks, lang)))
     for label in result.labels:
-        lines.append(plain(f"{label}:"))
+        lines.append(plain(word("series_head", lang, label=label)))
         for p in result.series(label) if points else ():
             if not p.ok:
-                lines.append(plain(f"  n={p.n}: failed — {p.error}"))
+                lines.append(plain(word("point_failed", lang, n=p.n, error=p.error)))
                 continue
             rel, work = result.relative(p)
-            extra = "" if rel is None else f", {rel:.3g}x the n={result.reference} time"
-            extra += "" if work is None else f" (work {work:.3g}x)"
-            extra += "" if p.flops_per_s is None else f", {p.flops_per_s / 1e9:.3g} GFLOP/s"
-            extra += "" if p.bytes_per_s is None else f", {p.bytes_per_s / 1e9:.3g} GB/s"
-            issues = point_issues(p.measurement) if p.measurement is not None else []
-            extra += "" if not issues else " ! " + "; ".join(issues)
-            lines.append(plain(f"  n={p.n}: {format_time(p.seconds)}{extra}"))
+            extra = "" if rel is None else word("point_rel", lang, rel=f"{rel:.3g}", ref=result.reference)
+            extra += "" if work is None else word("point_work", lang, work=f"{work:.3g}")
+            sep = word("list_comma", lang)
+            extra += "" if p.flops_per_s is None else f"{sep}{p.flops_per_s / 1e9:.3g} GFLOP/s"
+            extra += "" if p.bytes_per_s is None else f"{sep}{p.bytes_per_s / 1e9:.3g} GB/s"
+            issues = point_issues(p.measurement, lang) if p.measurement is not None else []
+            extra += "" if not issues else " ! " + word("list_sep", lang).join(issues)
+            lines.append(plain(word("point_line", lang, n=p.n, time=format_time(p.seconds), extra=extra)))
         try:
-            f = result.fit(label)
-            lines.append(f"  fit: {f}")
+            lines.append(word("fit_line", lang, fit=fit_text(result.fit(label), lang)))
         except FitError as exc:
-            lines.append(f"  fit: none — {exc}")
+            lines.append(word("fit_none", lang, error=exc))
         try:
-            lines.append(f"  complexity: {result.complexity(label)}")
+            lines.append(word("complexity_line", lang, cx=complexity_text(result.complexity(label), lang)))
         except FitError:
             pass
     if not result.complete:
-        lines.append("INCOMPLETE (interrupted): the sizes above are the ones that finished")
+        lines.append(word("sweep_incomplete", lang))
     return lines
 
 
-def verdict_word(c: "Change", gate: bool) -> tuple[str, str]:
+def verdict_word(c: "Change", gate: bool, lang: str = "en") -> tuple[str, str]:
     """The verdict of a saved-baseline comparison (:meth:`Change.verdict`) and its style, as
     ``measurefirst compare`` shows it."""
-    return {"regression": ("REGRESSION", "bold red"), "slower": ("slower", "red"), "faster": ("faster", "green"),
-            "same": ("same", "")}[c.verdict(gate)]
+    verdict = c.verdict(gate)
+    style = {"regression": "bold red", "slower": "red", "faster": "green", "same": ""}[verdict]
+    return word(f"reg_{verdict}", lang), style

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 @dataclass(frozen=True)
 class Options:
-    """How to show results: the language (where the renderer has two) and the profile table's view."""
+    """How to show results: the language of every word (``en`` or ``zh``) and the profile table's view."""
 
     lang: str = defaults.LANGS[0]
     view: str = defaults.VIEWS[0]
@@ -46,62 +46,73 @@ def view(results: Sequence[Any], options: Options = Options()) -> View:
 def _measurements(ms: Sequence[Any], options: Options) -> View:
     from .findings import finding_lines
     from .text import count_table, measurement_table
+    from .words import word
 
+    lang = options.lang
     counts = [m for m in ms if m.kind == "count"]
-    out: View = [count_table(counts)] if counts else []
+    out: View = [count_table(counts, lang=lang)] if counts else []
     if len(counts) < len(ms):
-        out.append(measurement_table([m for m in ms if m.kind != "count"]))
-    return out + [f"{m.label}: {line}" for m in ms for line in finding_lines(m.findings, options.lang)]
+        out.append(measurement_table([m for m in ms if m.kind != "count"], lang=lang))
+    return out + [word("labelled_line", lang, label=m.label, line=line) for m in ms
+                  for line in finding_lines(m.findings, lang)]
 
 
 def _saved_run(r: Any, options: Options) -> View:
-    return [f"#{r.id} {r.name} ({r.created})", *_measurements([r.measurement], options)]
+    from .words import word
+
+    return [word("saved_run_header", options.lang, id=r.id, name=r.name, created=r.created),
+            *_measurements([r.measurement], options)]
 
 
 def _history(h: Any, options: Options) -> View:
     from .tables import history_table
 
-    return [history_table(h)]
+    return [history_table(h, options.lang)]
 
 
 def _comparison(c: Any, options: Options) -> View:
     from .text import comparison_lines, comparison_table, issue_lines
 
-    return [comparison_table(c), *comparison_lines(c), *issue_lines(c.measurements)]
+    lang = options.lang
+    return [comparison_table(c, lang=lang), *comparison_lines(c, lang), *issue_lines(c.measurements, lang)]
 
 
 def _sweep(r: Any, options: Options) -> View:
     from .text import issue_lines, sweep_lines, sweep_table
 
-    return [*(sweep_table(r, label) for label in r.labels), *sweep_lines(r, points=False), *issue_lines(r.measurements)]
+    lang = options.lang
+    return [*(sweep_table(r, label, lang) for label in r.labels), *sweep_lines(r, points=False, lang=lang),
+            *issue_lines(r.measurements, lang)]
 
 
 def _profile(p: Any, options: Options) -> View:
     from .profile import kernel_table, op_table, profile_lines
+    from .words import word
 
-    out: View = [op_table(p, view=options.view, sort=options.sort, limit=options.limit)]
+    lang = options.lang
+    out: View = [op_table(p, view=options.view, sort=options.sort, limit=options.limit, lang=lang)]
     if p.kernels:
-        out.append(kernel_table(p, limit=options.limit))
-    return out + profile_lines(p, rows=False) + [f"FLOPs {mod}: {fl:.4g}" for mod, fl in
-                                                   (p.flops_by_module or {}).items()]
+        out.append(kernel_table(p, limit=options.limit, lang=lang))
+    return out + profile_lines(p, rows=False, lang=lang) + [word("flops_module", lang, module=mod, flops=f"{fl:.4g}")
+                                                            for mod, fl in (p.flops_by_module or {}).items()]
 
 
 def _profile_diff(d: Any, options: Options) -> View:
     from .profile import diff_lines, diff_table
 
-    return [diff_table(d), *diff_lines(d)]
+    return [diff_table(d, options.lang), *diff_lines(d, options.lang)]
 
 
 def _step(r: Any, options: Options) -> View:
     from .step import step_lines, step_table
 
-    return [step_table([r]), *step_lines([r])]
+    return [step_table([r], lang=options.lang), *step_lines([r], options.lang)]
 
 
 def _step_comparison(sc: Any, options: Options) -> View:
-    from .step import step_table
+    from .step import step_comparison_text, step_table
 
-    return [step_table(sc.steps, sc.comparison), *str(sc).splitlines()]
+    return [step_table(sc.steps, sc.comparison, options.lang), *step_comparison_text(sc, options.lang).splitlines()]
 
 
 def _selfcheck(sc: Any, options: Options) -> View:
@@ -113,7 +124,13 @@ def _selfcheck(sc: Any, options: Options) -> View:
 def _regression(r: Any, options: Options) -> View:
     from .tables import regression_lines, regression_table
 
-    return [regression_table(r), *regression_lines(r)]
+    return [regression_table(r, options.lang), *regression_lines(r, options.lang)]
+
+
+def _diagnosis(d: Any, options: Options) -> View:
+    from .doctor import diagnosis_lines
+
+    return list(diagnosis_lines(d, options.lang))
 
 
 def _lines(r: Any, options: Options) -> View:
@@ -123,4 +140,4 @@ def _lines(r: Any, options: Options) -> View:
 _VIEWS: dict[str, Callable[[Any, Options], View]] = {
     "saved_run": _saved_run, "history": _history, "comparison": _comparison, "sweep": _sweep,
     "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
-    "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _lines, "collectives": _lines}
+    "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _lines}

@@ -1,18 +1,23 @@
-"""The words of the HTML report, in English and Chinese.
+"""The words shown to people, in English and Chinese: the HTML report's, the text renderers' and the
+command line's status lines, one table (:data:`WORDS`) for all of them.
 
 Results carry codes and numbers; the sentences a person reads are here (a finding's, in
-:mod:`measurefirst.render.findings`).
+:mod:`measurefirst.render.findings`; the selfcheck's, in :mod:`measurefirst.render.selfcheck`).
+Numbers, units, labels and user text are never translated.
 """
 
 from __future__ import annotations
 
+import locale
 import math
+import os
 from typing import TYPE_CHECKING, Any
 
 from .. import defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..compare import Verdict
+    from ..regression import Change
 
 LANGS = defaults.LANGS
 
@@ -292,6 +297,200 @@ WORDS: dict[str, tuple[str, str]] = {
     "function_failed": ("The function failed:", "函数运行失败："),
     "checks_run": ("checks run", "已运行的检查"),
     "not_run": ("not run: {check}", "未运行：{check}"),
+    # ---- the text renderers and the command line ------------------------------------------------------
+    # a measurement in lines
+    "m_head": ("{label}: {time}", "{label}：{time}"),
+    "m_ci": (" ±{rel} ({ci})", " ±{rel}（{ci}）"),
+    "m_median_of": (", median of {used} samples × {calls} [{where}]", "，{used} 个样本（每个 {calls}）的中位数 [{where}]"),
+    "m_preempted": ("; {n} preempted samples set aside", "；{n} 个被抢占的样本已剔除"),
+    "m_host": ("; host launch {time} per call", "；主机端每次调用的发起耗时 {time}"),
+    "m_incomplete": (" — INCOMPLETE (interrupted)", " — 未完成（被中断）"),
+    "m_no_samples": ("{label}: no samples{state} [{where}]", "{label}：没有样本{state} [{where}]"),
+    "interrupted_paren": (" (interrupted)", "（被中断）"),
+    "incomplete_paren": (" (incomplete)", "（未完成）"),
+    "ci_text": ("95% CI {range}", "95% 置信区间 {range}"),
+    "ci_na_few": ("CI n/a (too few samples)", "置信区间不可用（样本太少）"),
+    "ci_na": ("CI n/a, ", "置信区间不可用，"),
+    "call_one": ("{calls} call", "{calls} 次调用"),
+    "calls_range": ("{lo}-{hi} calls", "{lo}-{hi} 次调用"),
+    "ref_none": ("  speed reference ({label}, experimental): no usable reference samples",
+                 "  速度参照（{label}，实验性）：没有可用的参照样本"),
+    "ref_line": ("  speed reference ({label}, experimental): {time} normalized to the machine's fast state; median "
+                 "speed factor {factor} ({state}; raw median {raw})",
+                 "  速度参照（{label}，实验性）：按机器的快速状态归一后为 {time}；速度因子中位数 {factor}"
+                 "（{state}；原始中位数 {raw}）"),
+    "two_speeds_seen": ("two speeds seen", "出现两种速度"),
+    "one_speed_seen": ("one speed seen", "只有一种速度"),
+    # counts
+    "count_none": ("{label}: no counts [{where}]", "{label}：没有计数 [{where}]"),
+    "count_line": ("{label}: {value} {event} per call (±{spread} over {repeats} repeats × {calls} calls) [{where}]",
+                   "{label}：每次调用 {value} {event}（±{spread}，{repeats} 次重复 × 每次 {calls} 次调用）[{where}]"),
+    "repeats": ("repeats", "重复次数"),
+    "calls_per_repeat": ("calls/repeat", "每次重复的调用数"),
+    "col_backend": ("backend", "计数后端"),
+    # the measurement table
+    "samples_col": ("samples", "样本数"),
+    "calls_per_sample": ("calls/sample", "每样本调用数"),
+    "device_timer": ("device/timer", "设备/计时器"),
+    "preempted_paren": (" (+{n} preempted)", "（另 {n} 个被抢占）"),
+    # comparisons in lines and tables
+    "cmp_than": ("{label}: {words} than {baseline} — {ci}{rounds}", "{label}：相对 {baseline}，{words} — {ci}{rounds}"),
+    "cmp_against": ("{label}: {words} against {baseline} — {ci}{rounds}",
+                    "{label}：相对 {baseline}，{words} — {ci}{rounds}"),
+    "stopped_line": ("stopped by {reason} after {seconds} s ({settled}){state}",
+                     "停止原因：{reason}，用时 {seconds} 秒（{settled}）{state}"),
+    "reason_precision": ("precision", "达到精度"),
+    "reason_budget": ("budget", "预算用尽"),
+    "reason_noise": ("noise", "触及噪声下限"),
+    "reason_trials": ("trials", "固定次数"),
+    "reason_max_samples": ("max_samples", "样本数上限"),
+    "reason_interrupted": ("interrupted", "被中断"),
+    "reason_error": ("error", "出错"),
+    "reason_settled": ("settled", "结论已确定"),
+    "vs_baseline": ("vs {baseline}", "相对 {baseline}"),
+    "speedup_ci": ("speed-up 95% CI", "加速比 95% 置信区间"),
+    "mark_caption": ("! = read with care: warnings, preempted samples set aside or the precision target not met "
+                     "(listed below)", "标“!”者请谨慎解读：有警告、剔除了被抢占的样本或未达到精度目标（详见下方）"),
+    "issue_line": ("! {label}: {issue}", "! {label}：{issue}"),
+    "issue_finding": ("{code}: {message}", "{code}：{message}"),
+    "issue_preempted": ("{k} of {n} samples preempted by the OS and set aside",
+                        "{n} 个样本中有 {k} 个被操作系统抢占，已剔除"),
+    "issue_precision": ("precision target ±{target} not met (±{got}, stopped by {reason})",
+                        "未达到 ±{target} 的精度目标（实为 ±{got}，停止原因：{reason}）"),
+    "issue_incomplete": ("incomplete (interrupted or failed)", "未完成（被中断或失败）"),
+    "list_sep": ("; ", "；"),
+    # sweeps in lines and tables
+    "on_device": ("{name} on {device}", "{name}（{device}）"),
+    "peaks_line": ("peaks: {peaks}", "峰值：{peaks}"),
+    "peaks_text": ("{name} ({device}, {dtype}, {threads} threads): matmul {flops} GFLOP/s (n={n}), copy {bw} GB/s "
+                   "({mib} MiB), ridge {ridge} FLOP/byte",
+                   "{name}（{device}，{dtype}，{threads} 线程）：矩阵乘 {flops} GFLOP/s（n={n}），拷贝 {bw} GB/s"
+                   "（{mib} MiB），脊点 {ridge} FLOP/字节"),
+    "series_head": ("{label}:", "{label}："),
+    "point_failed": ("  n={n}: failed — {error}", "  n={n}：失败 — {error}"),
+    "point_line": ("  n={n}: {time}{extra}", "  n={n}：{time}{extra}"),
+    "point_rel": (", {rel}x the n={ref} time", "，为 n={ref} 耗时的 {rel}x"),
+    "point_work": (" (work {work}x)", "（计算量 {work}x）"),
+    "fit_line": ("  fit: {fit}", "  拟合：{fit}"),
+    "fit_none": ("  fit: none — {error}", "  拟合：无 — {error}"),
+    "fit_text": ("t(n) = {t0} + {c}·n^{k} (k 95% CI {klo}–{khi}); work dominates from {cross}; rms error {rms} over "
+                 "{n} sizes", "t(n) = {t0} + {c}·n^{k}（k 的 95% 置信区间 {klo}–{khi}）；计算量从 {cross} 起占主导；"
+                 "均方根误差 {rms}，共 {n} 个规模"),
+    "fit_at_edge": (" — warning: the exponent sits at the edge of the searched range (k <= {k}): time grows faster "
+                    "than any exponent tried, so this is no power law; check the largest sizes (memory, swapping, "
+                    "throttling) or fit a narrower range",
+                    " — 警告：指数落在搜索范围的边界（k <= {k}）：耗时增长快于所试的任何指数，这不是幂律；"
+                    "请检查最大的几个规模（内存、换页、降频）或缩小拟合范围"),
+    "fit_poor": (" — a poor fit: the points do not follow one power law (cache regimes?); fit a narrower range of "
+                 "sizes", " — 拟合较差：数据点不服从单一幂律（缓存层级？）；请缩小规模范围再拟合"),
+    "complexity_line": ("  complexity: {cx}", "  复杂度：{cx}"),
+    "complexity_text": ("{best} + overhead: t(n) ≈ {t0} + {c}·g(n) (rms error {rms})",
+                        "{best} + 固定开销：t(n) ≈ {t0} + {c}·g(n)（均方根误差 {rms}）"),
+    "sweep_incomplete": ("INCOMPLETE (interrupted): the sizes above are the ones that finished",
+                         "未完成（被中断）：以上只是已完成的规模"),
+    # regression checks of saved results
+    "reg_regression": ("REGRESSION", "性能回退"),
+    "reg_slower": ("slower", "变慢"),
+    "reg_faster": ("faster", "变快"),
+    "reg_same": ("same", "无变化"),
+    "more_unit": ("more {unit}", "{unit} 增加"),
+    "fewer_unit": ("fewer {unit}", "{unit} 减少"),
+    "within_noise": (" (within noise)", "（在噪声范围内）"),
+    "change_words": ("{pct}% {direction}{sig} (ratio {ratio}, 95% CI {lo}–{hi})",
+                     "{direction} {pct}%{sig}（比值 {ratio}，95% 置信区间 {lo}–{hi}）"),
+    "col_base": ("base", "旧结果"),
+    "col_new": ("new", "新结果"),
+    "col_change": ("change", "变化"),
+    "note_flag": ("note: {label}: {flag}", "说明：{label}：{flag}"),
+    "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
+    "regression_line": ("regression: {label} is {words}, beyond the {threshold} threshold",
+                        "性能回退：{label} {words}，超出 {threshold} 的阈值"),
+    "slower_line": ("regression: {label} is {words} than {baseline}", "性能回退：相对 {baseline}，{label} {words}"),
+    # saved runs, histories, decoded kernel names
+    "col_id": ("id", "编号"),
+    "name": ("name", "名称"),
+    "commit": ("commit", "提交"),
+    "history_of": ("history of {name}", "{name} 的历史"),
+    "step_col": ("step", "阶跃"),
+    "spread_over": ("±{spread} over {n} repeats", "±{spread}，共 {n} 次重复"),
+    "arch": ("arch", "架构"),
+    "dtype": ("dtype", "数据类型"),
+    "tile": ("tile", "分块"),
+    "layout": ("layout", "布局"),
+    "tensor_cores": ("tensor cores", "张量核心"),
+    "tc": ("TC", "张量核心"),
+    "fused_ops": ("fused ops", "融合算子"),
+    # profiles in lines and tables
+    "op_title": ("{label}: {view} ops per step ({device}, {steps} steps)", "{label}：每步的{view}算子（{device}，{steps} 步）"),
+    "vw_work": ("work", "工作"),
+    "vw_top": ("top", "顶层"),
+    "vw_all": ("all", "全部"),
+    "kernel_title": ("{label}: kernels per step", "{label}：每步内核"),
+    "unit_kernels": ("kernels", "内核"),
+    "unit_work_ops": ("work ops", "工作算子"),
+    "unit_ops": ("ops", "算子"),
+    "profile_head": ("{label} on {device}: {n} {unit} per step, one step {time} under the profiler",
+                     "{label}（{device}）：每步 {n} 个{unit}，剖析器下单步耗时 {time}"),
+    "profile_op": ("  {calls} x {name} self {time}", "  {calls} x {name} 自身耗时 {time}"),
+    "profile_kernel": ("  {calls} x kernel {name} ({library}, {op}) {time}", "  {calls} x 内核 {name}（{library}，{op}）{time}"),
+    "peak_memory_line": ("  peak device memory {bytes}", "  设备内存峰值 {bytes}"),
+    "trace_line": ("  trace: {path} (open in https://ui.perfetto.dev or chrome://tracing)",
+                   "  追踪文件：{path}（用 https://ui.perfetto.dev 或 chrome://tracing 打开）"),
+    "diff_title": ("{labels}: {unit} per step", "{labels}：每步{unit}"),
+    "total_row": ("total", "合计"),
+    "diff_count": ("{label}: {n} {unit}", "{label}：{n} 个{unit}"),
+    "per_step_items": ("{items} per step", "每步：{items}"),
+    "only_in_line": ("only in {label}: {items}", "仅 {label} 有：{items}"),
+    "list_comma": (", ", "，"),
+    "flops_module": ("FLOPs {module}: {flops}", "FLOPs {module}：{flops}"),
+    # steps in lines and tables
+    "step_title": ("training step, per phase (median of the timed steps)", "训练步各阶段耗时（计时步的中位数）"),
+    "tokens_dev": ("tokens/s (dev)", "tokens/s（单卡）"),
+    "samples_dev": ("samples/s (dev)", "样本/s（单卡）"),
+    "mfu_table_short": ("MFU (table)", "MFU（规格表）"),
+    "mfu_measured_short": ("MFU (measured)", "MFU（实测峰值）"),
+    "peak_mem": ("peak mem", "内存峰值"),
+    "peak_cell": ("{mib} MiB ({phase})", "{mib} MiB（{phase}）"),
+    "step_head": ("{label} on {device}: step {time} (median of {steps}; {warmup} warm-up steps excluded: {times})",
+                  "{label}（{device}）：每步 {time}（{steps} 步的中位数；不计 {warmup} 个预热步：{times}）"),
+    "phases_line": ("  phases: {phases}", "  各阶段：{phases}"),
+    "throughput_line": ("  throughput: {dev} per device, {glob} global{tokens} ({batch}){note}",
+                        "  吞吐：单卡 {dev}，全局 {glob}{tokens}（{batch}）{note}"),
+    "tokens_part": ("; {dev} per device, {glob} global", "；单卡 {dev}，全局 {glob}"),
+    "batch_short": ("micro-batch {mb}, seq {seq}, accum {accum}, world {world}",
+                    "微批 {mb}，序列长 {seq}，梯度累积 {accum}，进程数 {world}"),
+    "mfu_line": ("  FLOPs/step {flops} ({source}); MFU vs {peak}: {table}; vs measured peak: {measured}",
+                 "  每步 FLOPs {flops}（{source}）；相对 {peak} 的 MFU：{table}；相对实测峰值：{measured}"),
+    "mfu_of_peak": ("{mfu} of {peak} GFLOP/s", "{peak} GFLOP/s 的 {mfu}"),
+    "fix_tail": (" — fix: {fix}", " — 解决：{fix}"),
+    # doctor in lines
+    "doctor_head": ("doctor: {label} on {device}", "体检：{label}（{device}）"),
+    "doctor_failed": ("  the function failed: {error}", "  函数运行失败：{error}"),
+    "why_line": ("      why: {why}", "      原因：{why}"),
+    "fix_line": ("      fix: {fix}", "      解决：{fix}"),
+    "checks_line": ("  checks run: {checks}", "  已运行的检查：{checks}"),
+    "none": ("none", "无"),
+    "not_run_line": ("  not run: {check} ({why})", "  未运行：{check}（{why}）"),
+    "verdict_line": ("  verdict: {verdict}", "  结论：{verdict}"),
+    # the command line's status lines
+    "saved_runs": ("saved {n} run(s) to {path}: {runs}", "已将 {n} 次运行保存到 {path}：{runs}"),
+    "not_saved": ("not saved: {label} has no samples", "未保存：{label} 没有样本"),
+    "error_line": ("error: {error}", "错误：{error}"),
+    "save_failed": ("error: the results were not saved: {error}; {where}", "错误：结果未能保存：{error}；{where}"),
+    "kept_in": ("they are kept in {path} (a results file: measurefirst compare reads it)",
+                "它们已保存在 {path}（一个结果文件，measurefirst compare 可以读取）"),
+    "kept_nowhere": ("and no fallback file could be written either; the results above are all there is",
+                     "备用文件也无法写入；以上显示的就是全部结果"),
+    "measuring_peaks": ("measuring machine peaks (cached afterwards; --no-peaks skips) ...",
+                        "正在测量机器峰值（之后会缓存；--no-peaks 可跳过）……"),
+    "plots_written": ("plots: {files}", "图表：{files}"),
+    "plots_failed": ("error: plots not written: {error}", "错误：图表未写入：{error}"),
+    "sizes_all_failed": ("error: every size failed: {errors}", "错误：所有规模都失败了：{errors}"),
+    "sizes_failed": ("{n} size(s) failed: {errors}", "{n} 个规模失败：{errors}"),
+    "size_error": ("n={n}: {error}", "n={n}：{error}"),
+    "run_header": ("#{id} {name}: {kind}, {created}", "#{id} {name}：{kind}，{created}"),
+    "saved_run_header": ("#{id} {name} ({created})", "#{id} {name}（{created}）"),
+    "labelled_line": ("{label}: {line}", "{label}：{line}"),
 }
 
 
@@ -302,6 +501,25 @@ def word(key: str, lang: str, **values: Any) -> str:
         return key.format(**values) if values else key
     text = pair[1] if lang == "zh" and pair[1] else pair[0]
     return text.format(**values) if values else text
+
+
+def code_word(prefix: str, code: str, lang: str) -> str:
+    """The word for a code (a stopping reason, a profile view...): ``WORDS[prefix + code]`` in ``lang``,
+    or the code itself when the vocabulary lacks it (a code from a newer file)."""
+    return word(prefix + code, lang) if prefix + code in WORDS else code
+
+
+def default_lang() -> str:
+    """Chinese when the locale says so (LC_ALL, LC_MESSAGES, LANG, or the system locale), else English."""
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = os.environ.get(var, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    try:
+        loc = locale.getlocale()[0] or ""
+    except ValueError:
+        loc = ""
+    return "zh" if loc.lower().startswith("zh") else "en"
 
 
 def verdict_words(v: "Verdict", lang: str) -> str:
@@ -319,3 +537,15 @@ def verdict_words(v: "Verdict", lang: str) -> str:
         return word("v_faster_x", lang, x=f"{s:.2f}") if s >= 1.5 else word("v_faster_pct", lang, p=f"{(s - 1) * 100:.1f}")
     r = v.ratio
     return word("v_slower_x", lang, x=f"{r:.2f}") if r >= 1.5 else word("v_slower_pct", lang, p=f"{(r - 1) * 100:.1f}")
+
+
+def change_words(c: "Change", lang: str) -> str:
+    """A saved-result change in words: ``12.0% slower (ratio 1.120, 95% CI 1.110–1.130)``."""
+    pct = (c.ratio - 1) * 100
+    if c.unit != "seconds":
+        direction = word("more_unit" if pct > 0 else "fewer_unit", lang, unit=c.unit)
+    else:
+        direction = word("reg_slower" if pct > 0 else "reg_faster", lang)
+    sig = "" if (c.ci_low > 1 or c.ci_high < 1) else word("within_noise", lang)
+    return word("change_words", lang, pct=f"{abs(pct):.1f}", direction=direction, sig=sig, ratio=f"{c.ratio:.3f}",
+                lo=f"{c.ci_low:.3f}", hi=f"{c.ci_high:.3f}")
