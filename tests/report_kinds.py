@@ -135,3 +135,41 @@ def every_kind(tmp_path) -> dict[str, object]:
             "profile": profiles()[0], "profile_diff": profile_diff(), "step": list(step_results()),
             "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
             "count_history": ch}
+
+
+def ranged_step():
+    """A step timed by its ``measurefirst.range`` phases (hand-built: three steps, one warm-up)."""
+    from measurefirst.step import RangedStepResult
+
+    return RangedStepResult("train_step", "cpu", 3, 1, {"forward": 3e-4, "backward": 5e-4, "optimizer": 1e-4},
+                            1e-3, 1e-4, (1e-3, 0.98e-3, 1.02e-3), (4e-3,))
+
+
+def rank_group():
+    """Rank 1 of a two-rank group: both ranks' measurements, the second rank the straggler."""
+    from measurefirst.distributed import GroupSummary, RankResult
+
+    ms = (sim_measurement("allreduce", 100_000.0, seed=6, budget=0.2),
+          sim_measurement("allreduce", 140_000.0, seed=7, budget=0.2))
+    return RankResult(1, ms[1], ms, GroupSummary(tuple(m.median for m in ms)))
+
+
+def pytest_run():
+    """What ``pytest --mf-json`` writes: two measuring tests (one slower than its baseline, gated) and
+    one comparison."""
+    from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
+    from measurefirst.regression import change
+
+    fast, slow = measurements()
+    base = sim_measurement("matmul", 200_000.0, seed=8)
+    benches = (PytestBenchmark("tests/test_ops.py::test_matmul", "test_matmul", "tests/test_ops.py::test_matmul",
+                               fast, change=change(base, fast, threshold=0.05), regression=True),
+               PytestBenchmark("tests/test_ops.py::test_add[1024]", "test_add[1024]",
+                               "tests/test_ops.py::test_add[1024]", slow, group="small", param="1024",
+                               params={"n": 1024}, extra_info={"dtype": "float32"}),
+               PytestBenchmark("tests/test_ops.py::test_gelu::fused", "test_gelu::fused",
+                               "tests/test_ops.py::test_gelu", comparison().measurements[1], label="fused",
+                               mode="compare", comparison=0))
+    return PytestRun(benches, (PytestComparison("tests/test_ops.py::test_gelu", "tests/test_ops.py::test_gelu",
+                                                comparison()),),
+                     baseline="@base", fail_if_slower=0.05, environment=dict(fast.env), measurefirst_version="0.1.0")

@@ -15,6 +15,7 @@ from measurefirst.regression import check_regression
 from measurefirst.selfcheck import selfcheck
 from measurefirst.simulate import SimSpec, SimWorld
 from measurefirst.step import StepComparison
+from measurefirst.store import Store
 
 
 def _every(tmp_path) -> dict[str, object]:
@@ -31,6 +32,9 @@ def _every(tmp_path) -> dict[str, object]:
     one["collectives"] = CollectivesResult(2, "gloo", "cpu", (
         CollectivePoint("all_reduce", 1024, 256, "float32", 1e-4, (1e-4, 0.9e-4), 3),
         CollectivePoint("all_reduce", 4096, 1024, "float32", float("nan"), (), 0, "timed out")))
+    one["ranged_step"] = rk.ranged_step()
+    one["rank_group"] = rk.rank_group()
+    one["pytest_run"] = rk.pytest_run()
     return one
 
 
@@ -105,6 +109,15 @@ def test_load_dispatches_on_kind(every, tmp_path):
     several = tmp_path / "two.json"
     several.write_text(json.dumps([every["diagnosis"].to_dict(), every["regression"].to_dict()]))
     assert [r.kind for r in measurefirst.load(several)] == ["diagnosis", "regression"]
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_the_store_keeps_every_kind(every, kind, tmp_path):
+    r = every[kind]
+    with Store(tmp_path / "r.db") as store:
+        run_id = store.save(r, f"the-{kind}", commit="0" * 40)
+        row, back = store.resolve(f"#{run_id}")
+    assert row.kind == kind and json.loads(back.to_json()) == json.loads(r.to_json())
 
 
 @pytest.mark.parametrize("text, words", [
