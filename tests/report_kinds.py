@@ -134,7 +134,36 @@ def every_kind(tmp_path) -> dict[str, object]:
     return {"measurement": list(measurements()), "comparison": comparison(), "sweep": sweep_result(),
             "profile": profiles()[0], "profile_diff": profile_diff(), "step": list(step_results()),
             "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
-            "count_history": ch}
+            "count_history": ch, "regression": regression(), "selfcheck": selfcheck_result(),
+            "collectives": collectives(), "pytest_run": pytest_run(), "ranged_step": ranged_step(),
+            "rank_group": rank_group()}
+
+
+def regression():
+    """A gated check of two saved files: matmul 20% slower (a regression), add unchanged."""
+    from measurefirst.regression import check_regression
+
+    ms = list(measurements())
+    return check_regression(ms, [sim_measurement("matmul", 300_000.0, seed=5), ms[1]], base_name="a.json",
+                            new_name="@matmul", threshold=0.05, gate=True)
+
+
+@functools.lru_cache(maxsize=None)
+def selfcheck_result():
+    """A quick selfcheck on the simulated clock: one known duration, no reference tools."""
+    from measurefirst.selfcheck import selfcheck
+
+    return selfcheck(simulate=SimWorld(SimSpec(timer_ns=50, seed=0)), quick=True, durations_ns=(20_000,),
+                     references=False)
+
+
+def collectives():
+    """Two all-reduce sizes on two ranks, the larger one timed out."""
+    from measurefirst.distributed import CollectivePoint, CollectivesResult
+
+    return CollectivesResult(2, "gloo", "cpu", (
+        CollectivePoint("all_reduce", 1024, 256, "float32", 1e-4, (1e-4, 0.9e-4), 3),
+        CollectivePoint("all_reduce", 4096, 1024, "float32", float("nan"), (), 0, "timed out")))
 
 
 def ranged_step():

@@ -125,6 +125,11 @@ class Regression:
         return cls(str(d.get("base", "")), str(d.get("new", "")), tuple(Change.from_dict(c) for c in changes),
                    tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)))
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def __str__(self) -> str:
         from .render.tables import regression_text
 

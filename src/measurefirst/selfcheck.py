@@ -237,6 +237,11 @@ class SelfCheck:
 
         return selfcheck_text(self)
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def __repr__(self) -> str:
         return (f"<SelfCheck {self.device}: {self.status}, {len(self.rows)} rows "
                 f"({len(self.failed_rows)} failed, {len(self.noisy_rows)} noisy), "
