@@ -9,9 +9,7 @@ Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check faile
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from . import defaults
@@ -20,13 +18,16 @@ from .cli_parser import KIND_DEFAULT
 from .cli_parser import build_parser as _build_parser
 from .emit import say as _say
 from .emit import show as _show
+from .guard import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, ctrl_c, first as _first
+from .guard import run as _guarded, sigint_counted
 from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
     from .render.views import Options
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOISY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_NOISY", "EXIT_OK", "EXIT_USAGE", "UsageError", "build_parser",
+           "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,10 +40,6 @@ def _step_contract() -> str:
     from .step import CONTRACT
 
     return CONTRACT
-
-
-def _first(code: int, other: int) -> int:
-    return code if code != EXIT_OK else other
 
 
 def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
@@ -61,58 +58,8 @@ def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXI
     return _first(code, EXIT_OK if ok else EXIT_USAGE)
 
 
-# ---- running the code under test: its failures keep what was measured -----------------------------------
-_SIGINT_COUNT = 0
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    global _SIGINT_COUNT
-    _SIGINT_COUNT += 1
-    signal.default_int_handler(signum, frame)
-
-
-def _ctrl_c(args: argparse.Namespace | None = None) -> bool:
-    """Whether the KeyboardInterrupt being handled came from Ctrl-C (a SIGINT), not from the code
-    under test raising it. The simulated clock's ``interrupt_at`` stands for a Ctrl-C."""
-    return _SIGINT_COUNT > 0 or bool(args is not None and getattr(args, "simulate", None))
-
-
 def _run(args: argparse.Namespace, who: str, call: Callable[[], Any]) -> tuple[Any, int]:
-    """``call()`` and EXIT_OK; or, when the code under test fails or Ctrl-C stops it, what was measured
-    so far (marked incomplete) and the exit code, with one line saying why."""
-    from .engine import BenchmarkError, Interrupted
-
-    try:
-        return call(), EXIT_OK
-    except BenchmarkError as exc:
-        _say(f"error: {exc}{failure_hint(exc)}")
-        return exc.partial, EXIT_FAILED
-    except Interrupted as exc:
-        if _ctrl_c(args):
-            _say("interrupted: showing what was measured so far (marked incomplete)")
-            return exc.partial, EXIT_INTERRUPTED
-        _say(f"error: {who} raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under measurement "
-             f"must not raise it")
-        return exc.partial, EXIT_FAILED
-    except KeyboardInterrupt:
-        _say("interrupted" if _ctrl_c(args) else "error: the code under test raised KeyboardInterrupt")
-        return None, EXIT_INTERRUPTED if _ctrl_c(args) else EXIT_FAILED
-    except SystemExit as exc:
-        _say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
-        return None, EXIT_FAILED
-    except RuntimeError as exc:
-        from .counting import CountError
-
-        if isinstance(exc, CountError):  # no instruction counter here: say which to install
-            raise UsageError(str(exc)) from exc
-        raise
-
-
-def _simulated(spec: str) -> Any:
-    """The seeded simulated world of ``--simulate`` (tests): a clock, a timer and functions."""
-    from .simulate import SimWorld, parse_spec
-
-    return SimWorld(parse_spec(spec))
+    return _guarded(call, who, simulated=bool(getattr(args, "simulate", None)))
 
 
 # ---- the commands -------------------------------------------------------------------------------------
@@ -120,23 +67,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .engine import Options, benchmark
-    from .targets import count_target, labelled, load_all
+    from .targets import bench_jobs
 
-    if not args.targets and not args.simulate:
-        raise UsageError('give a statement or module:function to time, e.g. measurefirst bench -s "a = torch.randn(512, 512)" "a @ a"')
+    device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
+                              count=args.count)
     _check(args)
-    if args.simulate:
-        worlds = [_simulated(args.simulate) for _ in args.targets or ["simulated"]]
-        device, jobs = "cpu", [(label, fn, w.timer()) for (label, fn), w in
-                               zip(labelled([("simulated", w.function()) for w in worlds], args.label, unique=False),
-                                   worlds)]
-    else:
-        device, loaded = load_all(args.targets, args.label, args.device, args.setup, unique=False)
-        jobs = [(label, fn, args.timer) for label, fn in loaded]
-    if args.count is not None:
-        if args.simulate:
-            raise UsageError("--count counts real instructions; it cannot be simulated")
-        jobs = [(label, count_target(t, args.setup, device), timer) for (label, _, timer), t in zip(jobs, args.targets)]
     # the engine's options, by the names the parser gives them (with --count: what counting takes)
     names = ("warmup", "trials", "number") if args.count else [f.name for f in fields(Options) if hasattr(args, f.name)]
     options = {name: getattr(args, name) for name in names}
@@ -153,27 +88,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_compare_saved(args: argparse.Namespace) -> int:
-    from .loading import load_measured
-    from .regression import check_regression
+    from .loading import check_saved
     from .render.tables import regression_failures
-    from .store import parse_ref
 
-    refs = list(args.targets)
     if args.label:
         raise UsageError("--label names live targets; saved results keep the labels they were saved with")
-    if len(refs) == 1:
-        ref = parse_ref(refs[0])
-        if ref is None or ref.name is None or ref.back:
-            raise UsageError("with one target, give @NAME: its latest run is checked against the one before")
-        refs = [f"@{ref.name}~1", refs[0]]
-    if len(refs) != 2:
-        raise UsageError("a regression check takes BASE and NEW (files, #ID or @NAME)")
     _check(args)
-    base, new = (load_measured(t, args.store) for t in refs)
-    names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
-    result = check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=args.fail_if_slower is not None,
-                   threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
-                   label=names.pop() if len(names) == 1 else None)
+    result = check_saved(args.targets, store=args.store, gate=args.fail_if_slower is not None,
+                         threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower)
     code = _emit(args, [result])
     for line in regression_failures(result):
         _say(line)
@@ -197,12 +119,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     _check(args)
     timer: Any = args.timer
     if args.simulate:
-        from .simulate import parse_spec
+        from .simulate import candidates as simulated
 
-        world = _simulated(args.simulate.split(";")[0])
-        calls = [parse_spec(part).call_ns for part in args.simulate.split(";")]
-        candidates = labelled([(f"sim{i}", world.function(ns, f"sim{i}")) for i, ns in enumerate(calls)], args.label)
-        timer, device = world.timer(), "cpu"
+        world, sims = simulated(args.simulate)
+        candidates, timer, device = labelled(sims, args.label), world.timer(), "cpu"
     elif len(args.targets) < 2:
         raise UsageError("compare needs at least two targets")
     else:
@@ -347,15 +267,11 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import doctor
-    from .targets import load_all
+    from .targets import bench_jobs
 
     _check(args)
-    timer: Any = "auto"
-    if args.simulate:
-        world = _simulated(args.simulate)
-        device, timer, label, fn = "cpu", world.timer(), "simulated", world.function()
-    else:
-        device, [(label, fn)] = load_all([args.target], [], args.device, args.setup)
+    device, [(label, fn, timer)] = bench_jobs([args.target] if args.target else [], [], args.device, args.setup,
+                                              "auto", simulate=args.simulate)
     d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
     code = _emit(args, [d])
     return _first(EXIT_FAILED if d.error is not None or (args.strict and d.warnings) else EXIT_OK, code)
@@ -380,11 +296,12 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .render.selfcheck import progress_line
     from .render.views import Options
     from .selfcheck import FAIL, NOISY, FaultyTimer, selfcheck
+    from .simulate import world as simulated
     from .timers import make_timer
 
     lang = args.lang or default_lang()
     _check(args)
-    world = None if args.simulate is None else _simulated(args.simulate)
+    world = None if args.simulate is None else simulated(args.simulate)
     timer = None
     if args.fault is not None:
         timer = FaultyTimer(world.timer() if world is not None else make_timer(resolve_device(args.device)),
@@ -465,24 +382,16 @@ def _error(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
-    global _SIGINT_COUNT
-    _SIGINT_COUNT = 0
-    previous: Any = None
-    in_main_thread = threading.current_thread() is threading.main_thread()
     try:
-        if in_main_thread:
-            previous = signal.signal(signal.SIGINT, _on_sigint)
-        return _main(argv)
+        with sigint_counted():
+            return _main(argv)
     except KeyboardInterrupt:
-        if _ctrl_c():
+        if ctrl_c():
             print("interrupted", file=sys.stderr)
             return EXIT_INTERRUPTED
         _error("the code under test raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
                "measurement must not raise it")
         return EXIT_FAILED
-    finally:
-        if in_main_thread and previous is not None:
-            signal.signal(signal.SIGINT, previous)
 
 
 def _main(argv: Sequence[str] | None) -> int:

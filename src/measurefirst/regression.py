@@ -261,3 +261,4 @@ def slower(comparison: "Comparison", threshold: float | None = None) -> list["Ve
     ``threshold`` (default :data:`TIME_THRESHOLD`)."""
     limit = TIME_THRESHOLD if threshold is None else threshold
     return [v for v in comparison.verdicts if v.verdict == "slower" and v.ratio > 1 + limit]
+
