@@ -12,7 +12,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from . import defaults
 from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
 from .cli_parser import KIND_DEFAULT
 from .cli_parser import build_parser as _build_parser
@@ -20,7 +19,7 @@ from .emit import say as _say
 from .emit import show as _show
 from .guard import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, ctrl_c, first as _first
 from .guard import run as _guarded, sigint_counted
-from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
+from .targets import SetupFailed, UserExit, exits_are_failures
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
@@ -103,14 +102,9 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .loading import looks_saved
+    from .loading import saved_targets
 
-    saved = [] if args.simulate else [t for t in args.targets if looks_saved(t)]
-    if saved:
-        live = [t for t in args.targets if not looks_saved(t)]
-        if live:
-            raise UsageError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare "
-                             f"files, #ID and @NAME with each other, or statements and functions live")
+    if not args.simulate and saved_targets(args.targets):
         return cmd_compare_saved(args)
     from .compare import compare  # imports torch: only for a live comparison
     from .regression import slower
@@ -189,19 +183,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     from .render.plots import FORMATS, plot_all, plot_paths
     from .roofline import peaks
     from .sweep import plan, sweep
-    from .targets import is_function_target, load_callable
 
-    if bool(args.op) == bool(args.target):
-        raise UsageError("give either TARGET or --op, not both" if args.op else
-                         "give TARGET (module:make_fn) or --op " + "|".join(defaults.SWEEP_OPS))
-    if args.target and not is_function_target(args.target):
-        raise UsageError("TARGET must be module:make_fn (a function of n returning the callable to time)")
     if args.plot is not None and args.plot.suffix.lower() not in FORMATS:
         raise UsageError(f"--plot {args.plot} must end in .png or .svg")
     _check(args, *((p, "plot") for p in (plot_paths(args.plot) if args.plot is not None else ())))
     dev = resolve_device(args.device)
-    label, make = load_callable(args.target) if args.target else (args.op, None)
-    todo = plan(op=args.op, make=make, label=label, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
+    todo = plan(op=args.op, target=args.target, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
                 dtype=args.dtype, device=dev, reference=args.reference)  # checked before anything is measured
     pk = None
     if not args.no_peaks and (todo.flops or todo.bytes):
@@ -242,7 +229,7 @@ def cmd_peaks(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from .profiling import ProfileError, diff, profile
+    from .profiling import diff, profile
     from .render.views import Options
     from .targets import load_all
 
@@ -251,16 +238,12 @@ def cmd_profile(args: argparse.Namespace) -> int:
         raise UsageError("--trace takes one target; profile the others separately")
     _check(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
     device, loaded = load_all(targets, args.label, args.device, args.setup)
-    try:
-        profiles = {label: profile(fn, device=device, steps=args.steps, warmup=args.warmup, label=label,
-                                   group_by_shape=args.group_by_shape, trace=args.trace,
-                                   memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
-                    for label, fn in loaded}
-    except ProfileError as exc:
-        if not exc.label:
-            raise UsageError(str(exc)) from exc
-        _say(f"error: {exc}{failure_hint(exc)}")
-        return EXIT_FAILED
+    profiles, code = _run(args, "the profiled code", lambda: {label: profile(
+        fn, device=device, steps=args.steps, warmup=args.warmup, label=label, group_by_shape=args.group_by_shape,
+        trace=args.trace, memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
+        for label, fn in loaded})
+    if profiles is None:
+        return code
     result = diff(profiles) if len(profiles) > 1 else next(iter(profiles.values()))
     return _emit(args, [result], options=Options(view=args.view, sort=args.sort, limit=args.row_limit))
 
@@ -314,25 +297,20 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
 def cmd_step(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .step import StepError, compare_steps, measured_peaks
+    from .step import compare_steps, measured_peaks
     from .targets import is_function_target, load_callable
 
     _check(args)
     if not is_function_target(args.target):
         raise UsageError("TARGET must be module:build or file.py:build; " + _step_contract())
-    try:
-        dev = resolve_device(args.device)
-        _, build = load_callable(args.target)
-        peak = None if args.no_peaks else measured_peaks(dev, args.dtypes, store=args.store)
-        result = compare_steps(
-            build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
-            micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum,
-            world_size=args.world_size, flops_per_step=args.flops, measured_peak=peak)
-    except StepError as exc:
-        if exc.phase is None:
-            raise UsageError(str(exc)) from exc
-        _say(f"error: {exc}")
-        return EXIT_FAILED
+    dev, (_, build) = resolve_device(args.device), load_callable(args.target)
+    result, code = _run(args, "the step", lambda: compare_steps(
+        build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
+        micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum, world_size=args.world_size,
+        flops_per_step=args.flops,
+        measured_peak=None if args.no_peaks else measured_peaks(dev, args.dtypes, store=args.store)))
+    if result is None:
+        return code
     code = _emit(args, [result])
     return _first(EXIT_FAILED if any(f.severity == "error" for f in result.findings) else EXIT_OK, code)
 

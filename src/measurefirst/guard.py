@@ -76,12 +76,19 @@ def run(call: Callable[[], Any], who: str, *, simulated: bool = False) -> tuple[
     except KeyboardInterrupt:
         say("interrupted" if ctrl_c(simulated) else "error: the code under test raised KeyboardInterrupt")
         return None, EXIT_INTERRUPTED if ctrl_c(simulated) else EXIT_FAILED
-    except SystemExit as exc:
-        say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
-        return None, EXIT_FAILED
     except RuntimeError as exc:
         from .counting import CountError
+        from .profiling import ProfileError
+        from .step import StepError
 
         if isinstance(exc, CountError):  # no instruction counter here: say which to install
             raise UsageError(str(exc)) from exc
+        if isinstance(exc, (StepError, ProfileError)):  # the code under test raised, or the input is wrong
+            if (exc.phase if isinstance(exc, StepError) else exc.label) in (None, ""):
+                raise UsageError(str(exc)) from exc
+            say(f"error: {exc}{failure_hint(exc)}")
+            return None, EXIT_FAILED
         raise
+    except SystemExit as exc:
+        say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
+        return None, EXIT_FAILED

@@ -160,6 +160,17 @@ def looks_saved(target: str) -> bool:
     return parse_ref(target) is not None or target.strip().lower().endswith(".json")
 
 
+def saved_targets(targets: Sequence[str]) -> bool:
+    """Whether ``targets`` name saved results (see :func:`looks_saved`) rather than code to run; a mix
+    of both is a :class:`LoadError` saying so."""
+    saved = [t for t in targets if looks_saved(t)]
+    live = [t for t in targets if not looks_saved(t)]
+    if saved and live:
+        raise LoadError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare files, "
+                        f"#ID and @NAME with each other, or statements and functions live")
+    return bool(saved)
+
+
 def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> list[Any]:
     """The measurements (or counts) a results file or a saved run (``#ID``, ``@NAME~K``) holds, with
     unique labels, for a regression check; :class:`LoadError` saying what to give otherwise."""
