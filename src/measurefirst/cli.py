@@ -17,17 +17,11 @@ from .cli_parser import KIND_DEFAULT
 from .cli_parser import build_parser as _build_parser
 from .emit import say as _say
 from .emit import show as _show
-from .guard import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, ctrl_c, first as _first
-from .guard import run as _guarded, sigint_counted
-from .targets import SetupFailed, UserExit, exits_are_failures
+from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, run as _guarded
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
     from .render.views import Options
-
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_NOISY", "EXIT_OK", "EXIT_USAGE", "UsageError", "build_parser",
-           "main"]
-
 
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
@@ -121,9 +115,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError("compare needs at least two targets")
     else:
         device, candidates = load_all(args.targets, args.label, args.device, args.setup)
-    labels = [label for label, _ in candidates]
-    if args.baseline is not None and args.baseline not in labels:
-        raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
     result, code = _run(args, "a candidate", lambda: compare(
         candidates, baseline=args.baseline, device=device, precision=args.precision, budget=args.budget,
         min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer))
@@ -253,8 +244,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from .targets import bench_jobs
 
     _check(args)
-    device, [(label, fn, timer)] = bench_jobs([args.target] if args.target else [], [], args.device, args.setup,
-                                              "auto", simulate=args.simulate)
+    device, [(label, fn, timer)] = bench_jobs([args.target], [], args.device, args.setup, "auto", simulate=args.simulate)
     d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
     code = _emit(args, [d])
     return _first(EXIT_FAILED if d.error is not None or (args.strict and d.warnings) else EXIT_OK, code)
@@ -274,23 +264,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    from .devices import resolve_device
     from .lecture.narration import default_lang
     from .render.selfcheck import progress_line
     from .render.views import Options
-    from .selfcheck import FAIL, NOISY, FaultyTimer, selfcheck
-    from .simulate import world as simulated
-    from .timers import make_timer
+    from .selfcheck import FAIL, NOISY, selfcheck
+    from .simulate import world
 
     lang = args.lang or default_lang()
     _check(args)
-    world = None if args.simulate is None else simulated(args.simulate)
-    timer = None
-    if args.fault is not None:
-        timer = FaultyTimer(world.timer() if world is not None else make_timer(resolve_device(args.device)),
-                            args.fault)
-    result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world,
-                       progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
+    result = selfcheck(args.device, quick=args.quick, simulate=None if args.simulate is None else world(args.simulate),
+                       fault=args.fault, progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
     code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
     return _emit(args, [result], code, Options(lang=lang))
 
@@ -352,47 +335,15 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_collectives, "report": cmd_report}
 
 
-def _error(text: str) -> None:
-    from .render.text import plain
-
-    print(f"error: {plain(text)}", file=sys.stderr)
+def _parse(argv: Sequence[str] | None) -> argparse.Namespace | None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return None
+    return args
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
-    try:
-        with sigint_counted():
-            return _main(argv)
-    except KeyboardInterrupt:
-        if ctrl_c():
-            print("interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        _error("the code under test raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
-               "measurement must not raise it")
-        return EXIT_FAILED
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as exc:
-        _error(str(exc))
-        return EXIT_USAGE
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
-    from .store import StoreError
-
-    try:
-        with exits_are_failures():
-            return COMMANDS[args.command](args)
-    except (UsageError, StoreError, ValueError, TypeError) as exc:  # bad input: an option, a file, a device...
-        _error(str(exc))
-        return EXIT_USAGE
-    except (SetupFailed, UserExit) as exc:
-        _error(str(exc))
-        return EXIT_FAILED
-    except SystemExit as exc:  # argparse is done: this came from the code under test
-        _error(f"the code under test called sys.exit({exc.code!r}); code under measurement must return, not exit")
-        return EXIT_FAILED
+    return command(lambda: _parse(argv), lambda args: COMMANDS[args.command](args))

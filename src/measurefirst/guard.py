@@ -9,13 +9,16 @@ Ctrl-C). Nothing here measures.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 
 from .emit import say
 from .errors import UsageError
-from .targets import failure_hint
+from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
+
+Args = TypeVar("Args")
 
 #: The exit statuses of the command line: success, the measured code failed (or a selfcheck check
 #: failed), bad usage or input, selfcheck: too noisy to judge, interrupted.
@@ -92,3 +95,48 @@ def run(call: Callable[[], Any], who: str, *, simulated: bool = False) -> tuple[
     except SystemExit as exc:
         say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
         return None, EXIT_FAILED
+
+
+def error(text: str) -> None:
+    """One error line on stderr (markup and control characters taken out)."""
+    from .render.text import plain
+
+    print(f"error: {plain(text)}", file=sys.stderr)
+
+
+def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> int:
+    """A command's exit status: ``call(parse())``, with Ctrl-C counted; bad input (an option, a file, a
+    device...) is one error line and EXIT_USAGE, a failure or ``sys.exit()`` of the code under test one
+    line and EXIT_FAILED, Ctrl-C EXIT_INTERRUPTED. ``parse`` returns ``None`` when there is nothing to
+    run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through."""
+    from .store import StoreError
+
+    try:
+        with sigint_counted():
+            try:
+                args = parse()
+            except UsageError as exc:
+                error(str(exc))
+                return EXIT_USAGE
+            if args is None:
+                return EXIT_USAGE
+            try:
+                with exits_are_failures():
+                    return call(args)
+            except (UsageError, StoreError, ValueError, TypeError) as exc:
+                error(str(exc))
+                return EXIT_USAGE
+            except (SetupFailed, UserExit) as exc:
+                error(str(exc))
+                return EXIT_FAILED
+            except SystemExit as exc:  # argparse is done: this came from the code under test
+                error(f"the code under test called sys.exit({exc.code!r}); code under measurement must return, "
+                      f"not exit")
+                return EXIT_FAILED
+    except KeyboardInterrupt:
+        if ctrl_c():
+            print("interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        error("the code under test raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
+              "measurement must not raise it")
+        return EXIT_FAILED

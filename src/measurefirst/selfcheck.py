@@ -1065,7 +1065,8 @@ def _peaks(dev: torch.device, quick: bool) -> dict[str, Any]:
 # ---- the front end ------------------------------------------------------------------------------------
 def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer | None = None,
               simulate: Any = None, durations_ns: Sequence[int] | None = None, references: bool = True,
-              traps: bool = True, peaks: bool = True, progress: Progress | None = None) -> SelfCheck:
+              traps: bool = True, peaks: bool = True, progress: Progress | None = None,
+              fault: float | None = None) -> SelfCheck:
     """Check measurefirst's own accuracy on this machine (see the module docstring for what and how).
 
     Args:
@@ -1079,6 +1080,8 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
         durations_ns: the CPU busy-waits to check (default 2 µs, 20 µs, 200 µs, 2 ms).
         references, traps, peaks: include the reference tools, the traps, the measured machine peaks.
         progress: called with ``(stage, duration_s, method)`` before each step (for a progress line).
+        fault: a clock wrong by this factor (:class:`FaultyTimer` around ``timer`` or the default one), to
+            see the fault caught.
 
     Returns:
         a :class:`SelfCheck`; ``status`` is ``pass``, ``fail`` or ``noisy`` (too noisy to judge).
@@ -1105,6 +1108,8 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
 
     progress("machine", None, "timer")
     timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
+    if fault is not None:
+        timer = FaultyTimer(timer if timer is not None else world.timer(timer_dev), fault)
     host_timer: Timer = timer if timer is not None else world.timer(timer_dev)
     overhead_ns = _timer_overhead_ns(host_timer)
     resolution_measured = clock_read = None
