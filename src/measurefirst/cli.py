@@ -115,6 +115,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError("compare needs at least two targets")
     else:
         device, candidates = load_all(args.targets, args.label, args.device, args.setup)
+    labels = [label for label, _ in candidates]
+    if args.baseline is not None and args.baseline not in labels:
+        raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
     result, code = _run(args, "a candidate", lambda: compare(
         candidates, baseline=args.baseline, device=device, precision=args.precision, budget=args.budget,
         min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer))
@@ -148,11 +151,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
         elif args.action == "export":
             sys.stdout.write(store.export(ids, args.format))
         else:
-            if store.read_only:
-                raise UsageError(f"cannot delete: the results store {store.path} is read-only")
             for i in ids:
-                if not store.delete(i):
-                    raise UsageError(f"no run #{i} in {store.path}")
+                store.delete(i, must_exist=True)
                 _say(f"deleted run #{i}")
     return EXIT_OK
 
@@ -171,12 +171,10 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .render.plots import FORMATS, plot_all, plot_paths
+    from .render.plots import plot_all, plot_paths
     from .roofline import peaks
     from .sweep import plan, sweep
 
-    if args.plot is not None and args.plot.suffix.lower() not in FORMATS:
-        raise UsageError(f"--plot {args.plot} must end in .png or .svg")
     _check(args, *((p, "plot") for p in (plot_paths(args.plot) if args.plot is not None else ())))
     dev = resolve_device(args.device)
     todo = plan(op=args.op, target=args.target, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
