@@ -1106,10 +1106,11 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     if dev.type == "cuda" and gpu_before is None and not sim_machine:
         notes.append("nvidia_smi_missing")
 
-    progress("machine", None, "timer")
     timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
     if fault is not None:
         timer = FaultyTimer(timer if timer is not None else world.timer(timer_dev), fault)
+
+    progress("machine", None, "timer")
     host_timer: Timer = timer if timer is not None else world.timer(timer_dev)
     overhead_ns = _timer_overhead_ns(host_timer)
     resolution_measured = clock_read = None
