@@ -134,4 +134,71 @@ def every_kind(tmp_path) -> dict[str, object]:
     return {"measurement": list(measurements()), "comparison": comparison(), "sweep": sweep_result(),
             "profile": profiles()[0], "profile_diff": profile_diff(), "step": list(step_results()),
             "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
-            "count_history": ch}
+            "count_history": ch, "regression": regression(), "selfcheck": selfcheck_result(),
+            "collectives": collectives(), "pytest_run": pytest_run(), "ranged_step": ranged_step(),
+            "rank_group": rank_group()}
+
+
+def regression():
+    """A gated check of two saved files: matmul 20% slower (a regression), add unchanged."""
+    from measurefirst.regression import check_regression
+
+    ms = list(measurements())
+    return check_regression(ms, [sim_measurement("matmul", 300_000.0, seed=5), ms[1]], base_name="a.json",
+                            new_name="@matmul", threshold=0.05, gate=True)
+
+
+@functools.lru_cache(maxsize=None)
+def selfcheck_result():
+    """A quick selfcheck on the simulated clock: one known duration, no reference tools."""
+    from measurefirst.selfcheck import selfcheck
+
+    return selfcheck(simulate=SimWorld(SimSpec(timer_ns=50, seed=0)), quick=True, durations_ns=(20_000,),
+                     references=False)
+
+
+def collectives():
+    """Two all-reduce sizes on two ranks, the larger one timed out."""
+    from measurefirst.distributed import CollectivePoint, CollectivesResult
+
+    return CollectivesResult(2, "gloo", "cpu", (
+        CollectivePoint("all_reduce", 1024, 256, "float32", 1e-4, (1e-4, 0.9e-4), 3),
+        CollectivePoint("all_reduce", 4096, 1024, "float32", float("nan"), (), 0, "timed out")))
+
+
+def ranged_step():
+    """A step timed by its ``measurefirst.range`` phases (hand-built: three steps, one warm-up)."""
+    from measurefirst.step import RangedStepResult
+
+    return RangedStepResult("train_step", "cpu", 3, 1, {"forward": 3e-4, "backward": 5e-4, "optimizer": 1e-4},
+                            1e-3, 1e-4, (1e-3, 0.98e-3, 1.02e-3), (4e-3,))
+
+
+def rank_group():
+    """Rank 1 of a two-rank group: both ranks' measurements, the second rank the straggler."""
+    from measurefirst.distributed import GroupSummary, RankResult
+
+    ms = (sim_measurement("allreduce", 100_000.0, seed=6, budget=0.2),
+          sim_measurement("allreduce", 140_000.0, seed=7, budget=0.2))
+    return RankResult(1, ms[1], ms, GroupSummary(tuple(m.median for m in ms)))
+
+
+def pytest_run():
+    """What ``pytest --mf-json`` writes: two measuring tests (one slower than its baseline, gated) and
+    one comparison."""
+    from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
+    from measurefirst.regression import change
+
+    fast, slow = measurements()
+    base = sim_measurement("matmul", 200_000.0, seed=8)
+    benches = (PytestBenchmark("tests/test_ops.py::test_matmul", "test_matmul", "tests/test_ops.py::test_matmul",
+                               fast, change=change(base, fast, threshold=0.05), regression=True),
+               PytestBenchmark("tests/test_ops.py::test_add[1024]", "test_add[1024]",
+                               "tests/test_ops.py::test_add[1024]", slow, group="small", param="1024",
+                               params={"n": 1024}, extra_info={"dtype": "float32"}),
+               PytestBenchmark("tests/test_ops.py::test_gelu::fused", "test_gelu::fused",
+                               "tests/test_ops.py::test_gelu", comparison().measurements[1], label="fused",
+                               mode="compare", comparison=0))
+    return PytestRun(benches, (PytestComparison("tests/test_ops.py::test_gelu", "tests/test_ops.py::test_gelu",
+                                                comparison()),),
+                     baseline="@base", fail_if_slower=0.05, environment=dict(fast.env), measurefirst_version="0.1.0")

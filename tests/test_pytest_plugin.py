@@ -10,6 +10,8 @@ from typing import Iterator
 
 import pytest
 
+import measurefirst
+
 pytest_plugins = ["pytester"]
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "pytest"
@@ -231,6 +233,10 @@ def test_json_report_and_baseline_from_it(pt: pytest.Pytester) -> None:
 
     m = Measurement.from_dict(first["measurement"])
     assert m.n_samples > 10 and abs(m.median - 10e-3) < 1e-4
+    # a result kind like the others: loaded back exactly, by its kind
+    run = measurefirst.load(pt.path / "out" / "run.json")
+    assert type(run).__name__ == "PytestRun" and json.loads(run.to_json()) == data
+    assert [b.test for b in run.benchmarks] == ["test_sized[1]", "test_sized[2]", "test_cmp::manual", "test_cmp::fused"]
     # the JSON file is a baseline too, for --mf-compare and for `measurefirst compare`
     again = pt.runpytest(SIM + ";test_sized=11ms", "--mf-compare", "out/run.json", "--mf-fail-if-slower", "5%",
                          "--mf-json", "out/new.json", "-k", "sized or cmp")

@@ -126,7 +126,25 @@ EXPECTED = {
               ["指令计数", "444,360", "每次调用的 instructions", "重复计数不一致"]),
     "count_history": (["history", "step change", "▲ slower", "instructions per call", "range"],
                       ["历史", "阶跃变化", "▲ 变慢", "范围"]),
+    "regression": (["regression check", "a.json → @matmul", "regression", "no difference beyond noise",
+                    "fails when slower beyond the CI and 5.0%", "1 regression(s)"],
+                   ["回归检查", "性能回退", "无超出噪声的差异", "慢于置信区间且超过 5.0% 时判为失败", "1 处性能回退"]),
+    "selfcheck": (["selfcheck", "known duration", "PASS", "machine:", "verdict: PASS"],
+                  ["自检", "已知时长", "通过", "机器：", "结论：通过"]),
+    "collectives": (["collectives", "all_reduce", "busbw GB/s", "timed out", "2 ranks, gloo", "1.02 kB"],
+                    ["集合通信", "all_reduce", "总线带宽 GB/s", "timed out", "2 个进程，gloo"]),
+    "pytest_run": (["pytest run", "test_add[1024]", "3 benchmark(s), 1 comparison(s)", "@base", "regression",
+                    "1 regression(s)", "comparison", "small"],
+                   ["pytest 运行", "test_add[1024]", "3 个基准测试，1 个对比", "性能回退", "对比", "分组"]),
+    "ranged_step": (["step by ranges", "train_step", "forward", "outside any range", "share of the step", "30.0%"],
+                    ["按区间计时的训练步", "train_step", "forward", "不在任何区间内", "占整步", "30.0%"]),
+    "rank_group": (["ranks", "allreduce", "Straggler: rank 1", "vs median rank", "spread across ranks"],
+                   ["多进程", "allreduce", "掉队者：进程 1", "相对中位进程", "进程间差异"]),
 }
+
+
+#: The kinds whose sections came last (issue 15): checks, runs, steps by ranges, distributed results.
+NEW_KINDS = ("regression", "selfcheck", "collectives", "pytest_run", "ranged_step", "rank_group")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -155,7 +173,7 @@ def test_every_kind_in_one_report_and_the_plots_each_kind_owes(kinds):
     assert 'data-theme="dark"' in html and 'data-theme-fixed="1"' in html
     # the table of contents links every section
     sections = re.findall(r'<section class="mf-section" id="([^"]+)"', html)
-    assert len(sections) == 12  # the summary and eleven sections
+    assert len(sections) == 18  # the summary and seventeen sections
     for ident in sections[1:]:
         assert f'href="#{ident}"' in html
 
@@ -239,7 +257,7 @@ def test_labels_are_escaped():
 
 # ---- notebooks -----------------------------------------------------------------------------------
 @pytest.mark.parametrize("kind", ["comparison", "sweep", "profile", "profile_diff", "diagnosis", "history",
-                                  "saved_run", "count", "count_history"])
+                                  "saved_run", "count", "count_history", *NEW_KINDS])
 def test_every_kind_has_the_same_renderer_behind_repr_html(kinds, kind):
     r = kinds[kind]
     r = r[0] if isinstance(r, list) else r
@@ -265,14 +283,17 @@ def _dump(obj, path: Path) -> Path:
 
 
 @pytest.mark.parametrize("kind", ["comparison", "sweep", "profile", "profile_diff", "diagnosis", "history",
-                                  "saved_run", "count", "count_history"])
+                                  "saved_run", "count", "count_history", *NEW_KINDS])
 def test_results_files_load_back_as_their_kind(kinds, kind, tmp_path):
     r = kinds[kind]
     r = r[0] if isinstance(r, list) else r
     back = load_target(str(_dump(r, tmp_path / f"{kind}.json")))
     assert len(back) == 1 and kind_of(back[0]) == kind_of(r)
-    if kind in ("comparison", "sweep", "diagnosis", "history", "saved_run", "count", "count_history"):
+    if kind in ("comparison", "sweep", "diagnosis", "history", "saved_run", "count", "count_history", "regression",
+                "ranged_step"):
         assert back[0] == r
+    if kind in NEW_KINDS:  # exact through JSON (NaN as null)
+        assert json.loads(back[0].to_json()) == json.loads(r.to_json())
 
 
 def test_step_json_loads_back(kinds, tmp_path):

@@ -16,6 +16,7 @@ import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable
 
 import pytest
@@ -27,16 +28,22 @@ from measurefirst.findings import cold_start, launch_bound
 from measurefirst.fit import PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.diff import diff
-from measurefirst.regression import change
+from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult
+from measurefirst.pytest_plugin import ComparisonRecord, ComparisonResult, Record
+from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
+from measurefirst.regression import Regression, change
+from measurefirst.render import pytest_report as pytest_words
 from measurefirst.render import doctor as doctor_render
 from measurefirst.render import profile as profile_render
 from measurefirst.render import step as step_render
 from measurefirst.render import text
 from measurefirst.render.report import fragment
 from measurefirst.render.words import change_words
+from measurefirst.render.selfcheck import selfcheck_text
 from measurefirst.results import Calibration, Measurement, Stop, Warmup
 from measurefirst.roofline import Peaks
-from measurefirst.step import StepResult, Throughput
+from measurefirst.selfcheck import Machine, Row, SelfCheck, Trap
+from measurefirst.step import RangedStepResult, StepResult, Throughput
 from measurefirst.sweep import SweepPoint, SweepResult
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -145,6 +152,87 @@ def regression_changes() -> list[tuple[str, Any]]:
             ("same", change(base, measurement("matmul", 100_100.0)))]
 
 
+def regression_check() -> Regression:
+    """A gated check: matmul 20% slower (a regression), add unchanged, one label in the base only."""
+    return Regression("a.json", "@matmul", (change(measurement("matmul", 100_000.0), measurement("matmul", 120_000.0),
+                                                   threshold=0.05),
+                                            change(measurement("add", 12_000.0), measurement("add", 12_010.0),
+                                                   threshold=0.05)), ("old_only",), gate=True)
+
+
+def selfcheck_result() -> SelfCheck:
+    """One known duration: the adaptive estimate passes, the fixed loop fails, a reference is shown, one is
+    not installed; one trap caught, one that does not apply on the CPU."""
+    rows = (Row(2e-5, "adaptive", 2.0e-5, "self", 2.01e-5, 0.005, 0.02, 0.001, "pass"),
+            Row(2e-5, "fixed", 2.0e-5, "self", 2.1e-5, 0.05, 0.02, 0.002, "fail"),
+            Row(2e-5, "timeit", 2.0e-5, "self", 1.98e-5, -0.01, None, None, "info"),
+            Row(2e-5, "do_bench", None, "self", None, None, None, None, "skip", "not_installed"))
+    traps = (Trap("cold_start", "pass", 40.0, 10.0), Trap("unsynchronized_timer", "skip", note="not_applicable"))
+    machine = Machine("wall", timer_resolution_ns=1.0, timer_resolution_measured_ns=30.0, clock_read_ns=25.0,
+                      timer_overhead_ns=60.0, cpu_governor="performance", cpu_mhz_before=3000.0, cpu_mhz_after=2990.0,
+                      throttle_events=0, other_load_cores=0.1, steal_cores=0.0, cores=2)
+    return SelfCheck("cpu", True, rows, traps, machine, env=dict(ENV), seconds=4.2)
+
+
+def ranged_step() -> RangedStepResult:
+    return RangedStepResult("train_step", "cpu", 3, 1, {"forward": 3e-4, "backward": 5e-4, "optimizer": 1e-4}, 1e-3,
+                            1e-4, (1e-3, 0.98e-3, 1.02e-3), (4e-3,))
+
+
+def collectives() -> CollectivesResult:
+    return CollectivesResult(2, "gloo", "cpu", (
+        CollectivePoint("all_reduce", 1024, 256, "float32", 1e-4, (1e-4, 0.9e-4), 3),
+        CollectivePoint("all_reduce", 4096, 1024, "float32", float("nan"), (), 0, "timed out")), env=dict(ENV))
+
+
+def rank_group() -> RankResult:
+    ms = (measurement("allreduce", 100_000.0), measurement("allreduce", 140_000.0))
+    return RankResult(1, ms[1], ms, GroupSummary(tuple(m.median for m in ms)))
+
+
+def pytest_records() -> tuple[list[Record], ComparisonRecord]:
+    """Three measuring tests of one file (one slower than its baseline beyond the 5% gate) and one comparison."""
+    c = comparison()
+    slow = Record("tests/test_ops.py::test_matmul", "tests/test_ops.py::test_matmul", "tests/test_ops.py", None,
+                  measurement("matmul", 250_000.0), "measure",
+                  change=change(measurement("matmul", 200_000.0), measurement("matmul", 250_000.0), threshold=0.05),
+                  regression=True)
+    same = Record("tests/test_ops.py::test_add[1024]", "tests/test_ops.py::test_add[1024]", "tests/test_ops.py", None,
+                  measurement("add", 12_000.0), "measure", param="1024", params={"n": 1024}, group="small",
+                  change=change(measurement("add", 12_000.0), measurement("add", 12_010.0), threshold=0.05))
+    cand = [Record(f"tests/test_ops.py::test_gelu::{m.label}", "tests/test_ops.py::test_gelu", "tests/test_ops.py",
+                   m.label, m, "compare", comparison=0) for m in c.measurements]
+    return [slow, same, *cand], ComparisonRecord("tests/test_ops.py::test_gelu", "tests/test_ops.py::test_gelu",
+                                                 ComparisonResult.of(c))
+
+
+def pytest_run() -> PytestRun:
+    """The same run as ``--mf-json`` writes it."""
+    records, cr = pytest_records()
+    return PytestRun(tuple(PytestBenchmark(r.name, r.display, r.nodeid, r.measurement, r.label, r.group, r.mode, r.param,
+                                           r.params, r.extra_info, r.comparison, r.change, r.regression)
+                           for r in records), (PytestComparison(cr.name, cr.nodeid, comparison()),),
+                     baseline="@base", fail_if_slower=0.05, environment=dict(ENV))
+
+
+def pytest_summary() -> str:
+    """The end-of-run summary of a gated run against @base (tables on the fixed console), the header and a
+    failed assertion."""
+    records, cr = pytest_records()
+    session = SimpleNamespace(records=records, baseline=SimpleNamespace(label="@base"), disabled_calls=0,
+                              measuring=True, worker=None, simulation=None, comparisons=[cr], gate=True,
+                              threshold=0.05, saved=(4, "new", Path("results.db")), written=[Path("out/run.json")],
+                              errors=[])
+    head, tables, lines = pytest_words.session_summary(session, width=100)  # type: ignore[arg-type]
+    header = pytest_words.header_lines(device="cpu", budget=1.0, simulated=True, compat=True, disabled_plugins=("benchmark",),
+                                       ignored=(("--benchmark-max-time", "--mf-budget"),), baseline="@base",
+                                       threshold=0.05, save="new", disabled=False, worker=None)
+    c = cr.comparison
+    failure = pytest_words.assertion_failure("faster", "same", "manual", 1.2, c.verdict("same"), c)
+    return "\n".join([*header, *head]) + "\n" + pytest_words.render_tables(tables, width=100, color=False) \
+        + "\n".join([*lines, pytest_words.regression_failure(records[:1], "@base", 0.05), failure]) + "\n"
+
+
 # ---- rendering ------------------------------------------------------------------------------------------
 def console_text(*renderables: Any) -> str:
     out = io.StringIO()
@@ -233,7 +321,13 @@ HTML_KINDS: dict[str, Callable[[], Any]] = {
     "diagnosis": diagnosis, "profile": lambda: profiles()[0],
     "profile_diff": lambda: diff(dict(zip(("manual", "fused"), profiles()))),
     "step": lambda: [step_result("eager", 3e-4), step_result("fused", 1.8e-4)],
+    "regression": regression_check, "selfcheck": selfcheck_result, "ranged_step": ranged_step,
+    "collectives": collectives, "rank_group": rank_group,
+    "pytest_run": pytest_run,
 }
+for _lang in ("en", "zh"):
+    CASES[f"selfcheck_{_lang}"] = lambda lang=_lang: selfcheck_text(selfcheck_result(), lang, width=100) + "\n"
+CASES["pytest_summary"] = pytest_summary
 for _kind, _make in HTML_KINDS.items():
     for _lang in ("en", "zh"):
         CASES[f"html_{_kind}_{_lang}"] = (lambda make=_make, lang=_lang: html_text(fragment(make(), lang=lang)))

@@ -25,6 +25,8 @@ def test_round_trip_list_show_delete(tmp_path):
         assert rows[0].median == pytest.approx(m.median)
         assert s.latest("sim")[0] == rid
         assert s.delete(rid) and not s.delete(rid)
+        with pytest.raises(StoreError, match=f"no run #{rid} in "):
+            s.delete(rid, must_exist=True)
         assert s.list() == []
 
 

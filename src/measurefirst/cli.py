@@ -9,40 +9,25 @@ Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check faile
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from . import defaults
 from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
 from .cli_parser import KIND_DEFAULT
 from .cli_parser import build_parser as _build_parser
+from .cli_parser import parse_command, step_contract
 from .emit import say as _say
 from .emit import show as _show
-from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
+from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, run as _guarded
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
     from .render.views import Options
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOISY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-
-
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    return _build_parser(__version__, _step_contract)
-
-
-def _step_contract() -> str:
-    from .step import CONTRACT
-
-    return CONTRACT
-
-
-def _first(code: int, other: int) -> int:
-    return code if code != EXIT_OK else other
+    return _build_parser(__version__, step_contract)
 
 
 def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
@@ -73,58 +58,8 @@ def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXI
     return _first(code, EXIT_OK if ok else EXIT_USAGE)
 
 
-# ---- running the code under test: its failures keep what was measured -----------------------------------
-_SIGINT_COUNT = 0
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    global _SIGINT_COUNT
-    _SIGINT_COUNT += 1
-    signal.default_int_handler(signum, frame)
-
-
-def _ctrl_c(args: argparse.Namespace | None = None) -> bool:
-    """Whether the KeyboardInterrupt being handled came from Ctrl-C (a SIGINT), not from the code
-    under test raising it. The simulated clock's ``interrupt_at`` stands for a Ctrl-C."""
-    return _SIGINT_COUNT > 0 or bool(args is not None and getattr(args, "simulate", None))
-
-
 def _run(args: argparse.Namespace, who: str, call: Callable[[], Any]) -> tuple[Any, int]:
-    """``call()`` and EXIT_OK; or, when the code under test fails or Ctrl-C stops it, what was measured
-    so far (marked incomplete) and the exit code, with one line saying why."""
-    from .engine import BenchmarkError, Interrupted
-
-    try:
-        return call(), EXIT_OK
-    except BenchmarkError as exc:
-        _say(f"error: {exc}{failure_hint(exc)}")
-        return exc.partial, EXIT_FAILED
-    except Interrupted as exc:
-        if _ctrl_c(args):
-            _say("interrupted: showing what was measured so far (marked incomplete)")
-            return exc.partial, EXIT_INTERRUPTED
-        _say(f"error: {who} raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under measurement "
-             f"must not raise it")
-        return exc.partial, EXIT_FAILED
-    except KeyboardInterrupt:
-        _say("interrupted" if _ctrl_c(args) else "error: the code under test raised KeyboardInterrupt")
-        return None, EXIT_INTERRUPTED if _ctrl_c(args) else EXIT_FAILED
-    except SystemExit as exc:
-        _say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
-        return None, EXIT_FAILED
-    except RuntimeError as exc:
-        from .counting import CountError
-
-        if isinstance(exc, CountError):  # no instruction counter here: say which to install
-            raise UsageError(str(exc)) from exc
-        raise
-
-
-def _simulated(spec: str) -> Any:
-    """The seeded simulated world of ``--simulate`` (tests): a clock, a timer and functions."""
-    from .simulate import SimWorld, parse_spec
-
-    return SimWorld(parse_spec(spec))
+    return _guarded(call, who, simulated=bool(getattr(args, "simulate", None)))
 
 
 # ---- the commands -------------------------------------------------------------------------------------
@@ -132,23 +67,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .engine import Options, benchmark
-    from .targets import count_target, labelled, load_all
+    from .targets import bench_jobs
 
-    if not args.targets and not args.simulate:
-        raise UsageError('give a statement or module:function to time, e.g. measurefirst bench -s "a = torch.randn(512, 512)" "a @ a"')
+    device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
+                              count=args.count)
     _check(args)
-    if args.simulate:
-        worlds = [_simulated(args.simulate) for _ in args.targets or ["simulated"]]
-        device, jobs = "cpu", [(label, fn, w.timer()) for (label, fn), w in
-                               zip(labelled([("simulated", w.function()) for w in worlds], args.label, unique=False),
-                                   worlds)]
-    else:
-        device, loaded = load_all(args.targets, args.label, args.device, args.setup, unique=False)
-        jobs = [(label, fn, args.timer) for label, fn in loaded]
-    if args.count is not None:
-        if args.simulate:
-            raise UsageError("--count counts real instructions; it cannot be simulated")
-        jobs = [(label, count_target(t, args.setup, device), timer) for (label, _, timer), t in zip(jobs, args.targets)]
     # the engine's options, by the names the parser gives them (with --count: what counting takes)
     names = ("warmup", "trials", "number") if args.count else [f.name for f in fields(Options) if hasattr(args, f.name)]
     options = {name: getattr(args, name) for name in names}
@@ -165,27 +88,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def cmd_compare_saved(args: argparse.Namespace) -> int:
-    from .loading import load_measured
-    from .regression import check_regression
+    from .loading import check_saved
     from .render.tables import regression_failures
-    from .store import parse_ref
 
-    refs = list(args.targets)
     if args.label:
         raise UsageError("--label names live targets; saved results keep the labels they were saved with")
-    if len(refs) == 1:
-        ref = parse_ref(refs[0])
-        if ref is None or ref.name is None or ref.back:
-            raise UsageError("with one target, give @NAME: its latest run is checked against the one before")
-        refs = [f"@{ref.name}~1", refs[0]]
-    if len(refs) != 2:
-        raise UsageError("a regression check takes BASE and NEW (files, #ID or @NAME)")
     _check(args)
-    base, new = (load_measured(t, args.store) for t in refs)
-    names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
-    result = check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=args.fail_if_slower is not None,
-                   threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
-                   label=names.pop() if len(names) == 1 else None)
+    result = check_saved(args.targets, store=args.store, gate=args.fail_if_slower is not None,
+                         threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower)
     code = _emit(args, [result])
     for line in regression_failures(result, _lang(args)):
         _say(line)
@@ -193,14 +103,9 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .loading import looks_saved
+    from .loading import saved_targets
 
-    saved = [] if args.simulate else [t for t in args.targets if looks_saved(t)]
-    if saved:
-        live = [t for t in args.targets if not looks_saved(t)]
-        if live:
-            raise UsageError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare "
-                             f"files, #ID and @NAME with each other, or statements and functions live")
+    if not args.simulate and saved_targets(args.targets):
         return cmd_compare_saved(args)
     from .compare import compare  # imports torch: only for a live comparison
     from .regression import slower
@@ -210,12 +115,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     _check(args)
     timer: Any = args.timer
     if args.simulate:
-        from .simulate import parse_spec
+        from .simulate import candidates as simulated
 
-        world = _simulated(args.simulate.split(";")[0])
-        calls = [parse_spec(part).call_ns for part in args.simulate.split(";")]
-        candidates = labelled([(f"sim{i}", world.function(ns, f"sim{i}")) for i, ns in enumerate(calls)], args.label)
-        timer, device = world.timer(), "cpu"
+        world, sims = simulated(args.simulate)
+        candidates, timer, device = labelled(sims, args.label), world.timer(), "cpu"
     elif len(args.targets) < 2:
         raise UsageError("compare needs at least two targets")
     else:
@@ -258,12 +161,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
         elif args.action == "export":
             sys.stdout.write(store.export(ids, args.format))
         else:
-            if store.read_only:
-                raise UsageError(f"cannot delete: the results store {store.path} is read-only")
             for i in ids:
-                if not store.delete(i):
-                    raise UsageError(f"no run #{i} in {store.path}")
-                _say(f"deleted run #{i}")
+                store.delete(i, must_exist=True)
+                _say(word("deleted_run", _lang(args), id=i))
     return EXIT_OK
 
 
@@ -281,23 +181,15 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .render.plots import FORMATS, plot_all, plot_paths
+    from .render.plots import plot_all, plot_paths
+    from .render.text import failed_sizes_lines
     from .render.words import word
     from .roofline import peaks
     from .sweep import plan, sweep
-    from .targets import is_function_target, load_callable
 
-    if bool(args.op) == bool(args.target):
-        raise UsageError("give either TARGET or --op, not both" if args.op else
-                         "give TARGET (module:make_fn) or --op " + "|".join(defaults.SWEEP_OPS))
-    if args.target and not is_function_target(args.target):
-        raise UsageError("TARGET must be module:make_fn (a function of n returning the callable to time)")
-    if args.plot is not None and args.plot.suffix.lower() not in FORMATS:
-        raise UsageError(f"--plot {args.plot} must end in .png or .svg")
     _check(args, *((p, "plot") for p in (plot_paths(args.plot) if args.plot is not None else ())))
     dev = resolve_device(args.device)
-    label, make = load_callable(args.target) if args.target else (args.op, None)
-    todo = plan(op=args.op, make=make, label=label, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
+    todo = plan(op=args.op, target=args.target, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
                 dtype=args.dtype, device=dev, reference=args.reference)  # checked before anything is measured
     pk = None
     if not args.no_peaks and (todo.flops or todo.bytes):
@@ -317,13 +209,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         except (ValueError, ImportError, DestinationError, OSError) as exc:
             _say(word("plots_failed", _lang(args), error=exc))
             code = _first(code, EXIT_USAGE)
-    failed = [p for p in result.points if not p.ok]
-    if failed and code in (EXIT_OK, EXIT_FAILED):
-        every = len(failed) == len(result.points)
-        errors = word("list_sep", _lang(args)).join(word("size_error", _lang(args), n=p.n, error=p.error) for p in failed)
-        _say(word("sizes_all_failed", _lang(args), errors=errors) if every
-             else word("sizes_failed", _lang(args), n=len(failed), errors=errors))
-        code = EXIT_FAILED if every else code
+    if code in (EXIT_OK, EXIT_FAILED):
+        for line in failed_sizes_lines(result, _lang(args)):
+            _say(line)
+        code = EXIT_FAILED if result.points and not any(p.ok for p in result.points) else code
     return code
 
 
@@ -339,7 +228,7 @@ def cmd_peaks(args: argparse.Namespace) -> int:
 
 
 def cmd_profile(args: argparse.Namespace) -> int:
-    from .profiling import ProfileError, diff, profile
+    from .profiling import diff, profile
     from .render.views import Options
     from .targets import load_all
 
@@ -348,89 +237,67 @@ def cmd_profile(args: argparse.Namespace) -> int:
         raise UsageError("--trace takes one target; profile the others separately")
     _check(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
     device, loaded = load_all(targets, args.label, args.device, args.setup)
-    try:
-        profiles = {label: profile(fn, device=device, steps=args.steps, warmup=args.warmup, label=label,
-                                   group_by_shape=args.group_by_shape, trace=args.trace,
-                                   memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
-                    for label, fn in loaded}
-    except ProfileError as exc:
-        if not exc.label:
-            raise UsageError(str(exc)) from exc
-        _say(f"error: {exc}{failure_hint(exc)}")
-        return EXIT_FAILED
+    profiles, code = _run(args, "the profiled code", lambda: {label: profile(
+        fn, device=device, steps=args.steps, warmup=args.warmup, label=label, group_by_shape=args.group_by_shape,
+        trace=args.trace, memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
+        for label, fn in loaded})
+    if profiles is None:
+        return code
     result = diff(profiles) if len(profiles) > 1 else next(iter(profiles.values()))
     return _emit(args, [result], options=Options(view=args.view, sort=args.sort, limit=args.row_limit))
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     from .doctor import doctor
-    from .targets import load_all
+    from .targets import bench_jobs
 
     _check(args)
-    timer: Any = "auto"
-    if args.simulate:
-        world = _simulated(args.simulate)
-        device, timer, label, fn = "cpu", world.timer(), "simulated", world.function()
-    else:
-        device, [(label, fn)] = load_all([args.target], [], args.device, args.setup)
+    device, [(label, fn, timer)] = bench_jobs([args.target], [], args.device, args.setup, "auto", simulate=args.simulate)
     d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
     code = _emit(args, [d])
     return _first(EXIT_FAILED if d.error is not None or (args.strict and d.warnings) else EXIT_OK, code)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    from .emit import narrate
     from .lecture import run
     from .safeio import strict_json
 
-    def emit(line: str) -> None:
-        _say(line.lstrip("# ").strip(), err=False, style="bold") if line.startswith("#") else _say(line, err=False)
-
-    results = run(args.which, device=args.device, lang=args.lang, quick=args.quick, emit=emit)
+    results = run(args.which, device=args.device, lang=args.lang, quick=args.quick, emit=narrate)
     if args.json:
         sys.stdout.write(strict_json({r.name: r.data for r in results}, indent=2) + "\n")
     return EXIT_OK
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    from .devices import resolve_device
     from .render.selfcheck import progress_line
-    from .selfcheck import FAIL, NOISY, FaultyTimer, selfcheck
-    from .timers import make_timer
+    from .selfcheck import FAIL, NOISY, selfcheck
+    from .simulate import world
 
     lang = _lang(args)
     _check(args)
-    world = None if args.simulate is None else _simulated(args.simulate)
-    timer = None
-    if args.fault is not None:
-        timer = FaultyTimer(world.timer() if world is not None else make_timer(resolve_device(args.device)),
-                            args.fault)
-    result = selfcheck(args.device, quick=args.quick, timer=timer, simulate=world,
-                       progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
+    result = selfcheck(args.device, quick=args.quick, simulate=None if args.simulate is None else world(args.simulate),
+                       fault=args.fault, progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
     code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
     return _emit(args, [result], code)
 
 
 def cmd_step(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .step import StepError, compare_steps, measured_peaks
+    from .step import compare_steps, measured_peaks
     from .targets import is_function_target, load_callable
 
     _check(args)
     if not is_function_target(args.target):
-        raise UsageError("TARGET must be module:build or file.py:build; " + _step_contract())
-    try:
-        dev = resolve_device(args.device)
-        _, build = load_callable(args.target)
-        peak = None if args.no_peaks else measured_peaks(dev, args.dtypes, store=args.store)
-        result = compare_steps(
-            build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
-            micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum,
-            world_size=args.world_size, flops_per_step=args.flops, measured_peak=peak)
-    except StepError as exc:
-        if exc.phase is None:
-            raise UsageError(str(exc)) from exc
-        _say(f"error: {exc}")
-        return EXIT_FAILED
+        raise UsageError("TARGET must be module:build or file.py:build; " + step_contract())
+    dev, (_, build) = resolve_device(args.device), load_callable(args.target)
+    result, code = _run(args, "the step", lambda: compare_steps(
+        build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
+        micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum, world_size=args.world_size,
+        flops_per_step=args.flops,
+        measured_peak=None if args.no_peaks else measured_peaks(dev, args.dtypes, store=args.store)))
+    if result is None:
+        return code
     code = _emit(args, [result])
     return _first(EXIT_FAILED if any(f.severity == "error" for f in result.findings) else EXIT_OK, code)
 
@@ -451,12 +318,14 @@ def cmd_kernel(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from .loading import load_targets
     from .render.report import report, write
+    from .render.words import word
 
     _check(args, what="report")  # before reading anything
     results = load_targets(list(args.targets), args.store)
     html = report(results, lang=args.lang, theme=args.theme, title=args.title)
     path = write(args.output, html)  # whole or not at all; DestinationError is reported in one line
-    _say(f"wrote {path} ({len(results)} result(s), {len(html) / 1024:.0f} KiB, lang {args.lang})")
+    _say(word("wrote_report", args.lang, path=path, n=len(results), kib=f"{len(html) / 1024:.0f}",
+              language=args.lang))
     return EXIT_OK
 
 
@@ -472,55 +341,6 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_collectives, "report": cmd_report}
 
 
-def _error(text: str) -> None:
-    from .render.text import plain
-
-    print(f"error: {plain(text)}", file=sys.stderr)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
-    global _SIGINT_COUNT
-    _SIGINT_COUNT = 0
-    previous: Any = None
-    in_main_thread = threading.current_thread() is threading.main_thread()
-    try:
-        if in_main_thread:
-            previous = signal.signal(signal.SIGINT, _on_sigint)
-        return _main(argv)
-    except KeyboardInterrupt:
-        if _ctrl_c():
-            print("interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
-        _error("the code under test raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
-               "measurement must not raise it")
-        return EXIT_FAILED
-    finally:
-        if in_main_thread and previous is not None:
-            signal.signal(signal.SIGINT, previous)
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except UsageError as exc:
-        _error(str(exc))
-        return EXIT_USAGE
-    if args.command is None:
-        parser.print_help()
-        return EXIT_USAGE
-    from .store import StoreError
-
-    try:
-        with exits_are_failures():
-            return COMMANDS[args.command](args)
-    except (UsageError, StoreError, ValueError, TypeError) as exc:  # bad input: an option, a file, a device...
-        _error(str(exc))
-        return EXIT_USAGE
-    except (SetupFailed, UserExit) as exc:
-        _error(str(exc))
-        return EXIT_FAILED
-    except SystemExit as exc:  # argparse is done: this came from the code under test
-        _error(f"the code under test called sys.exit({exc.code!r}); code under measurement must return, not exit")
-        return EXIT_FAILED
+    return command(lambda: parse_command(build_parser(), argv), lambda args: COMMANDS[args.command](args))

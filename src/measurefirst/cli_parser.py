@@ -9,7 +9,7 @@ import argparse
 import math
 import re
 from pathlib import Path
-from typing import Any, Callable, NoReturn
+from typing import Any, Callable, NoReturn, Sequence
 
 from . import defaults as D
 from .errors import UsageError
@@ -243,6 +243,22 @@ def _timer(p: argparse.ArgumentParser) -> None:
 
 def _labels(p: argparse.ArgumentParser) -> None:
     p.add_argument("--label", action="append", default=[], help="label for each target, in order (at most one each)")
+
+
+def step_contract() -> str:
+    """What ``measurefirst step`` needs of TARGET's build() (imports torch: only when shown)."""
+    from .step import CONTRACT
+
+    return CONTRACT
+
+
+def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None") -> argparse.Namespace | None:
+    """The parsed arguments; None (after printing the help) when no command is given."""
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return None
+    return args
 
 
 def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.ArgumentParser:

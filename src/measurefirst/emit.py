@@ -38,6 +38,14 @@ def say(text: str, *, err: bool = True, style: str | None = None) -> None:
     console(err).print(plain(text), markup=False, style=style, soft_wrap=True)
 
 
+def narrate(line: str) -> None:
+    """One line of the lecture on stdout: a ``# heading`` in bold, any other line as it is."""
+    if line.startswith("#"):
+        say(line.lstrip("# ").strip(), err=False, style="bold")
+    else:
+        say(line, err=False)
+
+
 def show(items: "View") -> None:
     """A view on stdout: its tables, and its lines as they are."""
     out = console()

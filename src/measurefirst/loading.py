@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 if TYPE_CHECKING:
     from .results import Count, Measurement
@@ -19,6 +19,7 @@ from .protocol import KINDS, from_dict as result_from_dict
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
+    from .regression import Regression
 
 
 class LoadError(ValueError):
@@ -159,6 +160,17 @@ def looks_saved(target: str) -> bool:
     return parse_ref(target) is not None or target.strip().lower().endswith(".json")
 
 
+def saved_targets(targets: Sequence[str]) -> bool:
+    """Whether ``targets`` name saved results (see :func:`looks_saved`) rather than code to run; a mix
+    of both is a :class:`LoadError` saying so."""
+    saved = [t for t in targets if looks_saved(t)]
+    live = [t for t in targets if not looks_saved(t)]
+    if saved and live:
+        raise LoadError(f"cannot mix saved results ({saved[0]}) with live targets ({live[0]}); compare files, "
+                        f"#ID and @NAME with each other, or statements and functions live")
+    return bool(saved)
+
+
 def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> list[Any]:
     """The measurements (or counts) a results file or a saved run (``#ID``, ``@NAME~K``) holds, with
     unique labels, for a regression check; :class:`LoadError` saying what to give otherwise."""
@@ -196,6 +208,28 @@ def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> l
         raise LoadError(f"{target} holds {labels.count(dupes[0])} results labelled {dupes[0]!r}; labels must "
                         f"be unique within a file to be matched (re-run with distinct --label)")
     return found
+
+
+def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None = None, gate: bool = False,
+                threshold: float | None = None) -> "Regression":
+    """The regression check of saved results: BASE and NEW (results files, ``#ID``, ``@NAME~K``), or one
+    ``@NAME`` (its latest run against the one before). ``ValueError`` (:class:`LoadError`)
+    says what to give instead."""
+    from .regression import check_regression
+    from .store import parse_ref
+
+    refs = list(targets)
+    if len(refs) == 1:
+        ref = parse_ref(refs[0])
+        if ref is None or ref.name is None or ref.back:
+            raise ValueError("with one target, give @NAME: its latest run is checked against the one before")
+        refs = [f"@{ref.name}~1", refs[0]]
+    if len(refs) != 2:
+        raise ValueError("a regression check takes BASE and NEW (files, #ID or @NAME)")
+    base, new = (load_measured(t, store) for t in refs)
+    names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
+    return check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=gate, threshold=threshold,
+                            label=names.pop() if len(names) == 1 else None)
 
 
 def load_targets(targets: list[str], store: str | os.PathLike[str] | None = None) -> list[Any]:

@@ -33,12 +33,15 @@ KINDS: dict[str, str] = {
     "history": "history:History",
     "regression": "regression:Regression",
     "collectives": "distributed.collectives:CollectivesResult",
+    "rank_group": "distributed.group:RankResult",
+    "pytest_run": "pytest_run:PytestRun",
+    "ranged_step": "step:RangedStepResult",
 }
 
 #: The version a kind's dict has when it carries no ``schema_version``: kinds first written without one.
 #: Any other kind without a version is not a measurefirst file.
 UNVERSIONED: dict[str, int] = {"diagnosis": 0, "step": 0, "profile_diff": 0, "saved_run": 0, "history": 0,
-                               "step_comparison": 0}
+                               "step_comparison": 0, "rank_group": 0}
 
 
 def _stamp(version: int) -> Migration:
@@ -63,6 +66,7 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     "saved_run": {0: _stamp(1)},
     "history": {0: _stamp(1)},
     "step_comparison": {0: _step_comparison_v0},
+    "rank_group": {0: _stamp(1)},
 }
 
 
@@ -85,6 +89,22 @@ class Result(Protocol):
     def to_dict(self) -> dict[str, Any]: ...
 
     def to_json(self, indent: int | None = 2) -> str: ...
+
+
+class JsonForm:
+    """A result's ``to_json``: its ``to_dict`` as strict JSON (NaN written as null), for kinds to inherit."""
+
+    def to_json(self: Result, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+
+def of_kind(d: Any, kind: str, current: int) -> dict[str, Any]:
+    """``d`` checked to be a stored ``kind`` and migrated to version ``current``."""
+    if not isinstance(d, dict) or d.get("kind") != kind:
+        raise ValueError(f'not a measurefirst {kind} result (missing "kind": "{kind}")')
+    return migrate(d, kind, current)
 
 
 class ResultType(Protocol):

@@ -34,7 +34,7 @@ import math
 import os
 import warnings
 import zlib
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -44,6 +44,7 @@ import pytest
 from .compare import Comparison, Verdict, compare, paired_verdict
 from .devices import DeviceError, resolve_device
 from .engine import benchmark, default_label
+from .pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from .regression import Change, change
 from .render import pytest_report as words
 from .results import Measurement, Stop
@@ -55,8 +56,6 @@ DEFAULT_BUDGET = 1.0
 COMPARE_MIN_TIME_SHARE = 0.5
 #: pytest-benchmark's ``min_rounds`` raises our minimum number of samples, never lowers it below this.
 MIN_SAMPLES = 10
-JSON_KIND = "pytest_run"
-JSON_SCHEMA = 1
 
 #: Keywords of ``@pytest.mark.measurefirst(...)``: ``group`` plus the options of ``benchmark()``.
 MARKER_OPTIONS = frozenset({
@@ -305,9 +304,8 @@ def _load_json_baseline(path: Path) -> dict[str, Measurement]:
         raise pytest.UsageError(f"--mf-compare: cannot read {path}: {exc}") from exc
     out: dict[str, Measurement] = {}
     try:
-        if isinstance(data, dict) and data.get("kind") == JSON_KIND:
-            for b in data["benchmarks"]:
-                out[str(b["name"])] = Measurement.from_dict(b["measurement"])
+        if isinstance(data, dict) and data.get("kind") == PytestRun.kind:
+            out.update((b.name, b.measurement) for b in PytestRun.from_dict(data).benchmarks)
         elif isinstance(data, dict) and isinstance(data.get("benchmarks"), list):
             for b in data["benchmarks"]:  # our --benchmark-json: pytest-benchmark's shape, ours inside
                 mf = b.get("measurefirst") if isinstance(b, dict) else None
@@ -753,24 +751,20 @@ class MeasureSession:
 
     def json_report(self) -> dict[str, Any]:
         """Every measurement of the run: raw samples, its baseline change, its comparison."""
+        return self.result().to_dict()
+
+    def result(self) -> PytestRun:
+        """The run as a result (kind ``pytest_run``): what ``--mf-json`` writes."""
         from . import __version__
 
-        return {
-            "schema_version": JSON_SCHEMA, "kind": JSON_KIND, "measurefirst_version": __version__,
-            "measured": self.measuring, "simulated": self.simulation is not None,
-            "baseline": None if self.baseline is None else self.baseline.label, "fail_if_slower": self.threshold,
-            "environment": self._environment(),
-            "benchmarks": [{
-                "name": r.name, "test": r.display, "nodeid": r.nodeid, "label": r.label, "group": r.group,
-                "mode": r.mode, "param": r.param,
-                "params": None if r.params is None else {k: _jsonable(v) for k, v in r.params.items()},
-                "extra_info": r.extra_info, "comparison": r.comparison,
-                "change": None if r.change is None else _change_dict(r.change), "regression": r.regression,
-                "measurement": r.measurement.to_dict(),
-            } for r in self.records],
-            "comparisons": [{"name": c.name, "nodeid": c.nodeid, "comparison": c.comparison.to_dict()}
-                            for c in self.comparisons],
-        }
+        return PytestRun(
+            tuple(PytestBenchmark(
+                r.name, r.display, r.nodeid, r.measurement, r.label, r.group, r.mode, r.param,
+                None if r.params is None else {k: _jsonable(v) for k, v in r.params.items()}, r.extra_info,
+                r.comparison, r.change, r.regression) for r in self.records),
+            tuple(PytestComparison(c.name, c.nodeid, c.comparison) for c in self.comparisons),
+            self.measuring, self.simulation is not None, None if self.baseline is None else self.baseline.label,
+            self.threshold, self._environment(), __version__)
 
     def benchmark_json_report(self) -> dict[str, Any]:
         """``--benchmark-json`` under ``--mf``: pytest-benchmark's shape (so that tools reading it keep
@@ -807,12 +801,6 @@ class MeasureSession:
             tr.write(words.render_tables(tables, width=tw.fullwidth, color=tw.hasmarkup))
         for line in lines:
             tr.write_line(line)
-
-
-def _change_dict(c: Change) -> dict[str, Any]:
-    d = asdict(c)
-    d["flags"] = list(c.flags)
-    return d
 
 
 def _marker_group(node: Any) -> str | None:

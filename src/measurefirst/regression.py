@@ -122,6 +122,11 @@ class Regression:
         return cls(str(d.get("base", "")), str(d.get("new", "")), tuple(Change.from_dict(c) for c in changes),
                    tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)))
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def __str__(self) -> str:
         from .render.tables import regression_text
 
@@ -253,3 +258,4 @@ def slower(comparison: "Comparison", threshold: float | None = None) -> list["Ve
     ``threshold`` (default :data:`TIME_THRESHOLD`)."""
     limit = TIME_THRESHOLD if threshold is None else threshold
     return [v for v in comparison.verdicts if v.verdict == "slower" and v.ratio > 1 + limit]
+

@@ -237,6 +237,11 @@ class SelfCheck:
 
         return selfcheck_text(self)
 
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
+
     def __repr__(self) -> str:
         return (f"<SelfCheck {self.device}: {self.status}, {len(self.rows)} rows "
                 f"({len(self.failed_rows)} failed, {len(self.noisy_rows)} noisy), "
@@ -1060,7 +1065,8 @@ def _peaks(dev: torch.device, quick: bool) -> dict[str, Any]:
 # ---- the front end ------------------------------------------------------------------------------------
 def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer | None = None,
               simulate: Any = None, durations_ns: Sequence[int] | None = None, references: bool = True,
-              traps: bool = True, peaks: bool = True, progress: Progress | None = None) -> SelfCheck:
+              traps: bool = True, peaks: bool = True, progress: Progress | None = None,
+              fault: float | None = None) -> SelfCheck:
     """Check measurefirst's own accuracy on this machine (see the module docstring for what and how).
 
     Args:
@@ -1074,6 +1080,8 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
         durations_ns: the CPU busy-waits to check (default 2 µs, 20 µs, 200 µs, 2 ms).
         references, traps, peaks: include the reference tools, the traps, the measured machine peaks.
         progress: called with ``(stage, duration_s, method)`` before each step (for a progress line).
+        fault: a clock wrong by this factor (:class:`FaultyTimer` around ``timer`` or the default one), to
+            see the fault caught.
 
     Returns:
         a :class:`SelfCheck`; ``status`` is ``pass``, ``fail`` or ``noisy`` (too noisy to judge).
@@ -1098,8 +1106,11 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     if dev.type == "cuda" and gpu_before is None and not sim_machine:
         notes.append("nvidia_smi_missing")
 
-    progress("machine", None, "timer")
     timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
+    if fault is not None:
+        timer = FaultyTimer(timer if timer is not None else world.timer(timer_dev), fault)
+
+    progress("machine", None, "timer")
     host_timer: Timer = timer if timer is not None else world.timer(timer_dev)
     overhead_ns = _timer_overhead_ns(host_timer)
     resolution_measured = clock_read = None

@@ -157,6 +157,19 @@ def parse_spec(text: str) -> SimSpec:
     return SimSpec(**values)  # type: ignore[arg-type]
 
 
+def world(spec: str) -> SimWorld:
+    """The seeded simulated world of a spec (``--simulate``): a clock, a timer and functions."""
+    return SimWorld(parse_spec(spec))
+
+
+def candidates(spec: str) -> tuple[SimWorld, list[tuple[str, Callable[[], None]]]]:
+    """``"call=100us;call=30us"``: one world (of the first spec) and a function ``sim0``, ``sim1``, ... per
+    spec, each with its own cost (``compare --simulate``)."""
+    parts = spec.split(";")
+    w = world(parts[0])
+    return w, [(f"sim{i}", w.function(parse_spec(part).call_ns, f"sim{i}")) for i, part in enumerate(parts)]
+
+
 # ==================================================================================================
 # The simulated GPU: a host timeline and a device timeline
 # ==================================================================================================

@@ -21,7 +21,7 @@ from . import defaults, stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
-from .protocol import migrate
+from .protocol import JsonForm, migrate, of_kind
 from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
@@ -97,6 +97,8 @@ if TYPE_CHECKING:  # pragma: no cover
 SCHEMA_VERSION = 1
 #: Version of a :class:`StepComparison`'s stored form; version 0 was ``{"steps", "comparison"}`` without a kind.
 COMPARISON_SCHEMA_VERSION = 1
+#: Version of a :class:`RangedStepResult`'s stored form.
+RANGED_SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -715,7 +717,7 @@ class _RangeRecorder:
 
 
 @dataclass(frozen=True)
-class RangedStepResult:
+class RangedStepResult(JsonForm):
     """A single step callable timed by its ``measurefirst.range`` phases (median seconds per step)."""
 
     label: str
@@ -727,6 +729,29 @@ class RangedStepResult:
     unmarked_s: float
     step_samples_s: tuple[float, ...]
     warmup_step_s: tuple[float, ...]
+
+    kind: ClassVar[str] = "ranged_step"
+    schema_version: ClassVar[int] = RANGED_SCHEMA_VERSION
+    #: a ranged step is measured whole or raises (StepError)
+    complete: ClassVar[bool] = True
+    #: nothing is checked on a ranged step (its phases are the user's own)
+    findings: ClassVar[tuple[Finding, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RangedStepResult":
+        """Load what :meth:`to_dict` wrote, of any version."""
+        d = of_kind(d, cls.kind, RANGED_SCHEMA_VERSION)
+        return cls(str(d["label"]), str(d["device"]), int(d["steps"]), int(d["warmup_steps"]),
+                   {str(k): float(v) for k, v in d["phase_s"].items()}, float(d["step_s"]), float(d["unmarked_s"]),
+                   tuple(float(x) for x in d["step_samples_s"]), tuple(float(x) for x in d["warmup_step_s"]))
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
 
     def __str__(self) -> str:
         from .render.text import format_time

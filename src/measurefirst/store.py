@@ -459,8 +459,12 @@ class Store:
         return ids
 
     @_guarded("delete")
-    def delete(self, run_id: int) -> bool:
+    def delete(self, run_id: int, *, must_exist: bool = False) -> bool:
+        """Delete run ``run_id``; whether it was there (``must_exist``: a StoreError when not, or when the
+        store is read-only)."""
         run_id = check_run_id(run_id)
+        if must_exist and self.read_only:
+            raise StoreError(f"cannot delete: the results store {self.path} is read-only")
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
@@ -469,6 +473,8 @@ class Store:
         except BaseException:
             c.execute("ROLLBACK")
             raise
+        if must_exist and n == 0:
+            raise StoreError(f"no run #{run_id} in {self.path}")
         return n > 0
 
     # -- reading -----------------------------------------------------------------------------

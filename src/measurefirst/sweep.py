@@ -601,10 +601,21 @@ class Plan:
 
 def plan(*, op: str | None = None, make: MakeFn | None = None, label: str = "", sizes: str | None = None,
          flops: str | None = None, bytes: str | None = None,  # noqa: A002 - as in sweep()
-         dtype: Any = defaults.DTYPE, device: DeviceLike = "auto", reference: int | None = None) -> Plan:
-    """A built-in sweep (``op``, with its default sizes and work) or ``make``: ``sizes`` parsed (see
-    :func:`parse_sizes`), ``flops``/``bytes`` expressions (overriding the op's) evaluated at every size,
-    the reference size among them; ``ValueError`` saying what to give otherwise. Nothing is measured."""
+         dtype: Any = defaults.DTYPE, device: DeviceLike = "auto", reference: int | None = None,
+         target: str | None = None) -> Plan:
+    """A built-in sweep (``op``, with its default sizes and work), ``make``, or ``target`` (``module:make_fn``,
+    loaded here; exactly one of ``op`` and ``target``): ``sizes`` parsed (see :func:`parse_sizes`),
+    ``flops``/``bytes`` expressions (overriding the op's) evaluated at every size, the reference size
+    among them; ``ValueError`` saying what to give otherwise. Nothing is measured."""
+    if target is not None or (op is None and make is None):
+        from .targets import is_function_target, load_callable
+
+        if bool(op) == bool(target):
+            raise ValueError("give either TARGET or --op, not both" if op else
+                             "give TARGET (module:make_fn) or --op " + "|".join(defaults.SWEEP_OPS))
+        if not is_function_target(str(target)):
+            raise ValueError("TARGET must be module:make_fn (a function of n returning the callable to time)")
+        label, make = load_callable(str(target))
     sizes_ = parse_sizes(sizes) if sizes else None
     op_flops: SizeFn | None = None
     op_bytes: SizeFn | None = None

@@ -206,6 +206,28 @@ def load_callable(target: str) -> tuple[str, Any]:
     return attr, obj
 
 
+def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setups: Sequence[str], timer: Any, *,
+               simulate: str | None = None, count: str | None = None) -> tuple[str, list[tuple[str, Any, Any]]]:
+    """What ``measurefirst bench`` times: the device and (label, what to time, timer) per target, all
+    loaded before anything is measured. ``simulate``: one seeded simulated function per target (at least
+    one) on its own simulated clock. ``count``: each target as the counting process rebuilds it."""
+    if not targets and not simulate:
+        raise TargetError('give a statement or module:function to time, e.g. measurefirst bench -s '
+                          '"a = torch.randn(512, 512)" "a @ a"')
+    if simulate:
+        if count is not None:
+            raise TargetError("--count counts real instructions; it cannot be simulated")
+        from .simulate import world
+
+        worlds = [world(simulate) for _ in targets or ["simulated"]]
+        loaded = labelled([("simulated", w.function()) for w in worlds], labels, unique=False)
+        return "cpu", [(label, fn, w.timer()) for (label, fn), w in zip(loaded, worlds)]
+    dev, found = load_all(targets, labels, device, setups, unique=False)
+    if count is not None:
+        return dev, [(label, count_target(t, setups, dev), timer) for (label, _), t in zip(found, targets)]
+    return dev, [(label, fn, timer) for label, fn in found]
+
+
 def count_target(target: str, setups: Sequence[str], device: str) -> Any:
     """What --count sends to the counting process: the target, rebuilt there as it was loaded here."""
     from ._counters import Target

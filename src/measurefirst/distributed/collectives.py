@@ -117,6 +117,11 @@ class CollectivesResult:
         except (TypeError, AttributeError) as exc:
             raise ValueError(f"collectives result has a malformed field: {exc}") from exc
 
+    def _repr_html_(self) -> str:
+        from ..render.report import fragment
+
+        return fragment(self)
+
     def __str__(self) -> str:
         from .report import collectives_table
 

@@ -13,7 +13,9 @@ import statistics
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
+
+from ..protocol import JsonForm, of_kind
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
 STRAGGLER_THRESHOLD = 0.10
@@ -146,6 +148,10 @@ def _timeout() -> datetime.timedelta:
         return datetime.timedelta(seconds=DEFAULT_TIMEOUT_SECONDS)
 
 
+#: Version of a :class:`RankResult`'s stored form; version 0 had a kind but no version (the same form).
+SCHEMA_VERSION = 1
+
+
 # ---- rank-aware benchmark --------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GroupSummary:
@@ -199,7 +205,7 @@ class GroupSummary:
 
 
 @dataclass(frozen=True)
-class RankResult:
+class RankResult(JsonForm):
     """What :func:`benchmark` returns on every rank: its own measurement, every rank's (raw samples
     included) and the group summary."""
 
@@ -208,9 +214,39 @@ class RankResult:
     measurements: tuple[Any, ...]
     summary: GroupSummary
 
+    kind: ClassVar[str] = "rank_group"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+
+    @property
+    def complete(self) -> bool:
+        return all(m.complete for m in self.measurements)
+
+    @property
+    def findings(self) -> tuple[Any, ...]:
+        """Every rank's findings (each names its rank's label)."""
+        return tuple(f for m in self.measurements for f in m.findings)
+
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": "rank_group", "rank": self.rank, "summary": self.summary.to_dict(),
-                "ranks": [m.to_dict() for m in self.measurements]}
+        return {"kind": self.kind, "schema_version": self.schema_version, "rank": self.rank,
+                "summary": self.summary.to_dict(), "ranks": [m.to_dict() for m in self.measurements]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RankResult":
+        """Load what :meth:`to_dict` wrote, of any version (the summary's derived figures are recomputed)."""
+        from ..results import Measurement
+
+        d = of_kind(d, cls.kind, SCHEMA_VERSION)
+        ms = tuple(Measurement.from_dict(m) for m in d["ranks"])
+        rank, summary = int(d["rank"]), d["summary"]
+        if not 0 <= rank < len(ms):
+            raise ValueError(f"rank_group result: rank {rank} is not one of its {len(ms)} ranks")
+        return cls(rank, ms[rank], ms, GroupSummary(tuple(float(x) for x in summary["medians"]),
+                                                    float(summary["threshold"])))
+
+    def _repr_html_(self) -> str:
+        from ..render.report import fragment
+
+        return fragment(self)
 
 
 def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLER_THRESHOLD,

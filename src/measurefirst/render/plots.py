@@ -126,7 +126,9 @@ def plot_roofline(result: "SweepResult", path: str | Path) -> Path:
 
 
 def plot_paths(path: Path) -> list[Path]:
-    """The files :func:`plot_all` may write for ``path``: it, ``-throughput`` and ``-roofline``."""
+    """The files :func:`plot_all` may write for ``path``: it, ``-throughput`` and ``-roofline``
+    (``ValueError`` for a path not ending in .png or .svg)."""
+    path = _check(path)
     return [path, path.with_name(f"{path.stem}-throughput{path.suffix}"),
             path.with_name(f"{path.stem}-roofline{path.suffix}")]
 

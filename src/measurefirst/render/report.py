@@ -18,7 +18,10 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from .. import defaults
+from ..protocol import KINDS
 from .report_assets import CSS, JS
+from .report_checks import (collectives_section, pytest_run_section, rank_group_section, ranged_step_section,
+                            regression_section, selfcheck_section)
 from .report_html import Ctx, kv, section
 from .report_profile import diff_section, profile_section
 from .report_step import diagnosis_section, steps_section
@@ -31,21 +34,19 @@ THEMES = defaults.THEMES
 #: step results are grouped; see :func:`_sections`).
 SECTIONS: dict[str, Callable[[Ctx, Any], str]] = {
     "comparison": comparison_section, "sweep": sweep_section, "profile": profile_section,
-    "profile_diff": diff_section, "diagnosis": diagnosis_section, "history": history_section}
+    "profile_diff": diff_section, "diagnosis": diagnosis_section, "history": history_section,
+    "regression": regression_section, "selfcheck": selfcheck_section, "pytest_run": pytest_run_section,
+    "ranged_step": ranged_step_section, "collectives": collectives_section, "rank_group": rank_group_section}
 _fragments = itertools.count(1)
 
 
 def kind_of(result: Any) -> str:
-    """The report's name for a result's kind (``measurement``, ``comparison``, …)."""
-    name = type(result).__name__
-    kinds = {"Measurement": "measurement", "Count": "count", "SavedRun": "saved_run", "Comparison": "comparison",
-             "SweepResult": "sweep", "Profile": "profile", "ProfileDiff": "profile_diff", "StepResult": "step",
-             "Diagnosis": "diagnosis", "History": "history", "StepComparison": "step_comparison"}
-    if name not in kinds:
-        raise TypeError(f"cannot report a {name}; give measurefirst results (Measurement, Count, Comparison, "
-                        f"SweepResult, Profile, ProfileDiff, StepResult, StepComparison, Diagnosis, History, "
-                        f"SavedRun)")
-    return kinds[name]
+    """A result's kind (``measurement``, ``comparison``, …: :data:`measurefirst.protocol.KINDS`)."""
+    kind = getattr(result, "kind", None)
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise TypeError(f"cannot report a {type(result).__name__}; give measurefirst results (of the kinds "
+                        f"{', '.join(KINDS)})")
+    return kind
 
 
 def _flatten(results: Any) -> list[Any]:
@@ -101,9 +102,7 @@ def _envs(item: Any) -> list[dict[str, Any]]:
         return [item.env]
     if kind == "saved_run":
         return [item.measurement.env]
-    if kind == "comparison":
-        return [m.env for m in item.measurements]
-    if kind == "sweep":
+    if kind in ("comparison", "sweep", "rank_group", "pytest_run"):
         return [m.env for m in item.measurements]
     if kind == "history":
         return [r.measurement.env for r in item.runs]
@@ -126,6 +125,16 @@ def _describe(ctx: Ctx, item: Any) -> str:
         name = " vs ".join(item.labels)
     elif kind == "history":
         name = f"{item.name} · {ctx.t('n_runs', n=len(item.runs))}"
+    elif kind == "regression":
+        name = f"{item.base} → {item.new}"
+    elif kind == "selfcheck":
+        name = item.device
+    elif kind == "pytest_run":
+        name = ctx.t("pt_counts", n=len(item.benchmarks), c=len(item.comparisons))
+    elif kind == "collectives":
+        name = f"{item.backend} × {item.world_size}"
+    elif kind == "rank_group":
+        name = item.measurement.label
     else:
         name = item.label
     return f"{ctx.t('kind_' + kind)}: {name}"
@@ -148,7 +157,7 @@ def summary(ctx: Ctx, items: Sequence[Any], version: str) -> str:
     recorded = _join(e.get("measurefirst_version") for e in envs)
     simulated = any(e.get("simulated") for e in envs)
     pairs = [(ctx.t("what"), "; ".join(_describe(ctx, i) for i in items)),
-             (ctx.t("device"), devices + (f" — {ctx.t('simulated')}" if simulated else "")),
+             (ctx.t("device"), (devices or ctx.t("not_recorded")) + (f" — {ctx.t('simulated')}" if simulated else "")),
              (ctx.t("host"), _join(e.get("hostname") for e in envs)),
              (ctx.t("cpu"), _join(e.get("cpu_model") for e in envs)),
              (ctx.t("threads"), _join(e.get("torch_num_threads") for e in envs)),
@@ -156,7 +165,7 @@ def summary(ctx: Ctx, items: Sequence[Any], version: str) -> str:
              ("CUDA", _join(e.get("cuda_version") for e in envs)),
              ("Python", _join(e.get("python_version") for e in envs)),
              (ctx.t("platform"), _join(e.get("platform") for e in envs)),
-             (ctx.t("when"), when),
+             (ctx.t("when"), when or ctx.t("not_recorded")),
              (ctx.t("version"), ctx.t("version_words", recorded=recorded or ctx.t("not_recorded"), now=version))]
     incomplete = [i for i in items if getattr(i, "complete", True) is False]
     note = f'<p class="mf-warning">{ctx.e("has_incomplete", n=len(incomplete))}</p>' if incomplete else ""

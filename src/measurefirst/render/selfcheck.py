@@ -205,30 +205,46 @@ def status_text(status: str, lang: str = "en") -> str:
 _STYLE = {"pass": "green", "fail": "bold red", "noisy": "yellow", "info": "dim", "skip": "dim"}
 
 
+#: The columns of the selfcheck table, by their word keys (``col.KEY``).
+COLUMNS = ("duration", "method", "truth", "estimate", "error", "tolerance", "noise", "verdict")
+
+
+def selfcheck_title(sc: "SelfCheck", lang: str = "en") -> str:
+    name = sc.env.get("device_name") or sc.device
+    return say("title", lang, device=sc.device, name=name, quick=say("quick", lang) if sc.quick else "",
+               seconds=sc.seconds) + (say("simulated", lang) if sc.simulated else "")
+
+
+def selfcheck_rows(sc: "SelfCheck", lang: str = "en") -> list[tuple[str, list[str]]]:
+    """(status, cells in :data:`COLUMNS` order) per estimate that ran; a known duration is written
+    once, on the first of its rows (skipped rows are listed by :func:`skipped_lines`)."""
+    out: list[tuple[str, list[str]]] = []
+    last = None
+    for r in sc.rows:
+        if r.status == "skip":
+            continue
+        dur = duration_text(r.duration_s)
+        method = method_text(r.method, lang)
+        if r.note:
+            method += f" ({say('note.' + r.note, lang) if 'note.' + r.note in _W else r.note})"
+        out.append((r.status, [dur if dur != last else "", method, _time(r.truth_s), _time(r.estimate_s),
+                                _rel(r.rel_error), "" if r.tolerance is None or not r.judged else f"±{r.tolerance:.2%}",
+                                _rel(r.noise, signed=False) if r.noise is not None else "",
+                                status_text(r.status, lang)]))
+        last = dur
+    return out
+
+
 def selfcheck_table(sc: "SelfCheck", lang: str = "en") -> "Table":
     """One row per estimate: known duration, method, truth, estimate, relative error, tolerance, noise,
     PASS/FAIL/NOISY (references: ref; not applicable: n/a)."""
     from rich.table import Table
 
-    name = sc.env.get("device_name") or sc.device
-    title = say("title", lang, device=sc.device, name=name, quick=say("quick", lang) if sc.quick else "",
-                seconds=sc.seconds) + (say("simulated", lang) if sc.simulated else "")
-    t = Table(title=title)
-    for key in ("duration", "method", "truth", "estimate", "error", "tolerance", "noise", "verdict"):
+    t = Table(title=selfcheck_title(sc, lang))
+    for key in COLUMNS:
         t.add_column(say(f"col.{key}", lang), justify="left" if key in ("duration", "method", "verdict") else "right")
-    last = None
-    for r in sc.rows:
-        if r.status == "skip":
-            continue  # listed under the table by skipped_lines()
-        dur = duration_text(r.duration_s)
-        method = method_text(r.method, lang)
-        if r.note:
-            method += f" ({say('note.' + r.note, lang) if 'note.' + r.note in _W else r.note})"
-        verdict = f"[{_STYLE.get(r.status, '')}]{status_text(r.status, lang)}[/]"
-        t.add_row(dur if dur != last else "", method, _time(r.truth_s), _time(r.estimate_s), _rel(r.rel_error),
-                  "" if r.tolerance is None or not r.judged else f"±{r.tolerance:.2%}", _rel(r.noise, signed=False) if r.noise is not None
-                  else "", verdict)
-        last = dur
+    for status, cells in selfcheck_rows(sc, lang):
+        t.add_row(*cells[:-1], f"[{_STYLE.get(status, '')}]{cells[-1]}[/]")
     return t
 
 

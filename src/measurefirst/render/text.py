@@ -470,3 +470,14 @@ def verdict_word(c: "Change", gate: bool, lang: str = "en") -> tuple[str, str]:
     verdict = c.verdict(gate)
     style = {"regression": "bold red", "slower": "red", "faster": "green", "same": ""}[verdict]
     return word(f"reg_{verdict}", lang), style
+
+
+def failed_sizes_lines(result: "SweepResult", lang: str = "en") -> list[str]:
+    """The sizes of a sweep that failed, with their errors, in one line (none when every size ran)."""
+    failed = [p for p in result.points if not p.ok]
+    if not failed:
+        return []
+    errors = word("list_sep", lang).join(word("size_error", lang, n=p.n, error=p.error) for p in failed)
+    if len(failed) == len(result.points):
+        return [word("sizes_all_failed", lang, errors=errors)]
+    return [word("sizes_failed", lang, n=len(failed), errors=errors)]

@@ -1,0 +1,142 @@
+"""Running the code under test for the command line: its failures, ``sys.exit()`` and Ctrl-C keep what
+was measured so far (marked incomplete) and become an exit code, with one line saying why.
+
+A Ctrl-C is told apart from the code under test raising ``KeyboardInterrupt`` itself by counting
+SIGINTs while :func:`sigint_counted` is active (the simulated clock's ``interrupt_at`` stands for a
+Ctrl-C). Nothing here measures.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, TypeVar
+
+from .emit import say
+from .errors import UsageError
+from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
+
+Args = TypeVar("Args")
+
+#: The exit statuses of the command line: success, the measured code failed (or a selfcheck check
+#: failed), bad usage or input, selfcheck: too noisy to judge, interrupted.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOISY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+_sigints = 0
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    global _sigints
+    _sigints += 1
+    signal.default_int_handler(signum, frame)
+
+
+@contextmanager
+def sigint_counted() -> Iterator[None]:
+    """Count Ctrl-Cs (SIGINT still raises ``KeyboardInterrupt``) until the block ends; the previous
+    handler is restored. Outside the main thread no handler can be installed: nothing is counted."""
+    global _sigints
+    _sigints = 0
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, _on_sigint) if main_thread else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+
+
+def ctrl_c(simulated: bool = False) -> bool:
+    """Whether the KeyboardInterrupt being handled came from Ctrl-C (a SIGINT), not from the code under
+    test raising it; on the simulated clock an interruption stands for a Ctrl-C."""
+    return _sigints > 0 or simulated
+
+
+def first(code: int, other: int) -> int:
+    """``code`` unless it is success, then ``other``: the first failure wins."""
+    return code if code != EXIT_OK else other
+
+
+def run(call: Callable[[], Any], who: str, *, simulated: bool = False) -> tuple[Any, int]:
+    """``call()`` and EXIT_OK; or, when the code under test fails or Ctrl-C stops it, what was measured
+    so far (marked incomplete, ``None`` when nothing was) and the exit code, with one line saying why."""
+    from .engine import BenchmarkError, Interrupted
+
+    try:
+        return call(), EXIT_OK
+    except BenchmarkError as exc:
+        say(f"error: {exc}{failure_hint(exc)}")
+        return exc.partial, EXIT_FAILED
+    except Interrupted as exc:
+        if ctrl_c(simulated):
+            say("interrupted: showing what was measured so far (marked incomplete)")
+            return exc.partial, EXIT_INTERRUPTED
+        say(f"error: {who} raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under measurement "
+            f"must not raise it")
+        return exc.partial, EXIT_FAILED
+    except KeyboardInterrupt:
+        say("interrupted" if ctrl_c(simulated) else "error: the code under test raised KeyboardInterrupt")
+        return None, EXIT_INTERRUPTED if ctrl_c(simulated) else EXIT_FAILED
+    except RuntimeError as exc:
+        from .counting import CountError
+        from .profiling import ProfileError
+        from .step import StepError
+
+        if isinstance(exc, CountError):  # no instruction counter here: say which to install
+            raise UsageError(str(exc)) from exc
+        if isinstance(exc, (StepError, ProfileError)):  # the code under test raised, or the input is wrong
+            if (exc.phase if isinstance(exc, StepError) else exc.label) in (None, ""):
+                raise UsageError(str(exc)) from exc
+            say(f"error: {exc}{failure_hint(exc)}")
+            return None, EXIT_FAILED
+        raise
+    except SystemExit as exc:
+        say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
+        return None, EXIT_FAILED
+
+
+def error(text: str) -> None:
+    """One error line on stderr (markup and control characters taken out)."""
+    from .render.text import plain
+
+    print(f"error: {plain(text)}", file=sys.stderr)
+
+
+def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> int:
+    """A command's exit status: ``call(parse())``, with Ctrl-C counted; bad input (an option, a file, a
+    device...) is one error line and EXIT_USAGE, a failure or ``sys.exit()`` of the code under test one
+    line and EXIT_FAILED, Ctrl-C EXIT_INTERRUPTED. ``parse`` returns ``None`` when there is nothing to
+    run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through."""
+    from .store import StoreError
+
+    try:
+        with sigint_counted():
+            try:
+                args = parse()
+            except UsageError as exc:
+                error(str(exc))
+                return EXIT_USAGE
+            if args is None:
+                return EXIT_USAGE
+            try:
+                with exits_are_failures():
+                    return call(args)
+            except (UsageError, StoreError, ValueError, TypeError) as exc:
+                error(str(exc))
+                return EXIT_USAGE
+            except (SetupFailed, UserExit) as exc:
+                error(str(exc))
+                return EXIT_FAILED
+            except SystemExit as exc:  # argparse is done: this came from the code under test
+                error(f"the code under test called sys.exit({exc.code!r}); code under measurement must return, "
+                      f"not exit")
+                return EXIT_FAILED
+    except KeyboardInterrupt:
+        if ctrl_c():
+            print("interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        error("the code under test raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
+              "measurement must not raise it")
+        return EXIT_FAILED

@@ -1,0 +1,139 @@
+"""The result of a measuring pytest run (``pytest --mf-json PATH``): every measurement the tests made,
+with its baseline change, and every comparison they made. A result kind like the others
+(:mod:`measurefirst.protocol`): ``measurefirst.load`` reads it, the store keeps it, the HTML report
+renders it. Nothing here imports pytest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .protocol import JsonForm, of_kind
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .compare import Comparison
+    from .findings import Finding
+    from .regression import Change
+    from .results import Measurement
+
+#: Version of a :class:`PytestRun`'s stored form (version 1 is what ``--mf-json`` always wrote).
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PytestBenchmark:
+    """One measurement a test made: ``name`` is unique in the run (nodeid, nodeid::label, nodeid#2),
+    ``test`` the name without its file; ``comparison`` indexes :attr:`PytestRun.comparisons`."""
+
+    name: str
+    test: str
+    nodeid: str
+    measurement: "Measurement"
+    label: str | None = None
+    group: str | None = None
+    mode: str = "measure"
+    param: str | None = None
+    params: dict[str, Any] | None = None
+    extra_info: dict[str, Any] = field(default_factory=dict)
+    comparison: int | None = None
+    change: "Change | None" = None
+    regression: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        change = None if self.change is None else {**asdict(self.change), "flags": list(self.change.flags)}
+        return {"name": self.name, "test": self.test, "nodeid": self.nodeid, "label": self.label,
+                "group": self.group, "mode": self.mode, "param": self.param, "params": self.params,
+                "extra_info": self.extra_info, "comparison": self.comparison, "change": change,
+                "regression": self.regression, "measurement": self.measurement.to_dict()}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "PytestBenchmark":
+        from .regression import Change
+        from .results import Measurement
+
+        def text(key: str) -> str | None:
+            return None if d.get(key) is None else str(d[key])
+
+        return cls(str(d["name"]), str(d.get("test") or d["name"]), str(d["nodeid"]),
+                   Measurement.from_dict(d["measurement"]), text("label"), text("group"), str(d.get("mode") or "measure"),
+                   text("param"), None if d.get("params") is None else dict(d["params"]), dict(d.get("extra_info") or {}),
+                   None if d.get("comparison") is None else int(d["comparison"]),
+                   None if d.get("change") is None else Change.from_dict(d["change"]), bool(d.get("regression")))
+
+
+@dataclass(frozen=True)
+class PytestComparison:
+    """A comparison a test made (``measure.compare``), named like a benchmark."""
+
+    name: str
+    nodeid: str
+    comparison: "Comparison"
+
+
+@dataclass(frozen=True)
+class PytestRun(JsonForm):
+    """What ``pytest --mf-json`` writes: the run's settings, its benchmarks and its comparisons."""
+
+    benchmarks: tuple[PytestBenchmark, ...]
+    comparisons: tuple[PytestComparison, ...] = ()
+    measured: bool = True
+    simulated: bool = False
+    baseline: str | None = None
+    fail_if_slower: float | None = None
+    environment: dict[str, Any] = field(default_factory=dict)
+    measurefirst_version: str = ""
+
+    kind: ClassVar[str] = "pytest_run"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+
+    @property
+    def measurements(self) -> tuple["Measurement", ...]:
+        return tuple(b.measurement for b in self.benchmarks)
+
+    @property
+    def complete(self) -> bool:
+        return all(m.complete for m in self.measurements) and all(c.comparison.complete for c in self.comparisons)
+
+    @property
+    def findings(self) -> tuple["Finding", ...]:
+        return tuple(f for m in self.measurements for f in m.findings)
+
+    @property
+    def regressions(self) -> tuple[PytestBenchmark, ...]:
+        """The benchmarks slower than the baseline beyond the CI and the threshold (with a gate on)."""
+        return tuple(b for b in self.benchmarks if b.regression)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema_version": self.schema_version, "kind": self.kind,
+                "measurefirst_version": self.measurefirst_version, "measured": self.measured,
+                "simulated": self.simulated, "baseline": self.baseline, "fail_if_slower": self.fail_if_slower,
+                "environment": self.environment, "benchmarks": [b.to_dict() for b in self.benchmarks],
+                "comparisons": [{"name": c.name, "nodeid": c.nodeid, "comparison": c.comparison.to_dict()}
+                                for c in self.comparisons]}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "PytestRun":
+        """Load what :meth:`to_dict` (``pytest --mf-json``) wrote, of any version."""
+        from .compare import Comparison
+
+        d = of_kind(d, cls.kind, SCHEMA_VERSION)
+        threshold = d.get("fail_if_slower")
+        return cls(tuple(PytestBenchmark.from_dict(b) for b in d["benchmarks"]),
+                   tuple(PytestComparison(str(c["name"]), str(c["nodeid"]), Comparison.from_dict(c["comparison"]))
+                         for c in d.get("comparisons") or ()),
+                   bool(d.get("measured", True)), bool(d.get("simulated")),
+                   None if d.get("baseline") is None else str(d["baseline"]),
+                   None if threshold is None else float(threshold), dict(d.get("environment") or {}),
+                   str(d.get("measurefirst_version") or ""))
+
+    def __repr__(self) -> str:
+        return (f"<PytestRun {len(self.benchmarks)} benchmark(s), {len(self.comparisons)} comparison(s), "
+                f"{len(self.regressions)} regression(s)>")
+
+    def _repr_html_(self) -> str:
+        from .render.report import fragment
+
+        return fragment(self)
