@@ -389,7 +389,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
         rel, work = result.relative(p)
         b = result.bound(p, overhead)
         table.add_row(
-            str(p.n), format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2) + mark,
+            f"{p.n}{mark}", format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2),
             format_relative(m.ci_half_width_rel), "" if rel is None else f"{rel:.3g}x",
             "" if work is None else f"{work:.3g}x",
             "" if p.flops_per_s is None else f"{p.flops_per_s / 1e9:.3g}",
