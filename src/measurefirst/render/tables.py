@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .text import cell, columns, format_time, format_value, plain, verdict_word
-from .words import change_words, word
+from .words import change_words, code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -60,17 +60,18 @@ def regression_text(r: "Regression", lang: str = "en") -> str:
 
 
 def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table":
-    """The saved runs: a measurement shows its median and samples, any other kind its kind."""
+    """The saved runs, each with its kind; a measurement also shows its median and samples."""
     from rich.table import Table
 
     table = Table(title=cell(path))
-    columns(table, (("col_id", "left"), ("name", "left"), ("created", "left"), ("device", "left"), ("commit", "left"),
-                    ("median", "left"), ("samples_col", "left")), lang)
+    columns(table, (("col_id", "left"), ("name", "left"), ("col_kind", "left"), ("created", "left"),
+                    ("device", "left"), ("commit", "left"), ("median", "left"), ("samples_col", "left")), lang)
     for r in rows:
         median = r.median if isinstance(r.median, (int, float)) and not isinstance(r.median, bool) else None
-        size = str(r.n_samples) if r.kind in ("measurement", "count") else r.kind
-        table.add_row(str(r.id), cell(r.name), cell(r.created), cell(r.device_name or r.device or ""),
-                      cell((r.git_commit or "")[:12]), format_time(median) if median else "n/a",
+        size = str(r.n_samples) if r.kind in ("measurement", "count") else ""
+        table.add_row(str(r.id), cell(r.name), cell(code_word("kind_", r.kind, lang)), cell(r.created),
+                      cell(r.device_name or r.device or ""), cell((r.git_commit or "")[:12]),
+                      format_time(median) if median else "",
                       cell(size + ("" if r.complete else word("incomplete_paren", lang))))
     return table
 

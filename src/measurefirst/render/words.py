@@ -414,6 +414,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "slower_line": ("regression: {label} is {words} than {baseline}", "性能回退：相对 {baseline}，{label} {words}"),
     # saved runs, histories, decoded kernel names
     "col_id": ("id", "编号"),
+    "col_kind": ("kind", "类型"),
     "name": ("name", "名称"),
     "commit": ("commit", "提交"),
     "history_of": ("history of {name}", "{name} 的历史"),
