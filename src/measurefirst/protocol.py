@@ -58,9 +58,22 @@ def _step_comparison_v0(d: dict[str, Any]) -> dict[str, Any]:
     return {**d, "kind": "step_comparison", "schema_version": 1}
 
 
+#: The reasons version 1 of a diagnosis gave in words for a check that did not run, by their codes.
+SKIP_WORDS_V1 = {"simulated clock": "simulated", "not run: the function failed": "function_failed"}
+
+
+def _diagnosis_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote why a check did not run in English words; version 2 writes a code (other text stays
+    as it is, and is shown as it is)."""
+    skipped = d.get("skipped")
+    if isinstance(skipped, dict):
+        skipped = {k: SKIP_WORDS_V1.get(v, v) if isinstance(v, str) else v for k, v in skipped.items()}
+    return {**d, "skipped": skipped, "schema_version": 2}
+
+
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
-    "diagnosis": {0: _stamp(1)},
+    "diagnosis": {0: _stamp(1), 1: _diagnosis_v1},
     "step": {0: _stamp(1)},
     "profile_diff": {0: _stamp(1)},
     "saved_run": {0: _stamp(1)},

@@ -7,6 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from . import svg
+from .doctor import skip_words
 from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, para, pct, secs, section, table
 from .text import format_time
 
@@ -117,7 +118,7 @@ def diagnosis_section(ctx: Ctx, d: "Diagnosis") -> str:
         body.append(f'<p class="mf-bad">{ctx.e("function_failed")} {escape(d.error)}</p>')
     body.append(findings(ctx, d.findings) or para(ctx.t("no_findings")))
     pairs = [(ctx.t("device"), d.device), (ctx.t("checks_run"), ", ".join(d.checks) or "—")]
-    pairs += [(ctx.t("not_run", check=c), why) for c, why in d.skipped.items()]
+    pairs += [(ctx.t("not_run", check=c), skip_words(why, ctx.lang)) for c, why in d.skipped.items()]
     body.append(kv(ctx, pairs))
     return section(ctx, ident, "diagnosis", d.label, "".join(body))
 
