@@ -71,10 +71,38 @@ def _diagnosis_v1(d: dict[str, Any]) -> dict[str, Any]:
     return {**d, "skipped": skipped, "schema_version": 2}
 
 
+#: The words version 1 of a step result gave, by their codes: where the FLOPs came from, the throughput's
+#: note and the missing datasheet peak (a GPU's name came before ": not in the dense-peak table").
+STEP_WORDS_V1 = {"not given": "not_given", "6N needs micro_batch and seq_len": "6n_needs_tokens",
+                 "6·N·tokens (approximation)": "6n", "no batch seen": "no_batch",
+                 "FlopCounterMode (forward + backward)": "counted",
+                 "tokens/s needs seq_len (the tokens per sample); samples/s shown instead": "no_seq_len",
+                 "CPU: no datasheet peak": "none_cpu"}
+_NOT_IN_TABLE_V1 = ": not in the dense-peak table (no guess)"
+
+
+def _step_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote the FLOPs source, the throughput's note and a missing datasheet peak in English words;
+    version 2 writes codes (other text stays as it is, and is shown as it is)."""
+    out = {**d, "schema_version": 2}
+
+    def code(v: Any) -> Any:
+        return STEP_WORDS_V1.get(v, v) if isinstance(v, str) else v
+
+    if "flops_source" in d:
+        out["flops_source"] = code(d["flops_source"])
+    peak = d.get("mfu_table_peak")
+    if isinstance(peak, str):
+        out["mfu_table_peak"] = "not_in_table" if peak.endswith(_NOT_IN_TABLE_V1) else code(peak)
+    if isinstance(d.get("throughput"), dict):
+        out["throughput"] = {**d["throughput"], "note": code(d["throughput"].get("note", ""))}
+    return out
+
+
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
     "diagnosis": {0: _stamp(1), 1: _diagnosis_v1},
-    "step": {0: _stamp(1)},
+    "step": {0: _stamp(1), 1: _step_v1},
     "profile_diff": {0: _stamp(1)},
     "saved_run": {0: _stamp(1)},
     "history": {0: _stamp(1)},

@@ -478,15 +478,23 @@ WORDS: dict[str, tuple[str, str]] = {
     "flops_src_counted": ("FlopCounterMode (forward + backward)", "FlopCounterMode（前向 + 反向）"),
     "tput_no_seq_len": ("tokens/s needs seq_len (the tokens per sample); samples/s shown instead",
                         "tokens/s 需要 seq_len（每个样本的 token 数）；改为显示 样本/s"),
-    "peak_none_cpu": ("CPU: no datasheet peak", "CPU：没有规格表峰值"),
-    "peak_not_in_table": ("{name}: not in the dense-peak table (no guess)", "{name}：不在稠密峰值表中（不作猜测）"),
-    "peak_dense": ("{gpu} {dtype} dense {tflops} TFLOP/s", "{gpu} {dtype} 稠密 {tflops} TFLOP/s"),
-    "peak_tf32_on": ("fp32 (TF32 on)", "fp32（TF32 开启）"),
+    "table_peak_none_cpu": ("CPU: no datasheet peak", "CPU：没有规格表峰值"),
+    "table_peak_not_in_table": ("{name}: not in the dense-peak table (no guess)", "{name}：不在稠密峰值表中（不作猜测）"),
     # steps timed by their ranges, in one line
     "ranged_line": ("{label} on {device}: step {time} (median of {steps}; {warmup} warm-up steps excluded); phases: "
                     "{phases}; outside any range {unmarked}",
                     "{label}（{device}）：每步 {time}（{steps} 步的中位数；不计 {warmup} 个预热步）；各阶段：{phases}；"
                     "不在任何区间内 {unmarked}"),
+    # collectives in lines
+    "co_head": ("collectives on {n} ranks, backend {backend}, device {device} (time: slowest rank's median per call; "
+                "size: nccl-tests' total buffer)",
+                "{n} 个进程上的集合通信，后端 {backend}，设备 {device}（时间：最慢进程每次调用的中位数；"
+                "大小：nccl-tests 的总缓冲区）"),
+    "co_latency": ("latency t0 {t0} us   ", "延迟 t0 {t0} us   "),
+    "co_flat": ("(time does not grow with size)", "（时间不随大小增长）"),
+    "co_bandwidth": ("asymptotic algbw {algbw} GB/s   busbw {busbw} GB/s", "渐近算法带宽 {algbw} GB/s   总线带宽 {busbw} GB/s"),
+    "co_fit_head": ("fit t(size) = t0 + size/bw (least squares on relative error):",
+                    "拟合 t(size) = t0 + size/bw（相对误差的最小二乘）："),
     # rank groups in lines
     "rank_median_line": ("rank {rank}: median {us} us", "进程 {rank}：中位数 {us} us"),
     "rank_spread_line": ("spread across ranks {spread}; slowest rank {rank} at {x}x the median rank",
