@@ -12,6 +12,7 @@ Nothing here imports torch: each kind's module is imported only when a dict of t
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any, Callable, Protocol, runtime_checkable
 
 #: A migration takes a stored dict of one version and returns it in the next version's form.
@@ -99,6 +100,34 @@ def _step_v1(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: A change's flag as version 1 of a regression check (and of a pytest run) wrote it: English words.
+_FLAG_V1 = re.compile(r"different (devices|machines|counters|python|torch): (.*) vs (.*?)"
+                      r"(?: \(counts differ between them\))?")
+
+
+def _change_v1(c: Any) -> Any:
+    """A change's flags as codes, with their values apart (text of another form stays as it is)."""
+    if not isinstance(c, dict) or not isinstance(c.get("flags"), list):
+        return c
+    flags, values = [], {}
+    for flag in c["flags"]:
+        m = _FLAG_V1.fullmatch(flag) if isinstance(flag, str) else None
+        if m is not None:
+            values[m[1]] = [m[2], m[3]]
+        flags.append(m[1] if m is not None else "incomplete" if flag == "incomplete run" else flag)
+    return {**c, "flags": flags, "flag_values": values}
+
+
+def _changes_v1(d: dict[str, Any], key: str, change_of: Callable[[Any], Any]) -> dict[str, Any]:
+    """Version 2 of a kind whose list ``d[key]`` holds changes (``change_of`` one item's new form)."""
+    items = d.get(key)
+    return {**d, "schema_version": 2, **({key: [change_of(x) for x in items]} if isinstance(items, list) else {})}
+
+
+def _benchmark_v1(b: Any) -> Any:
+    return {**b, "change": _change_v1(b.get("change"))} if isinstance(b, dict) else b
+
+
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
     "diagnosis": {0: _stamp(1), 1: _diagnosis_v1},
@@ -108,6 +137,8 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     "history": {0: _stamp(1)},
     "step_comparison": {0: _step_comparison_v0},
     "rank_group": {0: _stamp(1)},
+    "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1)},
+    "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1)},
 }
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import finding_lines
 from .text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
+from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -242,7 +243,7 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
             lines += [plain(f"  {r.display}: {line}") for line in finding_lines(found, fix=verbose)]
             if r.change is not None:
                 for flag in r.change.flags:
-                    lines.append(f"{r.display}: note: {flag}")
+                    lines.append(f"{r.display}: note: {flag_words(r.change, flag, 'en')}")
             if r.baseline_error is not None:
                 lines.append(f"{r.display}: not compared with {baseline}: {r.baseline_error}")
         if s.threshold is not None and baseline is not None:

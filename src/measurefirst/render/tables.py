@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .text import cell, columns, format_time, format_value, plain, verdict_word
-from .words import change_words, word
+from .words import change_words, flag_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -35,7 +35,8 @@ def regression_table(r: "Regression", lang: str = "en") -> "Table":
 
 def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
     """The notes under the table: what makes a pair doubtful, the labels found on one side only."""
-    return ([plain(word("note_flag", lang, label=c.label, flag=flag)) for c in r.changes for flag in c.flags]
+    return ([plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
+             for c in r.changes for flag in c.flags]
             + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
 
 

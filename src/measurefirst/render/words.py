@@ -408,6 +408,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_new": ("new", "新结果"),
     "col_change": ("change", "变化"),
     "note_flag": ("note: {label}: {flag}", "说明：{label}：{flag}"),
+    "flag_devices": ("different devices: {base} vs {new}", "设备不同：{base} 与 {new}"),
+    "flag_machines": ("different machines: {base} vs {new}", "机器不同：{base} 与 {new}"),
+    "flag_counters": ("different counters: {base} vs {new} (counts differ between them)",
+                      "计数器不同：{base} 与 {new}（两者的计数不可比）"),
+    "flag_python": ("different python: {base} vs {new}", "Python 版本不同：{base} 与 {new}"),
+    "flag_torch": ("different torch: {base} vs {new}", "torch 版本不同：{base} 与 {new}"),
+    "flag_incomplete": ("incomplete run", "运行未完成"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
     "regression_line": ("regression: {label} is {words}, beyond the {threshold} threshold",
                         "性能回退：{label} {words}，超出 {threshold} 的阈值"),
@@ -653,6 +660,15 @@ def verdict_words(v: "Verdict", lang: str) -> str:
         return word("v_faster_x", lang, x=f"{s:.2f}") if s >= 1.5 else word("v_faster_pct", lang, p=f"{(s - 1) * 100:.1f}")
     r = v.ratio
     return word("v_slower_x", lang, x=f"{r:.2f}") if r >= 1.5 else word("v_slower_pct", lang, p=f"{(r - 1) * 100:.1f}")
+
+
+def flag_words(c: "Change", flag: str, lang: str) -> str:
+    """What makes a change doubtful, in words: ``different machines: a vs b`` (a flag written as words by an
+    older measurefirst, as it is)."""
+    if flag in c.flag_values:
+        base, new = c.flag_values[flag]
+        return word("flag_" + flag, lang, base=base, new=new)
+    return code_word("flag_", flag, lang)
 
 
 def change_words(c: "Change", lang: str) -> str:
