@@ -28,6 +28,7 @@ from measurefirst.compare import Comparison, paired_verdict
 from measurefirst.doctor import Diagnosis
 from measurefirst.findings import cold_start, launch_bound
 from measurefirst.fit import PowerFit
+from measurefirst.history import History, SavedRun
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.diff import diff
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult
@@ -41,6 +42,7 @@ from measurefirst.render import distributed as distributed_render
 from measurefirst.render import doctor as doctor_render
 from measurefirst.render import profile as profile_render
 from measurefirst.render import step as step_render
+from measurefirst.render import tables
 from measurefirst.render import text
 from measurefirst.render.report import fragment
 from measurefirst.render.words import change_words
@@ -252,6 +254,13 @@ def pytest_summary() -> str:
         + "\n".join([*lines, pytest_words.regression_failure(records[:1], "@base", 0.05), failure]) + "\n"
 
 
+def history() -> History:
+    """Three saved runs of one name; the third steps up."""
+    runs = tuple(SavedRun(i + 1, "matmul", f"2026-01-0{i + 1} 00:00:00", None, measurement("matmul", ns))
+                 for i, ns in enumerate((100_000.0, 100_100.0, 130_000.0)))
+    return History("matmul", runs)
+
+
 def guard_lines(lang: str) -> str:
     """What the command line says on stderr when the code under test fails, exits or is interrupted."""
 
@@ -353,6 +362,8 @@ TEXT_CASES: dict[str, Callable[[str], str]] = {
     "collectives_lines": lambda lang: _lines(distributed_render.collectives_lines(collectives(), lang)),
     "group_lines": lambda lang: _lines(distributed_render.group_lines(rank_group().summary, lang)),
     "guard_lines": guard_lines,
+    "history_lines": lambda lang: _lines([*tables.history_lines(history(), lang),
+                                          tables.saved_run_line(history().runs[0], lang)]),
     "regression": lambda lang: "".join(f"{name}: {text.verdict_word(c, True, lang)[0]} (no gate: "
                                        f"{text.verdict_word(c, False, lang)[0]}): {change_words(c, lang)}\n"
                                        for name, c in regression_changes()),

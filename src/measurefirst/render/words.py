@@ -558,6 +558,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "run_header": ("#{id} {name}: {kind}, {created}", "#{id} {name}：{kind}，{created}"),
     "saved_run_header": ("#{id} {name} ({created})", "#{id} {name}（{created}）"),
     "labelled_line": ("{label}: {line}", "{label}：{line}"),
+    "saved_run_line": ("#{id} {name} ({created}): {line}", "#{id} {name}（{created}）：{line}"),
+    "history_head": ("history of {name}: {n} run(s)", "{name} 的历史：{n} 次运行"),
+    "history_run": ("  #{id} {created} {value}", "  #{id} {created} {value}"),
+    "history_step_mark": ("  step", "  阶跃"),
     "deleted_run": ("deleted run #{id}", "已删除运行 #{id}"),
     "wrote_report": ("wrote {path} ({n} result(s), {kib} KiB, lang {language})", "已写入 {path}（{n} 个结果，{kib} KiB，语言 {language}）"),
     # regression checks (and a pytest run's baseline changes)
