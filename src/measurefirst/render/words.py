@@ -675,6 +675,13 @@ def flag_words(c: "Change", flag: str, lang: str) -> str:
     return code_word("flag_", flag, lang)
 
 
+def ratio_ci_words(v: "Verdict", lang: str) -> str:
+    """A verdict's time ratio with its 95% CI, then ``, ``: ``time ratio 0.4210 (95% CI 0.4100–0.4300), ``."""
+    if v.ratio_ci is None:
+        return word("ci_na", lang)
+    return word("ratio_ci_words", lang, ratio=f"{v.ratio:.4f}", lo=f"{v.ratio_ci[0]:.4f}", hi=f"{v.ratio_ci[1]:.4f}")
+
+
 def change_words(c: "Change", lang: str) -> str:
     """A saved-result change in words: ``12.0% slower (ratio 1.120, 95% CI 1.110–1.130)``."""
     pct = (c.ratio - 1) * 100
