@@ -420,6 +420,16 @@ def test_a_version_1_step_result_loads_its_words_as_codes() -> None:
         "not_given", "given", "6n", "no_batch"]
 
 
+def test_the_views_of_ranged_steps_rank_groups_and_collectives_speak_the_language() -> None:
+    from measurefirst.render.views import Options, view
+
+    assert view([ranged_step()], Options(lang="zh")) == [step_render.ranged_step_line(ranged_step(), "zh")]
+    assert view([rank_group()], Options(lang="zh")) == distributed_render.group_lines(rank_group().summary, "zh")
+    assert view([collectives()], Options(lang="zh")) == distributed_render.collectives_lines(collectives(), "zh")
+    assert str(ranged_step()) == step_render.ranged_step_line(ranged_step())
+    assert str(rank_group().summary) == "\n".join(distributed_render.group_lines(rank_group().summary))
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_snapshot(name: str) -> None:
     got = CASES[name]()
