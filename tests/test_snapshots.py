@@ -191,7 +191,8 @@ def selfcheck_result() -> SelfCheck:
     traps = (Trap("cold_start", "pass", 40.0, 10.0), Trap("unsynchronized_timer", "skip", note="not_applicable"))
     machine = Machine("wall", timer_resolution_ns=1.0, timer_resolution_measured_ns=30.0, clock_read_ns=25.0,
                       timer_overhead_ns=60.0, cpu_governor="performance", cpu_mhz_before=3000.0, cpu_mhz_after=2990.0,
-                      throttle_events=0, other_load_cores=0.1, steal_cores=0.0, cores=2)
+                      throttle_events=0, other_load_cores=0.1, steal_cores=0.0, cores=2,
+                      notes=("nvidia_smi_missing", "peaks_failed: RuntimeError: no BLAS", "a_newer_code"))
     return SelfCheck("cpu", True, rows, traps, machine, env=dict(ENV), seconds=4.2)
 
 
