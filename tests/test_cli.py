@@ -94,6 +94,17 @@ def test_failure_prints_one_line_and_exits_1(capsys):
     assert row.split("│")[1].strip() == "simulated (incomplete)" and row.split("│")[8].strip() == "803"
 
 
+def test_the_status_lines_speak_the_command_s_language(capsys):
+    """The line saying why is in --lang's language; the failure's own message stays as it was raised."""
+    assert main(["bench", "--simulate", "call=10us,fail_at=9000", "--min-time", "1", "--lang", "zh"]) == 1
+    assert capsys.readouterr().err == ("错误：benchmark 'simulated': the function raised at sample 803: RuntimeError: "
+                                       "simulated failure at call 9000\n")
+    assert main(["bench", "--simulate", "call=10us,interrupt_at=9000", "--min-time", "1", "--lang", "zh"]) == 130
+    assert capsys.readouterr().err == "已中断：显示目前已测得的部分（标记为未完成）\n"
+    assert main(["bench", "--device", "nonesuch", "1", "--lang", "zh"]) == 2
+    assert capsys.readouterr().err.startswith("错误：unknown device 'nonesuch'")
+
+
 def test_ctrl_c_prints_partial_results_marked_incomplete(capsys):
     code = main(["bench", "--simulate", "call=10us,interrupt_at=9000", "--min-time", "1"])
     captured = capsys.readouterr()

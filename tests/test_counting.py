@@ -16,6 +16,7 @@ from measurefirst import _counters, counting
 from measurefirst.cli import main
 from measurefirst.regression import COUNT_THRESHOLD, steps
 from measurefirst.results import Count, Measurement, Stop, load_result
+from measurefirst.render.words import flag_words
 from measurefirst.store import Store
 
 PROBLEMS = counting.backend_problems()
@@ -147,7 +148,10 @@ def test_regression_on_counts_uses_a_tight_default_threshold():
     assert change(base, make_count(1_003_000), threshold=0.001).regression  # an explicit threshold wins
     # repeats that disagree widen the interval: a change inside it is no regression
     assert not change(make_count(1_000_000, spread=0.02), make_count(1_010_000, spread=0.02)).regression
-    assert "different counters" in " ".join(change(base, make_count(1_000_000, backend="perf")).flags)
+    c = change(base, make_count(1_000_000, backend="perf"))
+    assert c.flags == ("counters",) and c.flag_values == {"counters": ("callgrind", "perf")}
+    assert flag_words(c, "counters", "en") == "different counters: callgrind vs perf (counts differ between them)"
+    assert flag_words(c, "counters", "zh") == "计数器不同：callgrind 与 perf（两者的计数不可比）"
     m = Measurement("f", "cpu", "wall", (1.0,) * 10, (1,) * 10, None, None, None, None, Stop("trials", True, 0.01, 1))
     with pytest.raises(ValueError, match="cannot compare a time with a count"):
         change(m, base)

@@ -5,8 +5,10 @@ import json
 import torch
 
 from measurefirst import doctor
+from measurefirst.doctor import Diagnosis
 from measurefirst.cli import main
 from measurefirst.findings import UNSTABLE_IQR_FRACTION
+from measurefirst.render.doctor import diagnosis_lines
 from measurefirst.render.findings import finding_words
 from measurefirst.simulate import SimSpec, SimWorld
 
@@ -51,7 +53,24 @@ def test_noisy_simulated_clock_is_reported():
     d = doctor(world.function(), timer=world.timer(), budget=0.5)
     assert d.codes() == ["unstable"]  # the engine's own check of the samples, not a second copy of it
     assert d.findings[0].threshold == UNSTABLE_IQR_FRACTION and d.findings[0].value > UNSTABLE_IQR_FRACTION
-    assert d.skipped["implicit_syncs"] == "simulated clock"
+    assert d.skipped["implicit_syncs"] == "simulated"  # a code; the words are the renderer's
+    lines = diagnosis_lines(d)
+    assert "  not run: implicit_syncs (simulated clock)" in lines
+    assert "  未运行：implicit_syncs（模拟时钟）" in diagnosis_lines(d, "zh")
+
+
+def test_a_version_1_diagnosis_gets_its_reasons_as_codes_and_keeps_other_text():
+    """Version 1 wrote why a check did not run in English words: the known ones load as codes (so they are
+    shown in either language), any other text is shown as it is."""
+    old = {"kind": "diagnosis", "schema_version": 1, "label": "f", "device": "cpu", "findings": [],
+           "checks": ["cold_start"], "skipped": {"memory": "simulated clock", "precision": "not run: the function failed",
+                                                 "sync": "cpu: nothing runs asynchronously"}, "error": None}
+    d = Diagnosis.from_dict(old)
+    assert d.skipped == {"memory": "simulated", "precision": "function_failed",
+                         "sync": "cpu: nothing runs asynchronously"}
+    assert diagnosis_lines(d, "zh")[2:5] == ["  未运行：memory（模拟时钟）", "  未运行：precision（函数运行失败）",
+                                             "  未运行：sync（cpu: nothing runs asynchronously）"]
+    assert Diagnosis.from_dict(d.to_dict()) == d and d.to_dict()["schema_version"] == 2
 
 
 def test_quiet_simulated_clock_is_clean():
@@ -111,7 +130,8 @@ def test_function_that_raises_reports_where_and_what_completed():
     assert d.error is not None and "ValueError: not while profiled" in d.error
     assert "test_doctor.py" in d.error
     assert d.checks[:2] == ("cold_start", "unsynchronized_timing")
-    assert d.skipped["overhead_bound"].startswith("not run")
+    assert d.skipped["overhead_bound"] == "function_failed"
+    assert "  not run: overhead_bound (the function failed)" in diagnosis_lines(d)
     assert d.findings[-1].code == "function_failed" and d.findings[-1].severity == "error"
 
 

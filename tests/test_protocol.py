@@ -9,7 +9,8 @@ import pytest
 
 import measurefirst
 import report_kinds as rk
-from measurefirst.protocol import KINDS, MIGRATIONS, Result, from_dict, migrate, result_class
+from measurefirst.protocol import KINDS, MIGRATIONS, UNVERSIONED, Result, from_dict, migrate, result_class
+from measurefirst.regression import Change, Regression
 from measurefirst.step import StepComparison
 from measurefirst.store import Store
 
@@ -55,7 +56,7 @@ def test_step_comparison_of_old_step_json_migrates(every):
     assert isinstance(back, StepComparison) and json.loads(back.to_json()) == json.loads(sc.to_json())
 
 
-@pytest.mark.parametrize("kind", sorted(MIGRATIONS))
+@pytest.mark.parametrize("kind", sorted(UNVERSIONED))
 def test_dicts_written_before_their_kind_had_a_version_migrate(every, kind):
     current = every[kind].to_dict()
     old = {k: v for k, v in current.items() if k != "schema_version"}
@@ -127,3 +128,38 @@ def test_a_damaged_dict_of_any_kind_is_a_value_error(every, kind):
             from_dict(damaged)
         except ValueError:
             pass  # the only exception a damaged file may raise (a missing optional field loads)
+
+
+def test_version_1_change_flags_in_words_load_as_codes_with_their_values():
+    """Version 1 of a regression check (and of a pytest run) wrote a change's flags in English words: the known
+    ones load as codes with their two values, and read the same; any other text stays as it is."""
+    words = ["different devices: NVIDIA A100 vs NVIDIA H100", "different machines: a vs b",
+             "different counters: callgrind vs perf (counts differ between them)", "different torch: 2.4 vs 2.5",
+             "incomplete run", "a flag from elsewhere"]
+    change = {"label": "mm", "base_median": 1.0, "new_median": 1.2, "ratio": 1.2, "ci_low": 1.1, "ci_high": 1.3,
+              "regression": True, "improvement": False, "flags": words, "unit": "seconds", "threshold": 0.05}
+    r = from_dict({"kind": "regression", "schema_version": 1, "base": "a", "new": "b", "changes": [change]})
+    assert isinstance(r, Regression) and r.to_dict()["schema_version"] == 2
+    c = r.changes[0]
+    assert c.flags == ("devices", "machines", "counters", "torch", "incomplete", "a flag from elsewhere")
+    assert c.flag_values == {"devices": ("NVIDIA A100", "NVIDIA H100"), "machines": ("a", "b"),
+                             "counters": ("callgrind", "perf"), "torch": ("2.4", "2.5")}
+    from measurefirst.render.tables import regression_lines
+
+    assert regression_lines(r) == [f"note: mm: {w}" for w in words]
+    assert regression_lines(r, "zh") == ["说明：mm：设备不同：NVIDIA A100 与 NVIDIA H100", "说明：mm：机器不同：a 与 b",
+                                         "说明：mm：计数器不同：callgrind 与 perf（两者的计数不可比）",
+                                         "说明：mm：torch 版本不同：2.4 与 2.5", "说明：mm：运行未完成",
+                                         "说明：mm：a flag from elsewhere"]
+    assert Change.from_dict(json.loads(json.dumps(r.to_dict()["changes"][0]))) == c
+
+
+def test_version_1_pytest_run_flags_load_as_codes(every):
+    d = every["pytest_run"].to_dict()
+    assert any(b["change"] for b in d["benchmarks"])
+    old = {**d, "schema_version": 1, "benchmarks": [
+        {**b, "change": b["change"] and {**b["change"], "flags": ["different machines: a vs b"], "flag_values": None}}
+        for b in d["benchmarks"]]}
+    run = from_dict(json.loads(json.dumps(old)))
+    changes = [b.change for b in run.benchmarks if b.change is not None]
+    assert changes and all(c.flags == ("machines",) and c.flag_values == {"machines": ("a", "b")} for c in changes)

@@ -10,12 +10,14 @@ terminal."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import io
 import os
 import re
 from html.parser import HTMLParser
 from pathlib import Path
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -26,6 +28,7 @@ from measurefirst.compare import Comparison, paired_verdict
 from measurefirst.doctor import Diagnosis
 from measurefirst.findings import cold_start, launch_bound
 from measurefirst.fit import PowerFit
+from measurefirst.history import History, SavedRun
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.diff import diff
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult
@@ -33,9 +36,13 @@ from measurefirst.pytest_plugin import ComparisonRecord, ComparisonResult, Recor
 from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from measurefirst.regression import Regression, change
 from measurefirst.render import pytest_report as pytest_words
+from measurefirst import guard
+from measurefirst.engine import BenchmarkError, Interrupted
+from measurefirst.render import distributed as distributed_render
 from measurefirst.render import doctor as doctor_render
 from measurefirst.render import profile as profile_render
 from measurefirst.render import step as step_render
+from measurefirst.render import tables
 from measurefirst.render import text
 from measurefirst.render.report import fragment
 from measurefirst.render.words import change_words
@@ -101,7 +108,8 @@ def diagnosis() -> Diagnosis:
     assert cold is not None and bound is not None
     findings = (cold, bound)
     return Diagnosis(label="tiny_op", device="cpu", findings=findings, checks=("cold_start", "launch_bound", "sync"),
-                     skipped={"sync": "cpu: nothing runs asynchronously"}, evidence={"median_s": 2e-6}, env=dict(ENV))
+                     skipped={"sync": "cpu: nothing runs asynchronously", "memory": "simulated",
+                              "precision": "function_failed"}, evidence={"median_s": 2e-6}, env=dict(ENV))
 
 
 def _op(name: str, calls: float, self_us: float, *, work: bool = True, shapes: str = "") -> OpRow:
@@ -130,10 +138,10 @@ def gpu_profile() -> Profile:
                    peak_device_bytes=8 << 20, env=dict(ENV))
 
 
-def step_result(label: str, fwd_s: float) -> StepResult:
+def step_result(label: str, fwd_s: float, **changes: Any) -> StepResult:
     phases = {"data": 1e-4, "forward": fwd_s, "backward": 5e-4, "optimizer": 2e-4}
     step = sum(phases.values())
-    return StepResult(
+    r = StepResult(
         label=label, device="cuda:0", variant="eager", dtype="bf16", steps=5, warmup_steps=2, phase_s=phases,
         step_s=step, step_samples_s=(step,) * 5, warmup_step_s=(step * 3, step), compile_s=None, recompiles=0,
         memory={p: {"peak_allocated": (i + 1) << 20, "allocated_delta": 0} for i, p in enumerate(phases)},
@@ -143,6 +151,19 @@ def step_result(label: str, fwd_s: float) -> StepResult:
                               tokens_per_s_global=8 * 128 / step),
         flops_per_step=3e10, flops_source="given", mfu_table=3e10 / step / 989.4e12, mfu_table_peak="H100 SXM bf16",
         mfu_measured=None, mfu_measured_peak=None, findings=(), env=dict(ENV))
+    return replace(r, **changes)
+
+
+def step_codes() -> list[StepResult]:
+    """Steps whose FLOPs source, throughput note and datasheet peak are codes the renderer has words for,
+    and one with a version 1 file's free text (shown as it is)."""
+    no_seq = Throughput(micro_batch=8, seq_len=None, grad_accum=1, world_size=1, samples_per_s_device=8e3,
+                        samples_per_s_global=8e3, tokens_per_s_device=None, tokens_per_s_global=None, note="no_seq_len")
+    return [step_result("cpu", 3e-4, device="cpu", flops_source="6n_needs_tokens", flops_per_step=None, mfu_table=None,
+                        mfu_table_peak="none_cpu", throughput=no_seq),
+            step_result("gpu", 3e-4, flops_source="counted", mfu_table=None, mfu_table_peak="not_in_table"),
+            step_result("old", 3e-4, flops_source="an older text", mfu_table=None, mfu_table_peak="an older peak",
+                        throughput=replace(no_seq, note="an older note"))]
 
 
 def regression_changes() -> list[tuple[str, Any]]:
@@ -170,7 +191,8 @@ def selfcheck_result() -> SelfCheck:
     traps = (Trap("cold_start", "pass", 40.0, 10.0), Trap("unsynchronized_timer", "skip", note="not_applicable"))
     machine = Machine("wall", timer_resolution_ns=1.0, timer_resolution_measured_ns=30.0, clock_read_ns=25.0,
                       timer_overhead_ns=60.0, cpu_governor="performance", cpu_mhz_before=3000.0, cpu_mhz_after=2990.0,
-                      throttle_events=0, other_load_cores=0.1, steal_cores=0.0, cores=2)
+                      throttle_events=0, other_load_cores=0.1, steal_cores=0.0, cores=2,
+                      notes=("nvidia_smi_missing", "peaks_failed: RuntimeError: no BLAS", "a_newer_code"))
     return SelfCheck("cpu", True, rows, traps, machine, env=dict(ENV), seconds=4.2)
 
 
@@ -231,6 +253,34 @@ def pytest_summary() -> str:
     failure = pytest_words.assertion_failure("faster", "same", "manual", 1.2, c.verdict("same"), c)
     return "\n".join([*header, *head]) + "\n" + pytest_words.render_tables(tables, width=100, color=False) \
         + "\n".join([*lines, pytest_words.regression_failure(records[:1], "@base", 0.05), failure]) + "\n"
+
+
+def history() -> History:
+    """Three saved runs of one name; the third steps up."""
+    runs = tuple(SavedRun(i + 1, "matmul", f"2026-01-0{i + 1} 00:00:00", None, measurement("matmul", ns))
+                 for i, ns in enumerate((100_000.0, 100_100.0, 130_000.0)))
+    return History("matmul", runs)
+
+
+def guard_lines(lang: str) -> str:
+    """What the command line says on stderr when the code under test fails, exits or is interrupted."""
+
+    def raises(exc: BaseException) -> Any:
+        def call() -> Any:
+            raise exc
+        return call
+
+    unbound = BenchmarkError("benchmark: 'x += 1' raised UnboundLocalError: x", label="x += 1", phase="cold call",
+                             index=0)
+    unbound.__cause__ = UnboundLocalError("x")
+    cases = [(raises(unbound), ("benchmark", "x += 1"), False), (raises(Interrupted(None)), ("sweep", "mm"), True),
+             (raises(Interrupted(None)), ("candidate", ""), False), (raises(KeyboardInterrupt()), ("step", ""), True),
+             (raises(KeyboardInterrupt()), ("step", ""), False), (raises(SystemExit(3)), ("profiled", ""), False)]
+    out = io.StringIO()
+    with contextlib.redirect_stderr(out):
+        codes = [guard.run(call, who, simulated=simulated, lang=lang)[1] for call, who, simulated in cases]
+    assert codes == [1, 130, 1, 130, 1, 1]
+    return out.getvalue()
 
 
 # ---- rendering ------------------------------------------------------------------------------------------
@@ -308,6 +358,13 @@ TEXT_CASES: dict[str, Callable[[str], str]] = {
                                                              lang)),
     "step_table": lambda lang: console_text(step_render.step_table([step_result("eager", 3e-4),
                                                                     step_result("fused", 1.8e-4)], lang=lang)),
+    "step_codes": lambda lang: _lines(step_render.step_lines(step_codes(), lang)),
+    "ranged_step_line": lambda lang: step_render.ranged_step_line(ranged_step(), lang) + "\n",
+    "collectives_lines": lambda lang: _lines(distributed_render.collectives_lines(collectives(), lang)),
+    "group_lines": lambda lang: _lines(distributed_render.group_lines(rank_group().summary, lang)),
+    "guard_lines": guard_lines,
+    "history_lines": lambda lang: _lines([*tables.history_lines(history(), lang),
+                                          tables.saved_run_line(history().runs[0], lang)]),
     "regression": lambda lang: "".join(f"{name}: {text.verdict_word(c, True, lang)[0]} (no gate: "
                                        f"{text.verdict_word(c, False, lang)[0]}): {change_words(c, lang)}\n"
                                        for name, c in regression_changes()),
@@ -320,7 +377,7 @@ HTML_KINDS: dict[str, Callable[[], Any]] = {
     "measurement": lambda: measurement("matmul", 250_000.0), "comparison": comparison, "sweep": sweep_result,
     "diagnosis": diagnosis, "profile": lambda: profiles()[0],
     "profile_diff": lambda: diff(dict(zip(("manual", "fused"), profiles()))),
-    "step": lambda: [step_result("eager", 3e-4), step_result("fused", 1.8e-4)],
+    "step": lambda: [step_result("eager", 3e-4), step_result("fused", 1.8e-4)], "step_codes": step_codes,
     "regression": regression_check, "selfcheck": selfcheck_result, "ranged_step": ranged_step,
     "collectives": collectives, "rank_group": rank_group,
     "pytest_run": pytest_run,
@@ -338,6 +395,40 @@ def test_the_sweep_has_a_fit_and_the_comparison_verdicts() -> None:
     fit = sweep_result().fit("matmul")
     assert isinstance(fit, PowerFit) and fit.k == pytest.approx(3.0, abs=0.01)
     assert [v.verdict for v in comparison().verdicts] == ["baseline", "faster", "no difference"]
+
+
+def test_a_version_1_step_result_loads_its_words_as_codes() -> None:
+    """Version 1 wrote where the FLOPs came from, the throughput's note and a missing datasheet peak in English
+    words: the known ones load as codes (shown in either language), any other text is shown as it is."""
+    from measurefirst.step import FLOPS_SOURCES
+
+    cpu, gpu, old = step_codes()
+    v1 = [{**r.to_dict(), "schema_version": 1} for r in (cpu, gpu, old)]
+    v1[0].update(flops_source="6N needs micro_batch and seq_len", mfu_table_peak="CPU: no datasheet peak",
+                 throughput={**v1[0]["throughput"],
+                             "note": "tokens/s needs seq_len (the tokens per sample); samples/s shown instead"})
+    v1[1].update(flops_source="FlopCounterMode (forward + backward)",
+                 mfu_table_peak="NVIDIA Z9: not in the dense-peak table (no guess)")
+    loaded = [StepResult.from_dict(d) for d in v1]
+    assert loaded == [cpu, gpu, old] and all(r.to_dict()["schema_version"] == 2 for r in loaded)
+    assert step_render.step_lines(loaded, "zh") == step_render.step_lines(step_codes(), "zh")
+    assert [step_render.flops_source_words(code, "zh") for code in FLOPS_SOURCES] == [
+        "未提供", "用户给定", "6·N·tokens（近似）", "6N 需要 micro_batch 和 seq_len", "没有见到批次",
+        "FlopCounterMode（前向 + 反向）"]
+    assert [StepResult.from_dict({**step_result("x", 3e-4, flops_source=words).to_dict(),
+                                  "schema_version": 1}).flops_source
+            for words in ("not given", "given", "6·N·tokens (approximation)", "no batch seen")] == [
+        "not_given", "given", "6n", "no_batch"]
+
+
+def test_the_views_of_ranged_steps_rank_groups_and_collectives_speak_the_language() -> None:
+    from measurefirst.render.views import Options, view
+
+    assert view([ranged_step()], Options(lang="zh")) == [step_render.ranged_step_line(ranged_step(), "zh")]
+    assert view([rank_group()], Options(lang="zh")) == distributed_render.group_lines(rank_group().summary, "zh")
+    assert view([collectives()], Options(lang="zh")) == distributed_render.collectives_lines(collectives(), "zh")
+    assert str(ranged_step()) == step_render.ranged_step_line(ranged_step())
+    assert str(rank_group().summary) == "\n".join(distributed_render.group_lines(rank_group().summary))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

@@ -18,7 +18,8 @@ from .cli_parser import build_parser as _build_parser
 from .cli_parser import parse_command, step_contract
 from .emit import say as _say
 from .emit import show as _show
-from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, run as _guarded
+from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
+from .guard import run as _guarded
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
@@ -36,13 +37,6 @@ def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "outpu
     check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what)
 
 
-def _lang(args: argparse.Namespace) -> str:
-    """``--lang``, else the locale's language."""
-    from .render.words import default_lang
-
-    return getattr(args, "lang", None) or default_lang()
-
-
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
           options: "Options | None" = None) -> int:
     """The one way out of every command that produces results (see :mod:`measurefirst.emit`), in the
@@ -58,8 +52,8 @@ def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXI
     return _first(code, EXIT_OK if ok else EXIT_USAGE)
 
 
-def _run(args: argparse.Namespace, who: str, call: Callable[[], Any]) -> tuple[Any, int]:
-    return _guarded(call, who, simulated=bool(getattr(args, "simulate", None)))
+def _run(args: argparse.Namespace, who: tuple[str, str], call: Callable[[], Any]) -> tuple[Any, int]:
+    return _guarded(call, who, simulated=bool(getattr(args, "simulate", None)), lang=_lang(args))
 
 
 # ---- the commands -------------------------------------------------------------------------------------
@@ -79,7 +73,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     code = EXIT_OK
     for label, fn, timer in jobs:
         extra = {"count": args.count} if args.count else {"timer": timer}
-        result, code = _run(args, f"benchmark {label!r}", lambda: benchmark(fn, device=device, label=label,
+        result, code = _run(args, ("benchmark", label), lambda: benchmark(fn, device=device, label=label,
                                                                           **options, **extra))
         results += [] if result is None else [result]
         if code != EXIT_OK:
@@ -126,7 +120,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     labels = [label for label, _ in candidates]
     if args.baseline is not None and args.baseline not in labels:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
-    result, code = _run(args, "a candidate", lambda: compare(
+    result, code = _run(args, ("candidate", ""), lambda: compare(
         candidates, baseline=args.baseline, device=device, precision=args.precision, budget=args.budget,
         min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer))
     if result is None:
@@ -195,7 +189,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if not args.no_peaks and (todo.flops or todo.bytes):
         _say(word("measuring_peaks", _lang(args)))
         pk = peaks(dev, args.dtype, store=args.store)
-    result, code = _run(args, f"sweep {todo.label!r}", lambda: sweep(
+    result, code = _run(args, ("sweep", todo.label), lambda: sweep(
         {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
         reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision, progress=True))
     if result is None:
@@ -237,7 +231,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
         raise UsageError("--trace takes one target; profile the others separately")
     _check(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
     device, loaded = load_all(targets, args.label, args.device, args.setup)
-    profiles, code = _run(args, "the profiled code", lambda: {label: profile(
+    profiles, code = _run(args, ("profiled", ""), lambda: {label: profile(
         fn, device=device, steps=args.steps, warmup=args.warmup, label=label, group_by_shape=args.group_by_shape,
         trace=args.trace, memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
         for label, fn in loaded})
@@ -291,7 +285,7 @@ def cmd_step(args: argparse.Namespace) -> int:
     if not is_function_target(args.target):
         raise UsageError("TARGET must be module:build or file.py:build; " + step_contract())
     dev, (_, build) = resolve_device(args.device), load_callable(args.target)
-    result, code = _run(args, "the step", lambda: compare_steps(
+    result, code = _run(args, ("step", ""), lambda: compare_steps(
         build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
         micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum, world_size=args.world_size,
         flops_per_step=args.flops,

@@ -101,11 +101,6 @@ class Verdict:
 
         return verdict_words(self, "en")
 
-    def ci_words(self) -> str:
-        if self.ratio_ci is None:
-            return "CI n/a"
-        return f"time ratio {self.ratio:.4f} (95% CI {self.ratio_ci[0]:.4f}–{self.ratio_ci[1]:.4f})"
-
 
 #: Version of a :class:`Comparison`'s stored form (see :mod:`measurefirst.protocol`).
 SCHEMA_VERSION = 1

@@ -40,8 +40,12 @@ _COLD_CODES = ("cold_start",)
 _BOUND_CODES = ("launch_bound", "unjoined_stream")
 
 
-#: Version of a :class:`Diagnosis`'s stored form; version 0 (none written) is the same form.
-SCHEMA_VERSION = 1
+#: Why a check did not run (the values of :attr:`Diagnosis.skipped`; the renderer has the words): the clock
+#: is simulated (no profile, device or memory to look at), or the function failed before the check.
+SKIP_SIMULATED, SKIP_FUNCTION_FAILED = "simulated", "function_failed"
+#: Version of a :class:`Diagnosis`'s stored form; version 0 (none written) is version 1's form; version 1
+#: gave the reasons a check did not run in English words (see :data:`measurefirst.protocol.SKIP_WORDS_V1`).
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -52,7 +56,7 @@ class Diagnosis:
     device: str
     findings: tuple[Finding, ...]
     checks: tuple[str, ...]  # the checks that completed
-    skipped: dict[str, str] = field(default_factory=dict)  # check -> why it did not run
+    skipped: dict[str, str] = field(default_factory=dict)  # check -> why it did not run: a SKIP_ code
     error: str | None = None  # the function's failure, with where it happened
     evidence: dict[str, Any] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
@@ -392,7 +396,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
         ("precision", d.precision), ("memory", d.memory)]
     if d.simulated:  # a simulated clock has no profile, device or memory to look at
         steps = [s for s in steps if s[0] in ("measure", "cold_start", "noise")]
-        d.skipped.update({c: "simulated clock" for c in CHECKS if c not in ("cold_start", "noise")})
+        d.skipped.update({c: SKIP_SIMULATED for c in CHECKS if c not in ("cold_start", "noise")})
     for name, check in steps:
         try:
             check()
@@ -412,7 +416,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
         d.add(found("function_failed", error=d.error))
         for name in CHECKS:
             if name not in d.checks and name not in d.skipped:
-                d.skipped[name] = "not run: the function failed"
+                d.skipped[name] = SKIP_FUNCTION_FAILED
     return Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
                      _jsonable(d.evidence), environment(d.dev))
 

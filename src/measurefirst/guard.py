@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, TypeVar
 
 from .emit import say
 from .errors import UsageError
-from .targets import SetupFailed, UserExit, exits_are_failures, failure_hint
+from .targets import SetupFailed, UserExit, exits_are_failures
 
 Args = TypeVar("Args")
 
@@ -59,25 +59,33 @@ def first(code: int, other: int) -> int:
     return code if code != EXIT_OK else other
 
 
-def run(call: Callable[[], Any], who: str, *, simulated: bool = False) -> tuple[Any, int]:
+def run(call: Callable[[], Any], who: tuple[str, str], *, simulated: bool = False, lang: str = "en") -> tuple[Any, int]:
     """``call()`` and EXIT_OK; or, when the code under test fails or Ctrl-C stops it, what was measured
-    so far (marked incomplete, ``None`` when nothing was) and the exit code, with one line saying why."""
+    so far (marked incomplete, ``None`` when nothing was) and the exit code, with one line in ``lang``
+    saying why (the failure's own message stays as it was raised). ``who`` names the code under test: a
+    ``who_`` word of the vocabulary and a label (``("benchmark", "matmul")``)."""
     from .engine import BenchmarkError, Interrupted
+    from .render.words import word
+
+    code_words = word("who_" + who[0], lang, label=who[1])
+
+    def failed(exc: BaseException) -> None:
+        hint = word("hint_unbound_local", lang) if isinstance(exc.__cause__, UnboundLocalError) else ""
+        say(word("failed_line", lang, error=exc, hint=hint))
 
     try:
         return call(), EXIT_OK
     except BenchmarkError as exc:
-        say(f"error: {exc}{failure_hint(exc)}")
+        failed(exc)
         return exc.partial, EXIT_FAILED
     except Interrupted as exc:
         if ctrl_c(simulated):
-            say("interrupted: showing what was measured so far (marked incomplete)")
+            say(word("interrupted_partial", lang))
             return exc.partial, EXIT_INTERRUPTED
-        say(f"error: {who} raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under measurement "
-            f"must not raise it")
+        say(word("raised_interrupt", lang, who=code_words))
         return exc.partial, EXIT_FAILED
     except KeyboardInterrupt:
-        say("interrupted" if ctrl_c(simulated) else "error: the code under test raised KeyboardInterrupt")
+        say(word("interrupted", lang) if ctrl_c(simulated) else word("code_raised_interrupt", lang))
         return None, EXIT_INTERRUPTED if ctrl_c(simulated) else EXIT_FAILED
     except RuntimeError as exc:
         from .counting import CountError
@@ -89,54 +97,65 @@ def run(call: Callable[[], Any], who: str, *, simulated: bool = False) -> tuple[
         if isinstance(exc, (StepError, ProfileError)):  # the code under test raised, or the input is wrong
             if (exc.phase if isinstance(exc, StepError) else exc.label) in (None, ""):
                 raise UsageError(str(exc)) from exc
-            say(f"error: {exc}{failure_hint(exc)}")
+            failed(exc)
             return None, EXIT_FAILED
         raise
     except SystemExit as exc:
-        say(f"error: {who}: the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
+        say(word("called_exit", lang, who=code_words, code=repr(exc.code)))
         return None, EXIT_FAILED
 
 
-def error(text: str) -> None:
-    """One error line on stderr (markup and control characters taken out)."""
-    from .render.text import plain
+def lang_of(args: Any) -> str:
+    """The language a command speaks: its ``--lang``, else the locale's."""
+    from .render.words import default_lang
 
-    print(f"error: {plain(text)}", file=sys.stderr)
+    return getattr(args, "lang", None) or default_lang()
+
+
+def error(text: str, lang: str = "en") -> None:
+    """One error line on stderr (markup and control characters taken out); ``text`` is an error's own
+    message, as it was raised."""
+    from .render.text import plain
+    from .render.words import word
+
+    print(word("error_line", lang, error=plain(text)), file=sys.stderr)
 
 
 def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> int:
     """A command's exit status: ``call(parse())``, with Ctrl-C counted; bad input (an option, a file, a
     device...) is one error line and EXIT_USAGE, a failure or ``sys.exit()`` of the code under test one
     line and EXIT_FAILED, Ctrl-C EXIT_INTERRUPTED. ``parse`` returns ``None`` when there is nothing to
-    run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through."""
+    run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through.
+    The lines are in the command's language (:func:`lang_of`)."""
+    from .render.words import word
     from .store import StoreError
 
+    lang = lang_of(None)
     try:
         with sigint_counted():
             try:
                 args = parse()
             except UsageError as exc:
-                error(str(exc))
+                error(str(exc), lang)
                 return EXIT_USAGE
             if args is None:
                 return EXIT_USAGE
+            lang = lang_of(args)
             try:
                 with exits_are_failures():
                     return call(args)
             except (UsageError, StoreError, ValueError, TypeError) as exc:
-                error(str(exc))
+                error(str(exc), lang)
                 return EXIT_USAGE
             except (SetupFailed, UserExit) as exc:
-                error(str(exc))
+                error(str(exc), lang)
                 return EXIT_FAILED
             except SystemExit as exc:  # argparse is done: this came from the code under test
-                error(f"the code under test called sys.exit({exc.code!r}); code under measurement must return, "
-                      f"not exit")
+                print(word("called_exit", lang, who=word("who_code", lang), code=repr(exc.code)), file=sys.stderr)
                 return EXIT_FAILED
     except KeyboardInterrupt:
         if ctrl_c():
-            print("interrupted", file=sys.stderr)
+            print(word("interrupted", lang), file=sys.stderr)
             return EXIT_INTERRUPTED
-        error("the code under test raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
-              "measurement must not raise it")
+        print(word("raised_interrupt", lang, who=word("who_code", lang)), file=sys.stderr)
         return EXIT_FAILED

@@ -66,7 +66,9 @@ class SavedRun:
             raise ValueError(f"saved run is missing the field {exc}") from exc
 
     def __str__(self) -> str:
-        return f"#{self.id} {self.name} ({self.created}): {self.measurement}"
+        from .render.tables import saved_run_line
+
+        return saved_run_line(self)
 
     def _repr_html_(self) -> str:
         from .render.report import fragment
@@ -120,20 +122,14 @@ class History:
             raise ValueError(f"history is missing the field {exc}") from exc
 
     def __str__(self) -> str:
-        flagged = set(self.steps())
-        return "\n".join([f"history of {self.name}: {len(self.runs)} run(s)"]
-                         + [f"  #{r.id} {r.created} {value(r.measurement)}" + ("  step" if i in flagged else "")
-                            for i, r in enumerate(self.runs)])
+        from .render.tables import history_lines
+
+        return "\n".join(history_lines(self))
 
     def _repr_html_(self) -> str:
         from .render.report import fragment
 
         return fragment(self)
-
-
-def value(m: Measurement | Count) -> str:
-    """``"0.00123 s"`` (a median per call) or ``"1,234 instructions"`` (a count per call)."""
-    return f"{m.per_call:,.0f} {m.event}" if isinstance(m, Count) else f"{m.median:.6g} s"
 
 
 def usable(m: Measurement | Count) -> bool:

@@ -12,6 +12,7 @@ Nothing here imports torch: each kind's module is imported only when a dict of t
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any, Callable, Protocol, runtime_checkable
 
 #: A migration takes a stored dict of one version and returns it in the next version's form.
@@ -58,15 +59,86 @@ def _step_comparison_v0(d: dict[str, Any]) -> dict[str, Any]:
     return {**d, "kind": "step_comparison", "schema_version": 1}
 
 
+#: The reasons version 1 of a diagnosis gave in words for a check that did not run, by their codes.
+SKIP_WORDS_V1 = {"simulated clock": "simulated", "not run: the function failed": "function_failed"}
+
+
+def _diagnosis_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote why a check did not run in English words; version 2 writes a code (other text stays
+    as it is, and is shown as it is)."""
+    skipped = d.get("skipped")
+    if isinstance(skipped, dict):
+        skipped = {k: SKIP_WORDS_V1.get(v, v) if isinstance(v, str) else v for k, v in skipped.items()}
+    return {**d, "skipped": skipped, "schema_version": 2}
+
+
+#: The words version 1 of a step result gave, by their codes: where the FLOPs came from, the throughput's
+#: note and the missing datasheet peak (a GPU's name came before ": not in the dense-peak table").
+STEP_WORDS_V1 = {"not given": "not_given", "6N needs micro_batch and seq_len": "6n_needs_tokens",
+                 "6·N·tokens (approximation)": "6n", "no batch seen": "no_batch",
+                 "FlopCounterMode (forward + backward)": "counted",
+                 "tokens/s needs seq_len (the tokens per sample); samples/s shown instead": "no_seq_len",
+                 "CPU: no datasheet peak": "none_cpu"}
+_NOT_IN_TABLE_V1 = ": not in the dense-peak table (no guess)"
+
+
+def _step_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote the FLOPs source, the throughput's note and a missing datasheet peak in English words;
+    version 2 writes codes (other text stays as it is, and is shown as it is)."""
+    out = {**d, "schema_version": 2}
+
+    def code(v: Any) -> Any:
+        return STEP_WORDS_V1.get(v, v) if isinstance(v, str) else v
+
+    if "flops_source" in d:
+        out["flops_source"] = code(d["flops_source"])
+    peak = d.get("mfu_table_peak")
+    if isinstance(peak, str):
+        out["mfu_table_peak"] = "not_in_table" if peak.endswith(_NOT_IN_TABLE_V1) else code(peak)
+    if isinstance(d.get("throughput"), dict):
+        out["throughput"] = {**d["throughput"], "note": code(d["throughput"].get("note", ""))}
+    return out
+
+
+#: A change's flag as version 1 of a regression check (and of a pytest run) wrote it: English words.
+_FLAG_V1 = re.compile(r"different (devices|machines|counters|python|torch): (.*) vs (.*?)"
+                      r"(?: \(counts differ between them\))?")
+
+
+def _change_v1(c: Any) -> Any:
+    """A change's flags as codes, with their values apart (text of another form stays as it is)."""
+    if not isinstance(c, dict) or not isinstance(c.get("flags"), list):
+        return c
+    flags, values = [], {}
+    for flag in c["flags"]:
+        m = _FLAG_V1.fullmatch(flag) if isinstance(flag, str) else None
+        if m is not None:
+            values[m[1]] = [m[2], m[3]]
+        flags.append(m[1] if m is not None else "incomplete" if flag == "incomplete run" else flag)
+    return {**c, "flags": flags, "flag_values": values}
+
+
+def _changes_v1(d: dict[str, Any], key: str, change_of: Callable[[Any], Any]) -> dict[str, Any]:
+    """Version 2 of a kind whose list ``d[key]`` holds changes (``change_of`` one item's new form)."""
+    items = d.get(key)
+    return {**d, "schema_version": 2, **({key: [change_of(x) for x in items]} if isinstance(items, list) else {})}
+
+
+def _benchmark_v1(b: Any) -> Any:
+    return {**b, "change": _change_v1(b.get("change"))} if isinstance(b, dict) else b
+
+
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
-    "diagnosis": {0: _stamp(1)},
-    "step": {0: _stamp(1)},
+    "diagnosis": {0: _stamp(1), 1: _diagnosis_v1},
+    "step": {0: _stamp(1), 1: _step_v1},
     "profile_diff": {0: _stamp(1)},
     "saved_run": {0: _stamp(1)},
     "history": {0: _stamp(1)},
     "step_comparison": {0: _step_comparison_v0},
     "rank_group": {0: _stamp(1)},
+    "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1)},
+    "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1)},
 }
 
 

@@ -17,8 +17,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .regression import Change
     from .results import Measurement
 
-#: Version of a :class:`PytestRun`'s stored form (version 1 is what ``--mf-json`` always wrote).
-SCHEMA_VERSION = 1
+#: Version of a :class:`PytestRun`'s stored form (version 1 is what ``--mf-json`` first wrote; it gave a
+#: baseline change's flags in English words).
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)

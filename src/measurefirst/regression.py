@@ -9,7 +9,7 @@ threshold (:data:`COUNT_THRESHOLD`): counts do not drift with the machine's load
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from .protocol import migrate
@@ -18,8 +18,13 @@ from .results import Count, Measurement
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison, Verdict
 
-#: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.protocol`).
-SCHEMA_VERSION = 1
+#: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.protocol`); version 1 gave a
+#: change's flags in English words.
+SCHEMA_VERSION = 2
+#: What makes a change doubtful (:attr:`Change.flags`; the renderer has the words): the two sides ran on
+#: different devices, machines, instruction counters, Python or torch versions (the two values are in
+#: :attr:`Change.flag_values`), or a side is incomplete.
+FLAGS = ("devices", "machines", "counters", "python", "torch", "incomplete")
 #: The verdicts of a :class:`Change` (see :meth:`Change.verdict`).
 VERDICTS = ("regression", "slower", "faster", "same")
 
@@ -48,10 +53,12 @@ class Change:
     ci_high: float
     regression: bool
     improvement: bool
-    flags: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()  # codes from FLAGS (text written by an older measurefirst stays as it is)
     #: what the medians are: "seconds" per call, or a counted event per call ("instructions")
     unit: str = "seconds"
     threshold: float = 0.0
+    #: the base's and the new side's values of each flag that has them: {"machines": ("a", "b")}
+    flag_values: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def words(self) -> str:
         """``"12.0% slower (ratio 1.120, 95% CI 1.110–1.130)"`` (in English; see :mod:`measurefirst.render.words`)."""
@@ -76,8 +83,10 @@ class Change:
             raise ValueError(f"a change must be a JSON object; got {type(d).__name__}")
         try:
             return cls(**{**{k: v for k, v in d.items() if k != "verdict"},
-                          "flags": tuple(str(f) for f in d.get("flags") or ())})
-        except TypeError as exc:
+                          "flags": tuple(str(f) for f in d.get("flags") or ()),
+                          "flag_values": {str(k): (str(v[0]), str(v[1]))
+                                          for k, v in (d.get("flag_values") or {}).items()}})
+        except (TypeError, IndexError, KeyError, AttributeError) as exc:
             raise ValueError(f"change has a missing or unknown field: {exc}") from exc
 
 
@@ -160,20 +169,13 @@ def _change_counts(base: Count, new: Count, threshold: float | None, label: str 
     ratio = new.per_call / base.per_call
     hw = math.hypot(_count_log_half_width(base), _count_log_half_width(new))
     lo, hi = ratio * math.exp(-hw), ratio * math.exp(hw)
-    flags = []
-    if base.backend != new.backend:
-        flags.append(f"different counters: {base.backend} vs {new.backend} (counts differ between them)")
-    if base.env.get("hostname") != new.env.get("hostname"):
-        flags.append(f"different machines: {base.env.get('hostname')} vs {new.env.get('hostname')}")
-    for key in ("python_version", "torch_version"):
-        if base.env.get(key) != new.env.get(key):
-            flags.append(f"different {key.split('_')[0]}: {base.env.get(key)} vs {new.env.get(key)}")
-    if not base.complete or not new.complete:
-        flags.append("incomplete run")
+    differ = {"counters": (base.backend, new.backend),
+              **{key.split("_")[0]: (base.env.get(key), new.env.get(key))
+                 for key in ("hostname", "python_version", "torch_version")}}
     return Change(label or new.label, base.per_call, new.per_call, ratio, lo, hi,
                   regression=lo > 1.0 and ratio > 1.0 + threshold,
-                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), flags=tuple(flags),
-                  unit=new.event, threshold=threshold)
+                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), unit=new.event, threshold=threshold,
+                  **_flags(differ, base.complete and new.complete))
 
 
 def change(base: Measurement | Count, new: Measurement | Count, *, threshold: float | None = None,
@@ -197,18 +199,21 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     ratio = new.median / base.median
     hw = math.hypot(_log_half_width(base), _log_half_width(new))
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
-    flags = []
-    if base.env.get("device_name") != new.env.get("device_name") or base.device.split(":")[0] != new.device.split(":")[0]:
-        flags.append(f"different devices: {base.env.get('device_name') or base.device} vs "
-                     f"{new.env.get('device_name') or new.device}")
-    if base.env.get("hostname") != new.env.get("hostname"):
-        flags.append(f"different machines: {base.env.get('hostname')} vs {new.env.get('hostname')}")
-    if not base.complete or not new.complete:
-        flags.append("incomplete run")
+    same_device = (base.env.get("device_name") == new.env.get("device_name")
+                   and base.device.split(":")[0] == new.device.split(":")[0])
+    differ = {"devices": (base.env.get("device_name") or base.device, new.env.get("device_name") or new.device)
+              if not same_device else (None, None), "hostname": (base.env.get("hostname"), new.env.get("hostname"))}
     return Change(label or new.label, base.median, new.median, ratio, lo, hi,
                   regression=lo > 1.0 and ratio > 1.0 + threshold,
-                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), flags=tuple(flags),
-                  threshold=threshold)
+                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), threshold=threshold,
+                  **_flags(differ, base.complete and new.complete))
+
+
+def _flags(differ: dict[str, tuple[Any, Any]], complete: bool) -> dict[str, Any]:
+    """A change's ``flags`` and ``flag_values``: each pair of values in ``differ`` that differ (the host name
+    is the ``machines`` flag), and ``incomplete`` when a side is."""
+    values = {("machines" if key == "hostname" else key): (str(a), str(b)) for key, (a, b) in differ.items() if a != b}
+    return {"flags": (*values, *(() if complete else ("incomplete",))), "flag_values": values}
 
 
 def match(base: Sequence[R], new: Sequence[R]) -> tuple[list[tuple[R, R]], list[str]]:

@@ -87,14 +87,23 @@ class Throughput:
     samples_per_s_global: float | None
     tokens_per_s_device: float | None
     tokens_per_s_global: float | None
-    note: str = ""
+    note: str = ""  # a code: "no_seq_len" (tokens/s needs seq_len), or "" (the renderer has the words)
 
 
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison
 
-#: Version of a :class:`StepResult`'s stored form; version 0 (none written) is the same form.
-SCHEMA_VERSION = 1
+#: Where a step's FLOPs came from (:attr:`StepResult.flops_source`; the renderer has the words): none asked
+#: for, given as a number, 6·N·tokens, "6N" asked for without micro_batch and seq_len, "count" asked for
+#: with no batch seen, counted by FlopCounterMode (forward + backward).
+FLOPS_SOURCES = ("not_given", "given", "6n", "6n_needs_tokens", "no_batch", "counted")
+#: :attr:`StepResult.mfu_table_peak` when there is no datasheet peak: on a CPU, or a GPU not in the table
+#: (otherwise it names the table's peak: ``"H100 SXM bf16 dense 989.4 TFLOP/s"``).
+NO_TABLE_PEAK_CPU, NOT_IN_TABLE = "none_cpu", "not_in_table"
+#: Version of a :class:`StepResult`'s stored form; version 0 (none written) is version 1's form; version 1
+#: gave the FLOPs source, the throughput note and a missing datasheet peak in English words (see
+#: :data:`measurefirst.protocol.STEP_WORDS_V1`).
+SCHEMA_VERSION = 2
 #: Version of a :class:`StepComparison`'s stored form; version 0 was ``{"steps", "comparison"}`` without a kind.
 COMPARISON_SCHEMA_VERSION = 1
 #: Version of a :class:`RangedStepResult`'s stored form.
@@ -469,9 +478,7 @@ def benchmark_step(
         peak_phase = max(memory, key=lambda p: memory[p]["peak_allocated"])
     # throughput
     mb = micro_batch if micro_batch is not None else (_leading_dim(first_batch[0]) if first_batch else None)
-    note = ""
-    if seq_len is None:
-        note = "tokens/s needs seq_len (the tokens per sample); samples/s shown instead"
+    note = "no_seq_len" if seq_len is None else ""
     samples_dev = None if mb is None else mb * grad_accum / step_s
     tput = Throughput(mb, seq_len, grad_accum, world_size, samples_dev,
                       None if samples_dev is None else samples_dev * world_size,
@@ -486,7 +493,7 @@ def benchmark_step(
     mfu_table = None if (achieved is None or table is None) else achieved / table[1]
     peak_words = "fp32 (TF32 on)" if peak_dtype == "tf32" else dtype
     table_peak = (f"{table[0]} {peak_words} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
-                  else (f"{name}: not in the dense-peak table (no guess)" if cuda else "CPU: no datasheet peak"))
+                  else (NOT_IN_TABLE if cuda else NO_TABLE_PEAK_CPU))
     mfu_measured = None if (achieved is None or not measured_peak) else achieved / measured_peak
     findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
                          micro_batch, first_batch, cuda, compile_s)
@@ -533,17 +540,17 @@ def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Calla
                 first_batch: list[Any], grad_accum: int, mb: int | None, seq_len: int | None,
                 autocast: Any) -> tuple[float | None, str]:
     if spec is None:
-        return None, "not given"
+        return None, "not_given"
     if isinstance(spec, (int, float)) and not isinstance(spec, bool):
         return float(spec), "given"
     if spec == "6N":
         if mb is None or seq_len is None:
-            return None, "6N needs micro_batch and seq_len"
+            return None, "6n_needs_tokens"
         n_params = sum(p.numel() for p in model.parameters())
-        return 6.0 * n_params * mb * seq_len * grad_accum, "6·N·tokens (approximation)"
+        return 6.0 * n_params * mb * seq_len * grad_accum, "6n"
     if spec == "count":
         if not first_batch:
-            return None, "no batch seen"
+            return None, "no_batch"
         from torch.utils.flop_counter import FlopCounterMode
 
         counter = FlopCounterMode(display=False)
@@ -555,7 +562,7 @@ def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Calla
                 loss = loss_of(model, first_batch[0])
             loss.backward()  # type: ignore[no-untyped-call]
         model.zero_grad(set_to_none=True)
-        return float(counter.get_total_flops()) * grad_accum, "FlopCounterMode (forward + backward)"
+        return float(counter.get_total_flops()) * grad_accum, "counted"
     raise ValueError(f"flops_per_step must be 'count', '6N', a number or None; got {spec!r}")
 
 
@@ -754,12 +761,9 @@ class RangedStepResult(JsonForm):
         return fragment(self)
 
     def __str__(self) -> str:
-        from .render.text import format_time
+        from .render.step import ranged_step_line
 
-        phases = ", ".join(f"{k} {format_time(v)}" for k, v in self.phase_s.items())
-        return (f"{self.label} on {self.device}: step {format_time(self.step_s)} (median of {self.steps}; "
-                f"{self.warmup_steps} warm-up steps excluded); phases: {phases}; outside any range "
-                f"{format_time(self.unmarked_s)}")
+        return ranged_step_line(self)
 
 
 def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "auto", steps: int = 20,

@@ -154,15 +154,6 @@ def _run_setup(setups: Sequence[str], device: str) -> dict[str, Any]:
     return namespace
 
 
-def failure_hint(exc: BaseException) -> str:
-    """Words to add to the error of a statement that failed in a way statements typically do."""
-    cause = exc.__cause__
-    if isinstance(cause, UnboundLocalError):
-        return (" (statements run inside a function, so a name the statement assigns, as in x += 1, is local "
-                "to it: assign it in -s setup and write `global x; x += 1`, or time a module:function)")
-    return ""
-
-
 def load_callable(target: str) -> tuple[str, Any]:
     """module:attr or file.py:attr → (attr, object), without calling or checking its signature."""
     m = TARGET_RE.match(target)

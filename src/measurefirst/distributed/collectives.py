@@ -123,9 +123,9 @@ class CollectivesResult:
         return fragment(self)
 
     def __str__(self) -> str:
-        from .report import collectives_table
+        from ..render.distributed import collectives_lines
 
-        return collectives_table(self)
+        return "\n".join(collectives_lines(self))
 
 
 def _real(v: Any) -> float:

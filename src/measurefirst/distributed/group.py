@@ -196,12 +196,9 @@ class GroupSummary:
                 "straggler": self.straggler, "threshold": self.threshold}
 
     def __str__(self) -> str:
-        lines = [f"rank {r}: median {m * 1e6:.1f} us" for r, m in enumerate(self.medians)]
-        lines.append(f"spread across ranks {self.spread:.1%}; slowest rank {self.slowest_rank} at "
-                     f"{self.straggler_ratio:.2f}x the median rank")
-        if self.straggler is not None:
-            lines.append(f"straggler: rank {self.straggler} (beyond {self.threshold:.0%})")
-        return "\n".join(lines)
+        from ..render.distributed import group_lines
+
+        return "\n".join(group_lines(self))
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,17 @@ from typing import TYPE_CHECKING
 
 from .findings import finding_words
 from .text import plain
-from .words import word
+from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..doctor import Diagnosis
 
 _MARK = {"error": "✗", "warning": "!", "info": "·"}
+
+
+def skip_words(reason: str, lang: str = "en") -> str:
+    """Why a check did not run, in words (a reason written as words by an older measurefirst, as it is)."""
+    return code_word("skip_", reason, lang)
 
 
 def diagnosis_lines(d: "Diagnosis", lang: str = "en") -> list[str]:
@@ -29,7 +34,7 @@ def diagnosis_lines(d: "Diagnosis", lang: str = "en") -> list[str]:
             lines.append(word("fix_line", lang, fix=w.fix))
     lines.append(word("checks_line", lang, checks=word("list_comma", lang).join(d.checks) or word("none", lang)))
     for check, why in d.skipped.items():
-        lines.append(word("not_run_line", lang, check=check, why=why))
+        lines.append(word("not_run_line", lang, check=check, why=skip_words(why, lang)))
     n_warn = len(d.warnings)
     lines.append(word("verdict_line", lang, verdict=word("doctor_ok", lang) if n_warn == 0
                       else word("doctor_warnings", lang, n=n_warn)))

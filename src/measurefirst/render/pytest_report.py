@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import finding_lines
 from .text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
+from .words import flag_words, ratio_ci_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -104,7 +105,7 @@ def assertion_failure(claim: str, label: str, than: str, by: float, v: "Verdict"
             medians.append(f"{lab} {format_time(m.median)}")
     lines = [f"expected {label} to be {want} {than}",
              f"measured: {measured}",
-             f"  {v.ci_words()}, {v.rounds} interleaved rounds"
+             f"  {ratio_ci_words(v, 'en')}{v.rounds} interleaved rounds"
              + (f"; medians: {', '.join(medians)}" if medians else "")]
     if v.verdict in ("no difference", "undecided"):
         lines.append("  (a verdict needs the ratio's 95% CI to exclude 1; a larger budget narrows it)")
@@ -232,8 +233,8 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
                 if v.verdict == "baseline":
                     continue
                 relation = " than " if v.verdict in ("faster", "slower") else " against "
-                lines.append(f"{prefix}: {v.label}: {v.words()}{relation}{v.baseline} — {v.ci_words()}, "
-                             f"{v.rounds} interleaved rounds")
+                lines.append(f"{prefix}: {v.label}: {v.words()}{relation}{v.baseline} — "
+                             f"{ratio_ci_words(v, 'en')}{v.rounds} interleaved rounds")
         flagged = [r for r in measured if any(f.severity != "info" for f in r.measurement.findings)]
         if flagged:
             lines.append("findings (! in the tables" + ("" if verbose else "; -v shows how to fix each") + "):")
@@ -242,7 +243,7 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
             lines += [plain(f"  {r.display}: {line}") for line in finding_lines(found, fix=verbose)]
             if r.change is not None:
                 for flag in r.change.flags:
-                    lines.append(f"{r.display}: note: {flag}")
+                    lines.append(f"{r.display}: note: {flag_words(r.change, flag, 'en')}")
             if r.baseline_error is not None:
                 lines.append(f"{r.display}: not compared with {baseline}: {r.baseline_error}")
         if s.threshold is not None and baseline is not None:

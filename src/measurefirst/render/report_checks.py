@@ -11,6 +11,7 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
+from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..distributed import CollectivesResult, RankResult
@@ -39,7 +40,7 @@ def _per_call(c: "Change", value: float) -> Cell:
 def change_cells(ctx: Ctx, c: "Change", gate: bool) -> list[Cell | str]:
     """Base, new, change, ratio with its 95% CI, and the verdict of one change."""
     verdict = c.verdict(gate)
-    flags = ", ".join(c.flags)
+    flags = ", ".join(flag_words(c, flag, ctx.lang) for flag in c.flags)
     return [_per_call(c, c.base_median), _per_call(c, c.new_median), num(c.ratio - 1, f"{c.ratio - 1:+.1%}"),
             num(c.ratio, f"{c.ratio:.3f}"), Cell(f"{c.ci_low:.3f}–{c.ci_high:.3f}", c.ci_low),
             Cell(badge(ctx.t("chg_" + verdict), TONE[verdict]) + (f" {escape(flags)}" if flags else ""), html=True)]

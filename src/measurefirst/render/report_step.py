@@ -7,6 +7,8 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from . import svg
+from .doctor import skip_words
+from .step import flops_source_words, note_words, table_peak_words
 from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, para, pct, secs, section, table
 from .text import format_time
 
@@ -84,14 +86,14 @@ def steps_section(ctx: Ctx, results: Sequence["StepResult"]) -> str:
     body.append(table(ctx, f"{short}-table", cols, rows))
     for r in results:
         tp = r.throughput
-        flops = "n/a" if r.flops_per_step is None else f"{r.flops_per_step:.4g} ({r.flops_source})"
+        flops = "n/a" if r.flops_per_step is None else f"{r.flops_per_step:.4g} ({flops_source_words(r.flops_source, ctx.lang)})"
         measured = ("n/a" if r.mfu_measured is None or r.mfu_measured_peak is None else
                     f"{r.mfu_measured:.1%} · {r.mfu_measured_peak / 1e9:.1f} GFLOP/s")
         pairs = [(ctx.t("device"), f"{r.device} · {r.env.get('device_name', '')}".strip(" ·")),
                  (ctx.t("steps_timed"), ctx.t("steps_words", steps=r.steps, warmup=r.warmup_steps,
                                               times=", ".join(format_time(w) for w in r.warmup_step_s))),
                  (ctx.t("flops_step"), flops),
-                 (ctx.t("mfu_table"), ("n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}") + f" · {r.mfu_table_peak}"),
+                 (ctx.t("mfu_table"), ("n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}") + f" · {table_peak_words(r, ctx.lang)}"),
                  (ctx.t("mfu_measured"), measured),
                  (ctx.t("batch"), ctx.t("batch_words", mb=tp.micro_batch, seq=tp.seq_len, accum=tp.grad_accum,
                                         world=tp.world_size)),
@@ -101,7 +103,7 @@ def steps_section(ctx: Ctx, results: Sequence["StepResult"]) -> str:
                                                      "tokens/s" if tp.tokens_per_s_global else "samples/s"))
                      if tp.world_size > 1 else "") if x))]
         if tp.note:
-            pairs.append((ctx.t("note"), tp.note))
+            pairs.append((ctx.t("note"), note_words(tp.note, ctx.lang)))
         if r.alloc_retries is not None:
             pairs.append((ctx.t("alloc_retries"), f"{r.alloc_retries} · OOM {r.ooms}"))
         body.append(f"<h3>{escape(r.label)}</h3>" + kv(ctx, pairs) + findings(ctx, r.findings))
@@ -117,7 +119,7 @@ def diagnosis_section(ctx: Ctx, d: "Diagnosis") -> str:
         body.append(f'<p class="mf-bad">{ctx.e("function_failed")} {escape(d.error)}</p>')
     body.append(findings(ctx, d.findings) or para(ctx.t("no_findings")))
     pairs = [(ctx.t("device"), d.device), (ctx.t("checks_run"), ", ".join(d.checks) or "—")]
-    pairs += [(ctx.t("not_run", check=c), why) for c, why in d.skipped.items()]
+    pairs += [(ctx.t("not_run", check=c), skip_words(why, ctx.lang)) for c, why in d.skipped.items()]
     body.append(kv(ctx, pairs))
     return section(ctx, ident, "diagnosis", d.label, "".join(body))
 

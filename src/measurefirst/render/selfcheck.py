@@ -109,6 +109,9 @@ _W: dict[str, dict[str, str]] = {
     "m.peaks": {"en": "measured peaks: matmul {flops:.1f} GFLOP/s ({dtype}, n={n}), copy {bw:.1f} GB/s",
                 "zh": "实测峰值：矩阵乘 {flops:.1f} GFLOP/s（{dtype}，n={n}），拷贝 {bw:.1f} GB/s"},
     "m.note": {"en": "note: {note}", "zh": "注：{note}"},
+    "mnote.nvidia_smi_missing": {"en": "nvidia-smi not found: no GPU clocks, power or throttle reasons",
+                                 "zh": "未找到 nvidia-smi：没有 GPU 时钟、功耗和降频原因"},
+    "mnote.peaks_failed": {"en": "the machine's peaks could not be measured: {error}", "zh": "无法测量机器峰值：{error}"},
     "not_visible": {"en": "not visible", "zh": "不可见"},
     "throttle.none": {"en": "none seen", "zh": "未发现"},
     "throttle.some": {"en": "{n} events during the check", "zh": "自检期间 {n} 次"},
@@ -298,8 +301,15 @@ def machine_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
         lines.append("  " + say("m.peaks", lang, flops=p["flops_per_s"] / 1e9, dtype=p["dtype"], n=p["matmul_size"],
                                 bw=p["bytes_per_s"] / 1e9))
     for note in m.notes:
-        lines.append("  " + say("m.note", lang, note=note))
+        lines.append("  " + say("m.note", lang, note=machine_note(note, lang)))
     return lines
+
+
+def machine_note(note: str, lang: str = "en") -> str:
+    """A note about the machine in words: its code, then after ``": "`` an error's own message if any
+    (``"peaks_failed: RuntimeError: ..."``); a code this version has no words for, as it is."""
+    code, _, error = note.partition(": ")
+    return say("mnote." + code, lang, error=error) if "mnote." + code in _W else note
 
 
 def verdict_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:

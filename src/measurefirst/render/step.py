@@ -11,7 +11,7 @@ from .words import code_word, verdict_words, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..step import StepComparison, StepResult
+    from ..step import RangedStepResult, StepComparison, StepResult
 
 
 def _rate(x: float | None, unit: str) -> str:
@@ -26,6 +26,23 @@ def _rate(x: float | None, unit: str) -> str:
 def phase_word(phase: str, lang: str = "en") -> str:
     """A phase's name: data, forward, backward, optimizer (数据, 前向, 反向, 优化器); any other as it is."""
     return code_word("phase_", phase, lang)
+
+
+def flops_source_words(source: str, lang: str = "en") -> str:
+    """Where a step's FLOPs came from, in words (text written by an older measurefirst, as it is)."""
+    return code_word("flops_src_", source, lang)
+
+
+def note_words(note: str, lang: str = "en") -> str:
+    """A step throughput's note in words (text written by an older measurefirst, as it is)."""
+    return code_word("tput_", note, lang)
+
+
+def table_peak_words(r: "StepResult", lang: str = "en") -> str:
+    """The datasheet peak the MFU is against: the table's row, or why there is none."""
+    if r.mfu_table_peak == "not_in_table":
+        return word("table_peak_not_in_table", lang, name=r.env.get("device_name") or r.device)
+    return code_word("table_peak_", r.mfu_table_peak, lang)
 
 
 PHASES = ("data", "forward", "backward", "optimizer")
@@ -68,11 +85,11 @@ def step_lines(results: Sequence["StepResult"], lang: str = "en") -> list[str]:
                           glob=_rate(tp.samples_per_s_global, "samples/s"), tokens=tokens,
                           batch=word("batch_short", lang, mb=tp.micro_batch, seq=tp.seq_len, accum=tp.grad_accum,
                                      world=tp.world_size),
-                          note=f" — {tp.note}" if tp.note else ""))
+                          note=word("note_tail", lang, note=note_words(tp.note, lang)) if tp.note else ""))
         measured = "n/a" if r.mfu_measured is None else word(
             "mfu_of_peak", lang, mfu=f"{r.mfu_measured:.1%}", peak=f"{r.mfu_measured_peak / 1e9:.1f}")  # type: ignore[operator]
         lines.append(word("mfu_line", lang, flops="n/a" if r.flops_per_step is None else f"{r.flops_per_step:.4g}",
-                          source=r.flops_source, peak=r.mfu_table_peak,
+                          source=flops_source_words(r.flops_source, lang), peak=table_peak_words(r, lang),
                           table="n/a" if r.mfu_table is None else f"{r.mfu_table:.1%}", measured=measured))
         for f in r.findings:
             w = finding_words(f, lang)
@@ -86,3 +103,12 @@ def step_comparison_text(result: "StepComparison", lang: str = "en") -> str:
     if result.comparison is not None:
         lines += comparison_lines(result.comparison, lang)
     return "\n".join(lines)
+
+
+def ranged_step_line(r: "RangedStepResult", lang: str = "en") -> str:
+    """A step timed by its ranges, in one line: the step, each range, the time outside any range."""
+    sep = word("list_comma", lang)
+    return plain(word("ranged_line", lang, label=r.label, device=r.device, time=format_time(r.step_s), steps=r.steps,
+                      warmup=r.warmup_steps, phases=sep.join(f"{phase_word(k, lang)} {format_time(v)}"
+                                                             for k, v in r.phase_s.items()),
+                      unmarked=format_time(r.unmarked_s)))

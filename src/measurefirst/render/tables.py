@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .text import cell, columns, format_time, format_value, plain, verdict_word
-from .words import change_words, code_word, word
+from .words import change_words, code_word, flag_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
     from ..compare import Verdict
-    from ..history import History
+    from ..history import History, SavedRun
     from ..profiling.kernels import KernelInfo
     from ..regression import Regression
     from ..store import RunRow
@@ -35,7 +35,8 @@ def regression_table(r: "Regression", lang: str = "en") -> "Table":
 
 def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
     """The notes under the table: what makes a pair doubtful, the labels found on one side only."""
-    return ([plain(word("note_flag", lang, label=c.label, flag=flag)) for c in r.changes for flag in c.flags]
+    return ([plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
+             for c in r.changes for flag in c.flags]
             + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
 
 
@@ -103,6 +104,30 @@ def history_table(h: "History", lang: str = "en") -> "Table":
             step = cell(word("step_slower", lang), "red") if v > values[i - 1] else cell(word("step_faster", lang), "green")
         table.add_row(str(r.id), cell(r.created), cell((r.git_commit or "")[:12]), shown, ci, prev, step)
     return table
+
+
+def saved_run_line(r: "SavedRun", lang: str = "en") -> str:
+    """``#3 matmul (2026-01-01 00:00:00): matmul: 1.234 ms ...``: a saved run and its result in one line."""
+    from ..results import Count
+    from .text import count_line, measurement_line
+
+    m = r.measurement
+    line = count_line(m, lang) if isinstance(m, Count) else measurement_line(m, lang)
+    return word("saved_run_line", lang, id=r.id, name=r.name, created=r.created, line=line)
+
+
+def history_lines(h: "History", lang: str = "en") -> list[str]:
+    """Every run of one name in a line: its median (``0.00123 s``) or count per call, steps marked."""
+    from ..results import Count
+
+    flagged = set(h.steps())
+    lines = [word("history_head", lang, name=h.name, n=len(h.runs))]
+    for i, r in enumerate(h.runs):
+        m = r.measurement
+        shown = f"{m.per_call:,.0f} {m.event}" if isinstance(m, Count) else f"{m.median:.6g} s"
+        lines.append(word("history_run", lang, id=r.id, created=r.created, value=shown)
+                     + (word("history_step_mark", lang) if i in flagged else ""))
+    return lines
 
 
 def kernel_table(infos: Sequence["KernelInfo"], lang: str = "en") -> "Table":

@@ -8,7 +8,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from .findings import finding_lines, finding_words
-from .words import code_word, verdict_words, word
+from .words import code_word, ratio_ci_words, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -243,8 +243,7 @@ def comparison_lines(c: "Comparison", lang: str = "en") -> list[str]:
     for v in c.verdicts:
         if v.verdict == "baseline":
             continue
-        ci = word("ci_na", lang) if v.ratio_ci is None else word(
-            "ratio_ci_words", lang, ratio=f"{v.ratio:.4f}", lo=f"{v.ratio_ci[0]:.4f}", hi=f"{v.ratio_ci[1]:.4f}")
+        ci = ratio_ci_words(v, lang)
         lines.append(plain(word("cmp_than" if v.verdict in ("faster", "slower") else "cmp_against", lang,
                                 label=v.label, words=verdict_words(v, lang), baseline=v.baseline, ci=ci,
                                 rounds=word("rounds", lang, n=v.rounds))))

@@ -133,11 +133,26 @@ def _diagnosis(d: Any, options: Options) -> View:
     return list(diagnosis_lines(d, options.lang))
 
 
-def _lines(r: Any, options: Options) -> View:
-    return list(str(r).splitlines())
+def _collectives(c: Any, options: Options) -> View:
+    from .distributed import collectives_lines
+
+    return list(collectives_lines(c, options.lang))
+
+
+def _rank_group(r: Any, options: Options) -> View:
+    from .distributed import group_lines
+
+    return list(group_lines(r.summary, options.lang))
+
+
+def _ranged_step(r: Any, options: Options) -> View:
+    from .step import ranged_step_line
+
+    return [ranged_step_line(r, options.lang)]
 
 
 _VIEWS: dict[str, Callable[[Any, Options], View]] = {
     "saved_run": _saved_run, "history": _history, "comparison": _comparison, "sweep": _sweep,
     "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
-    "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _lines}
+    "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _collectives,
+    "rank_group": _rank_group, "ranged_step": _ranged_step}

@@ -408,6 +408,13 @@ WORDS: dict[str, tuple[str, str]] = {
     "col_new": ("new", "新结果"),
     "col_change": ("change", "变化"),
     "note_flag": ("note: {label}: {flag}", "说明：{label}：{flag}"),
+    "flag_devices": ("different devices: {base} vs {new}", "设备不同：{base} 与 {new}"),
+    "flag_machines": ("different machines: {base} vs {new}", "机器不同：{base} 与 {new}"),
+    "flag_counters": ("different counters: {base} vs {new} (counts differ between them)",
+                      "计数器不同：{base} 与 {new}（两者的计数不可比）"),
+    "flag_python": ("different python: {base} vs {new}", "Python 版本不同：{base} 与 {new}"),
+    "flag_torch": ("different torch: {base} vs {new}", "torch 版本不同：{base} 与 {new}"),
+    "flag_incomplete": ("incomplete run", "运行未完成"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
     "regression_line": ("regression: {label} is {words}, beyond the {threshold} threshold",
                         "性能回退：{label} {words}，超出 {threshold} 的阈值"),
@@ -470,6 +477,37 @@ WORDS: dict[str, tuple[str, str]] = {
                  "  每步 FLOPs {flops}（{source}）；相对 {peak} 的 MFU：{table}；相对实测峰值：{measured}"),
     "mfu_of_peak": ("{mfu} of {peak} GFLOP/s", "{peak} GFLOP/s 的 {mfu}"),
     "fix_tail": (" — fix: {fix}", " — 解决：{fix}"),
+    "note_tail": (" — {note}", " — {note}"),
+    "flops_src_not_given": ("not given", "未提供"),
+    "flops_src_given": ("given", "用户给定"),
+    "flops_src_6n": ("6·N·tokens (approximation)", "6·N·tokens（近似）"),
+    "flops_src_6n_needs_tokens": ("6N needs micro_batch and seq_len", "6N 需要 micro_batch 和 seq_len"),
+    "flops_src_no_batch": ("no batch seen", "没有见到批次"),
+    "flops_src_counted": ("FlopCounterMode (forward + backward)", "FlopCounterMode（前向 + 反向）"),
+    "tput_no_seq_len": ("tokens/s needs seq_len (the tokens per sample); samples/s shown instead",
+                        "tokens/s 需要 seq_len（每个样本的 token 数）；改为显示 样本/s"),
+    "table_peak_none_cpu": ("CPU: no datasheet peak", "CPU：没有规格表峰值"),
+    "table_peak_not_in_table": ("{name}: not in the dense-peak table (no guess)", "{name}：不在稠密峰值表中（不作猜测）"),
+    # steps timed by their ranges, in one line
+    "ranged_line": ("{label} on {device}: step {time} (median of {steps}; {warmup} warm-up steps excluded); phases: "
+                    "{phases}; outside any range {unmarked}",
+                    "{label}（{device}）：每步 {time}（{steps} 步的中位数；不计 {warmup} 个预热步）；各阶段：{phases}；"
+                    "不在任何区间内 {unmarked}"),
+    # collectives in lines
+    "co_head": ("collectives on {n} ranks, backend {backend}, device {device} (time: slowest rank's median per call; "
+                "size: nccl-tests' total buffer)",
+                "{n} 个进程上的集合通信，后端 {backend}，设备 {device}（时间：最慢进程每次调用的中位数；"
+                "大小：nccl-tests 的总缓冲区）"),
+    "co_latency": ("latency t0 {t0} us   ", "延迟 t0 {t0} us   "),
+    "co_flat": ("(time does not grow with size)", "（时间不随大小增长）"),
+    "co_bandwidth": ("asymptotic algbw {algbw} GB/s   busbw {busbw} GB/s", "渐近算法带宽 {algbw} GB/s   总线带宽 {busbw} GB/s"),
+    "co_fit_head": ("fit t(size) = t0 + size/bw (least squares on relative error):",
+                    "拟合 t(size) = t0 + size/bw（相对误差的最小二乘）："),
+    # rank groups in lines
+    "rank_median_line": ("rank {rank}: median {us} us", "进程 {rank}：中位数 {us} us"),
+    "rank_spread_line": ("spread across ranks {spread}; slowest rank {rank} at {x}x the median rank",
+                         "进程间差异 {spread}；最慢的是进程 {rank}，是中位进程的 {x} 倍"),
+    "rank_straggler_line": ("straggler: rank {rank} (beyond {t})", "掉队者：进程 {rank}（超出 {t}）"),
     # doctor in lines
     "doctor_head": ("doctor: {label} on {device}", "体检：{label}（{device}）"),
     "doctor_failed": ("  the function failed: {error}", "  函数运行失败：{error}"),
@@ -478,8 +516,31 @@ WORDS: dict[str, tuple[str, str]] = {
     "checks_line": ("  checks run: {checks}", "  已运行的检查：{checks}"),
     "none": ("none", "无"),
     "not_run_line": ("  not run: {check} ({why})", "  未运行：{check}（{why}）"),
+    "skip_simulated": ("simulated clock", "模拟时钟"),
+    "skip_function_failed": ("the function failed", "函数运行失败"),
     "verdict_line": ("  verdict: {verdict}", "  结论：{verdict}"),
     # the command line's status lines
+    "who_benchmark": ("benchmark {label!r}", "基准测试 {label!r}"),
+    "who_sweep": ("sweep {label!r}", "规模扫描 {label!r}"),
+    "who_candidate": ("a candidate", "某个候选"),
+    "who_profiled": ("the profiled code", "被剖析的代码"),
+    "who_step": ("the step", "训练步"),
+    "who_code": ("the code under test", "被测代码"),
+    "interrupted_partial": ("interrupted: showing what was measured so far (marked incomplete)",
+                            "已中断：显示目前已测得的部分（标记为未完成）"),
+    "interrupted": ("interrupted", "已中断"),
+    "raised_interrupt": ("error: {who} raised KeyboardInterrupt itself (no Ctrl-C was pressed); code under "
+                         "measurement must not raise it",
+                         "错误：{who} 自己抛出了 KeyboardInterrupt（并没有按 Ctrl-C）；被测代码不应抛出它"),
+    "code_raised_interrupt": ("error: the code under test raised KeyboardInterrupt",
+                              "错误：被测代码抛出了 KeyboardInterrupt"),
+    "called_exit": ("error: {who} called sys.exit({code}); code under measurement must return, not exit",
+                    "错误：{who} 调用了 sys.exit({code})；被测代码应当返回，而不是退出"),
+    "failed_line": ("error: {error}{hint}", "错误：{error}{hint}"),
+    "hint_unbound_local": (" (statements run inside a function, so a name the statement assigns, as in x += 1, is "
+                           "local to it: assign it in -s setup and write `global x; x += 1`, or time a module:function)",
+                           "（语句在函数内运行，所以语句赋值的名字（如 x += 1）是局部变量：请在 -s setup 中给它赋值并写 "
+                           "`global x; x += 1`，或者改测 module:function）"),
     "saved_runs": ("saved {n} run(s) to {path}: {runs}", "已将 {n} 次运行保存到 {path}：{runs}"),
     "not_saved": ("not saved: {label} has no samples", "未保存：{label} 没有样本"),
     "error_line": ("error: {error}", "错误：{error}"),
@@ -498,6 +559,10 @@ WORDS: dict[str, tuple[str, str]] = {
     "run_header": ("#{id} {name}: {kind}, {created}", "#{id} {name}：{kind}，{created}"),
     "saved_run_header": ("#{id} {name} ({created})", "#{id} {name}（{created}）"),
     "labelled_line": ("{label}: {line}", "{label}：{line}"),
+    "saved_run_line": ("#{id} {name} ({created}): {line}", "#{id} {name}（{created}）：{line}"),
+    "history_head": ("history of {name}: {n} run(s)", "{name} 的历史：{n} 次运行"),
+    "history_run": ("  #{id} {created} {value}", "  #{id} {created} {value}"),
+    "history_step_mark": ("  step", "  阶跃"),
     "deleted_run": ("deleted run #{id}", "已删除运行 #{id}"),
     "wrote_report": ("wrote {path} ({n} result(s), {kib} KiB, lang {language})", "已写入 {path}（{n} 个结果，{kib} KiB，语言 {language}）"),
     # regression checks (and a pytest run's baseline changes)
@@ -600,6 +665,22 @@ def verdict_words(v: "Verdict", lang: str) -> str:
         return word("v_faster_x", lang, x=f"{s:.2f}") if s >= 1.5 else word("v_faster_pct", lang, p=f"{(s - 1) * 100:.1f}")
     r = v.ratio
     return word("v_slower_x", lang, x=f"{r:.2f}") if r >= 1.5 else word("v_slower_pct", lang, p=f"{(r - 1) * 100:.1f}")
+
+
+def flag_words(c: "Change", flag: str, lang: str) -> str:
+    """What makes a change doubtful, in words: ``different machines: a vs b`` (a flag written as words by an
+    older measurefirst, as it is)."""
+    if flag in c.flag_values:
+        base, new = c.flag_values[flag]
+        return word("flag_" + flag, lang, base=base, new=new)
+    return code_word("flag_", flag, lang)
+
+
+def ratio_ci_words(v: "Verdict", lang: str) -> str:
+    """A verdict's time ratio with its 95% CI, then ``, ``: ``time ratio 0.4210 (95% CI 0.4100–0.4300), ``."""
+    if v.ratio_ci is None:
+        return word("ci_na", lang)
+    return word("ratio_ci_words", lang, ratio=f"{v.ratio:.4f}", lo=f"{v.ratio_ci[0]:.4f}", hi=f"{v.ratio_ci[1]:.4f}")
 
 
 def change_words(c: "Change", lang: str) -> str:
