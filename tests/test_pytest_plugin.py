@@ -162,7 +162,7 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     same.stdout.fnmatch_lines([
         "measurefirst: comparing with @base; a test fails when slower beyond its CI and 5.0%",
         "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI); simulated clock",
-        "*test_manual_gelu[[]4096[]]*1.000x (0.99*–1.00*)*same*",
+        "*test_manual_gelu[[]4096[]]*1.000x (0.94*–1.05*)*same*",  # the runs' CIs and a 2% run-to-run spread
         "no regression beyond 5.0% and the noise against @base",
     ])
 
@@ -172,7 +172,7 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     slower.stdout.fnmatch_lines([
         "*_ test_manual_gelu[[]4096[]] _*",
         "measurefirst: slower than the baseline beyond the noise and the threshold (--mf-fail-if-slower)",
-        "  test_manual_gelu[[]4096[]]: 20.0% slower (ratio 1.200, 95% CI 1.19*–1.20*) than @base, beyond the 5.0% "
+        "  test_manual_gelu[[]4096[]]: 20.0% slower (ratio 1.200, 95% CI 1.13*–1.26*) than @base, beyond the 5.0% "
         "threshold and the noise",
     ])
     slower.stdout.fnmatch_lines([
@@ -180,10 +180,15 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
         "REGRESSION test_manual_gelu[[]4096[]]: 20.0% slower (ratio 1.200, *",
         "FAILED test_gelu.py::test_manual_gelu[[]4096[]] - measurefirst: slower than the b*",
     ])
-    # a slowdown within the threshold is not a regression, even though it is beyond the noise
-    within = pt.runpytest(SIM + ";test_manual_gelu=10.3ms", "--mf-compare=@base", "--mf-fail-if-slower", "5%")
+    # a slowdown within the threshold is not a regression, even though it is beyond the noise (8%: beyond the
+    # runs' CIs and the 2% run-to-run spread, within the 10% threshold)
+    within = pt.runpytest(SIM + ";test_manual_gelu=10.8ms", "--mf-compare=@base", "--mf-fail-if-slower", "10%")
     within.assert_outcomes(passed=5)
-    within.stdout.fnmatch_lines(["*test_manual_gelu[[]4096[]]*1.030x (1.0*–1.0*)*slower*"])
+    within.stdout.fnmatch_lines(["*test_manual_gelu[[]4096[]]*1.080x (1.02*–1.14*)*slower*"])
+    # 3% slower between two runs is within the run-to-run spread: "same", not a verdict either way
+    drift = pt.runpytest(SIM + ";test_manual_gelu=10.3ms", "--mf-compare=@base", "--mf-fail-if-slower", "5%")
+    drift.assert_outcomes(passed=5)
+    drift.stdout.fnmatch_lines(["*test_manual_gelu[[]4096[]]*1.030x (0.97*–1.08*)*same*"])
 
 
 def test_compare_without_gate_and_latest(pt: pytest.Pytester) -> None:

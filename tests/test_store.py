@@ -4,7 +4,9 @@ import sqlite3
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.regression import change, match, steps
+import math
+
+from measurefirst.regression import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
 from measurefirst.simulate import SimSpec, SimWorld
 from measurefirst.store import Store, StoreError
 
@@ -122,6 +124,33 @@ def test_regression_arithmetic():
     assert not change(base, slow, threshold=0.2).regression  # within the threshold
     assert not change(base, same, threshold=0.0).regression
     assert change(slow, base).improvement
+
+
+def test_the_interval_across_runs_holds_the_run_to_run_spread():
+    """A time ratio between two runs: both runs' 95% intervals and sqrt(2) x 1.96 x the run-to-run spread of
+    one run, added in quadrature on the log scale; exact arithmetic for the assumed, given and zero spread."""
+    base, new = sim(10_000), sim(10_200, seed=2)
+    own = math.hypot(*(max(math.log(m.ci[1] / m.median), math.log(m.median / m.ci[0])) for m in (base, new)))
+    for given, cv, source in ((None, RUN_TO_RUN_CV, "assumed"), (0.05, 0.05, "given"), (0.0, 0.0, "")):
+        c = change(base, new, run_to_run=given)
+        hw = math.hypot(own, 1.959963984540054 * math.sqrt(2) * math.log1p(cv))
+        assert (c.ci_low, c.ci_high) == pytest.approx((c.ratio * math.exp(-hw), c.ratio * math.exp(hw)), rel=1e-12)
+        assert (c.run_to_run, c.run_to_run_source) == (cv, source)
+    # 2% slower in two runs: beyond the runs' own intervals, not beyond the run-to-run spread
+    assert change(base, new, run_to_run=0.0).ci_low > 1 and change(base, new).ci_low < 1 < change(base, new).ci_high
+    with pytest.raises(ValueError, match="run_to_run"):
+        change(base, new, run_to_run=-0.01)
+
+
+def test_run_to_run_spread_is_measured_from_a_history_robustly():
+    assert run_to_run_cv([1.0, 1.01, 0.99, 1.0]) is None  # too few runs
+    # alternating +-1%: consecutive log differences ~0.02; median abs difference / sqrt(2) x 1.4826
+    medians = [1.0, 1.01, 1.0, 1.01, 1.0, 1.01]
+    d = math.log(1.01)
+    assert run_to_run_cv(medians) == pytest.approx(math.expm1(1.4826 * d / math.sqrt(2)), rel=1e-12)
+    # one step change (x1.5) among quiet runs moves the estimate little: it is one difference of many
+    quiet = [1.0, 1.001, 0.999, 1.0, 1.001, 0.999, 1.0]
+    assert run_to_run_cv(quiet + [1.5 * q for q in quiet]) < 0.002
 
 
 def test_match_by_label_and_steps():

@@ -89,7 +89,8 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
         raise UsageError("--label names live targets; saved results keep the labels they were saved with")
     _check(args)
     result = check_saved(args.targets, store=args.store, gate=args.fail_if_slower is not None,
-                         threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower)
+                         threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
+                         run_to_run=args.run_to_run)
     code = _emit(args, [result])
     for line in regression_failures(result, _lang(args)):
         _say(line)

@@ -335,6 +335,10 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
                    help="exit 1 if a candidate or saved result is slower beyond its CI and this threshold "
                         "(5%% or 0.05; a bare number above 1 is refused); alone: the CI decides for times, "
                         "0.5%% more work for counts")
+    c.add_argument("--run-to-run", type=_fraction, default=None, metavar="FRACTION",
+                   help="saved results: the run-to-run spread of one run's median (relative standard deviation) that "
+                        "the intervals include (default: measured from 5 or more saved runs of @NAME, else "
+                        f"{_pct(D.RUN_TO_RUN_CV)} assumed)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 
     r = _sub(sub, "runs", "list, show, delete or export saved runs",

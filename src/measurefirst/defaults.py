@@ -52,3 +52,8 @@ LANGS = ("en", "zh")
 THEMES = ("auto", "light", "dark")
 #: The lecture's demonstrations, in order (``measurefirst demo``).
 DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
+
+# ---- regression checks of saved results ------------------------------------------------------------
+#: The run-to-run spread of one run's median (relative standard deviation) assumed when no history of
+#: the benchmark measures it (see :data:`measurefirst.regression.RUN_TO_RUN_CV`).
+RUN_TO_RUN_CV = 0.02

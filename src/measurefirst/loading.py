@@ -211,10 +211,11 @@ def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> l
 
 
 def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None = None, gate: bool = False,
-                threshold: float | None = None) -> "Regression":
+                threshold: float | None = None, run_to_run: float | None = None) -> "Regression":
     """The regression check of saved results: BASE and NEW (results files, ``#ID``, ``@NAME~K``), or one
-    ``@NAME`` (its latest run against the one before). ``ValueError`` (:class:`LoadError`)
-    says what to give instead."""
+    ``@NAME`` (its latest run against the one before). The intervals include ``run_to_run`` (else the
+    spread measured from the saved runs of @NAME, else the assumed one). ``ValueError``
+    (:class:`LoadError`) says what to give instead."""
     from .regression import check_regression
     from .store import parse_ref
 
@@ -228,8 +229,24 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
         raise ValueError("a regression check takes BASE and NEW (files, #ID or @NAME)")
     base, new = (load_measured(t, store) for t in refs)
     names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
+    name = names.pop() if len(names) == 1 else None
+    # runs of one name: measure their spread
+    spread = run_to_run if run_to_run is not None or name is None else _saved_spread(name, store)
+    source = "given" if run_to_run is not None else "history" if spread is not None else ""
     return check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=gate, threshold=threshold,
-                            label=names.pop() if len(names) == 1 else None)
+                            label=name, run_to_run=spread, run_to_run_source=source)
+
+
+def _saved_spread(name: str, store: str | os.PathLike[str] | None) -> float | None:
+    """The run-to-run spread of the saved timings of ``name`` (None when too few are saved)."""
+    from .history import load_history
+    from .regression import run_to_run_cv
+    from .results import Measurement
+    from .store import Store
+
+    with Store(store, create=False) as st:
+        runs = load_history(st, name).runs
+    return run_to_run_cv([r.measurement.median for r in runs if isinstance(r.measurement, Measurement)])
 
 
 def load_targets(targets: list[str], store: str | os.PathLike[str] | None = None) -> list[Any]:

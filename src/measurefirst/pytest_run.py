@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Version of a :class:`PytestRun`'s stored form (version 1 is what ``--mf-json`` first wrote; it gave a
 #: baseline change's flags in English words).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
+from . import defaults
 from .protocol import migrate
 from .results import Count, Measurement
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.protocol`); version 1 gave a
 #: change's flags in English words.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: What makes a change doubtful (:attr:`Change.flags`; the renderer has the words): the two sides ran on
 #: different devices, machines, instruction counters, Python or torch versions (the two values are in
 #: :attr:`Change.flag_values`), or a side is incomplete.
@@ -39,6 +40,17 @@ R = TypeVar("R", Measurement, Count)
 #: A step in a history: consecutive runs whose medians differ by more than this fraction and
 #: whose ratio CI excludes 1.
 STEP_FRACTION = 0.02
+#: Two saved runs sample the machine's state as well as the code: clocks, other load, memory
+#: placement and heat change between runs, and a run's own interval cannot see that. Independent runs
+#: of one benchmark on this project's shared 2-core host had a run-to-run CV of 3.7% (256x256 matmul)
+#: to 7.5% (1-element add) (docs/benchmarks.md); quiet GPU servers vary by about 1%. Unless a history
+#: of the benchmark measures it (:func:`run_to_run_cv`), a time ratio across runs assumes this relative
+#: standard deviation per run on top of both runs' intervals (see :func:`change`).
+RUN_TO_RUN_CV = defaults.RUN_TO_RUN_CV
+#: Fewest saved runs of one benchmark from which :func:`run_to_run_cv` estimates the spread.
+RUN_TO_RUN_MIN_RUNS = 5
+#: The normal quantile of a two-sided 95% interval.
+_Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -59,6 +71,12 @@ class Change:
     threshold: float = 0.0
     #: the base's and the new side's values of each flag that has them: {"machines": ("a", "b")}
     flag_values: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: the run-to-run relative standard deviation per run included in the interval (times; 0 for counts,
+    #: whose runs count the same, and for checks written before version 3)
+    run_to_run: float = 0.0
+    #: where ``run_to_run`` came from: "assumed" (:data:`RUN_TO_RUN_CV`), "history" (measured from saved
+    #: runs of the benchmark) or "given"; empty when none was included
+    run_to_run_source: str = ""
 
     def words(self) -> str:
         """``"12.0% slower (ratio 1.120, 95% CI 1.110–1.130)"`` (in English; see :mod:`measurefirst.render.words`)."""
@@ -178,11 +196,29 @@ def _change_counts(base: Count, new: Count, threshold: float | None, label: str 
                   **_flags(differ, base.complete and new.complete))
 
 
+def run_to_run_cv(medians: Sequence[float]) -> float | None:
+    """The relative standard deviation of one run's median from run to run, measured from the medians of
+    saved runs of one benchmark, oldest first (None with fewer than :data:`RUN_TO_RUN_MIN_RUNS` usable).
+    Robust to a step change and to slow drift: the scaled median absolute difference of consecutive
+    runs' log medians, over sqrt(2)."""
+    logs = [math.log(m) for m in medians if isinstance(m, (int, float)) and math.isfinite(m) and m > 0]
+    if len(logs) < RUN_TO_RUN_MIN_RUNS:
+        return None
+    diffs = sorted(abs(b - a) for a, b in zip(logs, logs[1:]))
+    mid = len(diffs) // 2
+    mad = diffs[mid] if len(diffs) % 2 else (diffs[mid - 1] + diffs[mid]) / 2
+    return math.expm1(1.4826 * mad / math.sqrt(2))
+
+
 def change(base: Measurement | Count, new: Measurement | Count, *, threshold: float | None = None,
-           label: str | None = None) -> Change:
+           label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "") -> Change:
     """Compare two saved measurements (or two counts); a regression is slower (more work) beyond the
     CI *and* the threshold (default: 0 for times, :data:`COUNT_THRESHOLD` for counts). A side
-    without samples, or a time against a count, cannot be compared: ``ValueError`` says why."""
+    without samples, or a time against a count, cannot be compared: ``ValueError`` says why.
+
+    Two runs of a time differ by more than their samples say, so the interval of a time ratio also holds
+    a run-to-run spread: ``run_to_run``, the relative standard deviation of one run (default
+    :data:`RUN_TO_RUN_CV`, "assumed"; :func:`run_to_run_cv` measures it from a history)."""
     if isinstance(base, Count) or isinstance(new, Count):
         if not (isinstance(base, Count) and isinstance(new, Count)):
             raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "
@@ -196,8 +232,13 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
         if not (m.median > 0 and math.isfinite(m.median)):
             raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
                              f"re-run it before comparing")
+    cv = RUN_TO_RUN_CV if run_to_run is None else run_to_run
+    if isinstance(cv, bool) or not isinstance(cv, (int, float)) or not math.isfinite(cv) or cv < 0:
+        raise ValueError(f"run_to_run must be a finite fraction >= 0 such as 0.02 (2%); got {run_to_run!r}")
+    source = run_to_run_source or ("assumed" if run_to_run is None else "given")
     ratio = new.median / base.median
-    hw = math.hypot(_log_half_width(base), _log_half_width(new))
+    # each run's own 95% interval, and both runs' run-to-run spread, added in quadrature on the log scale
+    hw = math.hypot(_log_half_width(base), _log_half_width(new), _Z95 * math.sqrt(2) * math.log1p(cv))
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
     same_device = (base.env.get("device_name") == new.env.get("device_name")
                    and base.device.split(":")[0] == new.device.split(":")[0])
@@ -206,6 +247,7 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     return Change(label or new.label, base.median, new.median, ratio, lo, hi,
                   regression=lo > 1.0 and ratio > 1.0 + threshold,
                   improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), threshold=threshold,
+                  run_to_run=float(cv), run_to_run_source=source if cv > 0 else "",
                   **_flags(differ, base.complete and new.complete))
 
 
@@ -238,8 +280,9 @@ def steps(history: Sequence[Measurement | Count]) -> list[int]:
     """Indices i where run i differs from run i-1 beyond both CIs and :data:`STEP_FRACTION` (times)
     or :data:`COUNT_THRESHOLD` (counts)."""
     out = []
+    cv = run_to_run_cv([m.median for m in history if isinstance(m, Measurement)])
     for i in range(1, len(history)):
-        c = change(history[i - 1], history[i])
+        c = change(history[i - 1], history[i], run_to_run=cv, run_to_run_source="history" if cv is not None else "")
         step = COUNT_THRESHOLD if c.unit != "seconds" else STEP_FRACTION
         if (c.ci_low > 1 or c.ci_high < 1) and abs(c.ratio - 1) > step:
             out.append(i)
@@ -248,13 +291,14 @@ def steps(history: Sequence[Measurement | Count]) -> list[int]:
 
 def check_regression(base: Sequence[Measurement | Count], new: Sequence[Measurement | Count], *, base_name: str = "base",
           new_name: str = "new", threshold: float | None = None, gate: bool = False,
-          label: str | None = None) -> Regression:
+          label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "") -> Regression:
     """The regression check of ``new`` against ``base``, paired by label (``label`` renames a single
     pair). ``ValueError`` when no label is in both, or a pair cannot be compared."""
     pairs, unmatched = match(base, new)  # type: ignore[type-var]  # times with times, counts with counts
     if not pairs:
         raise ValueError(f"no benchmark label appears in both {base_name} and {new_name}")
-    changes = tuple(change(b, n, threshold=threshold, label=label if len(pairs) == 1 else None) for b, n in pairs)
+    changes = tuple(change(b, n, threshold=threshold, label=label if len(pairs) == 1 else None, run_to_run=run_to_run,
+                           run_to_run_source=run_to_run_source) for b, n in pairs)
     return Regression(base_name, new_name, changes, tuple(unmatched), gate)
 
 

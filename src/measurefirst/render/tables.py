@@ -34,9 +34,13 @@ def regression_table(r: "Regression", lang: str = "en") -> "Table":
 
 
 def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
-    """The notes under the table: what makes a pair doubtful, the labels found on one side only."""
-    return ([plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
-             for c in r.changes for flag in c.flags]
+    """The notes under the table: the run-to-run spread the intervals include, what makes a pair
+    doubtful, the labels found on one side only."""
+    spreads = sorted({(c.run_to_run, c.run_to_run_source) for c in r.changes if c.run_to_run > 0})
+    return ([word("note_run_to_run", lang, cv=f"{cv:.1%}", source=code_word("rtr_", source, lang))
+             for cv, source in spreads]
+            + [plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
+               for c in r.changes for flag in c.flags]
             + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
 
 

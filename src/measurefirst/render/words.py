@@ -415,6 +415,15 @@ WORDS: dict[str, tuple[str, str]] = {
     "flag_python": ("different python: {base} vs {new}", "Python 版本不同：{base} 与 {new}"),
     "flag_torch": ("different torch: {base} vs {new}", "torch 版本不同：{base} 与 {new}"),
     "flag_incomplete": ("incomplete run", "运行未完成"),
+    "note_run_to_run": ("note: the intervals include a run-to-run spread of ±{cv} per run ({source}): two separate "
+                        "runs differ by more than their own samples show; to tell versions apart within a few "
+                        "percent, compare them interleaved (measurefirst compare A B)",
+                        "说明：区间已计入每次运行 ±{cv} 的运行间波动（{source}）：两次独立运行之间的差异大于各自样本"
+                        "所能显示的；要分辨几个百分点以内的差异，请交错比较（measurefirst compare A B）"),
+    "rtr_assumed": ("assumed; saved runs of the benchmark measure it once there are 5",
+                    "假定值；同一基准测试保存满 5 次运行后即可实测"),
+    "rtr_history": ("measured from the saved runs of the benchmark", "由该基准测试已保存的运行实测"),
+    "rtr_given": ("given", "指定值"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
     "regression_line": ("regression: {label} is {words}, beyond the {threshold} threshold",
                         "性能回退：{label} {words}，超出 {threshold} 的阈值"),
