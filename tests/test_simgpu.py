@@ -5,6 +5,8 @@ an event, events stamped at 0.5 µs resolution. A kernel launched right after a 
 idle GPU therefore starts ``launch_ns`` after the event: every figure below follows from that.
 """
 
+from dataclasses import replace
+
 import pytest
 import torch
 
@@ -205,6 +207,10 @@ def test_auto_times_cpu_only_code_on_the_cpu(gpu):
     m = benchmark(cpu_code, warmup=2, trials=5)
     assert m.device == "cpu" and m.timer == "wall"
     assert "auto_device_cpu" in [w.code for w in m.findings]
+    assert (m.options["auto_device"], m.options["auto_device_seen"]) == ("cpu", ["cpu"])  # codes, not words
+    # a file written before the choice was a code held English words: the same finding
+    old = replace(m, options={**m.options, "auto_device": "cpu: the first call touched only cpu tensors"})
+    assert "auto_device_cpu" in [w.code for w in old.findings]
     assert per_call_ns(m) == 10 * US
     gpu_code = gpu.kernel(10 * US)
     assert benchmark(gpu_code, warmup=2, trials=5).device == "cuda:0"
@@ -213,7 +219,9 @@ def test_auto_times_cpu_only_code_on_the_cpu(gpu):
 def test_auto_warns_when_no_tensor_op_is_seen(gpu):
     m = benchmark(lambda: gpu.world.call(10 * US), warmup=2, trials=5)
     assert m.device == "cuda:0"
-    assert "no_device_work" in [w.code for w in m.findings]
+    assert "no_device_work" in [w.code for w in m.findings] and m.options["auto_device"] == "none"
+    old = replace(m, options={**m.options, "auto_device": "no tensor op seen"})  # as older files wrote it
+    assert "no_device_work" in [w.code for w in old.findings]
 
 
 def test_auto_cold_call_is_the_observed_first_call(gpu):

@@ -676,11 +676,13 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
         sync()
         colds.append(float(m.clock_ns() - t0))
         seen |= touched
+    # what "auto" chose, as a code: "device" (the call worked there), "cpu" (it touched only tensors of
+    # the types in "auto_device_seen"), "none" (no tensor op at all)
     if dev.type in seen:
-        return dev, colds, {"auto_device": "observed device work"}
+        return dev, colds, {"auto_device": "device", "auto_device_seen": sorted(seen)}
     if seen:
-        return torch.device("cpu"), colds, {"auto_device": f"cpu: the first call touched only {', '.join(sorted(seen))} tensors"}
-    return dev, colds, {"auto_device": "no tensor op seen"}
+        return torch.device("cpu"), colds, {"auto_device": "cpu", "auto_device_seen": sorted(seen)}
+    return dev, colds, {"auto_device": "none", "auto_device_seen": []}
 
 
 def check_timer(timer: object) -> None:

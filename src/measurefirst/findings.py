@@ -289,10 +289,10 @@ def assess(m: "Measurement", *, audit: bool = False) -> tuple[Finding, ...]:
         if sample_ns > 0 and cal.overhead_ns / sample_ns > limit:
             out.append(found("overhead_bias", cal.overhead_ns / sample_ns, threshold=limit,
                              overhead_ns=cal.overhead_ns))
-    choice = str(m.options.get("auto_device") or "")
-    if choice.startswith("cpu"):
+    choice = str(m.options.get("auto_device") or "")  # a code; files before it was one held English words
+    if choice == "cpu" or choice.startswith("cpu:"):
         out.append(found("auto_device_cpu"))
-    elif choice == "no tensor op seen":
+    elif choice in ("none", "no tensor op seen"):
         out.append(found("no_device_work", device=m.device))
     if m.options.get("cuda_graph") and m.options.get("setup_given"):
         out.append(found("graph_setup"))
