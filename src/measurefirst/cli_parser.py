@@ -337,7 +337,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
                         "0.5%% more work for counts")
     c.add_argument("--run-to-run", type=_fraction, default=None, metavar="FRACTION",
                    help="saved results: the run-to-run spread of one run's median (relative standard deviation) that "
-                        "the intervals include (default: measured from 5 or more saved runs of @NAME, else "
+                        "the intervals include (default: measured from 8 or more saved runs of @NAME, else "
                         f"{_pct(D.RUN_TO_RUN_CV)} assumed)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 

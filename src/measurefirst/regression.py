@@ -48,7 +48,7 @@ STEP_FRACTION = 0.02
 #: standard deviation per run on top of both runs' intervals (see :func:`change`).
 RUN_TO_RUN_CV = defaults.RUN_TO_RUN_CV
 #: Fewest saved runs of one benchmark from which :func:`run_to_run_cv` estimates the spread.
-RUN_TO_RUN_MIN_RUNS = 5
+RUN_TO_RUN_MIN_RUNS = 8
 #: The normal quantile of a two-sided 95% interval.
 _Z95 = 1.959963984540054
 

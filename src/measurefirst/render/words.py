@@ -420,8 +420,8 @@ WORDS: dict[str, tuple[str, str]] = {
                         "percent, compare them interleaved (measurefirst compare A B)",
                         "说明：区间已计入每次运行 ±{cv} 的运行间波动（{source}）：两次独立运行之间的差异大于各自样本"
                         "所能显示的；要分辨几个百分点以内的差异，请交错比较（measurefirst compare A B）"),
-    "rtr_assumed": ("assumed; saved runs of the benchmark measure it once there are 5",
-                    "假定值；同一基准测试保存满 5 次运行后即可实测"),
+    "rtr_assumed": ("assumed; saved runs of the benchmark measure it once there are 8",
+                    "假定值；同一基准测试保存满 8 次运行后即可实测"),
     "rtr_history": ("measured from the saved runs of the benchmark", "由该基准测试已保存的运行实测"),
     "rtr_given": ("given", "指定值"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
