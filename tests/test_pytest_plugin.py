@@ -161,7 +161,8 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     same.assert_outcomes(passed=5)
     same.stdout.fnmatch_lines([
         "measurefirst: comparing with @base; a test fails when slower beyond its CI and 5.0%",
-        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI); simulated clock",
+        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI; with a ±2.0% "
+        "run-to-run spread, assumed); simulated clock",
         "*test_manual_gelu[[]4096[]]*1.000x (0.94*–1.05*)*same*",  # the runs' CIs and a 2% run-to-run spread
         "no regression beyond 5.0% and the noise against @base",
     ])
@@ -180,6 +181,12 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
         "REGRESSION test_manual_gelu[[]4096[]]: 20.0% slower (ratio 1.200, *",
         "FAILED test_gelu.py::test_manual_gelu[[]4096[]] - measurefirst: slower than the b*",
     ])
+    # a user who knows the runs agree (a deterministic machine) gives the spread: here none, so the runs' own CIs
+    exact = pt.runpytest(SIM, "--mf-compare", "base", "--mf-run-to-run", "0")
+    exact.assert_outcomes(passed=5)
+    exact.stdout.fnmatch_lines([
+        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI); simulated clock",
+        "*test_manual_gelu[[]4096[]]*1.000x (0.99*–1.00*)*same*"])
     # a slowdown within the threshold is not a regression, even though it is beyond the noise (8%: beyond the
     # runs' CIs and the 2% run-to-run spread, within the 10% threshold)
     within = pt.runpytest(SIM + ";test_manual_gelu=10.8ms", "--mf-compare=@base", "--mf-fail-if-slower", "10%")

@@ -428,6 +428,7 @@ class MeasureSession:
         self.save: str | None = getattr(opt, "mf_save", None)
         self.compare_ref: str | None = getattr(opt, "mf_compare", None)
         self.threshold: float | None = getattr(opt, "mf_fail_if_slower", None)
+        self.run_to_run: float | None = getattr(opt, "mf_run_to_run", None)
         self.json_path: Path | None = Path(opt.mf_json) if getattr(opt, "mf_json", None) else None
         self.bench_json: Path | None = None
         store = getattr(opt, "mf_store", None) or os.environ.get(ENV_VAR)
@@ -691,7 +692,8 @@ class MeasureSession:
             record.baseline_missing = True
             return
         try:
-            record.change = change(base, record.measurement, threshold=self.threshold or 0.0, label=record.name)
+            record.change = change(base, record.measurement, threshold=self.threshold or 0.0, label=record.name,
+                                   run_to_run=self.run_to_run)
         except ValueError as exc:
             record.baseline_error = str(exc)
             return

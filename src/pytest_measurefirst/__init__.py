@@ -82,6 +82,9 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
                 help="fail a test that is slower than its baseline beyond both its CI and this threshold "
                      "(e.g. 5%%), as `measurefirst compare --fail-if-slower` decides")
+    g.addoption("--mf-run-to-run", type=_fraction, default=None, metavar="FRACTION",
+                help="the run-to-run spread of one run's median (relative standard deviation) that the intervals "
+                     "against the baseline include (default 2%%, as `measurefirst compare --run-to-run`)")
     g.addoption("--mf-json", default=None, metavar="PATH", help="write every measurement, with raw samples, as JSON")
     g.addoption("--mf-store", default=None, metavar="PATH",
                 help="results history file (default: $MEASUREFIRST_STORE, else .measurefirst/results.db "
@@ -105,7 +108,7 @@ def _wanted(config: pytest.Config) -> bool:
         return True
     return any(getattr(opt, name, None) not in (None, False) for name in (
         "mf_device", "mf_budget", "mf_only", "mf_skip", "mf_disable", "mf_save", "mf_compare",
-        "mf_fail_if_slower", "mf_json", "mf_simulate"))
+        "mf_fail_if_slower", "mf_run_to_run", "mf_json", "mf_simulate"))
 
 
 def _session(config: pytest.Config, *, explicit: bool = False) -> "MeasureSession":

@@ -221,7 +221,10 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
         tests = len({r.nodeid for r in measured})
         title = f"{len(measured)} measurement(s) in {tests} test(s)"
         if baseline is not None:
-            title += f", compared with {baseline} (time ratio new/baseline, 95% CI)"
+            spreads = sorted({(r.change.run_to_run, r.change.run_to_run_source) for r in measured
+                              if r.change is not None and r.change.run_to_run > 0})
+            title += f", compared with {baseline} (time ratio new/baseline, 95% CI" + "".join(
+                f"; with a ±{cv:.1%} run-to-run spread, {source}" for cv, source in spreads) + ")"
         if s.simulation is not None:
             title += "; simulated clock"
         head.append(title)
