@@ -11,7 +11,10 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.py"))
 T = r"[\d.]+ (?:ns|µs|ms|s)"  # a time as format_time writes it
 #: example -> patterns that must each match a whole line of its output
 EXPECTED = {
-    "compare_gelu.py": [r"fused: .* manual — time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\), \d+ interleaved rounds",
+    # a machine whose speed changes in long stretches can leave too few independent batches for a CI:
+    # then the verdict is "undecided" and says so, which is the right answer on the real clock
+    "compare_gelu.py": [r"fused: .* manual — (time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\)|CI n/a), "
+                        r"\d+ interleaved rounds",
                         r"speed-up \d+\.\d\dx, verdict: (faster|slower|no difference|undecided)"],
     "count_instructions.py": [r"(python_loop: [\d,]+ instructions per call .*\[cpu, (perf|callgrind)\]"
                               r"|no instruction counter on this machine: .+)"],
