@@ -131,15 +131,7 @@ def measurements_section(ctx: Ctx, items: Sequence["Timed"]) -> str:
     body = [ci_dot_plot(ctx, ms, ctx.t("ci_dots_title"), f"{ident}-dots"),
             table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", measurement_cols(ctx),
                   measurement_rows(ctx, items))]
-    for item in items:
-        run = getattr(item, "id", None)
-        if run is not None:
-            body.append(kv(ctx, [(ctx.t("saved_run"), f"#{run} {getattr(item, 'name', '')}"),
-                                 (ctx.t("created"), getattr(item, "created", "")),
-                                 (ctx.t("git_commit"), getattr(item, "git_commit", None) or "")]))
-    for i, m in enumerate(ms):
-        if m.findings:
-            body.append(f"<h3>{escape(ctx.t('findings_of', label=m.label))}</h3>" + findings(ctx, m.findings))
+    body += _saved_and_findings(ctx, items, ms)
     if len(ms) <= MAX_SAMPLE_PLOTS:
         plots = [samples_plot(ctx, m, f"{ident}-samples-{i}") for i, m in enumerate(ms)]
         plots = [p for p in plots if p]
@@ -295,15 +287,7 @@ def counts_section(ctx: Ctx, items: Sequence["Counted"]) -> str:
             Col(ctx.t("backend")), Col(ctx.t("device"))]
     body = [count_dot_plot(ctx, cs, f"{ident}-dots"),
             table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows)]
-    for item in items:
-        run = getattr(item, "id", None)
-        if run is not None:
-            body.append(kv(ctx, [(ctx.t("saved_run"), f"#{run} {getattr(item, 'name', '')}"),
-                                 (ctx.t("created"), getattr(item, "created", "")),
-                                 (ctx.t("git_commit"), getattr(item, "git_commit", None) or "")]))
-    for c in cs:
-        if c.findings:
-            body.append(f"<h3>{escape(ctx.t('findings_of', label=c.label))}</h3>" + findings(ctx, c.findings))
+    body += _saved_and_findings(ctx, items, cs)
     title = ", ".join(c.label for c in cs[:4]) + (" …" if len(cs) > 4 else "")
     kind = "saved_run" if all(getattr(i, "id", None) is not None for i in items) else "count"
     return section(ctx, ident, kind, title, "".join(body), incomplete=any(not c.complete for c in cs))
@@ -414,3 +398,20 @@ def history_section(ctx: Ctx, h: "History") -> str:
         body.append(f'<details class="mf-run" id="{anchor[1:]}"><summary>#{r.id} · {escape(r.created)} · '
                     f'{escape(_value_text(m))}</summary>{inner}</details>')
     return section(ctx, ident, "history", h.name, "".join(body))
+
+
+def _saved_and_findings(ctx: Ctx, items: Sequence["Timed | Counted"],
+                        results: Sequence["Measurement | Count"]) -> list[str]:
+    """Under a table of measurements or counts: each saved run's id, time and commit, then each result's
+    findings."""
+    out = []
+    for item in items:
+        run = getattr(item, "id", None)
+        if run is not None:
+            out.append(kv(ctx, [(ctx.t("saved_run"), f"#{run} {getattr(item, 'name', '')}"),
+                                (ctx.t("created"), getattr(item, "created", "")),
+                                (ctx.t("git_commit"), getattr(item, "git_commit", None) or "")]))
+    for r in results:
+        if r.findings:
+            out.append(f"<h3>{escape(ctx.t('findings_of', label=r.label))}</h3>" + findings(ctx, r.findings))
+    return out
