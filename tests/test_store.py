@@ -1,12 +1,12 @@
+import math
 import multiprocessing as mp
 import sqlite3
 
 import pytest
 
 from measurefirst import benchmark
-import math
-
 from measurefirst.regression import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
+from measurefirst.stats import MAD_TO_SIGMA
 from measurefirst.simulate import SimSpec, SimWorld
 from measurefirst.store import Store, StoreError
 
@@ -144,10 +144,10 @@ def test_the_interval_across_runs_holds_the_run_to_run_spread():
 
 def test_run_to_run_spread_is_measured_from_a_history_robustly():
     assert run_to_run_cv([1.0, 1.01, 0.99, 1.0, 1.0, 1.01, 0.99]) is None  # too few runs (7 < 8)
-    # alternating +-1%: consecutive log differences ~0.02; median abs difference / sqrt(2) x 1.4826
+    # alternating +-1%: consecutive log differences ~0.02; median abs difference / sqrt(2) x MAD_TO_SIGMA (1.4826)
     medians = [1.0, 1.01, 1.0, 1.01, 1.0, 1.01, 1.0, 1.01]
     d = math.log(1.01)
-    assert run_to_run_cv(medians) == pytest.approx(math.expm1(1.4826 * d / math.sqrt(2)), rel=1e-12)
+    assert run_to_run_cv(medians) == pytest.approx(math.expm1(MAD_TO_SIGMA * d / math.sqrt(2)), rel=1e-12)
     # one step change (x1.5) among quiet runs moves the estimate little: it is one difference of many
     quiet = [1.0, 1.001, 0.999, 1.0, 1.001, 0.999, 1.0]
     assert run_to_run_cv(quiet + [1.5 * q for q in quiet]) < 0.002

@@ -12,7 +12,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
-from . import defaults
+from . import defaults, stats
 from .protocol import migrate
 from .results import Count, Measurement
 
@@ -49,8 +49,6 @@ STEP_FRACTION = 0.02
 RUN_TO_RUN_CV = defaults.RUN_TO_RUN_CV
 #: Fewest saved runs of one benchmark from which :func:`run_to_run_cv` estimates the spread.
 RUN_TO_RUN_MIN_RUNS = 8
-#: The normal quantile of a two-sided 95% interval.
-_Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -204,10 +202,8 @@ def run_to_run_cv(medians: Sequence[float]) -> float | None:
     logs = [math.log(m) for m in medians if isinstance(m, (int, float)) and math.isfinite(m) and m > 0]
     if len(logs) < RUN_TO_RUN_MIN_RUNS:
         return None
-    diffs = sorted(abs(b - a) for a, b in zip(logs, logs[1:]))
-    mid = len(diffs) // 2
-    mad = diffs[mid] if len(diffs) % 2 else (diffs[mid - 1] + diffs[mid]) / 2
-    return math.expm1(1.4826 * mad / math.sqrt(2))
+    mad = stats.median([abs(b - a) for a, b in zip(logs, logs[1:])])
+    return math.expm1(stats.MAD_TO_SIGMA * mad / math.sqrt(2))
 
 
 def change(base: Measurement | Count, new: Measurement | Count, *, threshold: float | None = None,
@@ -238,7 +234,7 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     source = run_to_run_source or ("assumed" if run_to_run is None else "given")
     ratio = new.median / base.median
     # each run's own 95% interval, and both runs' run-to-run spread, added in quadrature on the log scale
-    hw = math.hypot(_log_half_width(base), _log_half_width(new), _Z95 * math.sqrt(2) * math.log1p(cv))
+    hw = math.hypot(_log_half_width(base), _log_half_width(new), stats.Z95 * math.sqrt(2) * math.log1p(cv))
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
     same_device = (base.env.get("device_name") == new.env.get("device_name")
                    and base.device.split(":")[0] == new.device.split(":")[0])

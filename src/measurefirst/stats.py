@@ -134,7 +134,7 @@ def t975(df: int) -> float:
         return math.inf
     if df <= len(table):
         return table[df - 1]
-    z = 1.959963984540054
+    z = Z95
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
