@@ -26,8 +26,6 @@ SCHEMA_VERSION = 3
 #: different devices, machines, instruction counters, Python or torch versions (the two values are in
 #: :attr:`Change.flag_values`), or a side is incomplete.
 FLAGS = ("devices", "machines", "counters", "python", "torch", "incomplete")
-#: The verdicts of a :class:`Change` (see :meth:`Change.verdict`).
-VERDICTS = ("regression", "slower", "faster", "same")
 
 #: Default threshold of a regression check on counts: more work per call than this fraction is a
 #: regression (an unchanged program counts the same to well within 0.1% from run to run).

@@ -138,10 +138,6 @@ def t975(df: int) -> float:
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
-#: t quantile 0.975 with CI_BATCHES - 1 = 9 degrees of freedom.
-T975_BATCHES = t975(CI_BATCHES - 1)
-
-
 def _average_ranks(a: np.ndarray) -> np.ndarray:
     order = np.argsort(a, kind="stable")
     s = a[order]
