@@ -18,7 +18,7 @@ def run(spec: SimSpec, **options):
 
 def test_exact_counts_noise_free():
     # overhead 50 ns; every call 10 us; warm-up needs 0.05 s; number: 50 / (0.001 * 10 us) = 5
-    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), min_time=0.0)
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), min_time=0.0, repeats=1)
     assert m.calibration.overhead_ns == 50
     assert m.warmup.cold_ns == 10_050
     assert m.warmup.calls == math.ceil(0.05e9 / 10_050)  # first call at which 0.05 s have passed
@@ -89,7 +89,7 @@ def test_overhead_is_measured_not_assumed():
 
 def test_adaptive_stop_is_the_first_sample_meeting_the_target():
     spec = SimSpec(call_ns=10_000, timer_ns=50, noise=0.05, seed=7)
-    world, m = run(spec, min_time=0.0, precision=0.01, number=1)
+    world, m = run(spec, min_time=0.0, precision=0.01, number=1, repeats=1)
     per_call = list(m.per_call_ns)
     n = m.n_samples
     assert m.stop.reason == "precision"
@@ -266,3 +266,50 @@ def test_drift_during_the_run_is_reported():
     assert drift and drift[0].value == pytest.approx(0.3, abs=0.01)
     world, steady = run(SimSpec(call_ns=10_000, timer_ns=50, noise=0.02, seed=4), min_time=0.05)
     assert "drift" not in [w.code for w in steady.findings]
+
+
+# ---- repetitions: the run-to-run spread a call measures itself ----------------------------------------
+def test_repetitions_cut_the_run_and_the_precision_rule_waits_for_all_of_them():
+    # zero noise: each repetition needs REPEAT_MIN_SAMPLES samples and min_time / repeats seconds;
+    # 10 us calls (number 5, 50 us samples), min_time 0.01 s: a slice of 2 ms is 40 samples
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), min_time=0.01, repeats=5)
+    assert m.repeats is not None and len(m.repeats) == 5
+    assert sum(m.repeats) == m.n_samples
+    per_sample_ns = 5 * 10_000 + 50
+    for count in m.repeats:
+        assert count == math.ceil(0.002e9 / per_sample_ns)
+    assert m.stop.reason == "precision"
+    rr = m.run_to_run
+    assert rr is not None and rr.source == "repeats" and rr.n == 5 and rr.cv == 0.0
+    assert rr.factor == pytest.approx(stats.t975(4) * math.sqrt(1 + 1 / 5))
+    assert m.ci_includes_run_to_run
+
+
+def test_a_slower_stretch_between_repetitions_shows_in_the_spread_and_the_headline_interval():
+    w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.002, seed=5))
+    # the machine is 10% slower for 5 ms out of every 20 ms: repetitions land on either speed
+    w.drift = lambda now: 1.1 if (now // 5_000_000) % 4 == 1 else 1.0
+    m = benchmark(w.function(), timer=w.timer(), number=1, min_time=0.05, warmup_min_time=0.0, budget=1.0,
+                  repeats=6)
+    rr = m.run_to_run
+    assert rr is not None and rr.n >= 2
+    logs = [math.log(x) for x in rr.medians_ns]
+    mean = sum(logs) / len(logs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    assert rr.cv == pytest.approx(math.expm1(sd))
+    assert m.ci_half_width_rel == pytest.approx(math.hypot(m.precision_half_width_rel, rr.factor * rr.spread))
+    assert m.ci_half_width_rel >= m.precision_half_width_rel
+    lo, hi = m.ci
+    plo, phi = m.precision_ci
+    assert lo <= plo and hi >= phi
+
+
+def test_fixed_trials_make_one_repetition_and_measure_no_spread():
+    world, m = run(SimSpec(call_ns=10_000, timer_ns=50), warmup=3, trials=10)
+    assert m.n_samples == 10 and m.repeats is None and m.run_to_run is None
+    assert m.ci == m.precision_ci and not m.ci_includes_run_to_run
+
+
+def test_repeats_and_trials_together_are_refused_with_the_fix():
+    with pytest.raises(ValueError, match="drop repeats"):
+        run(SimSpec(call_ns=10_000, timer_ns=50), trials=10, repeats=3)

@@ -10,6 +10,9 @@ MIN_TIME_S = 0.2
 MIN_SAMPLES = 10
 WARMUP_MIN_TIME_S = 0.05
 WARMUP_MAX_TIME_S = 1.0
+#: Independent repetitions inside one call, each with its own warm-up and calibration: their spread is
+#: the run-to-run spread the call measures itself (see measurefirst.engine).
+REPEATS = 5
 #: The timers by name: ``auto`` (events on GPUs, the wall clock on the CPU), ``wall``, ``event``.
 TIMERS = ("auto", "wall", "event")
 #: What ``benchmark(..., count=...)`` can count.

@@ -28,6 +28,15 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   two checks in a row (the noise estimate has settled on "out of reach"), sampling stops with reason
   ``"noise"``: the machine gives this interval here, and waiting the whole budget would not change
   the answer much (as nvbench stops once its noise estimate settles).
+* **Repetitions** (``repeats``, default :data:`~measurefirst.defaults.REPEATS`). Sampling is cut into
+  independent repetitions, each with its own warm-up (:data:`REPEAT_WARMUP_CALLS` calls and
+  :data:`REPEAT_WARMUP_SHARE` of its slice at least) and its own loop-count calibration, each lasting a
+  slice of ``min_time / repeats`` seconds (growing with the time already sampled, so a long run makes
+  few long repetitions rather than many short ones) and :data:`REPEAT_MIN_SAMPLES` samples at least.
+  The precision rule above is checked only when a repetition ends, and is met only once ``repeats``
+  repetitions are done. The spread of the repetitions' medians is this call's measured run-to-run
+  spread (:class:`~measurefirst.results.RunToRun`, source ``"repeats"``); with fewer than two
+  repetitions in the budget it is not measured, and the result says so.
 * **Fixed mode.** ``warmup=W`` makes exactly W untimed-for-statistics calls (the first of them is
   the cold call); ``trials=T`` takes exactly T samples, ignoring precision and budget. Together they
   reproduce the classic ``warmup=3, trials=10`` loop.
@@ -62,8 +71,10 @@ from .results import (
     Count,
     SpeedReference,
     Measurement,
+    RunToRun,
     Stop,
     Warmup,
+    spread_factor,
     used_mask,
 )
 from .timers import TIMER_CHOICES, Timer, make_timer
@@ -81,6 +92,12 @@ CALIBRATION_MAX_NUMBER = 10**7
 CALIBRATION_SETTLED_FACTOR = 1.25
 #: The cold-cache flush writes this many times the last-level cache (see :func:`flush_bytes`).
 FLUSH_FACTOR = 2
+#: A repetition after the first warms up again with at least this many calls...
+REPEAT_WARMUP_CALLS = 3
+#: ...and at least this fraction of its own slice of sampling time.
+REPEAT_WARMUP_SHARE = 0.1
+#: Fewest samples in a repetition (its median must mean something).
+REPEAT_MIN_SAMPLES = 3
 
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -141,6 +158,15 @@ class Options:
     cuda_graph: bool = False
     discard_preempted: bool = True
     stop_early: bool = True
+    #: independent repetitions (see the module docstring); None: :data:`defaults.REPEATS`, 1 in fixed mode
+    repeats: int | None = None
+
+    @property
+    def repeat_count(self) -> int:
+        """The repetitions asked for: ``repeats``, else 1 with a fixed ``trials`` count, else the default."""
+        if self.repeats is not None:
+            return self.repeats
+        return 1 if self.trials is not None else defaults.REPEATS
 
     def __post_init__(self) -> None:
         def positive(name: str, value: float) -> None:
@@ -171,6 +197,9 @@ class Options:
         count("warmup", self.warmup, 0)
         count("trials", self.trials, 1)
         count("number", self.number, 1)
+        count("repeats", self.repeats, 1)
+        if self.repeats is not None and self.repeats > 1 and self.trials is not None:
+            raise ValueError("trials=T takes exactly T samples in one run; drop repeats=... (or trials=...)")
         for name in ("cold_cache", "cuda_graph", "discard_preempted", "stop_early"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be True or False; got {getattr(self, name)!r}")
@@ -287,6 +316,9 @@ class Sampler:
         self.reference_run: Callable[[], object] | None = None
         self.reference_number = 0
         self.reference_samples: list[float] = []
+        #: samples per finished repetition (see the module docstring), and the overhead to recalibrate with
+        self.repeat_counts: list[int] = []
+        self.overhead_ns = 0.0
 
     # -- phases --------------------------------------------------------------------------------
     @property
@@ -309,7 +341,8 @@ class Sampler:
         sample pays at least once)."""
         self.phase = "overhead"
         probe = self.timer.probe()
-        return stats.median([self.timer.time(probe).elapsed_ns for _ in range(OVERHEAD_REPS)])
+        self.overhead_ns = stats.median([self.timer.time(probe).elapsed_ns for _ in range(OVERHEAD_REPS)])
+        return self.overhead_ns
 
     def warm_up(self, cold_ns: float | None = None) -> None:
         """The cold call (timed here, or already timed by the caller: ``cold_ns``), then warm-up."""
@@ -355,11 +388,28 @@ class Sampler:
     def _budget_number(self, per_call_ns: float) -> int:
         return max(1, int(SAMPLE_BUDGET_SHARE * self.opts.budget * 1e9 // max(per_call_ns, 1e-3)))
 
-    def calibrate(self, overhead_ns: float) -> int:
-        """Choose ``number``, the calls per sample (see the module docstring)."""
+    def rewarm(self, slice_ns: float) -> list[float]:
+        """A later repetition's own warm-up: :data:`REPEAT_WARMUP_CALLS` timed calls at least, and
+        :data:`REPEAT_WARMUP_SHARE` of the repetition's slice; the call times (for its calibration)."""
+        self.phase = "warm-up"
+        times: list[float] = []
+        w0 = self.timer.now_ns()
+        while len(times) < REPEAT_WARMUP_CALLS or self.timer.now_ns() - w0 < REPEAT_WARMUP_SHARE * slice_ns:
+            self.index = len(times)
+            times.append(self._time_call(self.fn))
+            if self.timer.now_ns() >= self.deadline_ns:
+                break
+        return times
+
+    def calibrate(self, overhead_ns: float, recent_ns: list[float] | None = None) -> int:
+        """Choose ``number``, the calls per sample (see the module docstring), from the last warm-up
+        calls (``recent_ns``: a later repetition's own; default: the warm-up's)."""
         opts = self.opts
         res = float(self.timer.resolution_ns)
-        recent = list(self.warmup.times_ns[-WARMUP_WINDOW:]) if self.warmup and self.warmup.times_ns else []
+        if recent_ns is not None:
+            recent = list(recent_ns[-WARMUP_WINDOW:])
+        else:
+            recent = list(self.warmup.times_ns[-WARMUP_WINDOW:]) if self.warmup and self.warmup.times_ns else []
         if not recent and self.warmup and self.warmup.cold_ns is not None:
             recent = [self.warmup.cold_ns]
         estimate = max(stats.median(recent) - overhead_ns, 0.0) if recent else 0.0
@@ -403,7 +453,9 @@ class Sampler:
                       f"{OVERHEAD_SHARE * opts.precision:.2%} of a sample")
             if capped:
                 reason += f"; capped so that one sample lasts at most {SAMPLE_BUDGET_SHARE:.0%} of the budget"
-        self.calibration = Calibration(number, overhead_ns, res, estimate, OVERHEAD_SHARE * opts.precision, reason)
+        if self.calibration is None:  # a repetition's own calibration changes the loop count, not the record
+            self.calibration = Calibration(number, overhead_ns, res, estimate, OVERHEAD_SHARE * opts.precision,
+                                           reason)
         self.number = number
         return number
 
@@ -486,37 +538,73 @@ class Sampler:
         precision = opts.precision
         next_settle_check = start + EARLY_STOP_SECONDS * 1e9
         out_of_reach_before = False
+        repeats = opts.repeat_count
+        base_slice_ns = opts.min_time * 1e9 / repeats
+        slice_ns = base_slice_ns
+        rep_start, rep_first = start, 0
         while True:
             self.take_sample()
             n = len(self.samples)
             if opts.trials is not None:
                 if n >= opts.trials:
+                    self._close_repeat(rep_first)
                     return Stop("trials", True, precision, (self.timer.now_ns() - start) / 1e9)
                 continue
             now = self.timer.now_ns()
             hw = math.inf
-            if n >= opts.min_samples and now - start >= opts.min_time * 1e9:
+            rep_done = now - rep_start >= slice_ns and n - rep_first >= REPEAT_MIN_SAMPLES
+            if repeats > 1 and rep_done:
+                self._close_repeat(rep_first)
+            enough = len(self.repeat_counts) >= repeats if repeats > 1 else True
+            if enough and (repeats == 1 or rep_done) and n >= opts.min_samples and now - start >= opts.min_time * 1e9:
                 hw = self._half_width()
                 if hw <= precision:
+                    if repeats == 1:
+                        self._close_repeat(rep_first)
                     return Stop("precision", True, precision, (now - start) / 1e9)
             if opts.stop_early and now >= next_settle_check and n >= opts.min_samples:
                 next_settle_check = now + EARLY_STOP_CHECK_SECONDS * 1e9
                 full = self._final_half_width()
                 projected_ns = (now - start) * (full / precision) ** 2
                 out_of_reach = full > precision and start + projected_ns > deadline
-                if out_of_reach and out_of_reach_before:
+                if out_of_reach and out_of_reach_before and (repeats == 1 or len(self.repeat_counts) >= repeats):
+                    self._close_repeat(rep_first)
                     return Stop("noise", False, precision, (now - start) / 1e9)
                 out_of_reach_before = out_of_reach
             if opts.max_samples is not None and n >= opts.max_samples:
+                self._close_repeat(rep_first)
                 return Stop("max_samples", self._final_half_width() <= precision, precision, (now - start) / 1e9)
             if now >= deadline:
+                self._close_repeat(rep_first)
                 met = self._final_half_width() <= precision and n >= opts.min_samples
                 return Stop("budget", met, precision, (now - start) / 1e9)
+            if repeats > 1 and rep_done:
+                # the next repetition: its own warm-up and calibration, a slice that grows with the run
+                slice_ns = max(base_slice_ns, (now - start) / repeats)
+                times = self.rewarm(slice_ns)
+                if self.adaptive:
+                    self.calibrate(self.overhead_ns, times)
+                self.prepare()
+                self.phase = "sampling"
+                rep_start, rep_first = self.timer.now_ns(), len(self.samples)
+
+    def _close_repeat(self, first: int) -> None:
+        """End the repetition that began at sample ``first`` (nothing when it is already closed)."""
+        if len(self.samples) > first and sum(self.repeat_counts) == first:
+            self.repeat_counts.append(len(self.samples) - first)
+
+    def run_to_run(self) -> RunToRun | None:
+        """The spread of the finished repetitions' medians (see :func:`repeat_spread`)."""
+        return repeat_spread(self._used_per_call(), self.repeat_counts, self._used_mask())
+
+    def _used_per_call(self) -> list[float]:
+        return [s / k for s, k in zip(self.samples, self.numbers)]
+
+    def _used_mask(self) -> list[bool]:
+        return [bool(x) for x in used_mask(tuple(self.preempted), len(self.samples), self.opts.discard_preempted)]
 
     def _used_in_order(self) -> list[float]:
-        per_call = [s / k for s, k in zip(self.samples, self.numbers)]
-        mask = used_mask(tuple(self.preempted), len(per_call), self.opts.discard_preempted)
-        return [v for v, keep in zip(per_call, mask) if keep]
+        return [v for v, keep in zip(self._used_per_call(), self._used_mask()) if keep]
 
     def _final_half_width(self) -> float:
         return stats.median_half_width(self._used_in_order())
@@ -570,11 +658,36 @@ class Sampler:
             reference=None if self.reference_run is None or self.calibration is None else SpeedReference(
                 self.reference_label, tuple(self.reference_samples), self.reference_number,
                 self.calibration.overhead_ns),
+            run_to_run=self.run_to_run() if complete else None,
+            repeats=tuple(self.repeat_counts) if len(self.repeat_counts) > 1 and sum(self.repeat_counts) == n
+            else None,
         )
 
     def partial(self, reason: str) -> Measurement:
         spent = (self.timer.now_ns() - self.t_sampling) / 1e9 if self.samples else 0.0
         return self.result(Stop(reason, False, self.opts.precision, spent), complete=False)
+
+
+def repeat_spread(per_call: list[float], counts: list[int], used: list[bool]) -> RunToRun | None:
+    """The run-to-run spread measured by repetitions: the sample standard deviation of the log medians
+    of the repetitions with :data:`REPEAT_MIN_SAMPLES` used samples or more, as a relative figure, with
+    its 95% factor (:func:`~measurefirst.results.spread_factor`); ``None`` with fewer than two."""
+    medians: list[float] = []
+    first = 0
+    for c in counts:
+        vals = [v for v, keep in zip(per_call[first:first + c], used[first:first + c]) if keep]
+        first += c
+        if len(vals) >= REPEAT_MIN_SAMPLES:
+            med = stats.median(vals)
+            if med > 0:
+                medians.append(med)
+    if len(medians) < 2:
+        return None
+    logs = [math.log(m) for m in medians]
+    mean = sum(logs) / len(logs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    return RunToRun(cv=math.expm1(sd), source="repeats", n=len(medians), factor=spread_factor(len(medians)),
+                    medians_ns=tuple(medians))
 
 
 def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str, device: str | torch.device,
@@ -746,6 +859,7 @@ def benchmark(
     discard_preempted: bool = True,
     stop_early: bool = True,
     reference: bool | Callable[[], object] = False,
+    repeats: int | None = None,
     count: None = None,
 ) -> Measurement: ...
 
@@ -773,6 +887,7 @@ def benchmark(
     discard_preempted: bool = True,
     stop_early: bool = True,
     reference: bool | Callable[[], object] = False,
+    repeats: int | None = None,
     count: str,
 ) -> Count: ...
 
@@ -799,6 +914,7 @@ def benchmark(
     discard_preempted: bool = True,
     stop_early: bool = True,
     reference: bool | Callable[[], object] = False,
+    repeats: int | None = None,
     count: str | None = None,
 ) -> Measurement | Count:
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
@@ -831,6 +947,10 @@ def benchmark(
             integer loop; or your own callable) with the samples, and report next to the raw estimate
             the estimate normalized to the machine's fast state, with the speed factor
             (``m.reference``; see :mod:`measurefirst.reference`). The raw statistics do not change.
+        repeats: independent repetitions inside the call, each with its own warm-up and calibration
+            (default 5; 1 with ``trials``). Their spread is the measured run-to-run spread
+            (``m.run_to_run``) that the headline interval ``m.ci`` holds beside this run's precision
+            (``m.precision_ci``). ``repeats=1`` measures no spread: ``m.ci`` is then the precision alone.
         count: ``"instructions"`` counts instead of timing: the user-space instructions per call, in a
             fresh process (hardware counters, else valgrind's callgrind), for CI gates; returns a
             :class:`~measurefirst.results.Count`. ``number`` sets the calls per repeat (default 10),
@@ -859,7 +979,7 @@ def benchmark(
                    max_samples=max_samples, warmup=warmup, trials=trials, number=number,
                    warmup_min_time=warmup_min_time, warmup_max_time=warmup_max_time,
                    cold_cache=cold_cache, cuda_graph=cuda_graph, discard_preempted=discard_preempted,
-                   stop_early=stop_early)
+                   stop_early=stop_early, repeats=repeats)
     check_timer(timer)
     ref_fn, ref_label = _reference(reference)
     label = label or default_label(fn)

@@ -137,6 +137,8 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     "history": {0: _stamp(1)},
     "step_comparison": {0: _step_comparison_v0},
     "rank_group": {0: _stamp(1)},
+    # version 2 added run_to_run and repeats (absent: the spread was not measured, one repetition)
+    "measurement": {1: _stamp(2)},
     # version 3 added a change's run_to_run spread (absent: none was included, as then)
     "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1), 2: _stamp(3)},
     "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1), 2: _stamp(3)},

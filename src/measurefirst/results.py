@@ -23,7 +23,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .reference import Normalized
 
 #: Version of the stored JSON form; bump it and add a migration when the form changes.
-SCHEMA_VERSION = 1
+#: Version 2 added ``run_to_run`` and ``repeats`` (absent in version 1: nothing measured the spread).
+SCHEMA_VERSION = 2
 #: Version of a :class:`Count`'s stored form.
 COUNT_SCHEMA_VERSION = 1
 #: Samples are set aside as preempted only while at most this fraction of them were preempted;
@@ -78,6 +79,57 @@ class SpeedReference:
     overhead_ns: float
 
 
+#: Where a run-to-run spread was measured (the codes; their words are in :mod:`measurefirst.render.words`):
+#: repetitions inside the call, each with its own warm-up and calibration; fresh worker processes; the
+#: store's history of the same benchmark on the same machine; the machine's noise profile (measured by
+#: ``selfcheck --noise`` in fresh processes); or a figure the caller gave.
+RUN_TO_RUN_SOURCES = ("repeats", "processes", "history", "profile", "given")
+
+
+@dataclass(frozen=True)
+class RunToRun:
+    """How far the next run's median may land from this one's: the relative standard deviation of one
+    run's median from run to run (``cv``), *measured* from ``n`` independent values (repetitions,
+    processes, saved runs) of the kind ``source`` names, and the 95% factor that goes with that many
+    (Student's t with ``n - 1`` degrees of freedom: few values give a wide interval, never a narrow
+    one). ``medians_ns`` are the per-call medians it was measured from (repetitions or processes).
+
+    ``floor`` is the spread of fresh processes that the machine's noise profile predicts for a call this
+    long (0 without a profile); ``floor_source`` says where it came from. The spread used is the larger:
+    repetitions inside one process cannot see what changes between processes (address layout,
+    allocator state, thread placement), the profile measured exactly that."""
+
+    cv: float
+    source: str
+    n: int
+    factor: float
+    medians_ns: tuple[float, ...] = ()
+    floor: float = 0.0
+    floor_source: str = ""
+
+    @property
+    def spread(self) -> float:
+        """The relative standard deviation used: the larger of the measured ``cv`` and the ``floor``."""
+        return max(self.cv, self.floor)
+
+    @property
+    def half_width(self) -> float:
+        """Relative 95% half-width of where the next run's median lands, from the spread alone."""
+        return self.factor * self.spread
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cv": self.cv, "source": self.source, "n": self.n, "factor": self.factor,
+                "medians_ns": list(self.medians_ns), "floor": self.floor, "floor_source": self.floor_source}
+
+
+def spread_factor(n: int) -> float:
+    """The 95% factor for a spread measured from ``n`` independent values: t(0.975, n - 1), inflated by
+    sqrt(1 + 1/n) (the spread's own centre is estimated too), never below the normal quantile."""
+    if n < 2:
+        return math.inf
+    return max(stats.t975(n - 1) * math.sqrt(1.0 + 1.0 / n), stats.Z95)
+
+
 @dataclass(frozen=True)
 class Measurement:
     """The result of :func:`measurefirst.benchmark`: raw samples plus how they were taken.
@@ -106,6 +158,11 @@ class Measurement:
     synced_ns: tuple[float, ...] | None = None
     #: experimental: the speed reference interleaved with the samples (``reference=True``)
     reference: SpeedReference | None = None
+    #: the run-to-run spread: how far the next run may land (``None``: not measured)
+    run_to_run: RunToRun | None = None
+    #: samples per independent repetition (each with its own warm-up and calibration), in order;
+    #: ``None``: one repetition
+    repeats: tuple[int, ...] | None = None
     schema_version: int = SCHEMA_VERSION
 
     kind = "measurement"
@@ -116,6 +173,8 @@ class Measurement:
             seq = getattr(self, name)
             if seq is not None and len(seq) != n:
                 raise ValueError(f"{name} has {len(seq)} entries for {n} samples; each sample needs one")
+        if self.repeats is not None and sum(self.repeats) != n:
+            raise ValueError(f"repeats count {sum(self.repeats)} samples in all for {n} samples; they must add up")
 
     @cached_property
     def findings(self) -> tuple[Finding, ...]:
@@ -213,17 +272,53 @@ class Measurement:
         return 0 if s is None else s.outliers
 
     @property
-    def ci(self) -> tuple[float, float] | None:
-        """95% confidence interval of the median per-call time, seconds (``None``: too few samples)."""
+    def precision_ci(self) -> tuple[float, float] | None:
+        """This run's precision: the 95% confidence interval of the median per-call time from this
+        run's own samples, seconds (``None``: too few samples). It says how well this run pinned its own
+        median, not where the next run lands (see :attr:`ci`); interleaved comparisons use it, since
+        their candidates share the machine's state."""
         s = self.summary
         if s is None or s.ci_low is None or s.ci_high is None:
             return None
         return (s.ci_low, s.ci_high)
 
     @property
-    def ci_half_width_rel(self) -> float:
+    def precision_half_width_rel(self) -> float:
+        """Relative half-width of :attr:`precision_ci` (``inf`` without one)."""
         s = self.summary
         return math.inf if s is None else s.ci_half_width_rel
+
+    @property
+    def ci_includes_run_to_run(self) -> bool:
+        """Whether :attr:`ci` holds a measured run-to-run spread (else it is this run's precision only)."""
+        return self.run_to_run is not None and math.isfinite(self.run_to_run.half_width)
+
+    @property
+    def ci_half_width_rel(self) -> float:
+        """Relative half-width of the headline interval :attr:`ci`: this run's precision and the
+        run-to-run spread added in quadrature; this run's precision alone when no spread was measured
+        (:attr:`ci_includes_run_to_run` says which)."""
+        p = self.precision_half_width_rel
+        if not self.ci_includes_run_to_run:
+            return p
+        assert self.run_to_run is not None
+        return math.hypot(p, self.run_to_run.half_width)
+
+    @property
+    def ci(self) -> tuple[float, float] | None:
+        """The headline 95% interval of the median per-call time, seconds: where the next run's median
+        may land. It holds the measured run-to-run spread (:attr:`run_to_run`) beside this run's
+        precision (:attr:`precision_ci`); without a measured spread it is the precision interval.
+        ``None``: too few samples."""
+        pci = self.precision_ci
+        if pci is None or not self.ci_includes_run_to_run:
+            return pci
+        med = self.median
+        h = self.ci_half_width_rel
+        lo_p, hi_p = (med - pci[0]) / med, (pci[1] - med) / med
+        assert self.run_to_run is not None
+        r = self.run_to_run.half_width
+        return (med * (1.0 - min(math.hypot(lo_p, r), 1.0)), med * (1.0 + math.hypot(hi_p, r))) if h < math.inf else None
 
     @property
     def host_median(self) -> float | None:
@@ -291,6 +386,10 @@ class Measurement:
         # Derived statistics and findings are written for readers of the file; loading recomputes them.
         d["stats_seconds"] = None if s is None else asdict(s)
         d["findings"] = [f.to_dict() for f in self.findings]
+        if self.run_to_run is not None:
+            d["run_to_run"] = self.run_to_run.to_dict()
+        if self.repeats is not None:
+            d["repeats"] = list(self.repeats)
         if self.reference is not None:
             d["reference"] = asdict(self.reference)
             norm = self.normalized
@@ -334,6 +433,8 @@ class Measurement:
             complete=_opt_bool(d, "complete", path, True),
             discard_preempted=_opt_bool(d, "discard_preempted", path, True),
             reference=_reference(d.get("reference"), f"{path}.reference"),
+            run_to_run=_run_to_run(d.get("run_to_run"), f"{path}.run_to_run"),
+            repeats=_repeats(d.get("repeats"), len(samples), f"{path}.repeats"),
             schema_version=SCHEMA_VERSION,
         )
 
@@ -660,6 +761,35 @@ def _reference(d: Any, path: str) -> "SpeedReference | None":
         raise ValueError(f"{path}.number must be an integer >= 1; got {number!r}")
     return SpeedReference(_str(d, "label", path), _num_list(d, "samples_ns", path, minimum=0.0), number,
                           float(_num(d.get("overhead_ns"), f"{path}.overhead_ns")))
+
+
+def _run_to_run(v: Any, path: str) -> RunToRun | None:
+    if v is None:
+        return None
+    d = _dict(v, path)
+    source = _str(d, "source", path)
+    if source not in RUN_TO_RUN_SOURCES:
+        raise ValueError(f"{path}.source must be one of {', '.join(RUN_TO_RUN_SOURCES)}; got {_short(source)}")
+    floor_source = _opt_str(d, "floor_source", path, "")
+    medians = d.get("medians_ns") or []
+    if not isinstance(medians, list):
+        raise ValueError(f"{path}.medians_ns must be a list of numbers; got {_kind(medians)}")
+    return RunToRun(cv=float(_num(d.get("cv"), f"{path}.cv", minimum=0.0)), source=source,
+                    n=_int(d.get("n"), f"{path}.n", 0),
+                    factor=float(_num(d.get("factor"), f"{path}.factor", minimum=0.0, finite=False)),
+                    medians_ns=tuple(_num(x, f"{path}.medians_ns[{i}]", minimum=0.0) for i, x in enumerate(medians)),
+                    floor=float(_num(d.get("floor", 0.0), f"{path}.floor", minimum=0.0)), floor_source=floor_source)
+
+
+def _repeats(v: Any, n: int, path: str) -> tuple[int, ...] | None:
+    if v is None:
+        return None
+    if not isinstance(v, list):
+        raise ValueError(f"{path} must be a list of sample counts; got {_kind(v)}")
+    counts = tuple(_int(x, f"{path}[{i}]", 0) for i, x in enumerate(v))
+    if sum(counts) != n:
+        raise ValueError(f"{path} counts {sum(counts)} samples in all for {n} samples; they must add up")
+    return counts
 
 
 def _warmup(v: Any, path: str) -> Warmup | None:
