@@ -4,6 +4,7 @@
     python benchmarks/runtorun.py --reference     # also measurefirst with the experimental speed reference
     python benchmarks/runtorun.py --quick         # a smoke run: 2 runs of one workload, short budgets
     python benchmarks/runtorun.py --log           # also write the output to docs/runtorun-DATE.txt
+    python benchmarks/runtorun.py --fresh         # each estimate in a new interpreter, as users re-run
 
 Workloads: a 256x256 matmul, a 1-element torch.add, busy-waits of 20 us and 200 us. For each
 workload, --runs independent estimates per tool, the tools interleaved run by run (run 1 of every
@@ -16,6 +17,15 @@ target. Other tools report no interval. With --reference, "measurefirst +referen
 reference=True: its raw estimates, and the CV of its estimates normalized to the machine's fast
 state, with whether the normalization lowered the spread. This is a script, not a test: the
 machine's noise decides the figures.
+
+--fresh: each estimate comes from a new interpreter (a user re-running), 10 per tool, for a 256x256
+matmul, a 1-element add, a 20 us busy-wait and a 32 MB copy; tools: measurefirst (default options,
+after the one-time `measurefirst selfcheck --noise` profile when --profile is given), timeit,
+torch.utils.benchmark blocked_autorange, pytest-benchmark and pyperf (timeit --fast: its own worker
+processes; mean ± std across them as its interval). Printed per workload and tool: the median of the
+estimates, their CV, how many of the tool's intervals cover that median, the median relative
+half-width and its ratio to 1.96 x CV (at most 3 keeps an interval useful), and seconds per estimate
+(inside the interpreter, after imports; pyperf: its whole command).
 """
 
 from __future__ import annotations
@@ -67,15 +77,151 @@ def pct(x: float) -> str:
     return "n/a" if x != x else f"{x * 100:.2f}%"
 
 
+# ---- --fresh: every estimate in a new interpreter ------------------------------------------------------
+FRESH: dict[str, tuple[str, str]] = {
+    "matmul": ("import torch; torch.set_num_threads(1); a = torch.randn(256, 256)", "a @ a"),
+    "add": ("import torch; torch.set_num_threads(1); x = torch.ones(1)", "torch.add(x, x)"),
+    "busy20": ("import time; pc = time.perf_counter_ns", "e = pc() + 20000\nwhile pc() < e: pass"),
+    "copy32": ("import torch; torch.set_num_threads(1); src = torch.randn(8 * 1024 * 1024); dst = torch.empty_like(src)",
+               "dst.copy_(src)"),
+}
+FRESH_NAMES = {"matmul": "matmul 256", "add": "add 1-elem", "busy20": "busy 20us", "copy32": "copy 32 MB"}
+FRESH_TOOLS = ("measurefirst", "timeit (min)", "tub blocked_autorange", "pytest-benchmark", "pyperf --fast")
+
+
+def _fresh_fn(key: str) -> Callable[[], object]:
+    setup, stmt = FRESH[key]
+    ns: dict[str, object] = {}
+    exec(setup, ns)  # noqa: S102 - the script's own workloads
+    exec("def fn():\n" + "".join(f"    {line}\n" for line in stmt.split("\n")), ns)  # noqa: S102
+    fn = ns["fn"]
+    assert callable(fn)
+    return fn
+
+
+def fresh_worker(tool: str, key: str) -> None:
+    """One estimate, in this (new) interpreter; prints one JSON line."""
+    import json
+
+    fn = _fresh_fn(key)
+    out: dict[str, object] = {}
+    t0 = time.perf_counter()
+    if tool == "measurefirst":
+        m = measurefirst.benchmark(fn, device="cpu")
+        out.update(estimate=m.median, ci=m.ci, half_width=m.ci_half_width_rel,
+                   precision=m.precision_half_width_rel,
+                   spread=None if m.run_to_run is None else m.run_to_run.spread,
+                   source=None if m.run_to_run is None else m.run_to_run.source)
+    elif tool == "timeit (min)":
+        out["estimate"] = est_timeit(fn, 5)
+    elif tool == "tub blocked_autorange":
+        out["estimate"] = est_blocked(fn, 0.2)
+    elif tool == "pytest-benchmark":
+        out["estimate"] = est_pytest_benchmark(fn, 1.0)
+    out["seconds"] = time.perf_counter() - t0
+    print(json.dumps(out))
+
+
+def _run_fresh(tool: str, key: str) -> dict[str, object]:
+    import json
+    import subprocess
+    import tempfile
+
+    if tool == "pyperf --fast":
+        setup, stmt = FRESH[key]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "out.json")
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "pyperf", "timeit", "--fast", "--quiet", "-o", path, "-s", setup,
+                            *stmt.split("\n")], check=True, stdout=subprocess.DEVNULL)
+            seconds = time.perf_counter() - t0
+            import pyperf
+
+            bench = pyperf.Benchmark.load(path)
+            mean, std = bench.mean(), bench.stdev()
+            return {"estimate": bench.median(), "ci": [mean - std, mean + std], "half_width": std / mean,
+                    "seconds": seconds}
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", tool, key], check=True,
+                          capture_output=True, text=True)
+    return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool) -> None:
+    import subprocess
+
+    tools = [t for t in FRESH_TOOLS if t != "pytest-benchmark" or pytest_benchmark_available()]
+    try:
+        import pyperf  # noqa: F401
+    except ImportError:
+        tools.remove("pyperf --fast")
+        log("pyperf is not installed: its column is left out (pip install pyperf)")
+    if profile:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "measurefirst", "selfcheck", "--noise"], check=True,
+                       stdout=subprocess.DEVNULL)
+        log(f"one-time calibration: measurefirst selfcheck --noise ({time.perf_counter() - t0:.0f} s)")
+    log(f"torch {torch.__version__}, 1 thread, {os.cpu_count()} cores; {runs} estimates per tool and workload, "
+        "each in a new interpreter, tools interleaved estimate by estimate")
+    for key in keys:
+        results: dict[str, list[dict[str, object]]] = {t: [] for t in tools}
+        for i in range(runs):
+            for tool in tools:
+                results[tool].append(_run_fresh(tool, key))
+            print(f"  {FRESH_NAMES[key]}: estimate {i + 1}/{runs} done", file=sys.stderr, flush=True)
+        rows = []
+        for tool, rs in results.items():
+            est = [float(r["estimate"]) for r in rs]  # type: ignore[arg-type]
+            consensus = statistics.median(est)
+            spread = cv(est)
+            row = [tool, f"{consensus * 1e6:.3f} us", pct(spread)]
+            cis = [r.get("ci") for r in rs]
+            if all(ci is not None for ci in cis):
+                covered = sum(float(ci[0]) <= consensus <= float(ci[1]) for ci in cis)  # type: ignore[index]
+                hw = statistics.median(float(r["half_width"]) for r in rs)  # type: ignore[arg-type]
+                row += [f"{covered}/{len(rs)}", f"±{pct(hw)}", f"{hw / (1.96 * spread):.2f}" if spread > 0 else "-"]
+            else:
+                row += ["-", "-", "-"]
+            if tool == "measurefirst":
+                srcs = sorted({str(r.get("source")) for r in rs})
+                row.append(f"±{pct(statistics.median(float(r['precision']) for r in rs))} / "  # type: ignore[arg-type]
+                           f"{pct(statistics.median(float(r['spread'] or 0) for r in rs))} ({','.join(srcs)})")  # type: ignore[arg-type]
+            else:
+                row.append("")
+            row.append(f"{statistics.mean(float(r['seconds']) for r in rs):.2f}")  # type: ignore[arg-type]
+            rows.append(row)
+        log()
+        log(f"{FRESH_NAMES[key]}:")
+        table(log, ["tool", "median estimate", "CV of estimates", "interval covers median", "median half-width",
+                    "half-width / (1.96 CV)", "precision / spread (source)", "s/estimate"], rows)
+
+
 def main(argv: list[str] | None = None) -> None:
+    if argv is None and len(sys.argv) == 4 and sys.argv[1] == "--worker":
+        fresh_worker(sys.argv[2], sys.argv[3])
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=10, help="independent runs per tool and workload (default 10)")
     ap.add_argument("--workloads", default="matmul,add,busy20,busy200", help="comma list of " + ",".join(KEYS))
     ap.add_argument("--reference", action="store_true", help="also measurefirst with reference=True (experimental)")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 2 runs of the 20 us busy-wait, short budgets")
     ap.add_argument("--log", action="store_true", help="also write the output to docs/runtorun-DATE.txt")
+    ap.add_argument("--fresh", action="store_true", help="each estimate in a new interpreter (matmul, add, busy20, "
+                    "copy32), every tool, as users re-run")
+    ap.add_argument("--profile", action="store_true", help="with --fresh: run `measurefirst selfcheck --noise` "
+                    "first (the one-time calibration measurefirst asks for)")
     args = ap.parse_args(argv)
     torch.set_num_threads(1)
+    if args.fresh:
+        keys = ["busy20"] if args.quick else (["matmul", "add", "busy20", "copy32"] if args.workloads ==
+                                               ap.get_default("workloads") else args.workloads.split(","))
+        unknown = [k for k in keys if k not in FRESH]
+        if unknown:
+            ap.error(f"unknown workload {unknown[0]!r} for --fresh; choose from {', '.join(FRESH)}")
+        log = Log()
+        fresh_main(2 if args.quick else args.runs, keys, log, args.profile)
+        if args.log:
+            print(f"log written to {log.save('runtorun-fresh')}", file=sys.stderr)
+        return
     runs, keys = args.runs, args.workloads.split(",")
     # tool options: the defaults a user gets, or short ones for a smoke run
     mf_opts: dict = {"device": "cpu"}

@@ -17,15 +17,16 @@ def test_simulated_table_is_exact(capsys):
     row = next(line for line in out.splitlines() if "simulated" in line and "µs" in line)
     cells = [c.strip() for c in row.split("│")][1:-1]
     # (50 ns timer + 5 calls x 10 us) / 5 = 10.01 us; 10 samples of 5 calls; a CI of zero width
-    header = ["benchmark", "median", "95% CI", "±", "IQR", "min", "mean", "samples", "calls/sample",
-              "warm-up", "device/timer"]
+    header = ["benchmark", "median", "95% CI", "±", "run to run", "precision", "IQR", "min",
+              "samples × calls", "warm-up", "device/timer"]
     assert dict(zip(header, cells)) == {
         "benchmark": "simulated", "median": "10.01 µs", "95% CI": "10.01–10.01 µs", "±": "0.00%",
-        "IQR": "0.000 µs", "min": "10.01 µs", "mean": "10.01 µs", "samples": "10", "calls/sample": "5",
+        "run to run": "±0.00% · 5 reps", "precision": "±0.00%",
+        "IQR": "0.000 µs", "min": "10.01 µs", "samples × calls": "16 × 5",
         "warm-up": "4976 calls", "device/timer": "cpu/simulated"}
 
 
-ZH_HEADER = ["基准", "中位数", "95% 置信区间", "±", "IQR", "最小", "均值", "样本数", "每样本调用数", "预热", "设备/计时器"]
+ZH_HEADER = ["基准", "中位数", "95% 置信区间", "±", "运行间", "精度", "IQR", "最小", "样本数 × 调用数", "预热", "设备/计时器"]
 
 
 def _header(out):
@@ -64,7 +65,8 @@ def test_simulated_json(capsys):
     assert main(SIM + ["--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["kind"] == "measurement"
-    assert data["numbers"] == [5] * 10
+    assert data["numbers"] == [5] * sum(data["repeats"]) and len(data["repeats"]) == 5
+    assert data["run_to_run"]["source"] == "repeats" and data["interval"]["kind"] == "run_to_run"
     assert data["stats_seconds"]["median"] == pytest.approx(10.01e-6)
     assert data["stop"]["reason"] == "precision" and data["stop"]["target_met"]
 
@@ -91,7 +93,7 @@ def test_failure_prints_one_line_and_exits_1(capsys):
                             "failure at call 9000\n")
     # what was measured before the failure is shown, marked
     row = next(line for line in captured.out.splitlines() if line.startswith("│ simulated"))
-    assert row.split("│")[1].strip() == "simulated (incomplete)" and row.split("│")[8].strip() == "803"
+    assert row.split("│")[1].strip() == "simulated (incomplete)" and row.split("│")[9].strip() == "803 × 5"
 
 
 def test_the_status_lines_speak_the_command_s_language(capsys):
@@ -111,7 +113,7 @@ def test_ctrl_c_prints_partial_results_marked_incomplete(capsys):
     assert code == 130
     assert captured.err == "interrupted: showing what was measured so far (marked incomplete)\n"
     row = next(line for line in captured.out.splitlines() if line.startswith("│ simulated"))
-    assert row.split("│")[1].strip() == "simulated (incomplete)" and row.split("│")[8].strip() == "803"
+    assert row.split("│")[1].strip() == "simulated (incomplete)" and row.split("│")[9].strip() == "803 × 5"
 
 
 @pytest.mark.parametrize("argv, needle", [

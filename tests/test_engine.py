@@ -104,7 +104,8 @@ def test_time_correlated_noise_widens_the_ci_and_delays_the_stop():
     # within a stretch agree, so the order-statistic CI alone would stop early, falsely narrow
     w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.01, seed=3))
     w.drift = lambda now: 1.6 if (now // 20_000_000) % 3 == 0 else 1.0
-    m = benchmark(w.function(), timer=w.timer(), number=1, min_time=0.05, warmup_min_time=0.0, budget=0.5)
+    m = benchmark(w.function(), timer=w.timer(), number=1, min_time=0.05, warmup_min_time=0.0, budget=0.5,
+                  repeats=1)
     per_call = list(m.per_call_ns)
     first = per_call[: int(0.05e9 / 10_000)]
     assert stats.relative_half_width(first) <= 0.01  # the iid rule would have stopped at min_time
@@ -302,6 +303,17 @@ def test_a_slower_stretch_between_repetitions_shows_in_the_spread_and_the_headli
     lo, hi = m.ci
     plo, phi = m.precision_ci
     assert lo <= plo and hi >= phi
+
+
+def test_stretches_longer_than_a_repetition_go_to_the_run_to_run_spread_and_the_headline_covers_them():
+    # the same machine as above (1.6x slower for 20 ms of every 60 ms), with repetitions of 10 ms: each
+    # repetition sits mostly in one speed, so the spread between them holds the stretches
+    w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.01, seed=3))
+    w.drift = lambda now: 1.6 if (now // 20_000_000) % 3 == 0 else 1.0
+    m = benchmark(w.function(), timer=w.timer(), number=1, min_time=0.05, warmup_min_time=0.0, budget=0.5)
+    assert m.run_to_run is not None and m.run_to_run.cv > 0.05
+    lo, hi = m.ci
+    assert lo <= 10_050e-9 <= hi  # the fast speed's time is inside where the next run may land
 
 
 def test_fixed_trials_make_one_repetition_and_measure_no_spread():

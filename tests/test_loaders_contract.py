@@ -16,7 +16,8 @@ from measurefirst.simulate import SimWorld
 @pytest.fixture(scope="module")
 def m():
     w = SimWorld(call_ns=10_000.0, timer_ns=50.0, preempt_prob=0.1, preempt_ns=1e5, seed=3)
-    return measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", min_time=0.0, warmup_min_time=0.0)
+    return measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", min_time=0.0, warmup_min_time=0.0,
+                                  repeats=1)
 
 
 def _with(m, **changes):

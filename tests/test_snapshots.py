@@ -47,7 +47,7 @@ from measurefirst.render import text
 from measurefirst.render.report import fragment
 from measurefirst.render.words import change_words
 from measurefirst.render.selfcheck import selfcheck_text
-from measurefirst.results import Calibration, Measurement, Stop, Warmup
+from measurefirst.results import Calibration, Measurement, RunToRun, Stop, Warmup
 from measurefirst.roofline import Peaks
 from measurefirst.selfcheck import Machine, Row, SelfCheck, Trap
 from measurefirst.step import RangedStepResult, StepResult, Throughput
@@ -60,7 +60,7 @@ ENV = {"device_name": "test cpu", "torch_version": "2.13.0", "hostname": "test",
 
 # ---- hand-built results ---------------------------------------------------------------------------------
 def measurement(label: str, per_call_ns: float, *, n: int = 12, number: int = 10, spread: float = 0.01,
-                complete: bool = True) -> Measurement:
+                complete: bool = True, run_to_run: RunToRun | None = None) -> Measurement:
     """Samples spread evenly over ±``spread`` around ``per_call_ns`` (per call, ``number`` calls a sample)."""
     samples = tuple(per_call_ns * number * (1 + spread * (2 * i / (n - 1) - 1)) for i in range(n))
     return Measurement(
@@ -70,7 +70,12 @@ def measurement(label: str, per_call_ns: float, *, n: int = 12, number: int = 10
         calibration=Calibration(number=number, overhead_ns=50.0, resolution_ns=1.0, per_call_estimate_ns=per_call_ns,
                                 overhead_share=50.0 / (per_call_ns * number), reason="overhead share"),
         stop=Stop("precision", True, 0.01, 0.5), options={"budget": 5.0, "precision": 0.01}, env=dict(ENV),
-        complete=complete)
+        complete=complete, run_to_run=run_to_run)
+
+
+#: a spread measured by 5 repetitions in the process, and one where the machine's noise profile set the floor
+REPEATS_SPREAD = RunToRun(cv=0.02, source="repeats", n=5, factor=3.0, medians_ns=(1.0, 1.02, 0.98, 1.01, 0.99))
+PROFILE_FLOOR = RunToRun(cv=0.001, source="repeats", n=5, factor=3.0, floor=0.004, floor_source="profile")
 
 
 def comparison() -> Comparison:
@@ -337,6 +342,9 @@ def _lines(lines: list[str]) -> str:
 TEXT_CASES: dict[str, Callable[[str], str]] = {
     "measurement_line": lambda lang: _lines([text.measurement_line(measurement("matmul", 250_000.0), lang),
                                              text.measurement_line(measurement("add", 12_000.0, complete=False), lang)]),
+    "measurement_line_spread": lambda lang: _lines([
+        text.measurement_line(measurement("matmul", 250_000.0, run_to_run=REPEATS_SPREAD), lang),
+        text.measurement_line(measurement("busy", 20_000.0, run_to_run=PROFILE_FLOOR), lang)]),
     "measurement_table": lambda lang: console_text(text.measurement_table(
         [measurement("matmul", 250_000.0), measurement("add", 12_000.0)], title="two", lang=lang)),
     "comparison_lines": lambda lang: _lines(text.comparison_lines(comparison(), lang)),

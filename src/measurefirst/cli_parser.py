@@ -292,6 +292,10 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     b.add_argument("--warmup-time", dest="warmup_max_time", type=_seconds_or_zero, default=D.WARMUP_MAX_TIME_S,
                    help=f"cap on adaptive warm-up, seconds (default {D.WARMUP_MAX_TIME_S:g})")
     b.add_argument("--trials", type=_at_least(1), default=None, help="fixed number of samples (default: adaptive)")
+    b.add_argument("--repeats", type=_at_least(1), default=None,
+                   help=f"independent repetitions inside the call, each with its own warm-up and calibration; "
+                        f"their spread is the run-to-run spread the headline interval holds (default "
+                        f"{D.REPEATS}; 1 with --trials, and then the interval is this run's precision only)")
     b.add_argument("-n", "--number", type=_at_least(1), default=None, help="calls per sample (default: calibrated)")
     b.add_argument("--cold-cache", action="store_true", help="flush the last-level cache before each sample")
     b.add_argument("--cuda-graph", action="store_true", help="capture the calls in a CUDA graph and time replays")

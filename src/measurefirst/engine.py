@@ -607,7 +607,20 @@ class Sampler:
         return [v for v, keep in zip(self._used_per_call(), self._used_mask()) if keep]
 
     def _final_half_width(self) -> float:
+        if len(self.repeat_counts) > 1:
+            return max(stats.relative_half_width(sorted(self._used_in_order()), presorted=True),
+                       stats.batch_half_width(self._level_adjusted()))
         return stats.median_half_width(self._used_in_order())
+
+    def _level_adjusted(self) -> list[float]:
+        """The used per-call times with the level shifts between finished repetitions taken out (see
+        :func:`stats.level_adjusted`; samples of the repetition under way count as one more group)."""
+        used = self._used_mask()
+        groups, first = [], 0
+        for c in [*self.repeat_counts, len(self.samples) - sum(self.repeat_counts)]:
+            groups.append(sum(used[first:first + c]))
+            first += c
+        return [float(x) for x in stats.level_adjusted(self._used_in_order(), groups)]
 
     def _record(self, elapsed_ns: float, number: int, host_ns: float | None, preempted: int,
                 synced_ns: float | None = None) -> None:
@@ -635,6 +648,8 @@ class Sampler:
                      and n - len(self.sorted_clean) <= MAX_PREEMPTED_FRACTION_TO_DISCARD * n)
         values = self.sorted_clean if use_clean else self.sorted_all
         hw = stats.relative_half_width(values, presorted=True)
+        if len(self.repeat_counts) > 1:  # checked when a repetition ends: the batch check too
+            return max(hw, stats.batch_half_width(self._level_adjusted()))
         if hw > self.opts.precision or n < self.batch_check_at:
             return max(hw, self.opts.precision * 1.000001) if n < self.batch_check_at else hw
         batch = stats.batch_half_width(self._used_in_order())
@@ -672,15 +687,7 @@ def repeat_spread(per_call: list[float], counts: list[int], used: list[bool]) ->
     """The run-to-run spread measured by repetitions: the sample standard deviation of the log medians
     of the repetitions with :data:`REPEAT_MIN_SAMPLES` used samples or more, as a relative figure, with
     its 95% factor (:func:`~measurefirst.results.spread_factor`); ``None`` with fewer than two."""
-    medians: list[float] = []
-    first = 0
-    for c in counts:
-        vals = [v for v, keep in zip(per_call[first:first + c], used[first:first + c]) if keep]
-        first += c
-        if len(vals) >= REPEAT_MIN_SAMPLES:
-            med = stats.median(vals)
-            if med > 0:
-                medians.append(med)
+    medians = [m for m in stats.group_medians(per_call, counts, used, REPEAT_MIN_SAMPLES) if m > 0]
     if len(medians) < 2:
         return None
     logs = [math.log(m) for m in medians]

@@ -260,10 +260,11 @@ def assess(m: "Measurement", *, audit: bool = False) -> tuple[Finding, ...]:
         out.append(found("incomplete", m.n_samples))
     if s is None:
         return tuple(out)
-    rel = m.ci_half_width_rel
+    rel = m.precision_half_width_rel  # the interval the stopping rule judged: this run's precision
     if m.stop.reason == "noise":
         out.append(found("noise_floor", rel, threshold=precision, seconds=m.stop.seconds))
-    if not fixed_trials and m.stop.reason in ("budget", "max_samples") and not m.stop.target_met:
+    if not fixed_trials and m.stop.reason in ("budget", "max_samples") and not m.stop.target_met \
+            and not rel <= precision:
         out.append(found("precision_not_met", None if math.isinf(rel) else rel, threshold=precision))
     min_samples = m.options.get("min_samples")
     if not fixed_trials and isinstance(min_samples, int) and m.n_used < min_samples:

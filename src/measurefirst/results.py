@@ -235,7 +235,13 @@ class Measurement:
         values = self.per_call_ns[self.used_mask]
         if values.size == 0:
             return None
-        return stats.summarize(values / 1e9)
+        groups = None
+        if self.repeats is not None and len(self.repeats) > 1:
+            mask, first, groups = self.used_mask, 0, []
+            for c in self.repeats:
+                groups.append(int(mask[first:first + c].sum()))
+                first += c
+        return stats.summarize(values / 1e9, groups=groups)
 
     def _stat(self, name: str) -> float:
         s = self.summary
@@ -314,11 +320,10 @@ class Measurement:
         if pci is None or not self.ci_includes_run_to_run:
             return pci
         med = self.median
-        h = self.ci_half_width_rel
         lo_p, hi_p = (med - pci[0]) / med, (pci[1] - med) / med
         assert self.run_to_run is not None
         r = self.run_to_run.half_width
-        return (med * (1.0 - min(math.hypot(lo_p, r), 1.0)), med * (1.0 + math.hypot(hi_p, r))) if h < math.inf else None
+        return med * (1.0 - min(math.hypot(lo_p, r), 1.0)), med * (1.0 + math.hypot(hi_p, r))
 
     @property
     def host_median(self) -> float | None:
@@ -386,6 +391,13 @@ class Measurement:
         # Derived statistics and findings are written for readers of the file; loading recomputes them.
         d["stats_seconds"] = None if s is None else asdict(s)
         d["findings"] = [f.to_dict() for f in self.findings]
+        # the two uncertainties, named apart: the headline interval (where the next run may land when a
+        # spread was measured, else this run's precision) and this run's precision
+        d["interval"] = {"kind": "run_to_run" if self.ci_includes_run_to_run else "precision",
+                         "ci_seconds": None if self.ci is None else list(self.ci),
+                         "half_width": self.ci_half_width_rel,
+                         "precision_ci_seconds": None if self.precision_ci is None else list(self.precision_ci),
+                         "precision_half_width": self.precision_half_width_rel}
         if self.run_to_run is not None:
             d["run_to_run"] = self.run_to_run.to_dict()
         if self.repeats is not None:

@@ -798,7 +798,7 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
             drift = abs(stream_after - stream_before) / stream if stream > 0 else None
             for method, m in results.items():
                 ms.append(m)
-                ci = m.ci_half_width_rel
+                ci = m.precision_half_width_rel
                 noise = _noise(ci if math.isfinite(ci) else None, drift)
                 base = cuda_tolerance(d_s, method)
                 # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
@@ -855,7 +855,7 @@ def _cuda_references(sleep: Callable[[], None], dev: torch.device, d_s: float, k
             ms_g = _do_bench(tt.do_bench_cudagraph, sleep, rep=20 if plan is _QUICK else 100)
         rows.append(_row(d_s, "do_bench_cudagraph", k_truth, k_source, ms_g / 1e3, None, None, judged=False))
         if graph is not None:
-            ci = graph.ci_half_width_rel
+            ci = graph.precision_half_width_rel
             rows.append(_row(d_s, "graph_vs_do_bench_cudagraph", ms_g / 1e3, "do_bench_cudagraph", graph.median,
                              GRAPH_VS_DO_BENCH_TOLERANCE, ci if math.isfinite(ci) else None))
     except Exception as exc:  # noqa: BLE001

@@ -111,8 +111,17 @@ def relative_half_width(values: Values, confidence: float = 0.95, *, presorted: 
 #: autocorrelation time is about one sample and this is the classic 10-batch method; on a machine
 #: that changes speed in stretches, the batches grow with the stretches and the interval widens.
 CI_BATCHES = 10
-#: Fewest batches: with fewer, a t-interval means nothing.
+#: Fewest batches for an interval over consecutive rounds of a comparison (:mod:`measurefirst.compare`).
 MIN_BATCHES = 3
+#: Fewest batches for the median's interval: with three, t(2) = 4.30 turns the interval into the
+#: sample's minimum and maximum (a 3 µs call once printed ±2119%); five give t(4) = 2.78. A run whose
+#: speed changes in stretches so long that five batches of :data:`BATCH_TAU_FACTOR` autocorrelation
+#: times do not fit is *not bounded* by its samples (:attr:`BatchInterval.bounded`): the stopping rule
+#: keeps sampling, and the result says so instead of printing the extremes.
+MIN_CI_BATCHES = 5
+#: The batch interval's rank window is at most this far either side of the median (the quartiles):
+#: batch fractions that swing more than that leave the median unbounded by this run (see above).
+MAX_RANK_DELTA = 0.25
 #: The batch check needs at least this many samples per batch (and ``CI_BATCHES`` times as many
 #: samples in all before it runs).
 MIN_PER_BATCH = 5
@@ -191,6 +200,10 @@ class BatchInterval:
     tau: float
     low: float
     high: float
+    #: whether the batches were long enough to be nearly independent and their fractions agreed
+    #: within :data:`MAX_RANK_DELTA`; else ``half_width`` is infinite and ``low``/``high`` are the
+    #: quartiles, shown for what they are (the run is too short for its correlation)
+    bounded: bool = True
 
 
 def batch_interval(values_in_order: Values) -> BatchInterval | None:
@@ -203,24 +216,34 @@ def batch_interval(values_in_order: Values) -> BatchInterval | None:
     median's rank could be off, and the interval is read from the pooled sample at those ranks. On
     independent samples this is the order-statistic interval; on a machine that ran at two speeds
     in stretches, the fractions swing between batches and the interval spans what the run saw
-    (batch *medians* would snap to one speed each and hide it)."""
+    (batch *medians* would snap to one speed each and hide it).
+
+    Never degenerate: at least :data:`MIN_CI_BATCHES` batches; when fewer batches of
+    :data:`BATCH_TAU_FACTOR` autocorrelation times fit, or the rank window would reach past
+    :data:`MAX_RANK_DELTA`, the interval is marked not ``bounded`` (infinite half-width, the quartiles
+    as its ends) rather than stretched to the sample's minimum and maximum."""
     a = np.asarray(values_in_order, dtype=float)
     n = int(a.size)
     if n < CI_BATCHES * MIN_PER_BATCH:
         return None
     tau = autocorrelation_time(a)
-    per_batch = max(MIN_PER_BATCH, math.ceil(BATCH_TAU_FACTOR * tau), math.ceil(n / CI_BATCHES))
-    m = max(MIN_BATCHES, min(CI_BATCHES, n // per_batch))
+    wanted = max(MIN_PER_BATCH, math.ceil(BATCH_TAU_FACTOR * tau))
+    per_batch = max(wanted, math.ceil(n / CI_BATCHES))
+    m = max(MIN_CI_BATCHES, min(CI_BATCHES, n // per_batch))
+    independent = n // wanted >= MIN_CI_BATCHES
     s = np.sort(a)
     med = float(np.median(s))
     if med <= 0:
-        return BatchInterval(math.inf, m, n // m, tau, -math.inf, math.inf)
+        return BatchInterval(math.inf, m, n // m, tau, -math.inf, math.inf, False)
     below = np.array([(np.count_nonzero(part < med) + 0.5 * np.count_nonzero(part == med)) / part.size
                       for part in np.array_split(a, m)])
     delta = t975(m - 1) * float(below.std(ddof=1)) / math.sqrt(m)
-    lo = float(np.quantile(s, max(0.0, 0.5 - delta)))
-    hi = float(np.quantile(s, min(1.0, 0.5 + delta)))
-    return BatchInterval(max(hi - med, med - lo) / med, m, n // m, tau, lo, hi)
+    bounded = independent and delta <= MAX_RANK_DELTA
+    delta = min(delta, MAX_RANK_DELTA)
+    lo = float(np.quantile(s, 0.5 - delta))
+    hi = float(np.quantile(s, 0.5 + delta))
+    hw = max(hi - med, med - lo) / med if bounded else math.inf
+    return BatchInterval(hw, m, n // m, tau, lo, hi, bounded)
 
 
 def batch_half_width(values_in_order: Values) -> float:
@@ -310,18 +333,56 @@ class Summary:
     ci_high: float | None
     outliers: int
     ci_method: str = "order statistics"
+    #: False when the samples cannot bound the median (see :attr:`BatchInterval.bounded`): the CI's ends
+    #: are then the quartiles and its half-width is infinite
+    ci_bounded: bool = True
 
     @property
     def ci_half_width_rel(self) -> float:
-        if self.ci_low is None or self.ci_high is None or self.median <= 0:
+        if self.ci_low is None or self.ci_high is None or self.median <= 0 or not self.ci_bounded:
             return math.inf
         return (self.ci_high - self.ci_low) / 2.0 / self.median
 
 
-def summarize(values: Values, confidence: float = 0.95) -> Summary:
+def level_adjusted(values_in_order: Values, groups: Sequence[int]) -> np.ndarray:
+    """``values_in_order`` with each consecutive group (``groups`` values each) scaled so that its median
+    is the pooled median: repetitions that warmed up and calibrated anew differ by level shifts (a new
+    loop count, another stretch of the machine), which are the run-to-run spread they measure; left in,
+    the autocorrelation check would mistake them for one long stretch inside the run."""
+    a = np.asarray(values_in_order, dtype=float)
+    med = float(np.median(a)) if a.size else 0.0
+    out, first = [], 0
+    for c in groups:
+        part = a[first:first + c]
+        first += c
+        if part.size:
+            pm = float(np.median(part))
+            out.append(part * (med / pm) if pm > 0 else part)
+    return np.concatenate(out) if out else a
+
+
+def group_medians(values_in_order: Values, counts: Sequence[int], used: Sequence[bool] | np.ndarray | None = None,
+                  min_per_group: int = 3) -> list[float]:
+    """The median of each consecutive group of ``counts`` values (only the ``used`` ones), for groups with
+    at least ``min_per_group`` of them."""
+    a = np.asarray(values_in_order, dtype=float)
+    keep = np.ones(a.size, dtype=bool) if used is None else np.asarray(used, dtype=bool)
+    out, first = [], 0
+    for c in counts:
+        part = a[first:first + c][keep[first:first + c]]
+        first += c
+        if part.size >= min_per_group:
+            out.append(float(np.median(part)))
+    return out
+
+
+def summarize(values: Values, confidence: float = 0.95, *, groups: Sequence[int] | None = None) -> Summary:
     """Statistics of ``values``, given in the order they were measured (the order matters only for
-    the CI's batch check; see :data:`CI_BATCHES`)."""
+    the CI's batch check; see :data:`CI_BATCHES`). ``groups``: the values of each independent repetition
+    (consecutive counts); the batch check then runs on :func:`level_adjusted` values, since the shifts
+    between repetitions are the run-to-run spread, reported apart."""
     ordered = np.asarray(values, dtype=float)
+    in_order = ordered if groups is None or len(groups) < 2 else level_adjusted(ordered, groups)
     a = np.sort(ordered)
     n = int(a.size)
     if n == 0:
@@ -329,9 +390,13 @@ def summarize(values: Values, confidence: float = 0.95) -> Summary:
     q1, med, q3 = (float(x) for x in np.percentile(a, [25, 50, 75]))
     ci = median_ci(a, confidence, presorted=True)
     method = "order statistics"
+    bounded = True
     if ci is not None and confidence == 0.95 and med > 0:
-        bi = batch_interval(ordered)
-        if bi is not None and (bi.low < ci[0] or bi.high > ci[1]):
+        bi = batch_interval(in_order)
+        if bi is not None and not bi.bounded:
+            ci, bounded = (min(ci[0], bi.low), max(ci[1], bi.high)), False
+            method = f"not bounded (batch ranks, {bi.batches} batches of {bi.per_batch}; correlation {bi.tau:.0f} samples)"
+        elif bi is not None and (bi.low < ci[0] or bi.high > ci[1]):
             ci = (min(ci[0], bi.low), max(ci[1], bi.high))
             method = f"batch ranks ({bi.batches} batches of {bi.per_batch})"
     return Summary(
@@ -348,6 +413,7 @@ def summarize(values: Values, confidence: float = 0.95) -> Summary:
         ci_high=None if ci is None else ci[1],
         outliers=int(outlier_mask(a).sum()),
         ci_method=method,
+        ci_bounded=bounded,
     )
 
 

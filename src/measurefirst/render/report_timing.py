@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence, Union, cast
 
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, secs, section, table
-from .text import ci_range, format_relative, format_time, time_unit
+from .text import ci_range, format_relative, format_time, spread_cell, time_unit
 from .words import verdict_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,8 +97,8 @@ def measurement_rows(ctx: Ctx, items: Sequence["Timed"]) -> list[Row]:
         run = getattr(item, "id", None)
         label = (f"#{run} " if run is not None else "") + m.label + ("" if m.complete else f" ({ctx.t('incomplete')})")
         if m.summary is None:
-            rows.append(Row([label, Cell(ctx.t("no_samples")), "", "", "", "", "", num(0), "", f"{m.device} · {m.timer}",
-                             ""]))
+            rows.append(Row([label, Cell(ctx.t("no_samples")), "", "", "", "", "", "", "", num(0), "",
+                             f"{m.device} · {m.timer}", ""]))
             continue
         hw = _hw(m)
         unit = time_unit(m.median)
@@ -111,6 +111,7 @@ def measurement_rows(ctx: Ctx, items: Sequence["Timed"]) -> list[Row]:
             label, secs(m.median, hw),
             Cell("n/a" if m.ci is None else ci_range(m.ci, hw, unit), None if m.ci is None else m.ci[0]),
             num(m.ci_half_width_rel, format_relative(m.ci_half_width_rel)),
+            Cell(spread_cell(m, ctx.lang)), num(m.precision_half_width_rel, "±" + format_relative(m.precision_half_width_rel)),
             secs(m.iqr), secs(m.min, hw), secs(m.mean, hw), num(m.n_used, samples),
             "" if m.warmup is None else ctx.t("warmup_calls", calls=m.warmup.calls),
             f"{m.device} · {m.timer}", stop]))
@@ -119,7 +120,7 @@ def measurement_rows(ctx: Ctx, items: Sequence["Timed"]) -> list[Row]:
 
 def measurement_cols(ctx: Ctx) -> list[Col]:
     return [Col(ctx.t("col_benchmark")), Col(ctx.t("median"), True), Col(ctx.t("ci95"), True), Col("±", True),
-            Col("IQR", True), Col(ctx.t("min"), True), Col(ctx.t("mean"), True),
+            Col(ctx.t("col_run_to_run")), Col(ctx.t("col_precision"), True), Col("IQR", True), Col(ctx.t("min"), True), Col(ctx.t("mean"), True),
             Col(ctx.t("col_samples"), True), Col(ctx.t("col_warmup")), Col(ctx.t("col_device_timer")),
             Col(ctx.t("col_stopped"))]
 

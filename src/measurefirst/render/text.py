@@ -125,6 +125,53 @@ def ci_text(m: "Measurement", lang: str = "en") -> str:
     return word("ci_text", lang, range=ci_range(ci, hw, unit))
 
 
+def spread_source_words(m: "Measurement", lang: str = "en") -> str:
+    """Where the run-to-run spread came from: ``"5 repetitions in this process"``, with the noise
+    profile's floor when it set one, and the hint to profile fresh processes when only repetitions
+    inside one process measured it."""
+    rr = m.run_to_run
+    if rr is None:
+        return ""
+    text = code_word("rtr_src_", rr.source, lang).replace("{n}", str(rr.n))
+    if rr.floor > 0 and rr.floor >= rr.cv:
+        text += word("rtr_floor", lang, floor=format_relative(rr.floor))
+    elif rr.source == "repeats" and not rr.floor_source:
+        text += word("rtr_in_process_only", lang)
+    return text
+
+
+def spread_cell(m: "Measurement", lang: str = "en") -> str:
+    """A table's run-to-run cell: ``"±0.7% · 5 reps"`` (or ``"· profile"`` where the machine's noise
+    profile set the figure), or ``"not measured"``."""
+    if not m.ci_includes_run_to_run:
+        return word("rtr_not_measured", lang)
+    assert m.run_to_run is not None
+    rr = m.run_to_run
+    source = "profile" if rr.floor > rr.cv and rr.floor_source else rr.source
+    return f"±{format_relative(rr.spread)} · " + code_word("rtr_short_", source, lang).replace("{n}", str(rr.n))
+
+
+def interval_words(m: "Measurement", lang: str = "en") -> str:
+    """The headline interval, named: ``±2.2% run to run (…; spread ±0.7% per run from 5 repetitions in
+    this process; this run's precision ±0.4%)``, or, with no spread measured, ``±0.4% this run's
+    precision (…; run to run: not measured: how to measure it)``."""
+    if m.ci_includes_run_to_run:
+        assert m.run_to_run is not None
+        return word("m_ci_next", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang),
+                    spread=format_relative(m.run_to_run.spread), source=spread_source_words(m, lang),
+                    prec=precision_words(m, lang))
+    return word("m_ci_prec", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang),
+                how=word("rtr_how", lang))
+
+
+def precision_words(m: "Measurement", lang: str = "en") -> str:
+    """This run's precision, ``"0.4%"``, or why its samples could not bound the median."""
+    s = m.summary
+    if s is not None and not s.ci_bounded:
+        return word("prec_unbounded", lang)
+    return format_relative(m.precision_half_width_rel)
+
+
 def calls_words(numbers: "Iterable[int]", lang: str = "en") -> str:
     """``"1 call"``, ``"10 calls"`` or ``"5-10 calls"``: the calls per sample."""
     ns = sorted(set(numbers))
@@ -144,7 +191,7 @@ def measurement_line(m: "Measurement", lang: str = "en") -> str:
     used = m.n_used
     parts = [word("m_head", lang, label=m.label, time=format_time(m.median, hw))]
     if ci is not None:
-        parts.append(word("m_ci", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang)))
+        parts.append(interval_words(m, lang))
     parts.append(word("m_median_of", lang, used=used, calls=calls_words(m.numbers, lang), where=where))
     if m.n_samples != used:
         parts.append(word("m_preempted", lang, n=m.n_samples - used))
@@ -208,16 +255,18 @@ def count_table(counts: Iterable["Count"], *, title: str | None = None, lang: st
 
 def measurement_table(measurements: Iterable["Measurement"], *, title: str | None = None,
                       lang: str = "en") -> "Table":
-    """A rich table with one row per measurement: median, CI, spread, samples, how they were taken."""
+    """A rich table with one row per measurement: median, the headline CI and its two parts (run to run,
+    this run's precision), spread, samples, how they were taken (the mean is in the JSON and the report)."""
     from rich.table import Table
 
     table = Table(title=None if title is None else cell(title), show_lines=False)
     columns(table, (("col_benchmark", "left"), ("median", "right"), ("ci95", "right"), ("±", "right"),
-                    ("IQR", "right"), ("min", "right"), ("mean", "right"), ("samples_col", "right"),
-                    ("calls_per_sample", "right"), ("col_warmup", "right"), ("device_timer", "left")), lang)
+                    ("col_run_to_run", "left"), ("col_precision", "right"),
+                    ("IQR", "right"), ("min", "right"), ("samples_calls", "right"),
+                    ("col_warmup", "right"), ("device_timer", "left")), lang)
     for m in measurements:
         if m.summary is None:
-            table.add_row(cell(m.label), "n/a", "", "", "", "", "", "0", "", "", cell(f"{m.device}/{m.timer}"))
+            table.add_row(cell(m.label), "n/a", "", "", "", "", "", "", "0", "", cell(f"{m.device}/{m.timer}"))
             continue
         unit = time_unit(m.median)
         ci = m.ci
@@ -230,8 +279,9 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
                                    if m.n_samples != m.n_used else "")
         table.add_row(
             cell(label), format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
-            format_time(m.iqr, None, unit), format_time(m.min, hw, unit), format_time(m.mean, hw, unit),
-            samples, str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}", warm,
+            spread_cell(m, lang), "±" + format_relative(m.precision_half_width_rel),
+            format_time(m.iqr, None, unit), format_time(m.min, hw, unit),
+            samples + " × " + (str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"), warm,
             cell(f"{m.device}/{m.timer}"),
         )
     return table
