@@ -98,3 +98,38 @@ def test_two_modes_are_found_with_their_fractions():
     assert modes.fast == pytest.approx(1.52, rel=0.01) and modes.fast_fraction == pytest.approx(0.62, abs=0.01)
     assert modes.slow == pytest.approx(3.41, rel=0.01) and modes.slow_fraction == pytest.approx(0.38, abs=0.01)
     assert stats.two_modes(rng.normal(10, 0.5, size=1000)) is None
+
+
+def test_the_median_interval_is_never_the_samples_min_and_max():
+    """A 3 µs call once printed ±2119% (2–145 µs) from 2,499 samples: three batches, t(2) = 4.30, and the
+    rank window reached both ends. Now: five batches at least, and a run too short for its correlation is
+    'not bounded' (quartile ends, infinite half-width), never stretched to the extremes."""
+    rng = np.random.default_rng(7)
+    # stretches of 625 samples at either of two speeds, plus one 145 µs outlier
+    x = np.repeat([2.0, 3.0, 3.0, 2.0], 625)[:2499] * (1 + 0.02 * rng.normal(size=2499))
+    x[100] = 145.0
+    bi = stats.batch_interval(x)
+    assert bi.batches >= stats.MIN_CI_BATCHES
+    assert not bi.bounded and math.isinf(bi.half_width)
+    assert bi.low >= np.quantile(x, 0.25) - 1e-12 and bi.high <= np.quantile(x, 0.75) + 1e-12
+    s = stats.summarize(x)
+    assert not s.ci_bounded and math.isinf(s.ci_half_width_rel)
+    assert s.ci_high < 145.0 and s.ci_low > x.min()
+    # an independent series of the same length is bounded, and narrow
+    y = 3.0 * (1 + 0.02 * rng.normal(size=2499))
+    by = stats.batch_interval(y)
+    assert by.bounded and by.half_width < 0.01 and stats.summarize(y).ci_bounded
+
+
+def test_level_shifts_between_repetitions_are_taken_out_of_the_precision():
+    rng = np.random.default_rng(3)
+    levels = [1.0, 1.03, 0.98, 1.01, 0.99]
+    parts = [lvl * (1 + 0.001 * rng.normal(size=200)) for lvl in levels]
+    x = np.concatenate(parts)
+    adjusted = stats.level_adjusted(x, [200] * 5)
+    pooled = float(np.median(x))
+    for i in range(5):
+        assert float(np.median(adjusted[i * 200:(i + 1) * 200])) == pytest.approx(pooled, rel=1e-12)
+    with_groups = stats.summarize(x, groups=[200] * 5)
+    without = stats.summarize(x)
+    assert with_groups.ci_half_width_rel < 0.002 < without.ci_half_width_rel  # the shifts widened it, as stretches
