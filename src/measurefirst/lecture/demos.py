@@ -51,8 +51,20 @@ class DemoResult:
 
 
 def _ci(m: measurefirst.Measurement) -> str:
+    """A table cell: the headline interval's relative half-width (where the next run may land)."""
     r = m.ci_half_width_rel
     return "n/a" if not math.isfinite(r) else f"{r:.1%}"
+
+
+def _ci_words(m: measurefirst.Measurement, lang: str) -> str:
+    """The headline interval in words, saying which it is: run to run (with this run's precision in it),
+    or this run's precision alone."""
+    r, p = m.ci_half_width_rel, m.precision_half_width_rel
+    if not math.isfinite(r):
+        return say("ci.na", lang)
+    if m.ci_includes_run_to_run:
+        return say("ci.run_to_run", lang, rel=f"{r:.1%}", prec="n/a" if not math.isfinite(p) else f"{p:.1%}")
+    return say("ci.precision", lang, rel=f"{r:.1%}")
 
 
 def _row(cells: Sequence[str], widths: Sequence[int], left: int = 0) -> str:
@@ -127,7 +139,7 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     cold = m.warmup.cold_ns / 1e9
     ratio = cold / m.median
     emit(say("pitfalls.trap1.result", lang, cold=format_time(cold), warm=format_time(m.median) + _mark(m),
-             ci=_ci(m)))
+             ci=_ci_words(m, lang)))
     branch, lines = warmup_lines(m, str(device), lang)
     for line in lines + mark_lines([(f"{n}x{n}", m)], lang):
         emit(line)

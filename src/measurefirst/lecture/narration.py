@@ -16,9 +16,14 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "陷阱一：没有预热。{n}x{n} 矩阵乘法的第一次调用要付出一次性开销（内存分配、线程启动、库初始化、算法选择）。",
     },
     "pitfalls.trap1.result": {
-        "en": "cold first call: {cold}; warm steady state: {warm} (median, 95% CI ±{ci}).",
-        "zh": "冷启动的第一次调用：{cold}；预热后的稳定时间：{warm}（中位数，95% 置信区间 ±{ci}）。",
+        "en": "cold first call: {cold}; warm steady state: {warm} (median, 95% CI {ci}).",
+        "zh": "冷启动的第一次调用：{cold}；预热后的稳定时间：{warm}（中位数，95% 置信区间 {ci}）。",
     },
+    "ci.run_to_run": {"en": "±{rel} run to run, of which this run's precision ±{prec}",
+                      "zh": "运行间 ±{rel}，其中本次运行的精度 ±{prec}"},
+    "ci.precision": {"en": "±{rel}, this run's precision only (run to run not measured)",
+                     "zh": "±{rel}，仅本次运行的精度（未测量运行间离散）"},
+    "ci.na": {"en": "n/a", "zh": "不可用"},
     "pitfalls.trap1.lesson": {
         "en": "Lesson: always warm up before you start the clock. measurefirst.benchmark warms up until the time "
               "stops falling (or a cap is reached, which it reports).",
@@ -124,8 +129,8 @@ TEXT: dict[str, dict[str, str]] = {
                              "zh": "{n} 个样本中有 {k} 个被操作系统抢占（太多，无法剔除）"},
     # ---- part 2 ----------------------------------------------------------------------------
     "scaling.columns": {
-        "en": "n|time|± CI|time / t(n={ref})|n³ ratio|GFLOP/s|of best",
-        "zh": "n|时间|± 置信区间|时间 / t(n={ref})|n³ 比值|GFLOP/s|占最佳",
+        "en": "n|time|± run to run|time / t(n={ref})|n³ ratio|GFLOP/s|of best",
+        "zh": "n|时间|± 运行间|时间 / t(n={ref})|n³ 比值|GFLOP/s|占最佳",
     },
     "scaling.failed": {"en": "n={n}: the measurement failed.", "zh": "n={n}：测量失败。"},
     "scaling.cross": {"en": "the work term overtakes the overhead from n ≈ {n}",
