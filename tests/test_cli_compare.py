@@ -58,7 +58,7 @@ def test_save_then_regression_check_by_name(tmp_path, capsys):
     capsys.readouterr()
     assert main(["compare", "@kernel", "--fail-if-slower", "5%", "--store", str(store)]) == 1
     err = capsys.readouterr().err
-    assert "regression: kernel is 19.6% slower" in err  # (12 us + 50 ns / n) / (10 us + 50 ns / n), 1% noise
+    assert "regression: kernel is 20.0% slower" in err  # (12 us + 50 ns / n) / (10 us + 50 ns / n), 1% noise
     assert main(["compare", "#1", "#2", "--store", str(store)]) == 0  # no threshold: report only
     capsys.readouterr()
 

@@ -309,7 +309,7 @@ def comparison_table(c: "Comparison", *, title: str | None = None, lang: str = "
     from rich.table import Table
 
     table = Table(title=None if title is None else cell(title))
-    columns(table, (("col_candidate", "left"), ("median", "right"), ("ci95", "right")), lang)
+    columns(table, (("col_candidate", "left"), ("median", "right"), ("ci95_precision", "right")), lang)
     table.add_column(cell(word("vs_baseline", lang, baseline=c.baseline)), justify="right")
     columns(table, (("speedup_ci", "right"), ("verdict", "left")), lang)
     best = min((m.median for m in c.measurements), default=math.nan)
@@ -422,7 +422,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
     except FitError:
         pass
     table = Table(title=cell(word("on_device", lang, name=name, device=result.device)))
-    columns(table, (("n", "right"), ("time", "right"), ("±", "right")), lang)
+    columns(table, (("n", "right"), ("time", "right"), ("pm_run_to_run", "right")), lang)
     table.add_column(word("vs_reference", lang, n=result.reference), justify="right")
     columns(table, (("work_ratio", "right"), ("GFLOP/s", "right"), ("GB/s", "right"), ("FLOP/B", "right"),
                     ("bound", "left"), ("of_roof", "right")), lang)

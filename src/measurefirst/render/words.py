@@ -324,6 +324,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "prec_unbounded": ("not bounded: the machine changed speed in stretches as long as the run; a longer budget "
                        "bounds it", "无界：机器的速度变化持续时间与运行一样长；更长的预算可以界定它"),
     "col_run_to_run": ("run to run", "运行间"),
+    "ci95_precision": ("precision (95% CI)", "精度（95% 置信区间）"),
+    "pm_run_to_run": ("± run to run", "± 运行间"),
     "rtr_short_repeats": ("{n} reps", "{n} 次重复"),
     "rtr_short_processes": ("{n} procs", "{n} 个进程"),
     "rtr_short_history": ("{n} runs", "{n} 次运行"),
