@@ -413,7 +413,7 @@ def child_env() -> dict[str, str]:
     return env
 
 
-class ProfileError(RuntimeError):
+class NoiseProfileError(RuntimeError):
     """A worker process of :func:`measure_profile` failed; the message names it and holds its stderr tail."""
 
 
@@ -426,7 +426,7 @@ def measure_profile(processes: int | None = None, quick: bool = False, progress:
     at most (:data:`BUDGET_S`; :data:`QUICK_BUDGET_S`). ``threads``: torch threads in the workers
     (default: this process's, as torch reports them). ``progress(i, processes)`` is called before each
     process starts. About 6-7 s per process here (interpreter and torch start-up, then the workloads);
-    ``quick``: about 4 s per process. Raises :class:`ProfileError` when a worker fails, ``ValueError``
+    ``quick``: about 4 s per process. Raises :class:`NoiseProfileError` when a worker fails, ``ValueError``
     for bad arguments."""
     p = processes if processes is not None else (QUICK_PROCESSES if quick else PROCESSES)
     if isinstance(p, bool) or not isinstance(p, int) or p < 2:
@@ -461,7 +461,7 @@ def entry_from(kind: str, medians: Sequence[float], within: Sequence[float | Non
     """One workload's entry from its per-process medians (seconds) and in-process spreads."""
     good = [x for x in medians if isinstance(x, (int, float)) and math.isfinite(x) and x > 0]
     if len(good) < 2:
-        raise ProfileError(f"the {kind} workload gave fewer than two usable medians ({len(good)})")
+        raise NoiseProfileError(f"the {kind} workload gave fewer than two usable medians ({len(good)})")
     logs = [math.log(x) for x in good]
     cv = math.expm1(statistics.stdev(logs))
     inner = [w for w in within if w is not None and math.isfinite(w)]
@@ -485,7 +485,7 @@ def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any
         results = None
     if not isinstance(results, dict):
         tail = (err or out).strip()[-1500:]
-        raise ProfileError(f"noise profile: worker process {index + 1} of {total} failed (exit {proc.returncode}): "
+        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} failed (exit {proc.returncode}): "
                            f"{tail}")
     return results
 
@@ -501,5 +501,5 @@ def noise_profile(processes: int | None = None, quick: bool = False, *, save: bo
     return profile
 
 
-__all__ = ["NoiseProfile", "ProfileEntry", "ProfileError", "measure_profile", "noise_profile", "load_profile",
+__all__ = ["NoiseProfile", "ProfileEntry", "NoiseProfileError", "measure_profile", "noise_profile", "load_profile",
            "read_profile", "save_profile", "profile_path", "profile_key", "apply_profile", "KINDS", "WORKLOADS"]
