@@ -5,6 +5,7 @@ import json
 import math
 import os
 import socket
+import statistics
 
 import pytest
 
@@ -118,9 +119,20 @@ def test_inflation_is_the_median_ratio_of_the_kinds_of_work_clamped():
 def test_an_entry_from_per_process_medians():
     e = entry_from("compute", [1e-4, 1.1e-4, 0.9e-4, math.nan], [0.01, 0.03, None, 0.02])
     logs = [math.log(x) for x in (1e-4, 1.1e-4, 0.9e-4)]
-    mean = sum(logs) / 3
-    assert e.cv == pytest.approx(math.expm1(math.sqrt(sum((x - mean) ** 2 for x in logs) / 2)))
+    mad = sorted(abs(x - logs[0]) for x in logs)[1]  # the median is log(1e-4)
+    assert e.cv == pytest.approx(math.expm1(1.482602218505602 * mad))
     assert e.seconds == pytest.approx(1e-4) and e.within_cv == pytest.approx(0.02) and e.processes == 3
+    # two processes: the sample standard deviation
+    two = entry_from("compute", [1e-4, 1.1e-4], [0.01, 0.01])
+    assert two.cv == pytest.approx(math.expm1(abs(math.log(1.1)) / math.sqrt(2)))
+
+
+def test_one_disturbed_process_does_not_set_the_spread():
+    quiet = [1e-4 * (1 + d) for d in (0.0, 0.01, -0.01, 0.005, -0.005)]
+    e = entry_from("compute", quiet + [1e-2], [0.01] * 6)  # one process 100x slower
+    assert e.cv < 0.02
+    ties = entry_from("python", [2e-5, 2e-5, 2e-5, 2e-5, 2.002e-5, 3e-5], [0.001] * 6)
+    assert ties.cv == pytest.approx(math.expm1(statistics.stdev([math.log(2e-5)] * 4 + [math.log(2.002e-5)])))
 
 
 # ---- the file ------------------------------------------------------------------------------------------------------

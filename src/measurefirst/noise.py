@@ -11,9 +11,10 @@ interpreters, one after the other (never at the same time: they would compete fo
 benchmarking every workload of :data:`WORKLOADS` with :func:`~measurefirst.benchmark` on the CPU with
 the parent's torch threads and its default repetitions. Per workload (a :class:`ProfileEntry`):
 
-* ``cv``: the fresh-process spread, the sample standard deviation of the log per-process medians
-  (as a relative figure, ``expm1(sd)``, the estimator repetitions use; logs because spreads are
-  relative and a slow process is as likely as a fast one on that scale);
+* ``cv``: the fresh-process spread of the log per-process medians (as a relative figure,
+  ``expm1(sd)``; logs because spreads are relative and a slow process is as likely as a fast one on
+  that scale), estimated robustly (:func:`robust_log_sd`: from the median absolute deviation, so that
+  one process disturbed by another program does not set the prior);
 * ``within_cv``: the in-process spread, the median over the processes of each one's repetition spread
   (``m.run_to_run.cv``; the median because one disturbed process must not set it).
 
@@ -457,13 +458,37 @@ def measure_profile(processes: int | None = None, quick: bool = False, progress:
                         entries=tuple(entries), processes=p)
 
 
+#: The standard deviation of a normal distribution over its median absolute deviation.
+MAD_TO_SIGMA = 1.482602218505602
+
+
+def robust_log_sd(logs: Sequence[float]) -> float:
+    """The spread of log medians, robust to one disturbed process: ``MAD_TO_SIGMA`` times the median
+    absolute deviation from the median, from three values on (two: the sample standard deviation, which
+    is then the same figure within 5%). A process that another program's load slowed 100x (seen here: a
+    matmul on both cores while a test suite ran) must not set the machine's prior for good; the
+    in-process spread is a median over processes for the same reason. When more than half the processes
+    agree to the nanosecond (the median absolute deviation is 0: a quiet busy-wait), the sample standard
+    deviation of the others with the farthest left out."""
+    xs = list(logs)
+    if len(xs) < 3:
+        return statistics.stdev(xs)
+    centre = statistics.median(xs)
+    mad = statistics.median(abs(x - centre) for x in xs)
+    if mad > 0:
+        return MAD_TO_SIGMA * mad
+    xs.remove(max(xs, key=lambda x: abs(x - centre)))
+    return statistics.stdev(xs)
+
+
 def entry_from(kind: str, medians: Sequence[float], within: Sequence[float | None]) -> ProfileEntry:
-    """One workload's entry from its per-process medians (seconds) and in-process spreads."""
+    """One workload's entry from its per-process medians (seconds) and in-process spreads: the
+    fresh-process spread is :func:`robust_log_sd` of the log medians, as a relative figure (``expm1``)."""
     good = [x for x in medians if isinstance(x, (int, float)) and math.isfinite(x) and x > 0]
     if len(good) < 2:
         raise NoiseProfileError(f"the {kind} workload gave fewer than two usable medians ({len(good)})")
     logs = [math.log(x) for x in good]
-    cv = math.expm1(statistics.stdev(logs))
+    cv = math.expm1(robust_log_sd(logs))
     inner = [w for w in within if w is not None and math.isfinite(w)]
     return ProfileEntry(kind=kind, seconds=statistics.median(good), cv=cv,
                         within_cv=statistics.median(inner) if inner else None, processes=len(good))
