@@ -61,11 +61,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .engine import Options, benchmark
+    from .render.noise import ignored_lines
     from .targets import bench_jobs
 
-    if args.processes is not None and (args.count or args.simulate):
-        raise UsageError("--processes measures in fresh interpreters on the real clock; drop --count (it already "
-                         "counts in a fresh process)" if args.count else "--processes cannot run on the simulated clock")
     device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
                               count=args.count, rebuilt=args.processes is not None)
     _check(args)
@@ -82,11 +80,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if code != EXIT_OK:
             break
     code = _emit(args, results, code)
-    from .render.words import word
-
-    for status in sorted({str(r.options.get("noise_profile_ignored")) for r in results
-                          if r.kind == "measurement" and r.options.get("noise_profile_ignored")}):
-        _say(word("noise.status." + status, _lang(args)))
+    for line in ignored_lines(results, _lang(args)):
+        _say(line)
     return code
 
 
@@ -273,39 +268,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_noise(args: argparse.Namespace) -> int:
-    """``selfcheck --noise``: measure this machine's noise profile, save it, show it."""
-    from .noise import NoiseProfileError, noise_profile, profile_path
-    from .render.noise import noise_lines, noise_progress, noise_table
-    from .safeio import strict_json, write_atomic
-
-    lang = _lang(args)
-    if args.save is not None or args.simulate is not None or args.fault is not None:
-        raise UsageError("selfcheck --noise saves the profile per machine (not in the results store) and runs on "
-                         "the real clock; drop --save/--simulate")
-    _check(args)
-    try:
-        profile = noise_profile(args.processes, args.quick, progress=lambda i, n: _say(noise_progress(i, n, lang)))
-    except NoiseProfileError as exc:  # a worker process failed: its message holds its stderr
-        from .render.words import word
-
-        _say(word("failed_line", lang, error=exc, hint=""))
-        return EXIT_FAILED
-    text = strict_json(profile.to_dict(), indent=2)
-    if args.json:
-        sys.stdout.write(text + "\n")
-    else:
-        _show([noise_table(profile, lang), *noise_lines(profile, str(profile_path()), lang)])
-    if args.output is not None:
-        write_atomic(args.output, text + "\n")
-    return EXIT_OK
-
-
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    if args.noise:
+    if args.noise or args.processes is not None:
+        from .noise_cli import cmd_noise
+
         return cmd_noise(args)
-    if args.processes is not None:
-        raise UsageError("--processes goes with --noise (the fresh processes of the noise profile)")
     from .render.selfcheck import progress_line
     from .selfcheck import FAIL, NOISY, selfcheck
     from .simulate import world

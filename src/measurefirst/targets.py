@@ -204,6 +204,9 @@ def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setup
     loaded before anything is measured. ``simulate``: one seeded simulated function per target (at least
     one) on its own simulated clock. ``count`` (or ``rebuilt``, for ``--processes``): each target as a
     fresh process rebuilds it from its text."""
+    if rebuilt and (count or simulate):
+        raise TargetError("--processes measures in fresh interpreters on the real clock; drop --count (it already "
+                          "counts in a fresh process)" if count else "--processes cannot run on the simulated clock")
     if not targets and not simulate:
         raise TargetError('give a statement or module:function to time, e.g. measurefirst bench -s '
                           '"a = torch.randn(512, 512)" "a @ a"')

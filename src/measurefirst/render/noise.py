@@ -9,6 +9,8 @@ from .text import cell, columns, format_time, plain
 from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Sequence
+
     from rich.table import Table
 
     from ..noise import NoiseProfile, ProfileEntry
@@ -58,3 +60,11 @@ def noise_lines(p: "NoiseProfile", path: str | None, lang: str = "en") -> list[s
 
 def noise_progress(i: int, n: int, lang: str = "en") -> str:
     return word("noise.progress", lang, i=i, n=n)
+
+
+def ignored_lines(results: "Sequence[Any]", lang: str = "en") -> list[str]:
+    """One line per reason a saved noise profile was not used for these measurements (damaged file,
+    other torch threads), each once."""
+    codes = sorted({str(r.options["noise_profile_ignored"]) for r in results
+                    if getattr(r, "kind", "") == "measurement" and r.options.get("noise_profile_ignored")})
+    return [word("noise.status." + c, lang) for c in codes]
