@@ -6,6 +6,8 @@ import torch
 
 # Tests never write the default results store into the working tree.
 os.environ["MEASUREFIRST_STORE"] = os.path.join(tempfile.mkdtemp(prefix="mf-tests-"), "results.db")
+# ...nor read the developer's noise profile (measurefirst selfcheck --noise): none unless a test writes one.
+os.environ["MEASUREFIRST_PROFILE"] = os.path.join(tempfile.mkdtemp(prefix="mf-tests-"), "noise-profile.json")
 # The command line speaks the locale's language unless --lang says otherwise: tests read English unless
 # they ask for Chinese, whatever the machine's locale.
 os.environ["LC_ALL"] = "C.UTF-8"

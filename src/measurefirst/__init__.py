@@ -11,6 +11,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .doctor import Diagnosis, doctor
     from .engine import BenchmarkError, Interrupted, Options, benchmark
     from .loading import LoadError, load
+    from .noise import NoiseProfile, load_profile, noise_profile
     from .protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .dtypes import dtype_name
@@ -39,6 +40,7 @@ _EXPORTS = {
     "BenchmarkError": "engine", "Interrupted": "engine", "Options": "engine", "benchmark": "engine",
     "dtype_name": "dtypes",
     "LoadError": "loading", "load": "loading", "Result": "protocol",
+    "NoiseProfile": "noise", "load_profile": "noise", "noise_profile": "noise",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
     "COUNT_THRESHOLD": "regression", "Change": "regression", "Regression": "regression", "change": "regression",
@@ -112,6 +114,9 @@ __all__ = [
     "Interrupted",
     "LoadError",
     "load",
+    "load_profile",
+    "NoiseProfile",
+    "noise_profile",
     "Result",
     "Regression",
     "StepComparison",

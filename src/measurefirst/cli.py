@@ -61,10 +61,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from dataclasses import fields
 
     from .engine import Options, benchmark
+    from .render.noise import ignored_lines
     from .targets import bench_jobs
 
     device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
-                              count=args.count)
+                              count=args.count, rebuilt=args.processes is not None)
     _check(args)
     # the engine's options, by the names the parser gives them (with --count: what counting takes)
     names = ("warmup", "trials", "number") if args.count else [f.name for f in fields(Options) if hasattr(args, f.name)]
@@ -72,13 +73,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results: list[Any] = []
     code = EXIT_OK
     for label, fn, timer in jobs:
-        extra = {"count": args.count} if args.count else {"timer": timer}
+        extra = {"count": args.count} if args.count else {"timer": timer, "processes": args.processes}
         result, code = _run(args, ("benchmark", label), lambda: benchmark(fn, device=device, label=label,
                                                                           **options, **extra))
         results += [] if result is None else [result]
         if code != EXIT_OK:
             break
-    return _emit(args, results, code)
+    code = _emit(args, results, code)
+    for line in ignored_lines(results, _lang(args)):
+        _say(line)
+    return code
 
 
 def cmd_compare_saved(args: argparse.Namespace) -> int:
@@ -265,6 +269,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
+    if args.noise or args.processes is not None:
+        from .noise_cli import cmd_noise
+
+        return cmd_noise(args)
     from .render.selfcheck import progress_line
     from .selfcheck import FAIL, NOISY, selfcheck
     from .simulate import world

@@ -138,7 +138,8 @@ _EXAMPLES = {
     "selfcheck": """examples:
   measurefirst selfcheck --quick                 # CPU, under 30 s on 2 cores
   measurefirst selfcheck --device cuda --save    # CUDA sleep kernels; keep the runs to compare later
-  measurefirst selfcheck --json -o check.json --lang zh""",
+  measurefirst selfcheck --json -o check.json --lang zh
+  measurefirst selfcheck --noise                 # this machine's noise profile (about a minute), saved""",
     "history": """examples:
   measurefirst history matmul512
   measurefirst history matmul512 --json""",
@@ -309,6 +310,9 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
                         "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
     b.add_argument("--keep-preempted", dest="discard_preempted", action="store_false",
                    help="use samples during which the OS preempted the process (default: set them aside)")
+    b.add_argument("--processes", type=_at_least(1), default=None, metavar="K",
+                   help="measure in K fresh interpreters, one after the other, each with budget/K seconds, and "
+                        "take the run-to-run spread from them (default: repetitions in this process)")
     _labels(b)
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
 
@@ -469,6 +473,12 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
               "check failed; 3: the machine was too noisy to judge.")
     _common(sc, output=True, save="PREFIX", lang=True)
     sc.add_argument("--quick", action="store_true", help="shorter budgets: under 30 s on 2 CPU cores")
+    sc.add_argument("--noise", action="store_true",
+                    help="measure this machine's noise profile instead: how far medians move between fresh "
+                         "processes, by call duration and kind of work; saved per machine ($MEASUREFIRST_PROFILE, "
+                         "else ~/.cache/measurefirst/noise-HOST.json) and used by every benchmark() on the CPU")
+    sc.add_argument("--processes", type=_at_least(2), default=None, metavar="P",
+                    help="with --noise: fresh processes (default 6; 2 with --quick)")
     sc.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
     sc.add_argument("--fault", type=float, default=None, help=argparse.SUPPRESS)  # scale every timer reading
 

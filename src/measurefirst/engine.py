@@ -50,7 +50,7 @@ import gc
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, overload
 
 import torch
 
@@ -101,6 +101,7 @@ REPEAT_MIN_SAMPLES = 3
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .noise import NoiseProfile
     from .protocol import Result
 
 
@@ -868,6 +869,8 @@ def benchmark(
     reference: bool | Callable[[], object] = False,
     repeats: int | None = None,
     count: None = None,
+    processes: int | None = None,
+    noise_profile: "NoiseProfile | Literal[False] | None" = None,
 ) -> Measurement: ...
 
 
@@ -896,6 +899,8 @@ def benchmark(
     reference: bool | Callable[[], object] = False,
     repeats: int | None = None,
     count: str,
+    processes: int | None = None,
+    noise_profile: "NoiseProfile | Literal[False] | None" = None,
 ) -> Count: ...
 
 
@@ -923,6 +928,8 @@ def benchmark(
     reference: bool | Callable[[], object] = False,
     repeats: int | None = None,
     count: str | None = None,
+    processes: int | None = None,
+    noise_profile: "NoiseProfile | Literal[False] | None" = None,
 ) -> Measurement | Count:
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
 
@@ -963,6 +970,14 @@ def benchmark(
             :class:`~measurefirst.results.Count`. ``number`` sets the calls per repeat (default 10),
             ``trials`` the repeats (default 3), ``warmup`` the uncounted calls first (default 3); see
             :mod:`measurefirst.counting`.
+        processes: measure in this many fresh interpreters, one after the other, each with ``budget /
+            processes`` of the budget (their start-up not counted), merged into one Measurement whose
+            run-to-run spread comes from the processes (source ``"processes"``); ``fn`` (and ``setup``)
+            must be module-level functions (see :mod:`measurefirst.workers`).
+        noise_profile: the machine's noise profile applied to the run-to-run spread (see
+            :mod:`measurefirst.noise`): None (default) uses the one ``measurefirst selfcheck --noise``
+            saved for this machine, on the real CPU clock only; a :class:`~measurefirst.noise.NoiseProfile`
+            is applied whatever the timer; False applies none.
 
     Returns:
         a :class:`~measurefirst.results.Measurement` (a :class:`~measurefirst.results.Count` with ``count``).
@@ -979,6 +994,8 @@ def benchmark(
         )
     if setup is not None and not callable(setup):
         raise TypeError(f"setup must be a callable taking no arguments; got {type(setup).__name__}")
+    if count is not None and processes is not None:
+        raise ValueError(f"count={count!r} already counts in a fresh process; drop processes=...")
     if count is not None:
         return _count(fn, count, device=device, label=label, setup=setup, warmup=warmup, trials=trials,
                       number=number, cold_cache=cold_cache, cuda_graph=cuda_graph, timer=timer, reference=reference)
@@ -990,6 +1007,12 @@ def benchmark(
     check_timer(timer)
     ref_fn, ref_label = _reference(reference)
     label = label or default_label(fn)
+    if processes is not None:
+        from . import workers
+
+        return _with_profile(workers.run(fn, processes, opts, label=label, device=device, setup=setup, timer=timer,
+                                         reference=reference, failed=BenchmarkError, interrupted=Interrupted),
+                             noise_profile, timer)
     cold_ns: float | None = None
     notes: dict[str, Any] = {}
     if isinstance(timer, str):
@@ -1012,9 +1035,18 @@ def benchmark(
         notes["setup_given"] = True
     if cuda_graph and dev.type != "cuda":
         raise ValueError(f"cuda_graph=True needs a CUDA device; the device is {dev}")
-    return measure(fn, the_timer, opts, label=label or default_label(fn), device=dev,
-                   env=environment(dev), setup=setup, cold_ns=cold_ns, notes=notes,
-                   reference=ref_fn, reference_label=ref_label)
+    m = measure(fn, the_timer, opts, label=label or default_label(fn), device=dev,
+                env=environment(dev), setup=setup, cold_ns=cold_ns, notes=notes,
+                reference=ref_fn, reference_label=ref_label)
+    return _with_profile(m, noise_profile, timer)
+
+
+def _with_profile(m: Measurement, noise_profile: "NoiseProfile | Literal[False] | None",
+                  timer: str | Timer) -> Measurement:
+    """``m`` with the machine's noise profile applied to its run-to-run spread (see :mod:`measurefirst.noise`)."""
+    from .noise import for_benchmark
+
+    return for_benchmark(m, noise_profile, real_clock=isinstance(timer, str), threads=torch.get_num_threads())
 
 
 def _reference(reference: bool | Callable[[], object]) -> tuple[Callable[[], object] | None, str]:

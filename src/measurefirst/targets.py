@@ -198,10 +198,15 @@ def load_callable(target: str) -> tuple[str, Any]:
 
 
 def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setups: Sequence[str], timer: Any, *,
-               simulate: str | None = None, count: str | None = None) -> tuple[str, list[tuple[str, Any, Any]]]:
+               simulate: str | None = None, count: str | None = None,
+               rebuilt: bool = False) -> tuple[str, list[tuple[str, Any, Any]]]:
     """What ``measurefirst bench`` times: the device and (label, what to time, timer) per target, all
     loaded before anything is measured. ``simulate``: one seeded simulated function per target (at least
-    one) on its own simulated clock. ``count``: each target as the counting process rebuilds it."""
+    one) on its own simulated clock. ``count`` (or ``rebuilt``, for ``--processes``): each target as a
+    fresh process rebuilds it from its text."""
+    if rebuilt and (count or simulate):
+        raise TargetError("--processes measures in fresh interpreters on the real clock; drop --count (it already "
+                          "counts in a fresh process)" if count else "--processes cannot run on the simulated clock")
     if not targets and not simulate:
         raise TargetError('give a statement or module:function to time, e.g. measurefirst bench -s '
                           '"a = torch.randn(512, 512)" "a @ a"')
@@ -214,7 +219,7 @@ def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setup
         loaded = labelled([("simulated", w.function()) for w in worlds], labels, unique=False)
         return "cpu", [(label, fn, w.timer()) for (label, fn), w in zip(loaded, worlds)]
     dev, found = load_all(targets, labels, device, setups, unique=False)
-    if count is not None:
+    if count is not None or rebuilt:
         return dev, [(label, count_target(t, setups, dev), timer) for (label, _), t in zip(found, targets)]
     return dev, [(label, fn, timer) for label, fn in found]
 

@@ -658,6 +658,31 @@ WORDS: dict[str, tuple[str, str]] = {
                      "掉队者：进程 {rank} 比中位进程慢 {t} 以上。"),
     "rg_no_straggler": ("No straggler: every rank is within {t} of the median rank.",
                         "没有掉队者：每个进程都在中位进程的 {t} 以内。"),
+    # ---- the machine's noise profile (selfcheck --noise; render/noise.py) ----------------------------------
+    "noise.title": ("noise profile of {machine}: {processes} fresh processes, {created}",
+                    "{machine} 的噪声画像：{processes} 个全新进程，{created}"),
+    "noise.col.work": ("work", "负载"),
+    "noise.col.time": ("call time", "单次调用耗时"),
+    "noise.col.fresh": ("fresh-process CV", "跨新进程 CV"),
+    "noise.col.within": ("in-process CV", "进程内 CV"),
+    "noise.col.ratio": ("ratio", "比值"),
+    "noise.kind.python": ("Python busy-wait", "Python 忙等"),
+    "noise.kind.dispatch": ("torch.add, 1 element", "torch.add，1 个元素"),
+    "noise.kind.compute": ("matmul 256x256", "矩阵乘 256x256"),
+    "noise.kind.memory": ("copy of 32 MiB", "复制 32 MiB"),
+    "noise.uses": ("benchmark() on this machine now widens its repetitions' spread {inflation}x and takes at least "
+                   "the busy-wait's fresh-process spread for a call that long ({f2} at 2 µs, {f20} at 20 µs, "
+                   "{f2m} at 2 ms)",
+                   "此后本机上的 benchmark() 会把重复之间的波动放大 {inflation} 倍，并至少取同样时长忙等的跨进程波动"
+                   "（2 µs 时 {f2}，20 µs 时 {f20}，2 ms 时 {f2m}）"),
+    "noise.saved": ("saved to {path}", "已保存到 {path}"),
+    "noise.progress": ("noise profile: fresh process {i} of {n}", "噪声画像：第 {i}/{n} 个全新进程"),
+    "noise.status.corrupt": ("the noise profile file is damaged and was ignored; measure it again: "
+                             "measurefirst selfcheck --noise",
+                             "噪声画像文件已损坏，已忽略；请重新测量：measurefirst selfcheck --noise"),
+    "noise.status.other_threads": ("the noise profile was measured with other torch threads and was not used; "
+                                   "measure it again: measurefirst selfcheck --noise",
+                                   "噪声画像是在不同的 torch 线程数下测得的，未使用；请重新测量：measurefirst selfcheck --noise"),
     # ---- measurefirst selfcheck (render/selfcheck.py reads these as "sc." + its key) ----------------------
     "sc.title": ("measurefirst selfcheck: {device} ({name}){quick}, {seconds:.1f} s",
                  "measurefirst 自检：{device}（{name}）{quick}，用时 {seconds:.1f} 秒"),

@@ -1,0 +1,288 @@
+"""The machine's noise profile: its form, the floor and inflation arithmetic, loading, and benchmark()
+applying it (exact, on the simulated clock)."""
+
+import json
+import math
+import os
+import socket
+import statistics
+
+import pytest
+
+from measurefirst import benchmark
+from measurefirst.noise import (
+    NoiseProfile,
+    ProfileEntry,
+    apply_profile,
+    entry_from,
+    load_profile,
+    lookup,
+    measure_profile,
+    profile_key,
+    profile_path,
+    read_profile,
+    save_profile,
+)
+from measurefirst.results import RunToRun, spread_factor
+from measurefirst.simulate import SimSpec, SimWorld
+
+
+def profile(entries=None, threads=2, processes=6, host=None):
+    entries = entries if entries is not None else (
+        ProfileEntry("python", 2e-6, 0.02, 0.01, 6), ProfileEntry("python", 20e-6, 0.005, 0.001, 6),
+        ProfileEntry("python", 200e-6, 0.002, 0.0005, 6), ProfileEntry("python", 2e-3, 0.001, 0.0002, 6),
+        ProfileEntry("dispatch", 1e-6, 0.19, 0.155, 6), ProfileEntry("compute", 190e-6, 0.0736, 0.0455, 6),
+        ProfileEntry("memory", 800e-6, 0.10, 0.05, 6))
+    return NoiseProfile(key=profile_key("cpu", threads, host), created="2026-01-01T00:00:00+00:00",
+                        torch_threads=threads, entries=tuple(entries), processes=processes)
+
+
+# ---- the stored form ------------------------------------------------------------------------------------
+def test_a_profile_round_trips_through_json():
+    p = profile()
+    back = NoiseProfile.from_json(p.to_json())
+    assert back == p
+    d = json.loads(p.to_json())
+    assert d["kind"] == "noise_profile" and d["schema_version"] == 1 and d["inflation"] == pytest.approx(p.inflation())
+    q = profile(entries=(ProfileEntry("dispatch", 1e-6, 0.2, None, 3),))
+    assert NoiseProfile.from_json(q.to_json()) == q
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    (lambda d: d.pop("key"), "profile.key"),
+    (lambda d: d.update(torch_threads=0), "profile.torch_threads"),
+    (lambda d: d.update(processes="6"), "profile.processes"),
+    (lambda d: d.update(entries={}), "profile.entries"),
+    (lambda d: d["entries"][1].update(kind="gpu"), r"profile.entries\[1\].kind"),
+    (lambda d: d["entries"][0].update(cv=-0.1), r"profile.entries\[0\].cv"),
+    (lambda d: d["entries"][0].update(seconds=0), r"profile.entries\[0\].seconds"),
+    (lambda d: d["entries"][2].update(within_cv="x"), r"profile.entries\[2\].within_cv"),
+    (lambda d: d["entries"][2].update(processes=True), r"profile.entries\[2\].processes"),
+    (lambda d: d.update(schema_version=99), "newer than this measurefirst"),
+    (lambda d: d.update(kind="measurement"), "not a measurefirst noise profile"),
+])
+def test_a_damaged_profile_is_a_value_error_naming_the_field(change, field):
+    d = profile().to_dict()
+    change(d)
+    with pytest.raises(ValueError, match=field):
+        NoiseProfile.from_dict(d)
+
+
+def test_not_json_is_a_value_error():
+    with pytest.raises(ValueError, match="invalid JSON"):
+        NoiseProfile.from_json("{nope")
+    with pytest.raises(ValueError, match="must be a JSON object"):
+        NoiseProfile.from_dict([1])
+
+
+# ---- the floor: busy-wait entries, log-log interpolation, clamped ---------------------------------------------
+def test_the_floor_is_the_busy_wait_spread_interpolated_in_log_duration_and_clamped():
+    p = profile()
+    assert p.floor(2e-6) == pytest.approx(0.02) and p.floor(20e-6) == pytest.approx(0.005)
+    # clamped at the ends, never extrapolated
+    assert p.floor(100e-9) == pytest.approx(0.02) and p.floor(10.0) == pytest.approx(0.001)
+    # halfway in log-duration between 2 µs and 20 µs: the geometric mean of the spreads
+    mid = math.sqrt(2e-6 * 20e-6)
+    assert p.floor(mid) == pytest.approx(math.sqrt(0.02 * 0.005))
+    # a quarter of the way from 20 µs to 200 µs
+    t = 20e-6 * 10 ** 0.25
+    assert p.floor(t) == pytest.approx(math.exp(math.log(0.005) + 0.25 * (math.log(0.002) - math.log(0.005))))
+    # only busy-wait entries set it; without them there is no floor
+    assert profile(entries=(ProfileEntry("compute", 1e-4, 0.5, 0.1, 6),)).floor(1e-4) == 0.0
+    assert p.floor(math.nan) == 0.0 and p.floor(0.0) == 0.0
+
+
+def test_a_zero_spread_interpolates_linearly():
+    p = profile(entries=(ProfileEntry("python", 1e-6, 0.0, 0.0, 6), ProfileEntry("python", 100e-6, 0.01, 0.001, 6)))
+    assert p.floor(10e-6) == pytest.approx(0.005)
+
+
+# ---- the inflation: kinds of work the floor does not cover, median, clamped -------------------------------------
+def test_inflation_is_the_median_ratio_of_the_kinds_of_work_clamped():
+    p = profile()
+    # busy-waits are left out (their ratio is the floor's business); dispatch 0.19/0.155, compute 0.0736/0.0455,
+    # memory 0.10/0.05 -> median 1.6176
+    assert p.inflation() == pytest.approx(0.0736 / 0.0455)
+    assert [round(e.ratio, 3) for e in p.entries][:2] == [2.0, 5.0]
+    # clamped to [1, 3]
+    wide = profile(entries=(ProfileEntry("dispatch", 1e-6, 0.5, 0.01, 6),))
+    narrow = profile(entries=(ProfileEntry("dispatch", 1e-6, 0.01, 0.05, 6),))
+    assert wide.inflation() == 3.0 and narrow.inflation() == 1.0
+    # an entry whose fresh-process spread the floor already covers needs no inflation (counts as 1)
+    covered = profile(entries=(ProfileEntry("python", 1e-6, 0.3, 0.01, 6), ProfileEntry("dispatch", 1e-6, 0.2, 0.1, 6)))
+    assert covered.inflation() == 1.0
+    # entries with no in-process spread say nothing; no entries: 1
+    assert profile(entries=(ProfileEntry("compute", 1e-4, 0.2, None, 6),)).inflation() == 1.0
+    assert profile(entries=()).inflation() == 1.0
+
+
+def test_an_entry_from_per_process_medians():
+    e = entry_from("compute", [1e-4, 1.1e-4, 0.9e-4, math.nan], [0.01, 0.03, None, 0.02])
+    logs = [math.log(x) for x in (1e-4, 1.1e-4, 0.9e-4)]
+    mad = sorted(abs(x - logs[0]) for x in logs)[1]  # the median is log(1e-4)
+    assert e.cv == pytest.approx(math.expm1(1.482602218505602 * mad))
+    assert e.seconds == pytest.approx(1e-4) and e.within_cv == pytest.approx(0.02) and e.processes == 3
+    # two processes: the sample standard deviation
+    two = entry_from("compute", [1e-4, 1.1e-4], [0.01, 0.01])
+    assert two.cv == pytest.approx(math.expm1(abs(math.log(1.1)) / math.sqrt(2)))
+
+
+def test_one_disturbed_process_does_not_set_the_spread():
+    quiet = [1e-4 * (1 + d) for d in (0.0, 0.01, -0.01, 0.005, -0.005)]
+    e = entry_from("compute", quiet + [1e-2], [0.01] * 6)  # one process 100x slower
+    assert e.cv < 0.02
+    ties = entry_from("python", [2e-5, 2e-5, 2e-5, 2e-5, 2.002e-5, 3e-5], [0.001] * 6)
+    assert ties.cv == pytest.approx(math.expm1(statistics.stdev([math.log(2e-5)] * 4 + [math.log(2.002e-5)])))
+
+
+# ---- the file ------------------------------------------------------------------------------------------------------
+def test_the_path_comes_from_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("MEASUREFIRST_PROFILE", str(tmp_path / "p.json"))
+    assert profile_path() == tmp_path / "p.json"
+    monkeypatch.delenv("MEASUREFIRST_PROFILE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert profile_path().parent == tmp_path / "cache" / "measurefirst"
+    assert profile_path().name.startswith("noise-") and profile_path().suffix == ".json"
+
+
+def test_the_tests_never_read_the_developers_profile():
+    assert "mf-tests-" in os.environ["MEASUREFIRST_PROFILE"]
+
+
+def test_saved_profiles_load_for_this_machine_and_threads_only(tmp_path):
+    path = tmp_path / "sub" / "noise.json"
+    p = profile(threads=3)
+    save_profile(p, path)
+    assert load_profile(path, threads=3) == p
+    assert lookup(path, threads=4) == (None, "other_threads")
+    assert lookup(path, device="cuda", threads=3) == (None, "other_machine")
+    save_profile(profile(threads=3, host="elsewhere"), path)
+    assert lookup(path, threads=3) == (None, "other_machine")
+    assert lookup(tmp_path / "none.json") == (None, "absent")
+
+
+def test_a_corrupt_profile_is_ignored_never_raised(tmp_path):
+    path = tmp_path / "noise.json"
+    path.write_text("{ not json")
+    assert load_profile(path) is None and read_profile(path) == (None, "corrupt")
+    path.write_text(json.dumps({**profile().to_dict(), "entries": [{"kind": "python"}]}))
+    os.utime(path, ns=(1, 1))  # a new modification time: read again, not from the cache
+    assert read_profile(path) == (None, "corrupt")
+    save_profile(profile(), path)
+    assert load_profile(path, threads=2) == profile()
+
+
+def test_a_profile_is_read_once_per_modification(tmp_path, monkeypatch):
+    path = tmp_path / "noise.json"
+    save_profile(profile(), path)
+    assert read_profile(path)[0] is not None
+    calls = []
+    real = NoiseProfile.from_json
+    monkeypatch.setattr(NoiseProfile, "from_json", classmethod(lambda cls, t: calls.append(1) or real(t)))
+    for _ in range(3):
+        assert read_profile(path)[1] == "used"
+    assert calls == []
+
+
+# ---- benchmark() applies it ----------------------------------------------------------------------------------------
+def _sim(seed=3):
+    return SimWorld(SimSpec(call_ns=20_000, timer_ns=50, noise=0.01, seed=seed))
+
+
+def test_benchmark_applies_an_injected_profile_exactly():
+    w = _sim()
+    plain = benchmark(w.function(), timer=w.timer(), device="cpu", budget=2.0)
+    assert plain.run_to_run is not None and plain.run_to_run.source == "repeats"
+    assert plain.run_to_run.floor == 0.0 and "noise_profile" not in plain.options
+    w = _sim()
+    p = profile()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", budget=2.0, noise_profile=p)
+    assert m.samples_ns == plain.samples_ns  # the same run: only the spread changes
+    rr = m.run_to_run
+    assert rr.source == "repeats" and rr.n == plain.run_to_run.n and rr.factor == plain.run_to_run.factor
+    assert rr.cv == pytest.approx(plain.run_to_run.cv * p.inflation())
+    assert rr.floor == pytest.approx(p.floor(m.median)) and rr.floor_source == "profile"
+    assert rr.floor == pytest.approx(0.005, rel=0.02)  # a 20 µs call: the 20 µs busy-wait's spread
+    assert rr.spread == max(rr.cv, rr.floor)
+    assert m.options["run_to_run_inflation"] == pytest.approx(p.inflation())
+    assert m.options["noise_profile"] == p.key
+    assert m.ci_half_width_rel == pytest.approx(math.hypot(m.precision_half_width_rel, rr.factor * rr.spread))
+
+
+def test_without_repetitions_the_profile_floor_is_the_spread():
+    w = _sim()
+    p = profile()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1, noise_profile=p)
+    floor = p.floor(m.median)
+    assert m.run_to_run == RunToRun(cv=floor, source="profile", n=6, factor=spread_factor(6), floor=floor,
+                                    floor_source="profile")
+    assert m.ci_includes_run_to_run
+
+
+def test_an_injected_timer_uses_no_saved_profile_and_false_uses_none(tmp_path, monkeypatch):
+    path = tmp_path / "noise.json"
+    import torch
+
+    save_profile(profile(threads=torch.get_num_threads()), path)
+    monkeypatch.setenv("MEASUREFIRST_PROFILE", str(path))
+    w = _sim()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1)
+    assert m.run_to_run is None  # the simulated clock has no machine to profile
+    w = _sim()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1, noise_profile=False)
+    assert m.run_to_run is None
+    with pytest.raises(TypeError, match="noise_profile"):
+        benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1, noise_profile="yes")
+
+
+@pytest.mark.realclock
+def test_the_real_clock_uses_this_machines_saved_profile(tmp_path, monkeypatch):
+    import torch
+
+    path = tmp_path / "noise.json"
+    monkeypatch.setenv("MEASUREFIRST_PROFILE", str(path))
+    save_profile(profile(threads=torch.get_num_threads()), path)
+    m = benchmark(lambda: sum(range(50)), device="cpu", trials=5, number=10, warmup=1)
+    assert m.run_to_run is not None and m.run_to_run.source == "profile"
+    save_profile(profile(threads=torch.get_num_threads() + 1), path)
+    m = benchmark(lambda: sum(range(50)), device="cpu", trials=5, number=10, warmup=1)
+    assert m.run_to_run is None and m.options["noise_profile_ignored"] == "other_threads"
+    path.write_text("garbage")
+    m = benchmark(lambda: sum(range(50)), device="cpu", trials=5, number=10, warmup=1)
+    assert m.run_to_run is None and m.options["noise_profile_ignored"] == "corrupt"
+
+
+def test_processes_get_the_floor_only_and_history_is_left_alone():
+    w = _sim()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1)
+    p = profile()
+    from dataclasses import replace
+
+    procs = replace(m, run_to_run=RunToRun(cv=0.001, source="processes", n=3, factor=spread_factor(3)))
+    out = apply_profile(procs, p)
+    assert out.run_to_run.cv == 0.001 and out.run_to_run.floor == pytest.approx(p.floor(m.median))
+    hist = replace(m, run_to_run=RunToRun(cv=0.001, source="history", n=8, factor=spread_factor(8)))
+    assert apply_profile(hist, p) is hist
+
+
+# ---- measuring it for real (structure only) ---------------------------------------------------------------------------
+@pytest.mark.realclock
+def test_a_quick_real_profile_in_two_fresh_processes():
+    seen = []
+    p = measure_profile(2, quick=True, progress=lambda i, n: seen.append((i, n)), budget=0.2,
+                        workloads=(("python", 20e-6), ("dispatch", None)))
+    assert seen == [(1, 2), (2, 2)]
+    assert [e.kind for e in p.entries] == ["python", "dispatch"]
+    assert p.processes == 2 and p.key.startswith(socket.gethostname() + "/cpu/")
+    for e in p.entries:
+        assert e.processes == 2 and e.seconds > 0 and e.cv >= 0 and math.isfinite(e.cv)
+    assert 15e-6 < p.entries[0].seconds < 200e-6
+    assert 1.0 <= p.inflation() <= 3.0
+    assert NoiseProfile.from_json(p.to_json()) == p
+
+
+def test_measure_profile_refuses_bad_arguments():
+    with pytest.raises(ValueError, match="processes"):
+        measure_profile(1)
+    with pytest.raises(ValueError, match="workload"):
+        measure_profile(2, workloads=(("python", None),))

@@ -1,0 +1,126 @@
+"""benchmark(fn, processes=K): the merge arithmetic (pure), the refusals, and short real runs in fresh
+worker processes (structure only)."""
+
+import json
+import math
+import statistics
+
+import pytest
+
+from measurefirst import benchmark
+from measurefirst.cli import main
+from measurefirst.engine import BenchmarkError
+from measurefirst.results import Measurement, RunToRun, Stop, spread_factor
+from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.workers import merge, process_spread
+
+import worker_helpers
+
+
+def made(per_call_ns, *, number=10, preempted=None, host=False, budget=0.5, rr_cv=0.01, label="f"):
+    n = len(per_call_ns)
+    return Measurement(
+        label=label, device="cpu", timer="wall", samples_ns=tuple(x * number for x in per_call_ns),
+        numbers=(number,) * n, host_ns=tuple(float(x) for x in per_call_ns) if host else None,
+        preempted=preempted, warmup=None, calibration=None, stop=Stop("precision", True, 0.01, 0.25),
+        options={"budget": budget, "precision": 0.01}, env={"hostname": "h"},
+        run_to_run=RunToRun(cv=rr_cv, source="repeats", n=5, factor=spread_factor(5)))
+
+
+def test_merge_concatenates_the_processes_and_measures_their_spread():
+    a = made([100.0, 101.0, 99.0], preempted=(0, 1, 0), host=True)
+    b = made([110.0, 111.0, 109.0, 112.0])
+    c = made([95.0, 96.0], host=True)
+    m = merge([a, b, c], budget=1.5)
+    assert m.samples_ns == a.samples_ns + b.samples_ns + c.samples_ns
+    assert m.numbers == (10,) * 9 and m.repeats == (3, 4, 2)
+    assert m.preempted == (0, 1, 0, -1, -1, -1, -1, -1, -1)  # unknown where a process did not say
+    assert m.host_ns is None  # not every process had it
+    medians = [99.5, 110.5, 95.5]  # the preempted sample of the first process is set aside
+    sd = statistics.stdev([math.log(x) for x in medians])
+    rr = m.run_to_run
+    assert rr.source == "processes" and rr.n == 3 and rr.factor == spread_factor(3)
+    assert rr.cv == pytest.approx(math.expm1(sd)) and rr.medians_ns == pytest.approx(tuple(medians))
+    assert m.options["processes"] == 3 and m.options["budget"] == 1.5 and m.options["process_budget"] == 0.5
+    assert m.env["processes"] == 3 and m.stop.seconds == pytest.approx(0.75) and m.stop.target_met
+    assert m.complete and m.label == "f"
+    assert Measurement.from_json(m.to_json()).run_to_run == rr  # it stores
+    assert merge([a, b], budget=1.0, complete=False).complete is False
+
+
+def test_merge_of_one_process_keeps_its_own_repetitions():
+    a = made([100.0, 101.0, 99.0])
+    m = merge([a])
+    assert m.run_to_run == a.run_to_run and m.repeats is None and m.options["processes"] == 1
+
+
+def test_process_spread_needs_two_usable_medians():
+    assert process_spread([100.0]) is None
+    assert process_spread([100.0, math.nan]) is None
+    rr = process_spread([100.0, 100.0])
+    assert rr.cv == 0.0 and rr.n == 2
+    with pytest.raises(ValueError):
+        merge([])
+
+
+def _closure():
+    x = 1
+    return lambda: x + 1
+
+
+def test_a_lambda_or_closure_is_refused_with_the_fix():
+    for fn in (lambda: None, _closure()):
+        with pytest.raises(ValueError, match=r"processes=K runs fn in fresh interpreters; pass a module-level "
+                                             r"function, or use the CLI: measurefirst bench 'stmt' -s 'setup' "
+                                             r"--processes K"):
+            benchmark(fn, processes=2, device="cpu")
+
+    def local():
+        pass
+
+    with pytest.raises(ValueError, match="a local function"):
+        benchmark(local, processes=2, device="cpu")
+    with pytest.raises(ValueError, match="setup"):
+        benchmark(worker_helpers.spin_5us, setup=lambda: None, processes=2, device="cpu")
+
+
+def test_other_refusals():
+    w = SimWorld(SimSpec(call_ns=1000, timer_ns=50, seed=1))
+    with pytest.raises(ValueError, match="Timer instance"):
+        benchmark(worker_helpers.spin_5us, processes=2, timer=w.timer(), device="cpu")
+    for bad in (0, True, 1.5):
+        with pytest.raises(ValueError, match="processes must be an integer >= 1"):
+            benchmark(worker_helpers.spin_5us, processes=bad, device="cpu")
+    with pytest.raises(ValueError, match="count="):
+        benchmark(worker_helpers.spin_5us, processes=2, count="instructions")
+
+
+@pytest.mark.realclock
+def test_two_fresh_processes_for_real():
+    m = benchmark(worker_helpers.spin_5us, processes=2, device="cpu", budget=0.6, min_time=0.1)
+    assert len(m.repeats) == 2 and sum(m.repeats) == m.n_samples and all(r > 0 for r in m.repeats)
+    assert m.run_to_run.source == "processes" and m.run_to_run.n == 2 and len(m.run_to_run.medians_ns) == 2
+    assert m.options["processes"] == 2 and m.options["process_budget"] == pytest.approx(0.3)
+    assert 4e-6 < m.median < 100e-6 and m.ci_includes_run_to_run
+    assert m.label == "spin_5us"
+
+
+@pytest.mark.realclock
+def test_a_failing_worker_is_a_benchmark_error_naming_it():
+    with pytest.raises(BenchmarkError, match=r"broken on purpose.*worker process 1 of 2"):
+        benchmark(worker_helpers.fails, processes=2, device="cpu", budget=0.4)
+
+
+@pytest.mark.realclock
+def test_cli_bench_processes_rebuilds_a_statement(capsys):
+    code = main(["bench", "x + 1", "-s", "x = 1", "--processes", "2", "-b", "0.4", "--min-time", "0.05", "-d", "cpu",
+                 "--json"])
+    assert code == 0
+    d = json.loads(capsys.readouterr().out)
+    d = d[0] if isinstance(d, list) else d
+    assert d["options"]["processes"] == 2 and d["run_to_run"]["source"] == "processes" and len(d["repeats"]) == 2
+
+
+def test_cli_bench_processes_refuses_the_simulated_clock(capsys):
+    assert main(["bench", "--simulate", "call=10us", "--processes", "2"]) == 2
+    assert "simulated" in capsys.readouterr().err
