@@ -276,7 +276,7 @@ def test_a_quick_real_profile_in_two_fresh_processes():
     assert p.processes == 2 and p.key.startswith(socket.gethostname() + "/cpu/")
     for e in p.entries:
         assert e.processes == 2 and e.seconds > 0 and e.cv >= 0 and math.isfinite(e.cv)
-    assert 15e-6 < p.entries[0].seconds < 200e-6
+    assert 15e-6 < p.entries[0].seconds < 0.05  # a 20 µs busy-wait; a loaded machine stretches it, never shortens it
     assert 1.0 <= p.inflation() <= 3.0
     assert NoiseProfile.from_json(p.to_json()) == p
 
