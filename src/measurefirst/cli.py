@@ -31,10 +31,26 @@ def build_parser() -> argparse.ArgumentParser:
     return _build_parser(__version__, step_contract)
 
 
+def _inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files a command reads (results files, scripts of ``file.py:fn`` targets) that exist: an
+    output must not replace one of them."""
+    import os
+
+    found = []
+    for target in [*(getattr(args, "targets", None) or []), *(getattr(args, "vs", None) or []),
+                   getattr(args, "target", None)]:
+        if isinstance(target, str):
+            for path in dict.fromkeys((target, target.rsplit(":", 1)[0])):
+                if path and os.path.isfile(path):
+                    found.append((path, "input file"))
+    return found
+
+
 def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
     from .emit import check
 
-    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what)
+    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what,
+          inputs=_inputs(args))
 
 
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
@@ -170,6 +186,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from .history import load_history
     from .store import Store
 
+    _check(args)  # before reading anything: -o must not replace the store it reads
     with Store(args.store, create=False) as store:
         h = load_history(store, args.name)
         if not h.runs:

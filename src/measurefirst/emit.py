@@ -57,14 +57,17 @@ def show(items: "View") -> None:
 
 
 def check(output: Path | None, save: str | None, store: Path | None, *paths: tuple[Path | None, str],
-          what: str = "output file (-o)") -> None:
-    """Before measuring: every file to write can be written, and with ``save`` the store can be opened
+          what: str = "output file (-o)", inputs: Sequence[tuple[Any, str]] = ()) -> None:
+    """Before measuring: every file to write can be written and is neither the results store nor one
+    of the command's ``inputs`` (``(path, what)`` pairs), and with ``save`` the store can be opened
     (created) for writing. Raises DestinationError or StoreError saying what to do."""
-    from .safeio import check_destination
-    from .store import Store, StoreError
+    from .safeio import check_destination, check_not_inputs
+    from .store import Store, StoreError, default_path
 
+    read = [(store if store is not None else default_path(), "results store"), *inputs]
     for path, name in ((output, what), *paths):
         if path is not None:
+            check_not_inputs(path, read, name)
             check_destination(path, name)
     if save is not None:
         with Store(store) as st:
