@@ -107,3 +107,149 @@ def test_an_output_to_a_fifo_streams_to_its_reader(tmp_path, capsys):
     reader.join(30)
     assert got and b'"kind": "measurement"' in got[0]
     assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+
+
+# ---- foreign and odd files as the store: refused in one line, never changed, never waited on --------------
+def _foreign_wal(d):
+    """A foreign SQLite database in WAL mode whose last writes are still in its -wal (not checkpointed)."""
+    live = d / "live.db"
+    conn = sqlite3.connect(live)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA wal_autocheckpoint=0")
+    conn.execute("CREATE TABLE customers (id INTEGER, name TEXT)")
+    conn.executemany("INSERT INTO customers VALUES (?, ?)", [(i, f"n{i}") for i in range(200)])
+    conn.commit()
+    for suffix in ("", "-wal", "-shm"):  # copied while the writer is open: the frames stay in the -wal
+        shutil.copyfile(f"{live}{suffix}", d / f"wal.db{suffix}")
+    conn.close()
+    os.unlink(live)
+    return d / "wal.db"
+
+
+def _foreign_hot_journal(d):
+    """A foreign database with a hot journal: a writer died in the middle of a transaction."""
+    live = d / "live.db"
+    conn = sqlite3.connect(live, isolation_level=None)
+    conn.execute("PRAGMA cache_size=1")  # pages spill into the file before the commit
+    conn.execute("CREATE TABLE t (x TEXT)")
+    conn.executemany("INSERT INTO t VALUES (?)", [("a" * 500,) for _ in range(200)])
+    conn.execute("BEGIN")
+    conn.execute("UPDATE t SET x = 'b'")
+    for suffix in ("", "-journal"):
+        shutil.copyfile(f"{live}{suffix}", d / f"hot.db{suffix}")
+    conn.execute("ROLLBACK")
+    conn.close()
+    os.unlink(live)
+    return d / "hot.db"
+
+
+def _device(d):
+    _mknod_null(d / "dev.db")
+    return d / "dev.db"
+
+
+def _fifo(d):
+    os.mkfifo(d / "fifo.db")
+    return d / "fifo.db"
+
+
+STORES = {"wal": _foreign_wal, "hot": _foreign_hot_journal, "device": _device, "fifo": _fifo}
+STORE_CASES = [  # (store, command, what the one line says, exit code)
+    ("wal", ["runs"], "not a measurefirst results store (an SQLite database of another program: no tables, "
+                      "changes in its -wal)", 2),
+    ("wal", ["bench", "1", *SIM, "--save"], "not a measurefirst results store", 2),
+    ("hot", ["runs"], "another program: table t, an unfinished transaction in its -journal); it was left untouched", 2),
+    ("hot", ["history", "x"], "not a measurefirst results store", 2),
+    ("device", ["bench", "1", *SIM, "--save"], "is a character device, not a regular file; give a file", 2),
+    ("device", ["runs"], "is a character device, not a regular file", 2),
+    ("fifo", ["bench", "1", *SIM, "--save"], "is a FIFO (named pipe), not a regular file; give a file", 2),
+    ("fifo", ["runs"], "is a FIFO (named pipe), not a regular file", 2),
+]
+
+
+@pytest.mark.parametrize("kind, argv, needle, code", STORE_CASES, ids=[f"{k}-{a[0]}" for k, a, _, _ in STORE_CASES])
+def test_an_odd_file_as_the_store_is_refused_and_left_as_it_was(tmp_path, capsys, kind, argv, needle, code):
+    path = STORES[kind](tmp_path)
+    files = sorted(os.listdir(tmp_path))
+    regular = [f for f in files if stat.S_ISREG(os.stat(tmp_path / f).st_mode)]
+    before = {f: _digest(tmp_path / f) for f in regular}
+    assert main([*argv, "--store", str(path)]) == code
+    line = _one_error(capsys)
+    assert needle in line, line
+    assert capsys.readouterr().out == ""  # nothing measured
+    assert sorted(os.listdir(tmp_path)) == files  # -wal, -shm and the journal kept; nothing created
+    assert {f: _digest(tmp_path / f) for f in regular} == before
+
+
+LOCKER = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("CREATE TABLE orders (id INTEGER)")
+conn.execute("BEGIN EXCLUSIVE")
+conn.execute("INSERT INTO orders VALUES (1)")
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_a_foreign_database_locked_by_another_writer_is_refused_at_once(tmp_path, capsys):
+    import subprocess
+    import sys
+    import time
+
+    path = tmp_path / "other.db"
+    other = subprocess.Popen([sys.executable, "-c", LOCKER, str(path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             text=True)
+    try:
+        assert other.stdout.readline().strip() == "locked"  # another program writing (was: 31-35 s of waiting)
+        start = time.monotonic()
+        assert main(["runs", "--store", str(path)]) == 2
+        took = time.monotonic() - start
+    finally:
+        other.stdin.close()
+        other.wait(30)
+    line = _one_error(capsys)
+    assert "not a measurefirst results store" in line and "table orders" in line, line
+    if os.path.exists("/proc/locks"):
+        assert f"in use by process {other.pid} (python" in line, line
+    assert took < 5, took
+
+
+# ---- reading results files: only regular files, within the limit, never a hang -------------------------------
+def _big(d):
+    path = d / "big.json"
+    with open(path, "wb") as f:
+        f.truncate(300 * 2**20)  # sparse: 300 MiB long, nothing stored
+    return path
+
+
+LOAD_CASES = [  # (file, what the error says)
+    (lambda d: "/dev/zero", "/dev/zero is a character device; give a results file"),
+    (_fifo, "fifo.db is a FIFO (named pipe); give a results file"),
+    (_big, "big.json is 300 MiB; at most 256 MiB are read"),
+]
+
+
+@pytest.mark.parametrize("make, needle", LOAD_CASES, ids=["dev-zero", "fifo", "300 MiB"])
+def test_load_reads_only_regular_files_within_the_limit(tmp_path, make, needle):
+    import measurefirst
+
+    with pytest.raises(ValueError, match="give a") as info:
+        measurefirst.load(make(tmp_path))
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("make, needle", LOAD_CASES, ids=["dev-zero", "fifo", "300 MiB"])
+def test_report_of_an_odd_file_is_one_line(tmp_path, capsys, make, needle):
+    assert main(["report", str(make(tmp_path)), "-o", str(tmp_path / "r.html")]) == 2
+    line = _one_error(capsys)  # a device or FIFO: "is not a file"; never opened, never a hang
+    assert (needle.split(" ", 1)[1] if "MiB" in needle else "is not a file") in line, line
+
+
+# ---- selfcheck's durations are bounded ------------------------------------------------------------------------
+@pytest.mark.parametrize("durations", [[10**15], [2000, 10**9], [10**100]])
+def test_selfcheck_refuses_durations_beyond_the_limit(durations):
+    from measurefirst.selfcheck import MAX_CPU_DURATION_NS, selfcheck
+
+    with pytest.raises(ValueError, match=f"at most {MAX_CPU_DURATION_NS}.*give shorter busy-waits"):
+        selfcheck("cpu", durations_ns=durations)
