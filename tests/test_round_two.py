@@ -2,6 +2,7 @@
 changed data, injected text or hung, as a case with the one line and the exit code it gets now."""
 
 import hashlib
+import re
 import os
 import shutil
 import sqlite3
@@ -253,3 +254,97 @@ def test_selfcheck_refuses_durations_beyond_the_limit(durations):
 
     with pytest.raises(ValueError, match=f"at most {MAX_CPU_DURATION_NS}.*give shorter busy-waits"):
         selfcheck("cpu", durations_ns=durations)
+
+
+# ---- text from files is data: never a format string, never a terminal command, never a formula -------------
+HOSTILE_FLAGS = ["{base.__class__.__mro__}", "{nosuchkey}", "{base:>200000000}", "{0}", "{", "}{"]
+
+
+def test_word_shows_an_unknown_key_as_it_is():
+    from measurefirst.render.words import word
+
+    for key in HOSTILE_FLAGS:
+        assert word(key, "en", base="a", new="b") == key
+        assert word(key, "zh") == key
+
+
+@pytest.fixture()
+def hostile_regression(tmp_path):
+    """A regression file (compare base.json new.json -o) whose change carries hostile flags."""
+    import json
+
+    for name in ("base", "new"):
+        assert main(["bench", "1", *SIM, "-o", str(tmp_path / f"{name}.json")]) == 0
+    assert main(["compare", str(tmp_path / "base.json"), str(tmp_path / "new.json"), "-o",
+                 str(tmp_path / "reg.json")]) == 0
+    data = json.loads((tmp_path / "reg.json").read_text())
+    change = data["changes"][0]
+    change["flags"] = HOSTILE_FLAGS + ["devices"]
+    change["flag_values"] = {**{f: ["x86", "arm"] for f in HOSTILE_FLAGS[:3]}, "devices": ["cpu", "{0.__class__}"]}
+    (tmp_path / "reg.json").write_text(json.dumps(data))
+    return tmp_path / "reg.json"
+
+
+def test_flags_from_a_file_are_shown_as_data(hostile_regression, capsys, tmp_path):
+    import io
+
+    from rich.console import Console
+
+    import measurefirst
+    from measurefirst.render.report import report
+    from measurefirst.render.views import Options, view
+
+    result = measurefirst.load(hostile_regression)
+    for lang in ("en", "zh"):
+        console = Console(file=io.StringIO(), width=200)
+        for item in view([result], Options(lang=lang)):
+            console.print(item, markup=False) if isinstance(item, str) else console.print(item)
+        text = console.file.getvalue()
+        assert "{base.__class__.__mro__}" in text and "{nosuchkey}" in text and "{0.__class__}" in text
+        assert "class 'object'" not in text and "mro" in text
+        assert len(text) < 20_000
+        html = report([result], lang=lang)
+        assert "class &#x27;object" not in html and "class 'object" not in html and len(html) < 2_000_000
+    assert main(["report", str(hostile_regression), "-o", str(tmp_path / "r.html")]) == 0
+    assert (tmp_path / "r.html").stat().st_size < 2_000_000
+
+
+HOSTILE_LABELS = ["\x1b]0;pwned\x07\x1b[2J", "a|b\nc", "=cmd|' /C calc'!A0", "+1", "-2", "@SUM(A1)", "\tx", "\rx"]
+
+
+@pytest.fixture()
+def hostile_store(tmp_path):
+    store = tmp_path / "h.db"
+    for label in HOSTILE_LABELS:
+        assert main(["bench", "1", *SIM, "--label", label, "--save", "--store", str(store)]) == 0
+    return store
+
+
+def test_export_markdown_escapes_labels(hostile_store, capsys):
+    capsys.readouterr()
+    ids = [str(i) for i in range(1, len(HOSTILE_LABELS) + 1)]
+    assert main(["runs", "export", *ids, "--format", "markdown", "--store", str(hostile_store)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\r" not in out
+    lines = out.splitlines()
+    assert len(lines) == 2 + len(HOSTILE_LABELS)  # no label broke a row
+    cells = [len(re.split(r"(?<!\\)\|", line)) for line in lines]
+    assert len(set(cells)) == 1, cells  # every row has the header's columns
+    assert "x1b]0;pwned" in out and "a\\|b" in out  # shown as escapes (backslashes doubled for Markdown)
+
+
+def test_export_csv_defuses_formulas_and_control_characters(hostile_store, capsys):
+    import csv
+    import io
+
+    capsys.readouterr()
+    ids = [str(i) for i in range(1, len(HOSTILE_LABELS) + 1)]
+    assert main(["runs", "export", *ids, "--format", "csv", "--store", str(hostile_store)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    rows = list(csv.reader(io.StringIO(out)))
+    names = [row[1] for row in rows[1:]]
+    assert len(names) == len(HOSTILE_LABELS)
+    for name in names:
+        assert not name.startswith(("=", "+", "-", "@", "\t", "\r")), name
+    assert "'=cmd|' /C calc'!A0" in names and "'+1" in names and "'@SUM(A1)" in names and "'-2" in names

@@ -646,14 +646,37 @@ class Store:
             buf = io.StringIO()
             w = csv.writer(buf)
             w.writerow(header)
-            w.writerows(records)
+            w.writerows([[_csv_cell(x) for x in rec] for rec in records])
             return buf.getvalue()
         if fmt in ("markdown", "md"):
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else str(x))
+            lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else _md_cell(x))
                                         for x in rec) + " |" for rec in records]
             return "\n".join(lines) + "\n"
         raise ValueError(f"export format must be json, csv or markdown; got {fmt!r}")
+
+
+#: A CSV cell starting with one of these is read as a formula by spreadsheets (OWASP CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(x: Any) -> Any:
+    """A value as a CSV cell: text with its control characters shown as escapes (``\\x1b``), and a
+    leading ``'`` when it would start a formula; numbers as they are."""
+    if not isinstance(x, str):
+        return x
+    from .render.text import plain
+
+    text = plain(x)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _md_cell(x: Any) -> str:
+    """A value as a Markdown table cell: control characters (newlines, escape sequences) shown as escapes,
+    ``|`` escaped, so that neither the table nor the terminal is broken."""
+    from .render.text import plain
+
+    return plain(x).replace("\\", "\\\\").replace("|", "\\|")
 
 
 def _check_regular(path: Path) -> None:
