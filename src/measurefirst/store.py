@@ -214,7 +214,7 @@ class Store:
 
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                check_destination(self.path, "results store")
+                check_destination(self.path, "results store", stream_ok=False)
             except DestinationError as exc:
                 raise StoreError(f"{exc} (--store PATH or {ENV_VAR}=PATH)") from exc
             except OSError as exc:
