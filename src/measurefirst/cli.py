@@ -16,7 +16,7 @@ from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as 
 from .cli_parser import KIND_DEFAULT
 from .cli_parser import build_parser as _build_parser
 from .cli_parser import parse_command, step_contract
-from .emit import say as _say
+from .emit import check_args as _check, say as _say
 from .emit import show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import run as _guarded
@@ -29,28 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     return _build_parser(__version__, step_contract)
-
-
-def _inputs(args: argparse.Namespace) -> list[tuple[str, str]]:
-    """The files a command reads (results files, scripts of ``file.py:fn`` targets) that exist: an
-    output must not replace one of them."""
-    import os
-
-    found = []
-    for target in [*(getattr(args, "targets", None) or []), *(getattr(args, "vs", None) or []),
-                   getattr(args, "target", None)]:
-        if isinstance(target, str):
-            for path in dict.fromkeys((target, target.rsplit(":", 1)[0])):
-                if path and os.path.isfile(path):
-                    found.append((path, "input file"))
-    return found
-
-
-def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
-    from .emit import check
-
-    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what,
-          inputs=_inputs(args))
 
 
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,

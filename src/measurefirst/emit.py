@@ -76,6 +76,26 @@ def check(output: Path | None, save: str | None, store: Path | None, *paths: tup
                                  f"file with --store PATH")
 
 
+def read_files(args: Any) -> list[tuple[str, str]]:
+    """The files a command reads (results files, scripts of ``file.py:fn`` targets) that exist: an
+    output must not replace one of them."""
+    found = []
+    for target in [*(getattr(args, "targets", None) or []), *(getattr(args, "vs", None) or []),
+                   getattr(args, "target", None)]:
+        if isinstance(target, str):
+            for path in dict.fromkeys((target, target.rsplit(":", 1)[0])):
+                if path and os.path.isfile(path):
+                    found.append((path, "input file"))
+    return found
+
+
+def check_args(args: Any, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
+    """:func:`check` for a command's parsed arguments: its ``-o``, ``--save`` and ``--store``, the other
+    ``paths`` it writes, and the files it reads (:func:`read_files`)."""
+    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what,
+          inputs=read_files(args))
+
+
 def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None = None, save: str | None = None,
          store: Path | None = None, options: "Options | None" = None) -> bool:
     """Show, write and save ``results``; False when a file or the store failed (said on stderr)."""
