@@ -16,7 +16,7 @@ from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as 
 from .cli_parser import KIND_DEFAULT
 from .cli_parser import build_parser as _build_parser
 from .cli_parser import parse_command, step_contract
-from .emit import say as _say
+from .emit import check_args as _check, say as _say
 from .emit import show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import run as _guarded
@@ -29,12 +29,6 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     return _build_parser(__version__, step_contract)
-
-
-def _check(args: argparse.Namespace, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
-    from .emit import check
-
-    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what)
 
 
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
@@ -170,6 +164,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     from .history import load_history
     from .store import Store
 
+    _check(args)  # before reading anything: -o must not replace the store it reads
     with Store(args.store, create=False) as store:
         h = load_history(store, args.name)
         if not h.runs:

@@ -57,20 +57,43 @@ def show(items: "View") -> None:
 
 
 def check(output: Path | None, save: str | None, store: Path | None, *paths: tuple[Path | None, str],
-          what: str = "output file (-o)") -> None:
-    """Before measuring: every file to write can be written, and with ``save`` the store can be opened
+          what: str = "output file (-o)", inputs: Sequence[tuple[Any, str]] = ()) -> None:
+    """Before measuring: every file to write can be written and is neither the results store nor one
+    of the command's ``inputs`` (``(path, what)`` pairs), and with ``save`` the store can be opened
     (created) for writing. Raises DestinationError or StoreError saying what to do."""
-    from .safeio import check_destination
-    from .store import Store, StoreError
+    from .safeio import check_destination, check_not_inputs
+    from .store import Store, StoreError, default_path
 
+    read = [(store if store is not None else default_path(), "results store"), *inputs]
     for path, name in ((output, what), *paths):
         if path is not None:
+            check_not_inputs(path, read, name)
             check_destination(path, name)
     if save is not None:
         with Store(store) as st:
             if st.read_only:
                 raise StoreError(f"cannot save: the results store {st.path} is read-only; choose a writable "
                                  f"file with --store PATH")
+
+
+def read_files(args: Any) -> list[tuple[str, str]]:
+    """The files a command reads (results files, scripts of ``file.py:fn`` targets) that exist: an
+    output must not replace one of them."""
+    found = []
+    for target in [*(getattr(args, "targets", None) or []), *(getattr(args, "vs", None) or []),
+                   getattr(args, "target", None)]:
+        if isinstance(target, str):
+            for path in dict.fromkeys((target, target.rsplit(":", 1)[0])):
+                if path and os.path.isfile(path):
+                    found.append((path, "input file"))
+    return found
+
+
+def check_args(args: Any, *paths: tuple[Any, str], what: str = "output file (-o)") -> None:
+    """:func:`check` for a command's parsed arguments: its ``-o``, ``--save`` and ``--store``, the other
+    ``paths`` it writes, and the files it reads (:func:`read_files`)."""
+    check(getattr(args, "output", None), getattr(args, "save", None), getattr(args, "store", None), *paths, what=what,
+          inputs=read_files(args))
 
 
 def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None = None, save: str | None = None,

@@ -92,7 +92,7 @@ def load_file(path: str | os.PathLike[str]) -> list[Any]:
 
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = _read_results_file(p)
     except OSError as exc:
         raise LoadError(f"cannot read {p}: {exc.strerror or exc}") from exc
     try:
@@ -100,6 +100,32 @@ def load_file(path: str | os.PathLike[str]) -> list[Any]:
     except ValueError as exc:
         raise LoadError(f"{p}: {exc}; give a file written by measurefirst (--json or -o)") from None
     return from_data(data, str(p))
+
+
+def _read_results_file(p: Path) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_RESULTS_FILE_BYTES`, its type and size checked
+    before reading (a FIFO would block, ``/dev/zero`` never ends); LoadError for anything else."""
+    import stat
+
+    def check(mode: int) -> None:
+        if not stat.S_ISREG(mode):
+            kind = ("a directory" if stat.S_ISDIR(mode) else "a character device" if stat.S_ISCHR(mode)
+                    else "a FIFO (named pipe)" if stat.S_ISFIFO(mode) else "not a regular file")
+            raise LoadError(f"{p} is {kind}; give a results file written by measurefirst (--json or -o)")
+
+    check(os.stat(p).st_mode)  # before opening: opening a device can act on it
+    fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO swapped in cannot block the open
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        check(st.st_mode)
+        if st.st_size > MAX_RESULTS_FILE_BYTES:
+            raise LoadError(f"{p} is {st.st_size / 2**20:.0f} MiB; at most {MAX_RESULTS_FILE_BYTES // 2**20} MiB "
+                            f"are read: give a smaller results file")
+        raw = f.read(MAX_RESULTS_FILE_BYTES + 1)
+    if len(raw) > MAX_RESULTS_FILE_BYTES:  # it grew while being read
+        raise LoadError(f"{p} is over {MAX_RESULTS_FILE_BYTES // 2**20} MiB; at most that is read: "
+                        f"give a smaller results file")
+    return raw
 
 
 def load(path: str | os.PathLike[str]) -> "Result | list[Result]":

@@ -8,6 +8,11 @@
   file in the destination's folder (``tempfile.mkstemp``: created exclusively, so a link planted
   under a predictable name is never followed), then ``os.replace``. A failure or Ctrl-C removes the
   temporary file. A symbolic link at the destination is replaced by the file, never written through.
+* A destination that is a stream (``-`` or ``/dev/stdout`` for standard output, a character device such
+  as ``/dev/null``, a FIFO, or a link to one of those) is written to as a stream, as every Unix tool
+  does: never replaced by a regular file (:func:`is_stream`).
+* :func:`check_not_inputs` refuses an output that is the same file as one the command reads (the
+  results store, an input file), compared by device and inode, links included.
 * :func:`strict_json` writes RFC 8259 JSON: a non-finite number (NaN, ±Infinity, which Python's
   ``json`` would print as bare ``NaN``/``Infinity``) becomes ``null`` and the object holding it
   gains a :data:`NON_FINITE_KEY` entry saying which field was what.
@@ -18,10 +23,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
+import sys
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 #: Key added to a JSON object whose non-finite numbers were written as null: ``{"ci_high": "inf"}``.
 NON_FINITE_KEY = "non_finite_as_null"
@@ -35,9 +42,52 @@ def _reason(exc: OSError) -> str:
     return exc.strerror or str(exc) or type(exc).__name__
 
 
-def check_destination(path: str | os.PathLike[str], what: str = "output") -> Path:
-    """Raise :class:`DestinationError` unless a file can be written at ``path``; return it as a Path."""
+#: Paths that mean this process's own standard streams: written through the open stream, never reopened.
+_STD_STREAMS = {"-": 1, "/dev/stdout": 1, "/dev/stderr": 2, "/dev/fd/1": 1, "/dev/fd/2": 2,
+                "/proc/self/fd/1": 1, "/proc/self/fd/2": 2}
+
+
+def is_stream(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is written as a stream: ``-`` (standard output), ``/dev/stdout``, a character
+    device, a FIFO or a socket (a link to one included); such a destination is never replaced."""
+    if os.fspath(path) in _STD_STREAMS:
+        return True
+    try:
+        mode = os.stat(path).st_mode  # follows links: a link to /dev/null is a stream
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    try:
+        return os.path.samefile(a, b)  # device and inode: hard and symbolic links included
+    except (OSError, ValueError):
+        try:  # neither exists yet: the same path once links and ``..`` are resolved
+            return os.path.realpath(a) == os.path.realpath(b)
+        except (OSError, ValueError):
+            return False
+
+
+def check_not_inputs(path: str | os.PathLike[str] | None, inputs: Iterable[tuple[Any, str]],
+                     what: str = "output") -> None:
+    """Raise :class:`DestinationError` when ``path`` (a file to write) is the same file as one of
+    ``inputs`` (``(path, what it is)`` pairs, e.g. the results store): writing would replace it."""
+    if path is None or is_stream(path):
+        return
+    for other, name in inputs:
+        if other is not None and _same_file(path, other):
+            raise DestinationError(f"the {what} {path} is the {name} {other}; writing it would replace it: "
+                                   f"give the {what} another path")
+
+
+def check_destination(path: str | os.PathLike[str], what: str = "output", *, stream_ok: bool = True) -> Path:
+    """Raise :class:`DestinationError` unless a file can be written at ``path``; return it as a Path.
+    A stream (see :func:`is_stream`) is accepted as it is (not opened: a FIFO would block) unless
+    ``stream_ok`` is False."""
     p = Path(path)
+    if stream_ok and is_stream(path):
+        return p
     if str(path) == "" or p.name in ("", ".", ".."):
         raise DestinationError(f"the {what} path {str(path)!r} names no file; give a file name such as results.json")
     if p.is_dir():
@@ -68,6 +118,15 @@ def atomic_path(path: str | os.PathLike[str], what: str = "output") -> Iterator[
     """Yield a fresh temporary path beside ``path`` for a writer that needs a file name; on success
     it replaces ``path``, on any failure (Ctrl-C included) it is removed."""
     p = check_destination(path, what)
+    if is_stream(p):  # a device, FIFO or standard output: the writer writes a file, then it is streamed
+        fd, name = tempfile.mkstemp(prefix="measurefirst-", suffix=".tmp")
+        os.close(fd)
+        try:
+            yield Path(name)
+            _write_stream(p, Path(name).read_bytes(), what)
+        finally:
+            os.unlink(name)
+        return
     try:
         fd, name = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
     except OSError as exc:
@@ -90,9 +149,36 @@ def atomic_path(path: str | os.PathLike[str], what: str = "output") -> Iterator[
             pass
 
 
+def _write_stream(path: str | os.PathLike[str], raw: bytes, what: str) -> None:
+    """Write ``raw`` to a stream destination (see :func:`is_stream`): opened for writing, never created,
+    truncated or replaced; standard output and error through the streams already open."""
+    std = _STD_STREAMS.get(os.fspath(path))
+    try:
+        if std is not None:
+            stream = sys.stdout if std == 1 else sys.stderr
+            stream.flush()
+            out = getattr(stream, "buffer", None)
+            if out is not None:
+                out.write(raw)
+                out.flush()
+            else:
+                stream.write(raw.decode("utf-8", "replace"))
+                stream.flush()
+            return
+        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+    except OSError as exc:
+        raise DestinationError(f"cannot write the {what} {path}: {_reason(exc)}") from exc
+
+
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "output") -> Path:
-    """Write ``data`` to ``path`` whole or not at all (see the module docstring)."""
+    """Write ``data`` to ``path`` whole or not at all (see the module docstring); a stream destination
+    (a device, a FIFO, ``-``) is written to as a stream."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
+    if is_stream(path):
+        _write_stream(path, raw, what)
+        return Path(path)
     with atomic_path(path, what) as tmp:
         try:
             # the temporary file was created exclusively by mkstemp; O_NOFOLLOW guards the reopen

@@ -75,6 +75,8 @@ SELFCHECK_SCHEMA_VERSION = 1
 
 #: CPU busy-waits, nanoseconds.
 CPU_DURATIONS_NS = (2_000, 20_000, 200_000, 2_000_000)
+#: The longest CPU busy-wait ``durations_ns`` may ask for (100 ms): each is spun for many samples.
+MAX_CPU_DURATION_NS = 100_000_000
 #: CUDA sleep kernels, seconds (the cycle counts come from the calibration).
 CUDA_DURATIONS_S = (5e-6, 50e-6, 1e-3)
 #: CPU tolerance by duration: (from this many ns, relative tolerance), longest first.
@@ -1092,6 +1094,11 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
         durations_ns = tuple(durations_ns)
         if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):
             raise ValueError(f"durations_ns must be positive integers such as (2000, 200000); got {durations_ns!r}")
+        longest = max(durations_ns)
+        if longest > MAX_CPU_DURATION_NS:
+            got = str(longest) if longest < 10**30 else "more than 10**30"
+            raise ValueError(f"durations_ns must be at most {MAX_CPU_DURATION_NS} (100 ms: each is spun for many "
+                             f"samples); got {got}: give shorter busy-waits such as (2000, 200000)")
     plan = _QUICK if quick else _FULL
     progress = progress or _nothing
     world = _World(simulate)

@@ -199,6 +199,8 @@ class Store:
             raise StoreError(f"the results store {self.path} is a directory; give a file such as "
                              f"{self.path / 'results.db'} with --store PATH or {ENV_VAR}=PATH")
         exists = self.path.exists()
+        if exists:
+            _check_regular(self.path)  # before opening: a FIFO would block, a device is no database
         if exists and not create and self.path.stat().st_size == 0:
             exists = False
         if not exists and not create:
@@ -212,7 +214,7 @@ class Store:
 
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                check_destination(self.path, "results store")
+                check_destination(self.path, "results store", stream_ok=False)
             except DestinationError as exc:
                 raise StoreError(f"{exc} (--store PATH or {ENV_VAR}=PATH)") from exc
             except OSError as exc:
@@ -325,9 +327,38 @@ class Store:
         app_id = int.from_bytes(header[68:72], "big")
         if app_id not in (0, APPLICATION_ID):
             raise self._foreign(f"SQLite application id {app_id:#x}")
-        # id 0: another program's database, or a store another process is creating right now;
-        # decided in _init under the write lock
-        return app_id == APPLICATION_ID
+        if app_id == 0:
+            # a whole SQLite header without our id: another program's database (a store being created
+            # writes its first page, id included, at once). Looked at read-only and immutable, so that
+            # its bytes, its -wal and -shm and a hot journal stay as they are and no lock is waited for.
+            raise self._foreign(self._describe_foreign())
+        return True
+
+    def _describe_foreign(self) -> str:
+        """What a foreign SQLite file holds, read without modifying it or waiting for its locks."""
+        what = "an SQLite database of another program"
+        # immutable: the main file alone, no locks taken or waited for, no -wal, -shm or journal
+        # opened (a read-only connection would still write to the -shm)
+        try:
+            conn = sqlite3.connect(f"file:{quote(str(self.path.absolute()))}?mode=ro&immutable=1", uri=True,
+                                   timeout=0, isolation_level=None)
+            try:
+                objects = [f"{r[0]} {r[1]}" for r in conn.execute("SELECT type, name FROM sqlite_master")]
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+            finally:
+                conn.close()
+            what += ": " + (", ".join(objects[:8]) if objects else "no tables") + (f", user_version {version}"
+                                                                                 if version else "")
+        except sqlite3.Error:
+            pass
+        for side, words in (("-wal", "changes in its -wal"), ("-journal", "an unfinished transaction in its -journal")):
+            try:
+                if os.stat(f"{self.path}{side}").st_size > 0:
+                    what += f", {words}"
+            except OSError:
+                pass
+        holders = _lock_holders(self.path)
+        return what + (f"; in use by {holders}" if holders else "")
 
     def _init(self) -> None:
         c = self.conn
@@ -615,14 +646,75 @@ class Store:
             buf = io.StringIO()
             w = csv.writer(buf)
             w.writerow(header)
-            w.writerows(records)
+            w.writerows([[_csv_cell(x) for x in rec] for rec in records])
             return buf.getvalue()
         if fmt in ("markdown", "md"):
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else str(x))
+            lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else _md_cell(x))
                                         for x in rec) + " |" for rec in records]
             return "\n".join(lines) + "\n"
         raise ValueError(f"export format must be json, csv or markdown; got {fmt!r}")
+
+
+#: A CSV cell starting with one of these is read as a formula by spreadsheets (OWASP CSV injection).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(x: Any) -> Any:
+    """A value as a CSV cell: text with its control characters shown as escapes (``\\x1b``), and a
+    leading ``'`` when it would start a formula; numbers as they are."""
+    if not isinstance(x, str):
+        return x
+    from .render.text import plain
+
+    text = plain(x)
+    return "'" + text if text.startswith(_FORMULA_STARTS) else text
+
+
+def _md_cell(x: Any) -> str:
+    """A value as a Markdown table cell: control characters (newlines, escape sequences) shown as escapes,
+    ``|`` escaped, so that neither the table nor the terminal is broken."""
+    from .render.text import plain
+
+    return plain(x).replace("\\", "\\\\").replace("|", "\\|")
+
+
+def _check_regular(path: Path) -> None:
+    """StoreError unless ``path`` (which exists) is a regular file, a link to one included."""
+    import stat
+
+    mode = path.stat().st_mode
+    if stat.S_ISREG(mode):
+        return
+    kind = ("a character device" if stat.S_ISCHR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
+    raise StoreError(f"the results store {path} is {kind}, not a regular file; give a file such as results.db "
+                     f"with --store PATH or {ENV_VAR}=PATH")
+
+
+def _lock_holders(path: Path) -> str:
+    """The processes holding a lock on ``path`` (Linux: /proc/locks), as ``process 123 (sqlite3)``; empty
+    when none or when that cannot be told."""
+    try:
+        st = path.stat()
+        with open("/proc/locks", encoding="ascii", errors="replace") as f:
+            lines = f.read(1 << 20).splitlines()
+    except OSError:
+        return ""
+    inode = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    pids = []
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 5 and parts[5] == inode and parts[4].isdigit() and parts[4] not in pids:
+            pids.append(parts[4])
+    names = []
+    for pid in pids[:3]:
+        try:
+            with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as f:
+                names.append(f"process {pid} ({f.read(64).strip()})")
+        except OSError:
+            names.append(f"process {pid}")
+    return ", ".join(names)
 
 
 def has_samples(m: Measured) -> bool:

@@ -458,6 +458,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "regression_line": ("regression: {label} is {words}, beyond the {threshold} threshold",
                         "性能回退：{label} {words}，超出 {threshold} 的阈值"),
     "slower_line": ("regression: {label} is {words} than {baseline}", "性能回退：相对 {baseline}，{label} {words}"),
+    "flag_other": ("{flag}: {base} vs {new}", "{flag}：{base} 与 {new}"),  # a flag from a newer file, as data
     # saved runs, histories, decoded kernel names
     "col_id": ("id", "编号"),
     "col_kind": ("kind", "类型"),
@@ -828,8 +829,8 @@ WORDS: dict[str, tuple[str, str]] = {
 def word(key: str, lang: str, **values: Any) -> str:
     """The words for ``key`` in ``lang`` (English when the key has no such language), formatted."""
     pair = WORDS.get(key)
-    if pair is None:
-        return key.format(**values) if values else key
+    if pair is None:  # not ours (a code read from a file): data, never a format string; escaped where shown
+        return key
     text = pair[1] if lang == "zh" and pair[1] else pair[0]
     return text.format(**values) if values else text
 
@@ -875,6 +876,8 @@ def flag_words(c: "Change", flag: str, lang: str) -> str:
     older measurefirst, as it is)."""
     if flag in c.flag_values:
         base, new = c.flag_values[flag]
+        if "flag_" + flag not in WORDS:
+            return word("flag_other", lang, flag=flag, base=base, new=new)
         return word("flag_" + flag, lang, base=base, new=new)
     return code_word("flag_", flag, lang)
 
