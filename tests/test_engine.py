@@ -298,10 +298,13 @@ def test_a_slower_stretch_between_repetitions_shows_in_the_spread_and_the_headli
     mean = sum(logs) / len(logs)
     sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
     assert rr.cv == pytest.approx(math.expm1(sd))
-    assert m.ci_half_width_rel == pytest.approx(math.hypot(m.precision_half_width_rel, rr.factor * rr.spread))
-    assert m.ci_half_width_rel >= m.precision_half_width_rel
     lo, hi = m.ci
     plo, phi = m.precision_ci
+    med, r = m.median, rr.factor * math.log1p(rr.spread)
+    assert lo == pytest.approx(med * math.exp(-math.hypot(math.log(med / plo), r)), rel=1e-12)
+    assert hi == pytest.approx(med * math.exp(math.hypot(math.log(phi / med), r)), rel=1e-12)
+    assert m.ci_half_width_rel == pytest.approx((hi - lo) / 2 / med, rel=1e-12)
+    assert m.ci_half_width_rel >= m.precision_half_width_rel
     assert lo <= plo and hi >= phi
 
 

@@ -301,29 +301,32 @@ class Measurement:
 
     @property
     def ci_half_width_rel(self) -> float:
-        """Relative half-width of the headline interval :attr:`ci`: this run's precision and the
-        run-to-run spread added in quadrature; this run's precision alone when no spread was measured
-        (:attr:`ci_includes_run_to_run` says which)."""
-        p = self.precision_half_width_rel
+        """Relative half-width of the headline interval :attr:`ci`, ``(high - low) / 2 / median``: this run's
+        precision alone when no spread was measured (:attr:`ci_includes_run_to_run` says which)."""
         if not self.ci_includes_run_to_run:
-            return p
-        assert self.run_to_run is not None
-        return math.hypot(p, self.run_to_run.half_width)
+            return self.precision_half_width_rel
+        ci = self.ci
+        med = self.median
+        if ci is None or not med > 0 or not self.precision_half_width_rel < math.inf:
+            return math.inf
+        return (ci[1] - ci[0]) / 2.0 / med
 
     @property
     def ci(self) -> tuple[float, float] | None:
         """The headline 95% interval of the median per-call time, seconds: where the next run's median
-        may land. It holds the measured run-to-run spread (:attr:`run_to_run`) beside this run's
-        precision (:attr:`precision_ci`); without a measured spread it is the precision interval.
-        ``None``: too few samples."""
+        may land. On the log scale (spreads are relative: a run as likely half as fast as twice), each
+        side of this run's precision interval and the run-to-run part ``factor * log(1 + spread)`` add in
+        quadrature; without a measured spread it is the precision interval. ``None``: too few samples."""
         pci = self.precision_ci
         if pci is None or not self.ci_includes_run_to_run:
             return pci
-        med = self.median
-        lo_p, hi_p = (med - pci[0]) / med, (pci[1] - med) / med
         assert self.run_to_run is not None
-        r = self.run_to_run.half_width
-        return med * (1.0 - min(math.hypot(lo_p, r), 1.0)), med * (1.0 + math.hypot(hi_p, r))
+        med = self.median
+        if not med > 0 or not pci[0] > 0:
+            return pci
+        r = self.run_to_run.factor * math.log1p(self.run_to_run.spread)
+        return (med * math.exp(-math.hypot(math.log(med / pci[0]), r)),
+                med * math.exp(math.hypot(math.log(pci[1] / med), r)))
 
     @property
     def host_median(self) -> float | None:
