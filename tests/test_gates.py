@@ -96,9 +96,14 @@ def test_disturbances_are_a_pure_function_of_the_measurement(base: Measurement) 
     assert disturbances(base, "base", 0.05) == ()
     noisy = replace(base, stop=replace(base.stop, reason="noise"))
     assert [d.code for d in disturbances(noisy, "new", 0.05)] == ["noise_floor"]
-    # precision far from what a 0.1% threshold needs
-    imprecise = disturbances(base, "new", 0.001)
-    assert [d.code for d in imprecise] == ["imprecise", "spread"] and imprecise[0].limit == 0.001
+    # repetitions that disagree by more than a 0.1% threshold; not checked when the spread is given instead
+    fine = disturbances(base, "new", 0.001)
+    assert [d.code for d in fine] == ["spread"] and fine[0].limit == 0.001
+    assert disturbances(base, "new", 0.001, check_spread=False) == ()
+    # precision far from its target (5 x the target) and from the threshold
+    strict = replace(base, stop=replace(base.stop, precision=1e-4))
+    assert [d.code for d in disturbances(strict, "new", 0.0)] == ["imprecise"]
+    assert disturbances(strict, "new", 0.05) == ()
 
 
 def test_an_old_measurement_without_a_measured_spread_says_assumed_and_how_to_measure_it(base: Measurement) -> None:

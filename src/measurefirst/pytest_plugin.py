@@ -49,6 +49,7 @@ from .pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from .regression import Change, change
 from .render import pytest_report as words
 from .results import Measurement, Stop
+from .safeio import strict_json
 from .store import DEFAULT_PATH, ENV_VAR, Store, StoreError
 
 #: Seconds at most per measurement (warm-up included), as pytest-benchmark's ``--benchmark-max-time``.
@@ -799,7 +800,7 @@ class MeasureSession:
             if path is None:
                 continue
             try:
-                _write_atomic(path, json.dumps(build(), indent=2, allow_nan=False, default=str))
+                _write_atomic(path, strict_json(build(), indent=2))
                 self.written.append(path)
             except (OSError, ValueError) as exc:
                 self.errors.append(f"cannot write {path}: {exc}")

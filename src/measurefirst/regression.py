@@ -64,8 +64,8 @@ RUN_TO_RUN_MIN_RUNS = 8
 #: the cores for most of the run, and the samples left cannot be trusted (the measurement kept them all,
 #: :data:`~measurefirst.results.MAX_PREEMPTED_FRACTION_TO_DISCARD`).
 DISTURBED_PREEMPTED_FRACTION = MAX_PREEMPTED_FRACTION_TO_DISCARD
-#: A run whose precision half-width exceeds this many times its own target (or the gate's threshold,
-#: when one is set and smaller) was far from pinning its median.
+#: A run whose precision half-width exceeds this many times its own target (and the gate's threshold)
+#: was far from pinning its median.
 DISTURBED_PRECISION_FACTOR = 5.0
 #: Without a threshold, a run-to-run spread (relative standard deviation) beyond this fraction, or two
 #: speeds further apart than it, disturb a run; with one, the threshold is the limit.
@@ -96,10 +96,22 @@ class Disturbance:
     def from_dict(cls, d: Any) -> "Disturbance":
         if not isinstance(d, dict):
             raise ValueError(f"a disturbance must be a JSON object; got {type(d).__name__}")
+        d = _non_finite(d)
         return cls(str(d["side"]), str(d["code"]), float(d["value"]), float(d["limit"]))
 
 
-def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0) -> tuple[Disturbance, ...]:
+def _non_finite(d: dict[str, Any]) -> dict[str, Any]:
+    """A stored object with the non-finite numbers that strict JSON wrote as null (and named in its note,
+    see :mod:`measurefirst.safeio`) restored, the note dropped."""
+    from .safeio import NON_FINITE_KEY
+
+    note = d.get(NON_FINITE_KEY)
+    note = note if isinstance(note, dict) else {}
+    return {k: float(str(note[k])) if v is None and k in note else v for k, v in d.items() if k != NON_FINITE_KEY}
+
+
+def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0, *,
+                 check_spread: bool = True) -> tuple[Disturbance, ...]:
     """What makes the run ``m`` unfit to judge a change of ``threshold`` (a fraction; 0: none), most
     telling first (a pure function of the measurement):
 
@@ -107,9 +119,11 @@ def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0) -> t
     * ``two_speeds``: its used per-call times fall in two speeds (:func:`measurefirst.stats.two_modes`)
       further apart than the threshold (:data:`DISTURBED_SPREAD` without one);
     * ``noise_floor``: sampling stopped at the machine's noise floor (stop reason ``"noise"``);
-    * ``imprecise``: its precision half-width exceeds :data:`DISTURBED_PRECISION_FACTOR` times its target,
-      or the threshold when that is smaller;
-    * ``spread``: its measured run-to-run spread exceeds the threshold (:data:`DISTURBED_SPREAD` without one).
+    * ``imprecise``: its precision half-width exceeds both :data:`DISTURBED_PRECISION_FACTOR` times its
+      target and the threshold (a merely imprecise run widens the interval, which the check already holds:
+      only one far from its target is disturbed);
+    * ``spread``: its measured run-to-run spread exceeds the threshold (:data:`DISTURBED_SPREAD` without
+      one); not checked (``check_spread=False``) when the caller gave the spread to use instead.
     """
     out: list[Disturbance] = []
     if m.summary is None:
@@ -126,12 +140,11 @@ def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0) -> t
     if m.stop.reason == "noise":
         out.append(Disturbance(side, "noise_floor", m.precision_half_width_rel, m.stop.precision))
     target = m.stop.precision if m.stop.precision > 0 else defaults.PRECISION
-    far = DISTURBED_PRECISION_FACTOR * target
-    far = min(far, threshold) if threshold > 0 else far
+    far = max(DISTURBED_PRECISION_FACTOR * target, threshold)
     if m.stop.reason != "noise" and m.precision_half_width_rel > far:
         out.append(Disturbance(side, "imprecise", m.precision_half_width_rel, far))
     rtr = m.run_to_run
-    if rtr is not None and math.isfinite(rtr.spread) and rtr.spread > limit:
+    if check_spread and rtr is not None and math.isfinite(rtr.spread) and rtr.spread > limit:
         out.append(Disturbance(side, "spread", rtr.spread, limit))
     return tuple(out)
 
@@ -201,6 +214,7 @@ class Change:
     def from_dict(cls, d: Any) -> "Change":
         if not isinstance(d, dict):
             raise ValueError(f"a change must be a JSON object; got {type(d).__name__}")
+        d = _non_finite(d)
         try:
             return cls(**{**{k: v for k, v in d.items() if k != "verdict"},
                           "flags": tuple(str(f) for f in d.get("flags") or ()),
@@ -375,7 +389,8 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     # each run's own precision, and each run's run-to-run half-width, added in quadrature on the log scale
     hw = math.hypot(_log_half_width(base), _log_half_width(new), *(math.log1p(h) for _, h, _ in sides))
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
-    disturbed = disturbances(base, "base", threshold) + disturbances(new, "new", threshold)
+    disturbed = (disturbances(base, "base", threshold, check_spread=given is None)
+                 + disturbances(new, "new", threshold, check_spread=given is None))
     same_device = (base.env.get("device_name") == new.env.get("device_name")
                    and base.device.split(":")[0] == new.device.split(":")[0])
     differ = {"devices": (base.env.get("device_name") or base.device, new.env.get("device_name") or new.device)

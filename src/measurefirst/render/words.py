@@ -896,8 +896,12 @@ def change_words(c: "Change", lang: str) -> str:
 def undecided_words(c: "Change", lang: str) -> str:
     """Why a change is undecided, each disturbed side with its fix, in one line (empty when decided)."""
     parts = []
+    def pct(x: float) -> str:
+        return f"{x:.1%}" if math.isfinite(x) else "n/a"
+
     for d in c.disturbed:
-        suggest = math.ceil(max(d.value, c.threshold) * 100 + 1) / 100
+        high = max(d.value, c.threshold)
+        suggest = f"{math.ceil(high * 100 + 1) / 100:.0%}" if math.isfinite(high) else "n/a"
         parts.append(word(f"undecided_{d.code}", lang, side=word(f"side_{d.side}", lang),
-                          value=f"{d.value:.1%}", limit=f"{d.limit:.1%}", suggest=f"{suggest:.0%}"))
+                          value=pct(d.value), limit=pct(d.limit), suggest=suggest))
     return word("undecided_sep", lang).join(parts)
