@@ -188,3 +188,64 @@ def test_cli_exit_codes_regression_1_undecided_3(tmp_path: Path, base: Measureme
 def test_check_regression_keeps_pairs_by_label(base: Measurement) -> None:
     r = check_regression([base], [run(1.2 * MS, seed=3)], gate=True, threshold=0.05)
     assert [c.verdict(r.gate) for c in r.changes] == ["regression"] and r.failed
+
+
+# ---- the pytest gate ------------------------------------------------------------------------------
+pytest_plugins = ["pytester"]
+
+PEDANTIC = """
+def work():
+    return 2 * 21
+
+def test_mm(benchmark):
+    assert benchmark.pedantic(work, rounds=20, warmup_rounds=2) == 42
+
+def test_other(benchmark):
+    benchmark.pedantic(work, rounds=20)
+"""
+PT_SIM = "--mf-simulate=call=2ms,noise=0.002,seed=1"
+
+
+@pytest.fixture
+def pt(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    monkeypatch.setenv("MEASUREFIRST_STORE", str(pytester.path / "results.db"))
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    monkeypatch.delenv("MEASUREFIRST_PYTEST_SIMULATE", raising=False)
+    return pytester
+
+
+def test_pytest_gate_pedantic_rounds_measure_their_spread_and_a_disturbed_run_is_undecided(pt: pytest.Pytester) -> None:
+    pt.makepyfile(test_suite=PEDANTIC)
+    assert pt.runpytest("--mf", PT_SIM, "--mf-save", "base", "--mf-json", "base.json").ret == 0
+    m = json.loads((pt.path / "base.json").read_text())["benchmarks"][0]["measurement"]
+    # 20 pedantic rounds, taken as 4 repetitions of 5: their spread is measured
+    assert m["repeats"] == [5, 5, 5, 5] and m["run_to_run"]["source"] == "repeats" and len(m["samples_ns"]) == 20
+    gate = ("--mf-compare", "base", "--mf-fail-if-slower", "5%")
+
+    same = pt.runpytest("--mf", PT_SIM, *gate)
+    same.assert_outcomes(passed=2)
+    same.stdout.fnmatch_lines(["*test_mm*1.00*x*same*", "no regression beyond 5.0% and the noise against @base"])
+
+    slow = pt.runpytest("--mf", PT_SIM + ";test_mm=2.4ms", *gate)
+    slow.assert_outcomes(passed=1, failed=1)
+    slow.stdout.fnmatch_lines(["REGRESSION test_mm: 20.0% slower*"])
+
+    # most calls preempted (other processes on the cores): times inflated ~40%, undecided, never a failure
+    busy = PT_SIM + ",preempt_prob=0.9,preempt=1ms"
+    noisy = pt.runpytest("--mf", busy, *gate)
+    noisy.assert_outcomes(passed=2)
+    noisy.stdout.fnmatch_lines([
+        "*test_mm*1.4*x*undecided*",
+        "UNDECIDED test_mm: too noisy to judge against @base (4*% slower*): the new run: * of its samples were "
+        "preempted (more than 50.0%)*re-run on a quiet machine*",
+        "no regression beyond 5.0% and the noise against @base; 2 undecided: too noisy to judge (they pass; "
+        "--mf-undecided fail makes them fail)"])
+    strict = pt.runpytest("--mf", busy, *gate, "--mf-undecided", "fail", "--mf-json", "new.json")
+    strict.assert_outcomes(failed=2)
+    strict.stdout.fnmatch_lines(["measurefirst: too noisy to judge against the baseline (--mf-undecided fail)",
+                                 "  test_mm: too noisy to judge against @base*"])
+    from measurefirst import load
+
+    run_ = load(pt.path / "new.json")
+    assert len(run_.undecided) == 2 and run_.regressions == ()  # type: ignore[union-attr]
+    assert run_.benchmarks[0].change.verdict(True) == "undecided"  # type: ignore[union-attr]
