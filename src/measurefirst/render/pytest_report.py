@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import finding_lines
 from .text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
-from .tables import spread_lines
+from .gate import spread_lines
 from .words import flag_words, ratio_ci_words, undecided_words, word
 
 if TYPE_CHECKING:  # pragma: no cover

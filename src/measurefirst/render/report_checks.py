@@ -11,7 +11,7 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
-from .tables import spread_lines, undecided_lines
+from .gate import spread_lines, undecided_lines
 from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover

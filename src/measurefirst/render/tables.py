@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .text import cell, columns, format_time, format_value, plain, verdict_word
-from .words import change_words, code_word, flag_words, undecided_words, word
+from .gate import spread_lines, undecided_lines
+from .words import change_words, code_word, flag_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -17,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..compare import Verdict
     from ..history import History, SavedRun
     from ..profiling.kernels import KernelInfo
-    from ..regression import Change, Regression
+    from ..regression import Regression
     from ..store import RunRow
 
 
@@ -33,45 +34,10 @@ def regression_table(r: "Regression", lang: str = "en") -> "Table":
     return table
 
 
-def _span(values: Sequence[float]) -> str:
-    """``2.0%``, or ``1.2%–3.4%`` for values that differ."""
-    lo, hi = f"{min(values):.1%}", f"{max(values):.1%}"
-    return lo if lo == hi else f"{lo}–{hi}"
-
-
-def spread_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
-    """The run-to-run spreads the intervals include, one line per kind of source (each side's source
-    named beside its figure; an assumed one says it was not measured and how to measure it)."""
-    groups: dict[tuple[str, ...], list["Change"]] = {}
-    for c in changes:
-        if c.run_to_run <= 0:
-            continue
-        key = c.run_to_run_sources if len(c.run_to_run_sources) == 2 else (c.run_to_run_source,) * 2
-        groups.setdefault(key, []).append(c)
-    lines = []
-    for (base_source, new_source), cs in sorted(groups.items()):
-        base = [c.run_to_run_spreads[0] if len(c.run_to_run_spreads) == 2 else c.run_to_run for c in cs]
-        new = [c.run_to_run_spreads[1] if len(c.run_to_run_spreads) == 2 else c.run_to_run for c in cs]
-        if base_source == new_source:
-            lines.append(word("note_run_to_run", lang, cv=_span([*base, *new]),
-                              source=code_word("rtr_", base_source, lang)))
-        else:
-            lines.append(word("note_run_to_run_sides", lang, base=_span(base), new=_span(new),
-                              base_source=code_word("rtr_", base_source, lang),
-                              new_source=code_word("rtr_", new_source, lang)))
-    return lines
-
-
-def undecided_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
-    """One line per undecided change: too noisy to judge, why, and the fix."""
-    return [plain(word("undecided_line", lang, label=c.label, words=change_words(c, lang),
-                       reasons=undecided_words(c, lang))) for c in changes if c.undecided]
-
-
 def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
     """The notes under the table: why a change is undecided, the run-to-run spread the intervals
     include, what makes a pair doubtful, the labels found on one side only."""
-    return (undecided_lines(r.changes, lang) + spread_lines(r.changes, lang)
+    return ([plain(x) for x in undecided_lines(r.changes, lang)] + spread_lines(r.changes, lang)
             + [plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
                for c in r.changes for flag in c.flags]
             + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
