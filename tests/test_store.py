@@ -1,6 +1,7 @@
 import math
 import multiprocessing as mp
 import sqlite3
+from dataclasses import replace
 
 import pytest
 
@@ -121,24 +122,39 @@ def test_regression_arithmetic():
     base, same, slow = sim(10_000), sim(10_000, seed=2), sim(11_000)
     c = change(base, slow, threshold=0.05)
     assert c.ratio == pytest.approx(1.1, rel=0.01) and c.regression and c.ci_low > 1
-    assert "10.0% slower" in c.words()
+    assert c.words().startswith(f"{(c.ratio - 1) * 100:.1f}% slower")
     assert not change(base, slow, threshold=0.2).regression  # within the threshold
     assert not change(base, same, threshold=0.0).regression
     assert change(slow, base).improvement
 
 
 def test_the_interval_across_runs_holds_the_run_to_run_spread():
-    """A time ratio between two runs: both runs' 95% intervals and sqrt(2) x 1.96 x the run-to-run spread of
-    one run, added in quadrature on the log scale; exact arithmetic for the assumed, given and zero spread."""
+    """A time ratio between two runs: both runs' 95% *precision* intervals and each run's relative run-to-run
+    half-width (its own measured one, a given figure x 1.96, or the assumed one x 1.96), added in quadrature
+    on the log scale, each counted once; exact arithmetic."""
+    def own(*ms):
+        return [max(math.log(m.precision_ci[1] / m.median), math.log(m.median / m.precision_ci[0])) for m in ms]
+
     base, new = sim(10_000), sim(10_200, seed=2)
-    own = math.hypot(*(max(math.log(m.ci[1] / m.median), math.log(m.median / m.ci[0])) for m in (base, new)))
-    for given, cv, source in ((None, RUN_TO_RUN_CV, "assumed"), (0.05, 0.05, "given"), (0.0, 0.0, "")):
+    assert base.run_to_run is not None and new.run_to_run is not None
+    c = change(base, new)
+    hw = math.hypot(*own(base, new), math.log1p(base.run_to_run.half_width), math.log1p(new.run_to_run.half_width))
+    assert (c.ci_low, c.ci_high) == pytest.approx((c.ratio * math.exp(-hw), c.ratio * math.exp(hw)), rel=1e-12)
+    assert c.run_to_run_sources == ("repeats", "repeats")
+    assert c.run_to_run == max(base.run_to_run.spread, new.run_to_run.spread)
+    for given, source in ((0.05, "given"), (0.0, "")):
         c = change(base, new, run_to_run=given)
-        hw = math.hypot(own, 1.959963984540054 * math.sqrt(2) * math.log1p(cv))
+        hw = math.hypot(*own(base, new), math.sqrt(2) * math.log1p(1.959963984540054 * given))
         assert (c.ci_low, c.ci_high) == pytest.approx((c.ratio * math.exp(-hw), c.ratio * math.exp(hw)), rel=1e-12)
-        assert (c.run_to_run, c.run_to_run_source) == (cv, source)
-    # 2% slower in two runs: beyond the runs' own intervals, not beyond the run-to-run spread
-    assert change(base, new, run_to_run=0.0).ci_low > 1 and change(base, new).ci_low < 1 < change(base, new).ci_high
+        assert (c.run_to_run, c.run_to_run_source) == (given, source)
+    # one repetition measures no spread: the assumed one, said so
+    b1, n1 = (replace(m, run_to_run=None, repeats=None) for m in (base, new))
+    c = change(b1, n1)
+    hw = math.hypot(*own(b1, n1), math.sqrt(2) * math.log1p(1.959963984540054 * RUN_TO_RUN_CV))
+    assert (c.ci_low, c.ci_high) == pytest.approx((c.ratio * math.exp(-hw), c.ratio * math.exp(hw)), rel=1e-12)
+    assert (c.run_to_run, c.run_to_run_source, c.run_to_run_sources) == (RUN_TO_RUN_CV, "assumed", ("assumed",) * 2)
+    # 2% slower in two runs: beyond the runs' own intervals, not beyond the assumed run-to-run spread
+    assert change(b1, n1, run_to_run=0.0).ci_low > 1 and c.ci_low < 1 < c.ci_high
     with pytest.raises(ValueError, match="run_to_run"):
         change(base, new, run_to_run=-0.01)
 

@@ -2,8 +2,10 @@
 (:mod:`measurefirst.render.views`), emit (:mod:`measurefirst.emit`). Errors are printed once, as one
 line. Commands that do not measure never import torch.
 
-Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check failed), 2 bad usage or input,
-3 selfcheck: the machine was too noisy to judge, 130 interrupted.
+Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check failed, or a regression gate
+``compare --fail-if-slower`` found a regression), 2 bad usage or input, 3 too noisy to judge (selfcheck: the
+machine; a regression gate: a run was disturbed, so some change is undecided and none failed), 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -92,7 +94,9 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     code = _emit(args, [result])
     for line in regression_failures(result, _lang(args)):
         _say(line)
-    return _first(EXIT_FAILED if result.failed else EXIT_OK, code)
+    # a gate fails on a regression; a change a disturbed run could not judge is "too noisy" (as selfcheck's)
+    verdict = EXIT_FAILED if result.failed else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
+    return _first(verdict, code)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

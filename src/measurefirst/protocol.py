@@ -140,8 +140,9 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     # version 2 added run_to_run and repeats (absent: the spread was not measured, one repetition)
     "measurement": {1: _stamp(2)},
     # version 3 added a change's run_to_run spread (absent: none was included, as then)
-    "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1), 2: _stamp(3)},
-    "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1), 2: _stamp(3)},
+    # version 4 added a change's disturbed reasons and each side's run-to-run spread (absent: none recorded)
+    "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1), 2: _stamp(3), 3: _stamp(4)},
+    "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1), 2: _stamp(3), 3: _stamp(4)},
 }
 
 

@@ -41,6 +41,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pytest
 
+from . import defaults
 from .compare import Comparison, Verdict, compare, paired_verdict
 from .devices import DeviceError, resolve_device
 from .engine import benchmark, default_label
@@ -48,6 +49,7 @@ from .pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from .regression import Change, change
 from .render import pytest_report as words
 from .results import Measurement, Stop
+from .safeio import strict_json
 from .store import DEFAULT_PATH, ENV_VAR, Store, StoreError
 
 #: Seconds at most per measurement (warm-up included), as pytest-benchmark's ``--benchmark-max-time``.
@@ -115,6 +117,7 @@ class Record:
     baseline_missing: bool = False
     baseline_error: str | None = None
     regression: bool = False  # slower beyond the CI and the threshold, with a gate on
+    undecided: bool = False  # a run too noisy to judge the change, with a gate on (never a regression)
 
     @property
     def display(self) -> str:
@@ -189,6 +192,56 @@ class ComparisonResult(Comparison):
             ok = not (v.verdict == "slower" and v.ratio > by)
         if not ok:
             raise AssertionError(words.assertion_failure(claim, label, than, by, v, self))
+
+
+# ==================================================================================================
+# pytest-benchmark's pedantic rounds, cut into repetitions
+# ==================================================================================================
+
+#: ``benchmark.pedantic(rounds=R)`` takes exactly R samples; they are taken in up to
+#: :data:`~measurefirst.defaults.REPEATS` consecutive repetitions of this many rounds at least, whose medians'
+#: spread is the measurement's run-to-run spread (source "repeats"), so a gate against a baseline uses a
+#: measured spread rather than an assumed one. Fewer rounds: one repetition, the spread not measured.
+PEDANTIC_REPEAT_MIN_ROUNDS = 5
+
+
+def pedantic_split(rounds: int) -> list[int]:
+    """The rounds of each repetition (adding up to ``rounds``); one entry when too few to cut."""
+    k = max(1, min(defaults.REPEATS, rounds // PEDANTIC_REPEAT_MIN_ROUNDS))
+    return [rounds // k + (1 if i < rounds % k else 0) for i in range(k)]
+
+
+def _repeated(run: Callable[[dict[str, Any]], Measurement], opts: dict[str, Any], split: Sequence[int]) -> Measurement:
+    """One measurement from ``run(opts)``, or, with a ``split`` of its trials into repetitions, from one
+    run per repetition, merged (:func:`merge_repetitions`)."""
+    if len(split) < 2:
+        return run(opts)
+    return merge_repetitions([run({**opts, "trials": t}) for t in split], trials=int(opts["trials"]))
+
+
+def merge_repetitions(parts: Sequence[Measurement], *, trials: int) -> Measurement:
+    """Consecutive repetitions of one benchmark as one measurement: their samples in order, ``repeats``
+    saying how many each took, and the spread of their medians as the run-to-run spread."""
+    from .engine import repeat_spread
+
+    first, last = parts[0], parts[-1]
+
+    def joined(name: str) -> tuple[Any, ...] | None:
+        seqs = [getattr(p, name) for p in parts]
+        return None if any(x is None for x in seqs) else tuple(v for x in seqs for v in x)
+
+    samples = joined("samples_ns")
+    numbers = joined("numbers")
+    assert samples is not None and numbers is not None
+    stop = Stop(last.stop.reason, all(p.stop.target_met for p in parts), last.stop.precision,
+                sum(p.stop.seconds for p in parts))
+    merged = replace(first, samples_ns=samples, numbers=numbers, host_ns=joined("host_ns"),
+                     preempted=joined("preempted"), synced_ns=joined("synced_ns"), stop=stop,
+                     options={**first.options, "trials": trials}, complete=all(p.complete for p in parts),
+                     reference=None, run_to_run=None, repeats=tuple(p.n_samples for p in parts))
+    per_call = [float(x) for x in merged.per_call_ns]
+    spread = repeat_spread(per_call, [p.n_samples for p in parts], [bool(u) for u in merged.used_mask])
+    return replace(merged, run_to_run=spread)
 
 
 # ==================================================================================================
@@ -429,6 +482,8 @@ class MeasureSession:
         self.compare_ref: str | None = getattr(opt, "mf_compare", None)
         self.threshold: float | None = getattr(opt, "mf_fail_if_slower", None)
         self.run_to_run: float | None = getattr(opt, "mf_run_to_run", None)
+        #: ``--mf-undecided``: "pass" (default) or "fail" a test whose change a disturbed run cannot judge
+        self.undecided_policy: str = getattr(opt, "mf_undecided", None) or "pass"
         self.json_path: Path | None = Path(opt.mf_json) if getattr(opt, "mf_json", None) else None
         self.bench_json: Path | None = None
         store = getattr(opt, "mf_store", None) or os.environ.get(ENV_VAR)
@@ -616,6 +671,7 @@ class MeasureSession:
             fn()
             self.disabled_calls += 1
             return _empty_measurement(name, str(opts.get("device", "auto")), "disabled", precision)
+        split = pedantic_split(int(opts["trials"])) if mode == "pedantic" and opts.get("trials") else []
         if self.simulation is not None:
             if setup is not None:
                 setup()
@@ -625,11 +681,13 @@ class MeasureSession:
             for _ in range(warmup_rounds):
                 sim_fn()
             opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache", "cuda_graph")}
-            m: Measurement = benchmark(sim_fn, label=name, device="cpu", timer=world.timer(), **opts)
+            timer = world.timer()
+            m: Measurement = _repeated(lambda o: benchmark(sim_fn, label=name, device="cpu", timer=timer, **o),
+                                       opts, split)
         else:
             for _ in range(warmup_rounds):
                 fn()
-            m = benchmark(fn, label=name, setup=setup, **opts)
+            m = _repeated(lambda o: benchmark(fn, label=name, setup=setup, **o), opts, split)
         self.add(Record(name=name, nodeid=node.nodeid, module=node.nodeid.split("::")[0], label=label,
                         measurement=m, mode=mode, param=_node_params(node)[0], params=_node_params(node)[1]))
         return m
@@ -698,6 +756,7 @@ class MeasureSession:
             record.baseline_error = str(exc)
             return
         record.regression = self.gate and record.change.regression
+        record.undecided = self.gate and record.change.undecided
 
     # -- reports ------------------------------------------------------------------------------
     def after_report(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
@@ -716,10 +775,11 @@ class MeasureSession:
         if self.worker is not None and fixtures:
             report.user_properties.append((XDIST_PROPERTY, self.worker))
         slow = [r for r in mine if r.regression]
-        if slow and report.passed:
+        noisy = [r for r in mine if r.undecided] if self.undecided_policy == "fail" else []
+        if (slow or noisy) and report.passed:
             assert self.threshold is not None and self.baseline is not None
             report.outcome = "failed"
-            report.longrepr = words.regression_failure(slow, self.baseline.label, self.threshold)
+            report.longrepr = words.regression_failure(slow, self.baseline.label, self.threshold, undecided=noisy)
 
     def finish(self, session: pytest.Session) -> None:
         """At the end of the run: save into the history, write the JSON reports."""
@@ -740,7 +800,7 @@ class MeasureSession:
             if path is None:
                 continue
             try:
-                _write_atomic(path, json.dumps(build(), indent=2, allow_nan=False, default=str))
+                _write_atomic(path, strict_json(build(), indent=2))
                 self.written.append(path)
             except (OSError, ValueError) as exc:
                 self.errors.append(f"cannot write {path}: {exc}")

@@ -18,8 +18,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .results import Measurement
 
 #: Version of a :class:`PytestRun`'s stored form (version 1 is what ``--mf-json`` first wrote; it gave a
-#: baseline change's flags in English words).
-SCHEMA_VERSION = 3
+#: baseline change's flags in English words; version 4 added a change's disturbed reasons, which make it
+#: undecided, and each side's run-to-run spread).
+SCHEMA_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,11 @@ class PytestRun(JsonForm):
     def regressions(self) -> tuple[PytestBenchmark, ...]:
         """The benchmarks slower than the baseline beyond the CI and the threshold (with a gate on)."""
         return tuple(b for b in self.benchmarks if b.regression)
+
+    @property
+    def undecided(self) -> tuple[PytestBenchmark, ...]:
+        """The benchmarks whose change a disturbed run could not judge (too noisy; they never fail)."""
+        return tuple(b for b in self.benchmarks if b.change is not None and b.change.undecided)
 
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": self.schema_version, "kind": self.kind,

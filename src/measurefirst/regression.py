@@ -1,9 +1,19 @@
 """Regression checks between saved results: which benchmark got slower, beyond its CI and a threshold.
 
-Saved runs were not interleaved, so the ratio of two medians gets an approximate CI: in log space
-the half-widths of the two medians' CIs add in quadrature. Counts (``benchmark(..., count=...)``)
-compare the same way, their interval being the range of their repeats, with a tight default
-threshold (:data:`COUNT_THRESHOLD`): counts do not drift with the machine's load.
+Saved runs were not interleaved, so the ratio of two medians gets an approximate CI: in log space the
+half-widths of the two runs' *precision* intervals (their own samples) and the *run-to-run* half-widths
+of both runs (how far a run's median lands from the next one's: measured by the runs' repetitions or
+worker processes, by the saved history of the benchmark, or given) add in quadrature. Each part is
+counted once: a measurement's headline interval already holds its run-to-run spread, so the precision
+interval is what enters here. Where nothing measured a run's spread (an old file, ``repeats=1``), a
+conservative figure is assumed and the check says so (:data:`RUN_TO_RUN_CV`, source ``"assumed"``).
+
+A gate must never fail unchanged code: a run that was *disturbed* (most samples preempted, two speeds,
+stopped at the noise floor, precision far from met, or a run-to-run spread beyond the threshold; see
+:func:`disturbances`) cannot judge a change, so the change is ``undecided`` with the reason, never a
+regression. Counts (``benchmark(..., count=...)``) compare the same way, their interval being the range
+of their repeats, with a tight default threshold (:data:`COUNT_THRESHOLD`): counts do not drift with the
+machine's load.
 """
 
 from __future__ import annotations
@@ -14,14 +24,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from . import defaults, stats
 from .protocol import migrate
-from .results import Count, Measurement
+from .results import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
 
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison, Verdict
 
 #: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.protocol`); version 1 gave a
-#: change's flags in English words.
-SCHEMA_VERSION = 3
+#: change's flags in English words; version 4 added a change's ``disturbed`` reasons and each side's
+#: run-to-run spread and its source.
+SCHEMA_VERSION = 4
 #: What makes a change doubtful (:attr:`Change.flags`; the renderer has the words): the two sides ran on
 #: different devices, machines, instruction counters, Python or torch versions (the two values are in
 #: :attr:`Change.flag_values`), or a side is incomplete.
@@ -48,6 +59,95 @@ RUN_TO_RUN_CV = defaults.RUN_TO_RUN_CV
 #: Fewest saved runs of one benchmark from which :func:`run_to_run_cv` estimates the spread.
 RUN_TO_RUN_MIN_RUNS = 8
 
+# ---- a disturbed run cannot judge a change (see :func:`disturbances`) -------------------------------
+#: More than this fraction of a run's samples preempted by the operating system: other processes shared
+#: the cores for most of the run, and the samples left cannot be trusted (the measurement kept them all,
+#: :data:`~measurefirst.results.MAX_PREEMPTED_FRACTION_TO_DISCARD`).
+DISTURBED_PREEMPTED_FRACTION = MAX_PREEMPTED_FRACTION_TO_DISCARD
+#: A run whose precision half-width exceeds this many times its own target (and the gate's threshold)
+#: was far from pinning its median.
+DISTURBED_PRECISION_FACTOR = 5.0
+#: Without a threshold, a run-to-run spread (relative standard deviation) beyond this fraction, or two
+#: speeds further apart than it, disturb a run; with one, the threshold is the limit.
+DISTURBED_SPREAD = 0.10
+#: Fewest used samples for the two-speed check (:func:`measurefirst.stats.two_modes` needs 20).
+DISTURBED_MODES_MIN_SAMPLES = 20
+#: The codes of what disturbs a run (:attr:`Disturbance.code`; the words, with the fix, are in
+#: :mod:`measurefirst.render.words` under ``undecided_<code>``).
+DISTURBED_CODES = ("preempted", "two_speeds", "noise_floor", "imprecise", "spread")
+#: The sources of a run-to-run spread in a change: each side's own (:data:`~measurefirst.results.RUN_TO_RUN_SOURCES`:
+#: repetitions, processes, profile), the saved history of the benchmark, a given figure, or "assumed"
+#: (:data:`RUN_TO_RUN_CV`: nothing measured it).
+CHANGE_SPREAD_SOURCES = ("repeats", "processes", "profile", "history", "given", "assumed")
+
+
+@dataclass(frozen=True)
+class Disturbance:
+    """Why one side of a change (``side``: "base" or "new") cannot judge it: ``code`` (one of
+    :data:`DISTURBED_CODES`), the measured ``value`` and the ``limit`` it crossed (fractions; for
+    ``two_speeds`` the slow speed over the fast one, minus 1)."""
+
+    side: str
+    code: str
+    value: float
+    limit: float
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Disturbance":
+        if not isinstance(d, dict):
+            raise ValueError(f"a disturbance must be a JSON object; got {type(d).__name__}")
+        d = _non_finite(d)
+        return cls(str(d["side"]), str(d["code"]), float(d["value"]), float(d["limit"]))
+
+
+def _non_finite(d: dict[str, Any]) -> dict[str, Any]:
+    """A stored object with the non-finite numbers that strict JSON wrote as null (and named in its note,
+    see :mod:`measurefirst.safeio`) restored, the note dropped."""
+    from .safeio import NON_FINITE_KEY
+
+    note = d.get(NON_FINITE_KEY)
+    note = note if isinstance(note, dict) else {}
+    return {k: float(str(note[k])) if v is None and k in note else v for k, v in d.items() if k != NON_FINITE_KEY}
+
+
+def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0, *,
+                 check_spread: bool = True) -> tuple[Disturbance, ...]:
+    """What makes the run ``m`` unfit to judge a change of ``threshold`` (a fraction; 0: none), most
+    telling first (a pure function of the measurement):
+
+    * ``preempted``: more than :data:`DISTURBED_PREEMPTED_FRACTION` of its samples were preempted;
+    * ``two_speeds``: its used per-call times fall in two speeds (:func:`measurefirst.stats.two_modes`)
+      further apart than the threshold (:data:`DISTURBED_SPREAD` without one);
+    * ``noise_floor``: sampling stopped at the machine's noise floor (stop reason ``"noise"``);
+    * ``imprecise``: its precision half-width exceeds both :data:`DISTURBED_PRECISION_FACTOR` times its
+      target and the threshold (a merely imprecise run widens the interval, which the check already holds:
+      only one far from its target is disturbed);
+    * ``spread``: its measured run-to-run spread exceeds the threshold (:data:`DISTURBED_SPREAD` without
+      one); not checked (``check_spread=False``) when the caller gave the spread to use instead.
+    """
+    out: list[Disturbance] = []
+    if m.summary is None:
+        return ()
+    if m.preempted is not None and m.n_samples:
+        frac = m.n_preempted / m.n_samples
+        if frac > DISTURBED_PREEMPTED_FRACTION:
+            out.append(Disturbance(side, "preempted", frac, DISTURBED_PREEMPTED_FRACTION))
+    limit = threshold if threshold > 0 else DISTURBED_SPREAD
+    used = m.per_call_ns[m.used_mask]
+    modes = stats.two_modes(used) if used.size >= DISTURBED_MODES_MIN_SAMPLES else None
+    if modes is not None and modes.fast > 0 and modes.slow / modes.fast - 1 > limit:
+        out.append(Disturbance(side, "two_speeds", modes.slow / modes.fast - 1, limit))
+    if m.stop.reason == "noise":
+        out.append(Disturbance(side, "noise_floor", m.precision_half_width_rel, m.stop.precision))
+    target = m.stop.precision if m.stop.precision > 0 else defaults.PRECISION
+    far = max(DISTURBED_PRECISION_FACTOR * target, threshold)
+    if m.stop.reason != "noise" and m.precision_half_width_rel > far:
+        out.append(Disturbance(side, "imprecise", m.precision_half_width_rel, far))
+    rtr = m.run_to_run
+    if check_spread and rtr is not None and math.isfinite(rtr.spread) and rtr.spread > limit:
+        out.append(Disturbance(side, "spread", rtr.spread, limit))
+    return tuple(out)
+
 
 @dataclass(frozen=True)
 class Change:
@@ -70,9 +170,26 @@ class Change:
     #: the run-to-run relative standard deviation per run included in the interval (times; 0 for counts,
     #: whose runs count the same, and for checks written before version 3)
     run_to_run: float = 0.0
-    #: where ``run_to_run`` came from: "assumed" (:data:`RUN_TO_RUN_CV`), "history" (measured from saved
-    #: runs of the benchmark) or "given"; empty when none was included
+    #: where ``run_to_run`` came from (one of :data:`CHANGE_SPREAD_SOURCES`; "assumed" when either side's
+    #: spread was not measured); empty when none was included
     run_to_run_source: str = ""
+    #: the run-to-run spread (relative standard deviation) of each side, base and new, and where each came
+    #: from (:data:`CHANGE_SPREAD_SOURCES`); empty for checks written before version 4 and for counts
+    run_to_run_spreads: tuple[float, ...] = ()
+    run_to_run_sources: tuple[str, ...] = ()
+    #: why a side cannot judge the change (:func:`disturbances`): with any, the change is ``undecided``
+    disturbed: tuple[Disturbance, ...] = ()
+
+    @property
+    def undecided(self) -> bool:
+        """A side was disturbed (:attr:`disturbed`): too noisy to judge; never a regression."""
+        return bool(self.disturbed)
+
+    @property
+    def spread_assumed(self) -> bool:
+        """The interval holds an assumed run-to-run spread for a side (nothing measured it)."""
+        return "assumed" in self.run_to_run_sources or (not self.run_to_run_sources
+                                                         and self.run_to_run_source == "assumed")
 
     def words(self) -> str:
         """``"12.0% slower (ratio 1.120, 95% CI 1.110–1.130)"`` (in English; see :mod:`measurefirst.render.words`)."""
@@ -81,8 +198,10 @@ class Change:
         return change_words(self, "en")
 
     def verdict(self, gate: bool) -> str:
-        """``regression`` (slower beyond the CI and the threshold, with a gate on), else ``slower`` or
-        ``faster`` beyond the CI, else ``same``."""
+        """``undecided`` when a side was disturbed (too noisy to judge), else ``regression`` (slower beyond
+        the CI and the threshold, with a gate on), else ``slower`` or ``faster`` beyond the CI, else ``same``."""
+        if self.disturbed:
+            return "undecided"
         if self.regression and gate:
             return "regression"
         if self.ci_low > 1:
@@ -95,11 +214,15 @@ class Change:
     def from_dict(cls, d: Any) -> "Change":
         if not isinstance(d, dict):
             raise ValueError(f"a change must be a JSON object; got {type(d).__name__}")
+        d = _non_finite(d)
         try:
             return cls(**{**{k: v for k, v in d.items() if k != "verdict"},
                           "flags": tuple(str(f) for f in d.get("flags") or ()),
                           "flag_values": {str(k): (str(v[0]), str(v[1]))
-                                          for k, v in (d.get("flag_values") or {}).items()}})
+                                          for k, v in (d.get("flag_values") or {}).items()},
+                          "run_to_run_spreads": tuple(float(x) for x in d.get("run_to_run_spreads") or ()),
+                          "run_to_run_sources": tuple(str(x) for x in d.get("run_to_run_sources") or ()),
+                          "disturbed": tuple(Disturbance.from_dict(x) for x in d.get("disturbed") or ())})
         except (TypeError, IndexError, KeyError, AttributeError) as exc:
             raise ValueError(f"change has a missing or unknown field: {exc}") from exc
 
@@ -125,6 +248,11 @@ class Regression:
     def failed(self) -> tuple[Change, ...]:
         """The regressions, when a gate is set (else none fail)."""
         return tuple(c for c in self.changes if c.regression) if self.gate else ()
+
+    @property
+    def undecided(self) -> tuple[Change, ...]:
+        """The changes a disturbed run could not judge (too noisy; never regressions)."""
+        return tuple(c for c in self.changes if c.undecided)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "base": self.base, "new": self.new,
@@ -157,10 +285,31 @@ class Regression:
 
 
 def _log_half_width(m: Measurement) -> float:
-    ci = m.ci
+    """The log half-width of ``m``'s *precision* interval (its own samples; the run-to-run part is added
+    apart, once)."""
+    ci = m.precision_ci
     if ci is None or m.median <= 0 or ci[0] <= 0:
         return math.inf
     return max(math.log(ci[1] / m.median), math.log(m.median / ci[0]))
+
+
+def side_spread(m: Measurement, *, floor: tuple[float, str] | None = None,
+                given: float | None = None) -> tuple[float, float, str]:
+    """One side's run-to-run part of a change: (relative standard deviation, relative 95% half-width,
+    source). A ``given`` figure wins; else the larger of the run's own measured spread
+    (:attr:`~measurefirst.results.Measurement.run_to_run`) and ``floor`` (a spread measured from the
+    saved history, with its source); else :data:`RUN_TO_RUN_CV`, "assumed"."""
+    if given is not None:
+        return given, stats.Z95 * given, "given"
+    found: list[tuple[float, float, str]] = []
+    own = m.run_to_run
+    if own is not None and math.isfinite(own.half_width):
+        found.append((own.spread, own.half_width, own.source))
+    if floor is not None:
+        found.append((floor[0], stats.Z95 * floor[0], floor[1]))
+    if not found:
+        return RUN_TO_RUN_CV, stats.Z95 * RUN_TO_RUN_CV, "assumed"
+    return max(found, key=lambda f: f[1])
 
 
 def _count_log_half_width(c: Count) -> float:
@@ -211,8 +360,11 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     without samples, or a time against a count, cannot be compared: ``ValueError`` says why.
 
     Two runs of a time differ by more than their samples say, so the interval of a time ratio also holds
-    a run-to-run spread: ``run_to_run``, the relative standard deviation of one run (default
-    :data:`RUN_TO_RUN_CV`, "assumed"; :func:`run_to_run_cv` measures it from a history)."""
+    each run's run-to-run spread (:func:`side_spread`): its own measured one (repetitions, processes),
+    ``run_to_run`` with ``run_to_run_source="history"`` as a floor (:func:`run_to_run_cv` measures it from
+    saved runs), any other ``run_to_run`` instead ("given"), else :data:`RUN_TO_RUN_CV` ("assumed", and
+    the change says so). A disturbed side (:func:`disturbances`) makes the change ``undecided``: neither
+    a regression nor an improvement."""
     if isinstance(base, Count) or isinstance(new, Count):
         if not (isinstance(base, Count) and isinstance(new, Count)):
             raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "
@@ -226,23 +378,32 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
         if not (m.median > 0 and math.isfinite(m.median)):
             raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
                              f"re-run it before comparing")
-    cv = RUN_TO_RUN_CV if run_to_run is None else run_to_run
-    if isinstance(cv, bool) or not isinstance(cv, (int, float)) or not math.isfinite(cv) or cv < 0:
+    if run_to_run is not None and (isinstance(run_to_run, bool) or not isinstance(run_to_run, (int, float))
+                                   or not math.isfinite(run_to_run) or run_to_run < 0):
         raise ValueError(f"run_to_run must be a finite fraction >= 0 such as 0.02 (2%); got {run_to_run!r}")
-    source = run_to_run_source or ("assumed" if run_to_run is None else "given")
+    # a figure measured from the saved history is a floor under each run's own; any other given one rules
+    floor = None if run_to_run is None or run_to_run_source != "history" else (float(run_to_run), "history")
+    given = None if run_to_run is None or floor is not None else float(run_to_run)
+    sides = [side_spread(m, floor=floor, given=given) for m in (base, new)]
     ratio = new.median / base.median
-    # each run's own 95% interval, and both runs' run-to-run spread, added in quadrature on the log scale
-    hw = math.hypot(_log_half_width(base), _log_half_width(new), stats.Z95 * math.sqrt(2) * math.log1p(cv))
+    # each run's own precision, and each run's run-to-run half-width, added in quadrature on the log scale
+    hw = math.hypot(_log_half_width(base), _log_half_width(new), *(math.log1p(h) for _, h, _ in sides))
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
+    disturbed = (disturbances(base, "base", threshold, check_spread=given is None)
+                 + disturbances(new, "new", threshold, check_spread=given is None))
     same_device = (base.env.get("device_name") == new.env.get("device_name")
                    and base.device.split(":")[0] == new.device.split(":")[0])
     differ = {"devices": (base.env.get("device_name") or base.device, new.env.get("device_name") or new.device)
               if not same_device else (None, None), "hostname": (base.env.get("hostname"), new.env.get("hostname"))}
+    cv = max(cv for cv, _, _ in sides)
+    sources = tuple(source for _, _, source in sides)
+    source = "assumed" if "assumed" in sources else max(sides, key=lambda x: x[1])[2]
     return Change(label or new.label, base.median, new.median, ratio, lo, hi,
-                  regression=lo > 1.0 and ratio > 1.0 + threshold,
-                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), threshold=threshold,
+                  regression=not disturbed and lo > 1.0 and ratio > 1.0 + threshold,
+                  improvement=not disturbed and hi < 1.0 and ratio < 1.0 / (1.0 + threshold), threshold=threshold,
                   run_to_run=float(cv), run_to_run_source=source if cv > 0 else "",
-                  **_flags(differ, base.complete and new.complete))
+                  run_to_run_spreads=tuple(float(c) for c, _, _ in sides), run_to_run_sources=sources,
+                  disturbed=disturbed, **_flags(differ, base.complete and new.complete))
 
 
 def _flags(differ: dict[str, tuple[Any, Any]], complete: bool) -> dict[str, Any]:

@@ -82,9 +82,14 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
                 help="fail a test that is slower than its baseline beyond both its CI and this threshold "
                      "(e.g. 5%%), as `measurefirst compare --fail-if-slower` decides")
+    g.addoption("--mf-undecided", choices=("pass", "fail"), default="pass",
+                help="what a gate does when a run was too noisy to judge a change (most samples preempted, two "
+                     "speeds, precision far from met, a run-to-run spread beyond the threshold): pass (default; "
+                     "the summary says undecided, why and the fix) or fail the test")
     g.addoption("--mf-run-to-run", type=_fraction, default=None, metavar="FRACTION",
                 help="the run-to-run spread of one run's median (relative standard deviation) that the intervals "
-                     "against the baseline include (default 2%%, as `measurefirst compare --run-to-run`)")
+                     "against the baseline include, instead of each run's measured one (by default each run's "
+                     "repetitions measure it; where none did, 2%% is assumed and the summary says so)")
     g.addoption("--mf-json", default=None, metavar="PATH", help="write every measurement, with raw samples, as JSON")
     g.addoption("--mf-store", default=None, metavar="PATH",
                 help="results history file (default: $MEASUREFIRST_STORE, else .measurefirst/results.db "

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .findings import finding_lines
 from .text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
-from .words import flag_words, ratio_ci_words
+from .gate import spread_lines
+from .words import flag_words, ratio_ci_words, undecided_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -81,10 +82,24 @@ def regression_line(r: "Record", baseline: str, threshold: float) -> str:
             f"and the noise")
 
 
-def regression_failure(records: Sequence["Record"], baseline: str, threshold: float) -> str:
-    """The failure shown for a test whose own assertions passed but whose measurement regressed."""
-    lines = ["measurefirst: slower than the baseline beyond the noise and the threshold (--mf-fail-if-slower)"]
-    lines += ["  " + regression_line(r, baseline, threshold) for r in records]
+def undecided_line(r: "Record", baseline: str) -> str:
+    """``test_a: too noisy to judge against @base (...): the new run: ...; re-run on a quiet machine``."""
+    assert r.change is not None
+    return plain(word("pt_undecided_line", "en", label=r.display, baseline=baseline, words=r.change.words(),
+                      reasons=undecided_words(r.change, "en")))
+
+
+def regression_failure(records: Sequence["Record"], baseline: str, threshold: float, *,
+                       undecided: Sequence["Record"] = ()) -> str:
+    """The failure shown for a test whose own assertions passed but whose measurement regressed (or, with
+    ``--mf-undecided fail``, could not be judged)."""
+    lines = []
+    if records:
+        lines.append("measurefirst: slower than the baseline beyond the noise and the threshold (--mf-fail-if-slower)")
+        lines += ["  " + regression_line(r, baseline, threshold) for r in records]
+    if undecided:
+        lines.append(word("pt_undecided_fails", "en"))
+        lines += ["  " + undecided_line(r, baseline) for r in undecided]
     return "\n".join(lines)
 
 
@@ -221,10 +236,9 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
         tests = len({r.nodeid for r in measured})
         title = f"{len(measured)} measurement(s) in {tests} test(s)"
         if baseline is not None:
-            spreads = sorted({(r.change.run_to_run, r.change.run_to_run_source) for r in measured
-                              if r.change is not None and r.change.run_to_run > 0})
-            title += f", compared with {baseline} (time ratio new/baseline, 95% CI" + "".join(
-                f"; with a ±{cv:.1%} run-to-run spread, {source}" for cv, source in spreads) + ")"
+            spread = any(r.change is not None and r.change.run_to_run > 0 for r in measured)
+            title += (f", compared with {baseline} (time ratio new/baseline, 95% CI"
+                      + ("; with both runs' run-to-run spreads" if spread else "") + ")")
         if s.simulation is not None:
             title += "; simulated clock"
         head.append(title)
@@ -249,12 +263,19 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
                     lines.append(f"{r.display}: note: {flag_words(r.change, flag, 'en')}")
             if r.baseline_error is not None:
                 lines.append(f"{r.display}: not compared with {baseline}: {r.baseline_error}")
+        if baseline is not None:
+            lines += [plain(line) for line in spread_lines([r.change for r in measured if r.change is not None])]
         if s.threshold is not None and baseline is not None:
             slow = [r for r in measured if r.regression]
+            noisy = [r for r in measured if r.undecided]
             for r in slow:
                 lines.append("REGRESSION " + regression_line(r, baseline, s.threshold))
+            for r in noisy:
+                lines.append("UNDECIDED " + undecided_line(r, baseline))
             if not slow:
-                lines.append(f"no regression beyond {s.threshold:.1%} and the noise against {baseline}")
+                lines.append(f"no regression beyond {s.threshold:.1%} and the noise against {baseline}"
+                             + (word("pt_undecided_tail", "en", n=len(noisy),
+                                     policy=word(f"pt_undecided_{s.undecided_policy}", "en")) if noisy else ""))
     if s.saved is not None:
         n, name, path = s.saved
         lines.append(f"saved {n} measurement(s) as @{name} in {path} (compare with: --mf-compare @{name})")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 from html import escape
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, findings, kv, num, para, pct, secs, \
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
+from .gate import spread_lines, undecided_lines
 from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..step import RangedStepResult
 
 #: The badge of each verdict of a change (and of a selfcheck's status).
-TONE = {"regression": "bad", "slower": "warning", "faster": "good", "same": "muted", "pass": "good",
+TONE = {"regression": "bad", "slower": "warning", "faster": "good", "same": "muted", "undecided": "warning", "pass": "good",
         "fail": "bad", "noisy": "warning", "info": "muted", "skip": "muted"}
 
 
@@ -61,11 +62,21 @@ def regression_section(ctx: Ctx, r: "Regression") -> str:
     body = [kv(ctx, pairs)]
     if r.failed:
         body.append(f'<p class="mf-bad">{ctx.e("chg_failed", n=len(r.failed))}</p>')
+    body += _undecided_paras(ctx, r.undecided)
     body.append(table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", [Col(ctx.t("col_benchmark")),
                                                                            *change_cols(ctx)], rows))
+    body += [para(line, "mf-muted") for line in spread_lines(r.changes, ctx.lang)]
     if r.unmatched:
         body.append(para(ctx.t("chg_unmatched", labels=", ".join(r.unmatched)), "mf-muted"))
     return section(ctx, ident, "regression", f"{r.base} → {r.new}", "".join(body))
+
+
+def _undecided_paras(ctx: Ctx, changes: Sequence["Change"]) -> list[str]:
+    """How many changes are undecided (too noisy to judge), then each with its reasons and fixes."""
+    if not changes:
+        return []
+    return [para(ctx.t("chg_undecided_n", n=len(changes)), "mf-warning"),
+            *(para(line, "mf-warning") for line in undecided_lines(changes, ctx.lang))]
 
 
 def selfcheck_section(ctx: Ctx, sc: "SelfCheck") -> str:
@@ -91,6 +102,7 @@ def pytest_run_section(ctx: Ctx, run: "PytestRun") -> str:
         body.append(para(ctx.t("pt_not_measured"), "mf-warning"))
     if run.regressions:
         body.append(f'<p class="mf-bad">{ctx.e("chg_failed", n=len(run.regressions))}</p>')
+    body += _undecided_paras(ctx, [b.change for b in run.undecided if b.change is not None])
     rows = []
     for b in run.benchmarks:
         m = b.measurement

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
 from .text import cell, columns, format_time, format_value, plain, verdict_word
+from .gate import spread_lines, undecided_lines
 from .words import change_words, code_word, flag_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,20 +35,20 @@ def regression_table(r: "Regression", lang: str = "en") -> "Table":
 
 
 def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
-    """The notes under the table: the run-to-run spread the intervals include, what makes a pair
-    doubtful, the labels found on one side only."""
-    spreads = sorted({(c.run_to_run, c.run_to_run_source) for c in r.changes if c.run_to_run > 0})
-    return ([word("note_run_to_run", lang, cv=f"{cv:.1%}", source=code_word("rtr_", source, lang))
-             for cv, source in spreads]
+    """The notes under the table: why a change is undecided, the run-to-run spread the intervals
+    include, what makes a pair doubtful, the labels found on one side only."""
+    return ([plain(x) for x in undecided_lines(r.changes, lang)] + spread_lines(r.changes, lang)
             + [plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
                for c in r.changes for flag in c.flags]
             + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
 
 
 def regression_failures(r: "Regression", lang: str = "en") -> list[str]:
-    """One line per regression beyond the gate's threshold (for stderr)."""
+    """One line per regression beyond the gate's threshold, then how many changes were undecided (for
+    stderr)."""
     return [plain(word("regression_line", lang, label=c.label, words=change_words(c, lang),
-                       threshold=f"{c.threshold:.1%}")) for c in r.failed]
+                       threshold=f"{c.threshold:.1%}")) for c in r.failed] + (
+        [word("undecided_count", lang, n=len(r.undecided))] if r.gate and r.undecided and not r.failed else [])
 
 
 def slower_lines(slow: Sequence["Verdict"], lang: str = "en") -> list[str]:

@@ -517,7 +517,7 @@ def verdict_word(c: "Change", gate: bool, lang: str = "en") -> tuple[str, str]:
     """The verdict of a saved-baseline comparison (:meth:`Change.verdict`) and its style, as
     ``measurefirst compare`` shows it."""
     verdict = c.verdict(gate)
-    style = {"regression": "bold red", "slower": "red", "faster": "green", "same": ""}[verdict]
+    style = {"regression": "bold red", "slower": "red", "faster": "green", "same": "", "undecided": "yellow"}[verdict]
     return word(f"reg_{verdict}", lang), style
 
 

@@ -429,6 +429,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "reg_slower": ("slower", "变慢"),
     "reg_faster": ("faster", "变快"),
     "reg_same": ("same", "无变化"),
+    "reg_undecided": ("undecided", "无法判定"),
     "more_unit": ("more {unit}", "{unit} 增加"),
     "fewer_unit": ("fewer {unit}", "{unit} 减少"),
     "within_noise": (" (within noise)", "（在噪声范围内）"),
@@ -450,10 +451,56 @@ WORDS: dict[str, tuple[str, str]] = {
                         "percent, compare them interleaved (measurefirst compare A B)",
                         "说明：区间已计入每次运行 ±{cv} 的运行间波动（{source}）：两次独立运行之间的差异大于各自样本"
                         "所能显示的；要分辨几个百分点以内的差异，请交错比较（measurefirst compare A B）"),
-    "rtr_assumed": ("assumed; saved runs of the benchmark measure it once there are 8",
-                    "假定值；同一基准测试保存满 8 次运行后即可实测"),
+    "rtr_assumed": ("assumed: not measured; measure it by re-running with repetitions (the default, repeats of 2 "
+                    "or more), by saving 8 runs or more of the benchmark (compare @NAME), or give it (--run-to-run)",
+                    "假定值：未实测；可用重复运行（默认，repeats 不少于 2）、为该基准测试保存 8 次以上运行（compare @NAME）"
+                    "来实测，或直接给出（--run-to-run）"),
     "rtr_history": ("measured from the saved runs of the benchmark", "由该基准测试已保存的运行实测"),
     "rtr_given": ("given", "指定值"),
+    "rtr_repeats": ("measured from its repetitions", "由其重复运行实测"),
+    "rtr_processes": ("measured in fresh processes", "由新进程实测"),
+    "rtr_profile": ("from the machine's noise profile", "来自本机的噪声画像"),
+    "note_run_to_run_sides": ("note: the intervals include each run's run-to-run spread: base ±{base} ({base_source}), "
+                              "new ±{new} ({new_source})",
+                              "说明：区间已计入每次运行的运行间波动：基线 ±{base}（{base_source}），新结果 ±{new}（{new_source}）"),
+    "side_base": ("the baseline", "基线"),
+    "side_new": ("the new run", "新结果"),
+    "undecided_line": ("undecided: {label}: too noisy to judge ({words}): {reasons}",
+                       "无法判定：{label}：噪声过大，无法判断（{words}）：{reasons}"),
+    "undecided_sep": ("; ", "；"),
+    "undecided_preempted": ("{side}: {value} of its samples were preempted (more than {limit}): other processes "
+                            "shared the cores, so its times are likely inflated; re-run on a quiet machine (stop other "
+                            "jobs, or pin the benchmark to free cores with taskset)",
+                            "{side}：{value} 的样本被抢占（超过 {limit}）：其他进程占用了 CPU 核，计时很可能偏高；请在空闲的"
+                            "机器上重跑（停掉其他任务，或用 taskset 把基准测试绑定到空闲核）"),
+    "undecided_two_speeds": ("{side}: its times fall in two speeds {value} apart (more than {limit}): the machine "
+                             "changed speed during the run (another job, frequency scaling); re-run on a quiet "
+                             "machine, or raise the threshold to {suggest}",
+                             "{side}：其计时分成两档速度，相差 {value}（超过 {limit}）：运行中机器速度发生变化（其他任务、"
+                             "频率调节）；请在空闲的机器上重跑，或把阈值提高到 {suggest}"),
+    "undecided_noise_floor": ("{side}: sampling stopped at the machine's noise floor (±{value}, target ±{limit}); "
+                              "re-run on a quieter machine, or give it more time (budget)",
+                              "{side}：采样在机器的噪声下限处停止（±{value}，目标 ±{limit}）；请在更安静的机器上重跑，"
+                              "或给它更多时间（budget）"),
+    "undecided_imprecise": ("{side}: its precision ±{value} is far from what the check needs (±{limit}); give it "
+                            "more time (budget, more rounds), re-run on a quieter machine, or raise the threshold "
+                            "to {suggest}",
+                            "{side}：其精度 ±{value} 远未达到判定所需（±{limit}）；请给它更多时间（budget、更多轮次）、"
+                            "在更安静的机器上重跑，或把阈值提高到 {suggest}"),
+    "undecided_spread": ("{side}: its run-to-run spread ±{value} is larger than {limit}: its repetitions disagree; "
+                         "re-run on a quieter machine, or raise the threshold to {suggest}",
+                         "{side}：其运行间波动 ±{value} 大于 {limit}：各次重复结果不一致；请在更安静的机器上重跑，"
+                         "或把阈值提高到 {suggest}"),
+    "pt_undecided_line": ("{label}: too noisy to judge against {baseline} ({words}): {reasons}",
+                          "{label}：与 {baseline} 相比噪声过大，无法判断（{words}）：{reasons}"),
+    "pt_undecided_fails": ("measurefirst: too noisy to judge against the baseline (--mf-undecided fail)",
+                           "measurefirst：与基线相比噪声过大，无法判断（--mf-undecided fail）"),
+    "pt_undecided_tail": ("; {n} undecided: too noisy to judge ({policy})",
+                          "；{n} 项无法判定：噪声过大（{policy}）"),
+    "pt_undecided_pass": ("they pass; --mf-undecided fail makes them fail", "视为通过；--mf-undecided fail 会使其失败"),
+    "pt_undecided_fail": ("they fail: --mf-undecided fail", "视为失败：--mf-undecided fail"),
+    "undecided_count": ("{n} change(s) undecided: too noisy to judge (exit code 3); nothing failed",
+                        "{n} 项变化无法判定：噪声过大（退出码 3）；没有失败项"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
     "regression_line": ("regression: {label} is {words}, beyond the {threshold} threshold",
                         "性能回退：{label} {words}，超出 {threshold} 的阈值"),
@@ -620,6 +667,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "chg_slower": ("slower", "变慢"),
     "chg_faster": ("faster", "变快"),
     "chg_same": ("no difference beyond noise", "无超出噪声的差异"),
+    "chg_undecided": ("undecided: too noisy to judge", "无法判定：噪声过大"),
+    "chg_undecided_n": ("{n} change(s) undecided: a run was too noisy to judge (never a failure)",
+                        "{n} 项变化无法判定：有一次运行噪声过大（不算失败）"),
     # pytest runs
     "pt_tests": ("measured", "测量"),
     "pt_counts": ("{n} benchmark(s), {c} comparison(s)", "{n} 个基准测试，{c} 个对比"),
@@ -899,3 +949,17 @@ def change_words(c: "Change", lang: str) -> str:
     sig = "" if (c.ci_low > 1 or c.ci_high < 1) else word("within_noise", lang)
     return word("change_words", lang, pct=f"{abs(pct):.1f}", direction=direction, sig=sig, ratio=f"{c.ratio:.3f}",
                 lo=f"{c.ci_low:.3f}", hi=f"{c.ci_high:.3f}")
+
+
+def undecided_words(c: "Change", lang: str) -> str:
+    """Why a change is undecided, each disturbed side with its fix, in one line (empty when decided)."""
+    parts = []
+    def pct(x: float) -> str:
+        return f"{x:.1%}" if math.isfinite(x) else "n/a"
+
+    for d in c.disturbed:
+        high = max(d.value, c.threshold)
+        suggest = f"{math.ceil(high * 100 + 1) / 100:.0%}" if math.isfinite(high) else "n/a"
+        parts.append(word(f"undecided_{d.code}", lang, side=word(f"side_{d.side}", lang),
+                          value=pct(d.value), limit=pct(d.limit), suggest=suggest))
+    return word("undecided_sep", lang).join(parts)

@@ -1,0 +1,47 @@
+"""The words of a regression gate's notes, shared by the text tables, the HTML report and the pytest
+summary: the run-to-run spread each interval holds (its source named beside the figure) and why a change is
+undecided. Data in, lines out (labels are not made safe here: the caller does, as its medium needs)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from .words import change_words, code_word, undecided_words, word
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..regression import Change
+
+
+def _span(values: Sequence[float]) -> str:
+    """``2.0%``, or ``1.2%–3.4%`` for values that differ."""
+    lo, hi = f"{min(values):.1%}", f"{max(values):.1%}"
+    return lo if lo == hi else f"{lo}–{hi}"
+
+
+def spread_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
+    """The run-to-run spreads the intervals include, one line per kind of source (each side's source
+    named beside its figure; an assumed one says it was not measured and how to measure it)."""
+    groups: dict[tuple[str, ...], list["Change"]] = {}
+    for c in changes:
+        if c.run_to_run <= 0:
+            continue
+        key = c.run_to_run_sources if len(c.run_to_run_sources) == 2 else (c.run_to_run_source,) * 2
+        groups.setdefault(key, []).append(c)
+    lines = []
+    for (base_source, new_source), cs in sorted(groups.items()):
+        base = [c.run_to_run_spreads[0] if len(c.run_to_run_spreads) == 2 else c.run_to_run for c in cs]
+        new = [c.run_to_run_spreads[1] if len(c.run_to_run_spreads) == 2 else c.run_to_run for c in cs]
+        if base_source == new_source:
+            lines.append(word("note_run_to_run", lang, cv=_span([*base, *new]),
+                              source=code_word("rtr_", base_source, lang)))
+        else:
+            lines.append(word("note_run_to_run_sides", lang, base=_span(base), new=_span(new),
+                              base_source=code_word("rtr_", base_source, lang),
+                              new_source=code_word("rtr_", new_source, lang)))
+    return lines
+
+
+def undecided_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
+    """One line per undecided change: too noisy to judge, why, and the fix."""
+    return [word("undecided_line", lang, label=c.label, words=change_words(c, lang),
+                 reasons=undecided_words(c, lang)) for c in changes if c.undecided]
