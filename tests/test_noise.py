@@ -206,7 +206,11 @@ def test_benchmark_applies_an_injected_profile_exactly():
     assert rr.spread == max(rr.cv, rr.floor)
     assert m.options["run_to_run_inflation"] == pytest.approx(p.inflation())
     assert m.options["noise_profile"] == p.key
-    assert m.ci_half_width_rel == pytest.approx(math.hypot(m.precision_half_width_rel, rr.factor * rr.spread))
+    lo, hi = m.ci
+    plo, phi = m.precision_ci
+    r = rr.factor * math.log1p(rr.spread)
+    assert lo == pytest.approx(m.median * math.exp(-math.hypot(math.log(m.median / plo), r)), rel=1e-12)
+    assert hi == pytest.approx(m.median * math.exp(math.hypot(math.log(phi / m.median), r)), rel=1e-12)
 
 
 def test_without_repetitions_the_profile_floor_is_the_spread():
@@ -286,3 +290,18 @@ def test_measure_profile_refuses_bad_arguments():
         measure_profile(1)
     with pytest.raises(ValueError, match="workload"):
         measure_profile(2, workloads=(("python", None),))
+
+
+def test_a_profile_of_other_threads_gets_its_own_file_and_is_found_by_the_threads_that_use_it(tmp_path, monkeypatch):
+    from measurefirst.noise import _default_threads, lookup, profile_path, save_profile
+
+    monkeypatch.delenv("MEASUREFIRST_PROFILE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    default = _default_threads()
+    other = default + 1
+    assert profile_path(default) == profile_path() and profile_path(other) != profile_path()
+    assert profile_path(other).name.endswith(f"-{other}threads.json")
+    save_profile(profile(threads=other))
+    save_profile(profile(threads=default))
+    assert lookup(threads=other)[0].torch_threads == other  # neither replaced the other
+    assert lookup(threads=default)[0].torch_threads == default

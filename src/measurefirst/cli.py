@@ -268,7 +268,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
-    if args.noise or args.processes is not None:
+    if args.noise or args.processes is not None or args.threads is not None:
         from .noise_cli import cmd_noise
 
         return cmd_noise(args)

@@ -479,6 +479,9 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
                          "else ~/.cache/measurefirst/noise-HOST.json) and used by every benchmark() on the CPU")
     sc.add_argument("--processes", type=_at_least(2), default=None, metavar="P",
                     help="with --noise: fresh processes (default 6; 2 with --quick)")
+    sc.add_argument("--threads", type=_at_least(1), default=None, metavar="N",
+                    help="with --noise: torch threads to profile (default: torch's current count); a benchmark "
+                         "uses the profile of the threads it runs with, e.g. --threads 1 for torch.set_num_threads(1)")
     sc.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
     sc.add_argument("--fault", type=float, default=None, help=argparse.SUPPRESS)  # scale every timer reading
 

@@ -264,22 +264,36 @@ def profile_key(device: str = "cpu", threads: int = 1, host: str | None = None) 
     return f"{host or socket.gethostname()}/{device}/{threads}threads"
 
 
-def profile_path() -> Path:
+def profile_path(threads: int | None = None) -> Path:
     """``$MEASUREFIRST_PROFILE``, else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json``
-    (``~/.cache`` when ``XDG_CACHE_HOME`` is unset)."""
+    (``~/.cache`` when ``XDG_CACHE_HOME`` is unset), or ``noise-<hostname>-<threads>threads.json`` for a
+    profile of ``threads`` torch threads other than this machine's default: one file per thread count,
+    so a profile measured with one thread (as many benchmarks run) does not replace the default one."""
     given = os.environ.get(PROFILE_ENV)
     if given:
         return Path(given).expanduser()
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     host = "".join(c if c.isalnum() or c in "-_." else "_" for c in socket.gethostname()) or "host"
-    return Path(cache) / "measurefirst" / f"noise-{host}.json"
+    suffix = "" if threads is None or threads == _default_threads() else f"-{threads}threads"
+    return Path(cache) / "measurefirst" / f"noise-{host}{suffix}.json"
+
+
+def _default_threads() -> int:
+    """torch's default intra-op threads on this machine (``OMP_NUM_THREADS``, else the cores it sees)."""
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
 
 
 def save_profile(profile: NoiseProfile, path: str | os.PathLike[str] | None = None) -> Path:
     """Write ``profile`` whole or not at all (the folder is created); returns the path."""
     from .safeio import write_atomic
 
-    p = Path(path) if path is not None else profile_path()
+    p = Path(path) if path is not None else profile_path(profile.torch_threads)
     p.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(p, profile.to_json() + "\n", what="noise profile")
     _CACHE.pop(str(p), None)
@@ -293,11 +307,12 @@ STATUSES = ("used", "absent", "corrupt", "other_machine", "other_threads")
 _CACHE: dict[str, tuple[int, int, NoiseProfile | None, str]] = {}
 
 
-def read_profile(path: str | os.PathLike[str] | None = None) -> tuple[NoiseProfile | None, str]:
-    """The profile stored at ``path`` (default :func:`profile_path`) and a status: ``used``, ``absent``
-    or ``corrupt`` (unreadable, or not a valid profile: ignored, never raised). Read once per
+def read_profile(path: str | os.PathLike[str] | None = None, threads: int | None = None
+                 ) -> tuple[NoiseProfile | None, str]:
+    """The profile stored at ``path`` (default :func:`profile_path` for ``threads``) and a status: ``used``,
+    ``absent`` or ``corrupt`` (unreadable, or not a valid profile: ignored, never raised). Read once per
     modification of the file in a process."""
-    p = Path(path) if path is not None else profile_path()
+    p = Path(path) if path is not None else profile_path(threads)
     try:
         st = p.stat()
     except OSError:
@@ -324,7 +339,7 @@ def load_profile(path: str | os.PathLike[str] | None = None, *, device: str = "c
 def lookup(path: str | os.PathLike[str] | None = None, *, device: str = "cpu",
            threads: int | None = None) -> tuple[NoiseProfile | None, str]:
     """:func:`load_profile` with the status (one of :data:`STATUSES`) saying why there is none."""
-    profile, status = read_profile(path)
+    profile, status = read_profile(path, threads)
     if profile is None:
         return None, status
     host, kind, _ = profile.key.rsplit("/", 2) if profile.key.count("/") >= 2 else ("", "", "")
@@ -516,11 +531,13 @@ def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any
 
 
 def noise_profile(processes: int | None = None, quick: bool = False, *, save: bool = True,
-                  path: str | os.PathLike[str] | None = None, progress: Progress | None = None) -> NoiseProfile:
+                  path: str | os.PathLike[str] | None = None, progress: Progress | None = None,
+                  threads: int | None = None) -> NoiseProfile:
     """Measure this machine's noise profile (:func:`measure_profile`) and save it where ``benchmark()``
-    finds it (:func:`profile_path`, or ``path``) unless ``save`` is False. ``measurefirst selfcheck
-    --noise`` calls this."""
-    profile = measure_profile(processes, quick, progress)
+    finds it (:func:`profile_path`, or ``path``) unless ``save`` is False. ``threads``: the torch threads
+    to profile (default: the current ones); a benchmark uses the profile of the threads it runs with.
+    ``measurefirst selfcheck --noise [--threads N]`` calls this."""
+    profile = measure_profile(processes, quick, progress, threads=threads)
     if save:
         save_profile(profile, path)
     return profile

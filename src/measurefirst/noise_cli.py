@@ -29,13 +29,14 @@ def cmd_noise(args: argparse.Namespace) -> int:
 
     lang = _lang(args)
     if not args.noise:
-        raise UsageError("--processes goes with --noise (the fresh processes of the noise profile)")
+        raise UsageError("--processes and --threads go with --noise (the fresh processes of the noise profile)")
     if args.save is not None or args.simulate is not None or args.fault is not None:
         raise UsageError("selfcheck --noise saves the profile per machine (not in the results store) and runs on "
                          "the real clock; drop --save/--simulate")
     _check(args)
     try:
-        profile = noise_profile(args.processes, args.quick, progress=lambda i, n: _say(noise_progress(i, n, lang)))
+        profile = noise_profile(args.processes, args.quick, progress=lambda i, n: _say(noise_progress(i, n, lang)),
+                                threads=args.threads)
     except NoiseProfileError as exc:  # a worker process failed: its message holds its stderr
         _say(word("failed_line", lang, error=exc, hint=""))
         return EXIT_FAILED
@@ -43,7 +44,7 @@ def cmd_noise(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(text + "\n")
     else:
-        _show([noise_table(profile, lang), *noise_lines(profile, str(profile_path()), lang)])
+        _show([noise_table(profile, lang), *noise_lines(profile, str(profile_path(profile.torch_threads)), lang)])
     if args.output is not None:
         write_atomic(args.output, text + "\n")
     return EXIT_OK
