@@ -157,9 +157,9 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool) -> None:
         log("pyperf is not installed: its column is left out (pip install pyperf)")
     if profile:
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "measurefirst", "selfcheck", "--noise"], check=True,
+        subprocess.run([sys.executable, "-m", "measurefirst", "selfcheck", "--noise", "--threads", "1"], check=True,
                        stdout=subprocess.DEVNULL)
-        log(f"one-time calibration: measurefirst selfcheck --noise ({time.perf_counter() - t0:.0f} s)")
+        log(f"one-time calibration: measurefirst selfcheck --noise --threads 1 ({time.perf_counter() - t0:.0f} s)")
     log(f"torch {torch.__version__}, 1 thread, {os.cpu_count()} cores; {runs} estimates per tool and workload, "
         "each in a new interpreter, tools interleaved estimate by estimate")
     for key in keys:
