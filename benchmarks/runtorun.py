@@ -81,7 +81,7 @@ def pct(x: float) -> str:
 FRESH: dict[str, tuple[str, str]] = {
     "matmul": ("import torch; torch.set_num_threads(1); a = torch.randn(256, 256)", "a @ a"),
     "add": ("import torch; torch.set_num_threads(1); x = torch.ones(1)", "torch.add(x, x)"),
-    "busy20": ("import time; pc = time.perf_counter_ns", "e = pc() + 20000\nwhile pc() < e: pass"),
+    "busy20": ("import time, torch; torch.set_num_threads(1); pc = time.perf_counter_ns", "e = pc() + 20000\nwhile pc() < e: pass"),
     "copy32": ("import torch; torch.set_num_threads(1); src = torch.randn(8 * 1024 * 1024); dst = torch.empty_like(src)",
                "dst.copy_(src)"),
 }
