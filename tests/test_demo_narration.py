@@ -71,7 +71,7 @@ def test_warmup_capped_from_a_simulated_world():
 def test_profiler_lesson_follows_the_verdict(lang, verdict, ratio, branch):
     got, words = demos.verdict_words(_verdict(verdict, ratio), lang)
     assert got == branch
-    assert say(f"profiler.lesson.{branch}", lang, device="cpu")
+    assert say(f"profiler.lesson.{branch}", lang, device="cpu", manual="9", fused="1", unit=say("ops", lang))
     if lang == "zh":
         assert "倍" not in words or ratio >= 1.5 or ratio <= 1 / 1.5
     # the same claim in both languages: the same number appears in each
@@ -168,5 +168,6 @@ def test_a_speedup_is_said_with_the_speedup_ci(lang):
     v = Verdict("fused", "manual", 0.1, (0.08, 0.125), "faster", 0.2, 20)  # 10x faster, speed-up CI 8-12.5x
     branch, sentence = demos.verdict_words(v, lang)
     assert branch == "faster"
-    assert sentence == {"en": "fused is 10.00x as fast as manual (interleaved comparison, speed-up 95% CI 8.00–12.50)",
-                        "zh": "融合版的速度是手写版的 10.00 倍（交错对比，加速比的 95% 置信区间 8.00–12.50）"}[lang]
+    assert sentence == {"en": "fused is 10.00x as fast as manual (interleaved comparison, speed-up 95% CI 8.00–12.50, "
+                              "this run's precision)",
+                        "zh": "融合版的速度是手写版的 10.00 倍（交错对比，加速比的 95% 置信区间 8.00–12.50，本次运行的精度）"}[lang]
