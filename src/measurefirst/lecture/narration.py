@@ -161,9 +161,9 @@ TEXT: dict[str, dict[str, str]] = {
               "（OMP_NUM_THREADS=1 或 torch.set_num_threads），或换一台更安静的机器。",
     },
     "advice.quick": {
-        "en": "This was the quick lecture (--quick): a larger budget steadies the numbers marked above; run without "
-              "--quick.",
-        "zh": "这是快速版讲座（--quick）：更多的时间预算能让上面标出的数字更稳定；请去掉 --quick 重新运行。",
+        "en": "This was the quick lecture: a larger budget steadies the numbers marked or left undecided above; run "
+              "it without --quick.",
+        "zh": "这是快速版讲座：更多的时间预算能让上面标出或无法判定的数字更稳定；请去掉 --quick 重新运行。",
     },
     "issue.preempted": {"en": "{k} of {n} samples preempted by the OS and set aside",
                         "zh": "{n} 个样本中有 {k} 个被操作系统抢占，已剔除"},
