@@ -402,3 +402,13 @@ def test_every_number_in_a_table_and_its_narration_is_the_same_string(seed, lang
     for gap in demos.profile_gap_lines([("manual", prof, bench)], lang)[1]:
         bt = demos.format_time(bench.median)
         assert bt in gap and bt in time_line
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_whole_step_is_said_apart_from_the_phases_sum(lang):
+    phases = {"data": 24.14e-6, "forward": 662.7e-6, "backward": 5.076e-3, "optimizer": 261.2e-6}  # add up to 6.024 ms
+    _, lines = demos.phase_lines(phases, lang, 6.095e-3)  # the median of whole steps
+    assert lines[-1] == say("mlp.step.sum", lang, t="6.095 ms", sum="6.024 ms")
+    _, lines = demos.phase_lines(phases, lang, 6.0241e-3)
+    assert lines[-1] == say("mlp.step", lang, t="6.024 ms")
+    assert demos.phase_lines(phases, lang)[1][-1].startswith(say("mlp.ratio.unusual", lang, r=0)[:4])

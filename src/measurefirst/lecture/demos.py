@@ -501,8 +501,10 @@ def kernels(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
 
 # ---- part 5 -------------------------------------------------------------------------------------
 
-def phase_lines(phase_s: dict[str, float], lang: str) -> tuple[dict[str, Any], list[str]]:
-    """The step's phases as a table, the dominant phase, and backward against forward read as measured."""
+def phase_lines(phase_s: dict[str, float], lang: str, step_s: float | None = None
+                ) -> tuple[dict[str, Any], list[str]]:
+    """The step's phases as a table, the dominant phase, backward against forward read as measured, and
+    (given ``step_s``) the whole step, said apart from the phases' sum where the two strings differ."""
     total = sum(phase_s.values()) or math.nan
     widths = [10, 12, 7]
     lines = ["  " + _row(say("mlp.columns", lang).split("|"), widths, left=1)]
@@ -521,6 +523,10 @@ def phase_lines(phase_s: dict[str, float], lang: str) -> tuple[dict[str, Any], l
         usual = BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1]
         info["backward"] = "usual" if usual else "unusual"
         lines.append(say("mlp.ratio.usual" if usual else "mlp.ratio.unusual", lang, r=r))
+    if step_s is not None:
+        step, whole = format_time(step_s), format_time(total) if math.isfinite(total) else "n/a"
+        lines.append(say("mlp.step", lang, t=step) if step == whole else
+                     say("mlp.step.sum", lang, t=step, sum=whole))
     return info, lines
 
 
@@ -543,10 +549,9 @@ def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
     emit(say("mlp.intro", lang, d=d, h=h, b=b, steps=steps))
     r = measurefirst.benchmark_step(model, opt, lambda: (x, y), loss_fn=loss_fn, device=device, steps=steps,
                                     warmup=2, flops_per_step=None, label="mlp")
-    info, lines = phase_lines(dict(r.phase_s), lang)
+    info, lines = phase_lines(dict(r.phase_s), lang, r.step_s)
     for line in lines:
         emit(line)
-    emit(say("mlp.step", lang, t=format_time(r.step_s)))
 
     def step() -> None:
         opt.zero_grad(set_to_none=True)

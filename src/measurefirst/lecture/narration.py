@@ -326,6 +326,11 @@ TEXT: dict[str, dict[str, str]] = {
     "mlp.phase.backward": {"en": "backward", "zh": "反向"},
     "mlp.phase.optimizer": {"en": "optimizer", "zh": "优化器"},
     "mlp.step": {"en": "whole step: {t}", "zh": "整个训练步：{t}"},
+    "mlp.step.sum": {
+        "en": "whole step: {t} (the median of whole steps; the phases' medians above add up to {sum}, the total "
+              "their shares are of: a median of sums is not a sum of medians)",
+        "zh": "整个训练步：{t}（整步用时的中位数；上面各阶段的中位数合计 {sum}，占比以此为分母：和的中位数不等于中位数的和）",
+    },
     "mlp.dominant": {"en": "The {phase} phase takes the most time ({share} of the step).",
                      "zh": "{phase}阶段用时最多（占训练步的 {share}）。"},
     "mlp.ratio.usual": {
