@@ -412,3 +412,21 @@ def test_the_whole_step_is_said_apart_from_the_phases_sum(lang):
     _, lines = demos.phase_lines(phases, lang, 6.0241e-3)
     assert lines[-1] == say("mlp.step", lang, t="6.024 ms")
     assert demos.phase_lines(phases, lang)[1][-1].startswith(say("mlp.ratio.unusual", lang, r=0)[:4])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_backward_faster_than_forward_is_flagged(lang):
+    info, lines = demos.phase_lines({"data": 1e-5, "forward": 2e-3, "backward": 1e-3, "optimizer": 5e-4}, lang)
+    assert info["backward"] == "inverted" and lines[-1] == say("mlp.ratio.inverted", lang, r=0.5)
+    assert lines[-1].startswith("!")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_conversion_rows_are_called_cheap_only_when_they_are(lang):
+    work = [_op("aten::mul", 10e-3, 6)]
+    cheap = _profile(work, extra=[_op("aten::to", 50e-6, 4), _op("aten::_to_copy", 50e-6, 4)])
+    assert demos.to_rows_line(cheap, lang) == say("profiler.to_rows", lang, calls="8", time="100.0 µs")
+    costly = _profile(work, extra=[_op("aten::to", 5e-3, 4)])
+    assert demos.to_rows_line(costly, lang) == say("profiler.to_rows.costly", lang, calls="4", time="5.000 ms",
+                                                   share="33%")
+    assert demos.to_rows_line(_profile(work), lang) == say("profiler.no_to_rows", lang)

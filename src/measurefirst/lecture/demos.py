@@ -45,6 +45,8 @@ COLD_RATIO_FLOOR = 1.0
 #: The profiler's op time per call and the benchmark's time per call differing by more than this factor
 #: (either way) is explained in the narration.
 PROFILE_GAP_FACTOR = 2.0
+#: Scalar-conversion rows (aten::to) under this share of the op time read as "cheap".
+TO_ROWS_CHEAP_SHARE = 0.10
 #: A scaling row below this share of the best measured rate reads as "the hardware is far from fed".
 UNDERFED_SHARE = 0.25
 
@@ -392,6 +394,19 @@ def to_rows(p: Profile) -> list[OpRow]:
     return [r for r in p.rows("all") if r.name in ("aten::to", "aten::_to_copy")]
 
 
+def to_rows_line(p: Profile, lang: str) -> str:
+    """The scalar-conversion rows, called cheap only when their share of the op time is."""
+    conv = to_rows(p)
+    if not conv:
+        return say("profiler.no_to_rows", lang)
+    t, total = sum(r.self_s for r in conv), op_time_s(p)
+    share = t / total if total > 0 else math.nan
+    values = dict(calls=f"{sum(r.calls for r in conv):.0f}", time=format_time(t))
+    if math.isfinite(share) and share < TO_ROWS_CHEAP_SHARE:
+        return say("profiler.to_rows", lang, **values)
+    return say("profiler.to_rows.costly", lang, share=_pct(share), **values)
+
+
 def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
     res = DemoResult("profiler")
     emit("")
@@ -425,11 +440,7 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     for line in op_table_lines(pm.rows("all", limit=14), lang, say("profiler.table.manual", lang), op_time_s(pm)):
         emit(line)
     conv = to_rows(pm)
-    if conv:
-        emit(say("profiler.to_rows", lang, calls=f"{sum(r.calls for r in conv):.0f}",
-                 time=format_time(sum(r.self_s for r in conv))))
-    else:
-        emit(say("profiler.no_to_rows", lang))
+    emit(to_rows_line(pm, lang))
     res.data["to_rows"] = {r.name: r.calls for r in conv}
     mb = sum(r.bytes_est for r in pm.work) / 1e6
     fmb = sum(r.bytes_est for r in pf.work) / 1e6
@@ -520,9 +531,9 @@ def phase_lines(phase_s: dict[str, float], lang: str, step_s: float | None = Non
     if fwd and bwd and fwd > 0:
         r = bwd / fwd
         info["backward_ratio"] = r
-        usual = BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1]
-        info["backward"] = "usual" if usual else "unusual"
-        lines.append(say("mlp.ratio.usual" if usual else "mlp.ratio.unusual", lang, r=r))
+        branch = "inverted" if r < 1.0 else "usual" if BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1] else "unusual"
+        info["backward"] = branch
+        lines.append(say(f"mlp.ratio.{branch}", lang, r=r))
     if step_s is not None:
         step, whole = format_time(step_s), format_time(total) if math.isfinite(total) else "n/a"
         lines.append(say("mlp.step", lang, t=step) if step == whole else

@@ -193,9 +193,9 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "! 指数落在搜索范围的边界上（k = {k:.2f}）：这些时间不服从单一幂律，这次拟合说明不了问题。",
     },
     "scaling.poor": {
-        "en": "! A poor fit (the points stray by {rms:.0%} from the model, k's CI {klo:.2f}–{khi:.2f}): the times do "
+        "en": "! A poor fit (the points stray by {rms:.0%} from the model, the fit's 95% CI of k {klo:.2f}–{khi:.2f}): the times do "
               "not follow one power law, so do not read k as the law.",
-        "zh": "! 拟合很差（各点偏离模型 {rms:.0%}，k 的置信区间 {klo:.2f}–{khi:.2f}）：这些时间不服从单一幂律，"
+        "zh": "! 拟合很差（各点偏离模型 {rms:.0%}，拟合给出的 k 的 95% 置信区间 {klo:.2f}–{khi:.2f}）：这些时间不服从单一幂律，"
               "不要把 k 当成规律。",
     },
     "scaling.share": {
@@ -246,6 +246,13 @@ TEXT: dict[str, dict[str, str]] = {
               "scalar constants (0.5, 0.044715, ...) into tensors: cheap, not where the time goes.",
         "zh": "aten::to / aten::_to_copy 这几行（每次调用 {calls} 次，共 {time}）是把 Python 标量常数（0.5、0.044715……）"
               "转换成张量：开销很小，时间不花在这里。",
+    },
+    "profiler.to_rows.costly": {
+        "en": "The aten::to / aten::_to_copy rows ({calls} per call, {time} in all, {share} of the op time) are "
+              "conversions of the Python scalar constants (0.5, 0.044715, ...) into tensors. They should be cheap; "
+              "here they are not, so the machine disturbed them or the tensor is tiny.",
+        "zh": "aten::to / aten::_to_copy 这几行（每次调用 {calls} 次，共 {time}，占运算时间的 {share}）是把 Python 标量"
+              "常数（0.5、0.044715……）转换成张量。它们本应开销很小；这里却不小，说明机器干扰了它们，或者张量很小。",
     },
     "profiler.no_to_rows": {
         "en": "No aten::to / aten::_to_copy rows here: this PyTorch build folds the scalar constants (0.5, 0.044715, "
@@ -339,10 +346,16 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "反向用时是前向的 {r:.1f} 倍：接近约 2 倍的经验法则（它要同时计算输入和权重的梯度）。",
     },
     "mlp.ratio.unusual": {
-        "en": "Backward took {r:.1f}x the forward, far from the usual 2x: at this small size fixed overheads "
+        "en": "Backward took {r:.1f}x the forward, far from the usual 2x: at this size fixed overheads "
               "(autograd bookkeeping, dispatch) or the machine's noise decide more than the FLOPs.",
-        "zh": "反向用时是前向的 {r:.1f} 倍，与通常的 2 倍相差甚远：在这么小的规模上，固定开销（autograd 记账、"
+        "zh": "反向用时是前向的 {r:.1f} 倍，与通常的 2 倍相差甚远：在这个规模上，固定开销（autograd 记账、"
               "调度）或机器的噪声比浮点运算量更能决定用时。",
+    },
+    "mlp.ratio.inverted": {
+        "en": "! Backward took only {r:.2f}x the forward: it does about twice the forward's work, so a backward "
+              "faster than the forward means this machine disturbed the measurement; re-run on a quieter machine.",
+        "zh": "! 反向用时只是前向的 {r:.2f} 倍：反向的计算量约为前向的两倍，反向比前向还快说明这台机器干扰了测量；"
+              "请在更安静的机器上重新运行。",
     },
     "mlp.profile": {"en": "Where the step's time goes, op by op (the profiler's work view, top {n}):",
                     "zh": "训练步的时间花在哪里，逐个运算（性能分析器的工作视图，前 {n} 个）："},
