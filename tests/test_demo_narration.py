@@ -259,8 +259,13 @@ def test_the_profile_against_the_benchmark_is_explained_with_the_ratio(lang):
 def test_a_cold_call_faster_than_warm_is_a_disturbed_measurement(lang):
     # 0.82x: the first call was faster than the warm median; not "the one-time costs are small"
     branch, lines = demos.warmup_lines(_m(cold_ns=820.0), "cpu", lang)
-    assert lines[0] == say("pitfalls.trap1.inverted", lang, ratio=0.82, device="cpu")
+    assert lines[0] == say("pitfalls.trap1.inverted", lang, ratio=0.82, device="cpu", preempted="")
     assert lines[0].startswith("!") and "0.82" in lines[0]
+    # with samples preempted, it names their count
+    pre = _m(samples=[1000.0] * 10 + [9e6] * 2, preempted=(0,) * 10 + (3, 3), cold_ns=820.0)
+    line = demos.warmup_lines(pre, "cpu", lang)[1][0]
+    assert line == say("pitfalls.trap1.inverted", lang, ratio=0.82, device="cpu",
+                       preempted=say("pitfalls.trap1.preempted", lang, k=2, n=12))
     assert say("pitfalls.trap1.small", lang, ratio=0.82, device="cpu") not in lines
     assert ("quieter machine" if lang == "en" else "更安静的机器") in lines[0]
     # exactly 1x is not below 1: the small branch
@@ -279,6 +284,9 @@ def test_every_branch_checks_the_direction_it_narrates(lang):
     # a "faster" verdict whose ratio says slower (and the reverse) is not narrated as a speed-up
     assert demos.verdict_words(_verdict("faster", 1.2), lang)[0] == "undecided"
     assert demos.verdict_words(_verdict("slower", 0.8), lang)[0] == "undecided"
+    # "no difference" without a measured detectable difference is not said as "±nan%"
+    nan = Verdict("fused", "manual", 1.0, (0.9, 1.1), "no difference", float("nan"), 20)
+    assert demos.verdict_words(nan, lang) == ("undecided", say("verdict.nodetect", lang))
     assert "-" not in demos.verdict_words(_verdict("faster", 1.2), lang)[1].split("(")[0]
     # the profiler lesson names the counts the profile showed, not a fixed "nine"
     c = _Comparison(_m(), _m(samples=(400.0,) * 20), _verdict("faster", 0.4))

@@ -145,7 +145,8 @@ def warmup_lines(m: measurefirst.Measurement, device: str, lang: str) -> tuple[s
     ratio = m.warmup.cold_ns / 1e9 / m.median
     key = ("pitfalls.trap1.inverted" if ratio < COLD_RATIO_FLOOR else
            "pitfalls.trap1.big" if ratio >= COLD_RATIO_BIG else "pitfalls.trap1.small")
-    lines = [say(key, lang, ratio=ratio, device=device)]
+    preempted = (say("pitfalls.trap1.preempted", lang, k=m.n_preempted, n=m.n_samples) if m.n_preempted else "")
+    lines = [say(key, lang, ratio=ratio, device=device, preempted=preempted)]
     branch = "settled" if m.warmup.steady else "capped"
     lines.append(say(f"pitfalls.trap1.{branch}", lang, calls=m.warmup.calls))
     return branch, lines
@@ -318,8 +319,10 @@ def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
         r = v.ratio
         return "slower", (say("verdict.slower.x", lang, x=r, lo=lo, hi=hi) if r >= 1.5 else
                           say("verdict.slower.pct", lang, p=(r - 1) * 100, lo=lo, hi=hi))
+    if v.verdict == "no difference" and v.detectable is not None and math.isfinite(v.detectable):
+        return "same", say("verdict.same", lang, d=v.detectable)
     if v.verdict == "no difference":
-        return "same", say("verdict.same", lang, d=v.detectable if v.detectable is not None else math.nan)
+        return "undecided", say("verdict.nodetect", lang)
     return "undecided", say("verdict.undecided", lang, rounds=v.rounds)
 
 

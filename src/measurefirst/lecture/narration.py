@@ -109,11 +109,13 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "pitfalls.trap1.inverted": {
         "en": "! The first call took only {ratio:.2f}x a warm call: a cold call cannot be cheaper than a warm one, so "
-              "this machine disturbed the measurement (see the samples preempted by the OS, marked !). It is not a "
-              "lesson about one-time costs; re-run on a quieter machine.",
+              "this machine disturbed the measurement{preempted}. It is not a lesson about one-time costs; re-run on "
+              "a quieter machine.",
         "zh": "! 第一次调用的用时只是预热后的 {ratio:.2f} 倍：冷启动的调用不可能比预热后的更快，说明这台机器干扰了测量"
-              "（见标有 ! 的被操作系统抢占的样本）。这不能说明一次性开销的大小；请在更安静的机器上重新运行。",
+              "{preempted}。这不能说明一次性开销的大小；请在更安静的机器上重新运行。",
     },
+    "pitfalls.trap1.preempted": {"en": " ({k} of its {n} samples were preempted by the OS)",
+                                 "zh": "（{n} 个样本中有 {k} 个被操作系统抢占）"},
     "pitfalls.trap2.inverted": {
         "en": "! Trap 2 — no synchronization. The unsynchronized timer read {naive}, the synchronized one {truth} "
               "({ratio:.2f}x): a synchronized time cannot be shorter than the launch alone, so this machine disturbed "
@@ -285,6 +287,9 @@ TEXT: dict[str, dict[str, str]] = {
                      "zh": "没有检测到融合版与手写版之间的差异（本次对比能分辨 ±{d:.1%} 的差异，本次运行的精度）"},
     "verdict.contradicts": {"en": "undecided: the verdict ({verdict}) contradicts the measured time ratio ({r:.3f})",
                             "zh": "无法判定：判定结果与实测的时间比（{r:.3f}）相互矛盾"},
+    "verdict.nodetect": {"en": "undecided: no difference was found, but this comparison cannot say how small a "
+                               "difference it could have detected",
+                         "zh": "无法判定：没有发现差异，但本次对比说不出它能分辨多小的差异"},
     "verdict.undecided": {"en": "undecided: only {rounds} round(s), too few for a 95% CI",
                           "zh": "无法判定：只有 {rounds} 轮，不足以给出 95% 置信区间"},
     "profiler.lesson.faster": {
