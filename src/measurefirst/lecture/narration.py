@@ -290,8 +290,10 @@ TEXT: dict[str, dict[str, str]] = {
     "verdict.nodetect": {"en": "undecided: no difference was found, but this comparison cannot say how small a "
                                "difference it could have detected",
                          "zh": "无法判定：没有发现差异，但本次对比说不出它能分辨多小的差异"},
-    "verdict.undecided": {"en": "undecided: only {rounds} round(s), too few for a 95% CI",
-                          "zh": "无法判定：只有 {rounds} 轮，不足以给出 95% 置信区间"},
+    "verdict.undecided": {"en": "undecided: {rounds} round(s), too few independent ones for a 95% CI (rounds that "
+                                "share a stretch of machine load count as one)",
+                          "zh": "无法判定：{rounds} 轮测量中相互独立的太少，不足以给出 95% 置信区间（处于同一段机器负载中的"
+                                "几轮只算一轮）"},
     "profiler.lesson.faster": {
         "en": "Lesson: benchmarking says how long; profiling says where. Fusing {manual} memory-bound {unit} into {fused} "
               "(fewer passes over memory) is where this speed-up comes from.",
