@@ -225,9 +225,8 @@ def scaling_table_lines(result: SweepResult, lang: str
     """(rows as data, the disturbed points, the lines): the sweep's table, its interval column named by the
     kind of interval it holds, the marks with the fix, and the under-fed small size said with the table's
     own strings."""
-    cols = say("scaling.columns", lang, ref=result.reference,
-               pm=say("pm." + (kind := interval_kind([p.measurement for p in result.series()
-                                                      if p.ok and p.measurement is not None])), lang)).split("|")
+    kind = interval_kind([p.measurement for p in result.series() if p.ok and p.measurement is not None])
+    cols = say("scaling.columns", lang, ref=result.reference, pm=say(f"pm.{kind}", lang)).split("|")
     widths = [6, 12, 14, 16, 10, 9, 8]
     lines = [_row(cols, widths)]
     rows: list[dict[str, Any]] = []
