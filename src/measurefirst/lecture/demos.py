@@ -22,7 +22,7 @@ from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
 from measurefirst.render.findings import title as finding_title
 from measurefirst.render.text import format_time, pad_cells, plain
-from measurefirst.sweep import sweep
+from measurefirst.sweep import SweepResult, sweep
 
 from .. import defaults
 from .narration import say
@@ -40,6 +40,13 @@ CUBIC_TOLERANCE = 0.35
 K_CI_TOO_WIDE = 2.0
 #: A first call at least this many times a warm call is "much slower".
 COLD_RATIO_BIG = 1.5
+#: A first call faster than a warm call (ratio below this) is a disturbed measurement, not a lesson.
+COLD_RATIO_FLOOR = 1.0
+#: The profiler's op time per call and the benchmark's time per call differing by more than this factor
+#: (either way) is explained in the narration.
+PROFILE_GAP_FACTOR = 2.0
+#: Scalar-conversion rows (aten::to) under this share of the op time read as "cheap".
+TO_ROWS_CHEAP_SHARE = 0.10
 #: A scaling row below this share of the best measured rate reads as "the hardware is far from fed".
 UNDERFED_SHARE = 0.25
 
@@ -65,6 +72,23 @@ def _ci_words(m: measurefirst.Measurement, lang: str) -> str:
     if m.ci_includes_run_to_run:
         return say("ci.run_to_run", lang, rel=f"{r:.1%}", prec="n/a" if not math.isfinite(p) else f"{p:.1%}")
     return say("ci.precision", lang, rel=f"{r:.1%}")
+
+
+def _pct(share: float) -> str:
+    """A share as the lecture shows it, in tables and in sentences alike: ``59%`` (``n/a`` when unknown)."""
+    return "n/a" if not math.isfinite(share) else f"{share:.0%}"
+
+
+def interval_kind(ms: Sequence[measurefirst.Measurement]) -> str:
+    """Which interval a column of headline CIs shows: ``run_to_run``, ``precision`` or ``mixed``."""
+    kinds = {m.ci_includes_run_to_run for m in ms}
+    return "mixed" if len(kinds) > 1 else "run_to_run" if kinds == {True} else "precision"
+
+
+def _ci_cell(m: measurefirst.Measurement, kind: str) -> str:
+    """A table cell of the headline interval; in a mixed column, this run's precision is marked ``*``."""
+    cell = _ci(m)
+    return cell + "*" if kind == "mixed" and not m.ci_includes_run_to_run and cell != "n/a" else cell
 
 
 def _row(cells: Sequence[str], widths: Sequence[int], left: int = 0) -> str:
@@ -119,11 +143,22 @@ def warmup_lines(m: measurefirst.Measurement, device: str, lang: str) -> tuple[s
     cold/warm ratio read as it was measured."""
     assert m.warmup is not None and m.warmup.cold_ns is not None
     ratio = m.warmup.cold_ns / 1e9 / m.median
-    lines = [say("pitfalls.trap1.big" if ratio >= COLD_RATIO_BIG else "pitfalls.trap1.small", lang,
-                 ratio=ratio, device=device)]
+    key = ("pitfalls.trap1.inverted" if ratio < COLD_RATIO_FLOOR else
+           "pitfalls.trap1.big" if ratio >= COLD_RATIO_BIG else "pitfalls.trap1.small")
+    preempted = (say("pitfalls.trap1.preempted", lang, k=m.n_preempted, n=m.n_samples) if m.n_preempted else "")
+    lines = [say(key, lang, ratio=ratio, device=device, preempted=preempted)]
     branch = "settled" if m.warmup.steady else "capped"
     lines.append(say(f"pitfalls.trap1.{branch}", lang, calls=m.warmup.calls))
     return branch, lines
+
+
+def sync_lines(naive: float | None, truth: float | None, ratio: float | None, lang: str) -> list[str]:
+    """Trap 2 on a GPU, read as measured: a synchronized time shorter than the unsynchronized one is a
+    disturbed measurement, flagged, never narrated as the trap."""
+    if not (naive and truth and ratio):
+        return []
+    key = "pitfalls.trap2.inverted" if ratio < 1.0 else "pitfalls.trap2.gpu"
+    return [say(key, lang, naive=format_time(naive), truth=format_time(truth), ratio=ratio)]
 
 
 def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
@@ -144,7 +179,9 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     for line in lines + mark_lines([(f"{n}x{n}", m)], lang):
         emit(line)
     res.data.update(n=n, cold_s=cold, warm_s=m.median, cold_ratio=ratio, warmup_calls=m.warmup.calls,
-                    warmup_steady=m.warmup.steady, warmup=branch, issues=issue_codes(m))
+                    warmup_steady=m.warmup.steady, warmup=branch, issues=issue_codes(m),
+                    cold=("inverted" if ratio < COLD_RATIO_FLOOR else "big" if ratio >= COLD_RATIO_BIG else "small"),
+                    wants_budget=bool(issue_codes(m)) or ratio < COLD_RATIO_FLOOR)
     emit(say("pitfalls.trap1.lesson", lang))
     if device.type == "cpu":
         emit(say("pitfalls.trap2.cpu", lang, device=str(device)))
@@ -154,8 +191,8 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
         naive, truth = d.evidence.get("unsynced_s"), d.evidence.get("median_s")
         ratio2 = d.evidence.get("unsynced_ratio")
         res.data["unsynced_ratio"] = ratio2
-        if naive and truth and ratio2:
-            emit(say("pitfalls.trap2.gpu", lang, naive=format_time(naive), truth=format_time(truth), ratio=ratio2))
+        for line in sync_lines(naive, truth, ratio2, lang):
+            emit(line)
     emit(say("pitfalls.rules", lang))
     emit(say("pitfalls.implicit", lang))
     emit(say("pitfalls.logging", lang))
@@ -183,6 +220,47 @@ def fit_lines(fit: PowerFit | None, lang: str) -> tuple[str, list[str]]:
     return branch, lines + [say(f"scaling.lesson.{branch}", lang, k=fit.k)]
 
 
+def scaling_table_lines(result: SweepResult, lang: str
+                        ) -> tuple[list[dict[str, Any]], list[tuple[str, measurefirst.Measurement]], list[str]]:
+    """(rows as data, the disturbed points, the lines): the sweep's table, its interval column named by the
+    kind of interval it holds, the marks with the fix, and the under-fed small size said with the table's
+    own strings."""
+    kind = interval_kind([p.measurement for p in result.series() if p.ok and p.measurement is not None])
+    cols = say("scaling.columns", lang, ref=result.reference, pm=say(f"pm.{kind}", lang)).split("|")
+    widths = [6, 12, 14, 16, 10, 9, 8]
+    lines = [_row(cols, widths)]
+    rows: list[dict[str, Any]] = []
+    marked: list[tuple[str, measurefirst.Measurement]] = []
+    ok = [p for p in result.series() if p.ok]
+    best = max(((p.flops_per_s or 0.0) for p in ok), default=0.0)
+    best_gflops = f"{best / 1e9:.3g}"
+    for p in result.series():
+        if not p.ok or p.measurement is None:
+            lines.append(say("scaling.failed", lang, n=p.n))
+            continue
+        rel, work = result.relative(p)
+        gflops = (p.flops_per_s or 0.0) / 1e9
+        share = (p.flops_per_s or 0.0) / best if best > 0 else math.nan
+        codes = issue_codes(p.measurement)
+        row: dict[str, Any] = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
+                               "gflops": gflops, "share_of_best": share, "issues": codes,
+                               "interval": "run_to_run" if p.measurement.ci_includes_run_to_run else "precision"}
+        rows.append(row)
+        if codes:
+            marked.append((f"n={p.n}", p.measurement))
+        cells = [str(p.n), format_time(p.seconds) + _mark(p.measurement), _ci_cell(p.measurement, kind),
+                 "n/a" if rel is None else f"{rel:.3g}x", "n/a" if work is None else f"{work:.3g}x",
+                 f"{gflops:.3g}", _pct(share)]
+        lines.append(_row(cells, widths))
+    if kind == "mixed":
+        lines.append(say("pm.mixed.note", lang))
+    lines += mark_lines(marked, lang)
+    small = rows[0] if rows else None
+    if small is not None and math.isfinite(small["share_of_best"]) and small["share_of_best"] < UNDERFED_SHARE:
+        lines.append(say("scaling.share", lang, n=small["n"], share=_pct(small["share_of_best"]), best=best_gflops))
+    return rows, marked, lines
+
+
 def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
     res = DemoResult("scaling")
     emit("")
@@ -198,35 +276,9 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     emit(say("scaling.intro", lang, ref=ref))
     result = sweep(make, sizes, flops=lambda n: 2.0 * n**3, device=device, reference=ref,
                                 budget=0.6 if quick else 3.0, label="matmul")
-    cols = say("scaling.columns", lang, ref=ref).split("|")
-    widths = [6, 12, 14, 16, 10, 9, 8]
-    emit(_row(cols, widths))
-    rows: list[dict[str, Any]] = []
-    marked: list[tuple[str, measurefirst.Measurement]] = []
-    ok = [p for p in result.series() if p.ok]
-    best = max(((p.flops_per_s or 0.0) for p in ok), default=0.0)
-    for p in result.series():
-        if not p.ok or p.measurement is None:
-            emit(say("scaling.failed", lang, n=p.n))
-            continue
-        rel, work = result.relative(p)
-        gflops = (p.flops_per_s or 0.0) / 1e9
-        share = (p.flops_per_s or 0.0) / best if best > 0 else math.nan
-        codes = issue_codes(p.measurement)
-        row: dict[str, Any] = {"n": p.n, "seconds": p.seconds, "relative": rel, "n3_ratio": work,
-                               "gflops": gflops, "share_of_best": share, "issues": codes}
-        rows.append(row)
-        if codes:
-            marked.append((f"n={p.n}", p.measurement))
-        cells = [str(p.n), format_time(p.seconds) + _mark(p.measurement), _ci(p.measurement),
-                 "n/a" if rel is None else f"{rel:.3g}x", "n/a" if work is None else f"{work:.3g}x",
-                 f"{gflops:.3g}", "n/a" if not math.isfinite(share) else f"{share:.0%}"]
-        emit(_row(cells, widths))
-    for line in mark_lines(marked, lang):
+    rows, marked, table = scaling_table_lines(result, lang)
+    for line in table:
         emit(line)
-    small = rows[0] if rows else None
-    if small is not None and math.isfinite(small["share_of_best"]) and small["share_of_best"] < UNDERFED_SHARE:
-        emit(say("scaling.share", lang, n=small["n"], share=small["share_of_best"], best=best / 1e9))
     res.data["rows"] = rows
     fit: PowerFit | None
     try:
@@ -238,6 +290,7 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
         res.data["fit"] = None
     branch, lines = fit_lines(fit, lang)
     res.data["lesson"] = branch
+    res.data["wants_budget"] = bool(marked) or branch == "unknown"
     for line in lines:
         if not (marked and line == say("disturbed", lang)):  # the fix is said once
             emit(line)
@@ -252,6 +305,9 @@ def _manual_gelu(x: torch.Tensor) -> torch.Tensor:
 
 def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
     """(branch: ``faster``/``same``/``slower``/``undecided``, the sentence), the same claim in both languages."""
+    if ((v.verdict == "faster" and not v.ratio < 1) or (v.verdict == "slower" and not v.ratio > 1)
+            or (v.verdict == "no difference" and not math.isfinite(v.ratio))):
+        return "undecided", say("verdict.contradicts", lang, verdict=v.verdict, r=v.ratio)
     if v.verdict == "faster":  # a speed-up, with the speed-up's CI
         s = v.speedup
         lo, hi = v.speedup_ci or (math.nan, math.nan)
@@ -262,33 +318,64 @@ def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
         r = v.ratio
         return "slower", (say("verdict.slower.x", lang, x=r, lo=lo, hi=hi) if r >= 1.5 else
                           say("verdict.slower.pct", lang, p=(r - 1) * 100, lo=lo, hi=hi))
+    if v.verdict == "no difference" and v.detectable is not None and math.isfinite(v.detectable):
+        return "same", say("verdict.same", lang, d=v.detectable)
     if v.verdict == "no difference":
-        return "same", say("verdict.same", lang, d=v.detectable if v.detectable is not None else math.nan)
+        return "undecided", say("verdict.nodetect", lang)
     return "undecided", say("verdict.undecided", lang, rounds=v.rounds)
 
 
-def comparison_lines(c: measurefirst.Comparison, device: str, lang: str) -> tuple[str, list[str]]:
-    """The time line, marks on disturbed numbers, and the lesson chosen from the verdict."""
+def comparison_lines(c: measurefirst.Comparison, device: str, lang: str, manual: str = "9", fused: str = "1",
+                     unit: str = "") -> tuple[str, list[str]]:
+    """The time line, marks on disturbed numbers, and the lesson chosen from the verdict; ``manual`` and
+    ``fused`` are the counts the profile showed (in ``unit``), as it showed them."""
     branch, words = verdict_words(c.verdict("fused"), lang)
     m, f = c["manual"], c["fused"]
     lines = [say("profiler.time", lang, mt=format_time(m.median) + _mark(m), ft=format_time(f.median) + _mark(f),
                  verdict=words)]
     lines += mark_lines([(say("profiler.table.manual", lang), m), (say("profiler.table.fused", lang), f)], lang)
-    lines.append(say(f"profiler.lesson.{branch}", lang, device=device))
+    lines.append(say(f"profiler.lesson.{branch}", lang, device=device, manual=manual, fused=fused,
+                     unit=unit or say("ops", lang)))
     return branch, lines
 
 
-def op_table_lines(rows: Sequence[OpRow], lang: str, title: str) -> list[str]:
-    """The profiler's table: op, calls, self time, share of the self time, bytes (per call)."""
-    total = sum(r.self_s for r in rows) or math.nan
+def op_share(row: OpRow, total_s: float) -> str:
+    """An op's share of the view's whole self time, as the table and the lesson under it both show it."""
+    return _pct(row.self_s / total_s if total_s > 0 else math.nan)
+
+
+def op_table_lines(rows: Sequence[OpRow], lang: str, title: str, total_s: float | None = None) -> list[str]:
+    """The profiler's table: op, calls, self time, share of the self time, bytes (per call). ``total_s``:
+    the self time the shares are of (the whole view's, when ``rows`` shows only its top); default the rows'."""
+    total = sum(r.self_s for r in rows) if total_s is None else total_s
     widths = [22, 8, 12, 7, 10]
     lines = [f"  {title}", "  " + _row(say("profiler.table.columns", lang).split("|"), widths, left=1)]
     for r in rows:
-        share = r.self_s / total if math.isfinite(total) else math.nan
         mb = f"{r.bytes_est / 1e6:.2f} MB" if r.bytes_est > 0 else "—"
         lines.append("  " + _row([plain(r.name)[:22], f"{r.calls:.0f}", format_time(r.self_s),
-                                  "n/a" if not math.isfinite(share) else f"{share:.0%}", mb], widths, left=1))
+                                  op_share(r, total), mb], widths, left=1))
     return lines
+
+
+def op_time_s(p: Profile) -> float:
+    """The profiler's op time per call: every op's self time, summed (each moment counted once)."""
+    return sum(r.self_s for r in p.rows("all"))
+
+
+def profile_gap_lines(items: Sequence[tuple[str, Profile, measurefirst.Measurement]], lang: str
+                      ) -> tuple[list[float], list[str]]:
+    """(the ratios profile op time / benchmark time, the lines): where the two differ by more than
+    :data:`PROFILE_GAP_FACTOR` either way, why, with the measured ratio and the benchmark's own string."""
+    ratios, lines = [], []
+    for what, p, m in items:
+        pt = op_time_s(p)
+        ratio = pt / m.median if m.median > 0 and pt > 0 else math.nan
+        ratios.append(ratio)
+        if not math.isfinite(ratio) or 1 / PROFILE_GAP_FACTOR <= ratio <= PROFILE_GAP_FACTOR:
+            continue
+        lines.append(say("profiler.gap.over" if ratio > 1 else "profiler.gap.under", lang, what=what,
+                         pt=format_time(pt), bt=format_time(m.median), ratio=ratio))
+    return ratios, lines
 
 
 def kernel_table_lines(kernels: Sequence[KernelRow], lang: str, limit: int = 12) -> list[str]:
@@ -307,6 +394,19 @@ def kernel_table_lines(kernels: Sequence[KernelRow], lang: str, limit: int = 12)
 
 def to_rows(p: Profile) -> list[OpRow]:
     return [r for r in p.rows("all") if r.name in ("aten::to", "aten::_to_copy")]
+
+
+def to_rows_line(p: Profile, lang: str) -> str:
+    """The scalar-conversion rows, called cheap only when their share of the op time is."""
+    conv = to_rows(p)
+    if not conv:
+        return say("profiler.no_to_rows", lang)
+    t, total = sum(r.self_s for r in conv), op_time_s(p)
+    share = t / total if total > 0 else math.nan
+    values = dict(calls=f"{sum(r.calls for r in conv):.0f}", time=format_time(t))
+    if math.isfinite(share) and share < TO_ROWS_CHEAP_SHARE:
+        return say("profiler.to_rows", lang, **values)
+    return say("profiler.to_rows.costly", lang, share=_pct(share), **values)
 
 
 def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
@@ -332,31 +432,33 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     for line in (op_table_lines(pm.rows("work"), lang, say("profiler.table.manual", lang))
                  + op_table_lines(pf.rows("work"), lang, say("profiler.table.fused", lang))):
         emit(line)
-    emit(say("profiler.counts", lang, manual=f"{pm.work_count:.0f}", fused=f"{pf.work_count:.0f}", unit=unit))
+    manual_n, fused_n = f"{pm.work_count:.0f}", f"{pf.work_count:.0f}"
+    emit(say("profiler.counts", lang, manual=manual_n, fused=fused_n, unit=unit))
     res.data.update(unit=d.unit, manual_counts=mc, fused_counts=fc, manual_count=pm.work_count,
                     fused_count=pf.work_count,
                     manual_table=[(r.name, r.calls) for r in pm.rows("work")],
                     fused_table=[(r.name, r.calls) for r in pf.rows("work")])
     emit(say("profiler.full", lang))
-    for line in op_table_lines(pm.rows("all", limit=14), lang, say("profiler.table.manual", lang)):
+    for line in op_table_lines(pm.rows("all", limit=14), lang, say("profiler.table.manual", lang), op_time_s(pm)):
         emit(line)
     conv = to_rows(pm)
-    if conv:
-        emit(say("profiler.to_rows", lang, calls=f"{sum(r.calls for r in conv):.0f}",
-                 time=format_time(sum(r.self_s for r in conv))))
-    else:
-        emit(say("profiler.no_to_rows", lang))
+    emit(to_rows_line(pm, lang))
     res.data["to_rows"] = {r.name: r.calls for r in conv}
     mb = sum(r.bytes_est for r in pm.work) / 1e6
     fmb = sum(r.bytes_est for r in pf.work) / 1e6
     if mb > 0:
         emit(say("profiler.bytes", lang, mb=f"{mb:.0f}", fmb=f"{fmb:.0f}"))
     c = measurefirst.compare({"manual": manual, "fused": fused}, device=device, budget=1.5 if quick else 5.0)
-    branch, lines = comparison_lines(c, str(device), lang)
+    branch, lines = comparison_lines(c, str(device), lang, manual_n, fused_n, unit)
     for line in lines:
         emit(line)
+    ratios, gap = profile_gap_lines([(say("profiler.table.manual", lang), pm, c["manual"]),
+                                     (say("profiler.table.fused", lang), pf, c["fused"])], lang)
+    for line in gap:
+        emit(line)
     v = c.verdict("fused")
-    res.data.update(speedup=v.speedup, verdict=v.verdict, lesson=branch)
+    res.data.update(speedup=v.speedup, verdict=v.verdict, lesson=branch, profile_over_benchmark=ratios,
+                    wants_budget=branch == "undecided" or bool(issue_codes(c["manual"]) or issue_codes(c["fused"])))
     if pm.kernels:
         emit(say("profiler.kernels", lang))
         for line in kernel_table_lines(pm.kernels, lang) + kernel_table_lines(pf.kernels, lang):
@@ -412,27 +514,32 @@ def kernels(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
 
 # ---- part 5 -------------------------------------------------------------------------------------
 
-def phase_lines(phase_s: dict[str, float], lang: str) -> tuple[dict[str, Any], list[str]]:
-    """The step's phases as a table, the dominant phase, and backward against forward read as measured."""
+def phase_lines(phase_s: dict[str, float], lang: str, step_s: float | None = None
+                ) -> tuple[dict[str, Any], list[str]]:
+    """The step's phases as a table, the dominant phase, backward against forward read as measured, and
+    (given ``step_s``) the whole step, said apart from the phases' sum where the two strings differ."""
     total = sum(phase_s.values()) or math.nan
     widths = [10, 12, 7]
     lines = ["  " + _row(say("mlp.columns", lang).split("|"), widths, left=1)]
     for name, t in phase_s.items():
         share = t / total if math.isfinite(total) else math.nan
-        lines.append("  " + _row([say(f"mlp.phase.{name}", lang), format_time(t),
-                                  "n/a" if not math.isfinite(share) else f"{share:.0%}"], widths, left=1))
+        lines.append("  " + _row([say(f"mlp.phase.{name}", lang), format_time(t), _pct(share)], widths, left=1))
     info: dict[str, Any] = {"dominant": None, "backward_ratio": None}
     if phase_s and math.isfinite(total):
         dom = max(phase_s, key=lambda k: phase_s[k])
         info["dominant"] = dom
-        lines.append(say("mlp.dominant", lang, phase=say(f"mlp.phase.{dom}", lang), share=phase_s[dom] / total))
+        lines.append(say("mlp.dominant", lang, phase=say(f"mlp.phase.{dom}", lang), share=_pct(phase_s[dom] / total)))
     fwd, bwd = phase_s.get("forward"), phase_s.get("backward")
     if fwd and bwd and fwd > 0:
         r = bwd / fwd
         info["backward_ratio"] = r
-        usual = BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1]
-        info["backward"] = "usual" if usual else "unusual"
-        lines.append(say("mlp.ratio.usual" if usual else "mlp.ratio.unusual", lang, r=r))
+        branch = "inverted" if r < 1.0 else "usual" if BACKWARD_USUAL[0] <= r <= BACKWARD_USUAL[1] else "unusual"
+        info["backward"] = branch
+        lines.append(say(f"mlp.ratio.{branch}", lang, r=r))
+    if step_s is not None:
+        step, whole = format_time(step_s), format_time(total) if math.isfinite(total) else "n/a"
+        lines.append(say("mlp.step", lang, t=step) if step == whole else
+                     say("mlp.step.sum", lang, t=step, sum=whole))
     return info, lines
 
 
@@ -455,10 +562,9 @@ def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
     emit(say("mlp.intro", lang, d=d, h=h, b=b, steps=steps))
     r = measurefirst.benchmark_step(model, opt, lambda: (x, y), loss_fn=loss_fn, device=device, steps=steps,
                                     warmup=2, flops_per_step=None, label="mlp")
-    info, lines = phase_lines(dict(r.phase_s), lang)
+    info, lines = phase_lines(dict(r.phase_s), lang, r.step_s)
     for line in lines:
         emit(line)
-    emit(say("mlp.step", lang, t=format_time(r.step_s)))
 
     def step() -> None:
         opt.zero_grad(set_to_none=True)
@@ -466,20 +572,32 @@ def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
         opt.step()
 
     p = measurefirst.profile(step, device=device, steps=2, warmup=2, label="mlp step")
-    top = p.rows("work", limit=6)
-    emit(say("mlp.profile", lang, n=len(top)))
-    for line in op_table_lines(top, lang, "mlp")[1:]:
+    for line in step_profile_lines(p, lang):
         emit(line)
-    work_total = sum(row.self_s for row in p.rows("work")) or math.nan
-    if top and math.isfinite(work_total):
-        emit(say("mlp.lesson", lang, top=plain(top[0].name), share=top[0].self_s / work_total))
     res.data.update(phase_s=dict(r.phase_s), step_s=r.step_s, work_counts=p.counts("work"), **info)
     return res
+
+
+def step_profile_lines(p: Profile, lang: str, limit: int = 6) -> list[str]:
+    """The step's top ops and the lesson under them: each share is of the whole work view's self time,
+    computed once, so the table and the lesson show the same string."""
+    top = p.rows("work", limit=limit)
+    total = sum(row.self_s for row in p.rows("work"))
+    lines = [say("mlp.profile", lang, n=len(top))] + op_table_lines(top, lang, "mlp", total)[1:]
+    if top and total > 0:
+        lines.append(say("mlp.lesson", lang, top=plain(top[0].name), share=op_share(top[0], total)))
+    return lines
 
 
 RUNNERS: dict[str, Callable[[torch.device, str, bool, Emit], DemoResult]] = {
     "pitfalls": pitfalls, "scaling": scaling, "profiler": profiler, "kernels": kernels,
     "mlp": mlp}
+
+
+def quick_advice_lines(results: Sequence[DemoResult], quick: bool, lang: str) -> list[str]:
+    """The advice to run without --quick: only in quick mode, only when a demo had a disturbed or
+    undecided number, and once for the whole lecture."""
+    return [say("advice.quick", lang)] if quick and any(r.data.get("wants_budget") for r in results) else []
 
 
 def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, quick: bool = False,
@@ -496,6 +614,8 @@ def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, qu
     dev = measurefirst.resolve_device(device)
     emit(f"# {say('title', lang, device=f'{dev} ({measurefirst.devices.device_name(dev)})')}")
     results = [RUNNERS[name](dev, lang, quick, emit) for name in (DEMOS if which == "all" else (which,))]
+    for line in quick_advice_lines(results, quick, lang):
+        emit(line)
     emit("")
     emit(say("done", lang))
     return results

@@ -16,14 +16,20 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "陷阱一：没有预热。{n}x{n} 矩阵乘法的第一次调用要付出一次性开销（内存分配、线程启动、库初始化、算法选择）。",
     },
     "pitfalls.trap1.result": {
-        "en": "cold first call: {cold}; warm steady state: {warm} (median, 95% CI {ci}).",
-        "zh": "冷启动的第一次调用：{cold}；预热后的稳定时间：{warm}（中位数，95% 置信区间 {ci}）。",
+        "en": "cold first call: {cold}; warm steady state: {warm} (median; 95% interval {ci}).",
+        "zh": "冷启动的第一次调用：{cold}；预热后的稳定时间：{warm}（中位数；95% 区间 {ci}）。",
     },
     "ci.run_to_run": {"en": "±{rel} run to run, of which this run's precision ±{prec}",
                       "zh": "运行间 ±{rel}，其中本次运行的精度 ±{prec}"},
     "ci.precision": {"en": "±{rel}, this run's precision only (run to run not measured)",
                      "zh": "±{rel}，仅本次运行的精度（未测量运行间离散）"},
     "ci.na": {"en": "n/a", "zh": "不可用"},
+    # the scaling table's interval column names its kind; a mixed column marks this run's precision with *
+    "pm.run_to_run": {"en": "± run to run", "zh": "± 运行间"},
+    "pm.precision": {"en": "± this run", "zh": "± 本次精度"},
+    "pm.mixed": {"en": "± run to run*", "zh": "± 运行间*"},
+    "pm.mixed.note": {"en": "* this run's precision only (run to run not measured for that size)",
+                      "zh": "* 仅本次运行的精度（该规模未测量运行间离散）"},
     "pitfalls.trap1.lesson": {
         "en": "Lesson: always warm up before you start the clock. measurefirst.benchmark warms up until the time "
               "stops falling (or a cap is reached, which it reports).",
@@ -46,6 +52,24 @@ TEXT: dict[str, dict[str, str]] = {
     "profiler.intro": {
         "en": "A hand-written tanh-GeLU against the fused F.gelu, on {numel} elements:",
         "zh": "手写的 tanh-GeLU 与融合的 F.gelu 对比，{numel} 个元素：",
+    },
+    "profiler.gap.over": {
+        "en": "Why the profile and the timing differ: the profiler's ops add up to {pt} per call for the {what}, "
+              "{ratio:.1f}x the benchmark's {bt}. The profiler records every op it sees (a timestamp, a name, the "
+              "shapes), and on many small ops that recording costs more than the ops themselves. Quote the "
+              "benchmark's number; read the profile for where the time goes, not for how long.",
+        "zh": "为什么分析结果与计时不一致：{what}的各运算在性能分析器里每次调用合计 {pt}，是基准测试 {bt} 的 {ratio:.1f} 倍。"
+              "性能分析器要记录它看到的每个运算（时间戳、名字、形状），在许多小运算上，这种记录本身比运算还贵。"
+              "请引用基准测试的数字；性能分析用来看时间花在哪里，而不是花了多久。",
+    },
+    "profiler.gap.under": {
+        "en": "Why the profile and the timing differ: the profiler's ops add up to only {pt} per call for the {what}, "
+              "{ratio:.2f}x the benchmark's {bt}. The profile counts time inside ops only (on a GPU, only the CPU's "
+              "launch of each kernel); Python between the ops and waiting for the device are not in it. Quote the "
+              "benchmark's number; read the profile for where the time goes, not for how long.",
+        "zh": "为什么分析结果与计时不一致：{what}的各运算在性能分析器里每次调用合计只有 {pt}，是基准测试 {bt} 的 "
+              "{ratio:.2f} 倍。性能分析只统计运算内部的时间（在 GPU 上只有 CPU 发起核函数的时间）；运算之间的 Python "
+              "和等待设备的时间都不在其中。请引用基准测试的数字；性能分析用来看时间花在哪里，而不是花了多久。",
     },
     "profiler.bytes": {
         "en": "Each of the manual ops reads and writes the whole tensor: about {mb} MB of memory traffic per call "
@@ -83,6 +107,22 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "这里第一次调用的用时只是预热后的 {ratio:.2f} 倍：在 {device} 上这次矩阵乘法的一次性开销很小。"
               "在 GPU 上（CUDA 上下文、cuBLAS 句柄、算法选择）常常是 10 到 1000 倍。",
     },
+    "pitfalls.trap1.inverted": {
+        "en": "! The first call took only {ratio:.2f}x a warm call: a cold call cannot be cheaper than a warm one, so "
+              "this machine disturbed the measurement{preempted}. It is not a lesson about one-time costs; re-run on "
+              "a quieter machine.",
+        "zh": "! 第一次调用的用时只是预热后的 {ratio:.2f} 倍：冷启动的调用不可能比预热后的更快，说明这台机器干扰了测量"
+              "{preempted}。这不能说明一次性开销的大小；请在更安静的机器上重新运行。",
+    },
+    "pitfalls.trap1.preempted": {"en": " ({k} of its {n} samples were preempted by the OS)",
+                                 "zh": "（{n} 个样本中有 {k} 个被操作系统抢占）"},
+    "pitfalls.trap2.inverted": {
+        "en": "! Trap 2 — no synchronization. The unsynchronized timer read {naive}, the synchronized one {truth} "
+              "({ratio:.2f}x): a synchronized time cannot be shorter than the launch alone, so this machine disturbed "
+              "the measurement; re-run on a quieter machine.",
+        "zh": "! 陷阱二：没有同步。不同步的计时器读到 {naive}，同步后读到 {truth}（{ratio:.2f} 倍）：同步后的时间不可能"
+              "比单纯的启动时间还短，说明这台机器干扰了测量；请在更安静的机器上重新运行。",
+    },
     "pitfalls.trap2.gpu": {
         "en": "Trap 2 — no synchronization. GPU calls return as soon as the kernels are queued. A timer without "
               "torch.cuda.synchronize() read {naive}; the synchronized truth is {truth}, {ratio:.1f}x the "
@@ -118,10 +158,14 @@ TEXT: dict[str, dict[str, str]] = {
     "marked": {"en": "! {what}: read with care — {why}.", "zh": "! {what}：此数字需谨慎看待 —— {why}。"},
     "disturbed": {
         "en": "The machine disturbed the numbers marked ! (other programs, thread contention, clock changes). "
-              "Fix: fewer threads (OMP_NUM_THREADS=1 or torch.set_num_threads), a quieter machine, or a larger "
-              "budget (run without --quick).",
+              "Fix: fewer threads (OMP_NUM_THREADS=1 or torch.set_num_threads) or a quieter machine.",
         "zh": "标有 ! 的数字受到了机器的干扰（其他程序、线程争用、时钟频率变化）。解决办法：减少线程数"
-              "（OMP_NUM_THREADS=1 或 torch.set_num_threads）、换一台更安静的机器，或增加时间预算（去掉 --quick）。",
+              "（OMP_NUM_THREADS=1 或 torch.set_num_threads），或换一台更安静的机器。",
+    },
+    "advice.quick": {
+        "en": "This was the quick lecture: a larger budget steadies the numbers marked or left undecided above; run "
+              "it without --quick.",
+        "zh": "这是快速版讲座：更多的时间预算能让上面标出或无法判定的数字更稳定；请去掉 --quick 重新运行。",
     },
     "issue.preempted": {"en": "{k} of {n} samples preempted by the OS and set aside",
                         "zh": "{n} 个样本中有 {k} 个被操作系统抢占，已剔除"},
@@ -129,8 +173,8 @@ TEXT: dict[str, dict[str, str]] = {
                              "zh": "{n} 个样本中有 {k} 个被操作系统抢占（太多，无法剔除）"},
     # ---- part 2 ----------------------------------------------------------------------------
     "scaling.columns": {
-        "en": "n|time|± run to run|time / t(n={ref})|n³ ratio|GFLOP/s|of best",
-        "zh": "n|时间|± 运行间|时间 / t(n={ref})|n³ 比值|GFLOP/s|占最佳",
+        "en": "n|time|{pm}|time / t(n={ref})|n³ ratio|GFLOP/s|of best",
+        "zh": "n|时间|{pm}|时间 / t(n={ref})|n³ 比值|GFLOP/s|占最佳",
     },
     "scaling.failed": {"en": "n={n}: the measurement failed.", "zh": "n={n}：测量失败。"},
     "scaling.cross": {"en": "the work term overtakes the overhead from n ≈ {n}",
@@ -139,9 +183,9 @@ TEXT: dict[str, dict[str, str]] = {
                         "zh": "在测量的规模范围内，计算量始终没有超过固定开销"},
     "scaling.fit": {
         "en": "Fitted cost model t(n) = t0 + c·n^k: fixed overhead t0 = {t0}, exponent k = {k:.2f} "
-              "(95% CI {klo:.2f}–{khi:.2f}); {cross}.",
+              "(95% CI {klo:.2f}–{khi:.2f}, from how the sizes scatter about the fit); {cross}.",
         "zh": "拟合的代价模型 t(n) = t0 + c·n^k：固定开销 t0 = {t0}，指数 k = {k:.2f}"
-              "（95% 置信区间 {klo:.2f}–{khi:.2f}）；{cross}。",
+              "（95% 置信区间 {klo:.2f}–{khi:.2f}，由各规模点围绕拟合的离散得出）；{cross}。",
     },
     "scaling.nofit": {"en": "No cost-model fit: too few sizes were measured cleanly.",
                       "zh": "无法拟合代价模型：成功测量的规模点太少。"},
@@ -151,15 +195,15 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "! 指数落在搜索范围的边界上（k = {k:.2f}）：这些时间不服从单一幂律，这次拟合说明不了问题。",
     },
     "scaling.poor": {
-        "en": "! A poor fit (the points stray by {rms:.0%} from the model, k's CI {klo:.2f}–{khi:.2f}): the times do "
+        "en": "! A poor fit (the points stray by {rms:.0%} from the model, the fit's 95% CI of k {klo:.2f}–{khi:.2f}): the times do "
               "not follow one power law, so do not read k as the law.",
-        "zh": "! 拟合很差（各点偏离模型 {rms:.0%}，k 的置信区间 {klo:.2f}–{khi:.2f}）：这些时间不服从单一幂律，"
+        "zh": "! 拟合很差（各点偏离模型 {rms:.0%}，拟合给出的 k 的 95% 置信区间 {klo:.2f}–{khi:.2f}）：这些时间不服从单一幂律，"
               "不要把 k 当成规律。",
     },
     "scaling.share": {
-        "en": "At n={n} the product reaches only {share:.0%} of the best rate measured here ({best:.3g} GFLOP/s): the "
+        "en": "At n={n} the product reaches only {share} of the best rate measured here ({best} GFLOP/s): the "
               "hardware is far from fed, and the fixed overhead is what you pay for.",
-        "zh": "在 n={n} 时，矩阵乘法只达到本次测得最佳速率（{best:.3g} GFLOP/s）的 {share:.0%}：硬件远没有被喂饱，"
+        "zh": "在 n={n} 时，矩阵乘法只达到本次测得最佳速率（{best} GFLOP/s）的 {share}：硬件远没有被喂饱，"
               "你付出的主要是固定开销。",
     },
     "scaling.lesson.cubic": {
@@ -171,9 +215,9 @@ TEXT: dict[str, dict[str, str]] = {
     "scaling.lesson.below": {
         "en": "Lesson: k = {k:.2f}, below 3: over these sizes time grows more slowly than the work (n³), because the "
               "fixed overhead and the under-fed hardware at small n still hide part of it. The law shows at larger "
-              "sizes (run without --quick): overhead dominates when small, the work when large.",
+              "sizes: overhead dominates when small, the work when large.",
         "zh": "结论：k = {k:.2f}，小于 3：在这些规模上时间的增长慢于计算量（n³），因为小规模时的固定开销和没被喂饱的"
-              "硬件还掩盖了一部分计算。更大的规模（去掉 --quick）才能看到规律：规模小时开销占主导，规模大时计算量占主导。",
+              "硬件还掩盖了一部分计算。更大的规模才能看到规律：规模小时开销占主导，规模大时计算量占主导。",
     },
     "scaling.lesson.above": {
         "en": "Lesson: k = {k:.2f}, above 3: time grows faster than the work, so something besides the FLOPs got "
@@ -205,6 +249,13 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "aten::to / aten::_to_copy 这几行（每次调用 {calls} 次，共 {time}）是把 Python 标量常数（0.5、0.044715……）"
               "转换成张量：开销很小，时间不花在这里。",
     },
+    "profiler.to_rows.costly": {
+        "en": "The aten::to / aten::_to_copy rows ({calls} per call, {time} in all, {share} of the op time) are "
+              "conversions of the Python scalar constants (0.5, 0.044715, ...) into tensors. They should be cheap; "
+              "here they are not, so the machine disturbed them or the tensor is tiny.",
+        "zh": "aten::to / aten::_to_copy 这几行（每次调用 {calls} 次，共 {time}，占运算时间的 {share}）是把 Python 标量"
+              "常数（0.5、0.044715……）转换成张量。它们本应开销很小；这里却不小，说明机器干扰了它们，或者张量很小。",
+    },
     "profiler.no_to_rows": {
         "en": "No aten::to / aten::_to_copy rows here: this PyTorch build folds the scalar constants (0.5, 0.044715, "
               "...) without a conversion op. Where they appear, they are that cheap conversion.",
@@ -220,34 +271,41 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "时间：手写版 {mt}，融合版 {ft} —— {verdict}。",
     },
     "verdict.faster.x": {"en": "fused is {x:.2f}x as fast as manual (interleaved comparison, speed-up 95% CI "
-                                "{lo:.2f}–{hi:.2f})",
-                         "zh": "融合版的速度是手写版的 {x:.2f} 倍（交错对比，加速比的 95% 置信区间 {lo:.2f}–{hi:.2f}）"},
+                                "{lo:.2f}–{hi:.2f}, this run's precision)",
+                         "zh": "融合版的速度是手写版的 {x:.2f} 倍（交错对比，加速比的 95% 置信区间 {lo:.2f}–{hi:.2f}，本次运行的精度）"},
     "verdict.faster.pct": {"en": "fused is {p:.1f}% faster than manual (interleaved comparison, speed-up 95% CI "
-                                  "{lo:.3f}–{hi:.3f})",
-                           "zh": "融合版比手写版快 {p:.1f}%（交错对比，加速比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},
+                                  "{lo:.3f}–{hi:.3f}, this run's precision)",
+                           "zh": "融合版比手写版快 {p:.1f}%（交错对比，加速比的 95% 置信区间 {lo:.3f}–{hi:.3f}，本次运行的精度）"},
     "verdict.slower.x": {"en": "fused takes {x:.2f}x as long as manual (interleaved comparison, time ratio 95% CI "
-                                "{lo:.3f}–{hi:.3f})",
-                         "zh": "融合版的用时是手写版的 {x:.2f} 倍（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},
+                                "{lo:.3f}–{hi:.3f}, this run's precision)",
+                         "zh": "融合版的用时是手写版的 {x:.2f} 倍（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}，本次运行的精度）"},
     "verdict.slower.pct": {"en": "fused is {p:.1f}% slower than manual (interleaved comparison, time ratio 95% CI "
-                                  "{lo:.3f}–{hi:.3f})",
-                           "zh": "融合版比手写版慢 {p:.1f}%（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}）"},
+                                  "{lo:.3f}–{hi:.3f}, this run's precision)",
+                           "zh": "融合版比手写版慢 {p:.1f}%（交错对比，时间比的 95% 置信区间 {lo:.3f}–{hi:.3f}，本次运行的精度）"},
     "verdict.same": {"en": "no difference detected between fused and manual (this comparison could have detected "
-                           "±{d:.1%})",
-                     "zh": "没有检测到融合版与手写版之间的差异（本次对比能分辨 ±{d:.1%} 的差异）"},
-    "verdict.undecided": {"en": "undecided: only {rounds} round(s), too few for a 95% CI",
-                          "zh": "无法判定：只有 {rounds} 轮，不足以给出 95% 置信区间"},
+                           "±{d:.1%}, this run's precision)",
+                     "zh": "没有检测到融合版与手写版之间的差异（本次对比能分辨 ±{d:.1%} 的差异，本次运行的精度）"},
+    "verdict.contradicts": {"en": "undecided: the verdict ({verdict}) contradicts the measured time ratio ({r:.3f})",
+                            "zh": "无法判定：判定结果与实测的时间比（{r:.3f}）相互矛盾"},
+    "verdict.nodetect": {"en": "undecided: no difference was found, but this comparison cannot say how small a "
+                               "difference it could have detected",
+                         "zh": "无法判定：没有发现差异，但本次对比说不出它能分辨多小的差异"},
+    "verdict.undecided": {"en": "undecided: {rounds} round(s), too few independent ones for a 95% CI (rounds that "
+                                "share a stretch of machine load count as one)",
+                          "zh": "无法判定：{rounds} 轮测量中相互独立的太少，不足以给出 95% 置信区间（处于同一段机器负载中的"
+                                "几轮只算一轮）"},
     "profiler.lesson.faster": {
-        "en": "Lesson: benchmarking says how long; profiling says where. Fusing nine memory-bound ops into one pass "
-              "over memory is where this speed-up comes from.",
-        "zh": "结论：基准测试告诉你花了多久，性能分析告诉你时间花在哪里。把九个受内存带宽限制的运算融合成一次"
-              "内存遍历，正是这次加速的来源。",
+        "en": "Lesson: benchmarking says how long; profiling says where. Fusing {manual} memory-bound {unit} into {fused} "
+              "(fewer passes over memory) is where this speed-up comes from.",
+        "zh": "结论：基准测试告诉你花了多久，性能分析告诉你时间花在哪里。把 {manual} {unit}（受内存带宽限制）融合成 {fused} "
+              "{unit}（更少的内存遍历），正是这次加速的来源。",
     },
     "profiler.lesson.same": {
-        "en": "Lesson: the profile shows nine ops against one, yet this run measured no difference: at this size on "
+        "en": "Lesson: the profile shows {manual} {unit} against {fused}, yet this run measured no difference: at this size on "
               "{device} the data stays in cache and the extra passes cost little (or the machine's noise hides "
               "them). Benchmarking says how long, profiling says where; believe the measurement. On a GPU, where "
               "each op is a kernel launch and a pass over memory, fusion usually wins.",
-        "zh": "结论：性能分析显示九个运算对一个，但本次没有测出差异：在 {device} 上这个规模的数据留在缓存里，"
+        "zh": "结论：性能分析显示 {manual} {unit}对 {fused} {unit}，但本次没有测出差异：在 {device} 上这个规模的数据留在缓存里，"
               "多出的内存遍历代价很小（或被机器的噪声掩盖）。基准测试告诉你花了多久，性能分析告诉你时间花在哪里；"
               "请相信测量结果。在 GPU 上，每个运算都是一次核函数启动和一次内存遍历，融合通常会胜出。",
     },
@@ -258,8 +316,8 @@ TEXT: dict[str, dict[str, str]] = {
               "只有测量才能告诉你在你的机器上哪个更快。",
     },
     "profiler.lesson.undecided": {
-        "en": "Lesson: this run cannot say which is faster; give the comparison a larger budget (run without --quick).",
-        "zh": "结论：本次运行无法判断哪个更快；请给对比更多时间预算（去掉 --quick）。",
+        "en": "Lesson: this run cannot say which is faster; rerun the comparison on a quieter machine.",
+        "zh": "结论：本次运行无法判断哪个更快；请在更安静的机器上重新运行这次对比。",
     },
     "profiler.kernels": {
         "en": "Kernels launched on the GPU, decoded (launching op, library, architecture, dtype, tile):",
@@ -282,26 +340,37 @@ TEXT: dict[str, dict[str, str]] = {
     "mlp.phase.backward": {"en": "backward", "zh": "反向"},
     "mlp.phase.optimizer": {"en": "optimizer", "zh": "优化器"},
     "mlp.step": {"en": "whole step: {t}", "zh": "整个训练步：{t}"},
-    "mlp.dominant": {"en": "The {phase} phase takes the most time ({share:.0%} of the step).",
-                     "zh": "{phase}阶段用时最多（占训练步的 {share:.0%}）。"},
+    "mlp.step.sum": {
+        "en": "whole step: {t} (the median of whole steps; the phases' medians above add up to {sum}, the total "
+              "their shares are of: a median of sums is not a sum of medians)",
+        "zh": "整个训练步：{t}（整步用时的中位数；上面各阶段的中位数合计 {sum}，占比以此为分母：和的中位数不等于中位数的和）",
+    },
+    "mlp.dominant": {"en": "The {phase} phase takes the most time ({share} of the step).",
+                     "zh": "{phase}阶段用时最多（占训练步的 {share}）。"},
     "mlp.ratio.usual": {
         "en": "Backward took {r:.1f}x the forward: close to the rule of thumb of about 2x (it computes gradients "
               "for both the inputs and the weights).",
         "zh": "反向用时是前向的 {r:.1f} 倍：接近约 2 倍的经验法则（它要同时计算输入和权重的梯度）。",
     },
     "mlp.ratio.unusual": {
-        "en": "Backward took {r:.1f}x the forward, far from the usual 2x: at this small size fixed overheads "
+        "en": "Backward took {r:.1f}x the forward, far from the usual 2x: at this size fixed overheads "
               "(autograd bookkeeping, dispatch) or the machine's noise decide more than the FLOPs.",
-        "zh": "反向用时是前向的 {r:.1f} 倍，与通常的 2 倍相差甚远：在这么小的规模上，固定开销（autograd 记账、"
+        "zh": "反向用时是前向的 {r:.1f} 倍，与通常的 2 倍相差甚远：在这个规模上，固定开销（autograd 记账、"
               "调度）或机器的噪声比浮点运算量更能决定用时。",
+    },
+    "mlp.ratio.inverted": {
+        "en": "! Backward took only {r:.2f}x the forward: it does about twice the forward's work, so a backward "
+              "faster than the forward means this machine disturbed the measurement; re-run on a quieter machine.",
+        "zh": "! 反向用时只是前向的 {r:.2f} 倍：反向的计算量约为前向的两倍，反向比前向还快说明这台机器干扰了测量；"
+              "请在更安静的机器上重新运行。",
     },
     "mlp.profile": {"en": "Where the step's time goes, op by op (the profiler's work view, top {n}):",
                     "zh": "训练步的时间花在哪里，逐个运算（性能分析器的工作视图，前 {n} 个）："},
     "mlp.lesson": {
         "en": "Lesson: time the step phase by phase before optimizing it; the profile then says which ops inside "
-              "the dominant phase to attack (here the op with the most self time: {top}, {share:.0%}).",
+              "the dominant phase to attack (here the op with the most self time: {top}, {share}).",
         "zh": "结论：优化训练步之前，先逐阶段计时；再用性能分析找出占主导的阶段里该优化哪些运算"
-              "（这里自身时间最多的运算是 {top}，占 {share:.0%}）。",
+              "（这里自身时间最多的运算是 {top}，占 {share}）。",
     },
     # ---- part 4 ----------------------------------------------------------------------------
     "kernels.title": {"en": "Part 4. Reading kernel names", "zh": "第四部分：读懂核函数的名字"},
