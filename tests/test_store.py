@@ -14,8 +14,7 @@ from measurefirst.store import Store, StoreError
 
 def sim(call_ns=10_000, label="sim", seed=1, noise=0.01):
     w = SimWorld(SimSpec(call_ns=call_ns, timer_ns=50, noise=noise, seed=seed))
-    return benchmark(w.function(call_ns), timer=w.timer(), label=label, min_time=0.0, warmup_min_time=0.0,
-                     repeats=1)
+    return benchmark(w.function(call_ns), timer=w.timer(), label=label, min_time=0.0, warmup_min_time=0.0)
 
 
 def test_round_trip_list_show_delete(tmp_path):
