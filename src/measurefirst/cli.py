@@ -286,7 +286,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
 def cmd_step(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .step import compare_steps, measured_peaks
+    from .step import compare_steps, measured_peak_records
     from .targets import is_function_target, load_callable
 
     _check(args)
@@ -297,7 +297,7 @@ def cmd_step(args: argparse.Namespace) -> int:
         build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
         micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum, world_size=args.world_size,
         flops_per_step=args.flops,
-        measured_peak=None if args.no_peaks else measured_peaks(dev, args.dtypes, store=args.store)))
+        measured_peak=None if args.no_peaks else measured_peak_records(dev, args.dtypes, store=args.store)))
     if result is None:
         return code
     code = _emit(args, [result])

@@ -35,6 +35,11 @@ class Peaks:
     copy_bytes: int
     threads: int
     host: str
+    #: how it was measured: when (UTC, ISO 8601), the 1-minute load average then and the CPU count
+    #: ("" / -1 / 0 when unknown: a cache entry or a file from before they were recorded)
+    measured_at: str = ""
+    load: float = -1.0
+    cpus: int = 0
 
     @property
     def ridge(self) -> float:
@@ -84,7 +89,25 @@ def measure_peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float
     m = benchmark(lambda: dst.copy_(src), device=dev, budget=budget, min_time=0.1)
     bw = 2.0 * elems * 4 / m.median
     return Peaks(str(dev), device_name(dev), str(dt).replace("torch.", ""), best, bw, best_n, elems * 4,
-                 torch.get_num_threads(), socket.gethostname())
+                 torch.get_num_threads(), socket.gethostname(), *conditions())
+
+
+def conditions() -> tuple[str, float, int]:
+    """How the machine stands now, as a peak records it: the UTC time (ISO 8601), the 1-minute load
+    average (-1 where the platform has none) and the CPU count."""
+    import datetime
+    import os
+
+    try:
+        load = float(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        load = -1.0
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    return now, load, int(os.cpu_count() or 0)
+
+
+#: Fields of :class:`Peaks` that older files and cache entries lack.
+PROVENANCE_FIELDS = ("measured_at", "load", "cpus")
 
 
 def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, refresh: bool = False,
