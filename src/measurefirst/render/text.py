@@ -7,6 +7,7 @@ import math
 import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from ..findings import ROOF_MAX
 from .findings import finding_lines, finding_words
 from .words import code_word, ratio_ci_words, verdict_words, word
 
@@ -445,7 +446,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
             "" if p.bytes_per_s is None else f"{p.bytes_per_s / 1e9:.3g}",
             "" if p.intensity is None else f"{p.intensity:.3g}",
             "" if b.kind == "unknown" else code_word("bound_", b.kind.split("-")[0], lang),
-            "" if b.fraction is None else f"{b.fraction:.0%}",
+            "" if b.fraction is None else f"{b.fraction:.0%}" + (" !" if b.fraction > ROOF_MAX else ""),
         )
     if marked:
         table.caption = word("mark_caption", lang)
@@ -508,6 +509,9 @@ def sweep_lines(result: "SweepResult", *, points: bool = True, lang: str = "en")
             lines.append(word("complexity_line", lang, cx=complexity_text(result.complexity(label), lang)))
         except FitError:
             pass
+    checks = result.checks()
+    if checks:  # what the sweep's numbers say against each other: a rate above its roof, a fit its points contradict
+        lines += [plain(line) for line in finding_lines(checks, lang)]
     if not result.complete:
         lines.append(word("sweep_incomplete", lang))
     return lines
