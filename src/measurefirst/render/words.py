@@ -590,6 +590,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "co_bandwidth": ("asymptotic algbw {algbw} GB/s   busbw {busbw} GB/s", "渐近算法带宽 {algbw} GB/s   总线带宽 {busbw} GB/s"),
     "co_fit_head": ("fit t(size) = t0 + size/bw (least squares on relative error):",
                     "拟合 t(size) = t0 + size/bw（相对误差的最小二乘）："),
+    "co_fit_poor": ("(a poor fit: no asymptotic bandwidth to read; see the findings)",
+                    "（拟合不佳：读不出渐近带宽；见下方发现）"),
     # rank groups in lines
     "rank_median_line": ("rank {rank}: median {us} us", "进程 {rank}：中位数 {us} us"),
     "rank_spread_line": ("spread across ranks {spread}; slowest rank {rank} at {x}x the median rank",
