@@ -290,3 +290,24 @@ def test_a_fit_that_ignores_its_data_is_poor_and_its_curve_stays_inside_the_axes
     # a clean law: no fit findings
     clean = sim_sweep({n: 20e-6 + 1e-11 * n**3 for n in (64, 128, 256, 512, 1024, 2048)})
     assert not clean.checks()
+
+
+def test_a_cached_peak_that_does_not_say_how_it_was_measured_or_was_measured_under_load_is_measured_again(
+        tmp_path, monkeypatch):
+    from dataclasses import asdict, replace
+
+    from measurefirst import roofline
+    from measurefirst.store import Store
+
+    fresh = replace(PEAKS, flops_per_s=120e9, measured_at="2026-12-01T22:00:00+00:00", load=0.2, cpus=2)
+    calls = []
+    monkeypatch.setattr(roofline, "measure_peaks", lambda *a, **k: calls.append(1) or fresh)
+    with Store(tmp_path / "r.db") as st:
+        key = roofline._cache_key(roofline.resolve_device("cpu"), roofline.torch_dtype("float32"))
+        old = {k: v for k, v in asdict(PEAKS).items() if k not in roofline.PROVENANCE_FIELDS}
+        st.put_peaks(key, old)  # an entry from before peaks recorded how they were measured
+        assert roofline.peaks("cpu", store=st) == fresh and len(calls) == 1
+        assert roofline.peaks("cpu", store=st) == fresh and len(calls) == 1  # now from the cache
+    loaded = replace(fresh, load=1.9)  # measured while 1.9 of 2 CPUs were busy
+    assert roofline.stale(loaded, 0.3) and not roofline.stale(loaded, 1.5) and not roofline.stale(fresh, 0.0)
+    assert not roofline.stale(loaded, -1.0)  # the load now unknown: kept

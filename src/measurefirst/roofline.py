@@ -21,6 +21,10 @@ from .dtypes import torch_dtype
 OVERHEAD_BOUND_FACTOR = 2.0
 #: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
 OVERHEAD_BOUND_FRACTION = 0.05
+#: A cached peak measured while the 1-minute load average exceeded this fraction of the CPUs is measured
+#: again once the machine's load has fallen under this fraction of the load then (other processes shared
+#: the cores it timed; a 1-minute average takes most of a minute of quiet to halve).
+PEAK_LOAD_FRACTION = 0.5
 
 @dataclass(frozen=True)
 class Peaks:
@@ -126,15 +130,28 @@ def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, 
             cached = st.get_peaks(key)
             if cached is not None:
                 try:
-                    return Peaks(**cached)
+                    p = Peaks(**cached)
                 except TypeError:
                     pass  # a cache entry of another version or damaged: measure again
+                else:
+                    if not stale(p, conditions()[1]):
+                        return p
         p = measure_peaks(dev, dt, budget=budget)
         st.put_peaks(key, asdict(p))
         return p
     finally:
         if own:
             st.close()
+
+
+def stale(p: Peaks, load_now: float) -> bool:
+    """Whether a cached peak should be measured again: it does not say how it was measured (an entry from
+    before that was recorded), or it was measured under load (above :data:`PEAK_LOAD_FRACTION` of the
+    CPUs) and the load has fallen under that fraction of its value then (``load_now``, the 1-minute load
+    average; -1 when unknown)."""
+    if not p.measured_at or p.cpus <= 0 or p.load < 0:
+        return True
+    return p.load > PEAK_LOAD_FRACTION * p.cpus and 0 <= load_now < PEAK_LOAD_FRACTION * p.load
 
 
 @dataclass(frozen=True)

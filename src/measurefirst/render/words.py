@@ -640,6 +640,8 @@ WORDS: dict[str, tuple[str, str]] = {
                      "备用文件也无法写入；以上显示的就是全部结果"),
     "measuring_peaks": ("measuring machine peaks (cached afterwards; --no-peaks skips) ...",
                         "正在测量机器峰值（之后会缓存；--no-peaks 可跳过）……"),
+    "remeasuring_peaks": ("a rate exceeded the measured peak: measuring the peaks again ...",
+                          "有速率超过了实测峰值：正在重新测量峰值……"),
     "plots_written": ("plots: {files}", "图表：{files}"),
     "plots_failed": ("error: plots not written: {error}", "错误：图表未写入：{error}"),
     "sizes_all_failed": ("error: every size failed: {errors}", "错误：所有规模都失败了：{errors}"),
