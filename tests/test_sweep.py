@@ -234,6 +234,7 @@ def test_a_rate_above_its_roof_is_a_finding_about_the_roof():
     text = "\n".join(sweep_lines(r))
     assert "warning [roof_exceeded]" in text and "44.8 GFLOP/s" in text and "192%" in text
     assert "2026-11-30T09:12:00+00:00" in text and "load 3.10 on 2 CPUs" in text
+    assert "; measured 2026-11-30T09:12:00+00:00 at load 3.10 on 2 CPUs" in text.splitlines()[0]  # the peaks line
     assert "错的是屋顶" in finding_words(f, "zh").message
     # a roof that holds every point: no finding
     assert not [f for f in sim_sweep({n: 2 * n**3 / rate for n, rate in rates.items()}, flops="2*n**3",

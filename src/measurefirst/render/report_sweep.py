@@ -186,7 +186,11 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
         body.append(kv(ctx, [(ctx.t("peaks"), f"{pk.device_name} ({pk.device}, {pk.dtype}, {pk.threads} threads)"),
                              (ctx.t("peak_matmul"), f"{pk.flops_per_s / 1e9:.1f} GFLOP/s (n={pk.matmul_size})"),
                              (ctx.t("peak_copy"), f"{pk.bytes_per_s / 1e9:.1f} GB/s"),
-                             (ctx.t("ridge"), f"{pk.ridge:.1f} FLOP/B")]))
+                             (ctx.t("ridge"), f"{pk.ridge:.1f} FLOP/B")]
+                          + ([(ctx.t("peaks_measured"), ctx.t("peaks_how", when=pk.measured_at,
+                                                              load="n/a" if pk.load < 0 else f"{pk.load:.2f}",
+                                                              cpus=pk.cpus or "n/a").lstrip("; ；"))]
+                             if pk.measured_at else [])))
     elif any(p.flops or p.bytes for p in result.points):
         body.append(para(ctx.t("no_peaks"), "mf-muted"))
     cols = [Col(ctx.t("impl")), Col("n", True), Col(ctx.t("time"), True), Col("±", True),

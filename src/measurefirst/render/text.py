@@ -455,9 +455,13 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
 
 def peaks_text(p: "Peaks", lang: str = "en") -> str:
     """``"test cpu (cpu, float32, 2 threads): matmul 100.0 GFLOP/s (n=1024), copy 10.0 GB/s (64 MiB), ridge 10.0 FLOP/byte"``."""
-    return word("peaks_text", lang, name=p.device_name, device=p.device, dtype=p.dtype, threads=p.threads,
+    text = word("peaks_text", lang, name=p.device_name, device=p.device, dtype=p.dtype, threads=p.threads,
                 flops=f"{p.flops_per_s / 1e9:.1f}", n=p.matmul_size, bw=f"{p.bytes_per_s / 1e9:.1f}",
                 mib=f"{p.copy_bytes / 2**20:.0f}", ridge=f"{p.ridge:.1f}")
+    if p.measured_at:  # how the ceiling was measured, so that a wrong one can be told
+        text += word("peaks_how", lang, when=p.measured_at, load="n/a" if p.load < 0 else f"{p.load:.2f}",
+                     cpus=p.cpus or "n/a")
+    return text
 
 
 def fit_text(f: "PowerFit", lang: str = "en") -> str:

@@ -219,6 +219,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "failed": ("failed", "失败"),
     "failed_sizes": ("{n} size(s) failed; the reason is in the table.", "{n} 个规模失败；原因见表格。"),
     "more_findings": ("… and {n} more measurements with findings.", "……另有 {n} 个测量含发现。"),
+    "peaks_measured": ("how the peaks were measured", "峰值的测量条件"),
     # profiles
     "op": ("op", "算子"),
     "input_shapes": ("input shapes", "输入形状"),
@@ -424,6 +425,7 @@ WORDS: dict[str, tuple[str, str]] = {
                         "{best} + 固定开销：t(n) ≈ {t0} + {c}·g(n)（均方根误差 {rms}）"),
     "sweep_incomplete": ("INCOMPLETE (interrupted): the sizes above are the ones that finished",
                          "未完成（被中断）：以上只是已完成的规模"),
+    "peaks_how": ("; measured {when} at load {load} on {cpus} CPUs", "；测于 {when}，当时负载 {load}，共 {cpus} 个 CPU"),
     # regression checks of saved results
     "reg_regression": ("REGRESSION", "性能回退"),
     "reg_slower": ("slower", "变慢"),
@@ -640,8 +642,6 @@ WORDS: dict[str, tuple[str, str]] = {
                      "备用文件也无法写入；以上显示的就是全部结果"),
     "measuring_peaks": ("measuring machine peaks (cached afterwards; --no-peaks skips) ...",
                         "正在测量机器峰值（之后会缓存；--no-peaks 可跳过）……"),
-    "remeasuring_peaks": ("a rate exceeded the measured peak: measuring the peaks again ...",
-                          "有速率超过了实测峰值：正在重新测量峰值……"),
     "plots_written": ("plots: {files}", "图表：{files}"),
     "plots_failed": ("error: plots not written: {error}", "错误：图表未写入：{error}"),
     "sizes_all_failed": ("error: every size failed: {errors}", "错误：所有规模都失败了：{errors}"),
@@ -656,6 +656,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "history_step_mark": ("  step", "  阶跃"),
     "deleted_run": ("deleted run #{id}", "已删除运行 #{id}"),
     "wrote_report": ("wrote {path} ({n} result(s), {kib} KiB, lang {language})", "已写入 {path}（{n} 个结果，{kib} KiB，语言 {language}）"),
+    "remeasuring_peaks": ("a rate exceeded the measured peak: measuring the peaks again ...",
+                          "有速率超过了实测峰值：正在重新测量峰值……"),
     # regression checks (and a pytest run's baseline changes)
     "chg_base": ("base", "基线"),
     "chg_new": ("new", "新结果"),
