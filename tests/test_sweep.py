@@ -236,6 +236,8 @@ def test_a_rate_above_its_roof_is_a_finding_about_the_roof():
     assert "2026-11-30T09:12:00+00:00" in text and "load 3.10 on 2 CPUs" in text
     assert "; measured 2026-11-30T09:12:00+00:00 at load 3.10 on 2 CPUs" in text.splitlines()[0]  # the peaks line
     assert "错的是屋顶" in finding_words(f, "zh").message
+    d = json.loads(r.to_json())
+    assert "roof_exceeded" in [x["code"] for x in d["findings"]] and SweepResult.from_dict(d).checks() == r.checks()
     # a roof that holds every point: no finding
     assert not [f for f in sim_sweep({n: 2 * n**3 / rate for n, rate in rates.items()}, flops="2*n**3",
                                      peaks=PEAKS).findings if f.code == "roof_exceeded"]

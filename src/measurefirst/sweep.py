@@ -343,6 +343,8 @@ class SweepResult:
             "sizes": list(self.sizes), "reference": self.reference, "device": self.device,
             "peaks": None if self.peaks is None else asdict(self.peaks), "complete": self.complete,
             "options": dict(self.options),
+            # the sweep's own findings, written for readers of the file; loading recomputes them
+            "findings": [f.to_dict() for f in self.checks()],
             "points": [{"label": p.label, "n": p.n, "error": p.error, "flops": p.flops, "bytes": p.bytes,
                         "measurement": None if p.measurement is None else p.measurement.to_dict()}
                        for p in self.points],

@@ -139,7 +139,8 @@ class CollectivesResult:
                             "seconds": p.seconds, "rank_seconds": list(p.rank_seconds), "samples": p.samples,
                             "algbw_bytes_per_s": None if p.error else p.algbw,
                             "busbw_bytes_per_s": None if p.error else p.busbw(n),
-                            "error": p.error} for p in self.points]}
+                            "error": p.error} for p in self.points],
+                "findings": [f.to_dict() for f in self.findings]}  # for readers; loading recomputes them
 
     def to_json(self, indent: int | None = 2) -> str:
         from ..safeio import strict_json
