@@ -242,3 +242,50 @@ def test_ranged_step_errors_name_the_range():
     assert info.value.phase == "forward" and info.value.step == 2
     with pytest.raises(StepError, match="no measurefirst.range"):
         benchmark_ranged_step(lambda: None, device="cpu", steps=1, warmup=0)
+
+
+def test_cli_step_above_a_stale_cached_peak_measures_it_again_and_does_not_fail(capsys, monkeypatch, tmp_path):
+    # `measurefirst step examples.tiny_lm:build` exited 1: "error [mfu_above_100] ... 190.7% of 35.3 GFLOP/s"
+    from dataclasses import replace
+
+    from measurefirst import roofline
+
+    stale = roofline.Peaks("cpu", "test cpu", "float32", flops_per_s=1.0, bytes_per_s=1.0, matmul_size=64,
+                           copy_bytes=2**20, threads=1, host="h", measured_at="2026-11-30T09:12:00+00:00", load=3.1,
+                           cpus=2)
+    asked = []
+
+    def fake_peaks(device, dtype, *, refresh=False, store=None, budget=1.0):
+        asked.append(refresh)
+        return replace(stale, flops_per_s=1e18, load=0.1) if refresh else stale
+
+    monkeypatch.setattr(roofline, "peaks", fake_peaks)
+    code = main(["step", "examples/tiny_lm.py:build", "--steps", "3", "--warmup", "1", "--json", "--dtype", "fp32",
+                 "--store", str(tmp_path / "r.db")])
+    out = capsys.readouterr()
+    assert code == 0 and asked == [False, True] and "measuring the peaks again" in out.err
+    step = json.loads(out.out)["steps"][0]
+    assert step["mfu_measured_peak"] == 1e18 and step["mfu_measured"] < 1
+    assert not [f for f in step["findings"] if f["code"] == "mfu_above_100"]
+
+
+def test_a_peak_measured_again_replaces_the_mfu_and_its_finding():
+    from measurefirst.roofline import Peaks
+    from measurefirst.step import with_measured_peak
+    from test_snapshots import step_result
+
+    low = Peaks("cpu", "test cpu", "float32", flops_per_s=1e9, bytes_per_s=1e9, matmul_size=64, copy_bytes=2**20,
+                threads=2, host="h", measured_at="2026-12-01T22:00:00+00:00", load=0.2, cpus=2)
+    r = with_measured_peak(step_result("eager/bf16", 1e-3), low)  # 3e10 FLOPs in 1.8 ms: 16.7 TFLOP/s of 1 GFLOP/s
+    f = [f for f in r.findings if f.code == "mfu_above_100"]
+    assert len(f) == 1 and f[0].severity == "warning" and f[0].value == pytest.approx(r.mfu_measured)
+    assert f[0].context["peak_flops"] == 1e9 and f[0].context["load"] == 0.2
+    ok = with_measured_peak(r, replace_flops(low, 1e15))
+    assert ok.mfu_measured == pytest.approx(3e10 / ok.step_s / 1e15) and not any(
+        f.code == "mfu_above_100" for f in ok.findings)
+
+
+def replace_flops(p, flops):
+    from dataclasses import replace
+
+    return replace(p, flops_per_s=flops)

@@ -389,10 +389,8 @@ def benchmark_step(
     """
     peak_how: dict[str, Any] = {}
     if measured_peak is not None and not isinstance(measured_peak, (int, float)):
-        pk = measured_peak
-        peak_how = {"dtype": pk.dtype, "threads": pk.threads, "measured_at": pk.measured_at or None,
-                    "load": None if pk.load < 0 else pk.load, "cpus": pk.cpus or None}
-        measured_peak = float(pk.flops_per_s)
+        peak_how = _peak_how(measured_peak)
+        measured_peak = float(measured_peak.flops_per_s)
     if not isinstance(model, torch.nn.Module):
         raise StepError(f"model is a {type(model).__name__}, not a torch.nn.Module; " + CONTRACT)
     if not isinstance(optimizer, torch.optim.Optimizer):
@@ -605,6 +603,25 @@ def _findings(med: dict[str, float], totals: list[float], recompiles: int, memor
     if steps_ns.size:
         out += sample_checks(steps_ns, stats.summarize(steps_ns))
     return tuple(out)
+
+
+def _peak_how(pk: "Peaks") -> dict[str, Any]:
+    """How a measured peak was measured, as a finding's context."""
+    return {"dtype": pk.dtype, "threads": pk.threads, "measured_at": pk.measured_at or None,
+            "load": None if pk.load < 0 else pk.load, "cpus": pk.cpus or None}
+
+
+def with_measured_peak(r: StepResult, peak: "Peaks") -> StepResult:
+    """``r`` with its second MFU against ``peak`` (a peak measured again after the step ran above the
+    first): ``mfu_measured`` and the ``mfu_above_100`` finding of the measured peak follow it."""
+    findings = tuple(f for f in r.findings if not (f.code == "mfu_above_100" and f.context.get("peak") == "measured"))
+    if r.flops_per_step is None or not r.step_s > 0:
+        return replace(r, mfu_measured_peak=peak.flops_per_s, findings=findings)
+    mfu = r.flops_per_step / r.step_s / peak.flops_per_s
+    if mfu > MFU_MAX:
+        findings += (found("mfu_above_100", mfu, severity="warning", peak="measured",
+                           **{"peak_flops": peak.flops_per_s, **_peak_how(peak)}),)
+    return replace(r, mfu_measured=mfu, mfu_measured_peak=peak.flops_per_s, findings=findings)
 
 
 def measured_peaks(device: DeviceLike, dtypes: Iterable[str], store: Any = None) -> dict[str, float]:
