@@ -99,7 +99,7 @@ class Code:
     unit: str  # "fraction", "ratio", "samples", "calls", "count", "seconds", "cores", "threads", "" (no value)
     threshold: float | None = None
     threshold_name: str = ""
-    source: str = "measurement"  # what produces it: measurement, doctor, step, selfcheck, count
+    source: str = "measurement"  # what produces it: measurement, doctor, step, selfcheck, count, sweep, fit
 
 
 _D, _S = "doctor", "step"

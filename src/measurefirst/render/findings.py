@@ -253,7 +253,11 @@ EN: dict[str, dict[str, str]] = {
         "fix": "check the FLOPs per step (double-counted backward? all ranks' tokens on one device?), the step time "
                "(synchronized?) and the peak (dense, right GPU and dtype)",
         "fix.measured": "measure the peak again on a quiet machine, with the step's dtype and threads "
-                        "(measurefirst peaks --refresh --dtype ...); check the FLOPs per step too"},
+                        "(measurefirst peaks --refresh --dtype ...); check the FLOPs per step too",
+        "message.measured_untold": "MFU against the measured peak ({peak_flops:si}FLOP/s, how it was measured not "
+                                   "recorded) is {value:.0%}: above 100%, so that peak is the wrong ceiling, not the step",
+        "fix.measured_untold": "measure the peak again on a quiet machine, with the step's dtype and threads "
+                               "(measurefirst peaks --refresh --dtype ...); check the FLOPs per step too"},
     "batch_mismatch": {
         "title": "batch size mismatch",
         "message": "micro_batch={threshold:.0f} but the batches have {value:.0f} samples",
@@ -299,9 +303,12 @@ EN: dict[str, dict[str, str]] = {
     # ---- ceilings and fits: a sweep, collectives ------------------------------------------------
     "roof_exceeded": {
         "title": "a rate above its roof",
-        "message": "{label} at n={n} reaches {rate:si}{unit}, {value:.0%} of the {roof} roof ({points} point(s) above "
-                   "it): the roof is wrong, not the point; it reads {peak:si}{unit}, measured for {dtype} with "
-                   "{threads} threads at {measured_at}, load {load:.2f} on {cpus} CPUs",
+        "message.compute": "{label} at n={n} reaches {rate:si}{unit}, {value:.0%} of the compute roof ({points} "
+                           "point(s) above it): the roof is wrong, not the point; it reads {peak:si}{unit}, measured "
+                           "for {dtype} with {threads} threads at {measured_at}, load {load:.2f} on {cpus} CPUs",
+        "message.memory": "{label} at n={n} reaches {rate:si}{unit}, {value:.0%} of the memory roof ({points} "
+                          "point(s) above it): the roof is wrong, not the point; it reads {peak:si}{unit}, measured "
+                          "with {threads} threads at {measured_at}, load {load:.2f} on {cpus} CPUs",
         "why": "Nothing runs faster than the machine can; a rate above the measured peak means the peak was measured "
                "low: under other load, with fewer threads, another dtype or a cold clock. Every 'of roof' figure "
                "divides by it.",
@@ -526,6 +533,10 @@ ZH: dict[str, dict[str, str]] = {
                             "{dtype}，{threads} 线程，测于 {measured_at}，当时负载 {load:.2f}，共 {cpus} 个 CPU），而不是这一步",
         "fix.measured": "在安静的机器上按这一步的数据类型和线程数重测峰值（measurefirst peaks --refresh --dtype ...）；"
                         "也检查每步 FLOPs",
+        "message.measured_untold": "相对实测峰值（{peak_flops:si}FLOP/s，未记录测量条件）的 MFU 为 {value:.0%}：超过 100%，"
+                                   "所以错的是这个峰值，而不是这一步",
+        "fix.measured_untold": "在安静的机器上按这一步的数据类型和线程数重测峰值（measurefirst peaks --refresh --dtype ...）；"
+                               "也检查每步 FLOPs",
         "why": "利用率超过 100% 说明某个输入有误，而不是模型真有这么快。",
         "fix": "检查每步 FLOPs（反向算了两次？把所有进程的 token 算在一个设备上？）、每步耗时（是否同步？）和峰值（稠密、"
                "GPU 与数据类型是否正确）"},
@@ -566,9 +577,12 @@ ZH: dict[str, dict[str, str]] = {
                "（number=...）"},
     "roof_exceeded": {
         "title": "速率超过屋顶",
-        "message": "{label} 在 n={n} 达到 {rate:si}{unit}，为{roof}屋顶的 {value:.0%}（{points} 个点超过它）：错的是屋顶，"
-                   "不是这个点；屋顶为 {peak:si}{unit}，按 {dtype}、{threads} 线程测于 {measured_at}，当时负载 {load:.2f}，"
-                   "共 {cpus} 个 CPU",
+        "message.compute": "{label} 在 n={n} 达到 {rate:si}{unit}，为算力屋顶的 {value:.0%}（{points} 个点超过它）："
+                           "错的是屋顶，不是这个点；屋顶为 {peak:si}{unit}，按 {dtype}、{threads} 线程测于 {measured_at}，"
+                           "当时负载 {load:.2f}，共 {cpus} 个 CPU",
+        "message.memory": "{label} 在 n={n} 达到 {rate:si}{unit}，为内存带宽屋顶的 {value:.0%}（{points} 个点超过它）："
+                          "错的是屋顶，不是这个点；屋顶为 {peak:si}{unit}，以 {threads} 线程测于 {measured_at}，"
+                          "当时负载 {load:.2f}，共 {cpus} 个 CPU",
         "why": "没有什么能比机器更快；速率超过实测峰值说明峰值测低了：有其他负载、线程更少、数据类型不同或时钟未升频。"
                "每个“达屋顶”的数字都以它为分母。",
         "fix": "在安静的机器上按扫描的方式重测峰值（measurefirst peaks --refresh --dtype DTYPE，线程数相同），再看“达屋顶”一列"},
@@ -605,9 +619,11 @@ _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "implicit_syncs": lambda f: "cpu" if "ops" in f.context else "",
     "many_tiny_ops": lambda f: "kernels" if f.context.get("kernels") else "",
     "memory": lambda f: "cpu" if "alloc_bytes" in f.context else "",
-    "mfu_above_100": lambda f: str(f.context.get("peak", "table")),
+    "mfu_above_100": lambda f: ("measured_untold" if f.context.get("peak") == "measured" and not f.context.get("measured_at")
+                                else str(f.context.get("peak", "table"))),
     "table_contradicts_verdict": lambda f: "undecided" if "ci_low" not in f.context else "",
     "poor_fit": lambda f: "residual" if f.context.get("reason") == "residual" else "rms",
+    "roof_exceeded": lambda f: "memory" if f.context.get("roof") == "memory" else "compute",
 }
 
 #: The Python habits behind each synchronizing op (the ``ops`` of a CPU ``implicit_syncs`` finding).
