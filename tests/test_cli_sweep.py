@@ -50,3 +50,26 @@ def test_peaks_are_measured_then_cached(tmp_path, capsys):
     assert first["flops_per_s"] > 1e8 and first["bytes_per_s"] > 1e8
     assert main(["peaks", "--device", "cpu", "--json", "--store", store]) == 0
     assert json.loads(capsys.readouterr().out) == first  # from the cache
+
+
+def test_a_rate_above_a_cached_peak_measures_the_peak_again(tmp_path, capsys, monkeypatch):
+    # issue 24 item 1: a rate above its roof makes the sweep measure the peak once more, and say so
+    from dataclasses import replace
+
+    from measurefirst import roofline
+
+    low = roofline.Peaks("cpu", "test cpu", "float32", flops_per_s=1.0, bytes_per_s=1.0, matmul_size=64,
+                         copy_bytes=2**20, threads=1, host="h", measured_at="2026-11-30T09:12:00+00:00", load=3.1,
+                         cpus=2)
+    asked = []
+
+    def fake_peaks(device, dtype, *, refresh=False, store=None, budget=1.0):
+        asked.append(refresh)
+        return replace(low, flops_per_s=1e15, bytes_per_s=1e15) if refresh else low
+
+    monkeypatch.setattr(roofline, "peaks", fake_peaks)
+    code = main(["sweep", "--op", "add", "--sizes", "1024,4096,16384,65536", "--budget", "0.2", "--json",
+                 "--device", "cpu", "--store", str(tmp_path / "r.db")])
+    out = capsys.readouterr()
+    assert code == 0 and asked == [False, True] and "measuring the peaks again" in out.err
+    assert json.loads(out.out)["peaks"]["flops_per_s"] == 1e15

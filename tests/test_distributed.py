@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -53,13 +54,41 @@ def test_sizes_are_nccl_tests_total_buffers() -> None:
 def test_latency_bandwidth_fit_on_literal_numbers() -> None:
     from measurefirst.distributed import CollectivePoint, CollectivesResult
 
-    # t = 100 us + size / (1 GB/s) exactly
+    # t = 100 us + size / (1 GB/s) exactly; three sizes past the latency
     pts = tuple(CollectivePoint("all_reduce", s, s // 4, "float32", 100e-6 + s / 1e9, (0.0, 0.0), 3)
-                for s in (1024, 65536, 1 << 20, 16 << 20))
+                for s in (1024, 65536, 1 << 20, 16 << 20, 64 << 20))
     r = CollectivesResult(2, "gloo", "cpu", pts)
     t0, bw = r.latency_bandwidth("all_reduce")
     assert t0 == pytest.approx(100e-6) and bw == pytest.approx(1e9)
-    assert "busbw   1.000 GB/s" in str(r)
+    assert "busbw   1.000 GB/s" in str(r) and r.findings == ()
+
+
+def test_collectives_times_that_fall_with_size_and_flat_fits_are_findings() -> None:
+    # issue 24 item 4: all_reduce 1 KiB 3,619 us and 64 KiB 2,771 us; send_recv's fit over flat points
+    # reported "asymptotic algbw 10.408 GB/s"; small sizes printed "0.000 GB/s"
+    from measurefirst.distributed import CollectivePoint, CollectivesResult
+    from measurefirst.render.distributed import collectives_lines
+
+    def pt(op, size, us):
+        return CollectivePoint(op, size, size // 4, "float32", us * 1e-6, (us * 1e-6,), 20)
+
+    r = CollectivesResult(2, "gloo", "cpu", (
+        pt("all_reduce", 1024, 3619.0), pt("all_reduce", 4096, 2900.0), pt("all_reduce", 65536, 2771.0),
+        pt("all_reduce", 1 << 20, 3900.0),
+        pt("send_recv", 1024, 80.0), pt("send_recv", 4096, 81.0), pt("send_recv", 65536, 79.5),
+        pt("send_recv", 1 << 20, 180.0)))
+    by = {(f.code, f.context["label"]): f for f in r.findings}
+    drop = by[("nonmonotone_sizes", "all_reduce")]
+    assert drop.value == pytest.approx(1 - 2771.0 / 3619.0) and drop.threshold == 0.2
+    assert ("nonmonotone_sizes", "send_recv") not in by  # 81 -> 79.5 us is within the noise
+    slope = by[("fit_slope_points", "send_recv")]
+    assert slope.value < slope.threshold == 3
+    text = "\n".join(collectives_lines(r))
+    assert "asymptotic algbw" not in text.split("fit t(size)")[1].split("send_recv")[1].splitlines()[0]
+    assert "a poor fit: no asymptotic bandwidth" in text
+    assert not re.search(r"\s0\.0+(\s|$)", text) and "0.0002830" in text  # 1 KiB in 3,619 us: 0.000283 GB/s
+    assert "warning [nonmonotone_sizes]: all_reduce: a larger size ran 23% faster" in text
+    assert "警告 [nonmonotone_sizes]" in "\n".join(collectives_lines(r, "zh"))
 
 
 def test_group_summary_flags_the_straggler() -> None:

@@ -35,8 +35,8 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     # findings are built through found() (the catalogue's severity and threshold), never by hand
     assert list(_finding_calls_outside_findings_py()) == []
     # each code is built where its catalogue entry says
-    sources = {"findings.py": ("measurement", "count"), "doctor.py": ("doctor",), "step.py": ("step",),
-               "selfcheck.py": ("selfcheck",)}
+    sources = {"findings.py": ("measurement", "count", "fit"), "doctor.py": ("doctor",), "step.py": ("step",),
+               "selfcheck.py": ("selfcheck",), "sweep.py": ("sweep",)}
     assert [(code, where) for code, where in produced
             if CATALOGUE[code].source not in sources[where.split(":")[0]]] == []
 
@@ -157,13 +157,24 @@ EXAMPLES = [
     found("cudnn_benchmark_varying_shapes", 5),
     found("peak_memory_phase", phase="optimizer", peak_bytes=1536 * 2**20),
     found("mfu_above_100", 1.7, peak="table"),
-    found("mfu_above_100", 2.3, peak="measured"),
+    found("mfu_above_100", 2.3, severity="warning", peak="measured", peak_flops=35.3e9, dtype="float32", threads=2,
+          measured_at="2026-11-30T09:12:00+00:00", load=3.1, cpus=2),
+    found("mfu_above_100", 1.4, severity="warning", peak="measured", peak_flops=1e9),
     found("batch_mismatch", 16, threshold=32),
     found("table_contradicts_verdict", 1.62, baseline="eager/fp32", ci_low=0.91, ci_high=0.97),
+    found("table_contradicts_verdict", 5.4, baseline="eager/fp32", verdict_ratio=0.55, rounds=37),
     found("selfcheck_failed", 0.112, threshold=0.05, row="200us adaptive wall"),
     found("selfcheck_trap_missed", 1.5, threshold=10.0, trap="cold_start"),
     found("selfcheck_noisy", 0.061, threshold=0.05, row="2us fixed wall", noise=0.08),
     found("count_spread", 0.0123, min=443_901.0, max=444_990.0),
+    found("roof_exceeded", 1.86, label="matmul", n=512, points=3, roof="compute", peak=44.8e9, unit="FLOP/s",
+          rate=83.3e9, dtype="float32", threads=2, measured_at="2026-11-30T09:12:00+00:00", load=3.1, cpus=2),
+    found("roof_exceeded", 1.3, label="copy", n=2**22, points=1, roof="memory", peak=10e9, unit="B/s", rate=13e9,
+          dtype="float32", threads=2, measured_at=None, load=None, cpus=None),
+    found("poor_fit", 0.31, threshold=0.10, reason="rms", label="matmul"),
+    found("poor_fit", 0.97, threshold=0.25, reason="residual", label="matmul"),
+    found("fit_slope_points", 2, reason="slope", label="matmul"),
+    found("nonmonotone_sizes", 0.23, reason="drop", label="all_reduce"),
 ]
 
 

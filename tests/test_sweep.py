@@ -206,3 +206,111 @@ def test_plots_are_valid_images(tmp_path):
     assert xml.dom.minidom.parse(str(svg)).documentElement.tagName == "svg"
     with pytest.raises(ValueError, match="png or .svg"):
         plot_all(r, tmp_path / "s.gif")
+
+
+# ---- issue 24: every number agrees with every other ---------------------------------------------------
+def sim_sweep(times_s, **kw):
+    """A sweep on the simulated clock whose size n takes ``times_s[n]`` seconds per call."""
+    w = SimWorld(SimSpec(timer_ns=50, noise=0.0, seed=3))
+    return sweep(lambda n: w.function(times_s[n] * 1e9), list(times_s), timer=w.timer(), min_time=0.0,
+                 warmup_min_time=0.0, **kw)
+
+
+def test_a_rate_above_its_roof_is_a_finding_about_the_roof():
+    # `measurefirst sweep matmul` printed "of roof" 186%, 192%, 145% with no warning
+    from measurefirst.render.findings import finding_words
+    from measurefirst.render.text import sweep_lines
+
+    stale = Peaks("cpu", "test cpu", "float32", flops_per_s=44.8e9, bytes_per_s=10e9, matmul_size=512,
+                  copy_bytes=2**27, threads=2, host="h", measured_at="2026-11-30T09:12:00+00:00", load=3.1, cpus=2)
+    rates = {64: 10e9, 128: 30e9, 256: 83.3e9, 512: 86.0e9, 1024: 65.0e9}  # FLOP/s: 186%, 192%, 145% of 44.8
+    r = sim_sweep({n: 2 * n**3 / rate for n, rate in rates.items()}, flops="2*n**3", peaks=stale)
+    roof = [f for f in r.findings if f.code == "roof_exceeded"]
+    assert len(roof) == 1  # one per implementation, with its worst point
+    f = roof[0]
+    assert f.severity == "warning" and f.threshold == 1.0
+    assert f.value == pytest.approx(86.0 / 44.8, rel=1e-3) and f.context["n"] == 512 and f.context["points"] == 3
+    assert (f.context["peak"], f.context["threads"], f.context["load"], f.context["cpus"]) == (44.8e9, 2, 3.1, 2)
+    text = "\n".join(sweep_lines(r))
+    assert "warning [roof_exceeded]" in text and "44.8 GFLOP/s" in text and "192%" in text
+    assert "2026-11-30T09:12:00+00:00" in text and "load 3.10 on 2 CPUs" in text
+    assert "; measured 2026-11-30T09:12:00+00:00 at load 3.10 on 2 CPUs" in text.splitlines()[0]  # the peaks line
+    assert "错的是屋顶" in finding_words(f, "zh").message
+    d = json.loads(r.to_json())
+    assert "roof_exceeded" in [x["code"] for x in d["findings"]] and SweepResult.from_dict(d).checks() == r.checks()
+    # a roof that holds every point: no finding
+    assert not [f for f in sim_sweep({n: 2 * n**3 / rate for n, rate in rates.items()}, flops="2*n**3",
+                                     peaks=PEAKS).findings if f.code == "roof_exceeded"]
+
+
+def test_peaks_record_how_they_were_measured_and_old_files_still_load():
+    from dataclasses import asdict
+
+    from measurefirst.roofline import conditions
+
+    when, load, cpus = conditions()
+    assert when.endswith("+00:00") and cpus >= 1 and (load >= 0 or load == -1.0)
+    r = sim_sweep({n: 1e-3 * (n / 64) ** 3 for n in (64, 128, 256, 512)}, flops="2*n**3", peaks=PEAKS)
+    d = r.to_dict()
+    assert set(d["peaks"]) >= {"measured_at", "load", "cpus"}
+    assert SweepResult.from_dict(json.loads(json.dumps(d))).peaks == PEAKS
+    for k in ("measured_at", "load", "cpus"):  # a file from before they were recorded
+        del d["peaks"][k]
+    assert SweepResult.from_dict(d).peaks == PEAKS
+    assert Peaks(**{k: v for k, v in asdict(PEAKS).items() if k not in ("measured_at", "load", "cpus")}) == PEAKS
+
+
+def test_a_fit_that_ignores_its_data_is_poor_and_its_curve_stays_inside_the_axes():
+    # n = 32, 64 and 256 all read ~10 ms (a disturbed run); the fit went through the other points
+    import re
+
+    from measurefirst.render.report import fragment
+    from measurefirst.render.text import sweep_lines
+
+    times = {32: 10e-3, 64: 10.2e-3, 128: 0.12e-3, 256: 9.9e-3, 512: 8e-3}
+    r = sim_sweep(times)
+    f = r.fit()
+    assert f.poor
+    codes = {x.code: x for x in r.findings if x.context.get("label") == r.labels[0]}
+    assert {"poor_fit", "nonmonotone_sizes"} <= set(codes)
+    drop = codes["nonmonotone_sizes"]
+    assert drop.value == pytest.approx(1 - 0.12e-3 / 10.2e-3, rel=1e-3) and drop.threshold == 0.2
+    text = "\n".join(sweep_lines(r))
+    assert "warning [poor_fit]" in text and "warning [nonmonotone_sizes]" in text
+    # flat, then one steep point: too few points on the slope for an exponent
+    flat = sim_sweep({32: 10e-3, 64: 10.2e-3, 128: 9.9e-3, 256: 10.1e-3, 512: 40e-3})
+    slope = [x for x in flat.findings if x.code == "fit_slope_points"]
+    assert slope and slope[0].value < slope[0].threshold == 3
+    # the plot: every drawn curve lies within the axes (y pixels between the top and the x-axis)
+    html = fragment(r)
+    svg_el = re.search(r'<svg[^>]*height="(\d+)"', html)
+    assert svg_el is not None
+    curves = re.findall(r'<polyline class="mf-line[^"]*" fill="none" points="([^"]+)"', html)
+    assert curves
+    for pts in curves:
+        ys = [float(p.split(",")[1]) for p in pts.split()]
+        assert all(0 <= y <= 380 - 52 + 0.5 for y in ys), ys
+    # a clean law: no fit findings
+    clean = sim_sweep({n: 20e-6 + 1e-11 * n**3 for n in (64, 128, 256, 512, 1024, 2048)})
+    assert not clean.checks()
+
+
+def test_a_cached_peak_that_does_not_say_how_it_was_measured_or_was_measured_under_load_is_measured_again(
+        tmp_path, monkeypatch):
+    from dataclasses import asdict, replace
+
+    from measurefirst import roofline
+    from measurefirst.store import Store
+
+    fresh = replace(PEAKS, flops_per_s=120e9, measured_at="2026-12-01T22:00:00+00:00", load=0.2, cpus=2)
+    calls = []
+    monkeypatch.setattr(roofline, "measure_peaks", lambda *a, **k: calls.append(1) or fresh)
+    with Store(tmp_path / "r.db") as st:
+        key = roofline._cache_key(roofline.resolve_device("cpu"), roofline.torch_dtype("float32"))
+        old = {k: v for k, v in asdict(PEAKS).items() if k not in roofline.PROVENANCE_FIELDS}
+        st.put_peaks(key, old)  # an entry from before peaks recorded how they were measured
+        assert roofline.peaks("cpu", store=st) == fresh and len(calls) == 1
+        assert roofline.peaks("cpu", store=st) == fresh and len(calls) == 1  # now from the cache
+    loaded = replace(fresh, load=1.9)  # measured while 1.9 of 2 CPUs were busy
+    assert roofline.stale(loaded, 0.3) and not roofline.stale(loaded, 1.5) and not roofline.stale(fresh, 0.0)
+    assert not roofline.stale(loaded, -1.0)  # the load now unknown: kept

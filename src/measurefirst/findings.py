@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import stats
+from .fit import MIN_SLOPE_POINTS, NONMONOTONE_DROP
 
 if TYPE_CHECKING:  # pragma: no cover
     from .results import Count, Measurement
@@ -77,6 +78,11 @@ MFU_MAX = 1.0
 #: before the two are called contradictory.
 TABLE_VERDICT_SLACK = 1.1
 
+# ---- thresholds: ceilings and fits (sweeps, collectives) -------------------------------------------
+#: A rate above this fraction of its roof (a measured peak FLOP/s or bandwidth) is impossible: the roof
+#: is wrong (measured under load, with other threads or another dtype), not the point.
+ROOF_MAX = 1.0
+
 # ---- thresholds: an instruction count ------------------------------------------------------------
 #: Repeated counts of the same calls may differ by this fraction (half their range over the median)
 #: before the work is said to vary between calls.
@@ -93,7 +99,7 @@ class Code:
     unit: str  # "fraction", "ratio", "samples", "calls", "count", "seconds", "cores", "threads", "" (no value)
     threshold: float | None = None
     threshold_name: str = ""
-    source: str = "measurement"  # what produces it: measurement, doctor, step, selfcheck, count
+    source: str = "measurement"  # what produces it: measurement, doctor, step, selfcheck, count, sweep, fit
 
 
 _D, _S = "doctor", "step"
@@ -144,6 +150,11 @@ CATALOGUE: dict[str, Code] = {
     "selfcheck_noisy": Code("warning", "fraction", None, "the row's tolerance", "selfcheck"),
     # an instruction count
     "count_spread": Code("warning", "fraction", COUNT_SPREAD_FRACTION, "COUNT_SPREAD_FRACTION", "count"),
+    # ceilings and fits: a sweep, collectives
+    "roof_exceeded": Code("warning", "fraction", ROOF_MAX, "ROOF_MAX", "sweep"),
+    "poor_fit": Code("warning", "fraction", None, "fit.POOR_FIT_RMS or fit.POOR_FIT_RESIDUAL", "fit"),
+    "fit_slope_points": Code("warning", "count", float(MIN_SLOPE_POINTS), "fit.MIN_SLOPE_POINTS", "fit"),
+    "nonmonotone_sizes": Code("warning", "fraction", NONMONOTONE_DROP, "fit.NONMONOTONE_DROP", "fit"),
 }
 
 
@@ -315,3 +326,18 @@ def assess_count(c: "Count") -> tuple[Finding, ...]:
     if c.counts and c.spread > COUNT_SPREAD_FRACTION:
         return (found("count_spread", c.spread, min=min(c.per_call_counts), max=max(c.per_call_counts)),)
     return ()
+
+
+def fit_findings(problems: list[tuple[str, float, float]], **context: Any) -> list[Finding]:
+    """The findings of a fit's :meth:`~measurefirst.fit.PowerFit.problems` (``rms``/``residual``:
+    ``poor_fit``; ``slope``: ``fit_slope_points``; ``drop``: ``nonmonotone_sizes``), each with its value
+    and threshold and ``context`` (the series' label or op)."""
+    out = []
+    for reason, value, threshold in problems:
+        if reason == "slope":
+            out.append(found("fit_slope_points", value, threshold=threshold, reason=reason, **context))
+        elif reason == "drop":
+            out.append(found("nonmonotone_sizes", value, threshold=threshold, reason=reason, **context))
+        else:
+            out.append(found("poor_fit", value, threshold=threshold, reason=reason, **context))
+    return out

@@ -22,6 +22,15 @@ HUBER_C = 1.345
 MIN_POINTS = 4
 #: Above this rms relative error the points do not follow one power law (cache regimes, noise).
 POOR_FIT_RMS = 0.10
+#: A single point further than this (relative) from the fitted curve: the model ignores it (Huber
+#: weights let a fit pass by a point that contradicts it; a law drawn past it is not a law of the data).
+POOR_FIT_RESIDUAL = 0.25
+#: Fewest points where the work term ``c·n^k`` is at least the overhead ``t0`` for the exponent to be
+#: read from the data (two points always lie on some power law).
+MIN_SLOPE_POINTS = 3
+#: A larger size at least this fraction faster than a smaller one: the sizes' times are not monotone
+#: (a disturbed run, or a change of algorithm between sizes); the model ``t0 + c·n^k`` cannot bend down.
+NONMONOTONE_DROP = 0.20
 #: t quantiles 0.975 for small degrees of freedom (index = dof); normal beyond.
 _T975 = [math.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086]
@@ -43,6 +52,12 @@ class PowerFit:
     crossover: float | None
     rms_rel_error: float
     n_points: int
+    #: the largest relative distance of one point from the curve
+    max_rel_residual: float = 0.0
+    #: how many points lie where the work term is at least the overhead (-1: not computed)
+    slope_points: int = -1
+    #: the largest fraction by which a larger size ran faster than a smaller one (0: monotone)
+    drop: float = 0.0
     #: the largest exponent searched (:data:`K_GRID`)
     k_max: ClassVar[float] = float(K_GRID[-1])
 
@@ -60,8 +75,25 @@ class PowerFit:
 
     @property
     def poor(self) -> bool:
-        """True when the points stray from the model by more than :data:`POOR_FIT_RMS` (rms)."""
-        return self.rms_rel_error > POOR_FIT_RMS
+        """True when the points contradict the model: any of :meth:`problems`."""
+        return bool(self.problems())
+
+    def problems(self) -> list[tuple[str, float, float]]:
+        """Why the points contradict the model, each as ``(reason, value, threshold)``: ``rms`` (they
+        stray by more than :data:`POOR_FIT_RMS`), ``residual`` (one point further than
+        :data:`POOR_FIT_RESIDUAL` from the curve), ``slope`` (fewer than :data:`MIN_SLOPE_POINTS`
+        points where the work term dominates, so the exponent rests on too few of them; only when the
+        fit claims a work term) and ``drop`` (a larger size faster by :data:`NONMONOTONE_DROP` or more)."""
+        out: list[tuple[str, float, float]] = []
+        if self.rms_rel_error > POOR_FIT_RMS:
+            out.append(("rms", self.rms_rel_error, POOR_FIT_RMS))
+        if self.max_rel_residual > POOR_FIT_RESIDUAL:
+            out.append(("residual", self.max_rel_residual, POOR_FIT_RESIDUAL))
+        if 0 <= self.slope_points < MIN_SLOPE_POINTS and self.c > 0 and self.k > 0:
+            out.append(("slope", float(self.slope_points), float(MIN_SLOPE_POINTS)))
+        if self.drop >= NONMONOTONE_DROP:
+            out.append(("drop", self.drop, NONMONOTONE_DROP))
+        return out
 
     def __str__(self) -> str:
         from .render.text import fit_text
@@ -164,7 +196,22 @@ def fit_power(sizes: Sequence[float], seconds: Sequence[float]) -> PowerFit:
         k_ci = (k - step, k + step)
     crossover = (t0 / c) ** (1.0 / k) if (c > 0 and t0 > 0 and k > 0) else None
     rel = (t - (t0 + c * n**k)) / t
-    return PowerFit(t0, c, k, k_ci, crossover, float(np.sqrt(np.mean(rel**2))), int(len(n)))
+    slope = int(np.sum(c * n**k >= t0)) if c > 0 else 0
+    return PowerFit(t0, c, k, k_ci, crossover, float(np.sqrt(np.mean(rel**2))), int(len(n)),
+                    float(np.max(np.abs(rel))), slope, largest_drop(n, t))
+
+
+def largest_drop(sizes: Sequence[float] | np.ndarray, seconds: Sequence[float] | np.ndarray) -> float:
+    """The largest fraction by which a larger size ran faster than any smaller one:
+    ``1 - t(big) / max t(smaller)``; 0 when the times never fall as the size grows."""
+    order = np.argsort(np.asarray(sizes, dtype=float), kind="stable")
+    t = np.asarray(seconds, dtype=float)[order]
+    worst, slowest = 0.0, -math.inf
+    for x in t:
+        if slowest > 0:
+            worst = max(worst, 1.0 - float(x) / slowest)
+        slowest = max(slowest, float(x))
+    return worst
 
 
 COMPLEXITY_CLASSES: dict[str, Callable[[np.ndarray], np.ndarray]] = {

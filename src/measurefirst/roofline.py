@@ -21,6 +21,10 @@ from .dtypes import torch_dtype
 OVERHEAD_BOUND_FACTOR = 2.0
 #: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
 OVERHEAD_BOUND_FRACTION = 0.05
+#: A cached peak measured while the 1-minute load average exceeded this fraction of the CPUs is measured
+#: again once the machine's load has fallen under this fraction of the load then (other processes shared
+#: the cores it timed; a 1-minute average takes most of a minute of quiet to halve).
+PEAK_LOAD_FRACTION = 0.5
 
 @dataclass(frozen=True)
 class Peaks:
@@ -35,6 +39,11 @@ class Peaks:
     copy_bytes: int
     threads: int
     host: str
+    #: how it was measured: when (UTC, ISO 8601), the 1-minute load average then and the CPU count
+    #: ("" / -1 / 0 when unknown: a cache entry or a file from before they were recorded)
+    measured_at: str = ""
+    load: float = -1.0
+    cpus: int = 0
 
     @property
     def ridge(self) -> float:
@@ -84,7 +93,25 @@ def measure_peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float
     m = benchmark(lambda: dst.copy_(src), device=dev, budget=budget, min_time=0.1)
     bw = 2.0 * elems * 4 / m.median
     return Peaks(str(dev), device_name(dev), str(dt).replace("torch.", ""), best, bw, best_n, elems * 4,
-                 torch.get_num_threads(), socket.gethostname())
+                 torch.get_num_threads(), socket.gethostname(), *conditions())
+
+
+def conditions() -> tuple[str, float, int]:
+    """How the machine stands now, as a peak records it: the UTC time (ISO 8601), the 1-minute load
+    average (-1 where the platform has none) and the CPU count."""
+    import datetime
+    import os
+
+    try:
+        load = float(os.getloadavg()[0])
+    except (AttributeError, OSError):
+        load = -1.0
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    return now, load, int(os.cpu_count() or 0)
+
+
+#: Fields of :class:`Peaks` that older files and cache entries lack.
+PROVENANCE_FIELDS = ("measured_at", "load", "cpus")
 
 
 def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, refresh: bool = False,
@@ -103,15 +130,28 @@ def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, 
             cached = st.get_peaks(key)
             if cached is not None:
                 try:
-                    return Peaks(**cached)
+                    p = Peaks(**cached)
                 except TypeError:
                     pass  # a cache entry of another version or damaged: measure again
+                else:
+                    if not stale(p, conditions()[1]):
+                        return p
         p = measure_peaks(dev, dt, budget=budget)
         st.put_peaks(key, asdict(p))
         return p
     finally:
         if own:
             st.close()
+
+
+def stale(p: Peaks, load_now: float) -> bool:
+    """Whether a cached peak should be measured again: it does not say how it was measured (an entry from
+    before that was recorded), or it was measured under load (above :data:`PEAK_LOAD_FRACTION` of the
+    CPUs) and the load has fallen under that fraction of its value then (``load_now``, the 1-minute load
+    average; -1 when unknown)."""
+    if not p.measured_at or p.cpus <= 0 or p.load < 0:
+        return True
+    return p.load > PEAK_LOAD_FRACTION * p.cpus and 0 <= load_now < PEAK_LOAD_FRACTION * p.load
 
 
 @dataclass(frozen=True)

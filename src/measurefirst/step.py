@@ -92,6 +92,7 @@ class Throughput:
 
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison
+    from .roofline import Peaks
 
 #: Where a step's FLOPs came from (:attr:`StepResult.flops_source`; the renderer has the words): none asked
 #: for, given as a number, 6·N·tokens, "6N" asked for without micro_batch and seq_len, "count" asked for
@@ -373,7 +374,7 @@ def benchmark_step(
     dtype: str | torch.dtype = "fp32",
     compile: bool | str | Callable[..., Any] = False,
     label: str = "step",
-    measured_peak: float | None = None,
+    measured_peak: "float | Peaks | None" = None,
     timer: Timer | None = None,
 ) -> StepResult:
     """Time a training step phase by phase (see the module docstring).
@@ -382,8 +383,14 @@ def benchmark_step(
     tokens, an approximation labelled as such), a number, or None. ``dtype``: ``fp32``, ``bf16`` or
     ``fp16`` autocast, in any spelling (``bfloat16``, ``torch.bfloat16``, ``half``: :mod:`measurefirst.dtypes`). ``compile``: False, True (inductor), a backend name, or the model already wrapped
     by ``torch.compile``; compilation happens in warm-up and is reported apart. ``measured_peak``: FLOP/s measured on this machine (see
-    :func:`measurefirst.roofline.peaks`) for the second MFU.
+    :func:`measurefirst.roofline.peaks`) for the second MFU, or the :class:`~measurefirst.roofline.Peaks` themselves
+    (then an MFU above 100% names how that peak was measured). A measured peak is a measurement that can be wrong:
+    an MFU above 100% against it is a warning about the peak; only a datasheet peak makes it an error.
     """
+    peak_how: dict[str, Any] = {}
+    if measured_peak is not None and not isinstance(measured_peak, (int, float)):
+        peak_how = _peak_how(measured_peak)
+        measured_peak = float(measured_peak.flops_per_s)
     if not isinstance(model, torch.nn.Module):
         raise StepError(f"model is a {type(model).__name__}, not a torch.nn.Module; " + CONTRACT)
     if not isinstance(optimizer, torch.optim.Optimizer):
@@ -496,7 +503,7 @@ def benchmark_step(
                   else (NOT_IN_TABLE if cuda else NO_TABLE_PEAK_CPU))
     mfu_measured = None if (achieved is None or not measured_peak) else achieved / measured_peak
     findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
-                         micro_batch, first_batch, cuda, compile_s)
+                         micro_batch, first_batch, cuda, compile_s, {"peak_flops": measured_peak, **peak_how})
     return StepResult(
         label=label, device=str(dev), variant=variant, dtype=dtype, steps=steps, warmup_steps=warmup,
         phase_s=med, step_s=step_s, step_samples_s=tuple(totals), warmup_step_s=tuple(warm_times),
@@ -568,7 +575,8 @@ def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Calla
 
 def _findings(med: dict[str, float], totals: list[float], recompiles: int, memory: dict[str, dict[str, int]] | None,
               peak_phase: str | None, mfu_table: float | None, mfu_measured: float | None, shapes: set[Any],
-              micro_batch: int | None, first_batch: list[Any], cuda: bool, compile_s: float | None) -> tuple[Finding, ...]:
+              micro_batch: int | None, first_batch: list[Any], cuda: bool, compile_s: float | None,
+              peak_how: dict[str, Any] | None = None) -> tuple[Finding, ...]:
     step_s = _median(totals)
     out: list[Finding] = []
     if step_s > 0 and med.get("data", 0.0) / step_s > STARVATION_FRACTION:
@@ -581,9 +589,11 @@ def _findings(med: dict[str, float], totals: list[float], recompiles: int, memor
         out.append(found("cudnn_benchmark_varying_shapes", len(shapes)))
     if peak_phase is not None and memory:
         out.append(found("peak_memory_phase", phase=peak_phase, peak_bytes=memory[peak_phase]["peak_allocated"]))
-    for which, mfu in (("table", mfu_table), ("measured", mfu_measured)):
-        if mfu is not None and mfu > MFU_MAX:
-            out.append(found("mfu_above_100", mfu, peak=which))
+    if mfu_table is not None and mfu_table > MFU_MAX:
+        out.append(found("mfu_above_100", mfu_table, peak="table"))
+    if mfu_measured is not None and mfu_measured > MFU_MAX:
+        # a measured (often cached) peak can be wrong: a warning that names it, never a failed run
+        out.append(found("mfu_above_100", mfu_measured, severity="warning", peak="measured", **(peak_how or {})))
     if micro_batch is not None and first_batch:
         seen = _leading_dim(first_batch[0])
         if seen is not None and seen != micro_batch:
@@ -595,18 +605,44 @@ def _findings(med: dict[str, float], totals: list[float], recompiles: int, memor
     return tuple(out)
 
 
+def _peak_how(pk: "Peaks") -> dict[str, Any]:
+    """How a measured peak was measured, as a finding's context."""
+    return {"dtype": pk.dtype, "threads": pk.threads, "measured_at": pk.measured_at or None,
+            "load": None if pk.load < 0 else pk.load, "cpus": pk.cpus or None}
+
+
+def with_measured_peak(r: StepResult, peak: "Peaks") -> StepResult:
+    """``r`` with its second MFU against ``peak`` (a peak measured again after the step ran above the
+    first): ``mfu_measured`` and the ``mfu_above_100`` finding of the measured peak follow it."""
+    findings = tuple(f for f in r.findings if not (f.code == "mfu_above_100" and f.context.get("peak") == "measured"))
+    if r.flops_per_step is None or not r.step_s > 0:
+        return replace(r, mfu_measured_peak=peak.flops_per_s, findings=findings)
+    mfu = r.flops_per_step / r.step_s / peak.flops_per_s
+    if mfu > MFU_MAX:
+        findings += (found("mfu_above_100", mfu, severity="warning", peak="measured",
+                           **{"peak_flops": peak.flops_per_s, **_peak_how(peak)}),)
+    return replace(r, mfu_measured=mfu, mfu_measured_peak=peak.flops_per_s, findings=findings)
+
+
 def measured_peaks(device: DeviceLike, dtypes: Iterable[str], store: Any = None) -> dict[str, float]:
     """The measured matrix-product peak (FLOP/s) of each step dtype (``fp32``, ``bf16``, ``fp16``) on
     ``device``, cached in the results ``store`` (see :func:`measurefirst.roofline.peaks`)."""
     from .roofline import peaks
 
-    return {d: peaks(device, "float32" if d == "fp32" else d, store=store).flops_per_s for d in dtypes}
+    return {d: p.flops_per_s for d, p in measured_peak_records(device, dtypes, store).items()}
+
+
+def measured_peak_records(device: DeviceLike, dtypes: Iterable[str], store: Any = None) -> "dict[str, Peaks]":
+    """:func:`measured_peaks` with how each was measured (the :class:`~measurefirst.roofline.Peaks`)."""
+    from .roofline import peaks
+
+    return {d: peaks(device, "float32" if d == "fp32" else d, store=store) for d in dtypes}
 
 
 def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager",), dtypes: Iterable[str] = ("fp32",),
                   device: DeviceLike = "auto", steps: int = defaults.COMPARE_STEPS, warmup: int = defaults.STEP_WARMUP,
                   compare_budget: float | None = None,
-                  measured_peak: float | Mapping[str, float] | None = None,
+                  measured_peak: "float | Peaks | Mapping[str, float | Peaks] | None" = None,
                   **settings: Any) -> StepComparison:
     """Each (variant, dtype) built fresh by ``build()``, timed with :func:`benchmark_step`, then one
     interleaved :func:`measurefirst.compare` of their whole steps for a verdict per variant against the
@@ -618,7 +654,7 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
 
     results: list[StepResult] = []
     candidates: dict[str, Callable[[], object]] = {}
-    peak_of: dict[str, float | None] = (
+    peak_of: "dict[str, float | Peaks | None]" = (
         {dtype_name(k, STEP_DTYPES): v for k, v in measured_peak.items()} if isinstance(measured_peak, Mapping)
         else dict.fromkeys(STEP_DTYPES, measured_peak))
     for variant in variants:
@@ -663,11 +699,16 @@ def _check_table_against_verdicts(results: list[StepResult], labels: list[str],
     for r, label in zip(results[1:], labels[1:]):
         v = comparison.verdict(label)
         ratio = r.step_s / base if base > 0 else math.nan
-        # without a CI (too few rounds), only a table that is off by a wide margin is called out
+        # without a CI (too few rounds), only a table that is off by a wide margin is called out, and the
+        # finding says the verdict is undecided: it cites no interval the verdict did not produce
         lo, hi = v.ratio_ci if v.ratio_ci is not None else (v.ratio / TABLE_VERDICT_SLACK, v.ratio * TABLE_VERDICT_SLACK)
         if math.isfinite(ratio) and math.isfinite(lo) and math.isfinite(hi) and (
                 ratio < lo / TABLE_VERDICT_SLACK or ratio > hi * TABLE_VERDICT_SLACK):
-            f = found("table_contradicts_verdict", ratio, baseline=labels[0], ci_low=lo, ci_high=hi)
+            if v.ratio_ci is None:
+                f = found("table_contradicts_verdict", ratio, baseline=labels[0], verdict_ratio=v.ratio,
+                          rounds=v.rounds)
+            else:
+                f = found("table_contradicts_verdict", ratio, baseline=labels[0], ci_low=lo, ci_high=hi)
             r = replace(r, findings=r.findings + (f,))
         out.append(r)
     return out

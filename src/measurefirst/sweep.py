@@ -18,10 +18,11 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 from . import defaults
 from .devices import DeviceLike, cuda_api, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark, default_label
-from .fit import ComplexityFit, FitError, PowerFit, fit_complexity, fit_power
+from .findings import ROOF_MAX, fit_findings, found
+from .fit import NONMONOTONE_DROP, ComplexityFit, FitError, PowerFit, fit_complexity, fit_power, largest_drop
 from .protocol import migrate
 from .results import Finding, Measurement
-from .roofline import Bound, Peaks, classify
+from .roofline import PROVENANCE_FIELDS, Bound, Peaks, classify
 
 SizeFn = Callable[[int], float]
 MakeFn = Callable[[int], Callable[[], object]]
@@ -241,8 +242,48 @@ class SweepResult:
 
     @property
     def findings(self) -> tuple[Finding, ...]:
-        """Every measured point's findings, in the order of the points."""
-        return tuple(f for m in self.measurements for f in m.findings)
+        """Every measured point's findings, in the order of the points, then the sweep's own
+        (:meth:`checks`)."""
+        return tuple(f for m in self.measurements for f in m.findings) + self.checks()
+
+    def checks(self) -> tuple[Finding, ...]:
+        """What the sweep's numbers say against each other, per implementation: a rate above its roof
+        (``roof_exceeded``: the roof is the wrong number, named with how it was measured) and a fit whose
+        points contradict it (``poor_fit``, ``fit_slope_points``, ``nonmonotone_sizes``)."""
+        out: list[Finding] = []
+        for label in self.labels:
+            roof = self.roof_check(label)
+            if roof is not None:
+                out.append(roof)
+            ok = [p for p in self.series(label) if p.ok]
+            try:
+                fit = self.fit(label)
+            except FitError:
+                drop = largest_drop([p.n for p in ok], [p.seconds for p in ok])
+                if drop >= NONMONOTONE_DROP:
+                    out += fit_findings([("drop", drop, NONMONOTONE_DROP)], label=label)
+                continue
+            out += fit_findings(fit.problems(), label=label)
+        return tuple(out)
+
+    def roof_check(self, label: str) -> Finding | None:
+        """``roof_exceeded`` for ``label`` when a point's rate passes :data:`~measurefirst.findings.ROOF_MAX`
+        of its roof: the value is the highest fraction, the context names the point and the roof (its
+        value, dtype, threads, and when and under which load it was measured)."""
+        pk = self.peaks
+        if pk is None:
+            return None
+        over = [(b.fraction, b.roof, p) for p in self.series(label) if p.ok
+                for b in (self.bound(p),) if b.fraction is not None and b.fraction > ROOF_MAX]
+        if not over:
+            return None
+        fraction, roof, p = max(over, key=lambda x: x[0] or 0.0)
+        compute = roof == "compute"
+        return found("roof_exceeded", fraction, label=label, n=p.n, points=len(over), roof=roof,
+                     peak=pk.flops_per_s if compute else pk.bytes_per_s, unit="FLOP/s" if compute else "B/s",
+                     rate=p.flops_per_s if compute else p.bytes_per_s, dtype=pk.dtype, threads=pk.threads,
+                     measured_at=pk.measured_at or None, load=None if pk.load < 0 else pk.load,
+                     cpus=pk.cpus or None)
 
     def series(self, label: str | None = None) -> list[SweepPoint]:
         label = self.labels[0] if label is None else label
@@ -302,6 +343,8 @@ class SweepResult:
             "sizes": list(self.sizes), "reference": self.reference, "device": self.device,
             "peaks": None if self.peaks is None else asdict(self.peaks), "complete": self.complete,
             "options": dict(self.options),
+            # the sweep's own findings, written for readers of the file; loading recomputes them
+            "findings": [f.to_dict() for f in self.checks()],
             "points": [{"label": p.label, "n": p.n, "error": p.error, "flops": p.flops, "bytes": p.bytes,
                         "measurement": None if p.measurement is None else p.measurement.to_dict()}
                        for p in self.points],
@@ -350,12 +393,17 @@ class SweepResult:
         peaks = d.get("peaks")
         if peaks is not None:
             fields_ = Peaks.__dataclass_fields__
-            if not isinstance(peaks, dict) or set(peaks) != set(fields_):
+            required = set(fields_) - set(PROVENANCE_FIELDS)
+            if not isinstance(peaks, dict) or not required <= set(peaks) or not set(peaks) <= set(fields_):
                 raise ValueError("sweep.peaks must be an object with " + ", ".join(fields_))
             for k, f in fields_.items():
+                if k not in peaks:
+                    continue
                 v = peaks[k]
+                low = -1.0 if k in PROVENANCE_FIELDS else 0.0  # unknown provenance reads -1 or 0
                 ok = (isinstance(v, str) if f.type in ("str", str) else
-                      isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and v > 0)
+                      isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                      and (v > low if k not in PROVENANCE_FIELDS else v >= low))
                 if not ok:
                     raise ValueError(f"sweep.peaks.{k} has an invalid value {str(v)[:40]!r}")
             peaks = Peaks(**peaks)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from ..dtypes import DTYPE_ALIASES, torch_dtype
+from ..findings import Finding
 from .bandwidth import OPS, algbw, bus_factor, busbw, elements
 from .group import barrier, dist, guarded
 
@@ -55,7 +56,52 @@ class CollectivesResult:
     schema_version: int = SCHEMA_VERSION
 
     kind: ClassVar[str] = "collectives"
-    findings: ClassVar[tuple[()]] = ()
+
+    @property
+    def findings(self) -> tuple["Finding", ...]:
+        """Per op: times that fall as the message grows (``nonmonotone_sizes``) and a latency/bandwidth
+        fit its points contradict (``poor_fit``, ``fit_slope_points``: see :meth:`fit_problems`)."""
+        from ..findings import fit_findings
+        from ..fit import NONMONOTONE_DROP, largest_drop
+
+        out: list[Finding] = []
+        for op in dict.fromkeys(p.op for p in self.points):
+            pts = [p for p in self.points if p.op == op and p.error is None and math.isfinite(p.seconds)]
+            drop = largest_drop([p.size_bytes for p in pts], [p.seconds for p in pts])
+            problems = [("drop", drop, NONMONOTONE_DROP)] if drop >= NONMONOTONE_DROP else []
+            try:
+                problems += self.fit_problems(op)
+            except ValueError:
+                pass
+            out += fit_findings(problems, label=op)
+        return tuple(out)
+
+    def fit_problems(self, op: str) -> list[tuple[str, float, float]]:
+        """Why :meth:`latency_bandwidth` should not be read as a law of ``op``'s times, as
+        :meth:`measurefirst.fit.PowerFit.problems` says it of a sweep: the points stray from the line
+        (``rms``, ``residual``), or fewer than :data:`~measurefirst.fit.MIN_SLOPE_POINTS` sizes lie where the
+        bandwidth term is at least the latency (``slope``: flat points say nothing of a bandwidth)."""
+        import numpy as np
+
+        from ..fit import MIN_SLOPE_POINTS, POOR_FIT_RESIDUAL, POOR_FIT_RMS
+
+        t0, bw = self.latency_bandwidth(op)
+        pts = [p for p in self.points if p.op == op and p.error is None and math.isfinite(p.seconds)]
+        s = np.array([p.size_bytes for p in pts], dtype=float)
+        t = np.array([p.seconds for p in pts], dtype=float)
+        term = s / bw if math.isfinite(bw) else np.zeros_like(s)
+        rel = (t - (t0 + term)) / t
+        out: list[tuple[str, float, float]] = []
+        rms = float(np.sqrt(np.mean(rel**2)))
+        if rms > POOR_FIT_RMS:
+            out.append(("rms", rms, POOR_FIT_RMS))
+        worst = float(np.max(np.abs(rel)))
+        if worst > POOR_FIT_RESIDUAL:
+            out.append(("residual", worst, POOR_FIT_RESIDUAL))
+        slope = int(np.sum(term >= max(t0, 0.0)))
+        if math.isfinite(bw) and slope < MIN_SLOPE_POINTS:
+            out.append(("slope", float(slope), float(MIN_SLOPE_POINTS)))
+        return out
 
     @property
     def complete(self) -> bool:
@@ -93,7 +139,8 @@ class CollectivesResult:
                             "seconds": p.seconds, "rank_seconds": list(p.rank_seconds), "samples": p.samples,
                             "algbw_bytes_per_s": None if p.error else p.algbw,
                             "busbw_bytes_per_s": None if p.error else p.busbw(n),
-                            "error": p.error} for p in self.points]}
+                            "error": p.error} for p in self.points],
+                "findings": [f.to_dict() for f in self.findings]}  # for readers; loading recomputes them
 
     def to_json(self, indent: int | None = 2) -> str:
         from ..safeio import strict_json

@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..distributed.bandwidth import bus_factor, human_bytes
+from .findings import finding_lines
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -24,7 +25,7 @@ def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str
             lines.append(f"{p.op:<15}{human_bytes(p.size_bytes):>8}  " + word("error_line", lang, error=p.error))
             continue
         lines.append(f"{p.op:<15}{human_bytes(p.size_bytes):>8}{p.count:>11}{p.dtype:>9}{p.seconds * 1e6:>12.1f}"
-                     f"{p.algbw / 1e9:>12.3f}{p.busbw(n) / 1e9:>12.3f}")
+                     f"{gbps(p.algbw):>12}{gbps(p.busbw(n)):>12}")
     fits = []
     for op in dict.fromkeys(p.op for p in result.points):
         try:
@@ -35,12 +36,23 @@ def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str
         if math.isinf(bw):  # time did not grow with size: no bandwidth term to report
             fits.append(latency + word("co_flat", lang))
             continue
-        fits.append(latency + word("co_bandwidth", lang, algbw=f"{bw / 1e9:7.3f}",
-                                   busbw=f"{bw * bus_factor(op, n) / 1e9:7.3f}"))
+        if result.fit_problems(op):  # flat or scattered points: the bandwidth is no figure of these data
+            fits.append(latency + word("co_fit_poor", lang))
+            continue
+        fits.append(latency + word("co_bandwidth", lang, algbw=f"{gbps(bw):>7}", busbw=f"{gbps(bw * bus_factor(op, n)):>7}"))
     if fits:
         lines.append(word("co_fit_head", lang))
         lines += fits
+    lines += finding_lines(result.findings, lang)
     return lines
+
+
+def gbps(bytes_per_s: float) -> str:
+    """A bandwidth in GB/s with four significant digits (``1.000``, ``0.0003412``: never ``0.000``)."""
+    if not math.isfinite(bytes_per_s):
+        return "n/a"
+    text = f"{bytes_per_s / 1e9:#.4g}"
+    return text[:-1] if text.endswith(".") else text
 
 
 def group_lines(s: "GroupSummary", lang: str = "en") -> list[str]:

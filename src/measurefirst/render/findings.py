@@ -246,10 +246,18 @@ EN: dict[str, dict[str, str]] = {
     "mfu_above_100": {
         "title": "MFU above 100%",
         "message.table": "MFU against the table peak is {value:.0%}: impossible",
-        "message.measured": "MFU against the measured peak is {value:.0%}: impossible",
+        "message.measured": "MFU against the measured peak is {value:.0%}: above 100%, so the measured peak "
+                            "({peak_flops:si}FLOP/s, {dtype}, {threads} threads, measured {measured_at} at load "
+                            "{load:.2f} on {cpus} CPUs) is the wrong ceiling, not the step",
         "why": "Utilisation above 100% means an input is wrong, not that the model is fast.",
         "fix": "check the FLOPs per step (double-counted backward? all ranks' tokens on one device?), the step time "
-               "(synchronized?) and the peak (dense, right GPU and dtype)"},
+               "(synchronized?) and the peak (dense, right GPU and dtype)",
+        "fix.measured": "measure the peak again on a quiet machine, with the step's dtype and threads "
+                        "(measurefirst peaks --refresh --dtype ...); check the FLOPs per step too",
+        "message.measured_untold": "MFU against the measured peak ({peak_flops:si}FLOP/s, how it was measured not "
+                                   "recorded) is {value:.0%}: above 100%, so that peak is the wrong ceiling, not the step",
+        "fix.measured_untold": "measure the peak again on a quiet machine, with the step's dtype and threads "
+                               "(measurefirst peaks --refresh --dtype ...); check the FLOPs per step too"},
     "batch_mismatch": {
         "title": "batch size mismatch",
         "message": "micro_batch={threshold:.0f} but the batches have {value:.0f} samples",
@@ -260,6 +268,11 @@ EN: dict[str, dict[str, str]] = {
         "title": "table contradicts the verdict",
         "message": "the phase table puts this step at {value:.2f}x {baseline}'s, far from the interleaved verdict "
                    "({ci_low:.2f}x–{ci_high:.2f}x): the machine's speed changed between the tables; trust the verdict",
+        "message.undecided": "the phase table puts this step at {value:.2f}x {baseline}'s; the interleaved verdict is "
+                             "undecided ({rounds} rounds, too few for a 95% CI; its estimate is {verdict_ratio:.2f}x): "
+                             "neither settles the difference",
+        "fix.undecided": "give the interleaved comparison more steps (compare_budget=...) until its verdict has a 95% "
+                         "CI; until then neither the table nor the verdict tells which is faster",
         "why": "Tables are measured one variant after another, so a change in the machine's load between them moves "
                "one table and not the other; the verdict alternates the variants round by round.",
         "fix": "read speed differences from the interleaved verdict; read the table for where the time goes within "
@@ -287,6 +300,44 @@ EN: dict[str, dict[str, str]] = {
         "why": "Counting the same calls again should give the same count; a spread means the work itself varies.",
         "fix": "the work differs between calls (random inputs, caches that fill, memory that grows): make the calls "
                "identical, or count more calls per repeat (number=...)"},
+    # ---- ceilings and fits: a sweep, collectives ------------------------------------------------
+    "roof_exceeded": {
+        "title": "a rate above its roof",
+        "message.compute": "{label} at n={n} reaches {rate:si}{unit}, {value:.0%} of the compute roof ({points} "
+                           "point(s) above it): the roof is wrong, not the point; it reads {peak:si}{unit}, measured "
+                           "for {dtype} with {threads} threads at {measured_at}, load {load:.2f} on {cpus} CPUs",
+        "message.memory": "{label} at n={n} reaches {rate:si}{unit}, {value:.0%} of the memory roof ({points} "
+                          "point(s) above it): the roof is wrong, not the point; it reads {peak:si}{unit}, measured "
+                          "with {threads} threads at {measured_at}, load {load:.2f} on {cpus} CPUs",
+        "why": "Nothing runs faster than the machine can; a rate above the measured peak means the peak was measured "
+               "low: under other load, with fewer threads, another dtype or a cold clock. Every 'of roof' figure "
+               "divides by it.",
+        "fix": "measure the peak again on a quiet machine, the way the sweep runs (measurefirst peaks --refresh "
+               "--dtype DTYPE, same thread count), then read the 'of roof' column"},
+    "poor_fit": {
+        "title": "a poor fit",
+        "message.rms": "{label}: the points stray from t0 + c·n^k by {value:.1%} rms (threshold {threshold:.0%}): "
+                       "not one power law, so its exponent is no law of these data",
+        "message.residual": "{label}: one point lies {value:.0%} from the fitted curve (threshold {threshold:.0%}): "
+                            "the fit passes it by, so its exponent is no law of these data",
+        "why": "A robust fit down-weights the points that contradict it; a curve drawn past them describes the other "
+               "points only (a disturbed run, cache regimes, a change of algorithm).",
+        "fix": "measure again on a quiet machine, or fit a narrower range of sizes"},
+    "fit_slope_points": {
+        "title": "too few points on the slope",
+        "message": "{label}: only {value:.0f} point(s) lie where the work term c·n^k is at least the overhead t0 "
+                   "(at least {threshold:.0f} are needed): the exponent is drawn through too few points to be a law",
+        "why": "Two points always lie on some power law; the exponent says something only when several sizes past "
+               "the overhead follow it.",
+        "fix": "add larger sizes, so that several points lie past the overhead"},
+    "nonmonotone_sizes": {
+        "title": "a larger size ran faster",
+        "message": "{label}: a larger size ran {value:.0%} faster than a smaller one (threshold {threshold:.0%}): "
+                   "the times do not grow with the size",
+        "why": "More work taking less time means a disturbed run (the smaller size measured under load) or a "
+               "change of algorithm between sizes; a model of time growing with size cannot follow it.",
+        "fix": "measure those sizes again on a quiet machine; if it holds, the implementation changes algorithm "
+               "between them"},
 }
 
 ZH: dict[str, dict[str, str]] = {
@@ -478,7 +529,14 @@ ZH: dict[str, dict[str, str]] = {
     "mfu_above_100": {
         "title": "MFU 超过 100%",
         "message.table": "相对峰值表的 MFU 为 {value:.0%}：不可能",
-        "message.measured": "相对实测峰值的 MFU 为 {value:.0%}：不可能",
+        "message.measured": "相对实测峰值的 MFU 为 {value:.0%}：超过 100%，所以错的是实测峰值（{peak_flops:si}FLOP/s，"
+                            "{dtype}，{threads} 线程，测于 {measured_at}，当时负载 {load:.2f}，共 {cpus} 个 CPU），而不是这一步",
+        "fix.measured": "在安静的机器上按这一步的数据类型和线程数重测峰值（measurefirst peaks --refresh --dtype ...）；"
+                        "也检查每步 FLOPs",
+        "message.measured_untold": "相对实测峰值（{peak_flops:si}FLOP/s，未记录测量条件）的 MFU 为 {value:.0%}：超过 100%，"
+                                   "所以错的是这个峰值，而不是这一步",
+        "fix.measured_untold": "在安静的机器上按这一步的数据类型和线程数重测峰值（measurefirst peaks --refresh --dtype ...）；"
+                               "也检查每步 FLOPs",
         "why": "利用率超过 100% 说明某个输入有误，而不是模型真有这么快。",
         "fix": "检查每步 FLOPs（反向算了两次？把所有进程的 token 算在一个设备上？）、每步耗时（是否同步？）和峰值（稠密、"
                "GPU 与数据类型是否正确）"},
@@ -491,6 +549,9 @@ ZH: dict[str, dict[str, str]] = {
         "title": "表格与结论不一致",
         "message": "阶段表给出的这一步是 {baseline} 的 {value:.2f} 倍，远离交错测量的结论（{ci_low:.2f}x–{ci_high:.2f}x）："
                    "机器速度在两张表之间变了；以结论为准",
+        "message.undecided": "阶段表给出的这一步是 {baseline} 的 {value:.2f} 倍；交错测量的结论尚无定论（{rounds} 轮，"
+                             "不足以给出 95% 置信区间；其估计为 {verdict_ratio:.2f}x）：两者都不能确定差异",
+        "fix.undecided": "给交错比较更多的步数（compare_budget=...），直到结论有 95% 置信区间；在此之前，表格与结论都不能说明哪个更快",
         "why": "各表是一个变体接一个变体测的，机器负载在其间的变化只影响其中一张；结论则逐轮交替各变体。",
         "fix": "速度差异看交错测量的结论；一步之内时间花在哪里看表格"},
     "selfcheck_failed": {
@@ -514,6 +575,37 @@ ZH: dict[str, dict[str, str]] = {
         "why": "重复计数同样的调用应得到同样的数；有离散说明工作本身在变。",
         "fix": "各次调用的工作量不同（随机输入、逐渐填满的缓存、增长的内存）：让各次调用完全相同，或每次重复计数更多调用"
                "（number=...）"},
+    "roof_exceeded": {
+        "title": "速率超过屋顶",
+        "message.compute": "{label} 在 n={n} 达到 {rate:si}{unit}，为算力屋顶的 {value:.0%}（{points} 个点超过它）："
+                           "错的是屋顶，不是这个点；屋顶为 {peak:si}{unit}，按 {dtype}、{threads} 线程测于 {measured_at}，"
+                           "当时负载 {load:.2f}，共 {cpus} 个 CPU",
+        "message.memory": "{label} 在 n={n} 达到 {rate:si}{unit}，为内存带宽屋顶的 {value:.0%}（{points} 个点超过它）："
+                          "错的是屋顶，不是这个点；屋顶为 {peak:si}{unit}，以 {threads} 线程测于 {measured_at}，"
+                          "当时负载 {load:.2f}，共 {cpus} 个 CPU",
+        "why": "没有什么能比机器更快；速率超过实测峰值说明峰值测低了：有其他负载、线程更少、数据类型不同或时钟未升频。"
+               "每个“达屋顶”的数字都以它为分母。",
+        "fix": "在安静的机器上按扫描的方式重测峰值（measurefirst peaks --refresh --dtype DTYPE，线程数相同），再看“达屋顶”一列"},
+    "poor_fit": {
+        "title": "拟合不佳",
+        "message.rms": "{label}：各点偏离 t0 + c·n^k 的均方根为 {value:.1%}（阈值 {threshold:.0%}）：不是一条幂律，"
+                       "其指数不是这些数据的规律",
+        "message.residual": "{label}：有一个点离拟合曲线 {value:.0%}（阈值 {threshold:.0%}）：拟合绕过了它，"
+                            "其指数不是这些数据的规律",
+        "why": "稳健拟合会降低与之矛盾的点的权重；绕过它们画出的曲线只描述其余的点（受干扰的运行、缓存区间、算法切换）。",
+        "fix": "在安静的机器上重测，或只拟合较窄的规模范围"},
+    "fit_slope_points": {
+        "title": "斜坡上的点太少",
+        "message": "{label}：只有 {value:.0f} 个点落在工作项 c·n^k 不小于开销 t0 的区间（至少需要 {threshold:.0f} 个）："
+                   "指数只穿过太少的点，算不上规律",
+        "why": "两个点总落在某条幂律上；只有开销之后的若干规模都符合时，指数才有意义。",
+        "fix": "加入更大的规模，让开销之后有多个点"},
+    "nonmonotone_sizes": {
+        "title": "更大的规模反而更快",
+        "message": "{label}：较大的规模比较小的快了 {value:.0%}（阈值 {threshold:.0%}）：时间没有随规模增长",
+        "why": "工作更多却用时更少，说明运行受了干扰（较小的规模在负载下测得）或不同规模之间换了算法；"
+               "时间随规模增长的模型无法跟上它。",
+        "fix": "在安静的机器上重测这些规模；若仍如此，说明实现在它们之间换了算法"},
 }
 
 _WORDS = {"en": EN, "zh": ZH}
@@ -527,7 +619,11 @@ _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "implicit_syncs": lambda f: "cpu" if "ops" in f.context else "",
     "many_tiny_ops": lambda f: "kernels" if f.context.get("kernels") else "",
     "memory": lambda f: "cpu" if "alloc_bytes" in f.context else "",
-    "mfu_above_100": lambda f: str(f.context.get("peak", "table")),
+    "mfu_above_100": lambda f: ("measured_untold" if f.context.get("peak") == "measured" and not f.context.get("measured_at")
+                                else str(f.context.get("peak", "table"))),
+    "table_contradicts_verdict": lambda f: "undecided" if "ci_low" not in f.context else "",
+    "poor_fit": lambda f: "residual" if f.context.get("reason") == "residual" else "rms",
+    "roof_exceeded": lambda f: "memory" if f.context.get("roof") == "memory" else "compute",
 }
 
 #: The Python habits behind each synchronizing op (the ``ops`` of a CPU ``implicit_syncs`` finding).
@@ -549,6 +645,13 @@ def _time_ns(ns: float) -> str:
     return f"{ns:.3g} ns"
 
 
+def _si(x: float) -> str:
+    for prefix, scale in (("T", 1e12), ("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if abs(x) >= scale:
+            return f"{x / scale:.3g} {prefix}"
+    return f"{x:.3g} "
+
+
 class _Formatter(string.Formatter):
     """``str.format`` plus ``{x:ns}`` (nanoseconds as a readable time) and ``{x:mib}`` (bytes in MiB);
     a missing or non-finite number reads ``n/a``."""
@@ -560,6 +663,8 @@ class _Formatter(string.Formatter):
             return _time_ns(float(value))
         if format_spec == "mib":
             return f"{float(value) / 2**20:.1f} MiB"
+        if format_spec == "si":  # a rate with its SI prefix, three significant digits: "44.8 G"
+            return _si(float(value))
         return str(super().format_field(value, format_spec))
 
     def get_value(self, key: Any, args: Any, kwargs: Any) -> Any:

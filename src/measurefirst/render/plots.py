@@ -75,11 +75,13 @@ def plot_time(result: "SweepResult", path: str | Path) -> Path:
             continue
         grid = np.geomspace(n.min(), n.max(), 200)
         color = line[0].get_color()
-        ax.plot(grid, f.predict(grid), "-", color=color, alpha=0.8,
-                label=f"{label}: t0 + c·n^{f.k:.2f}")
+        pred = f.predict(grid)
+        inside = (pred >= lo.min() / 2) & (pred <= hi.max() * 2)  # the curve stays within the data's axes
+        ax.plot(grid[inside], pred[inside], "--" if f.poor else "-", color=color, alpha=0.8,
+                label=f"{label}: t0 + c·n^{f.k:.2f}" + (" (poor fit)" if f.poor else ""))
         if f.t0 > 0:
             ax.axhline(f.t0, color=color, linestyle=":", alpha=0.7, label=f"{label}: overhead floor")
-        if f.crossover and n.min() <= f.crossover <= n.max():
+        if f.crossover and n.min() <= f.crossover <= n.max() and not f.poor:
             ax.axvline(f.crossover, color=color, linestyle="--", alpha=0.4)
     return _finish(fig, ax, p, "size n", "time per call (s)", f"time vs size ({result.device})")
 

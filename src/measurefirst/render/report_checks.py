@@ -150,7 +150,7 @@ def collectives_section(ctx: Ctx, c: "CollectivesResult") -> str:
             Col(ctx.t("co_error"))]
     pairs = [(ctx.t("device"), c.device), (ctx.t("co_group"), ctx.t("co_group_words", n=c.world_size, backend=c.backend))]
     body = [kv(ctx, pairs), table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows),
-            para(ctx.t("co_note"), "mf-muted")]
+            para(ctx.t("co_note"), "mf-muted"), findings(ctx, c.findings)]
     return section(ctx, ident, "collectives", f"{c.backend} × {c.world_size}", "".join(body),
                    incomplete=not c.complete)
 

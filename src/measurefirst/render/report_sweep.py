@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..findings import ROOF_MAX
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, section, table
 from .text import format_relative, format_time
@@ -42,6 +43,12 @@ def _measured(result: "SweepResult", label: str) -> list[tuple["SweepPoint", "Me
     return [(p, p.measurement) for p in result.series(label) if p.ok and p.measurement is not None]
 
 
+def clipped(pts: list[tuple[float, float]], lo: float, hi: float) -> list[tuple[float, float]]:
+    """The points of a curve whose y lies within [lo, hi] (the plot's axis): a fitted curve is never
+    drawn below the x-axis or above the top."""
+    return [(x, y) for x, y in pts if lo <= y <= hi]
+
+
 def time_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
     xs: list[float] = []
     ys: list[float] = []
@@ -66,10 +73,12 @@ def time_plot(ctx: Ctx, result: "SweepResult", plot_id: str) -> str:
                 plot.yerr(p.n, m.ci[0], m.ci[1], cls)
         if f is not None:
             grid = np.geomspace(min(p.n for p, _ in pts), max(p.n for p, _ in pts), 80)
-            plot.polyline(list(zip(grid.tolist(), f.predict(grid).tolist())), cls)
+            # the curve is drawn inside the axes only; a poor fit dashed, without a crossover to read
+            plot.polyline(clipped(list(zip(grid.tolist(), f.predict(grid).tolist())), plot.y.lo, plot.y.hi), cls,
+                          dashed=f.poor)
             if f.t0 > 0:
                 plot.hline(f.t0, cls, ctx.t("overhead_floor", label=label, t0=format_time(f.t0)))
-            if f.crossover is not None:
+            if f.crossover is not None and not f.poor:
                 plot.vline(f.crossover, cls, ctx.t("crossover_at", n=f"{f.crossover:.3g}"))
             plot.key(cls, ctx.t("fit_legend", label=label, k=f"{f.k:.2f}"))
         else:
@@ -167,6 +176,9 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
             pass
         fits.append(f"<li><b>{escape(label)}</b>: {escape(text)}{extra}</li>")
     body.append(f'<ul class="mf-fits">{"".join(fits)}</ul>')
+    checks = result.checks()  # a rate above its roof, a fit its points contradict
+    if checks:
+        body.append(findings(ctx, checks))
     body.append(throughput_plot(ctx, result, f"{ident}-throughput"))
     body.append(roofline_plot(ctx, result, f"{ident}-roofline"))
     if result.peaks is not None:
@@ -174,7 +186,11 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
         body.append(kv(ctx, [(ctx.t("peaks"), f"{pk.device_name} ({pk.device}, {pk.dtype}, {pk.threads} threads)"),
                              (ctx.t("peak_matmul"), f"{pk.flops_per_s / 1e9:.1f} GFLOP/s (n={pk.matmul_size})"),
                              (ctx.t("peak_copy"), f"{pk.bytes_per_s / 1e9:.1f} GB/s"),
-                             (ctx.t("ridge"), f"{pk.ridge:.1f} FLOP/B")]))
+                             (ctx.t("ridge"), f"{pk.ridge:.1f} FLOP/B")]
+                          + ([(ctx.t("peaks_measured"), ctx.t("peaks_how", when=pk.measured_at,
+                                                              load="n/a" if pk.load < 0 else f"{pk.load:.2f}",
+                                                              cpus=pk.cpus or "n/a").lstrip("; ；"))]
+                             if pk.measured_at else [])))
     elif any(p.flops or p.bytes for p in result.points):
         body.append(para(ctx.t("no_peaks"), "mf-muted"))
     cols = [Col(ctx.t("impl")), Col("n", True), Col(ctx.t("time"), True), Col("±", True),
@@ -200,7 +216,8 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
                 num(None if p.flops_per_s is None else p.flops_per_s / 1e9),
                 num(None if p.bytes_per_s is None else p.bytes_per_s / 1e9), num(p.intensity),
                 Cell("" if b.kind == "unknown" else ctx.t("bound_" + b.kind.split("-")[0])),
-                num(b.fraction, "" if b.fraction is None else f"{b.fraction:.0%}")]))
+                num(b.fraction, "" if b.fraction is None else f"{b.fraction:.0%}",
+                    cls="mf-bad" if b.fraction is not None and b.fraction > ROOF_MAX else "")]))
     body.append(table(ctx, f"{short}-table", cols, rows))
     failed = [p for p in result.points if not p.ok]
     if failed:

@@ -156,7 +156,7 @@ def machine_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
     if m.peaks:
         p = m.peaks
         lines.append("  " + say("m.peaks", lang, flops=p["flops_per_s"] / 1e9, dtype=p["dtype"], n=p["matmul_size"],
-                                bw=p["bytes_per_s"] / 1e9))
+                                bw=p["bytes_per_s"] / 1e9, threads=p.get("threads", "?")))
     for note in m.notes:
         lines.append("  " + say("m.note", lang, note=machine_note(note, lang)))
     return lines

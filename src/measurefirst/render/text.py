@@ -7,6 +7,7 @@ import math
 import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from ..findings import ROOF_MAX
 from .findings import finding_lines, finding_words
 from .words import code_word, ratio_ci_words, verdict_words, word
 
@@ -445,7 +446,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
             "" if p.bytes_per_s is None else f"{p.bytes_per_s / 1e9:.3g}",
             "" if p.intensity is None else f"{p.intensity:.3g}",
             "" if b.kind == "unknown" else code_word("bound_", b.kind.split("-")[0], lang),
-            "" if b.fraction is None else f"{b.fraction:.0%}",
+            "" if b.fraction is None else f"{b.fraction:.0%}" + (" !" if b.fraction > ROOF_MAX else ""),
         )
     if marked:
         table.caption = word("mark_caption", lang)
@@ -454,9 +455,13 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
 
 def peaks_text(p: "Peaks", lang: str = "en") -> str:
     """``"test cpu (cpu, float32, 2 threads): matmul 100.0 GFLOP/s (n=1024), copy 10.0 GB/s (64 MiB), ridge 10.0 FLOP/byte"``."""
-    return word("peaks_text", lang, name=p.device_name, device=p.device, dtype=p.dtype, threads=p.threads,
+    text = word("peaks_text", lang, name=p.device_name, device=p.device, dtype=p.dtype, threads=p.threads,
                 flops=f"{p.flops_per_s / 1e9:.1f}", n=p.matmul_size, bw=f"{p.bytes_per_s / 1e9:.1f}",
                 mib=f"{p.copy_bytes / 2**20:.0f}", ridge=f"{p.ridge:.1f}")
+    if p.measured_at:  # how the ceiling was measured, so that a wrong one can be told
+        text += word("peaks_how", lang, when=p.measured_at, load="n/a" if p.load < 0 else f"{p.load:.2f}",
+                     cpus=p.cpus or "n/a")
+    return text
 
 
 def fit_text(f: "PowerFit", lang: str = "en") -> str:
@@ -508,6 +513,9 @@ def sweep_lines(result: "SweepResult", *, points: bool = True, lang: str = "en")
             lines.append(word("complexity_line", lang, cx=complexity_text(result.complexity(label), lang)))
         except FitError:
             pass
+    checks = result.checks()
+    if checks:  # what the sweep's numbers say against each other: a rate above its roof, a fit its points contradict
+        lines += [plain(line) for line in finding_lines(checks, lang)]
     if not result.complete:
         lines.append(word("sweep_incomplete", lang))
     return lines

@@ -219,6 +219,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "failed": ("failed", "失败"),
     "failed_sizes": ("{n} size(s) failed; the reason is in the table.", "{n} 个规模失败；原因见表格。"),
     "more_findings": ("… and {n} more measurements with findings.", "……另有 {n} 个测量含发现。"),
+    "peaks_measured": ("how the peaks were measured", "峰值的测量条件"),
     # profiles
     "op": ("op", "算子"),
     "input_shapes": ("input shapes", "输入形状"),
@@ -424,6 +425,7 @@ WORDS: dict[str, tuple[str, str]] = {
                         "{best} + 固定开销：t(n) ≈ {t0} + {c}·g(n)（均方根误差 {rms}）"),
     "sweep_incomplete": ("INCOMPLETE (interrupted): the sizes above are the ones that finished",
                          "未完成（被中断）：以上只是已完成的规模"),
+    "peaks_how": ("; measured {when} at load {load} on {cpus} CPUs", "；测于 {when}，当时负载 {load}，共 {cpus} 个 CPU"),
     # regression checks of saved results
     "reg_regression": ("REGRESSION", "性能回退"),
     "reg_slower": ("slower", "变慢"),
@@ -590,6 +592,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "co_bandwidth": ("asymptotic algbw {algbw} GB/s   busbw {busbw} GB/s", "渐近算法带宽 {algbw} GB/s   总线带宽 {busbw} GB/s"),
     "co_fit_head": ("fit t(size) = t0 + size/bw (least squares on relative error):",
                     "拟合 t(size) = t0 + size/bw（相对误差的最小二乘）："),
+    "co_fit_poor": ("(a poor fit: no asymptotic bandwidth to read; see the findings)",
+                    "（拟合不佳：读不出渐近带宽；见下方发现）"),
     # rank groups in lines
     "rank_median_line": ("rank {rank}: median {us} us", "进程 {rank}：中位数 {us} us"),
     "rank_spread_line": ("spread across ranks {spread}; slowest rank {rank} at {x}x the median rank",
@@ -652,6 +656,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "history_step_mark": ("  step", "  阶跃"),
     "deleted_run": ("deleted run #{id}", "已删除运行 #{id}"),
     "wrote_report": ("wrote {path} ({n} result(s), {kib} KiB, lang {language})", "已写入 {path}（{n} 个结果，{kib} KiB，语言 {language}）"),
+    "remeasuring_peaks": ("a rate exceeded the measured peak: measuring the peaks again ...",
+                          "有速率超过了实测峰值：正在重新测量峰值……"),
     # regression checks (and a pytest run's baseline changes)
     "chg_base": ("base", "基线"),
     "chg_new": ("new", "新结果"),
@@ -816,8 +822,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "sc.m.after": ("after", "结束时"),
     "sc.m.sleep": ("sleep kernel: {rate:.4g} GHz SM cycles, calibrated against the synchronized wall clock",
                    "睡眠内核：SM 时钟 {rate:.4g} GHz，按同步后的挂钟校准"),
-    "sc.m.peaks": ("measured peaks: matmul {flops:.1f} GFLOP/s ({dtype}, n={n}), copy {bw:.1f} GB/s",
-                   "实测峰值：矩阵乘 {flops:.1f} GFLOP/s（{dtype}，n={n}），拷贝 {bw:.1f} GB/s"),
+    "sc.m.peaks": ("measured peaks: matmul {flops:.1f} GFLOP/s ({dtype}, {threads} threads, n={n}), copy {bw:.1f} GB/s",
+                   "实测峰值：矩阵乘 {flops:.1f} GFLOP/s（{dtype}，{threads} 线程，n={n}），拷贝 {bw:.1f} GB/s"),
     "sc.m.note": ("note: {note}", "注：{note}"),
     "sc.mnote.nvidia_smi_missing": ("nvidia-smi not found: no GPU clocks, power or throttle reasons",
                                     "未找到 nvidia-smi：没有 GPU 时钟、功耗和降频原因"),
