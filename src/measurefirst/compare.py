@@ -5,8 +5,11 @@ The rules (asserted exactly by the tests with a simulated clock):
 * Each candidate is warmed up and calibrated as :func:`~measurefirst.benchmark` does.
 * Then sampling runs in **rounds**. A round takes one **block** of each candidate: a few samples
   lasting about ``block_time`` seconds. The order inside a round is balanced: ``"abba"`` runs
-  rounds forwards and backwards in turn (A B, B A, A B, ...), so a linear drift hits every
-  candidate alike; ``"shuffle"`` draws a seeded random order per round.
+  rounds in pairs, an order then its reverse (A B, B A), so a linear drift hits every candidate
+  alike; each pair's order is drawn (seeded), so that a load switching at a period near the
+  schedule's cannot stay in step with it, busy in every block of one candidate (with a fixed
+  A B B A A B ... the blocks come two by two with a period of four). ``"shuffle"`` draws a seeded
+  random order per round.
 * A block's value is the median per-call time of its samples (preempted samples set aside, by the
   same rule as :func:`~measurefirst.benchmark`). For every round, each candidate's **paired
   log-ratio** against the baseline's block of that round is taken; the speed-up estimate is the
@@ -211,18 +214,30 @@ LOAD_NEIGHBOURS = 2
 MIN_STRATUM_ROUNDS = 6
 
 
+def _pair_means(log_ratios: Sequence[float]) -> np.ndarray:
+    """The mean log-ratio of each pair of consecutive rounds (an order and its reverse under
+    ``"abba"``), sorted; an odd last round left out."""
+    a = np.asarray(log_ratios, dtype=float)
+    m = int(a.size) // 2
+    return np.sort(a[: 2 * m].reshape(m, 2).mean(axis=1))
+
+
 def large_difference(log_ratios: Sequence[float], log_base: Sequence[float], log_cand: Sequence[float]
                      ) -> tuple[float, float] | None:
     """The sign-test interval of the median log-ratio, when the difference is far outside every
     swing of the run; else ``None``.
 
-    The interval is the distribution-free CI of the median of the rounds' log-ratios,
-    ``[a_(k), a_(n+1-k)]`` with ``k`` from the binomial: with ``n`` rounds all on one side of 1 and
-    ``k = 1``, chance alone would do that with probability ``2 * 0.5**n`` (3.1% at six rounds). A
-    sign test counts rounds as independent; rounds that share a stretch of machine load are not,
-    so the rule asks for more: the interval's bound nearest 1 must be at least
-    :data:`LARGE_EFFECT_SPREADS` times the widest *swing* of the run: the spread (between the same
-    ranks) of the log-ratios and of each candidate's own log block times across rounds. The argument:
+    The units are pairs of consecutive rounds (under ``"abba"`` an order and its reverse, the order
+    drawn per pair): a load in step with the schedule biases a pair one way or the other as its
+    order falls, so pairs, not rounds, are what the order randomizes. The interval is the
+    distribution-free CI of the median of the pairs' mean log-ratios, ``[u_(k), u_(m+1-k)]`` with
+    ``k`` from the binomial: with ``m`` pairs all on one side of 1 and ``k = 1``, chance alone would
+    do that with probability ``2 * 0.5**m`` (3.1% at six pairs, twelve rounds). A sign test counts
+    its units as independent; pairs that share a stretch of machine load are not, so the rule asks
+    for more: the interval's bound nearest 1 must be at least
+    :data:`LARGE_EFFECT_SPREADS` times the widest *swing* of the run: the spread of the pairs'
+    log-ratios, and the spread (between the same ranks from either end) of the rounds' log-ratios
+    and of each candidate's own log block times across rounds. The argument:
     load moves a round's log-ratio only by changing between that round's two blocks, and by at
     most how much it changes block times, which the spread of block times across the rounds shows
     (the load at any moment of the run lands in some block). A ratio beyond twice that cannot have
@@ -232,18 +247,18 @@ def large_difference(log_ratios: Sequence[float], log_base: Sequence[float], log
     load shows no swing at all while that load may shift the ratio a little. (A load locked to
     the schedule, busy during every block of one candidate and never the other's, is invisible to
     any statistic of the rounds; a real machine's load does not keep such step.)"""
-    a = np.sort(np.asarray(log_ratios, dtype=float))
-    ranks = stats.median_ci_ranks(int(a.size))
+    units = _pair_means(log_ratios)
+    ranks = stats.median_ci_ranks(int(units.size))
     if ranks is None:
         return None
     r_lo, r_hi = ranks
-    lo, hi = float(a[r_lo]), float(a[r_hi])
+    lo, hi = float(units[r_lo]), float(units[r_hi])
     if lo <= 0.0 <= hi:
         return None
     swing = hi - lo
-    for x in (log_base, log_cand):
+    for x in (log_ratios, log_base, log_cand):
         s = np.sort(np.asarray(x, dtype=float))
-        swing = max(swing, float(s[r_hi] - s[r_lo]))
+        swing = max(swing, float(s[-1 - r_lo] - s[r_lo]))
     if min(abs(lo), abs(hi)) < max(LARGE_EFFECT_SPREADS * swing, LARGE_EFFECT_MIN_LOG):
         return None
     return lo, hi
@@ -505,10 +520,13 @@ class _Session:
             st.t_sampling = start
         next_check = self.min_rounds
         k = len(self.states)
+        pair: tuple[int, ...] = tuple(range(k))
         while True:
             r = len(self.orders)
             if self.order == "abba":
-                order = tuple(range(k)) if r % 2 == 0 else tuple(reversed(range(k)))
+                if r % 2 == 0:
+                    pair = tuple(self.rng.sample(range(k), k))
+                order = pair if r % 2 == 0 else tuple(reversed(pair))
             else:
                 order = tuple(self.rng.sample(range(k), k))
             for i in order:
