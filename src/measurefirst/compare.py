@@ -14,7 +14,7 @@ The rules (asserted exactly by the tests with a simulated clock):
   same rule as :func:`~measurefirst.benchmark`). For every round, each candidate's **paired
   log-ratio** against the baseline's block of that round is taken; the speed-up estimate is the
   Hodges-Lehmann centre of those log-ratios. Its 95% CI is the wider of the Wilcoxon signed-rank
-  interval and a batch-means interval over consecutive rounds, batches as long as twice the
+  interval and a batch-means interval over consecutive rounds, batches as long as four times the
   autocorrelation time of the round series (rounds that share a stretch of machine load are not
   independent). The interval also reaches the estimate of each half of the run and of its quieter
   and busier half (and, when those parts disagree, their intervals): load that follows the rounds
