@@ -272,3 +272,31 @@ def test_a_verdict_written_before_reason_loads_with_none():
         old.pop("reason")
     back = Comparison.from_dict(d)
     assert back.verdict("b").reason is None and back.verdict("b").ratio_ci == c.verdict("b").ratio_ci
+
+
+def test_block_sizes_give_close_candidates_the_same_count_and_at_least_three():
+    from measurefirst.compare import block_sizes
+
+    # 3.4 ms and 3.3 ms samples in 5 ms blocks were 1 and 2 samples: a one-sample "median" against
+    # a two-sample one, hit unequally by every interruption
+    assert block_sizes([3.4e6, 3.3e6], 0.005) == [3, 3]
+    assert block_sizes([1.0e6, 1.2e6], 0.005) == [5, 5]  # 5 ms / 1.095 ms (their geometric mean)
+    assert block_sizes([100e3, 100e3, 200e3], 0.005) == [50, 50, 25]  # 2x apart: each its own
+
+
+def test_interruptions_the_timer_cannot_see_hit_both_candidates_alike():
+    # calls of ~3.4 ms, one in ten stretched by 30 ms (not counted as a context switch, so not set
+    # aside): b is 3% faster
+    import random
+
+    for seed in (0, 3):
+        w = world(noise=0.02, seed=seed)
+        rng = random.Random(seed + 100)
+
+        def make(ns):
+            return lambda: w.call(ns + (30e6 if rng.random() < 0.1 else 0.0))
+
+        c = compare({"a": make(3.4e6), "b": make(3.3e6)}, timer=w.timer(), device="cpu")
+        v = c.verdict("b")
+        assert [m.n_samples for m in c.measurements] == [3 * len(c.orders)] * 2
+        assert v.verdict == "faster" and v.ratio_ci is not None and v.ratio_ci[0] < 3.3 / 3.4 < v.ratio_ci[1]

@@ -4,7 +4,8 @@ The rules (asserted exactly by the tests with a simulated clock):
 
 * Each candidate is warmed up and calibrated as :func:`~measurefirst.benchmark` does.
 * Then sampling runs in **rounds**. A round takes one **block** of each candidate: a few samples
-  lasting about ``block_time`` seconds. The order inside a round is balanced: ``"abba"`` runs
+  lasting about ``block_time`` seconds, at least three, and as many for every candidate whose
+  samples last about as long (see :func:`block_sizes`). The order inside a round is balanced: ``"abba"`` runs
   rounds in pairs, an order then its reverse (A B, B A), so a linear drift hits every candidate
   alike; each pair's order is drawn (seeded), so that a load switching at a period near the
   schedule's cannot stay in step with it, busy in every block of one candidate (with a fixed
@@ -61,6 +62,11 @@ from .timers import Timer, make_timer
 
 #: Check the stopping rule after every round up to this many rounds, then every ~2% more rounds.
 CHECK_EVERY_ROUND_UP_TO = 100
+#: Fewest samples in a block (see :func:`block_sizes`).
+MIN_BLOCK_SAMPLES = 3
+#: Candidates whose calibrated samples last within this factor of the group's shortest share one
+#: block size (see :func:`block_sizes`).
+SAME_BLOCK_WITHIN = 1.5
 ORDERS = defaults.ORDERS
 
 
@@ -360,6 +366,37 @@ def settled(v: Verdict, precision: float) -> bool:
     return v.verdict != "undecided" and v.detectable <= precision
 
 
+def block_sizes(sample_ns: Sequence[float], block_time: float) -> list[int]:
+    """Samples per block for each candidate, from its calibrated sample length (pure).
+
+    A block's value is the median of its samples, so a sample stretched by the operating system
+    (another process on the core) moves it only when most of the block's samples are stretched:
+    every block has at least :data:`MIN_BLOCK_SAMPLES`. And candidates whose samples last about as
+    long (within :data:`SAME_BLOCK_WITHIN`, the close comparisons that are hard to call) get the
+    *same* count, so interruptions hit their blocks alike: a block of one sample against a block
+    of three is a one-sample median against a three-sample one, and under load the first is
+    stretched far more often, which alone made a memory-bound pair (two copies of about a
+    millisecond, the sample counts from calibrations taken at different moments of the load) point
+    the wrong way (issue 23)."""
+    order = sorted(range(len(sample_ns)), key=lambda i: sample_ns[i])
+    out = [0] * len(sample_ns)
+    group: list[int] = []
+
+    def close_group() -> None:
+        if group:
+            mid = float(np.exp(np.mean(np.log([sample_ns[j] for j in group]))))
+            for j in group:
+                out[j] = max(MIN_BLOCK_SAMPLES, int(round(block_time * 1e9 / mid)))
+
+    for i in order:
+        if group and sample_ns[i] > SAME_BLOCK_WITHIN * sample_ns[group[0]]:
+            close_group()
+            group = []
+        group.append(i)
+    close_group()
+    return out
+
+
 def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]]
                ) -> list[tuple[str, Callable[[], object]]]:
     items = list(candidates.items()) if isinstance(candidates, Mapping) else list(candidates)
@@ -504,15 +541,15 @@ class _Session:
         opts = self.opts
         self.current = 0
         overhead = self.states[0].measure_overhead()
-        per_block = []
+        sample_ns = []
         for i, st in enumerate(self.states):
             self.current = i
             st.warm_up(self.colds[i])
             number = st.calibrate(overhead)
             st.prepare()
             assert st.calibration is not None
-            sample_ns = max(st.calibration.per_call_estimate_ns * number + overhead, 1.0)
-            per_block.append(max(1, int(round(self.block_time * 1e9 / sample_ns))))
+            sample_ns.append(max(st.calibration.per_call_estimate_ns * number + overhead, 1.0))
+        per_block = block_sizes(sample_ns, self.block_time)
         deadline = self.t_begin + opts.budget * 1e9
         start = self.timer.now_ns()
         for st in self.states:
