@@ -10,10 +10,12 @@
 Pairs 0.5%, 1% and 2% apart on two workloads: a busy-wait (100 us vs 100.5 / 101 / 102 us) and a
 memory-bound tensor copy (n vs n*(1+delta) float32 elements, 32 MB, larger than the caches: 32 MB
 vs 32.6 MB at 2%). The busy-wait's true ratio is known. The copy's is measured on the very same
-tensors with the load paused: for each load period, once the background processes run, they are
-stopped (SIGSTOP), the two copies are timed interleaved 300 times (A B, B A, ...), the truth is the
-median of the 300 paired ratios, and the load continues (SIGCONT). A pair's ratio depends on where
-its buffers landed, not only on its sizes, so the size ratio is not the truth. Background processes
+tensors with the load paused, around every trial: the background processes are stopped (SIGSTOP),
+the two copies are timed interleaved 300 times (A B, B A, ...), the load continues (SIGCONT); the
+same again after the trial; the trial's truth is the median of those 600 paired ratios. (A pair's
+ratio depends on where its buffers landed, not only on its sizes, so the size ratio is not the
+truth; and it moves over minutes even with the load paused, 0.99 to 1.05 for one pair here, so one
+truth for all trials would not do.) Background processes
 (one per core) alternate busy and idle every period (default 0.3 s and 0.7 s): drift, the case
 interleaving exists for.
 
@@ -59,10 +61,10 @@ def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], ob
 TRUTH_PAIRS = 300
 
 
-def quiet_truth(a: Callable[[], object], b: Callable[[], object], load: Background,
-                pairs: int = TRUTH_PAIRS) -> float:
-    """The pair's time ratio on the quiet machine: the load stopped, ``pairs`` interleaved pairs of
-    calls (A B, then B A, ...), the median of the paired ratios b / a."""
+def quiet_ratios(a: Callable[[], object], b: Callable[[], object], load: Background,
+                 pairs: int = TRUTH_PAIRS) -> list[float]:
+    """The pair's time ratios on the quiet machine: the load stopped, ``pairs`` interleaved pairs of
+    calls (A B, then B A, ...), each pair's ratio b / a (the truth is their median)."""
     clock = time.perf_counter_ns
     load.pause()
     try:
@@ -78,7 +80,13 @@ def quiet_truth(a: Callable[[], object], b: Callable[[], object], load: Backgrou
             ratios.append(t["b"] / t["a"])
     finally:
         load.resume()
-    return statistics.median(ratios)
+    return ratios
+
+
+def quiet_truth(a: Callable[[], object], b: Callable[[], object], load: Background,
+                pairs: int = TRUTH_PAIRS) -> float:
+    """The median of :func:`quiet_ratios`."""
+    return statistics.median(quiet_ratios(a, b, load, pairs))
 
 
 def seq(est: Callable[[Callable[[], object]], float]) -> Callable[[Callable[[], object], Callable[[], object]], float]:
@@ -139,40 +147,50 @@ def main(argv: list[str] | None = None) -> None:
     for period in periods:
         with Background(0 if args.no_drift else cores, drift, period, settle=0.5) as load:
             for workload, delta, a, b in pairs:
-                if workload == "busy":
-                    truth = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
-                    how = "known"
-                else:
-                    truth = quiet_truth(a, b, load, 30 if args.quick else TRUTH_PAIRS)
-                    how = f"median of {30 if args.quick else TRUTH_PAIRS} interleaved pairs, load paused"
-                log(f"truth, period {period:g} s, {workload} {delta:.1%}: ratio {truth:.4f} ({how})")
+                n_truth = 30 if args.quick else TRUTH_PAIRS
                 st = {m: {"ok": 0, "rel": [], "sec": []} for m in [MF, *methods]}
                 verdicts = {"right": 0, "wrong": 0, "undecided": 0, "no difference": 0, "ci": 0}
+                truths = []
                 for trial in range(trials):
+                    if workload == "busy":
+                        truth = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
+                        before = []
+                    else:
+                        # the quiet ratio moves over minutes (seen: 0.99 to 1.05 for one pair), so
+                        # each trial gets its own truth: 300 pairs just before and 300 just after
+                        before = quiet_ratios(a, b, load, n_truth)
+                    got: dict[str, float] = {}
                     for method in st:
                         t0 = time.perf_counter()
                         if method == MF:
                             v = mf_compare(a, b, **mf_opts)
-                            ratio = v.ratio
-                            if v.verdict in ("faster", "slower"):
-                                verdicts["right" if (v.verdict == "slower") == (truth > 1) else "wrong"] += 1
-                            else:
-                                verdicts[v.verdict] = verdicts.get(v.verdict, 0) + 1
-                            verdicts["ci"] += v.ratio_ci is not None and v.ratio_ci[0] <= truth <= v.ratio_ci[1]
+                            got[method] = v.ratio
                         else:
-                            ratio = methods[method](a, b)
+                            got[method] = methods[method](a, b)
                         st[method]["sec"].append(time.perf_counter() - t0)
+                    if workload == "copy":
+                        truth = statistics.median(before + quiet_ratios(a, b, load, n_truth))
+                    truths.append(truth)
+                    if v.verdict in ("faster", "slower"):
+                        verdicts["right" if (v.verdict == "slower") == (truth > 1) else "wrong"] += 1
+                    else:
+                        verdicts[v.verdict] = verdicts.get(v.verdict, 0) + 1
+                    verdicts["ci"] += v.ratio_ci is not None and v.ratio_ci[0] <= truth <= v.ratio_ci[1]
+                    for method, ratio in got.items():
                         st[method]["ok"] += (ratio > 1) == (truth > 1)
                         st[method]["rel"].append((ratio - 1) / (truth - 1))
-                    print(f"  period {period:g} s, {workload} {delta:.1%}: trial {trial + 1}/{trials} done",
-                          file=sys.stderr, flush=True)
+                    print(f"  period {period:g} s, {workload} {delta:.1%}: trial {trial + 1}/{trials}: truth {truth:.4f}, "
+                          f"compare {v.verdict} {v.ratio:.4f} CI {v.ratio_ci}", file=sys.stderr, flush=True)
+                how = "known" if workload == "busy" else f"per trial: median of {n_truth} quiet pairs before and after"
+                log(f"truth, period {period:g} s, {workload} {delta:.1%}: {min(truths):.4f} to {max(truths):.4f} ({how})")
+                truth_col = f"{min(truths):.4f}" if workload == "busy" else f"{min(truths):.3f}-{max(truths):.3f}"
                 for method, s in st.items():
                     worst = max(s["rel"], key=lambda r: abs(r - 1))
                     extra = ["", "", "", "", ""]
                     if method == MF:
                         extra = [str(verdicts["right"]), str(verdicts["wrong"]), str(verdicts["undecided"]),
                                  str(verdicts["no difference"]), f"{verdicts['ci']}/{trials}"]
-                    rows.append([f"{period:g} s", workload, f"{delta:.1%}", f"{truth:.4f}", method, f"{s['ok']}/{trials}",
+                    rows.append([f"{period:g} s", workload, f"{delta:.1%}", truth_col, method, f"{s['ok']}/{trials}",
                                  f"{statistics.median(s['rel']):.2f}", f"{worst:.2f}",
                                  f"{statistics.mean(s['sec']):.2f}", *extra])
     log()
