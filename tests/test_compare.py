@@ -300,3 +300,16 @@ def test_interruptions_the_timer_cannot_see_hit_both_candidates_alike():
         v = c.verdict("b")
         assert [m.n_samples for m in c.measurements] == [3 * len(c.orders)] * 2
         assert v.verdict == "faster" and v.ratio_ci is not None and v.ratio_ci[0] < 3.3 / 3.4 < v.ratio_ci[1]
+
+
+def test_undecided_verdicts_say_why_in_both_languages():
+    from measurefirst.compare import Verdict
+    from measurefirst.lecture.demos import verdict_words as lecture_words
+    from measurefirst.render.words import verdict_words
+
+    drift = Verdict("b", "a", 1.0, (0.9, 1.1), "undecided", 0.1, 100, "drift")
+    few = Verdict("b", "a", 1.0, None, "undecided", None, 8, "too_few_rounds")
+    assert "load" in verdict_words(drift, "en") and "负载" in verdict_words(drift, "zh")
+    assert "too few" in verdict_words(few, "en") and "不足" in verdict_words(few, "zh")
+    assert "load" in lecture_words(drift, "en")[1] and "负载" in lecture_words(drift, "zh")[1]
+    assert "too few" in lecture_words(few, "en")[1]

@@ -252,7 +252,8 @@ def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
                           say("verdict.slower.pct", lang, p=(r - 1) * 100, lo=lo, hi=hi))
     if v.verdict == "no difference":
         return "same", say("verdict.same", lang, d=v.detectable if v.detectable is not None else math.nan)
-    return "undecided", say("verdict.undecided", lang, rounds=v.rounds)
+    return "undecided", say("verdict.undecided.drift" if v.reason == "drift" else "verdict.undecided", lang,
+                            rounds=v.rounds)
 
 
 def comparison_lines(c: measurefirst.Comparison, device: str, lang: str) -> tuple[str, list[str]]:

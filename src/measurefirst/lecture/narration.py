@@ -231,6 +231,9 @@ TEXT: dict[str, dict[str, str]] = {
                      "zh": "没有检测到融合版与手写版之间的差异（本次对比能分辨 ±{d:.1%} 的差异）"},
     "verdict.undecided": {"en": "undecided: only {rounds} round(s), too few for a 95% CI",
                           "zh": "无法判定：只有 {rounds} 轮，不足以给出 95% 置信区间"},
+    "verdict.undecided.drift": {"en": "undecided: over {rounds} round(s) the ratio moved with the machine's load "
+                                      "(parts of the run point opposite ways)",
+                                "zh": "无法判定：{rounds} 轮中时间比随机器负载变化（运行的不同部分指向相反方向）"},
     "profiler.lesson.faster": {
         "en": "Lesson: benchmarking says how long; profiling says where. Fusing nine memory-bound ops into one pass "
               "over memory is where this speed-up comes from.",
