@@ -25,7 +25,8 @@ For each method and pair: how often the pair is ordered correctly, how far the e
 is from the true one (median and worst |estimated delta / true delta|), wall seconds per trial; for
 measurefirst also its verdicts (right direction, wrong direction, undecided, "no difference") and
 how often its CI contains the true ratio (an undecided verdict without a CI counts as not
-containing it). torch runs on one thread.
+containing it), and how often the CI meets the span between the truth measured just before and
+just after the trial (how far the quiet ratio itself moved meanwhile). torch runs on one thread.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> None:
             for workload, delta, a, b in pairs:
                 n_truth = 30 if args.quick else TRUTH_PAIRS
                 st = {m: {"ok": 0, "rel": [], "sec": []} for m in [MF, *methods]}
-                verdicts = {"right": 0, "wrong": 0, "undecided": 0, "no difference": 0, "ci": 0}
+                verdicts = {"right": 0, "wrong": 0, "undecided": 0, "no difference": 0, "ci": 0, "span": 0}
                 truths = []
                 for trial in range(trials):
                     if workload == "busy":
@@ -168,9 +169,14 @@ def main(argv: list[str] | None = None) -> None:
                         else:
                             got[method] = methods[method](a, b)
                         st[method]["sec"].append(time.perf_counter() - t0)
+                    span = (truth, truth)
                     if workload == "copy":
-                        truth = statistics.median(before + quiet_ratios(a, b, load, n_truth))
+                        after = quiet_ratios(a, b, load, n_truth)
+                        truth = statistics.median(before + after)
+                        span = (min(statistics.median(before), statistics.median(after)),
+                                max(statistics.median(before), statistics.median(after)))
                     truths.append(truth)
+                    verdicts["span"] += v.ratio_ci is not None and v.ratio_ci[0] <= span[1] and span[0] <= v.ratio_ci[1]
                     if v.verdict in ("faster", "slower"):
                         verdicts["right" if (v.verdict == "slower") == (truth > 1) else "wrong"] += 1
                     else:
@@ -186,16 +192,18 @@ def main(argv: list[str] | None = None) -> None:
                 truth_col = f"{min(truths):.4f}" if workload == "busy" else f"{min(truths):.3f}-{max(truths):.3f}"
                 for method, s in st.items():
                     worst = max(s["rel"], key=lambda r: abs(r - 1))
-                    extra = ["", "", "", "", ""]
+                    extra = ["", "", "", "", "", ""]
                     if method == MF:
                         extra = [str(verdicts["right"]), str(verdicts["wrong"]), str(verdicts["undecided"]),
-                                 str(verdicts["no difference"]), f"{verdicts['ci']}/{trials}"]
+                                 str(verdicts["no difference"]), f"{verdicts['ci']}/{trials}",
+                                 f"{verdicts['span']}/{trials}"]
                     rows.append([f"{period:g} s", workload, f"{delta:.1%}", truth_col, method, f"{s['ok']}/{trials}",
                                  f"{statistics.median(s['rel']):.2f}", f"{worst:.2f}",
                                  f"{statistics.mean(s['sec']):.2f}", *extra])
     log()
     table(log, ["period", "workload", "delta", "truth", "method", "ordered right", "est/true (median)",
-                "est/true (worst)", "s/trial", "right", "wrong", "undecided", "no diff", "CI holds truth"], rows)
+                "est/true (worst)", "s/trial", "right", "wrong", "undecided", "no diff", "CI holds truth",
+                "CI meets before-after"], rows)
     if args.log:
         print(f"log written to {log.save('discrimination')}", file=sys.stderr)
 
