@@ -270,15 +270,17 @@ def large_difference(log_ratios: Sequence[float], log_base: Sequence[float], log
     return lo, hi
 
 
-def _strata(log_base: np.ndarray, log_cand: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _strata(log_base: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """Pairs of complementary masks over the rounds: (first half, second half) in time, and (quieter,
-    busier) by the load level around each round: the mean log block time of both candidates in the
+    busier) by the load level around each round: the baseline's mean log block time in the
     :data:`LOAD_NEIGHBOURS` rounds on each side, the round itself left out (selecting rounds by
-    their own block times would bias their log-ratio by their own noise)."""
+    their own block times would bias their log-ratio by their own noise; and the candidate's
+    times carry the ratio itself, so where the ratio varies smoothly from round to round its
+    neighbours would sort the rounds by their ratio, a split that disagrees by construction)."""
     n = int(log_base.size)
     half = np.arange(n) < n // 2
     out = [(half, ~half)]
-    level = log_base + log_cand
+    level = log_base
     w = LOAD_NEIGHBOURS
     if n >= 2 * w + 2:
         csum = np.concatenate(([0.0], np.cumsum(level)))
@@ -338,7 +340,7 @@ def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns:
         lo_log, hi_log = min(lo_log, big[0]), max(hi_log, big[1])
         reason = "large"
     opposite = False
-    for first, second in _strata(lb, lc):
+    for first, second in _strata(lb):
         if min(int(first.sum()), int(second.sum())) < MIN_STRATUM_ROUNDS:
             continue
         p1, p2 = stats.hodges_lehmann(a[first]), stats.hodges_lehmann(a[second])
