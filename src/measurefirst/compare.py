@@ -22,9 +22,9 @@ The rules (asserted exactly by the tests with a simulated clock):
   widens the interval or, when the parts point opposite ways, leaves the verdict *undecided*
   (reason ``drift``), never turns it round. With fewer than three batches the verdict is *undecided*
   (reason ``too_few_rounds``) unless the difference is far outside every swing of the run: then a
-  sign test over rounds decides it (reason ``large``; see :func:`large_difference`). Both map back
+  sign test over pairs of rounds decides it (reason ``large``; see :func:`large_difference`). Both map back
   with ``exp``. At least ``min_time`` (1 s) of rounds, since a verdict drawn inside one stretch of
-  load can point the wrong way; a ``large`` difference is exempt and settles after ``min_rounds``.
+  load can point the wrong way; a ``large`` difference is exempt (it needs six pairs of rounds).
 * A candidate is **settled** once its CI excludes 1 with a half-width at most half the observed
   difference (a clear direction), or its half-width is within ``precision`` (nothing larger than
   that is there). Sampling stops when every candidate is settled (after ``min_rounds`` rounds and
