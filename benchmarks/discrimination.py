@@ -1,23 +1,32 @@
 """Can a method tell two nearly equal functions apart while the machine's load drifts?
 
-    python benchmarks/discrimination.py               # 10 trials per pair and load period (about an hour)
+    python benchmarks/discrimination.py               # 20 trials per pair and load period (hours)
+    python benchmarks/discrimination.py --workloads copy --deltas 0.01,0.02 --methods measurefirst
+                                                      # the memory-bound pairs, compare alone (minutes)
     python benchmarks/discrimination.py --trials 3    # a quicker look
     python benchmarks/discrimination.py --quick       # a smoke run (seconds): 1 trial, 2% pairs, 1 period
     python benchmarks/discrimination.py --log         # also write the output to docs/discrimination-DATE.txt
 
 Pairs 0.5%, 1% and 2% apart on two workloads: a busy-wait (100 us vs 100.5 / 101 / 102 us) and a
 memory-bound tensor copy (n vs n*(1+delta) float32 elements, 32 MB, larger than the caches: 32 MB
-vs 32.6 MB at 2%). The busy-wait's true ratio is known; the copy's is measured first, on the quiet
-machine, by a long interleaved compare. Then, for each load period (default 0.3 s and 0.7 s),
-background processes (one per core) alternate busy and idle every period: drift, the case
+vs 32.6 MB at 2%). The busy-wait's true ratio is known. The copy's is measured on the very same
+tensors with the load paused, around every trial: the background processes are stopped (SIGSTOP),
+the two copies are timed interleaved 300 times (A B, B A, ...), the load continues (SIGCONT); the
+same again after the trial; the trial's truth is the median of those 600 paired ratios. (A pair's
+ratio depends on where its buffers landed, not only on its sizes, so the size ratio is not the
+truth; and it moves over minutes even with the load paused, 0.99 to 1.05 for one pair here, so one
+truth for all trials would not do.) Background processes
+(one per core) alternate busy and idle every period (default 0.3 s and 0.7 s): drift, the case
 interleaving exists for.
 
 Methods: measurefirst.compare (interleaved, default settings); timeit (autorange, then min of 5
 repeats; A then B); torch.utils.benchmark blocked_autorange and adaptive_autorange (A then B).
 For each method and pair: how often the pair is ordered correctly, how far the estimated difference
 is from the true one (median and worst |estimated delta / true delta|), wall seconds per trial; for
-measurefirst also its verdicts (right, "no difference", undecided, wrong direction) and how often
-its speed-up CI contains the true ratio. torch runs on one thread.
+measurefirst also its verdicts (right direction, wrong direction, undecided, "no difference") and
+how often its CI contains the true ratio (an undecided verdict without a CI counts as not
+containing it), and how often the CI meets the span between the truth measured just before and
+just after the trial (how far the quiet ratio itself moved meanwhile). torch runs on one thread.
 """
 
 from __future__ import annotations
@@ -50,6 +59,37 @@ def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], ob
     return (lambda: dst_a.copy_(src_a)), (lambda: dst.copy_(src))
 
 
+TRUTH_PAIRS = 300
+
+
+def quiet_ratios(a: Callable[[], object], b: Callable[[], object], load: Background,
+                 pairs: int = TRUTH_PAIRS) -> list[float]:
+    """The pair's time ratios on the quiet machine: the load stopped, ``pairs`` interleaved pairs of
+    calls (A B, then B A, ...), each pair's ratio b / a (the truth is their median)."""
+    clock = time.perf_counter_ns
+    load.pause()
+    try:
+        for _ in range(5):  # warm
+            a(), b()
+        ratios = []
+        for i in range(pairs):
+            t = {}
+            for name, fn in ((("a", a), ("b", b)) if i % 2 == 0 else (("b", b), ("a", a))):
+                t0 = clock()
+                fn()
+                t[name] = clock() - t0
+            ratios.append(t["b"] / t["a"])
+    finally:
+        load.resume()
+    return ratios
+
+
+def quiet_truth(a: Callable[[], object], b: Callable[[], object], load: Background,
+                pairs: int = TRUTH_PAIRS) -> float:
+    """The median of :func:`quiet_ratios`."""
+    return statistics.median(quiet_ratios(a, b, load, pairs))
+
+
 def seq(est: Callable[[Callable[[], object]], float]) -> Callable[[Callable[[], object], Callable[[], object]], float]:
     """A then B with one of the other tools: the ratio of their estimates."""
     return lambda a, b: est(b) / est(a)
@@ -69,7 +109,7 @@ MF = "measurefirst compare"
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--trials", type=int, default=10)
+    ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--periods", default="0.3,0.7", help="load periods: seconds busy, then as long idle (default 0.3,0.7)")
     ap.add_argument("--deltas", default="0.005,0.01,0.02")
     ap.add_argument("--workloads", default="busy,copy")
@@ -83,13 +123,11 @@ def main(argv: list[str] | None = None) -> None:
     deltas = [float(x) for x in args.deltas.split(",")]
     methods = dict(METHODS) if args.methods == "all" else {}
     mf_opts: dict = {}
-    truth_opts: dict = {"budget": 20.0, "min_time": 5.0, "precision": 0.001}
     copy_elems = COPY_ELEMS
     if args.quick:
         trials, periods, deltas = 1, [0.3], [0.02]
         methods = {"tub blocked, A then B": seq(lambda fn: est_blocked(fn, 0.02))}
         mf_opts = {"budget": 1.0, "min_time": 0.3}
-        truth_opts = {"budget": 1.0, "min_time": 0.3}
         copy_elems = COPY_ELEMS // 8
     cores = os.cpu_count() or 2
     log = Log()
@@ -98,53 +136,74 @@ def main(argv: list[str] | None = None) -> None:
         + f"; {trials} trials per pair and period" + (" (quick smoke run: short budgets)" if args.quick else ""))
     pairs = []
     for workload in args.workloads.split(","):
+        if workload not in ("busy", "copy"):
+            ap.error(f"unknown workload {workload!r}; choose busy, copy")
         for delta in deltas:
             if workload == "busy":
                 a, b = busy_wait(BUSY_NS), busy_wait(int(round(BUSY_NS * (1 + delta))))
-                truth = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
-                how = "known"
-            elif workload == "copy":
-                a, b = copiers(copy_elems, delta)
-                v = mf_compare(a, b, **truth_opts)  # the quiet machine, before any load starts
-                truth, how = v.ratio, f"quiet compare, CI {v.ratio_ci[0]:.4f}-{v.ratio_ci[1]:.4f}"
             else:
-                ap.error(f"unknown workload {workload!r}; choose busy, copy")
-            log(f"truth {workload} {delta:.1%}: ratio {truth:.4f} ({how})")
-            pairs.append((workload, delta, a, b, truth))
+                a, b = copiers(copy_elems, delta)
+            pairs.append((workload, delta, a, b))
     rows = []
     for period in periods:
-        with Background(0 if args.no_drift else cores, drift, period):
-            for workload, delta, a, b, truth in pairs:
+        with Background(0 if args.no_drift else cores, drift, period, settle=0.5) as load:
+            for workload, delta, a, b in pairs:
+                n_truth = 30 if args.quick else TRUTH_PAIRS
                 st = {m: {"ok": 0, "rel": [], "sec": []} for m in [MF, *methods]}
-                verdicts = {"slower": 0, "no difference": 0, "undecided": 0, "faster": 0, "ci": 0}
+                verdicts = {"right": 0, "wrong": 0, "undecided": 0, "no difference": 0, "ci": 0, "span": 0}
+                truths = []
                 for trial in range(trials):
+                    if workload == "busy":
+                        truth = (BUSY_NS * (1 + delta) + 300) / (BUSY_NS + 300)  # ~0.3 us of call overhead
+                        before = []
+                    else:
+                        # the quiet ratio moves over minutes (seen: 0.99 to 1.05 for one pair), so
+                        # each trial gets its own truth: 300 pairs just before and 300 just after
+                        before = quiet_ratios(a, b, load, n_truth)
+                    got: dict[str, float] = {}
                     for method in st:
                         t0 = time.perf_counter()
                         if method == MF:
                             v = mf_compare(a, b, **mf_opts)
-                            ratio = v.ratio
-                            verdicts[v.verdict] = verdicts.get(v.verdict, 0) + 1
-                            verdicts["ci"] += v.ratio_ci is not None and v.ratio_ci[0] <= truth <= v.ratio_ci[1]
+                            got[method] = v.ratio
                         else:
-                            ratio = methods[method](a, b)
+                            got[method] = methods[method](a, b)
                         st[method]["sec"].append(time.perf_counter() - t0)
-                        st[method]["ok"] += ratio > 1
+                    span = (truth, truth)
+                    if workload == "copy":
+                        after = quiet_ratios(a, b, load, n_truth)
+                        truth = statistics.median(before + after)
+                        span = (min(statistics.median(before), statistics.median(after)),
+                                max(statistics.median(before), statistics.median(after)))
+                    truths.append(truth)
+                    verdicts["span"] += v.ratio_ci is not None and v.ratio_ci[0] <= span[1] and span[0] <= v.ratio_ci[1]
+                    if v.verdict in ("faster", "slower"):
+                        verdicts["right" if (v.verdict == "slower") == (truth > 1) else "wrong"] += 1
+                    else:
+                        verdicts[v.verdict] = verdicts.get(v.verdict, 0) + 1
+                    verdicts["ci"] += v.ratio_ci is not None and v.ratio_ci[0] <= truth <= v.ratio_ci[1]
+                    for method, ratio in got.items():
+                        st[method]["ok"] += (ratio > 1) == (truth > 1)
                         st[method]["rel"].append((ratio - 1) / (truth - 1))
-                    print(f"  period {period:g} s, {workload} {delta:.1%}: trial {trial + 1}/{trials} done",
-                          file=sys.stderr, flush=True)
+                    print(f"  period {period:g} s, {workload} {delta:.1%}: trial {trial + 1}/{trials}: truth {truth:.4f}, "
+                          f"compare {v.verdict} {v.ratio:.4f} CI {v.ratio_ci}", file=sys.stderr, flush=True)
+                how = "known" if workload == "busy" else f"per trial: median of {n_truth} quiet pairs before and after"
+                log(f"truth, period {period:g} s, {workload} {delta:.1%}: {min(truths):.4f} to {max(truths):.4f} ({how})")
+                truth_col = f"{min(truths):.4f}" if workload == "busy" else f"{min(truths):.3f}-{max(truths):.3f}"
                 for method, s in st.items():
                     worst = max(s["rel"], key=lambda r: abs(r - 1))
-                    extra = ["", "", ""]
+                    extra = ["", "", "", "", "", ""]
                     if method == MF:
-                        extra = [f"right {verdicts['slower']}, no-diff {verdicts['no difference']}, "
-                                 f"undecided {verdicts['undecided']}", f"{verdicts['faster']}",
-                                 f"{verdicts['ci']}/{trials}"]
-                    rows.append([f"{period:g} s", workload, f"{delta:.1%}", method, f"{s['ok']}/{trials}",
+                        extra = [str(verdicts["right"]), str(verdicts["wrong"]), str(verdicts["undecided"]),
+                                 str(verdicts["no difference"]), f"{verdicts['ci']}/{trials}",
+                                 f"{verdicts['span']}/{trials}"]
+                    rows.append([f"{period:g} s", workload, f"{delta:.1%}", truth_col, method, f"{s['ok']}/{trials}",
                                  f"{statistics.median(s['rel']):.2f}", f"{worst:.2f}",
                                  f"{statistics.mean(s['sec']):.2f}", *extra])
     log()
-    table(log, ["period", "workload", "delta", "method", "ordered right", "est/true (median)", "est/true (worst)",
-                "s/trial", "verdicts", "wrong direction", "CI holds truth"], rows)
+    table(log, ["period", "workload", "delta", "truth", "method", "ordered right", "est/true (median)",
+                "est/true (worst)", "s/trial", "right", "wrong", "undecided", "no diff", "CI holds truth",
+                "CI meets before-after"], rows)
     if args.log:
         print(f"log written to {log.save('discrimination')}", file=sys.stderr)
 

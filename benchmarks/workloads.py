@@ -62,7 +62,23 @@ class Background:
         time.sleep(self.settle)  # let them get going (this is the harness, not a test)
         return self
 
+    def pause(self) -> None:
+        """Stop the load processes (SIGSTOP) until :meth:`resume`: the quiet machine, for a truth."""
+        import signal
+
+        for p in self.procs:
+            if p.pid is not None:
+                os.kill(p.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        import signal
+
+        for p in self.procs:
+            if p.pid is not None:
+                os.kill(p.pid, signal.SIGCONT)
+
     def __exit__(self, *exc: object) -> None:
+        self.resume()  # a stopped process would not see SIGTERM until continued
         for p in self.procs:
             p.terminate()
         for p in self.procs:

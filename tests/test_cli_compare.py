@@ -10,10 +10,10 @@ def test_live_compare_simulated(capsys):
     out = capsys.readouterr().out
     # the simulated clock makes every figure exact
     assert out.splitlines()[3:] == [
-        "│ sim0      │ 100.026 µs │  99.971–100.080 µs │ baseline │                 │ baseline     │",
-        "│ sim1      │ 110.036 µs │ 109.996–110.089 µs │   0.909x │   0.9081–0.9098 │ 10.0% slower │",
+        "│ sim0      │ 100.032 µs │  99.979–100.078 µs │ baseline │                 │ baseline     │",
+        "│ sim1      │ 110.038 µs │ 109.989–110.095 µs │   0.909x │   0.9087–0.9096 │ 10.0% slower │",
         "└───────────┴────────────┴────────────────────┴──────────┴─────────────────┴──────────────┘",
-        "sim1: 10.0% slower than sim0 — time ratio 1.1001 (95% CI 1.0991–1.1012), 101 interleaved rounds",
+        "sim1: 10.0% slower than sim0 — time ratio 1.0999 (95% CI 1.0994–1.1005), 101 interleaved rounds",
         "stopped by precision after 1.01 s (every verdict settled)",
     ]
 

@@ -332,8 +332,9 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     c.add_argument("--block-time", type=_seconds, default=D.BLOCK_TIME_S,
                    help=f"seconds per block, one candidate's turn in a round (default {D.BLOCK_TIME_S:g})")
     c.add_argument("--order", choices=D.ORDERS, default=D.ORDERS[0],
-                   help="order of the candidates in each round: abba (forwards, then backwards: a linear drift "
-                        "hits all alike) or shuffle (a seeded random order per round); default abba")
+                   help="order of the candidates in each round: abba (rounds in pairs, an order then its reverse: a "
+                        "linear drift hits all alike; each pair's order drawn with the seed) or shuffle (a seeded "
+                        "random order per round); default abba")
     c.add_argument("--baseline", default=None, help="label of the baseline (default: the first)")
     _labels(c)
     c.add_argument("--cold-cache", action="store_true",

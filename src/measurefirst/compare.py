@@ -4,18 +4,27 @@ The rules (asserted exactly by the tests with a simulated clock):
 
 * Each candidate is warmed up and calibrated as :func:`~measurefirst.benchmark` does.
 * Then sampling runs in **rounds**. A round takes one **block** of each candidate: a few samples
-  lasting about ``block_time`` seconds. The order inside a round is balanced: ``"abba"`` runs
-  rounds forwards and backwards in turn (A B, B A, A B, ...), so a linear drift hits every
-  candidate alike; ``"shuffle"`` draws a seeded random order per round.
+  lasting about ``block_time`` seconds, at least three, and as many for every candidate whose
+  samples last about as long (see :func:`block_sizes`). The order inside a round is balanced: ``"abba"`` runs
+  rounds in pairs, an order then its reverse (A B, B A), so a linear drift hits every candidate
+  alike; each pair's order is drawn (seeded), so that a load switching at a period near the
+  schedule's cannot stay in step with it, busy in every block of one candidate (with a fixed
+  A B B A A B ... the blocks come two by two with a period of four). ``"shuffle"`` draws a seeded
+  random order per round.
 * A block's value is the median per-call time of its samples (preempted samples set aside, by the
   same rule as :func:`~measurefirst.benchmark`). For every round, each candidate's **paired
   log-ratio** against the baseline's block of that round is taken; the speed-up estimate is the
   Hodges-Lehmann centre of those log-ratios. Its 95% CI is the wider of the Wilcoxon signed-rank
-  interval and a batch-means interval over consecutive rounds, batches as long as twice the
+  interval and a batch-means interval over consecutive rounds, batches as long as four times the
   autocorrelation time of the round series (rounds that share a stretch of machine load are not
-  independent); with fewer than three such batches the verdict is *undecided*. Both map back with
-  ``exp``. At least ``min_time`` (1 s) of rounds: a verdict drawn inside one stretch of load can
-  point the wrong way.
+  independent). The interval also reaches the estimate of each half of the run and of its quieter
+  and busier half (and, when those parts disagree, their intervals): load that follows the rounds
+  widens the interval or, when the parts point opposite ways, leaves the verdict *undecided*
+  (reason ``drift``), never turns it round. With fewer than three batches the verdict is *undecided*
+  (reason ``too_few_rounds``) unless the difference is far outside every swing of the run: then a
+  sign test over pairs of rounds decides it (reason ``large``; see :func:`large_difference`). Both map back
+  with ``exp``. At least ``min_time`` (1 s) of rounds, since a verdict drawn inside one stretch of
+  load can point the wrong way; a ``large`` difference is exempt (it needs six pairs of rounds).
 * A candidate is **settled** once its CI excludes 1 with a half-width at most half the observed
   difference (a clear direction), or its half-width is within ``precision`` (nothing larger than
   that is there). Sampling stops when every candidate is settled (after ``min_rounds`` rounds and
@@ -53,6 +62,11 @@ from .timers import Timer, make_timer
 
 #: Check the stopping rule after every round up to this many rounds, then every ~2% more rounds.
 CHECK_EVERY_ROUND_UP_TO = 100
+#: Fewest samples in a block (see :func:`block_sizes`).
+MIN_BLOCK_SAMPLES = 3
+#: Candidates whose calibrated samples last within this factor of the group's shortest share one
+#: block size (see :func:`block_sizes`).
+SAME_BLOCK_WITHIN = 1.5
 ORDERS = defaults.ORDERS
 
 
@@ -69,6 +83,12 @@ class Verdict:
     verdict: str  # "faster", "slower", "no difference", "baseline", "undecided"
     detectable: float | None  # relative half-width of the ratio's CI: the smallest difference detectable
     rounds: int
+    #: Why: for ``"undecided"``, ``"too_few_rounds"`` (too few independent batches of rounds for a CI)
+    #: or ``"drift"`` (the run's parts, by time or by load, point in opposite directions); for a
+    #: decided verdict, ``"large"`` when the sign test over rounds decided a difference far outside
+    #: every swing of the run (see :func:`large_difference`); else None. Files written before this
+    #: field load with None.
+    reason: str | None = None
 
     @property
     def speedup(self) -> float:
@@ -186,36 +206,156 @@ class Comparison:
         return c
 
 
+#: The large-difference rule: the sign-test interval's bound nearest 1 must lie at least this many
+#: times the widest swing of the run (see :func:`large_difference`) away from 1.
+LARGE_EFFECT_SPREADS = 2.0
+#: ... and at least this far from 1 (a 25% difference): a run that falls wholly inside one stretch of
+#: steady load sees no swing, yet load can move a memory-bound pair's ratio by several percent
+#: (issue 23 saw about 10%) in the same direction in every round.
+LARGE_EFFECT_MIN_LOG = math.log(1.25)
+#: Rounds on each side of a round whose block times give its load level (the round itself left out,
+#: so that its own noise does not choose its stratum).
+LOAD_NEIGHBOURS = 2
+#: Fewest rounds in a stratum (a half of the run, or its quieter or busier half) for its own interval.
+MIN_STRATUM_ROUNDS = 6
+
+
+def _pair_means(log_ratios: Sequence[float]) -> np.ndarray:
+    """The mean log-ratio of each pair of consecutive rounds (an order and its reverse under
+    ``"abba"``), sorted; an odd last round left out."""
+    a = np.asarray(log_ratios, dtype=float)
+    m = int(a.size) // 2
+    return np.sort(a[: 2 * m].reshape(m, 2).mean(axis=1))
+
+
+def large_difference(log_ratios: Sequence[float], log_base: Sequence[float], log_cand: Sequence[float]
+                     ) -> tuple[float, float] | None:
+    """The sign-test interval of the median log-ratio, when the difference is far outside every
+    swing of the run; else ``None``.
+
+    The units are pairs of consecutive rounds (under ``"abba"`` an order and its reverse, the order
+    drawn per pair): a load in step with the schedule biases a pair one way or the other as its
+    order falls, so pairs, not rounds, are what the order randomizes. The interval is the
+    distribution-free CI of the median of the pairs' mean log-ratios, ``[u_(k), u_(m+1-k)]`` with
+    ``k`` from the binomial: with ``m`` pairs all on one side of 1 and ``k = 1``, chance alone would
+    do that with probability ``2 * 0.5**m`` (3.1% at six pairs, twelve rounds). A sign test counts
+    its units as independent; pairs that share a stretch of machine load are not, so the rule asks
+    for more: the interval's bound nearest 1 must be at least
+    :data:`LARGE_EFFECT_SPREADS` times the widest *swing* of the run: the spread of the pairs'
+    log-ratios, and the spread (between the same ranks from either end) of the rounds' log-ratios
+    and of each candidate's own log block times across rounds. The argument:
+    load moves a round's log-ratio only by changing between that round's two blocks, and by at
+    most how much it changes block times, which the spread of block times across the rounds shows
+    (the load at any moment of the run lands in some block). A ratio beyond twice that cannot have
+    been put on its side by the load, whatever the correlation between rounds and load phases; the
+    sign test then only has to rule out noise that is small beside the effect. The bound must also
+    be at least 25% from 1 (:data:`LARGE_EFFECT_MIN_LOG`), since a run inside one stretch of steady
+    load shows no swing at all while that load may shift the ratio a little. (A load locked to
+    the schedule, busy during every block of one candidate and never the other's, is invisible to
+    any statistic of the rounds; a real machine's load does not keep such step.)"""
+    units = _pair_means(log_ratios)
+    ranks = stats.median_ci_ranks(int(units.size))
+    if ranks is None:
+        return None
+    r_lo, r_hi = ranks
+    lo, hi = float(units[r_lo]), float(units[r_hi])
+    if lo <= 0.0 <= hi:
+        return None
+    swing = hi - lo
+    for x in (log_ratios, log_base, log_cand):
+        s = np.sort(np.asarray(x, dtype=float))
+        swing = max(swing, float(s[-1 - r_lo] - s[r_lo]))
+    if min(abs(lo), abs(hi)) < max(LARGE_EFFECT_SPREADS * swing, LARGE_EFFECT_MIN_LOG):
+        return None
+    return lo, hi
+
+
+def _strata(log_base: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pairs of complementary masks over the rounds: (first half, second half) in time, and (quieter,
+    busier) by the load level around each round: the baseline's mean log block time in the
+    :data:`LOAD_NEIGHBOURS` rounds on each side, the round itself left out (selecting rounds by
+    their own block times would bias their log-ratio by their own noise; and the candidate's
+    times carry the ratio itself, so where the ratio varies smoothly from round to round its
+    neighbours would sort the rounds by their ratio, a split that disagrees by construction)."""
+    n = int(log_base.size)
+    half = np.arange(n) < n // 2
+    out = [(half, ~half)]
+    level = log_base
+    w = LOAD_NEIGHBOURS
+    if n >= 2 * w + 2:
+        csum = np.concatenate(([0.0], np.cumsum(level)))
+        idx = np.arange(n)
+        lo_i, hi_i = np.maximum(idx - w, 0), np.minimum(idx + w + 1, n)
+        around = (csum[hi_i] - csum[lo_i] - level) / (hi_i - lo_i - 1)
+        busy = around > float(np.median(around))
+        out.append((~busy, busy))
+    return out
+
+
 def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns: Sequence[float]) -> Verdict:
     """Verdict from block values paired by round (pure: used by :func:`compare` and the tests).
 
-    The interval is the wider of two: the Wilcoxon signed-rank interval of the Hodges-Lehmann
-    estimate, which assumes independent rounds, and a batch-means interval over consecutive rounds
-    whose batches follow the autocorrelation time of the round series (rounds that share a stretch
-    of machine load are not independent; see :func:`measurefirst.stats.batch_interval`). With too
-    few independent batches for that interval, the verdict is ``"undecided"``."""
+    The log-ratio of each round (candidate's block over the baseline's) is the datum; the estimate is
+    their Hodges-Lehmann centre. The interval is the widest of:
+
+    * the Wilcoxon signed-rank interval (assumes independent rounds);
+    * a batch-means interval over consecutive rounds whose batches follow the autocorrelation time
+      of the round series (rounds that share a stretch of machine load are not independent). With
+      too few batches for it (fewer than three), a difference far outside every swing of the run is
+      still decided, by the sign test over rounds of :func:`large_difference`; anything else is
+      ``"undecided"`` (reason ``"too_few_rounds"``);
+    * the rounds cut two ways, the first and second half of the run, and its quieter and busier half
+      (by the load around each round, see :func:`_strata`): the interval reaches every part's
+      estimate, and when the two parts' own intervals do not overlap (the ratio changed with the
+      load: a memory-bound pair can slow down unequally under load), both parts' intervals. When the
+      two parts point in opposite directions, each with its interval clear of 1, the verdict is
+      ``"undecided"`` with reason ``"drift"`` (the interval is kept). So load that follows the rounds
+      widens the interval or makes the comparison wait (the stopping rule keeps sampling); it never
+      turns the verdict round."""
     a = np.log(np.asarray(cand_ns, dtype=float)) - np.log(np.asarray(base_ns, dtype=float))
     if a.size == 0:
-        return Verdict(label, baseline, math.nan, None, "undecided", None, 0)
+        return Verdict(label, baseline, math.nan, None, "undecided", None, 0, "too_few_rounds")
+    n = int(a.size)
     est = stats.hodges_lehmann(a)
     ratio = math.exp(est.estimate)
     if est.ci_low is None or est.ci_high is None:
-        return Verdict(label, baseline, ratio, None, "undecided", None, int(a.size))
+        return Verdict(label, baseline, ratio, None, "undecided", None, n, "too_few_rounds")
+    lb = np.log(np.asarray(base_ns, dtype=float))
+    lc = np.log(np.asarray(cand_ns, dtype=float))
     lo_log, hi_log = est.ci_low, est.ci_high
+    reason: str | None = None
+    big = large_difference(a, lb, lc)
     tau = stats.autocorrelation_time(a)
-    if tau > stats.CORRELATED_TAU or a.size >= stats.CI_BATCHES * stats.MIN_PER_BATCH:
-        per = max(math.ceil(stats.BATCH_TAU_FACTOR * tau), math.ceil(a.size / stats.CI_BATCHES), 1)
-        m = min(stats.CI_BATCHES, a.size // per)
-        if m < stats.MIN_BATCHES:
-            return Verdict(label, baseline, ratio, None, "undecided", None, int(a.size))
-        means = np.array([part.mean() for part in np.array_split(a, m)])
-        centre = float(means.mean())
-        hw = stats.t975(m - 1) * float(means.std(ddof=1)) / math.sqrt(m)
-        lo_log, hi_log = min(lo_log, centre - hw), max(hi_log, centre + hw)
+    if tau > stats.CORRELATED_TAU or n >= stats.CI_BATCHES * stats.MIN_PER_BATCH:
+        per = max(math.ceil(stats.BATCH_TAU_FACTOR * tau), math.ceil(n / stats.CI_BATCHES), 1)
+        m = min(stats.CI_BATCHES, n // per)
+        if m >= stats.MIN_BATCHES:
+            means = np.array([part.mean() for part in np.array_split(a, m)])
+            centre = float(means.mean())
+            hw = stats.t975(m - 1) * float(means.std(ddof=1)) / math.sqrt(m)
+            lo_log, hi_log = min(lo_log, centre - hw), max(hi_log, centre + hw)
+        elif big is None:
+            return Verdict(label, baseline, ratio, None, "undecided", None, n, "too_few_rounds")
+    if big is not None:
+        lo_log, hi_log = min(lo_log, big[0]), max(hi_log, big[1])
+        reason = "large"
+    opposite = False
+    for first, second in _strata(lb):
+        if min(int(first.sum()), int(second.sum())) < MIN_STRATUM_ROUNDS:
+            continue
+        p1, p2 = stats.hodges_lehmann(a[first]), stats.hodges_lehmann(a[second])
+        lo_log, hi_log = min(lo_log, p1.estimate, p2.estimate), max(hi_log, p1.estimate, p2.estimate)
+        if p1.ci_low is None or p1.ci_high is None or p2.ci_low is None or p2.ci_high is None:
+            continue
+        if p1.ci_high < p2.ci_low or p2.ci_high < p1.ci_low:
+            lo_log, hi_log = min(lo_log, p1.ci_low, p2.ci_low), max(hi_log, p1.ci_high, p2.ci_high)
+            opposite = opposite or p1.ci_low > 0.0 > p2.ci_high or p2.ci_low > 0.0 > p1.ci_high
     lo, hi = math.exp(lo_log), math.exp(hi_log)
     detectable = (hi - lo) / 2.0 / ratio
+    if opposite:
+        return Verdict(label, baseline, ratio, (lo, hi), "undecided", detectable, n, "drift")
     verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
-    return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, int(a.size))
+    return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, n, reason)
 
 
 def settled(v: Verdict, precision: float) -> bool:
@@ -225,7 +365,38 @@ def settled(v: Verdict, precision: float) -> bool:
         return False
     if v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
         return True
-    return v.detectable <= precision
+    return v.verdict != "undecided" and v.detectable <= precision
+
+
+def block_sizes(sample_ns: Sequence[float], block_time: float) -> list[int]:
+    """Samples per block for each candidate, from its calibrated sample length (pure).
+
+    A block's value is the median of its samples, so a sample stretched by the operating system
+    (another process on the core) moves it only when most of the block's samples are stretched:
+    every block has at least :data:`MIN_BLOCK_SAMPLES`. And candidates whose samples last about as
+    long (within :data:`SAME_BLOCK_WITHIN`, the close comparisons that are hard to call) get the
+    *same* count, so interruptions hit their blocks alike: a block of one sample against a block
+    of three is a one-sample median against a three-sample one, and under load the first is
+    stretched far more often, which alone made a memory-bound pair (two copies of about a
+    millisecond, the sample counts from calibrations taken at different moments of the load) point
+    the wrong way (issue 23)."""
+    order = sorted(range(len(sample_ns)), key=lambda i: sample_ns[i])
+    out = [0] * len(sample_ns)
+    group: list[int] = []
+
+    def close_group() -> None:
+        if group:
+            mid = float(np.exp(np.mean(np.log([sample_ns[j] for j in group]))))
+            for j in group:
+                out[j] = max(MIN_BLOCK_SAMPLES, int(round(block_time * 1e9 / mid)))
+
+    for i in order:
+        if group and sample_ns[i] > SAME_BLOCK_WITHIN * sample_ns[group[0]]:
+            close_group()
+            group = []
+        group.append(i)
+    close_group()
+    return out
 
 
 def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]]
@@ -372,15 +543,15 @@ class _Session:
         opts = self.opts
         self.current = 0
         overhead = self.states[0].measure_overhead()
-        per_block = []
+        sample_ns = []
         for i, st in enumerate(self.states):
             self.current = i
             st.warm_up(self.colds[i])
             number = st.calibrate(overhead)
             st.prepare()
             assert st.calibration is not None
-            sample_ns = max(st.calibration.per_call_estimate_ns * number + overhead, 1.0)
-            per_block.append(max(1, int(round(self.block_time * 1e9 / sample_ns))))
+            sample_ns.append(max(st.calibration.per_call_estimate_ns * number + overhead, 1.0))
+        per_block = block_sizes(sample_ns, self.block_time)
         deadline = self.t_begin + opts.budget * 1e9
         start = self.timer.now_ns()
         for st in self.states:
@@ -388,10 +559,13 @@ class _Session:
             st.t_sampling = start
         next_check = self.min_rounds
         k = len(self.states)
+        pair: tuple[int, ...] = tuple(range(k))
         while True:
             r = len(self.orders)
             if self.order == "abba":
-                order = tuple(range(k)) if r % 2 == 0 else tuple(reversed(range(k)))
+                if r % 2 == 0:
+                    pair = tuple(self.rng.sample(range(k), k))
+                order = pair if r % 2 == 0 else tuple(reversed(pair))
             else:
                 order = tuple(self.rng.sample(range(k), k))
             for i in order:
@@ -400,11 +574,16 @@ class _Session:
             self.orders.append(order)
             rounds = r + 1
             now = self.timer.now_ns()
-            if rounds >= next_check and now - start >= opts.min_time * 1e9:
+            if rounds >= next_check:
                 verdicts = self._verdicts()
-                if all(settled(v, opts.precision) for v in verdicts):
+                # min_time guards against a verdict drawn inside one stretch of load; a difference
+                # far outside every swing of the run (reason "large") needs no such guard
+                long_enough = now - start >= opts.min_time * 1e9 or all(
+                    v.verdict == "baseline" or v.reason == "large" for v in verdicts)
+                if long_enough and all(settled(v, opts.precision) for v in verdicts):
                     return self._result(Stop("precision", True, opts.precision, (now - start) / 1e9), True)
-                next_check = rounds + (1 if rounds < CHECK_EVERY_ROUND_UP_TO else max(1, rounds // 50))
+                if now - start >= opts.min_time * 1e9:
+                    next_check = rounds + (1 if rounds < CHECK_EVERY_ROUND_UP_TO else max(1, rounds // 50))
             if now >= deadline:
                 verdicts = self._verdicts()
                 met = all(settled(v, opts.precision) for v in verdicts)

@@ -322,7 +322,8 @@ def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
         return "same", say("verdict.same", lang, d=v.detectable)
     if v.verdict == "no difference":
         return "undecided", say("verdict.nodetect", lang)
-    return "undecided", say("verdict.undecided", lang, rounds=v.rounds)
+    return "undecided", say("verdict.undecided.drift" if v.reason == "drift" else "verdict.undecided", lang,
+                            rounds=v.rounds)
 
 
 def comparison_lines(c: measurefirst.Comparison, device: str, lang: str, manual: str = "9", fused: str = "1",

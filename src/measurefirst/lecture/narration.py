@@ -294,6 +294,9 @@ TEXT: dict[str, dict[str, str]] = {
                                 "share a stretch of machine load count as one)",
                           "zh": "无法判定：{rounds} 轮测量中相互独立的太少，不足以给出 95% 置信区间（处于同一段机器负载中的"
                                 "几轮只算一轮）"},
+    "verdict.undecided.drift": {"en": "undecided: over {rounds} round(s) the ratio moved with the machine's load "
+                                      "(parts of the run point opposite ways)",
+                                "zh": "无法判定：{rounds} 轮中时间比随机器负载变化（运行的不同部分指向相反方向）"},
     "profiler.lesson.faster": {
         "en": "Lesson: benchmarking says how long; profiling says where. Fusing {manual} memory-bound {unit} into {fused} "
               "(fewer passes over memory) is where this speed-up comes from.",

@@ -163,6 +163,9 @@ WORDS: dict[str, tuple[str, str]] = {
     "v_same_detect": ("no difference detected (could have detected ±{d})", "未检出差异（可检出 ±{d}）"),
     "v_undecided": ("undecided: {n} round(s), too few for a 95% CI (give it a larger budget)",
                     "无定论：仅 {n} 轮，不足以给出 95% 置信区间（请加大预算）"),
+    "v_undecided_drift": ("undecided: the ratio moved with the machine's load over {n} round(s) (parts of the run "
+                          "point opposite ways; measure on a quieter machine or give it a larger budget)",
+                          "无定论：{n} 轮中比值随机器负载变化（运行的不同部分指向相反方向；请在更安静的机器上测量或加大预算）"),
     # histories
     "history_title": ("History of {name}", "{name} 的历史"),
     "history_empty": ("No runs with samples under this name.", "此名称下没有含样本的运行。"),
@@ -915,7 +918,7 @@ def verdict_words(v: "Verdict", lang: str) -> str:
     if v.verdict == "baseline":
         return word("baseline", lang)
     if v.verdict == "undecided":
-        return word("v_undecided", lang, n=v.rounds)
+        return word("v_undecided_drift" if v.reason == "drift" else "v_undecided", lang, n=v.rounds)
     if v.verdict == "no difference":
         if v.detectable is None or not math.isfinite(v.detectable):
             return word("v_same", lang)
