@@ -94,7 +94,6 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     code = _emit(args, [result])
     for line in regression_failures(result, _lang(args)):
         _say(line)
-    # a gate fails on a regression; a change a disturbed run could not judge is "too noisy" (as selfcheck's)
     verdict = EXIT_FAILED if result.failed else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
     return _first(verdict, code)
 
@@ -179,11 +178,12 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_sweep(args: argparse.Namespace) -> int:
     from .devices import resolve_device
-    from .render.plots import plot_all, plot_paths
+    from .emit import write_plots
+    from .render.plots import plot_paths
     from .render.text import failed_sizes_lines
     from .render.words import word
     from .roofline import peaks
-    from .sweep import plan, sweep
+    from .sweep import plan, sweep, with_fresh_peaks
 
     _check(args, *((p, "plot") for p in (plot_paths(args.plot) if args.plot is not None else ())))
     dev = resolve_device(args.device)
@@ -199,20 +199,11 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if result is None:
         return code
     if pk is not None and any(f.code == "roof_exceeded" for f in result.checks()):
-        # a rate above the (often cached) peak: the peak is the wrong number; measure it once more, now
-        from dataclasses import replace
-
-        _say(word("remeasuring_peaks", _lang(args)))
-        result = replace(result, peaks=peaks(dev, args.dtype, store=args.store, refresh=True))
+        _say(word("remeasuring_peaks", _lang(args)))  # a rate above the (often cached) peak: measure it again
+        result = with_fresh_peaks(result, dev, args.dtype, args.store)
     code = _emit(args, [result], code)
-    if args.plot is not None:
-        from .safeio import DestinationError
-
-        try:
-            _say(word("plots_written", _lang(args), files=", ".join(str(f) for f in plot_all(result, args.plot))))
-        except (ValueError, ImportError, DestinationError, OSError) as exc:
-            _say(word("plots_failed", _lang(args), error=exc))
-            code = _first(code, EXIT_USAGE)
+    if args.plot is not None and not write_plots(result, args.plot, _lang(args)):
+        code = _first(code, EXIT_USAGE)
     if code in (EXIT_OK, EXIT_FAILED):
         for line in failed_sizes_lines(result, _lang(args)):
             _say(line)
@@ -286,14 +277,14 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     _check(args)
     result = selfcheck(args.device, quick=args.quick, simulate=None if args.simulate is None else world(args.simulate),
                        fault=args.fault, progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
-    code = {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)
-    return _emit(args, [result], code)
+    return _emit(args, [result], {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK))
 
 
 def cmd_step(args: argparse.Namespace) -> int:
     from .devices import resolve_device
     from .render.words import word
-    from .step import compare_steps, measured_peak_records
+    from .step import above_measured_peak, compare_steps, measured_peak_records
+    from .step import with_fresh_peaks as with_fresh_peaks_steps
     from .targets import is_function_target, load_callable
 
     _check(args)
@@ -307,18 +298,9 @@ def cmd_step(args: argparse.Namespace) -> int:
         measured_peak=None if args.no_peaks else measured_peak_records(dev, args.dtypes, store=args.store)))
     if result is None:
         return code
-    above = {r.dtype for r in result.steps if any(f.code == "mfu_above_100" and f.context.get("peak") == "measured"
-                                                   for f in r.findings)}
-    if above:  # a step above the (often cached) measured peak: the peak is the wrong number; measure it again
-        from dataclasses import replace
-
-        from .roofline import peaks
-        from .step import with_measured_peak
-
+    if above_measured_peak(result):  # a step above the (often cached) measured peak: measure that peak again
         _say(word("remeasuring_peaks", _lang(args)))
-        fresh = {d: peaks(dev, "float32" if d == "fp32" else d, store=args.store, refresh=True) for d in sorted(above)}
-        result = replace(result, steps=tuple(with_measured_peak(r, fresh[r.dtype]) if r.dtype in fresh else r
-                                             for r in result.steps))
+        result = with_fresh_peaks_steps(result, dev, args.store)
     code = _emit(args, [result])
     return _first(EXIT_FAILED if any(f.severity == "error" for f in result.findings) else EXIT_OK, code)
 

@@ -143,3 +143,18 @@ def save_results(results: Sequence["Result"], prefix: str, store: Path | None, l
         return False
     say(word("saved_runs", lang, n=len(ids), path=st.path, runs=word("list_comma", lang).join(f"#{i} {n}" for i, n in zip(ids, names))))
     return True
+
+
+def write_plots(result: Any, base: str, lang: str) -> bool:
+    """Write a sweep's plots (``--plot BASE``) and say where, or why not (matplotlib missing, a bad
+    destination); False when they could not be written."""
+    from .render.plots import plot_all
+    from .render.words import word
+    from .safeio import DestinationError
+
+    try:
+        say(word("plots_written", lang, files=", ".join(str(f) for f in plot_all(result, base))))
+    except (ValueError, ImportError, DestinationError, OSError) as exc:
+        say(word("plots_failed", lang, error=exc))
+        return False
+    return True

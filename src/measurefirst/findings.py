@@ -20,10 +20,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import stats
-from .fit import MIN_SLOPE_POINTS, NONMONOTONE_DROP
 
 if TYPE_CHECKING:  # pragma: no cover
     from .results import Count, Measurement
+
+#: Fewest points where the work term ``c·n^k`` is at least the overhead ``t0`` for the exponent to be
+#: read from the data (two points always lie on some power law).
+MIN_SLOPE_POINTS = 3
+#: A larger size at least this fraction faster than a smaller one: the sizes' times are not monotone
+#: (a disturbed run, or a change of algorithm between sizes); the model ``t0 + c·n^k`` cannot bend down.
+NONMONOTONE_DROP = 0.20
 
 SEVERITIES = ("info", "warning", "error")
 

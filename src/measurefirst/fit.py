@@ -13,6 +13,8 @@ from typing import Callable, ClassVar, Sequence
 import numpy as np
 
 from .errors import FitError as FitError  # measurefirst.fit.FitError, as before
+from .findings import MIN_SLOPE_POINTS as MIN_SLOPE_POINTS  # thresholds live with the findings they set
+from .findings import NONMONOTONE_DROP as NONMONOTONE_DROP
 
 #: Exponents searched for the power law (a fine grid; the optimum is then refined).
 K_GRID = np.linspace(0.0, 6.0, 1201)
@@ -25,12 +27,6 @@ POOR_FIT_RMS = 0.10
 #: A single point further than this (relative) from the fitted curve: the model ignores it (Huber
 #: weights let a fit pass by a point that contradicts it; a law drawn past it is not a law of the data).
 POOR_FIT_RESIDUAL = 0.25
-#: Fewest points where the work term ``c·n^k`` is at least the overhead ``t0`` for the exponent to be
-#: read from the data (two points always lie on some power law).
-MIN_SLOPE_POINTS = 3
-#: A larger size at least this fraction faster than a smaller one: the sizes' times are not monotone
-#: (a disturbed run, or a change of algorithm between sizes); the model ``t0 + c·n^k`` cannot bend down.
-NONMONOTONE_DROP = 0.20
 #: t quantiles 0.975 for small degrees of freedom (index = dof); normal beyond.
 _T975 = [math.inf, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
          2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086]

@@ -857,3 +857,23 @@ def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "a
     # nested ranges would be counted twice in the sum, so "outside any range" is then a lower bound
     return RangedStepResult(label, str(dev), steps, warmup, phase_s, step_s, max(0.0, step_s - sum(phase_s.values())),
                             tuple(totals), tuple(warm))
+
+
+def above_measured_peak(result: "StepComparison") -> set[str]:
+    """The dtypes whose step's MFU is above a *measured* peak (``mfu_above_100``): that peak is the wrong
+    number and is worth measuring again."""
+    return {r.dtype for r in result.steps if any(f.code == "mfu_above_100" and f.context.get("peak") == "measured"
+                                                 for f in r.findings)}
+
+
+def with_fresh_peaks(result: "StepComparison", device: Any, store: Any = None) -> "StepComparison":
+    """``result`` with the MFU of each step above its measured peak recomputed against that peak measured
+    again now (:func:`with_measured_peak`)."""
+    from dataclasses import replace
+
+    from .roofline import peaks
+
+    above = above_measured_peak(result)
+    fresh = {d: peaks(device, "float32" if d == "fp32" else d, store=store, refresh=True) for d in sorted(above)}
+    return replace(result, steps=tuple(with_measured_peak(r, fresh[r.dtype]) if r.dtype in fresh else r
+                                       for r in result.steps))

@@ -751,3 +751,13 @@ def parse_sizes(text: str) -> list[int]:
     if any(x >= y for x, y in zip(out, out[1:])):
         raise ValueError(f"--sizes {text.strip()!r} does not increase throughout; list the sizes in order")
     return validate_sizes(out)
+
+
+def with_fresh_peaks(result: SweepResult, device: Any, dtype: str, store: Any = None) -> SweepResult:
+    """``result`` against peaks measured again now (a rate above the often cached peak says the peak is the
+    wrong number: ``roof_exceeded``)."""
+    from dataclasses import replace
+
+    from .roofline import peaks
+
+    return replace(result, peaks=peaks(device, dtype, store=store, refresh=True))
