@@ -167,6 +167,8 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
     one_place = len(places) == 1
     rows: list[dict[str, str]] = []
     styles: list[str] = []
+    kinds = {r.measurement.ci_includes_run_to_run for r in records}
+    mixed = len(kinds) > 1
     for r in records:
         m = r.measurement
         unit = time_unit(m.median)
@@ -174,7 +176,8 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         mark = " !" if any(f.severity != "info" for f in m.findings) else ""
         row = {"test": (r.label if _group_key(r).endswith(COMPARISON_TITLE) and r.label else r.display) + mark,
-               "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"),
+               "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"
+                                                            + ("*" if mixed and not m.ci_includes_run_to_run else "")),
                "median_plain": format_time(m.median, hw, unit),
                "95% CI": "n/a" if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r),
                "device/timer": f"{m.device}/{m.timer}"}
@@ -212,6 +215,11 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
                          no_wrap=c != "test", overflow="fold")
     for row, style in zip(rows, styles):
         table.add_row(*(cell(row[c], style if c == "verdict" else "") for c in cols))
+    if "median" in cols or "95% CI" in cols:  # say which interval the ± and the CI are
+        table.caption = ("±, 95% CI: where the next run may land (run to run)" if kinds == {True} else
+                         "±, 95% CI: this run's precision (run to run not measured)" if kinds == {False} else
+                         "±, 95% CI: where the next run may land (run to run); * this run's precision only")
+        table.caption_justify = "left"
     return table
 
 
