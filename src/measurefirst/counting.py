@@ -106,8 +106,9 @@ def _pickle_function(fn: Callable[[], object], label: str) -> bytes:
         return data
 
 
-def _main_reference() -> dict[str, str]:
-    """How the child finds the parent's ``__main__`` (as multiprocessing's spawn does)."""
+def main_reference() -> dict[str, str]:
+    """How a child process finds the parent's ``__main__`` (as multiprocessing's spawn does): the counting
+    process here, the fresh workers of ``benchmark(processes=K)`` (:mod:`measurefirst.workers`)."""
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
     if spec is not None and getattr(spec, "name", None) and spec.name != "__main__":
@@ -144,7 +145,7 @@ def count_events(fn: Callable[[], object], *, label: str, event: str = "instruct
     internal = backend == "perf-task-clock"  # the perf plumbing on a software event, for tests
     chosen = backend if internal else choose_backend(backend)
     fn_bytes = _pickle_function(fn, label)
-    main = _main_reference() if b"__main__" in fn_bytes else {}
+    main = main_reference() if b"__main__" in fn_bytes else {}
     payload = {"sys_path": list(sys.path), "cwd": os.getcwd(), **main, "fn": fn_bytes, "calls": calls, "repeats": repeats, "warmup": warmup,
                "backend": chosen}
     work = Path(tempfile.mkdtemp(prefix="measurefirst-count-"))

@@ -39,6 +39,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from .counting import main_reference
 from .results import Measurement, RunToRun, Stop, spread_factor
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -76,18 +77,6 @@ def pickled(obj: Any, what: str) -> bytes:
                          f"{refusal()}") from exc
 
 
-def _main_reference() -> dict[str, str]:
-    """How the worker finds the parent's ``__main__`` (as multiprocessing's spawn does)."""
-    main = sys.modules.get("__main__")
-    spec = getattr(main, "__spec__", None)
-    if spec is not None and getattr(spec, "name", None) and spec.name != "__main__":
-        return {"main_name": spec.name}
-    path = getattr(main, "__file__", None)
-    if path and os.path.exists(path):
-        return {"main_path": os.path.abspath(path)}
-    return {}
-
-
 def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str, device: Any,
         setup: Callable[[], object] | None, timer: Any, reference: Any, failed: Callable[..., Exception],
         interrupted: Callable[[Measurement | None], BaseException]) -> Measurement:
@@ -115,7 +104,7 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
     needs_main = b"__main__" in fn_bytes or b"__main__" in kw_bytes
     import torch
 
-    payload = {"sys_path": list(sys.path), "cwd": os.getcwd(), **(_main_reference() if needs_main else {}),
+    payload = {"sys_path": list(sys.path), "cwd": os.getcwd(), **(main_reference() if needs_main else {}),
                "fn": fn_bytes, "kwargs": kw_bytes, "threads": int(torch.get_num_threads())}
     done: list[Measurement] = []
     work = Path(tempfile.mkdtemp(prefix="measurefirst-workers-"))
