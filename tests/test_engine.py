@@ -328,3 +328,19 @@ def test_fixed_trials_make_one_repetition_and_measure_no_spread():
 def test_repeats_and_trials_together_are_refused_with_the_fix():
     with pytest.raises(ValueError, match="drop repeats"):
         run(SimSpec(call_ns=10_000, timer_ns=50), trials=10, repeats=3)
+
+
+def test_a_repetition_ends_only_with_enough_samples_the_statistics_use():
+    # one sample in three is preempted: each repetition still holds REPEAT_MIN_SAMPLES clean samples, so all
+    # five count towards the spread (its 95% factor is the one for 5, not for the 2 that had enough)
+    from measurefirst.engine import REPEAT_MIN_SAMPLES
+
+    w = SimWorld(call_ns=2e6, timer_ns=50, preempt_prob=0.34, preempt_ns=1e5, seed=2)
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", number=1, min_time=0.02, warmup_min_time=0.0)
+    assert m.repeats is not None and len(m.repeats) >= 5
+    first = 0
+    for count in m.repeats[:-1]:
+        clean = sum(1 for p in m.preempted[first:first + count] if p <= 0)
+        assert clean >= REPEAT_MIN_SAMPLES or count >= 3 * REPEAT_MIN_SAMPLES
+        first += count
+    assert m.run_to_run is not None and m.run_to_run.n >= 5

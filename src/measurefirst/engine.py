@@ -32,7 +32,8 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   independent repetitions, each with its own warm-up (:data:`REPEAT_WARMUP_CALLS` calls and
   :data:`REPEAT_WARMUP_SHARE` of its slice at least) and its own loop-count calibration, each lasting a
   slice of ``min_time / repeats`` seconds (growing with the time already sampled, so a long run makes
-  few long repetitions rather than many short ones) and :data:`REPEAT_MIN_SAMPLES` samples at least.
+  few long repetitions rather than many short ones) and :data:`REPEAT_MIN_SAMPLES` samples at least that
+  the OS did not preempt (or three times as many in all).
   The precision rule above is checked only when a repetition ends, and is met only once ``repeats``
   repetitions are done. The spread of the repetitions' medians is this call's measured run-to-run
   spread (:class:`~measurefirst.results.RunToRun`, source ``"repeats"``); with fewer than two
@@ -553,7 +554,7 @@ class Sampler:
                 continue
             now = self.timer.now_ns()
             hw = math.inf
-            rep_done = now - rep_start >= slice_ns and n - rep_first >= REPEAT_MIN_SAMPLES
+            rep_done = now - rep_start >= slice_ns and self._repeat_has_enough(rep_first)
             if repeats > 1 and rep_done:
                 self._close_repeat(rep_first)
             enough = len(self.repeat_counts) >= repeats if repeats > 1 else True
@@ -588,6 +589,14 @@ class Sampler:
                 self.prepare()
                 self.phase = "sampling"
                 rep_start, rep_first = self.timer.now_ns(), len(self.samples)
+
+    def _repeat_has_enough(self, first: int) -> bool:
+        """Whether the repetition that began at sample ``first`` has :data:`REPEAT_MIN_SAMPLES` samples that
+        were not preempted (its median must come from samples the statistics use), or three times as many
+        in all (on a machine that preempts nearly every sample, all are kept)."""
+        total = len(self.samples) - first
+        clean = sum(1 for p in self.preempted[first:] if p <= 0) if self.opts.discard_preempted else total
+        return clean >= REPEAT_MIN_SAMPLES or total >= 3 * REPEAT_MIN_SAMPLES
 
     def _close_repeat(self, first: int) -> None:
         """End the repetition that began at sample ``first`` (nothing when it is already closed)."""
