@@ -348,3 +348,38 @@ def test_export_csv_defuses_formulas_and_control_characters(hostile_store, capsy
     for name in names:
         assert not name.startswith(("=", "+", "-", "@", "\t", "\r")), name
     assert "'=cmd|' /C calc'!A0" in names and "'+1" in names and "'@SUM(A1)" in names and "'-2" in names
+
+
+# ---- one rule for a fraction everywhere (issue 25: `--mf-fail-if-slower 5` meant 500%) ---------------
+@pytest.mark.parametrize("text", ["5", "500", "0.05", "5%", "0", "1", "1.5", "150%", "-1", "nan", "x"])
+def test_the_pytest_options_read_a_fraction_as_the_command_line_does(text):
+    import argparse
+
+    from measurefirst.cli_parser import _fraction as cli_fraction
+    from pytest_measurefirst import _fraction as pytest_fraction
+
+    def parsed(fn):
+        try:
+            return fn(text)
+        except argparse.ArgumentTypeError:
+            return "refused"
+
+    assert parsed(pytest_fraction) == parsed(cli_fraction)
+    if text in ("5", "500", "1.5"):
+        assert parsed(pytest_fraction) == "refused"
+
+
+def test_change_refuses_a_threshold_or_spread_that_would_mean_hundreds_of_percent():
+    from measurefirst.regression import change
+    from measurefirst.simulate import SimSpec, SimWorld
+
+    w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.01, seed=1))
+    from measurefirst import benchmark
+
+    base = benchmark(w.function(), timer=w.timer(), device="cpu", min_time=0.0)
+    new = benchmark(w.function(12_000), timer=w.timer(), device="cpu", min_time=0.0)
+    with pytest.raises(ValueError, match=r"would mean 500%; write 0.05 for 5%"):
+        change(base, new, threshold=5)
+    with pytest.raises(ValueError, match=r"run_to_run is a fraction"):
+        change(base, new, run_to_run=5)
+    assert change(base, new, threshold=0.05).regression  # a fraction still works

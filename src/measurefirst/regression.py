@@ -312,6 +312,20 @@ def side_spread(m: Measurement, *, floor: tuple[float, str] | None = None,
     return max(found, key=lambda f: f[1])
 
 
+#: A threshold or a spread is a fraction from 0 to this: above it, ``5`` would silently mean 500% (the
+#: command line refuses a bare ``5`` as ambiguous and asks for ``5%``; the API and pytest follow one rule).
+MAX_FRACTION = 1.0
+
+
+def check_fraction(name: str, value: Any, example: str) -> None:
+    """``value`` is a finite fraction from 0 to :data:`MAX_FRACTION`; else ``ValueError`` naming the fix."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite fraction >= 0 such as {example}; got {value!r}")
+    if value > MAX_FRACTION:
+        raise ValueError(f"{name} is a fraction: {value!r} would mean {value:.0%}; write {value / 100:g} for "
+                         f"{value:g}% (such as {example})")
+
+
 def _count_log_half_width(c: Count) -> float:
     if not c.counts or not c.per_call > 0:
         return math.inf
@@ -326,9 +340,7 @@ def _change_counts(base: Count, new: Count, threshold: float | None, label: str 
         if not (c.per_call > 0 and math.isfinite(c.per_call)):
             raise ValueError(f"the {side} count {c.label!r} has no counts; count it again before comparing")
     threshold = COUNT_THRESHOLD if threshold is None else threshold
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold) \
-            or threshold < 0:
-        raise ValueError(f"threshold must be a finite fraction >= 0 such as 0.005 (0.5%); got {threshold!r}")
+    check_fraction("threshold", threshold, "0.005 (0.5%)")
     ratio = new.per_call / base.per_call
     hw = math.hypot(_count_log_half_width(base), _count_log_half_width(new))
     lo, hi = ratio * math.exp(-hw), ratio * math.exp(hw)
@@ -371,16 +383,13 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
                              "counts with counts (bench --count) and times with times")
         return _change_counts(base, new, threshold, label)
     threshold = TIME_THRESHOLD if threshold is None else threshold
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not math.isfinite(threshold) \
-            or threshold < 0:
-        raise ValueError(f"threshold must be a finite fraction >= 0 such as 0.05 (5%); got {threshold!r}")
+    check_fraction("threshold", threshold, "0.05 (5%)")
     for side, m in (("base", base), ("new", new)):
         if not (m.median > 0 and math.isfinite(m.median)):
             raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
                              f"re-run it before comparing")
-    if run_to_run is not None and (isinstance(run_to_run, bool) or not isinstance(run_to_run, (int, float))
-                                   or not math.isfinite(run_to_run) or run_to_run < 0):
-        raise ValueError(f"run_to_run must be a finite fraction >= 0 such as 0.02 (2%); got {run_to_run!r}")
+    if run_to_run is not None:
+        check_fraction("run_to_run", run_to_run, "0.02 (2%)")
     # a figure measured from the saved history is a floor under each run's own; any other given one rules
     floor = None if run_to_run is None or run_to_run_source != "history" else (float(run_to_run), "history")
     given = None if run_to_run is None or floor is not None else float(run_to_run)

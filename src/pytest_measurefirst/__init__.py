@@ -46,6 +46,9 @@ def _fraction(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a fraction such as 0.05 or 5%, got {text!r}") from None
     if not value >= 0 or value != value or value == float("inf"):
         raise argparse.ArgumentTypeError(f"expected a fraction of zero or more such as 5%, got {text!r}")
+    if not t.endswith("%") and value > 1:  # the command line's rule: a bare 5 would read as 500%
+        raise argparse.ArgumentTypeError(f"{text!r} is ambiguous: write {t}% for {t} percent, or a fraction such "
+                                         f"as 0.05")
     return value
 
 
