@@ -383,3 +383,29 @@ def test_change_refuses_a_threshold_or_spread_that_would_mean_hundreds_of_percen
     with pytest.raises(ValueError, match=r"run_to_run is a fraction"):
         change(base, new, run_to_run=5)
     assert change(base, new, threshold=0.05).regression  # a fraction still works
+
+
+# ---- what cannot be timed by calling it (issue 25: the CLI refused these, the API timed their creation) ----
+def _gen():
+    yield 1
+
+
+async def _coro():
+    return 1
+
+
+@pytest.mark.parametrize("fn, kind", [(_gen, "a generator function"), (_coro, "a coroutine function")])
+def test_generator_and_coroutine_functions_are_refused_with_the_fix(fn, kind):
+    from measurefirst import benchmark, compare
+
+    with pytest.raises(TypeError, match=f"is {kind}: calling it only creates"):
+        benchmark(fn)
+    with pytest.raises(TypeError, match=f"candidate 'b'.*is {kind}"):
+        compare({"a": lambda: None, "b": fn})
+
+
+def test_a_label_must_be_text():
+    from measurefirst import benchmark
+
+    with pytest.raises(TypeError, match="label must be a string"):
+        benchmark(lambda: None, label=5)

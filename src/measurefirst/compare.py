@@ -53,6 +53,7 @@ from .engine import (
     Options,
     Sampler,
     SetupError,
+    check_function,
     check_timer,
     choose_device,
 )
@@ -416,6 +417,7 @@ def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[s
         seen.add(label)
         if not callable(fn):
             raise TypeError(f"candidate {label!r} is a {type(fn).__name__}, not a callable taking no arguments")
+        check_function(fn, f"compare(): candidate {label!r}")
         out.append((label, fn))
     return out
 

@@ -815,6 +815,27 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
     return dev, colds, {"auto_device": "none", "auto_device_seen": []}
 
 
+def check_function(fn: object, what: str = "benchmark()") -> None:
+    """Refuse what cannot be timed by calling it: a non-callable, or a generator or coroutine function
+    (calling one only creates the generator or coroutine, so the time would be that of creating it)."""
+    import inspect
+
+    if not callable(fn):
+        raise TypeError(f"{what} needs a callable that takes no arguments, such as `lambda: a @ b`; "
+                        f"got {type(fn).__name__}. Wrap an expression in a lambda.")
+    if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        kind = "a coroutine function" if inspect.iscoroutinefunction(fn) else "a generator function"
+        raise TypeError(f"{what}: {getattr(fn, '__name__', 'the function')} is {kind}: calling it only creates a "
+                        f"{kind.split()[1]} object, so the time would be that of creating it; time a function that "
+                        f"runs it to the end (e.g. `lambda: list(gen())` or `lambda: asyncio.run(coro())`)")
+
+
+def check_label(label: object) -> None:
+    """A label is text (or None for the function's name)."""
+    if label is not None and not isinstance(label, str):
+        raise TypeError(f"label must be a string such as 'matmul 512'; got {type(label).__name__}")
+
+
 def check_timer(timer: object) -> None:
     """Refuse anything but a timer name or a Timer instance, naming the choices."""
     if isinstance(timer, str):
@@ -996,11 +1017,8 @@ def benchmark(
         unavailable. BenchmarkError: ``fn`` raised (with ``.partial`` results). Interrupted: Ctrl-C
         (a ``KeyboardInterrupt`` with ``.partial``).
     """
-    if not callable(fn):
-        raise TypeError(
-            f"benchmark() needs a callable that takes no arguments, such as `lambda: a @ b`; "
-            f"got {type(fn).__name__}. Wrap an expression in a lambda."
-        )
+    check_function(fn)
+    check_label(label)
     if setup is not None and not callable(setup):
         raise TypeError(f"setup must be a callable taking no arguments; got {type(setup).__name__}")
     if count is not None and processes is not None:
