@@ -53,8 +53,6 @@ import math
 import os
 import socket
 import statistics
-import subprocess
-import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
@@ -420,15 +418,6 @@ def workload_id(kind: str, seconds: float | None) -> str:
 Progress = Callable[[int, int], None]
 
 
-def child_env() -> dict[str, str]:
-    """The environment of a worker process: this one's, with this package first on ``PYTHONPATH`` (so
-    that ``python -m measurefirst._worker`` runs this very package)."""
-    env = dict(os.environ)
-    src = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join([src, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
-    return env
-
-
 class NoiseProfileError(RuntimeError):
     """A worker process of :func:`measure_profile` failed; the message names it and holds its stderr tail."""
 
@@ -510,22 +499,17 @@ def entry_from(kind: str, medians: Sequence[float], within: Sequence[float | Non
 
 
 def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any]]:
-    cmd = [sys.executable, "-m", "measurefirst._worker", "noise", request]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), text=True)
-    try:
-        out, err = proc.communicate(timeout=WORKER_TIMEOUT_S)
-    except BaseException:  # Ctrl-C or the timeout: the worker must not outlive the call
-        proc.kill()
-        proc.wait()
-        raise
+    from .workers import run_worker
+
+    code, out, err = run_worker(["noise", request], WORKER_TIMEOUT_S)
     lines = [line for line in out.splitlines() if line.strip()]
     try:
-        results = json.loads(lines[-1])["results"] if proc.returncode == 0 and lines else None
+        results = json.loads(lines[-1])["results"] if code == 0 and lines else None
     except (ValueError, KeyError, TypeError):
         results = None
     if not isinstance(results, dict):
         tail = (err or out).strip()[-1500:]
-        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} failed (exit {proc.returncode}): "
+        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} failed (exit {code}): "
                            f"{tail}")
     return results
 

@@ -133,19 +133,36 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
     return merge(done, budget=opts.budget)
 
 
-def _spawn(payload: Path, timeout: float) -> tuple[int, str]:
-    """Run one worker to its end; its exit status and the tail of its stderr."""
-    from .noise import child_env
+def child_env() -> dict[str, str]:
+    """The environment of a worker process: this one's, with this package first on ``PYTHONPATH`` (so
+    that ``python -m measurefirst._worker`` runs this very package)."""
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([src, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
+    return env
 
-    cmd = [sys.executable, "-m", "measurefirst._worker", "bench", str(payload)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=child_env())
+
+def run_worker(args: Sequence[str], timeout: float) -> tuple[int, str, str]:
+    """Run ``python -m measurefirst._worker ARGS`` in a fresh interpreter to its end: its exit status, its
+    stdout and its stderr. Killed on Ctrl-C or after ``timeout`` seconds (then the exception goes on): a
+    worker never outlives the call. :func:`benchmark_in_processes` and the noise profile's processes
+    (:func:`measurefirst.noise.measure_profile`) run through it."""
+    cmd = [sys.executable, "-m", "measurefirst._worker", *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), text=True,
+                            errors="replace")
     try:
-        _, err = proc.communicate(timeout=timeout)
+        out, err = proc.communicate(timeout=timeout)
     except BaseException:  # Ctrl-C or a hang: the worker must not outlive the call
         proc.kill()
         proc.wait()
         raise
-    return proc.returncode, err.decode("utf-8", "replace").strip()[-STDERR_TAIL_CHARS:]
+    return proc.returncode, out, err
+
+
+def _spawn(payload: Path, timeout: float) -> tuple[int, str]:
+    """Run one worker to its end; its exit status and the tail of its stderr."""
+    code, _, err = run_worker(["bench", str(payload)], timeout)
+    return code, err.strip()[-STDERR_TAIL_CHARS:]
 
 
 def process_spread(medians_ns: Sequence[float]) -> RunToRun | None:
