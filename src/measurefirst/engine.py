@@ -75,7 +75,7 @@ from .results import (
     RunToRun,
     Stop,
     Warmup,
-    spread_factor,
+    spread_from_medians,
     used_mask,
 )
 from .timers import TIMER_CHOICES, Timer, make_timer
@@ -554,7 +554,8 @@ class Sampler:
                 continue
             now = self.timer.now_ns()
             hw = math.inf
-            rep_done = now - rep_start >= slice_ns and self._repeat_has_enough(rep_first)
+            # (only with repetitions: _repeat_has_enough scans the repetition's samples)
+            rep_done = repeats > 1 and now - rep_start >= slice_ns and self._repeat_has_enough(rep_first)
             if repeats > 1 and rep_done:
                 self._close_repeat(rep_first)
             enough = len(self.repeat_counts) >= repeats if repeats > 1 else True
@@ -694,17 +695,9 @@ class Sampler:
 
 
 def repeat_spread(per_call: list[float], counts: list[int], used: list[bool]) -> RunToRun | None:
-    """The run-to-run spread measured by repetitions: the sample standard deviation of the log medians
-    of the repetitions with :data:`REPEAT_MIN_SAMPLES` used samples or more, as a relative figure, with
-    its 95% factor (:func:`~measurefirst.results.spread_factor`); ``None`` with fewer than two."""
-    medians = [m for m in stats.group_medians(per_call, counts, used, REPEAT_MIN_SAMPLES) if m > 0]
-    if len(medians) < 2:
-        return None
-    logs = [math.log(m) for m in medians]
-    mean = sum(logs) / len(logs)
-    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
-    return RunToRun(cv=math.expm1(sd), source="repeats", n=len(medians), factor=spread_factor(len(medians)),
-                    medians_ns=tuple(medians))
+    """The run-to-run spread measured by repetitions (:func:`~measurefirst.results.spread_from_medians`
+    of the repetitions with :data:`REPEAT_MIN_SAMPLES` used samples or more); ``None`` with fewer than two."""
+    return spread_from_medians(stats.group_medians(per_call, counts, used, REPEAT_MIN_SAMPLES), "repeats")
 
 
 def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str, device: str | torch.device,

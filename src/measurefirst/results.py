@@ -10,7 +10,7 @@ import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
@@ -120,6 +120,21 @@ class RunToRun:
     def to_dict(self) -> dict[str, Any]:
         return {"cv": self.cv, "source": self.source, "n": self.n, "factor": self.factor,
                 "medians_ns": list(self.medians_ns), "floor": self.floor, "floor_source": self.floor_source}
+
+
+def spread_from_medians(medians_ns: Sequence[float], source: str) -> RunToRun | None:
+    """The run-to-run spread measured by independent runs of one thing (the repetitions inside a call, or
+    fresh processes): the sample standard deviation of their log medians, as a relative figure
+    (``expm1``), with the 95% factor for that many (:func:`spread_factor`); ``None`` with fewer than two
+    finite, positive medians."""
+    good = [x for x in medians_ns if math.isfinite(x) and x > 0]
+    if len(good) < 2:
+        return None
+    logs = [math.log(x) for x in good]
+    mean = sum(logs) / len(logs)
+    sd = math.sqrt(sum((x - mean) ** 2 for x in logs) / (len(logs) - 1))
+    return RunToRun(cv=math.expm1(sd), source=source, n=len(good), factor=spread_factor(len(good)),
+                    medians_ns=tuple(good))
 
 
 def spread_factor(n: int) -> float:

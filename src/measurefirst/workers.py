@@ -31,7 +31,6 @@ import math
 import os
 import pickle
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -40,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .counting import main_reference
-from .results import Measurement, RunToRun, Stop, spread_factor
+from .results import Measurement, RunToRun, Stop, spread_from_medians
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine import Options
@@ -166,15 +165,9 @@ def _spawn(payload: Path, timeout: float) -> tuple[int, str]:
 
 
 def process_spread(medians_ns: Sequence[float]) -> RunToRun | None:
-    """The run-to-run spread measured by fresh processes: the sample standard deviation of the log
-    per-process medians, as a relative figure (``expm1``), with the 95% factor for that many; None with
-    fewer than two usable medians."""
-    good = [x for x in medians_ns if math.isfinite(x) and x > 0]
-    if len(good) < 2:
-        return None
-    sd = statistics.stdev([math.log(x) for x in good])
-    return RunToRun(cv=math.expm1(sd), source="processes", n=len(good), factor=spread_factor(len(good)),
-                    medians_ns=tuple(good))
+    """The run-to-run spread measured by fresh processes (:func:`~measurefirst.results.spread_from_medians`
+    of the per-process medians, source ``"processes"``); None with fewer than two usable medians."""
+    return spread_from_medians(medians_ns, "processes")
 
 
 def _concat(ms: Sequence[Measurement], name: str, fill: float | None) -> tuple[Any, ...] | None:
