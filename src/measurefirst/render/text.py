@@ -133,7 +133,7 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
     rr = m.run_to_run
     if rr is None:
         return ""
-    text = code_word("rtr_src_", rr.source, lang).replace("{n}", str(rr.n))
+    text = code_word("rtr_src_", rr.source, lang, n=rr.n)
     if rr.floor > 0 and rr.floor >= rr.cv:
         text += word("rtr_floor", lang, floor=format_relative(rr.floor))
     elif rr.source == "repeats" and not rr.floor_source:
@@ -149,7 +149,7 @@ def spread_cell(m: "Measurement", lang: str = "en") -> str:
     assert m.run_to_run is not None
     rr = m.run_to_run
     source = "profile" if rr.floor > rr.cv and rr.floor_source else rr.source
-    return f"±{format_relative(rr.spread)} · " + code_word("rtr_short_", source, lang).replace("{n}", str(rr.n))
+    return f"±{format_relative(rr.spread)} · " + code_word("rtr_short_", source, lang, n=rr.n)
 
 
 def interval_words(m: "Measurement", lang: str = "en") -> str:

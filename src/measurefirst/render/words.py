@@ -894,10 +894,10 @@ def word(key: str, lang: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
-def code_word(prefix: str, code: str, lang: str) -> str:
-    """The word for a code (a stopping reason, a profile view...): ``WORDS[prefix + code]`` in ``lang``,
-    or the code itself when the vocabulary lacks it (a code from a newer file)."""
-    return word(prefix + code, lang) if prefix + code in WORDS else code
+def code_word(prefix: str, code: str, lang: str, **values: Any) -> str:
+    """The word for a code (a stopping reason, a profile view...): ``WORDS[prefix + code]`` in ``lang``
+    (formatted with ``values``), or the code itself when the vocabulary lacks it (a code from a newer file)."""
+    return word(prefix + code, lang, **values) if prefix + code in WORDS else code
 
 
 def default_lang() -> str:
