@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
 from .emit import say
-from .errors import UsageError
+from .errors import StoreError, UsageError
 from .targets import SetupFailed, UserExit, exits_are_failures
 
 Args = TypeVar("Args")
@@ -128,7 +128,6 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
     run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through.
     The lines are in the command's language (:func:`lang_of`)."""
     from .render.words import word
-    from .store import StoreError
 
     lang = lang_of(None)
     try:

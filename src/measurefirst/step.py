@@ -22,6 +22,7 @@ from .devices import DeviceLike, cuda_api, device_name, environment, machine, re
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
 from .protocol import JsonForm, migrate, of_kind
+from .targets import STEP_CONTRACT as CONTRACT
 from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
@@ -69,12 +70,6 @@ class StepError(RuntimeError):
     def __init__(self, message: str, *, phase: str | None = None, step: int | None = None) -> None:
         super().__init__(message)
         self.phase, self.step = phase, step
-
-
-CONTRACT = ("build() must return a dict (or an object with these attributes): model (torch.nn.Module), "
-            "optimizer (torch.optim.Optimizer), batches (an iterable of batches, or a callable returning the next "
-            "batch), and optionally loss_fn(model, batch) -> loss (default: model(*inputs) where batch is "
-            "(inputs, targets) and the loss is cross-entropy), micro_batch, seq_len")
 
 
 @dataclass(frozen=True)
