@@ -195,7 +195,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         pk = peaks(dev, args.dtype, store=args.store)
     result, code = _run(args, ("sweep", todo.label), lambda: sweep(
         {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
-        reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision, progress=True))
+        reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision))
     if result is None:
         return code
     if pk is not None and any(f.code == "roof_exceeded" for f in result.checks()):

@@ -210,8 +210,10 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
     """The options several commands share, with the same meaning everywhere."""
     if setup:
         p.add_argument("-s", "--setup", action="append", default=[], help="setup statement, run once (repeatable)")
-    if device:
+    if device:  # the commands that measure
         p.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress line on stderr (it is shown only on a terminal, and never with --json)")
     if json:
         p.add_argument("--json", action="store_true", help="print the result as JSON instead of the table")
     if output:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, M
 import numpy as np
 import torch
 
-from . import defaults, stats
+from . import defaults, progress, stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
@@ -456,6 +456,7 @@ def benchmark_step(
     compile_s = None
     model.train()
     for i in range(warmup):
+        progress.report("step", label, i + 1, warmup + steps)
         warm_times.append(sum(one_step(i, None).values()))
     if variant != "eager" and warm_times:
         compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
@@ -467,6 +468,7 @@ def benchmark_step(
     per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
     totals: list[float] = []
     for i in range(steps):
+        progress.report("step", label, warmup + i + 1, warmup + steps)
         t = one_step(warmup + i, memory)
         for p in PHASES:
             per_phase[p].append(t.get(p, 0.0))
