@@ -15,13 +15,13 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
-from .cli_parser import KIND_DEFAULT
+from .cli_parser import KIND_DEFAULT, parse_command
 from .cli_parser import build_parser as _build_parser
-from .cli_parser import parse_command, step_contract
 from .emit import check_args as _check, say as _say
 from .emit import show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import run as _guarded
+from .targets import STEP_CONTRACT
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
@@ -30,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
-    return _build_parser(__version__, step_contract)
+    return _build_parser(__version__)
 
 
 def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
@@ -195,7 +195,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         pk = peaks(dev, args.dtype, store=args.store)
     result, code = _run(args, ("sweep", todo.label), lambda: sweep(
         {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
-        reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision, progress=True))
+        reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision))
     if result is None:
         return code
     if pk is not None and any(f.code == "roof_exceeded" for f in result.checks()):
@@ -289,7 +289,7 @@ def cmd_step(args: argparse.Namespace) -> int:
 
     _check(args)
     if not is_function_target(args.target):
-        raise UsageError("TARGET must be module:build or file.py:build; " + step_contract())
+        raise UsageError("TARGET must be module:build or file.py:build; " + STEP_CONTRACT)
     dev, (_, build) = resolve_device(args.device), load_callable(args.target)
     result, code = _run(args, ("step", ""), lambda: compare_steps(
         build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,

@@ -13,6 +13,7 @@ from typing import Any, Callable, NoReturn, Sequence
 
 from . import defaults as D
 from .errors import UsageError
+from .targets import STEP_CONTRACT
 
 #: ``--fail-if-slower`` given alone: each kind's default threshold (argparse converts a string const).
 KIND_DEFAULT = -1.0
@@ -209,8 +210,10 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
     """The options several commands share, with the same meaning everywhere."""
     if setup:
         p.add_argument("-s", "--setup", action="append", default=[], help="setup statement, run once (repeatable)")
-    if device:
+    if device:  # the commands that measure
         p.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress line on stderr (it is shown only on a terminal, and never with --json)")
     if json:
         p.add_argument("--json", action="store_true", help="print the result as JSON instead of the table")
     if output:
@@ -246,13 +249,6 @@ def _labels(p: argparse.ArgumentParser) -> None:
     p.add_argument("--label", action="append", default=[], help="label for each target, in order (at most one each)")
 
 
-def step_contract() -> str:
-    """What ``measurefirst step`` needs of TARGET's build() (imports torch: only when shown)."""
-    from .step import CONTRACT
-
-    return CONTRACT
-
-
 def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None") -> argparse.Namespace | None:
     """The parsed arguments; None (after printing the help) when no command is given."""
     args = parser.parse_args(argv)
@@ -262,9 +258,8 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
     return args
 
 
-def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.ArgumentParser:
-    """The parser; ``step_contract()`` gives the build() contract for ``step --help`` (it imports torch,
-    so it is called only then)."""
+def build_parser(version: str) -> argparse.ArgumentParser:
+    """The parser (it imports neither numpy, torch nor the store: ``--help`` answers at once)."""
     parser = Parser(
         prog="measurefirst",
         description="Correct measurement of PyTorch code: measure first, then optimize.",
@@ -435,14 +430,7 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
     dm.add_argument("--json", action="store_true", help="also print the measured numbers as JSON")
 
     st = _sub(sub, "step", "time a training step phase by phase: memory, tokens/s, MFU, variants",
-              "TARGET is module:build or file.py:build; build() returns model, optimizer and batches.")
-
-    def step_help(parser: argparse.ArgumentParser = st) -> str:
-        # the full contract lives in measurefirst.step (which imports torch): read it only for --help
-        parser.description = "TARGET is module:build or file.py:build; " + step_contract()
-        return Parser.format_help(parser)
-
-    setattr(st, "format_help", step_help)
+              "TARGET is module:build or file.py:build; " + STEP_CONTRACT)
     st.add_argument("target", metavar="TARGET")
     st.add_argument("--variants", type=_comma_list(pattern=VARIANT_RE, words="eager, compile, compile:BACKEND"),
                     default=["eager"], help="comma list of eager, compile, compile:BACKEND")

@@ -43,8 +43,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
-from . import defaults
-from . import stats
+from . import defaults, progress, stats
 from .devices import DeviceLike, environment, resolve_device
 from .engine import (
     BenchmarkError,
@@ -548,6 +547,9 @@ class _Session:
         sample_ns = []
         for i, st in enumerate(self.states):
             self.current = i
+            if progress.active():
+                progress.report("compare", self.items[i][0], 0, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
+                                opts.budget)
             st.warm_up(self.colds[i])
             number = st.calibrate(overhead)
             st.prepare()
@@ -572,6 +574,9 @@ class _Session:
                 order = tuple(self.rng.sample(range(k), k))
             for i in order:
                 self.current = i
+                if progress.active():  # between blocks: nothing is timed while the line is drawn
+                    progress.report("compare", self.items[i][0], r + 1, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
+                                    opts.budget)
                 self.blocks[i].append(self.states[i].take_block(per_block[i], deadline))
             self.orders.append(order)
             rounds = r + 1

@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar
 
 import torch
 
-from . import defaults
+from . import defaults, progress
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from .engine import BenchmarkError, benchmark, default_label
 from .findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
@@ -397,7 +397,8 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     if d.simulated:  # a simulated clock has no profile, device or memory to look at
         steps = [s for s in steps if s[0] in ("measure", "cold_start", "noise")]
         d.skipped.update({c: SKIP_SIMULATED for c in CHECKS if c not in ("cold_start", "noise")})
-    for name, check in steps:
+    for i, (name, check) in enumerate(steps, 1):
+        progress.report("doctor", label, i, len(steps))
         try:
             check()
             if name != "measure":

@@ -22,6 +22,9 @@ def console(stderr: bool = False) -> Any:
     """A rich console on stdout (or stderr), ``MEASUREFIRST_WIDTH`` wide when not a terminal."""
     from rich.console import Console
 
+    from .progress import pause
+
+    pause()  # a progress line on the terminal gives way to what is printed
     stream = sys.stderr if stderr else sys.stdout
     try:
         wanted = int(os.environ.get("MEASUREFIRST_WIDTH", "160"))

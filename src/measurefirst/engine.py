@@ -55,7 +55,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, overload
 
 import torch
 
-from . import defaults, stats
+from . import defaults, progress, stats
 from .devices import (
     DeviceLike,
     environment,
@@ -547,6 +547,7 @@ class Sampler:
         while True:
             self.take_sample()
             n = len(self.samples)
+            self._report()
             if opts.trials is not None:
                 if n >= opts.trials:
                     self._close_repeat(rep_first)
@@ -590,6 +591,16 @@ class Sampler:
                 self.prepare()
                 self.phase = "sampling"
                 rep_start, rep_first = self.timer.now_ns(), len(self.samples)
+
+    def _report(self) -> None:
+        """Where the run stands, for a progress line (:mod:`measurefirst.progress`): the repetition, and
+        the time spent of the budget (between samples: nothing is timed while it is drawn)."""
+        if not progress.active():
+            return
+        repeats = self.opts.repeat_count
+        done = min(len(self.repeat_counts) + 1, repeats) if repeats > 1 else 0
+        elapsed_s = (self.timer.now_ns() - self.t_begin) / 1e9
+        progress.report("bench", self.label, done, repeats if repeats > 1 else 0, elapsed_s, self.opts.budget)
 
     def _repeat_has_enough(self, first: int) -> bool:
         """Whether the repetition that began at sample ``first`` has :data:`REPEAT_MIN_SAMPLES` samples that

@@ -13,6 +13,11 @@ class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit code 2."""
 
 
+class StoreError(RuntimeError):
+    """The results store cannot be used as asked; the message says what to do. (Here, in the leaf module,
+    so that the command line can catch it without importing the store, and numpy with it.)"""
+
+
 def check_limit(limit: int | None) -> None:
     """A row limit is None (all rows) or a whole number >= 0; a negative one would silently drop rows."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):

@@ -8,6 +8,7 @@ Ctrl-C). Nothing here measures.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
 from .emit import say
-from .errors import UsageError
+from .errors import StoreError, UsageError
 from .targets import SetupFailed, UserExit, exits_are_failures
 
 Args = TypeVar("Args")
@@ -121,6 +122,25 @@ def error(text: str, lang: str = "en") -> None:
     print(word("error_line", lang, error=plain(text)), file=sys.stderr)
 
 
+@contextmanager
+def progress_shown(args: Any) -> Iterator[None]:
+    """A progress line on stderr while a command works (:mod:`measurefirst.progress`): only when stderr
+    is a terminal, on rank 0, and neither ``--quiet`` nor ``--json`` (whose reader wants the streams clean)."""
+    if (getattr(args, "quiet", False) or getattr(args, "json", False) or not sys.stderr.isatty()
+            or os.environ.get("RANK", "0") != "0"):  # under torchrun, rank 0 speaks for the group
+        yield
+        return
+    from .progress import showing
+    from .render.progress import ProgressLine
+
+    line = ProgressLine(lang_of(args))
+    try:
+        with showing(line):
+            yield
+    finally:
+        line.close()
+
+
 def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> int:
     """A command's exit status: ``call(parse())``, with Ctrl-C counted; bad input (an option, a file, a
     device...) is one error line and EXIT_USAGE, a failure or ``sys.exit()`` of the code under test one
@@ -128,7 +148,6 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
     run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through.
     The lines are in the command's language (:func:`lang_of`)."""
     from .render.words import word
-    from .store import StoreError
 
     lang = lang_of(None)
     try:
@@ -142,7 +161,7 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
                 return EXIT_USAGE
             lang = lang_of(args)
             try:
-                with exits_are_failures():
+                with exits_are_failures(), progress_shown(args):
                     return call(args)
             except (UsageError, StoreError, ValueError, TypeError) as exc:
                 error(str(exc), lang)

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Iterator, M
 import numpy as np
 import torch
 
-from . import defaults, stats
+from . import defaults, progress, stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
 from .protocol import JsonForm, migrate, of_kind
+from .targets import STEP_CONTRACT as CONTRACT
 from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
@@ -69,12 +70,6 @@ class StepError(RuntimeError):
     def __init__(self, message: str, *, phase: str | None = None, step: int | None = None) -> None:
         super().__init__(message)
         self.phase, self.step = phase, step
-
-
-CONTRACT = ("build() must return a dict (or an object with these attributes): model (torch.nn.Module), "
-            "optimizer (torch.optim.Optimizer), batches (an iterable of batches, or a callable returning the next "
-            "batch), and optionally loss_fn(model, batch) -> loss (default: model(*inputs) where batch is "
-            "(inputs, targets) and the loss is cross-entropy), micro_batch, seq_len")
 
 
 @dataclass(frozen=True)
@@ -461,6 +456,7 @@ def benchmark_step(
     compile_s = None
     model.train()
     for i in range(warmup):
+        progress.report("step", label, i + 1, warmup + steps)
         warm_times.append(sum(one_step(i, None).values()))
     if variant != "eager" and warm_times:
         compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
@@ -472,6 +468,7 @@ def benchmark_step(
     per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
     totals: list[float] = []
     for i in range(steps):
+        progress.report("step", label, warmup + i + 1, warmup + steps)
         t = one_step(warmup + i, memory)
         for p in PHASES:
             per_phase[p].append(t.get(p, 0.0))

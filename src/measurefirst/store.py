@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
+from .errors import StoreError as StoreError
 from .protocol import Result, from_dict
 from .results import Count, Measurement, measured, parse_json
 
@@ -79,10 +80,6 @@ CREATE TABLE IF NOT EXISTS peaks (
     data TEXT NOT NULL
 );
 """
-
-
-class StoreError(RuntimeError):
-    """The results store cannot be used as asked; the message says what to do."""
 
 
 #: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).

@@ -11,15 +11,16 @@ import inspect
 import math
 import numbers
 import operator
-import sys
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 from . import defaults
 from .devices import DeviceLike, cuda_api, resolve_device
 from .engine import BenchmarkError, Interrupted, Options, benchmark, default_label
 from .findings import ROOF_MAX, fit_findings, found
 from .fit import NONMONOTONE_DROP, ComplexityFit, FitError, PowerFit, fit_complexity, fit_power, largest_drop
+from .progress import active, report, showing
 from .protocol import migrate
 from .results import Finding, Measurement
 from .roofline import PROVENANCE_FIELDS, Bound, Peaks, classify
@@ -513,13 +514,13 @@ def sweep(
         return SweepResult(tuple(points), tuple(n for n, _ in impls), tuple(sizes_l), ref, str(dev), peaks,
                            complete, options)
 
-    bar = _Progress(len(sizes_l) * len(impls), enabled=progress)
+    total = len(sizes_l) * len(impls)
     try:
-        with bar:
+        with _line_on_stderr(progress):
             for n in sizes_l:
                 fl, by = work[n]
                 for name, make in impls:
-                    bar.describe(f"{name} n={n}")
+                    report("sweep", f"{name} n={n}", len(points) + 1, total)
                     try:
                         fn = make(n)
                         if not callable(fn):
@@ -538,7 +539,6 @@ def sweep(
                     finally:
                         fn = None  # release the inputs before the next size
                         _free_memory(dev)
-                    bar.advance()
     except (KeyboardInterrupt, Interrupted) as exc:
         # the size being measured is dropped; the finished sizes are kept
         raise Interrupted(result(False)) from exc
@@ -566,38 +566,20 @@ def _free_memory(dev: Any) -> None:
         cuda_api().empty_cache()
 
 
-class _Progress:
-    """A rich progress bar with ETA on stderr (or nothing)."""
+@contextmanager
+def _line_on_stderr(enabled: bool) -> Iterator[None]:
+    """``sweep(progress=True)``: a progress line on stderr, unless the caller already shows one."""
+    if not enabled or active():
+        yield
+        return
+    from .render.progress import ProgressLine
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.enabled = enabled
-        self.total = total
-        self._p: Any = None
-        self._task: Any = None
-
-    def __enter__(self) -> "_Progress":
-        if self.enabled:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self._p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               TextColumn("ETA"), TimeRemainingColumn(), console=Console(file=sys.stderr),
-                               transient=True)
-            self._p.__enter__()
-            self._task = self._p.add_task("sweep", total=self.total)
-        return self
-
-    def describe(self, text: str) -> None:
-        if self._p is not None:
-            self._p.update(self._task, description=text)
-
-    def advance(self) -> None:
-        if self._p is not None:
-            self._p.advance(self._task)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._p is not None:
-            self._p.__exit__(*exc)
+    line = ProgressLine()
+    try:
+        with showing(line):
+            yield
+    finally:
+        line.close()
 
 
 # ---- built-in sweeps ----------------------------------------------------------------------------

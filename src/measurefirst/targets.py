@@ -17,6 +17,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, NoReturn, Sequence
 
+#: What ``measurefirst step`` needs of a target's build() (here, torch-free, so that ``step --help`` shows
+#: it without importing torch).
+STEP_CONTRACT = ("build() must return a dict (or an object with these attributes): model (torch.nn.Module), "
+                 "optimizer (torch.optim.Optimizer), batches (an iterable of batches, or a callable returning the next "
+                 "batch), and optionally loss_fn(model, batch) -> loss (default: model(*inputs) where batch is "
+                 "(inputs, targets) and the loss is cross-entropy), micro_batch, seq_len")
+
 #: ``module:function`` or ``path/to/file.py:function`` (attributes may be dotted).
 TARGET_RE = re.compile(r"^(?P<mod>[\w.]+|[^:\s]+\.py):(?P<attr>[\w.]+)$")
 

@@ -12,12 +12,40 @@ raise :class:`RankFailed` naming it.
 
 from __future__ import annotations
 
-from .bandwidth import OPS, algbw, bus_factor, busbw, parse_byte_sizes
-from .collectives import CollectivePoint, CollectivesResult, collectives
-from .group import (DEFAULT_TIMEOUT_SECONDS, STRAGGLER_THRESHOLD, GroupSummary, RankFailed, RankResult, benchmark,
-                    init_from_env, launched_by_torchrun)
-from .launch import spawn
+import importlib
+import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
+    from .bandwidth import OPS, algbw, bus_factor, busbw, parse_byte_sizes
+    from .collectives import CollectivePoint, CollectivesResult, collectives
+    from .group import (DEFAULT_TIMEOUT_SECONDS, STRAGGLER_THRESHOLD, GroupSummary, RankFailed, RankResult, benchmark,
+                        init_from_env, launched_by_torchrun)
+    from .launch import spawn
+
+#: Where each public name lives: imported on first use, so that ``measurefirst collectives --help`` (which
+#: reads the option defaults from .bandwidth and .group) does not import numpy and torch.
+_EXPORTS = {
+    "OPS": "bandwidth", "algbw": "bandwidth", "bus_factor": "bandwidth", "busbw": "bandwidth",
+    "parse_byte_sizes": "bandwidth", "CollectivePoint": "collectives", "CollectivesResult": "collectives",
+    "collectives": "collectives", "DEFAULT_TIMEOUT_SECONDS": "group", "STRAGGLER_THRESHOLD": "group",
+    "GroupSummary": "group", "RankFailed": "group", "RankResult": "group", "benchmark": "group",
+    "init_from_env": "group", "launched_by_torchrun": "group", "spawn": "launch"}
+
+
+def __getattr__(name: str) -> Any:
+    where = _EXPORTS.get(name)
+    if where is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = ["OPS", "DEFAULT_TIMEOUT_SECONDS", "STRAGGLER_THRESHOLD", "CollectivePoint", "CollectivesResult",
            "GroupSummary", "RankFailed", "RankResult", "algbw", "benchmark", "bus_factor", "busbw", "collectives",
            "init_from_env", "launched_by_torchrun", "parse_byte_sizes", "spawn"]
+
+from .._lazy import LazyPackage  # noqa: E402  (``distributed.collectives`` stays the function)
+
+sys.modules[__name__].__class__ = LazyPackage

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from .. import progress
 from ..dtypes import DTYPE_ALIASES, torch_dtype
 from ..findings import Finding
 from .bandwidth import OPS, algbw, bus_factor, busbw, elements
@@ -255,6 +256,7 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
             count = elements(op, size, element, world)
             if count == 0:
                 continue
+            progress.report("collectives", f"{op} {size}", len(rows) + 1, len(ops) * len(sizes))
             with guarded(f"collectives {op} {size} bytes"):
                 fn = _make(op, count, tdtype, device, rank, world)
                 barrier()

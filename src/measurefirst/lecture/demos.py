@@ -24,7 +24,7 @@ from measurefirst.render.findings import title as finding_title
 from measurefirst.render.text import format_time, pad_cells, plain
 from measurefirst.sweep import SweepResult, sweep
 
-from .. import defaults
+from .. import defaults, progress
 from .narration import say
 
 Emit = Callable[[str], None]
@@ -614,7 +614,11 @@ def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, qu
         raise ValueError(f"demo must be one of {', '.join(DEMOS)} or all; got {which!r}")
     dev = measurefirst.resolve_device(device)
     emit(f"# {say('title', lang, device=f'{dev} ({measurefirst.devices.device_name(dev)})')}")
-    results = [RUNNERS[name](dev, lang, quick, emit) for name in (DEMOS if which == "all" else (which,))]
+    names = DEMOS if which == "all" else (which,)
+    results: list[DemoResult] = []
+    for i, name in enumerate(names):
+        progress.report("demo", name, i + 1, len(names))
+        results.append(RUNNERS[name](dev, lang, quick, emit))
     for line in quick_advice_lines(results, quick, lang):
         emit(line)
     emit("")

@@ -30,7 +30,7 @@ from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import torch
 
-from .. import defaults
+from .. import defaults, progress
 from ..devices import DeviceLike, environment, machine, resolve_device
 from ..engine import default_label
 from ..errors import check_limit
@@ -365,6 +365,7 @@ def profile(
                     with_stack=with_stack,
                 ) as prof:
                     for i in range(steps + skip):
+                        progress.report("profile", label, i + 1, steps + skip)
                         marks = timer.marks()  # synchronizes first
                         if cuda is not None:
                             cuda.reset_peak_memory_stats(dev)  # each step's own peak
