@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..history import History, SavedRun
     from ..profiling.kernels import KernelInfo
     from ..regression import Regression
+    from ..results import Measurement
     from ..store import RunRow
 
 
@@ -80,6 +81,17 @@ def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table
                       format_time(median) if median else "",
                       cell(size + ("" if r.complete else word("incomplete_paren", lang))))
     return table
+
+
+def imported_line(path: Path, found: Sequence[tuple["Measurement", Path]], ids: Sequence[int], skipped: int,
+                  lang: str = "en") -> str:
+    """What ``runs import`` saved: how many runs of which benchmarks, from which tool, and what to run next."""
+    names = list(dict.fromkeys(m.label for m, _ in found))
+    tools = sorted({m.imported.source for m, _ in found if m.imported is not None})
+    text = word("imported_runs", lang, n=len(ids), k=len(names), files=len({p for _, p in found}),
+                tool=", ".join(tools), store=path, names=", ".join(names[:10]) + (" …" if len(names) > 10 else ""),
+                first=names[0])
+    return plain(text + (word("imported_skipped", lang, n=skipped) if skipped else ""))
 
 
 def history_table(h: "History", lang: str = "en") -> "Table":
