@@ -284,6 +284,20 @@ class Measurement:
         return int(self.used_mask.sum())
 
     @property
+    def n_rounds(self) -> int:
+        """The samples the statistics describe: :attr:`n_used`, or the rounds of an imported file that kept
+        no raw times (its statistics are taken as given)."""
+        if self.n_used or self.imported is None:
+            return self.n_used
+        return self.imported.rounds
+
+    @property
+    def loop_counts(self) -> tuple[int, ...]:
+        """The distinct calls per sample, smallest first (an imported file without raw times: its iterations)."""
+        found = tuple(sorted(set(self.numbers)))
+        return found or ((self.imported.iterations,) if self.imported is not None else ())
+
+    @property
     def n_preempted(self) -> int:
         if self.preempted is None:
             return 0
@@ -424,7 +438,7 @@ class Measurement:
         from .render.text import format_relative, format_time
 
         return (f"<Measurement {self.label!r}: median {format_time(self.median)} "
-                f"±{format_relative(self.ci_half_width_rel)}, {self.n_used} samples × {self.numbers[-1]} calls "
+                f"±{format_relative(self.ci_half_width_rel)}, {self.n_rounds} samples × {self.loop_counts[-1]} calls "
                 f"[{self.device}, {self.timer}]{'' if self.complete else ' incomplete'}"
                 f"{', ' + str(len(self.findings)) + ' finding(s)' if self.findings else ''}>")
 

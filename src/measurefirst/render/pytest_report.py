@@ -131,10 +131,10 @@ def assertion_failure(claim: str, label: str, than: str, by: float, v: "Verdict"
 
 def _samples_cell(r: "Record") -> str:
     m = r.measurement
-    numbers = sorted(set(m.numbers))
+    numbers = m.loop_counts
     calls = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
     aside = m.n_samples - m.n_used
-    return f"{m.n_used} × {calls}" + (f" (+{aside} preempted)" if aside else "")
+    return f"{m.n_rounds} × {calls}" + (f" (+{aside} preempted)" if aside else "")
 
 
 def change_cell(c: "Change") -> str:

@@ -311,6 +311,11 @@ WORDS: dict[str, tuple[str, str]] = {
     # a measurement in lines
     "m_head": ("{label}: {time}", "{label}：{time}"),
     "m_ci": (" ±{rel} ({ci})", " ±{rel}（{ci}）"),
+    "m_imported_recomputed": ("; imported from {tool}, statistics recomputed from its raw times",
+                              "；导入自 {tool}，统计量由其原始时间重新计算"),
+    "m_imported_as_given": ("; imported from {tool} without raw times: its statistics as given, the interval from "
+                            "its quartiles (none with under {n} rounds)",
+                            "；导入自 {tool}，无原始时间：统计量照录，区间由其四分位数给出（少于 {n} 轮则无）"),
     "m_median_of": (", median of {used} samples × {calls} [{where}]", "，{used} 个样本（每个 {calls}）的中位数 [{where}]"),
     "m_preempted": ("; {n} preempted samples set aside", "；{n} 个被抢占的样本已剔除"),
     "m_host": ("; host launch {time} per call", "；主机端每次调用的发起耗时 {time}"),
