@@ -363,6 +363,9 @@ def build_parser(version: str, step_contract: Callable[[], str]) -> argparse.Arg
                                           "files and folders (import)")
     r.add_argument("--format", choices=("json", "csv", "markdown"), default="json",
                    help="export format (default json, with raw samples)")
+    r.add_argument("--as", dest="import_as", default=None, metavar="NAME",
+                   help="import: save each benchmark as NAME/<test node id>, as `pytest --mf --mf-save NAME` does, "
+                        "so that `pytest --mf --mf-compare NAME` compares with it (default: under its test name)")
     _common(r, device=False, json=False, lang=True)
 
     w = _sub(

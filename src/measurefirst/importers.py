@@ -67,7 +67,8 @@ def _stop(rounds: int, seconds: float) -> Stop:
 
 # ---- pytest-benchmark ---------------------------------------------------------------------------------
 def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list[Measurement]:
-    """Each benchmark of a pytest-benchmark JSON file, labelled by its test name. ``stats.data`` (with
+    """Each benchmark of a pytest-benchmark JSON file, labelled by its test's node id (``fullname``, as
+    ``pytest --mf`` labels it; its ``name`` is in ``options["name"]``). ``stats.data`` (with
     ``--benchmark-save-data``) holds per-call times (pytest-benchmark divides each round by its
     ``iterations``): each becomes a sample of ``iterations`` calls. Without it the statistics are the
     file's own, over ``stats.rounds`` rounds."""
@@ -91,12 +92,14 @@ def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list
         per_call = [_num(x, f"{where}.stats.data[{j}]") for j, x in enumerate(raw or [])]
         given = {k: _num(st[k], f"{where}.stats.{k}") for k in _PYTEST_BENCHMARK_STATS if st.get(k) is not None}
         samples = tuple(x * iterations * 1e9 for x in per_call)
-        options = {"rounds": rounds, "iterations": iterations, "group": b.get("group"),
-                   "fullname": b.get("fullname"), "params": b.get("params"), "extra_info": b.get("extra_info") or {},
+        options = {"rounds": rounds, "iterations": iterations, "group": b.get("group"), "name": b["name"],
+                   "params": b.get("params"), "extra_info": b.get("extra_info") or {},
                    "pytest_benchmark_options": b.get("options") or {}}
         seconds = sum(per_call) * iterations if per_call else given.get("mean", 0.0) * rounds * iterations
+        fullname = b.get("fullname")  # the test's node id: the label `pytest --mf` gives it
         out.append(Measurement(
-            label=b["name"], device="cpu", timer="wall", samples_ns=samples, numbers=(iterations,) * len(samples),
+            label=fullname if isinstance(fullname, str) and fullname else b["name"], device="cpu", timer="wall",
+            samples_ns=samples, numbers=(iterations,) * len(samples),
             host_ns=None, preempted=None, warmup=None, calibration=None, stop=_stop(rounds, seconds),
             options=options, env=env,
             imported=Imported("pytest-benchmark", recomputed=bool(samples), rounds=len(samples) or rounds,

@@ -223,21 +223,32 @@ def imported_runs(paths: Sequence[str | os.PathLike[str]]) -> "list[tuple[Measur
     return sorted(found, key=lambda x: str(x[0].env.get("timestamp") or ""))
 
 
-def import_runs(store: "Store", found: Sequence[tuple["Measurement", Path]]) -> tuple[list[int], int]:
-    """Save what :func:`imported_runs` found in ``store``, each benchmark under its label (the test's name)
-    with its run's time and commit (none when the file names none: never this checkout's), one file per
+def imported_name(m: "Measurement", prefix: str | None = None) -> str:
+    """The name ``runs import`` saves an imported benchmark under: its test's name (pytest-benchmark's
+    ``name``, else the label), or ``PREFIX/<node id>`` (what ``pytest --mf --mf-save PREFIX`` would save,
+    so that ``pytest --mf --mf-compare PREFIX`` finds it)."""
+    if prefix:
+        return f"{prefix}/{m.label}"
+    name = m.options.get("name")
+    return name if isinstance(name, str) and name else m.label
+
+
+def import_runs(store: "Store", found: Sequence[tuple["Measurement", Path]],
+                prefix: str | None = None) -> tuple[list[int], int]:
+    """Save what :func:`imported_runs` found in ``store``, each benchmark under :func:`imported_name` with its
+    run's time and commit (none when the file names none: never this checkout's), one file per
     transaction; a benchmark of a run already imported (same name and time) is skipped. Returns the new
     run ids and the number skipped."""
     seen = {(row.name, row.created) for row in store.list()}
     ids: list[int] = []
     skipped = 0
-    for path, group in itertools.groupby(found, key=lambda x: x[1]):
-        todo = [m for m, _ in group if (m.label, str(m.env.get("timestamp") or "")) not in seen]
-        skipped += sum(1 for m, p in found if p == path) - len(todo)
-        commits = {str(m.env.get("git_commit") or "") for m in todo}
-        for commit in sorted(commits):
-            ms = [m for m in todo if str(m.env.get("git_commit") or "") == commit]
-            ids += store.save_many(ms, names=[m.label for m in ms], commit=commit)
+    for _, group in itertools.groupby(found, key=lambda x: x[1]):
+        ms = [m for m, _ in group]
+        todo = [m for m in ms if (imported_name(m, prefix), str(m.env.get("timestamp") or "")) not in seen]
+        skipped += len(ms) - len(todo)
+        for commit in sorted({str(m.env.get("git_commit") or "") for m in todo}):
+            same = [m for m in todo if str(m.env.get("git_commit") or "") == commit]
+            ids += store.save_many(same, names=[imported_name(m, prefix) for m in same], commit=commit)
     return ids, skipped
 
 

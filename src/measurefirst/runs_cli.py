@@ -17,7 +17,7 @@ from .guard import lang_of as _lang
 def cmd_runs(args: argparse.Namespace) -> int:
     """``runs [list|show|export|delete|import]``: only import creates a store; every file it names is read
     (and any bad one refused) before anything is saved."""
-    from .loading import import_runs, imported_runs
+    from .loading import import_runs, imported_name, imported_runs
     from .render.tables import imported_line, runs_table
     from .render.views import Options, view
     from .render.words import word
@@ -31,10 +31,14 @@ def cmd_runs(args: argparse.Namespace) -> int:
     ids = [] if args.action in ("list", "import") else parse_run_ids(args.ids)
     if args.action not in ("list", "import") and not ids:
         raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
+    prefix = getattr(args, "import_as", None)
+    if prefix is not None and (args.action != "import" or not prefix or "/" in prefix or prefix.startswith("@")):
+        raise UsageError(f"--as takes a NAME without '/' or '@' (such as base), with runs import; got {prefix!r}")
     found = imported_runs(args.ids) if args.action == "import" else []
     with Store(args.store, create=bool(found)) as store:
         if found:
-            _say(imported_line(store.path, found, *import_runs(store, found), _lang(args)))
+            names = [imported_name(m, prefix) for m, _ in found]
+            _say(imported_line(store.path, found, names, *import_runs(store, found, prefix), prefix, _lang(args)))
         elif args.action == "list":
             _show([runs_table(store.path, store.list(args.ids[0] if args.ids else None), _lang(args))])
         elif args.action == "show":  # each kind with its own renderer

@@ -663,10 +663,12 @@ WORDS: dict[str, tuple[str, str]] = {
     "history_run": ("  #{id} {created} {value}", "  #{id} {created} {value}"),
     "history_step_mark": ("  step", "  阶跃"),
     "deleted_run": ("deleted run #{id}", "已删除运行 #{id}"),
-    "imported_runs": ("imported {n} run(s) of {k} benchmark(s) from {files} {tool} file(s) into {store}: {names} "
-                      "(next: measurefirst history {first}; measurefirst compare @{first})",
-                      "已从 {files} 个 {tool} 文件导入 {k} 个基准的 {n} 次运行到 {store}：{names}"
-                      "（接着：measurefirst history {first}；measurefirst compare @{first}）"),
+    "imported_runs": ("imported {n} run(s) of {k} benchmark(s) from {files} {tool} file(s) into {store}: {names}",
+                      "已从 {files} 个 {tool} 文件导入 {k} 个基准的 {n} 次运行到 {store}：{names}"),
+    "imported_next": ("; next: measurefirst history {first}, measurefirst compare @{first}",
+                      "；接着：measurefirst history {first}，measurefirst compare @{first}"),
+    "imported_next_prefix": ("; next: pytest --mf --mf-compare {prefix} (or --mf-fail-if-slower 5%)",
+                             "；接着：pytest --mf --mf-compare {prefix}（或加 --mf-fail-if-slower 5%）"),
     "imported_skipped": ("; {n} already imported, skipped", "；{n} 个已导入过，跳过"),
     "wrote_report": ("wrote {path} ({n} result(s), {kib} KiB, lang {language})", "已写入 {path}（{n} 个结果，{kib} KiB，语言 {language}）"),
     "remeasuring_peaks": ("a rate exceeded the measured peak: measuring the peaks again ...",
