@@ -19,7 +19,8 @@ import measurefirst
 from measurefirst.cli import main
 from measurefirst.importers import from_pyperf, from_pytest_benchmark, sniff
 from measurefirst.loading import LoadError, imported_runs
-from measurefirst.results import NOTCH_FACTOR, NOTCH_MIN_ROUNDS, Measurement
+from measurefirst.results import Measurement
+from measurefirst.stats import NOTCH_FACTOR, NOTCH_MIN_ROUNDS
 from measurefirst.store import Store
 
 SUITE = """

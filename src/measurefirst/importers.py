@@ -60,6 +60,11 @@ def _count(v: Any, where: str) -> int:
     return v
 
 
+def _obj(v: Any) -> dict[str, Any]:
+    """A JSON object, or an empty one for anything else (optional metadata)."""
+    return v if isinstance(v, dict) else {}
+
+
 def _stop(rounds: int, seconds: float) -> Stop:
     """The other tool chose how many rounds to take: a fixed count, as far as we can tell."""
     return Stop("trials", True, 0.0, seconds) if rounds else Stop("error", False, 0.0, 0.0)
@@ -108,9 +113,9 @@ def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list
 
 
 def _pytest_benchmark_env(data: dict[str, Any]) -> dict[str, Any]:
-    mi = data.get("machine_info") if isinstance(data.get("machine_info"), dict) else {}
-    cpu = mi.get("cpu") if isinstance(mi.get("cpu"), dict) else {}
-    ci = data.get("commit_info") if isinstance(data.get("commit_info"), dict) else {}
+    mi = _obj(data.get("machine_info"))
+    cpu = _obj(mi.get("cpu"))
+    ci = _obj(data.get("commit_info"))
     env: dict[str, Any] = {
         "device": "cpu", "device_type": "cpu", "device_name": cpu.get("brand_raw") or mi.get("processor") or None,
         "cpu_model": cpu.get("brand_raw") or None, "cpu_count": cpu.get("count"),
@@ -139,11 +144,11 @@ def from_pyperf(data: dict[str, Any], source: str = "results") -> list[Measureme
     """Each benchmark of a pyperf JSON file (a suite). Each run is a fresh worker process: its values are
     per-call seconds (pyperf divides by ``loops × inner_loops``), each a sample of that many calls; warm-ups
     are left out; the spread of the runs' medians is the run-to-run spread, measured by processes."""
-    common = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    common = _obj(data.get("metadata"))
     out = []
     for i, b in enumerate(data["benchmarks"]):
         where = f"{source}: benchmarks[{i}]"
-        meta = {**common, **(b.get("metadata") or {})}
+        meta = {**common, **_obj(b.get("metadata"))}
         samples: list[float] = []
         numbers: list[int] = []
         repeats: list[int] = []
@@ -152,7 +157,7 @@ def from_pyperf(data: dict[str, Any], source: str = "results") -> list[Measureme
         for j, run in enumerate(b["runs"]):
             if not isinstance(run, dict):
                 raise ForeignFileError(f"{where}.runs[{j}] must be an object")
-            rmeta = {**meta, **(run.get("metadata") or {})}
+            rmeta = {**meta, **_obj(run.get("metadata"))}
             values = [_num(v, f"{where}.runs[{j}].values[{k}]") for k, v in enumerate(run.get("values") or [])]
             if not values:  # a calibration run
                 continue

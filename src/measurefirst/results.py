@@ -89,11 +89,6 @@ RUN_TO_RUN_SOURCES = ("repeats", "processes", "history", "profile", "given")
 IMPORT_SOURCES = ("pytest-benchmark", "pyperf")
 #: The statistics a file of another tool may give, per call, in seconds (pytest-benchmark's names).
 IMPORTED_STATS = ("min", "max", "mean", "stddev", "median", "q1", "q3", "iqr")
-#: With raw times absent, the 95% interval of the median is the notch of the reported quartiles,
-#: ``median ± 1.57 · IQR / √rounds`` (McGill, Tukey & Larsen 1978), from at least this many rounds; with
-#: fewer, or without quartiles, the file does not support an interval and none is given.
-NOTCH_MIN_ROUNDS = 5
-NOTCH_FACTOR = 1.57
 
 
 @dataclass(frozen=True)
@@ -120,12 +115,11 @@ class Imported:
         med = s["median"]
         q1, q3 = s.get("q1", math.nan), s.get("q3", math.nan)
         iqr = s.get("iqr", q3 - q1)
-        ok = self.rounds >= NOTCH_MIN_ROUNDS and math.isfinite(iqr) and iqr >= 0
-        half = NOTCH_FACTOR * iqr / math.sqrt(self.rounds) if ok else math.nan
+        ci = stats.notch_interval(med, iqr, self.rounds)
         return stats.Summary(n=self.rounds, median=med, mean=s.get("mean", math.nan), min=s.get("min", math.nan),
                              max=s.get("max", math.nan), stdev=s.get("stddev", math.nan), q1=q1, q3=q3, iqr=iqr,
-                             ci_low=max(med - half, 0.0) if ok else None, ci_high=med + half if ok else None,
-                             outliers=0, ci_method="notch of the reported quartiles" if ok else "none")
+                             ci_low=None if ci is None else ci[0], ci_high=None if ci is None else ci[1],
+                             outliers=0, ci_method="notch of the reported quartiles" if ci else "none")
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "recomputed": self.recomputed, "rounds": self.rounds,

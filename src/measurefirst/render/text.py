@@ -8,7 +8,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..findings import ROOF_MAX
-from ..results import NOTCH_MIN_ROUNDS
+from ..stats import NOTCH_MIN_ROUNDS
 from .findings import finding_lines, finding_words
 from .words import code_word, ratio_ci_words, verdict_words, word
 
