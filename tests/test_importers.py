@@ -213,3 +213,14 @@ def test_bad_input_is_refused_before_anything_is_saved(tmp_path: Path, capsys: p
         imported_runs([good, mine])
     assert main(["runs", "import", "--store", str(store)]) == 2
     assert main(["runs", "list", "--as", "x", "--store", str(store)]) == 2
+
+
+def test_a_pytest_benchmark_file_is_a_baseline_for_pytest_mf(tmp_path: Path) -> None:
+    """`pytest --mf --mf-compare FILE` takes pytest-benchmark's own JSON: its benchmarks match by node id."""
+    _pytest_benchmark(tmp_path, "--benchmark-autosave")
+    [saved] = (tmp_path / ".benchmarks").rglob("0001_*.json")
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+                           "test_tiny.py", "--mf", "--mf-simulate=call=1us", "--mf-compare", str(saved)], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "4 measurement(s) in 4 test(s), compared with" in proc.stdout

@@ -43,7 +43,7 @@ def from_data(data: Any, source: str = "results") -> list[Any]:
         kind = "step_comparison"  # ``measurefirst step --json`` before it named its kind
     if kind not in KINDS:
         raise LoadError(f"{source} has no \"kind\" measurefirst knows (got {str(kind)[:40]!r}; known: "
-                        f"{', '.join(KINDS)}); is it a measurefirst results file?")
+                        f"{', '.join(KINDS)}); is it a measurefirst, pytest-benchmark or pyperf results file?")
     try:
         return [_load(data)]
     except LoadError:
@@ -152,7 +152,9 @@ def _read_results_file(p: Path) -> bytes:
 
 def load(path: str | os.PathLike[str]) -> "Result | list[Result]":
     """The result a file written by measurefirst (``--json``, ``-o``, ``to_json()``) holds, of its kind
-    (a list for a file holding several). :class:`LoadError` (a ``ValueError``) names the file and
+    (a list for a file holding several); or the measurements of pytest-benchmark's JSON (``--benchmark-json``,
+    ``.benchmarks/<machine>/NNNN_*.json``) or pyperf's, one per benchmark, each marking its source
+    (``m.imported``). :class:`LoadError` (a ``ValueError``) names the file and
     says what to give instead. Stored forms of older versions are migrated."""
     found = load_file(path)
     if not found:

@@ -45,6 +45,7 @@ from . import defaults
 from .compare import Comparison, Verdict, compare, paired_verdict
 from .devices import DeviceError, resolve_device
 from .engine import benchmark, default_label
+from .importers import from_pytest_benchmark, sniff
 from .pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from .regression import Change, change
 from .render import pytest_report as words
@@ -371,11 +372,13 @@ def _load_json_baseline(path: Path) -> dict[str, Measurement]:
                 mf = b.get("measurefirst") if isinstance(b, dict) else None
                 if isinstance(mf, dict):
                     out[str(mf["name"])] = Measurement.from_dict(mf["measurement"])
+            if not out and sniff(data) == "pytest-benchmark":  # pytest-benchmark's own: by node id (fullname)
+                out.update((m.label, m) for m in from_pytest_benchmark(data, str(path)))
         else:
             raise ValueError("no measurefirst benchmarks in it")
     except (KeyError, TypeError, ValueError) as exc:
-        raise pytest.UsageError(f"--mf-compare: {path} is not a measurefirst pytest report "
-                                f"(--mf-json or --benchmark-json under --mf): {exc}") from exc
+        raise pytest.UsageError(f"--mf-compare: {path} is not a measurefirst pytest report (--mf-json or "
+                                f"--benchmark-json) or pytest-benchmark's JSON: {exc}") from exc
     if not out:
         raise pytest.UsageError(f"--mf-compare: {path} holds no measurefirst measurements "
                                 f"(write one with --mf-json PATH)")
@@ -857,7 +860,7 @@ class MeasureSession:
         env = self._environment()
         return {
             "machine_info": {"node": env.get("hostname"), "processor": env.get("cpu_model"),
-                             "python_version": env.get("python"), "measurefirst": env},
+                             "python_version": env.get("python_version"), "measurefirst": env},
             "commit_info": {"id": env.get("git_commit")},
             "benchmarks": [{
                 "group": r.group, "name": r.display.split("::")[-1] if r.label is None else r.display,
