@@ -163,7 +163,7 @@ def interval_words(m: "Measurement", lang: str = "en") -> str:
                     spread=format_relative(m.run_to_run.spread), source=spread_source_words(m, lang),
                     prec=precision_words(m, lang))
     return word("m_ci_prec", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang),
-                how=word("rtr_how", lang))
+                how=word("rtr_how" if m.imported is None else "rtr_how_imported", lang))
 
 
 def precision_words(m: "Measurement", lang: str = "en") -> str:

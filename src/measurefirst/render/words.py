@@ -344,6 +344,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "rtr_not_measured": ("not measured", "未测量"),
     "rtr_how": ("keep repeats >= 2 (the default), or pass processes=K / --processes K",
                 "保留 repeats >= 2（默认），或传入 processes=K / --processes K"),
+    "rtr_how_imported": ("one run of another tool holds no spread; import or save several runs and compare @NAME",
+                         "另一工具的单次运行不含运行间散布；导入或保存多次运行后用 compare @NAME"),
     "rtr_src_repeats": ("{n} repetitions in this process", "本进程内的 {n} 次重复"),
     "rtr_src_processes": ("{n} fresh processes", "{n} 个新进程"),
     "rtr_src_history": ("{n} saved runs", "{n} 次已保存的运行"),
