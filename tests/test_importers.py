@@ -213,6 +213,10 @@ def test_bad_input_is_refused_before_anything_is_saved(tmp_path: Path, capsys: p
         imported_runs([good, mine])
     assert main(["runs", "import", "--store", str(store)]) == 2
     assert main(["runs", "list", "--as", "x", "--store", str(store)]) == 2
+    assert main(["runs", "import", str(good), "--as", "a/b", "--store", str(store)]) == 2
+    (tmp_path / "empty").mkdir()
+    assert main(["runs", "import", str(tmp_path / "empty"), "--store", str(store)]) == 2
+    assert "no *.json files in" in capsys.readouterr().err and not store.exists()
 
 
 def test_a_pytest_benchmark_file_is_a_baseline_for_pytest_mf(tmp_path: Path) -> None:
