@@ -155,7 +155,7 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     _example(pt, "test_gelu")
     saved = pt.runpytest(SIM, "--mf-save", "base")
     saved.assert_outcomes(passed=5)
-    saved.stdout.fnmatch_lines(["saved 6 measurement(s) as @base in *results.db (compare with: --mf-compare @base)"])
+    saved.stdout.fnmatch_lines(["saved 6 measurement(s) as @base in *results.db (compare with: --mf-compare base)"])
 
     same = pt.runpytest(SIM, "--mf-compare", "base", "--mf-fail-if-slower", "5%")
     same.assert_outcomes(passed=5)
@@ -218,7 +218,7 @@ def test_usage_errors(pt: pytest.Pytester) -> None:
     assert pt.runpytest(SIM, "--mf-save", "base").ret == 0
     result = pt.runpytest(SIM, "--mf-compare=@nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--mf-compare @nope: no runs saved under that name in * (saved: @base)*"])
+    result.stderr.fnmatch_lines(["*--mf-compare @nope: no runs saved under that name in * (saved: base)*"])
     result = pt.runpytest(SIM, "--mf-save", "a/b")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     pt.makepyfile(test_marker="""
@@ -383,3 +383,72 @@ def test_benchmark_options_without_pytest_benchmark(pt: pytest.Pytester) -> None
     result.assert_outcomes(passed=1, skipped=1)
     assert "turned off for this run" not in result.stdout.str()
 
+
+
+def test_the_printed_compare_hint_works_when_pasted(pt: pytest.Pytester) -> None:
+    """After --mf-save, the hint it prints is pasted as it is into a fresh pytest process (where pytest reads a
+    lone @NAME as a file of arguments) and compares with the saved runs."""
+    import shlex
+
+    pt.makepyfile("def test_a(measure):\n    measure(lambda: None)\n")
+    saved = pt.runpytest_subprocess(SIM, "--mf-save", "base")
+    assert saved.ret == 0
+    hint = next(line for line in saved.stdout.lines if "compare with:" in line)
+    pasted = shlex.split(hint.split("compare with:", 1)[1].strip().rstrip(")"))
+    assert pasted[0] == "--mf-compare"
+    again = pt.runpytest_subprocess(SIM, *pasted)
+    assert again.ret == 0, again.stderr.str()
+    again.stdout.fnmatch_lines(["*compared with @base*"])
+
+
+def test_mf_options_without_mf_on_pytest_benchmark_tests_are_an_error(pt: pytest.Pytester) -> None:
+    """pytest-benchmark times its own `benchmark` fixture: a gate asked for without --mf would never close;
+    the error names the fix, and with --mf the same options measure and compare."""
+    if not _has_pytest_benchmark():
+        pytest.skip("pytest-benchmark is not installed")
+    pt.makepyfile("def test_b(benchmark):\n    benchmark(lambda: None)\n")
+    assert pt.runpytest(SIM, "--mf", "--mf-save", "base").ret == 0
+    result = pt.runpytest("--mf-compare", "base", "--mf-fail-if-slower", "5%")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--mf-compare, --mf-fail-if-slower without --mf: 1 test(s) use pytest-benchmark's "
+                                 "`benchmark` fixture (e.g. test_*.py::test_b)*add --mf*"])
+    assert "no tests ran" in result.stdout.str()
+    fixed = pt.runpytest(SIM, "--mf", "--mf-compare", "base", "--mf-fail-if-slower", "5%")
+    fixed.assert_outcomes(passed=1)
+    fixed.stdout.fnmatch_lines(["*compared with @base*"])
+    # tests that measure with measurefirst's own fixture need no --mf, pytest-benchmark or not
+    pt.makepyfile("def test_b(measure):\n    measure(lambda: None)\n")
+    assert pt.runpytest(SIM, "--mf-compare", "base").ret == 0
+
+
+def test_a_missing_baseline_or_store_names_what_to_give(pt: pytest.Pytester) -> None:
+    pt.makepyfile("def test_a(measure):\n    measure(lambda: None)\n")
+    result = pt.runpytest(SIM, "--mf-compare", "base")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--mf-compare: no runs saved with --mf-save in *; save a baseline first, e.g. "
+                                 "pytest --mf-save base (or give the store with --mf-store PATH)"])
+    assert pt.runpytest(SIM, "--mf-save", "one").ret == 0 and pt.runpytest(SIM, "--mf-save", "two").ret == 0
+    result = pt.runpytest(SIM, "--mf-compare", "three")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--mf-compare @three: no runs saved under that name in * (saved: one, two)*"])
+
+
+def test_mf_benchmark_json_is_read_by_pytest_benchmark_and_by_measurefirst(pt: pytest.Pytester) -> None:
+    """`pytest --mf --benchmark-json F`: pytest-benchmark's own `compare` reads F, and measurefirst loads
+    each benchmark back as the measurement it took (not an import of the summary)."""
+    import subprocess
+    import sys
+
+    if not _has_pytest_benchmark():
+        pytest.skip("pytest-benchmark is not installed")
+    pt.makepyfile("def test_b(benchmark):\n    benchmark(lambda: None)\n"
+                  "def test_p(benchmark):\n    benchmark.pedantic(lambda: None, rounds=7, iterations=3)\n")
+    assert pt.runpytest(SIM, "--mf", "--benchmark-json", "f.json").ret == 0
+    theirs = subprocess.run([sys.executable, "-c", "from pytest_benchmark.cli import main; main()", "compare",
+                             str(pt.path / "f.json")], capture_output=True, text=True, timeout=120)
+    assert theirs.returncode == 0, theirs.stderr
+    assert "test_b" in theirs.stdout and "test_p" in theirs.stdout
+    ours = measurefirst.load(pt.path / "f.json")
+    assert isinstance(ours, list) and [m.imported for m in ours] == [None, None]
+    assert [m.label.split("::")[-1] for m in ours] == ["test_b", "test_p"]
+    assert ours[1].n_samples == 7 and set(ours[1].numbers) == {3}

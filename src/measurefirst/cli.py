@@ -137,30 +137,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from .render.tables import runs_table
-    from .render.views import Options, view
-    from .render.words import word
-    from .store import Store, parse_run_ids
+    from .runs_cli import cmd_runs as run
 
-    if args.action == "list" and len(args.ids) > 1:
-        raise UsageError("runs list takes at most one NAME")
-    ids = [] if args.action == "list" else parse_run_ids(args.ids)
-    if args.action != "list" and not ids:
-        raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
-    with Store(args.store, create=False) as store:
-        if args.action == "list":
-            _show([runs_table(store.path, store.list(args.ids[0] if args.ids else None), _lang(args))])
-        elif args.action == "show":  # each kind with its own renderer
-            for row, result in (store.resolve(f"#{i}") for i in ids):
-                _show([word("run_header", _lang(args), id=row.id, name=row.name, kind=row.kind, created=row.created),
-                       *view([result], Options(lang=_lang(args)))])
-        elif args.action == "export":
-            sys.stdout.write(store.export(ids, args.format))
-        else:
-            for i in ids:
-                store.delete(i, must_exist=True)
-                _say(word("deleted_run", _lang(args), id=i))
-    return EXIT_OK
+    return run(args)
 
 
 def cmd_history(args: argparse.Namespace) -> int:

@@ -108,7 +108,8 @@ _EXAMPLES = {
   measurefirst runs list matmul512       # the runs of one name
   measurefirst runs show 12 13
   measurefirst runs export 12 13 --format csv
-  measurefirst runs delete 12""",
+  measurefirst runs delete 12
+  measurefirst runs import .benchmarks         # pytest-benchmark's saved runs, then: compare @test_name""",
     "sweep": """examples:
   measurefirst sweep --op matmul --sizes 64,128,...,2048 --plot mm.png
   measurefirst sweep mypkg.ops:make_add --sizes 2**10,2**12,...,2**24 --flops n --bytes 12*n
@@ -345,15 +346,21 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                         f"{_pct(D.RUN_TO_RUN_CV)} assumed)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 
-    r = _sub(sub, "runs", "list, show, delete or export saved runs",
+    r = _sub(sub, "runs", "list, show, delete, export or import saved runs",
              "The results history: list the saved runs (all, or those of one NAME), show or export some by id, "
-             "or delete them. show displays each kind of result with its own renderer. Never creates a store: "
-             "a missing one is an error.")
-    r.add_argument("action", nargs="?", choices=("list", "show", "delete", "export"), default="list",
-                   help="list (default), show, delete or export")
-    r.add_argument("ids", nargs="*", help="run ids such as 12 or #12 (show, delete, export), or a NAME (list)")
+             "or delete them. show displays each kind of result with its own renderer. import brings another "
+             "tool's history in (pytest-benchmark's .benchmarks folder or JSON files, pyperf's JSON): each "
+             "benchmark saved under its name with its run's time and commit. Only import creates a store: "
+             "otherwise a missing one is an error.")
+    r.add_argument("action", nargs="?", choices=("list", "show", "delete", "export", "import"), default="list",
+                   help="list (default), show, delete, export or import")
+    r.add_argument("ids", nargs="*", help="run ids such as 12 or #12 (show, delete, export), a NAME (list), or "
+                                          "files and folders (import)")
     r.add_argument("--format", choices=("json", "csv", "markdown"), default="json",
                    help="export format (default json, with raw samples)")
+    r.add_argument("--as", dest="import_as", default=None, metavar="NAME",
+                   help="import: save each benchmark as NAME/<test node id>, as `pytest --mf --mf-save NAME` does, "
+                        "so that `pytest --mf --mf-compare NAME` compares with it (default: under its test name)")
     _common(r, device=False, json=False, lang=True)
 
     w = _sub(

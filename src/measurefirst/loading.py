@@ -19,6 +19,7 @@ from .protocol import KINDS, from_dict as result_from_dict
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
+    from .store import Store
     from .regression import Regression
 
 
@@ -36,17 +37,36 @@ def from_data(data: Any, source: str = "results") -> list[Any]:
     if not isinstance(data, dict):
         raise LoadError(f"{source} is {type(data).__name__}, not a measurefirst result")
     kind = data.get("kind")
+    if kind is None and _foreign(data):
+        return list(_import(data, source))
     if kind is None and isinstance(data.get("steps"), list):
         kind = "step_comparison"  # ``measurefirst step --json`` before it named its kind
     if kind not in KINDS:
         raise LoadError(f"{source} has no \"kind\" measurefirst knows (got {str(kind)[:40]!r}; known: "
-                        f"{', '.join(KINDS)}); is it a measurefirst results file?")
+                        f"{', '.join(KINDS)}); is it a measurefirst, pytest-benchmark or pyperf results file?")
     try:
         return [_load(data)]
     except LoadError:
         raise
     except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError) as exc:
         raise LoadError(f"{source} is not a valid {kind} result: {type(exc).__name__}: {exc}") from exc
+
+
+def _foreign(data: Any) -> bool:
+    """Whether ``data`` is another tool's results (pytest-benchmark, pyperf), read by :mod:`measurefirst.importers`."""
+    from .importers import sniff
+
+    return sniff(data) is not None
+
+
+def _import(data: Any, source: str) -> "list[Measurement]":
+    from .importers import measurements
+
+    try:
+        return measurements(data, source)
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise LoadError(str(exc) if isinstance(exc, ValueError) else
+                        f"{source} is malformed: {type(exc).__name__}: {exc}") from exc
 
 
 def _load(d: dict[str, Any]) -> "Result":
@@ -74,7 +94,9 @@ def load_measurements(data: Any, source: str = "results") -> "list[Measurement |
     for i, item in enumerate(items):
         path = f"{source}[{i}]" if isinstance(data, list) else source
         kind = item.get("kind") if isinstance(item, dict) else None
-        if kind == "sweep":
+        if kind is None and _foreign(item):
+            out.extend(_import(item, path))
+        elif kind == "sweep":
             from .sweep import SweepResult
 
             out.extend(SweepResult.from_dict(item).measurements)
@@ -130,7 +152,9 @@ def _read_results_file(p: Path) -> bytes:
 
 def load(path: str | os.PathLike[str]) -> "Result | list[Result]":
     """The result a file written by measurefirst (``--json``, ``-o``, ``to_json()``) holds, of its kind
-    (a list for a file holding several). :class:`LoadError` (a ``ValueError``) names the file and
+    (a list for a file holding several); or the measurements of pytest-benchmark's JSON (``--benchmark-json``,
+    ``.benchmarks/<machine>/NNNN_*.json``) or pyperf's, one per benchmark, each marking its source
+    (``m.imported``). :class:`LoadError` (a ``ValueError``) names the file and
     says what to give instead. Stored forms of older versions are migrated."""
     found = load_file(path)
     if not found:
@@ -173,6 +197,61 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
         from .history import load_history
 
         return [load_history(st, target)]
+
+
+def imported_runs(paths: Sequence[str | os.PathLike[str]]) -> "list[tuple[Measurement, Path]]":
+    """Every benchmark of every run of another tool (pytest-benchmark, pyperf) in ``paths``: files as given,
+    folders (pytest-benchmark's ``.benchmarks/``) searched for ``*.json``; oldest run first, each with its
+    file. A path that is missing or holds anything else is a :class:`LoadError` naming it, before anything
+    is returned (half a history is worse than none)."""
+    from .results import Measurement
+
+    files: list[Path] = []
+    for p in map(Path, paths):
+        if not p.exists():
+            raise LoadError(f"{p} does not exist; give pytest-benchmark's .benchmarks folder, or its or pyperf's "
+                            f"JSON files")
+        files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
+    if not files:
+        raise LoadError(f"no *.json files in {', '.join(map(str, paths))}; give pytest-benchmark's .benchmarks "
+                        f"folder (written by --benchmark-autosave), or its or pyperf's JSON files")
+    found: list[tuple[Measurement, Path]] = []
+    for f in files:
+        for m in load_file(f):
+            if not isinstance(m, Measurement) or m.imported is None:
+                raise LoadError(f"{f} holds measurefirst results, not another tool's; leave it out (measurefirst "
+                                f"saves its own with --save)")
+            found.append((m, f))
+    return sorted(found, key=lambda x: str(x[0].env.get("timestamp") or ""))
+
+
+def imported_name(m: "Measurement", prefix: str | None = None) -> str:
+    """The name ``runs import`` saves an imported benchmark under: its test's name (pytest-benchmark's
+    ``name``, else the label), or ``PREFIX/<node id>`` (what ``pytest --mf --mf-save PREFIX`` would save,
+    so that ``pytest --mf --mf-compare PREFIX`` finds it)."""
+    if prefix:
+        return f"{prefix}/{m.label}"
+    name = m.options.get("name")
+    return name if isinstance(name, str) and name else m.label
+
+
+def import_runs(store: "Store", found: Sequence[tuple["Measurement", Path]],
+                prefix: str | None = None) -> tuple[list[int], int]:
+    """Save what :func:`imported_runs` found in ``store``, each benchmark under :func:`imported_name` with its
+    run's time and commit (none when the file names none: never this checkout's), one file per
+    transaction; a benchmark of a run already imported (same name and time) is skipped. Returns the new
+    run ids and the number skipped."""
+    seen = {(row.name, row.created) for row in store.list()}
+    ids: list[int] = []
+    skipped = 0
+    for _, group in itertools.groupby(found, key=lambda x: x[1]):
+        ms = [m for m, _ in group]
+        todo = [m for m in ms if (imported_name(m, prefix), str(m.env.get("timestamp") or "")) not in seen]
+        skipped += len(ms) - len(todo)
+        for commit in sorted({str(m.env.get("git_commit") or "") for m in todo}):
+            same = [m for m in todo if str(m.env.get("git_commit") or "") == commit]
+            ids += store.save_many(same, names=[imported_name(m, prefix) for m in same], commit=commit)
+    return ids, skipped
 
 
 #: A results file larger than this is refused before it is read.

@@ -45,6 +45,7 @@ from . import defaults
 from .compare import Comparison, Verdict, compare, paired_verdict
 from .devices import DeviceError, resolve_device
 from .engine import benchmark, default_label
+from .importers import from_pytest_benchmark, sniff
 from .pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from .regression import Change, change
 from .render import pytest_report as words
@@ -77,13 +78,18 @@ BENCHMARK_MARKER_OPTIONS = frozenset({
 UNSUPPORTED_BENCHMARK_OPTIONS = (
     ("benchmark_save", "--benchmark-save", "--mf-save NAME"),
     ("benchmark_autosave", "--benchmark-autosave", "--mf-save NAME"),
-    ("benchmark_compare", "--benchmark-compare", "--mf-compare [@NAME]"),
+    ("benchmark_compare", "--benchmark-compare", "--mf-compare [NAME]"),
     ("benchmark_compare_fail", "--benchmark-compare-fail", "--mf-fail-if-slower 5%"),
     ("benchmark_histogram", "--benchmark-histogram", "measurefirst's plots"),
     ("benchmark_cprofile", "--benchmark-cprofile", "measurefirst profile"),
     ("benchmark_save_data", "--benchmark-save-data", "--mf-save (raw samples are always kept)"),
 )
 XDIST_PROPERTY = "measurefirst_xdist_refused"
+#: The options that ask measurefirst to measure, save or compare (by dest), which pytest-benchmark's
+#: ``benchmark`` fixture ignores unless ``--mf`` hands it to measurefirst.
+MF_OPTIONS = (("mf_device", "--mf-device"), ("mf_budget", "--mf-budget"), ("mf_disable", "--mf-disable"),
+              ("mf_save", "--mf-save"), ("mf_compare", "--mf-compare"), ("mf_fail_if_slower", "--mf-fail-if-slower"),
+              ("mf_run_to_run", "--mf-run-to-run"), ("mf_json", "--mf-json"))
 
 
 class MeasureFirstWarning(pytest.PytestWarning):
@@ -317,6 +323,8 @@ class Baseline:
 
     @staticmethod
     def _open(path: Path) -> Store:
+        if not path.exists():
+            raise pytest.UsageError(words.no_saved_runs(None, path, []))
         try:
             return Store(path, create=False)
         except StoreError as exc:
@@ -364,11 +372,13 @@ def _load_json_baseline(path: Path) -> dict[str, Measurement]:
                 mf = b.get("measurefirst") if isinstance(b, dict) else None
                 if isinstance(mf, dict):
                     out[str(mf["name"])] = Measurement.from_dict(mf["measurement"])
+            if not out and sniff(data) == "pytest-benchmark":  # pytest-benchmark's own: by node id (fullname)
+                out.update((m.label, m) for m in from_pytest_benchmark(data, str(path)))
         else:
             raise ValueError("no measurefirst benchmarks in it")
     except (KeyError, TypeError, ValueError) as exc:
-        raise pytest.UsageError(f"--mf-compare: {path} is not a measurefirst pytest report "
-                                f"(--mf-json or --benchmark-json under --mf): {exc}") from exc
+        raise pytest.UsageError(f"--mf-compare: {path} is not a measurefirst pytest report (--mf-json or "
+                                f"--benchmark-json) or pytest-benchmark's JSON: {exc}") from exc
     if not out:
         raise pytest.UsageError(f"--mf-compare: {path} holds no measurefirst measurements "
                                 f"(write one with --mf-json PATH)")
@@ -519,7 +529,7 @@ class MeasureSession:
         if self.save is not None and (not self.save or "/" in self.save or self.save.startswith("@")):
             raise pytest.UsageError(f"--mf-save takes a NAME without '/' or '@', such as base; got {self.save!r}")
         if self.threshold is not None and self.compare_ref is None:
-            raise pytest.UsageError("--mf-fail-if-slower needs a baseline: add --mf-compare @NAME "
+            raise pytest.UsageError("--mf-fail-if-slower needs a baseline: add --mf-compare NAME "
                                     "(runs saved with --mf-save NAME), or --mf-compare for each test's latest run")
         if self.device != "auto" and self.simulation is None:
             try:
@@ -588,7 +598,10 @@ class MeasureSession:
 
     def select(self, items: list[pytest.Item]) -> None:
         """``--mf-only`` skips the tests that do not measure; ``--mf-skip`` those that do (``--mf-only``
-        wins when both are given, as ``--benchmark-only`` does)."""
+        wins when both are given, as ``--benchmark-only`` does). ``--mf-*`` options without ``--mf`` on
+        tests that use pytest-benchmark's ``benchmark`` fixture are an error: pytest-benchmark times those,
+        so the options would silently not apply (a gate that never closes)."""
+        self._check_benchmark_without_mf(items)
         if not (self.only or self.skip):
             return
         skip_other = pytest.mark.skip(reason=words.skip_reason(only=True))
@@ -599,6 +612,17 @@ class MeasureSession:
                 item.add_marker(skip_other)
             elif not self.only and self.skip and measuring:
                 item.add_marker(skip_measuring)
+
+    def _check_benchmark_without_mf(self, items: list[pytest.Item]) -> None:
+        if self.compat or not self.explicit:
+            return
+        module = self.config.pluginmanager.get_plugin("benchmark")
+        if module is None or getattr(module, "__name__", "") != "pytest_benchmark.plugin":
+            return  # pytest-benchmark is absent or blocked: nothing else times the `benchmark` fixture
+        given = [flag for dest, flag in MF_OPTIONS if getattr(self.config.option, dest, None) not in (None, False)]
+        users = [item.nodeid for item in items if "benchmark" in getattr(item, "fixturenames", ())]
+        if given and users:
+            raise pytest.UsageError(words.benchmark_without_mf(given, users))
 
     def unique(self, name: str) -> str:
         out, k = name, 1
@@ -836,7 +860,7 @@ class MeasureSession:
         env = self._environment()
         return {
             "machine_info": {"node": env.get("hostname"), "processor": env.get("cpu_model"),
-                             "python_version": env.get("python"), "measurefirst": env},
+                             "python_version": env.get("python_version"), "measurefirst": env},
             "commit_info": {"id": env.get("git_commit")},
             "benchmarks": [{
                 "group": r.group, "name": r.display.split("::")[-1] if r.label is None else r.display,

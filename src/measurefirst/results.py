@@ -85,6 +85,47 @@ class SpeedReference:
 #: ``selfcheck --noise`` in fresh processes); or a figure the caller gave.
 RUN_TO_RUN_SOURCES = ("repeats", "processes", "history", "profile", "given")
 
+#: The tools whose result files measurefirst reads (:mod:`measurefirst.importers`).
+IMPORT_SOURCES = ("pytest-benchmark", "pyperf")
+#: The statistics a file of another tool may give, per call, in seconds (pytest-benchmark's names).
+IMPORTED_STATS = ("min", "max", "mean", "stddev", "median", "q1", "q3", "iqr")
+
+
+@dataclass(frozen=True)
+class Imported:
+    """Where a measurement read from another tool's file came from (``source``, one of
+    :data:`IMPORT_SOURCES`), and how much of it is ours: ``recomputed`` when the file kept its raw times
+    (then every statistic is recomputed from them), else the file's own statistics (``stats_seconds``,
+    per call, as given) are taken as is over ``rounds`` rounds of ``iterations`` calls, and no sample is
+    made up. ``format_version`` is the tool's version or format version, as the file gives it."""
+
+    source: str
+    recomputed: bool
+    rounds: int
+    iterations: int
+    stats_seconds: dict[str, float] = field(default_factory=dict)
+    format_version: str = ""
+
+    def summary(self) -> stats.Summary | None:
+        """The file's statistics as a summary (seconds per call), its interval the notch of the reported
+        quartiles when there are enough rounds (else none); ``None`` without a median."""
+        s = self.stats_seconds
+        if "median" not in s or self.rounds < 1:
+            return None
+        med = s["median"]
+        q1, q3 = s.get("q1", math.nan), s.get("q3", math.nan)
+        iqr = s.get("iqr", q3 - q1)
+        ci = stats.notch_interval(med, iqr, self.rounds)
+        return stats.Summary(n=self.rounds, median=med, mean=s.get("mean", math.nan), min=s.get("min", math.nan),
+                             max=s.get("max", math.nan), stdev=s.get("stddev", math.nan), q1=q1, q3=q3, iqr=iqr,
+                             ci_low=None if ci is None else ci[0], ci_high=None if ci is None else ci[1],
+                             outliers=0, ci_method="notch of the reported quartiles" if ci else "none")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "recomputed": self.recomputed, "rounds": self.rounds,
+                "iterations": self.iterations, "stats_seconds": dict(self.stats_seconds),
+                "format_version": self.format_version}
+
 
 @dataclass(frozen=True)
 class RunToRun:
@@ -178,6 +219,8 @@ class Measurement:
     #: samples per independent repetition (each with its own warm-up and calibration), in order;
     #: ``None``: one repetition
     repeats: tuple[int, ...] | None = None
+    #: read from another tool's file (pytest-benchmark, pyperf): which, and what was recomputed
+    imported: Imported | None = None
     schema_version: int = SCHEMA_VERSION
 
     kind = "measurement"
@@ -235,6 +278,20 @@ class Measurement:
         return int(self.used_mask.sum())
 
     @property
+    def n_rounds(self) -> int:
+        """The samples the statistics describe: :attr:`n_used`, or the rounds of an imported file that kept
+        no raw times (its statistics are taken as given)."""
+        if self.n_used or self.imported is None:
+            return self.n_used
+        return self.imported.rounds
+
+    @property
+    def loop_counts(self) -> tuple[int, ...]:
+        """The distinct calls per sample, smallest first (an imported file without raw times: its iterations)."""
+        found = tuple(sorted(set(self.numbers)))
+        return found or ((self.imported.iterations,) if self.imported is not None else ())
+
+    @property
     def n_preempted(self) -> int:
         if self.preempted is None:
             return 0
@@ -249,7 +306,7 @@ class Measurement:
         """Statistics of used per-call times in **seconds**; ``None`` if nothing was measured."""
         values = self.per_call_ns[self.used_mask]
         if values.size == 0:
-            return None
+            return None if self.imported is None else self.imported.summary()
         groups = None
         if self.repeats is not None and len(self.repeats) > 1:
             mask, first, groups = self.used_mask, 0, []
@@ -375,7 +432,7 @@ class Measurement:
         from .render.text import format_relative, format_time
 
         return (f"<Measurement {self.label!r}: median {format_time(self.median)} "
-                f"±{format_relative(self.ci_half_width_rel)}, {self.n_used} samples × {self.numbers[-1]} calls "
+                f"±{format_relative(self.ci_half_width_rel)}, {self.n_rounds} samples × {self.loop_counts[-1]} calls "
                 f"[{self.device}, {self.timer}]{'' if self.complete else ' incomplete'}"
                 f"{', ' + str(len(self.findings)) + ' finding(s)' if self.findings else ''}>")
 
@@ -420,6 +477,8 @@ class Measurement:
             d["run_to_run"] = self.run_to_run.to_dict()
         if self.repeats is not None:
             d["repeats"] = list(self.repeats)
+        if self.imported is not None:
+            d["imported"] = self.imported.to_dict()
         if self.reference is not None:
             d["reference"] = asdict(self.reference)
             norm = self.normalized
@@ -465,6 +524,7 @@ class Measurement:
             reference=_reference(d.get("reference"), f"{path}.reference"),
             run_to_run=_run_to_run(d.get("run_to_run"), f"{path}.run_to_run"),
             repeats=_repeats(d.get("repeats"), len(samples), f"{path}.repeats"),
+            imported=_imported(d.get("imported"), f"{path}.imported"),
             schema_version=SCHEMA_VERSION,
         )
 
@@ -809,6 +869,26 @@ def _run_to_run(v: Any, path: str) -> RunToRun | None:
                     factor=float(_num(d.get("factor"), f"{path}.factor", minimum=0.0, finite=False)),
                     medians_ns=tuple(_num(x, f"{path}.medians_ns[{i}]", minimum=0.0) for i, x in enumerate(medians)),
                     floor=float(_num(d.get("floor", 0.0), f"{path}.floor", minimum=0.0)), floor_source=floor_source)
+
+
+def _imported(v: Any, path: str) -> Imported | None:
+    if v is None:
+        return None
+    d = _dict(v, path)
+    source = _str(d, "source", path)
+    if source not in IMPORT_SOURCES:
+        raise ValueError(f"{path}.source must be one of {', '.join(IMPORT_SOURCES)}; got {_short(source)}")
+    given = _opt_dict(d, "stats_seconds", path)
+    unknown = sorted(set(given) - set(IMPORTED_STATS))
+    if unknown:
+        raise ValueError(f"{path}.stats_seconds has unknown statistic {_short(unknown[0])}; known: "
+                         f"{', '.join(IMPORTED_STATS)}")
+    return Imported(source=source, recomputed=_opt_bool(d, "recomputed", path, False),
+                    rounds=_int(d.get("rounds"), f"{path}.rounds", 0),
+                    iterations=_int(d.get("iterations"), f"{path}.iterations", 1),
+                    stats_seconds={k: float(_num(x, f"{path}.stats_seconds.{k}", minimum=0.0))
+                                   for k, x in given.items()},
+                    format_version=_opt_str(d, "format_version", path, ""))
 
 
 def _repeats(v: Any, n: int, path: str) -> tuple[int, ...] | None:

@@ -316,6 +316,22 @@ def outlier_mask(values: Values, threshold: float = OUTLIER_MODIFIED_Z) -> np.nd
     return mask
 
 
+#: A median known only from reported quartiles (a file without raw times): its 95% interval is the notch
+#: ``median ± 1.57 · IQR / √n`` (McGill, Tukey & Larsen 1978), given from at least this many values; with
+#: fewer, the quartiles do not support an interval and none is given.
+NOTCH_MIN_ROUNDS = 5
+NOTCH_FACTOR = 1.57
+
+
+def notch_interval(median: float, iqr: float, n: int) -> tuple[float, float] | None:
+    """The notch interval of a median from its IQR and ``n`` values (see :data:`NOTCH_FACTOR`); ``None`` with
+    fewer than :data:`NOTCH_MIN_ROUNDS` values or no finite IQR."""
+    if n < NOTCH_MIN_ROUNDS or not math.isfinite(iqr) or iqr < 0 or not math.isfinite(median):
+        return None
+    half = NOTCH_FACTOR * iqr / math.sqrt(n)
+    return (max(median - half, 0.0), median + half)
+
+
 @dataclass(frozen=True)
 class Summary:
     """Descriptive statistics of per-call times (same unit as the input)."""

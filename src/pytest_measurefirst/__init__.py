@@ -81,7 +81,7 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     g.addoption("--mf-compare", nargs="?", const="", default=None, metavar="NAME|FILE",
                 help="compare each measurement with its saved baseline: NAME or =@NAME (saved with --mf-save "
                      "NAME; a separate @NAME is read by pytest as a file of arguments), NAME~K (K saves back), "
-                     "a --mf-json FILE, or nothing: each test's latest saved run")
+                     "a --mf-json or pytest-benchmark JSON FILE, or nothing: each test's latest saved run")
     g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
                 help="fail a test that is slower than its baseline beyond both its CI and this threshold "
                      "(e.g. 5%%), as `measurefirst compare --fail-if-slower` decides")

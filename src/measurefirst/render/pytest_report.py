@@ -63,12 +63,19 @@ def xdist_summary(workers: Sequence[str]) -> str:
 
 
 def no_saved_runs(ref: str | None, store: Path, saved: Sequence[str]) -> str:
-    known = ", ".join("@" + s for s in saved[:10]) or "none yet"
+    known = ", ".join(saved[:10]) or "none yet"  # bare names: pytest reads a lone @NAME as a file of arguments
     if ref is None:
         return (f"--mf-compare: no runs saved with --mf-save in {store}; save a baseline first, "
-                f"e.g. pytest --mf-save base")
+                f"e.g. pytest --mf-save base (or give the store with --mf-store PATH)")
     return (f"--mf-compare {ref}: no runs saved under that name in {store} (saved: {known}); "
             f"save them first with --mf-save {ref[1:].partition('~')[0]}")
+
+
+def benchmark_without_mf(given: Sequence[str], users: Sequence[str]) -> str:
+    """``--mf-*`` options without ``--mf`` while pytest-benchmark times the ``benchmark`` fixture."""
+    return (f"{', '.join(given)} without --mf: {len(users)} test(s) use pytest-benchmark's `benchmark` fixture "
+            f"(e.g. {users[0]}), which pytest-benchmark times, so these options would not apply to them; add --mf "
+            f"(measurefirst then measures them), or leave the --mf-* options out to run pytest-benchmark alone")
 
 
 def weave_unsupported() -> str:
@@ -131,10 +138,10 @@ def assertion_failure(claim: str, label: str, than: str, by: float, v: "Verdict"
 
 def _samples_cell(r: "Record") -> str:
     m = r.measurement
-    numbers = sorted(set(m.numbers))
+    numbers = m.loop_counts
     calls = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
     aside = m.n_samples - m.n_used
-    return f"{m.n_used} × {calls}" + (f" (+{aside} preempted)" if aside else "")
+    return f"{m.n_rounds} × {calls}" + (f" (+{aside} preempted)" if aside else "")
 
 
 def change_cell(c: "Change") -> str:
@@ -286,7 +293,7 @@ def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = 
                                      policy=word(f"pt_undecided_{s.undecided_policy}", "en")) if noisy else ""))
     if s.saved is not None:
         n, name, path = s.saved
-        lines.append(f"saved {n} measurement(s) as @{name} in {path} (compare with: --mf-compare @{name})")
+        lines.append(f"saved {n} measurement(s) as @{name} in {path} (compare with: --mf-compare {name})")
     for path in s.written:
         lines.append(f"wrote {path}")
     for err in s.errors:

@@ -102,9 +102,9 @@ def measurement_rows(ctx: Ctx, items: Sequence["Timed"]) -> list[Row]:
             continue
         hw = _hw(m)
         unit = time_unit(m.median)
-        numbers = sorted(set(m.numbers))
+        numbers = m.loop_counts
         calls = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
-        samples = f"{m.n_used} × {calls}" + (f" (+{m.n_samples - m.n_used} {ctx.t('preempted')})"
+        samples = f"{m.n_rounds} × {calls}" + (f" (+{m.n_samples - m.n_used} {ctx.t('preempted')})"
                                              if m.n_samples != m.n_used else "")
         stop = ctx.t("stop_" + m.stop.reason) + " · " + ctx.t("target_met" if m.stop.target_met else "target_not_met")
         rows.append(Row([
@@ -388,7 +388,7 @@ def history_section(ctx: Ctx, h: "History") -> str:
             how = [(ctx.t("repeats_calls"), f"{c.n_repeats} × {c.calls}"), (ctx.t("backend"), c.backend)]
         else:
             t = cast("Measurement", m)
-            how = [(ctx.t("col_samples"), f"{t.n_used} × {sorted(set(t.numbers))[0]}"),
+            how = [(ctx.t("col_samples"), f"{t.n_rounds} × {t.loop_counts[0]}"),
                    (ctx.t("col_device_timer"), f"{t.device} · {t.timer}")]
         inner = kv(ctx, [(ctx.t("per_call") if _is_count(m) else ctx.t("median"), _value_text(m)),
                          (ctx.t("range") if _is_count(m) else ctx.t("ci95"), _interval_text(m)), *how,

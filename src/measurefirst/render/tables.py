@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..history import History, SavedRun
     from ..profiling.kernels import KernelInfo
     from ..regression import Regression
+    from ..results import Measurement
     from ..store import RunRow
 
 
@@ -80,6 +81,20 @@ def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table
                       format_time(median) if median else "",
                       cell(size + ("" if r.complete else word("incomplete_paren", lang))))
     return table
+
+
+def imported_line(path: Path, found: Sequence[tuple["Measurement", Path]], names: Sequence[str], ids: Sequence[int],
+                  skipped: int, prefix: str | None = None, lang: str = "en") -> str:
+    """What ``runs import`` saved: how many runs of which benchmarks (``names``, one per entry of ``found``),
+    from which tool, and what to run next."""
+    distinct = list(dict.fromkeys(names))
+    tools = sorted({m.imported.source for m, _ in found if m.imported is not None})
+    text = word("imported_runs", lang, n=len(ids), k=len(distinct), files=len({p for _, p in found}),
+                tool=", ".join(tools), store=path, names=", ".join(distinct[:5]) + (" …" if len(distinct) > 5 else ""))
+    text += word("imported_skipped", lang, n=skipped) if skipped else ""
+    text += (word("imported_next_prefix", lang, prefix=prefix) if prefix
+             else word("imported_next", lang, first=distinct[0]))
+    return plain(text)
 
 
 def history_table(h: "History", lang: str = "en") -> "Table":

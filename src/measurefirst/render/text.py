@@ -8,6 +8,7 @@ import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..findings import ROOF_MAX
+from ..stats import NOTCH_MIN_ROUNDS
 from .findings import finding_lines, finding_words
 from .words import code_word, ratio_ci_words, verdict_words, word
 
@@ -162,7 +163,7 @@ def interval_words(m: "Measurement", lang: str = "en") -> str:
                     spread=format_relative(m.run_to_run.spread), source=spread_source_words(m, lang),
                     prec=precision_words(m, lang))
     return word("m_ci_prec", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang),
-                how=word("rtr_how", lang))
+                how=word("rtr_how" if m.imported is None else "rtr_how_imported", lang))
 
 
 def precision_words(m: "Measurement", lang: str = "en") -> str:
@@ -193,7 +194,10 @@ def measurement_line(m: "Measurement", lang: str = "en") -> str:
     parts = [word("m_head", lang, label=m.label, time=format_time(m.median, hw))]
     if ci is not None:
         parts.append(interval_words(m, lang))
-    parts.append(word("m_median_of", lang, used=used, calls=calls_words(m.numbers, lang), where=where))
+    parts.append(word("m_median_of", lang, used=m.n_rounds, calls=calls_words(m.loop_counts, lang), where=where))
+    if m.imported is not None:
+        parts.append(word("m_imported_recomputed" if m.imported.recomputed else "m_imported_as_given", lang,
+                          tool=m.imported.source, n=NOTCH_MIN_ROUNDS))
     if m.n_samples != used:
         parts.append(word("m_preempted", lang, n=m.n_samples - used))
     if m.host_median is not None:
@@ -273,10 +277,10 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         ci_cell = "n/a" if ci is None else ci_range(ci, hw, unit)
-        numbers = sorted(set(m.numbers))
+        numbers = m.loop_counts
         warm = "" if m.warmup is None else word("warmup_calls", lang, calls=m.warmup.calls)
         label = m.label + ("" if m.complete else word("incomplete_paren", lang))
-        samples = f"{m.n_used}" + (word("preempted_paren", lang, n=m.n_samples - m.n_used)
+        samples = f"{m.n_rounds}" + (word("preempted_paren", lang, n=m.n_samples - m.n_used)
                                    if m.n_samples != m.n_used else "")
         table.add_row(
             cell(label), format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
