@@ -55,6 +55,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "kind_ranged_step": ("step by ranges", "按区间计时的训练步"),
     "kind_collectives": ("collectives", "集合通信"),
     "kind_rank_group": ("ranks", "多进程"),
+    "kind_rank_comparison": ("compare on many ranks", "多进程比较"),
+    "kind_group_history": ("history of many ranks", "多进程历史"),
     # summary
     "what": ("what", "测了什么"),
     "device": ("device", "设备"),
@@ -602,6 +604,28 @@ WORDS: dict[str, tuple[str, str]] = {
     "rank_spread_line": ("spread across ranks {spread}; slowest rank {rank} at {x}x the median rank",
                          "进程间差异 {spread}；最慢的是进程 {rank}，是中位进程的 {x} 倍"),
     "rank_straggler_line": ("straggler: rank {rank} (beyond {t})", "掉队者：进程 {rank}（超出 {t}）"),
+    "rank_group_line": ("{label} on {n} ranks ({backend}): median rank {us} us, spread across ranks {spread} "
+                        "(fastest rank {fast} {fast_us} us, slowest rank {slow} {slow_us} us)",
+                        "{label} 在 {n} 个进程上（{backend}）：中位进程 {us} us，进程间差异 {spread}"
+                        "（最快的进程 {fast} {fast_us} us，最慢的进程 {slow} {slow_us} us）"),
+    "rank_node": (" on {node}", "，位于 {node}"),
+    # compare on many ranks in lines
+    "rc_head": ("compare on {n} ranks ({backend}): each rank interleaved the candidates; one verdict for the group",
+                "在 {n} 个进程上比较（{backend}）：每个进程各自交错运行各候选；整个进程组给出一个结论"),
+    "rc_line": ("{label} vs {baseline}: {verdict} (median of the ranks' ratios {ratio}{ci})",
+                "{label} 对比 {baseline}：{verdict}（各进程比值的中位数 {ratio}{ci}）"),
+    "rc_ci": (", every rank's 95% CI within {lo}–{hi}", "，各进程的 95% CI 都在 {lo}–{hi} 之内"),
+    "rc_rank_line": ("  rank {rank}{node}: {words} (ratio {ratio})", "  进程 {rank}{node}：{words}（比值 {ratio}）"),
+    "rc_disagree": ("the ranks disagree", "各进程结论不一致"),
+    # histories of many ranks in lines
+    "gh_head": ("{name}: {n} saved runs of {kind}", "{name}：{n} 次保存的{kind}运行"),
+    "gh_busbw": ("busbw GB/s by run:", "各次运行的总线带宽 GB/s："),
+    "gh_group_run": ("#{id} {created}: {n} ranks ({backend}), median rank {us} us, spread {spread}{straggler}",
+                     "#{id} {created}：{n} 个进程（{backend}），中位进程 {us} us，差异 {spread}{straggler}"),
+    "gh_straggler": (", straggler rank {rank}", "，掉队者进程 {rank}"),
+    "gh_compare_run": ("#{id} {created}: {n} ranks ({backend}), {verdicts}", "#{id} {created}：{n} 个进程（{backend}），{verdicts}"),
+    "gh_check": ("#{id} against #{before}:", "#{id} 对比 #{before}："),
+    "gh_regressed": ("  {label}: {words}", "  {label}：{words}"),
     # doctor in lines
     "doctor_head": ("doctor: {label} on {device}", "体检：{label}（{device}）"),
     "doctor_failed": ("  the function failed: {error}", "  函数运行失败：{error}"),
@@ -718,6 +742,14 @@ WORDS: dict[str, tuple[str, str]] = {
                      "掉队者：进程 {rank} 比中位进程慢 {t} 以上。"),
     "rg_no_straggler": ("No straggler: every rank is within {t} of the median rank.",
                         "没有掉队者：每个进程都在中位进程的 {t} 以内。"),
+    "rg_node": ("node", "节点"),
+    "rc_group": ("group", "进程组"),
+    "rc_group_words": ("{n} ranks, {backend}", "{n} 个进程，{backend}"),
+    "rc_verdict": ("group verdict", "进程组结论"),
+    "rc_ratio": ("ratio", "比值"),
+    "gh_run": ("run", "运行"),
+    "gh_created": ("date", "日期"),
+    "gh_summary": ("summary", "概要"),
     # ---- the machine's noise profile (selfcheck --noise; render/noise.py) ----------------------------------
     "noise.title": ("noise profile of {machine}: {processes} fresh processes, {created}",
                     "{machine} 的噪声画像：{processes} 个全新进程，{created}"),
