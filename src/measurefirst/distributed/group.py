@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime
 import os
 import statistics
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -92,6 +92,12 @@ def gather_nodes() -> tuple[dict[str, Any], ...]:
 def node_words(node: dict[str, Any] | None) -> str:
     """``host/local_rank`` (empty when unknown)."""
     return f"{node.get('host', '?')}/{node.get('local_rank', '?')}" if node else ""
+
+
+def node_layout(nodes: Sequence[dict[str, Any]]) -> str:
+    """How the ranks sit on the nodes: ``"a×4, b×4"`` (hosts in the order of their first rank)."""
+    hosts = [str(n.get("host", "?")) for n in nodes]
+    return ", ".join(f"{h}×{hosts.count(h)}" for h in dict.fromkeys(hosts))
 
 
 def _store() -> Any:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..distributed.collectives import CollectivesResult
     from ..distributed.group import GroupSummary, RankResult
     from ..distributed.ranked import RankComparison
-    from ..distributed.saved import GroupHistory
+    from ..distributed.saved import GroupHistory, GroupRun
 
 
 def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str]:
@@ -111,6 +111,23 @@ def rank_comparison_lines(r: "RankComparison", lang: str = "en") -> list[str]:
     return lines + finding_lines(r.findings, lang)
 
 
+def group_run_line(run: "GroupRun", lang: str = "en") -> str:
+    """One saved run of many ranks: its id, date, world size, backend, node layout and summary."""
+    from ..distributed.group import node_layout
+
+    res = run.result
+    common = {"id": run.id, "created": run.created, "n": res.world_size, "backend": res.backend or "?",
+              "layout": node_layout(res.nodes) or "?"}
+    if res.kind == "rank_group":
+        s = res.summary
+        return word("gh_group_run", lang, **common, us=f"{s.median * 1e6:.1f}", spread=f"{s.spread:.1%}",
+                    straggler="" if s.straggler is None else word("gh_straggler", lang, rank=s.straggler))
+    if res.kind == "rank_comparison":
+        verdicts = "; ".join(f"{g.label}: {group_verdict_words(g.verdict, lang)} ({g.ratio:.3f})" for g in res.verdicts)
+        return word("gh_compare_run", lang, **common, verdicts=verdicts)
+    return word("gh_coll_run", lang, **common)
+
+
 def group_history_lines(h: "GroupHistory", lang: str = "en") -> list[str]:
     """The runs of one name: collectives as busbw per op and size by run, rank groups one line a run; then
     each run that regressed against the one before, with its changes and findings."""
@@ -127,17 +144,7 @@ def group_history_lines(h: "GroupHistory", lang: str = "en") -> list[str]:
                 p = next((p for p in run.result.points if (p.op, p.size_bytes) == (op, size) and p.error is None), None)
                 cells.append(f"{gbps(p.busbw(run.result.world_size)) if p is not None else '—':>12}")
             lines.append(f"{op:<15}{human_bytes(size):>8}" + "".join(cells))
-    for run in h.runs if h.result_kind != "collectives" else ():
-        res = run.result
-        if res.kind == "rank_group":
-            s = res.summary
-            lines.append(word("gh_group_run", lang, id=run.id, created=run.created, n=s.world_size,
-                              backend=res.backend or "?", us=f"{s.median * 1e6:.1f}", spread=f"{s.spread:.1%}",
-                              straggler="" if s.straggler is None else word("gh_straggler", lang, rank=s.straggler)))
-        else:
-            verdicts = "; ".join(f"{g.label}: {group_verdict_words(g.verdict, lang)} ({g.ratio:.3f})" for g in res.verdicts)
-            lines.append(word("gh_compare_run", lang, id=run.id, created=run.created, n=res.world_size,
-                              backend=res.backend or "?", verdicts=verdicts))
+    lines += [group_run_line(run, lang) for run in h.runs]
     for run, before, check in zip(h.runs[1:], h.runs, h.checks()[1:]):
         bad = [] if check is None else [c for c in check.changes if c.regression]
         if check is None or not (bad or check.findings):

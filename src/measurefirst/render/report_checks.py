@@ -212,12 +212,13 @@ def group_history_section(ctx: Ctx, h: "GroupHistory") -> str:
     """Every run of one name of many ranks (collectives: busbw per op and size by run; rank groups: a row a
     run), then the checks of each run against the one before that found something."""
     from ..distributed.bandwidth import human_bytes
-    from .distributed import group_history_lines
+    from .distributed import group_run_line
 
     ident = ctx.id("group-history")
+    rows: list[Row] = []
+    cols: list[Col] = []
     if h.result_kind == "collectives":
         keys = list(dict.fromkeys((p.op, p.size_bytes) for run in h.runs for p in run.result.points))
-        rows = []
         for op, size in keys:
             cells: list[Cell | str] = [op, num(size, human_bytes(size))]
             for run in h.runs:
@@ -226,12 +227,9 @@ def group_history_section(ctx: Ctx, h: "GroupHistory") -> str:
             rows.append(Row(cells))
         cols = [Col(ctx.t("co_op")), Col(ctx.t("co_size"), True),
                 *(Col(f"#{run.id} {ctx.t('co_busbw')}", True) for run in h.runs)]
-    else:
-        lines = group_history_lines(h, ctx.lang)[1:1 + len(h.runs)]
-        rows = [Row([f"#{run.id}", run.created, line.split(": ", 1)[-1].split("：", 1)[-1]])
-                for run, line in zip(h.runs, lines)]
-        cols = [Col(ctx.t("gh_run")), Col(ctx.t("gh_created")), Col(ctx.t("gh_summary"))]
+    runs = table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-runs", [Col(ctx.t("gh_run")), Col(ctx.t("gh_summary"))],
+                 [Row([f"#{run.id}", group_run_line(run, ctx.lang)]) for run in h.runs])
     checks = [c for c in h.checks() if c is not None and (c.findings or any(x.regression for x in c.changes))]
-    body = [table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows),
+    body = [runs, *([table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows)] if rows else []),
             *(nested(regression_section(ctx, c)) for c in checks)]
     return section(ctx, ident, "group_history", h.name, "".join(body), incomplete=not h.complete)

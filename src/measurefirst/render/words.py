@@ -620,10 +620,12 @@ WORDS: dict[str, tuple[str, str]] = {
     # histories of many ranks in lines
     "gh_head": ("{name}: {n} saved runs of {kind}", "{name}：{n} 次保存的{kind}运行"),
     "gh_busbw": ("busbw GB/s by run:", "各次运行的总线带宽 GB/s："),
-    "gh_group_run": ("#{id} {created}: {n} ranks ({backend}), median rank {us} us, spread {spread}{straggler}",
-                     "#{id} {created}：{n} 个进程（{backend}），中位进程 {us} us，差异 {spread}{straggler}"),
+    "gh_group_run": ("#{id} {created}: {n} ranks ({backend}) on {layout}, median rank {us} us, spread {spread}{straggler}",
+                     "#{id} {created}：{n} 个进程（{backend}），分布 {layout}，中位进程 {us} us，差异 {spread}{straggler}"),
+    "gh_coll_run": ("#{id} {created}: {n} ranks ({backend}) on {layout}", "#{id} {created}：{n} 个进程（{backend}），分布 {layout}"),
     "gh_straggler": (", straggler rank {rank}", "，掉队者进程 {rank}"),
-    "gh_compare_run": ("#{id} {created}: {n} ranks ({backend}), {verdicts}", "#{id} {created}：{n} 个进程（{backend}），{verdicts}"),
+    "gh_compare_run": ("#{id} {created}: {n} ranks ({backend}) on {layout}, {verdicts}",
+                       "#{id} {created}：{n} 个进程（{backend}），分布 {layout}，{verdicts}"),
     "gh_check": ("#{id} against #{before}:", "#{id} 对比 #{before}："),
     "gh_regressed": ("  {label}: {words}", "  {label}：{words}"),
     # doctor in lines
@@ -748,7 +750,6 @@ WORDS: dict[str, tuple[str, str]] = {
     "rc_verdict": ("group verdict", "进程组结论"),
     "rc_ratio": ("ratio", "比值"),
     "gh_run": ("run", "运行"),
-    "gh_created": ("date", "日期"),
     "gh_summary": ("summary", "概要"),
     # ---- the machine's noise profile (selfcheck --noise; render/noise.py) ----------------------------------
     "noise.title": ("noise profile of {machine}: {processes} fresh processes, {created}",
