@@ -10,12 +10,13 @@ from __future__ import annotations
 import datetime
 import os
 import statistics
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..protocol import JsonForm, of_kind
+from .layout import node_words as node_words  # re-exported
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
 STRAGGLER_THRESHOLD = 0.10
@@ -87,17 +88,6 @@ def gather_nodes() -> tuple[dict[str, Any], ...]:
     with guarded("gathering the ranks' nodes"):
         d.all_gather_object(out, node_info())
     return tuple(out)
-
-
-def node_words(node: dict[str, Any] | None) -> str:
-    """``host/local_rank`` (empty when unknown)."""
-    return f"{node.get('host', '?')}/{node.get('local_rank', '?')}" if node else ""
-
-
-def node_layout(nodes: Sequence[dict[str, Any]]) -> str:
-    """How the ranks sit on the nodes: ``"a×4, b×4"`` (hosts in the order of their first rank)."""
-    hosts = [str(n.get("host", "?")) for n in nodes]
-    return ", ".join(f"{h}×{hosts.count(h)}" for h in dict.fromkeys(hosts))
 
 
 def _store() -> Any:

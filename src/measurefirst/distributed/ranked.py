@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from ..findings import Finding, found
 from ..protocol import migrate
-from .group import node_words, run_on_ranks
+from .group import run_on_ranks
+from .layout import node_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..compare import Comparison, Verdict
@@ -106,9 +107,6 @@ class RankComparison:
         """(rank, measurement) of every candidate on every rank: what a regression check pairs across runs."""
         return [(r, m) for r, c in enumerate(self.comparisons) for m in c.measurements]
 
-    def node(self, rank: int) -> str:
-        return node_words(self.nodes[rank]) if rank < len(self.nodes) else ""
-
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "rank": self.rank,
                 "world_size": self.world_size, "backend": self.backend, "nodes": [dict(n) for n in self.nodes],
@@ -140,7 +138,7 @@ class RankComparison:
         return cls(rank, comps, str(d.get("backend") or ""), tuple(dict(n) for n in d.get("nodes") or ()))
 
     def __str__(self) -> str:
-        from ..render.distributed import rank_comparison_lines
+        from ..render.ranks import rank_comparison_lines
 
         return "\n".join(rank_comparison_lines(self))
 

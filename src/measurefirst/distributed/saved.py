@@ -123,9 +123,9 @@ def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
     s, was = new.summary, base.summary.straggler
     if s.straggler is None or s.straggler == was:
         return ()
-    from .group import node_words
+    from .layout import node_of
 
-    node = node_words(new.nodes[s.straggler]) if s.straggler < len(new.nodes) else "?"
+    node = node_of(new.nodes, s.straggler) or "?"
     return (found("new_straggler", s.straggler_ratio, threshold=1 + s.threshold, label=new.label, rank=s.straggler,
                   node=node, **({} if was is None else {"before_rank": was})),)
 
@@ -193,6 +193,21 @@ class GroupHistory:
                                         if (p.op, p.size_bytes) == key and _ok(p)])) is not None]
         return sorted(cvs)[len(cvs) // 2] if cvs else None
 
+    def busbw_rows(self) -> list[tuple[str, list[float | None]]]:
+        """Collectives: each op and size (``"all_reduce 64K"``) with its busbw in bytes/s in each run (None
+        where the run did not measure it)."""
+        keys = list(dict.fromkeys((p.op, p.size_bytes) for run in self.runs for p in run.result.points))
+        rows = []
+        for op, size in keys:
+            cells: list[float | None] = []
+            label = ""
+            for run in self.runs:
+                p = next((p for p in run.result.points if (p.op, p.size_bytes) == (op, size) and _ok(p)), None)
+                cells.append(None if p is None else p.busbw(run.result.world_size))
+                label = label or ("" if p is None else point_label(p))
+            rows.append((label or op, cells))
+        return rows
+
     @property
     def findings(self) -> tuple[Finding, ...]:
         """The latest check's findings (a busbw drop, a new straggler) and the latest run's own."""
@@ -228,7 +243,7 @@ class GroupHistory:
             raise ValueError(f"group history is missing the field {exc}") from exc
 
     def __str__(self) -> str:
-        from ..render.distributed import group_history_lines
+        from ..render.ranks import group_history_lines
 
         return "\n".join(group_history_lines(self))
 

@@ -11,6 +11,7 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
+from ..distributed.layout import node_of
 from .gate import spread_lines, undecided_lines
 from .words import flag_words
 
@@ -161,7 +162,7 @@ def collectives_section(ctx: Ctx, c: "CollectivesResult") -> str:
 def rank_group_section(ctx: Ctx, r: "RankResult") -> str:
     ident = ctx.id("rank-group")
     s = r.summary
-    rows = [Row([str(i), _node(r.nodes, i), secs(m), num(m / s.median if s.median > 0 else math.nan,
+    rows = [Row([str(i), node_of(r.nodes, i), secs(m), num(m / s.median if s.median > 0 else math.nan,
                                                          f"{m / s.median:.2f}×" if s.median > 0 else "")],
                 cls="mf-bad" if i == s.straggler else "") for i, m in enumerate(s.medians)]
     straggler = (ctx.t("rg_straggler", rank=s.straggler, t=f"{s.threshold:.0%}") if s.straggler is not None
@@ -176,15 +177,9 @@ def rank_group_section(ctx: Ctx, r: "RankResult") -> str:
     return section(ctx, ident, "rank_group", r.measurement.label, "".join(body), incomplete=not r.complete)
 
 
-def _node(nodes: Sequence[dict[str, object]], rank: int) -> str:
-    from ..distributed.group import node_words
-
-    return node_words(nodes[rank]) if rank < len(nodes) else ""
-
-
 def rank_comparison_section(ctx: Ctx, r: "RankComparison") -> str:
     """The group's verdict of each candidate, and each rank's ratio, interval and verdict with its node."""
-    from .distributed import group_verdict_words
+    from .ranks import verdict_code_words
     from .words import verdict_words
 
     ident = ctx.id("rank-comparison")
@@ -194,8 +189,8 @@ def rank_comparison_section(ctx: Ctx, r: "RankComparison") -> str:
         rows.append(Row([g.label, ctx.t("rc_group"), "", num(g.ratio, f"{g.ratio:.3f}"),
                          Cell("" if g.ratio_ci is None else f"{g.ratio_ci[0]:.3f}–{g.ratio_ci[1]:.3f}",
                               None if g.ratio_ci is None else g.ratio_ci[0]),
-                         Cell(badge(group_verdict_words(g.verdict, ctx.lang), tone), html=True)]))
-        rows += [Row([g.label, str(i), _node(r.nodes, i), num(v.ratio, f"{v.ratio:.3f}"),
+                         Cell(badge(verdict_code_words(g, ctx.lang), tone), html=True)]))
+        rows += [Row([g.label, str(i), node_of(r.nodes, i), num(v.ratio, f"{v.ratio:.3f}"),
                       Cell("" if v.ratio_ci is None else f"{v.ratio_ci[0]:.3f}–{v.ratio_ci[1]:.3f}",
                            None if v.ratio_ci is None else v.ratio_ci[0]), verdict_words(v, ctx.lang)])
                  for i, v in enumerate(g.per_rank)]
@@ -211,22 +206,14 @@ def rank_comparison_section(ctx: Ctx, r: "RankComparison") -> str:
 def group_history_section(ctx: Ctx, h: "GroupHistory") -> str:
     """Every run of one name of many ranks (collectives: busbw per op and size by run; rank groups: a row a
     run), then the checks of each run against the one before that found something."""
-    from ..distributed.bandwidth import human_bytes
-    from .distributed import group_run_line
+    from .ranks import group_run_line
 
     ident = ctx.id("group-history")
     rows: list[Row] = []
     cols: list[Col] = []
     if h.result_kind == "collectives":
-        keys = list(dict.fromkeys((p.op, p.size_bytes) for run in h.runs for p in run.result.points))
-        for op, size in keys:
-            cells: list[Cell | str] = [op, num(size, human_bytes(size))]
-            for run in h.runs:
-                p = next((p for p in run.result.points if (p.op, p.size_bytes) == (op, size) and p.error is None), None)
-                cells.append(num(None if p is None else p.busbw(run.result.world_size) / 1e9))
-            rows.append(Row(cells))
-        cols = [Col(ctx.t("co_op")), Col(ctx.t("co_size"), True),
-                *(Col(f"#{run.id} {ctx.t('co_busbw')}", True) for run in h.runs)]
+        rows = [Row([label, *(num(None if x is None else x / 1e9) for x in cells)]) for label, cells in h.busbw_rows()]
+        cols = [Col(ctx.t("co_op")), *(Col(f"#{run.id} {ctx.t('co_busbw')}", True) for run in h.runs)]
     runs = table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-runs", [Col(ctx.t("gh_run")), Col(ctx.t("gh_summary"))],
                  [Row([f"#{run.id}", group_run_line(run, ctx.lang)]) for run in h.runs])
     checks = [c for c in h.checks() if c is not None and (c.findings or any(x.regression for x in c.changes))]

@@ -140,19 +140,19 @@ def _collectives(c: Any, options: Options) -> View:
 
 
 def _rank_group(r: Any, options: Options) -> View:
-    from .distributed import rank_group_lines
+    from .ranks import rank_group_lines
 
     return list(rank_group_lines(r, options.lang))
 
 
 def _rank_comparison(r: Any, options: Options) -> View:
-    from .distributed import rank_comparison_lines
+    from .ranks import rank_comparison_lines
 
     return list(rank_comparison_lines(r, options.lang))
 
 
 def _group_history(h: Any, options: Options) -> View:
-    from .distributed import group_history_lines
+    from .ranks import group_history_lines
 
     return list(group_history_lines(h, options.lang))
 
