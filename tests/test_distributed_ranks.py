@@ -100,6 +100,19 @@ def test_a_busbw_drop_fails_the_check_naming_the_op_and_size() -> None:
         check_groups(collectives_result(), replace(collectives_result(), world_size=4))
 
 
+def test_the_spread_of_a_collectives_check_is_measured_from_eight_saved_runs(tmp_path: Path) -> None:
+    from measurefirst.loading import check_saved
+
+    db = tmp_path / "s.db"
+    with Store(db) as st:
+        for k in range(9):  # ±1% from run to run, then the last run 30% slower at 64K
+            st.save(collectives_result(1.3 if k == 8 else 1 + 0.01 * (k % 3 - 1)), "coll")
+    r = check_saved(["@coll"], store=db, gate=True)
+    c = next(c for c in r.changes if c.label == "all_reduce 64K")
+    assert c.run_to_run_source == "history" and 0 < c.run_to_run < 0.05 and r.failing
+    assert check_saved(["@coll"], store=db, run_to_run=0.05).changes[0].run_to_run_source == "given"
+
+
 def test_a_new_straggler_fails_the_check_naming_the_rank_and_its_node() -> None:
     even, slow1 = rank_group(100_000.0, 101_000.0), rank_group(100_000.0, 150_000.0)
     r = check_groups(even, slow1, gate=True)

@@ -257,10 +257,16 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
     name = names.pop() if len(names) == 1 else None
     groups = _group_results(refs, store)
     if groups is not None:  # runs of many ranks: collectives, bench or compare under torchrun
-        from .distributed.saved import check_groups
+        from .distributed.saved import GroupHistory, check_groups, history_of
+        from .store import Store
 
+        spread, source = run_to_run, "given"
+        if spread is None and name is not None:  # collectives keep no samples: their spread from the saved runs
+            with Store(store, create=False) as st:
+                h = history_of(st, name)
+            spread, source = (h.spread(), "history") if isinstance(h, GroupHistory) else (None, "")
         return check_groups(*groups, base_name=refs[0], new_name=refs[1], gate=gate, threshold=threshold,
-                            run_to_run=run_to_run, run_to_run_source="given" if run_to_run is not None else "")
+                            run_to_run=spread, run_to_run_source=source if spread is not None else "")
     base, new = (load_measured(t, store) for t in refs)
     # runs of one name: measure their spread
     spread = run_to_run if run_to_run is not None or name is None else _saved_spread(name, store)

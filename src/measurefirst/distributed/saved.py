@@ -82,6 +82,8 @@ def _check_collectives(base: "CollectivesResult", new: "CollectivesResult", base
                        threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
     from ..regression import RUN_TO_RUN_CV
 
+    if run_to_run is not None:
+        check_fraction("run_to_run", run_to_run, "0.02 (2%)")
     threshold = COLLECTIVES_THRESHOLD if threshold is None else threshold
     check_fraction("threshold", threshold, "0.1 (10%)")
     cv, source = (run_to_run, source or "given") if run_to_run is not None else (RUN_TO_RUN_CV, "assumed")
@@ -174,7 +176,7 @@ class GroupHistory:
         """The check of each run against the one before (None for the first run, and for a pair that cannot
         be compared: another world size, nothing in common). The spread comes from the history's medians."""
         out: list[Regression | None] = [None]
-        cv = self._spread()
+        cv = self.spread()
         for a, b in zip(self.runs, self.runs[1:]):
             try:
                 out.append(check_groups(a.result, b.result, base_name=f"#{a.id}", new_name=f"#{b.id}",
@@ -183,15 +185,16 @@ class GroupHistory:
                 out.append(None)
         return out
 
-    def _spread(self) -> float | None:
-        """Collectives: the run-to-run spread of the runs' times (the median over ops and sizes), or None."""
+    def spread(self) -> float | None:
+        """Collectives: the run-to-run spread of the runs' times, the largest over the ops and sizes (a gate must
+        not fail unchanged code), or None with fewer than 8 runs of every op and size."""
         if self.result_kind != "collectives":
             return None
         keys = {(p.op, p.size_bytes) for r in self.runs for p in r.result.points}
         cvs = [cv for key in keys
                if (cv := run_to_run_cv([p.seconds for r in self.runs for p in r.result.points
                                         if (p.op, p.size_bytes) == key and _ok(p)])) is not None]
-        return sorted(cvs)[len(cvs) // 2] if cvs else None
+        return max(cvs) if cvs else None
 
     def busbw_rows(self) -> list[tuple[str, list[float | None]]]:
         """Collectives: each op and size (``"all_reduce 64K"``) with its busbw in bytes/s in each run (None
