@@ -63,7 +63,9 @@ def test_a_rank_comparison_names_the_ranks_that_disagree_in_both_languages_and_l
 
     mine = comparison()
     theirs = replace(mine, verdicts=tuple(replace(v, verdict="undecided", ratio_ci=None) if v.label == "fused" else v
-                                          for v in mine.verdicts))
+                                          for v in mine.verdicts),
+                     measurements=(mine.measurements[0], measurement("fused", 31_000.0, spread=0.5),
+                                   mine.measurements[2]))
     r = RankComparison(0, (mine, theirs), "gloo", NODES)
     fused = r.verdicts[0]
     assert fused.label == "fused" and fused.disagree and fused.split == "0: faster · 1: undecided"
@@ -73,6 +75,8 @@ def test_a_rank_comparison_names_the_ranks_that_disagree_in_both_languages_and_l
     en = "\n".join(view([r], Options(lang="en")))
     assert "fused vs manual: the ranks disagree" in en and "rank 1 on node-b/0: undecided" in en
     assert "[ranks_disagree]: fused: the ranks reach 2 different verdicts (0: faster · 1: undecided)" in en
+    rank0, rank1 = en.split("rank 0 on node-a/0:\n")[1].split("rank 1 on node-b/0:\n")  # each rank's findings
+    assert "[unstable]" in rank1 and "[unstable]" not in rank0
     assert "各进程结论不一致" in "\n".join(view([r], Options(lang="zh")))
     again = RankComparison.from_dict(json.loads(r.to_json()))
     assert again.verdicts == r.verdicts and again.nodes == NODES and again.backend == "gloo"

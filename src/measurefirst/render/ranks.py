@@ -51,8 +51,8 @@ def verdict_code_words(g: "RankVerdict", lang: str) -> str:
 
 
 def rank_comparison_lines(r: "RankComparison", lang: str = "en") -> list[str]:
-    """The group's verdict of each candidate, each rank's under it (with its node), then the findings (the
-    ranks that disagree first)."""
+    """The group's verdict of each candidate, each rank's under it (with its node), then the candidates the
+    ranks disagree on, then each rank's own findings under its name."""
     lines = [word("rc_head", lang, n=r.world_size, backend=r.backend or "?")]
     for g in r.verdicts:
         ci = "" if g.ratio_ci is None else word("rc_ci", lang, lo=f"{g.ratio_ci[0]:.3f}", hi=f"{g.ratio_ci[1]:.3f}")
@@ -60,7 +60,12 @@ def rank_comparison_lines(r: "RankComparison", lang: str = "en") -> list[str]:
                           ratio=f"{g.ratio:.3f}", ci=ci))
         lines += [word("rc_rank_line", lang, rank=i, node=on_node(r.nodes, i, lang), words=verdict_words(v, lang),
                        ratio=f"{v.ratio:.3f}") for i, v in enumerate(g.per_rank)]
-    return lines + finding_lines(r.findings, lang)
+    lines += finding_lines([f for f in r.findings if f.code == "ranks_disagree"], lang)
+    for i, c in enumerate(r.comparisons):  # each rank's own findings, under its name
+        if c.findings:
+            lines.append(word("rc_rank_findings", lang, rank=i, node=on_node(r.nodes, i, lang)))
+            lines += ["  " + x for x in finding_lines(c.findings, lang)]
+    return lines
 
 
 def group_run_line(run: "GroupRun", lang: str = "en") -> str:

@@ -617,6 +617,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "rc_ci": (", every rank's 95% CI within {lo}–{hi}", "，各进程的 95% CI 都在 {lo}–{hi} 之内"),
     "rc_rank_line": ("  rank {rank}{node}: {words} (ratio {ratio})", "  进程 {rank}{node}：{words}（比值 {ratio}）"),
     "rc_disagree": ("the ranks disagree", "各进程结论不一致"),
+    "rc_rank_findings": ("rank {rank}{node}:", "进程 {rank}{node}："),
     # histories of many ranks in lines
     "gh_head": ("{name}: {n} saved runs of {kind}", "{name}：{n} 次保存的{kind}运行"),
     "gh_busbw": ("busbw GB/s by run:", "各次运行的总线带宽 GB/s："),
