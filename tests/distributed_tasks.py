@@ -62,7 +62,7 @@ def ranked_task() -> dict[str, Any]:
     straggler of a group benchmark of b; and collectives with a spent budget measure nothing."""
     from measurefirst.distributed import benchmark, collectives
     from measurefirst.distributed.group import dist
-    from measurefirst.distributed.ranked import compare
+    from measurefirst.distributed import compare
 
     rank = dist().get_rank()
     b_seconds = 0.004 if rank == 1 else 0.001
