@@ -172,12 +172,13 @@ def cmd_bench_ranks(args: argparse.Namespace) -> int:
     from .group import RankFailed, benchmark
 
     _refuse(args, "count", "processes")
-    device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer)
     check_args(args)
     options = {f.name: getattr(args, f.name) for f in fields(Options) if hasattr(args, f.name)}
     results: list[Any] = []
     try:
-        with _group(_timeout(args.budget * len(jobs)), "bench"):
+        with _group(_timeout(args.budget * max(1, len(args.targets))), "bench"):
+            # loaded once the group has set this rank's device (cuda:LOCAL_RANK under nccl): the setup runs there
+            device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer)
             for label, fn, timer in jobs:
                 results.append(benchmark(fn, device=device, label=label, timer=timer, **options))
     except RankFailed as exc:
@@ -199,12 +200,14 @@ def cmd_compare_ranks(args: argparse.Namespace) -> int:
     if len(args.targets) < 2:
         raise UsageError("compare needs at least two targets")
     check_args(args)
-    device, candidates = load_all(args.targets, args.label, args.device, args.setup)
-    labels = [label for label, _ in candidates]
-    if args.baseline is not None and args.baseline not in labels:
-        raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
     try:
         with _group(_timeout(args.budget), "compare"):
+            # loaded once the group has set this rank's device (cuda:LOCAL_RANK under nccl): the setup runs there
+            device, candidates = load_all(args.targets, args.label, args.device, args.setup)
+            labels = [label for label, _ in candidates]
+            if args.baseline is not None and args.baseline not in labels:
+                raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: "
+                                 f"{', '.join(map(repr, labels))}")
             result = compare(candidates, baseline=args.baseline, device=device, precision=args.precision,
                              budget=args.budget, min_time=args.min_time, block_time=args.block_time,
                              order=args.order, cold_cache=args.cold_cache, timer=args.timer)
