@@ -195,7 +195,7 @@ def test_under_torchrun_bench_and_live_compare_run_on_every_rank(monkeypatch: py
     parser = build_parser("0", lambda: "")
     bench = parser.parse_args(["bench", "x.sum()", "--count", "instructions"])
     live, saved = parser.parse_args(["compare", "a()", "b()"]), parser.parse_args(["compare", "@mm"])
-    assert dcli.ranked(bench) is None  # not under torchrun
+    assert dcli.ranked(bench) is None and dcli.ranked(parser.parse_args(["collectives"])) is None  # not under torchrun
     for key, value in {"RANK": "0", "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": "1"}.items():
         monkeypatch.setenv(key, value)
     assert dcli.ranked(bench) is dcli.cmd_bench_ranks and dcli.ranked(live) is dcli.cmd_compare_ranks

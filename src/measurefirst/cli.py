@@ -11,12 +11,12 @@ interrupted.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
 from .cli_parser import KIND_DEFAULT, build_parser as _build_parser, parse_command, step_contract
+from .distributed.cli import ranked as _ranked  # under torchrun: bench and a live compare on every rank
 from .emit import check_args as _check, say as _say, show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import run as _guarded
@@ -330,20 +330,19 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_collectives(args: argparse.Namespace) -> int:
+    from .distributed.cli import cmd_collectives as run
+
+    return run(args)
+
+
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history, "sweep": cmd_sweep,
     "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel, "doctor": cmd_doctor, "demo": cmd_demo,
-    "step": cmd_step, "selfcheck": cmd_selfcheck, "report": cmd_report}
-
-
-def _command(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
-    """``collectives``, and under torchrun ``bench`` and a live ``compare``: :mod:`.distributed.cli`."""
-    if args.command == "collectives" or "RANK" in os.environ:
-        from .distributed.cli import ranked
-        return ranked(args) or COMMANDS[args.command]
-    return COMMANDS[args.command]
+    "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_collectives, "report": cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
-    return command(lambda: parse_command(build_parser(), argv), lambda args: _command(args)(args))
+    return command(lambda: parse_command(build_parser(), argv),
+                   lambda args: (_ranked(args) or COMMANDS[args.command])(args))

@@ -129,9 +129,7 @@ def _group(timeout: float, command: str) -> Iterator[bool]:
 # ---- bench and compare under torchrun ----------------------------------------------------------------
 def ranked(args: argparse.Namespace) -> Callable[[argparse.Namespace], int] | None:
     """The command to run for ``args`` under torchrun: ``bench`` and a live ``compare`` on every rank (rank 0
-    reporting), ``collectives``; None for a command that runs as it does in one process."""
-    if args.command == "collectives":
-        return cmd_collectives
+    reporting); None for any other command, and outside torchrun (it runs as it does in one process)."""
     from .group import launched_by_torchrun
 
     if not launched_by_torchrun() or getattr(args, "simulate", None):
