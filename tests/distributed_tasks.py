@@ -54,3 +54,20 @@ def collectives_task() -> dict[str, Any]:
     from measurefirst.distributed import collectives
 
     return collectives(sizes=[4096], warmup=1, trials=3).to_dict()
+
+
+def ranked_task() -> dict[str, Any]:
+    """Candidate b is slowed on rank 1 (4 ms against a's 2 ms) and faster on rank 0 (1 ms): each rank's
+    interleaved comparison decides, and the group's verdict is that the ranks disagree. Rank 1 is also the
+    straggler of a group benchmark of b; and collectives with a spent budget measure nothing."""
+    from measurefirst.distributed import benchmark, collectives
+    from measurefirst.distributed.group import dist
+    from measurefirst.distributed import compare
+
+    rank = dist().get_rank()
+    b_seconds = 0.004 if rank == 1 else 0.001
+    c = compare({"a": lambda: time.sleep(0.002), "b": lambda: time.sleep(b_seconds)}, device="cpu", budget=1.5,
+                min_time=0.3)
+    g = benchmark(lambda: time.sleep(b_seconds), device="cpu", label="b", warmup=2, trials=8, number=1)
+    spent = collectives(["all_reduce"], [1024, 4096], warmup=0, trials=1, budget=1e-9)
+    return {"comparison": c.to_dict(), "group": g.to_dict(), "spent": spent.to_dict()}

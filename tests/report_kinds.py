@@ -136,7 +136,8 @@ def every_kind(tmp_path) -> dict[str, object]:
             "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
             "count_history": ch, "regression": regression(), "selfcheck": selfcheck_result(),
             "collectives": collectives(), "pytest_run": pytest_run(), "ranged_step": ranged_step(),
-            "rank_group": rank_group()}
+            "rank_group": rank_group(), "rank_comparison": rank_comparison(),
+            "group_history": group_history(tmp_path)}
 
 
 def regression():
@@ -181,6 +182,36 @@ def rank_group():
     ms = (sim_measurement("allreduce", 100_000.0, seed=6, budget=0.2),
           sim_measurement("allreduce", 140_000.0, seed=7, budget=0.2))
     return RankResult(1, ms[1], ms, GroupSummary(tuple(m.median for m in ms)))
+
+
+NODES = ({"host": "node-a", "local_rank": 0}, {"host": "node-b", "local_rank": 0})
+
+
+def rank_comparison():
+    """Two ranks on two nodes compared the candidates; on rank 1 every candidate was undecided (the ranks
+    disagree on fused)."""
+    from dataclasses import replace
+
+    from measurefirst.distributed.ranked import RankComparison
+
+    c = comparison()
+    other = replace(c, verdicts=tuple(v if v.verdict == "baseline" else replace(v, verdict="undecided", ratio_ci=None)
+                                      for v in c.verdicts))
+    return RankComparison(0, (c, other), "gloo", NODES)
+
+
+def group_history(tmp_path):
+    """Two saved collectives runs of one name on two nodes; in the second, all_reduce 1K takes twice as long
+    (its busbw halved)."""
+    from dataclasses import replace
+
+    from measurefirst.distributed.saved import load_group_history
+
+    c = replace(collectives(), env={"nodes": list(NODES)})
+    with Store(tmp_path / "groups.db") as store:
+        store.save(c, "coll", commit="0" * 40)
+        store.save(replace(c, points=(replace(c.points[0], seconds=2e-4), c.points[1])), "coll", commit="1" * 40)
+        return load_group_history(store, "coll", "collectives")
 
 
 def pytest_run():

@@ -36,7 +36,8 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     assert list(_finding_calls_outside_findings_py()) == []
     # each code is built where its catalogue entry says
     sources = {"findings.py": ("measurement", "count", "fit"), "doctor.py": ("doctor",), "step.py": ("step",),
-               "selfcheck.py": ("selfcheck",), "sweep.py": ("sweep",)}
+               "selfcheck.py": ("selfcheck",), "sweep.py": ("sweep",), "distributed/ranked.py": ("distributed",),
+               "distributed/saved.py": ("distributed",)}
     assert [(code, where) for code, where in produced
             if CATALOGUE[code].source not in sources[where.split(":")[0]]] == []
 
@@ -175,6 +176,10 @@ EXAMPLES = [
     found("poor_fit", 0.97, threshold=0.25, reason="residual", label="matmul"),
     found("fit_slope_points", 2, reason="slope", label="matmul"),
     found("nonmonotone_sizes", 0.23, reason="drop", label="all_reduce"),
+    found("ranks_disagree", 2, label="fused", split="0: no difference · 1: slower"),
+    found("busbw_drop", 0.5, threshold=0.1, label="all_reduce", size="64K", base="0.1616", new="0.08081"),
+    found("new_straggler", 1.52, threshold=1.1, label="matmul", rank=3, node="node-b/1"),
+    found("new_straggler", 1.52, threshold=1.1, label="matmul", rank=3, node="node-b/1", before_rank=0),
 ]
 
 

@@ -140,7 +140,7 @@ def test_stored_form_round_trips_and_old_checks_still_load(base: Measurement) ->
     c = change(base, run(seed=5, preempt=0.9), threshold=0.05)
     r = Regression("a", "b", (c,), gate=True)
     d = json.loads(r.to_json())
-    assert d["schema_version"] == 4 and d["changes"][0]["verdict"] == "undecided"
+    assert d["schema_version"] == 5 and d["changes"][0]["verdict"] == "undecided"
     assert d["changes"][0]["disturbed"][0]["code"] == "preempted"
     back = Regression.from_dict(d)
     assert back.changes[0] == c and back.undecided == back.changes

@@ -139,7 +139,7 @@ def test_version_1_change_flags_in_words_load_as_codes_with_their_values():
     change = {"label": "mm", "base_median": 1.0, "new_median": 1.2, "ratio": 1.2, "ci_low": 1.1, "ci_high": 1.3,
               "regression": True, "improvement": False, "flags": words, "unit": "seconds", "threshold": 0.05}
     r = from_dict({"kind": "regression", "schema_version": 1, "base": "a", "new": "b", "changes": [change]})
-    assert isinstance(r, Regression) and r.to_dict()["schema_version"] == 4
+    assert isinstance(r, Regression) and r.to_dict()["schema_version"] == 5
     c = r.changes[0]
     assert c.flags == ("devices", "machines", "counters", "torch", "incomplete", "a flag from elsewhere")
     assert c.flag_values == {"devices": ("NVIDIA A100", "NVIDIA H100"), "machines": ("a", "b"),

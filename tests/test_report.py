@@ -140,11 +140,16 @@ EXPECTED = {
                     ["按区间计时的训练步", "train_step", "forward", "不在任何区间内", "占整步", "30.0%"]),
     "rank_group": (["ranks", "allreduce", "Straggler: rank 1", "vs median rank", "spread across ranks"],
                    ["多进程", "allreduce", "掉队者：进程 1", "相对中位进程", "进程间差异"]),
+    "rank_comparison": (["compare on many ranks", "group verdict", "node-b/0", "the ranks disagree", "fused"],
+                        ["多进程比较", "进程组结论", "node-b/0", "各进程结论不一致", "fused"]),
+    "group_history": (["history of many ranks", "coll", "node-a×1, node-b×1", "all_reduce 1K", "bus bandwidth dropped"],
+                      ["多进程历史", "coll", "node-a×1, node-b×1", "all_reduce 1K", "总线带宽下降"]),
 }
 
 
 #: The kinds whose sections came last (issue 15): checks, runs, steps by ranges, distributed results.
-NEW_KINDS = ("regression", "selfcheck", "collectives", "pytest_run", "ranged_step", "rank_group")
+NEW_KINDS = ("regression", "selfcheck", "collectives", "pytest_run", "ranged_step", "rank_group", "rank_comparison",
+             "group_history")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -173,7 +178,7 @@ def test_every_kind_in_one_report_and_the_plots_each_kind_owes(kinds):
     assert 'data-theme="dark"' in html and 'data-theme-fixed="1"' in html
     # the table of contents links every section
     sections = re.findall(r'<section class="mf-section" id="([^"]+)"', html)
-    assert len(sections) == 18  # the summary and seventeen sections
+    assert len(sections) == 20  # the summary and nineteen sections
     for ident in sections[1:]:
         assert f'href="#{ident}"' in html
 

@@ -433,7 +433,9 @@ def test_the_views_of_ranged_steps_rank_groups_and_collectives_speak_the_languag
     from measurefirst.render.views import Options, view
 
     assert view([ranged_step()], Options(lang="zh")) == [step_render.ranged_step_line(ranged_step(), "zh")]
-    assert view([rank_group()], Options(lang="zh")) == distributed_render.group_lines(rank_group().summary, "zh")
+    from measurefirst.render.ranks import rank_group_lines
+
+    assert view([rank_group()], Options(lang="zh")) == rank_group_lines(rank_group(), "zh")
     assert view([collectives()], Options(lang="zh")) == distributed_render.collectives_lines(collectives(), "zh")
     assert str(ranged_step()) == step_render.ranged_step_line(ranged_step())
     assert str(rank_group().summary) == "\n".join(distributed_render.group_lines(rank_group().summary))

@@ -15,10 +15,9 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
-from .cli_parser import KIND_DEFAULT, parse_command
-from .cli_parser import build_parser as _build_parser
-from .emit import check_args as _check, say as _say
-from .emit import show as _show
+from .cli_parser import KIND_DEFAULT, build_parser as _build_parser, parse_command
+from .distributed.cli import ranked as _ranked  # under torchrun: bench and a live compare on every rank
+from .emit import check_args as _check, say as _say, show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import run as _guarded
 from .targets import STEP_CONTRACT
@@ -94,7 +93,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     code = _emit(args, [result])
     for line in regression_failures(result, _lang(args)):
         _say(line)
-    verdict = EXIT_FAILED if result.failed else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
+    verdict = EXIT_FAILED if result.failing else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
     return _first(verdict, code)
 
 
@@ -143,7 +142,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from .history import load_history
+    from .distributed.saved import history_of as load_history
     from .store import Store
 
     _check(args)  # before reading anything: -o must not replace the store it reads
@@ -325,4 +324,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
-    return command(lambda: parse_command(build_parser(), argv), lambda args: COMMANDS[args.command](args))
+    return command(lambda: parse_command(build_parser(), argv),
+                   lambda args: (_ranked(args) or COMMANDS[args.command])(args))

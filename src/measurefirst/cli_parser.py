@@ -501,5 +501,5 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
     from .distributed.cli import add_parser as add_collectives
 
-    add_collectives(sub, _sub)
+    add_collectives(sub, _sub, _common, _seconds)
     return parser

@@ -161,6 +161,10 @@ CATALOGUE: dict[str, Code] = {
     "poor_fit": Code("warning", "fraction", None, "fit.POOR_FIT_RMS or fit.POOR_FIT_RESIDUAL", "fit"),
     "fit_slope_points": Code("warning", "count", float(MIN_SLOPE_POINTS), "fit.MIN_SLOPE_POINTS", "fit"),
     "nonmonotone_sizes": Code("warning", "fraction", NONMONOTONE_DROP, "fit.NONMONOTONE_DROP", "fit"),
+    # many ranks: a group comparison, a regression check of collectives or of a rank group
+    "ranks_disagree": Code("warning", "count", None, "", "distributed"),
+    "busbw_drop": Code("error", "fraction", None, "the check's threshold", "distributed"),
+    "new_straggler": Code("error", "ratio", None, "1 + the group's straggler threshold", "distributed"),
 }
 
 

@@ -194,9 +194,9 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
             names = ", ".join(itertools.islice(st.names(), 10)) or "none yet"
             raise LoadError(f"{target!r} is not a file, a saved run (#ID, @NAME, @NAME~K) or a history name in "
                             f"{st.path}; saved names: {names}")
-        from .history import load_history
+        from .distributed.saved import history_of
 
-        return [load_history(st, target)]
+        return [history_of(st, target)]
 
 
 def imported_runs(paths: Sequence[str | os.PathLike[str]]) -> "list[tuple[Measurement, Path]]":
@@ -332,14 +332,46 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
         refs = [f"@{ref.name}~1", refs[0]]
     if len(refs) != 2:
         raise ValueError("a regression check takes BASE and NEW (files, #ID or @NAME)")
-    base, new = (load_measured(t, store) for t in refs)
     names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
     name = names.pop() if len(names) == 1 else None
+    groups = _group_results(refs, store)
+    if groups is not None:  # runs of many ranks: collectives, bench or compare under torchrun
+        from .distributed.saved import GroupHistory, check_groups, history_of
+        from .store import Store
+
+        spread, source = run_to_run, "given"
+        if spread is None and name is not None:  # collectives keep no samples: their spread from the saved runs
+            with Store(store, create=False) as st:
+                h = history_of(st, name)
+            spread, source = (h.spread(), "history") if isinstance(h, GroupHistory) else (None, "")
+        return check_groups(*groups, base_name=refs[0], new_name=refs[1], gate=gate, threshold=threshold,
+                            run_to_run=spread, run_to_run_source=source if spread is not None else "")
+    base, new = (load_measured(t, store) for t in refs)
     # runs of one name: measure their spread
     spread = run_to_run if run_to_run is not None or name is None else _saved_spread(name, store)
     source = "given" if run_to_run is not None else "history" if spread is not None else ""
     return check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=gate, threshold=threshold,
                             label=name, run_to_run=spread, run_to_run_source=source)
+
+
+def _group_results(refs: Sequence[str], store: str | os.PathLike[str] | None) -> tuple[Any, Any] | None:
+    """The two results of many ranks (collectives, rank groups) that BASE and NEW name, or None when
+    either is of another kind (or a file holding several results)."""
+    from .distributed.saved import GROUP_KINDS
+    from .store import Store, parse_ref
+
+    found: list[Any] = []
+    for t in refs:
+        ref = parse_ref(t)
+        if ref is not None:
+            with Store(store, create=False) as st:
+                found.append(st.resolve(ref)[1])
+        elif Path(t).is_file():
+            items = load_file(t)
+            found.append(items[0] if len(items) == 1 else None)
+    if len(found) == 2 and all(getattr(r, "kind", None) in GROUP_KINDS for r in found):
+        return found[0], found[1]
+    return None
 
 
 def _saved_spread(name: str, store: str | os.PathLike[str] | None) -> float | None:

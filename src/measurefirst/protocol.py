@@ -35,6 +35,8 @@ KINDS: dict[str, str] = {
     "regression": "regression:Regression",
     "collectives": "distributed.collectives:CollectivesResult",
     "rank_group": "distributed.group:RankResult",
+    "rank_comparison": "distributed.ranked:RankComparison",
+    "group_history": "distributed.saved:GroupHistory",
     "pytest_run": "pytest_run:PytestRun",
     "ranged_step": "step:RangedStepResult",
 }
@@ -141,7 +143,8 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     "measurement": {1: _stamp(2)},
     # version 3 added a change's run_to_run spread (absent: none was included, as then)
     # version 4 added a change's disturbed reasons and each side's run-to-run spread (absent: none recorded)
-    "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1), 2: _stamp(3), 3: _stamp(4)},
+    # version 5 added the check's findings (absent: none)
+    "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1), 2: _stamp(3), 3: _stamp(4), 4: _stamp(5)},
     "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1), 2: _stamp(3), 3: _stamp(4)},
 }
 

@@ -24,15 +24,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from . import defaults, stats
 from .protocol import migrate
-from .results import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
+from .results import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Finding, Measurement
 
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison, Verdict
 
 #: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.protocol`); version 1 gave a
 #: change's flags in English words; version 4 added a change's ``disturbed`` reasons and each side's
-#: run-to-run spread and its source.
-SCHEMA_VERSION = 4
+#: run-to-run spread and its source; version 5 added the check's findings (a busbw drop, a new straggler).
+SCHEMA_VERSION = 5
 #: What makes a change doubtful (:attr:`Change.flags`; the renderer has the words): the two sides ran on
 #: different devices, machines, instruction counters, Python or torch versions (the two values are in
 #: :attr:`Change.flag_values`), or a side is incomplete.
@@ -238,16 +238,23 @@ class Regression:
     changes: tuple[Change, ...]
     unmatched: tuple[str, ...] = ()
     gate: bool = False
+    #: what the check found beyond the changes (runs of many ranks: a busbw drop, a new straggler; see
+    #: :mod:`measurefirst.distributed.saved`); an error-severity one fails a gate
+    findings: tuple[Finding, ...] = ()
 
     kind: ClassVar[str] = "regression"
     schema_version: ClassVar[int] = SCHEMA_VERSION
     complete: ClassVar[bool] = True
-    findings: ClassVar[tuple[()]] = ()
 
     @property
     def failed(self) -> tuple[Change, ...]:
         """The regressions, when a gate is set (else none fail)."""
         return tuple(c for c in self.changes if c.regression) if self.gate else ()
+
+    @property
+    def failing(self) -> bool:
+        """Whether the gate fails: a regression, or an error-severity finding, with a gate set."""
+        return bool(self.failed) or (self.gate and any(f.severity == "error" for f in self.findings))
 
     @property
     def undecided(self) -> tuple[Change, ...]:
@@ -257,7 +264,8 @@ class Regression:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "base": self.base, "new": self.new,
                 "gate": self.gate, "unmatched": list(self.unmatched),
-                "changes": [{**asdict(c), "verdict": c.verdict(self.gate)} for c in self.changes]}
+                "changes": [{**asdict(c), "verdict": c.verdict(self.gate)} for c in self.changes],
+                "findings": [f.to_dict() for f in self.findings]}
 
     def to_json(self, indent: int | None = 2) -> str:
         from .safeio import strict_json
@@ -271,7 +279,8 @@ class Regression:
         if not isinstance(changes, list):
             raise ValueError("regression.changes must be a list")
         return cls(str(d.get("base", "")), str(d.get("new", "")), tuple(Change.from_dict(c) for c in changes),
-                   tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)))
+                   tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)),
+                   tuple(Finding.from_dict(f) for f in d.get("findings") or ()))
 
     def _repr_html_(self) -> str:
         from .render.report import fragment

@@ -728,6 +728,8 @@ def default_name(result: Result) -> str:
 #: Kinds that hold nothing beyond the measurements in them (their tables are recomputed from those):
 #: ``--save`` keeps their measurements only. Any other kind is also kept whole (a comparison's verdicts).
 MEASUREMENT_CONTAINERS = ("measurement", "count", "saved_run", "history", "sweep", "selfcheck")
+#: Kinds of results of many ranks (bench and compare under torchrun): ``--save`` keeps them whole.
+RANK_KINDS = ("rank_group", "rank_comparison")
 
 
 def to_save(results: Iterable[Result], prefix: str = "") -> tuple[builtins.list[Result], builtins.list[str],
@@ -738,7 +740,8 @@ def to_save(results: Iterable[Result], prefix: str = "") -> tuple[builtins.list[
     measurements, whole, under ``PREFIX`` (else its label or kind). Also: the labels of the
     measurements left out for having no samples."""
     results = builtins.list(results)
-    every = [m for r in results for m in measured(r)]
+    # a result of many ranks holds a measurement per rank under one label: it is kept whole only
+    every = [m for r in results if r.kind not in RANK_KINDS for m in measured(r)]
     kept = [m for m in every if has_samples(m)]
     names = [(prefix + (f"/{m.label}" if len(kept) > 1 else "")) if prefix else m.label for m in kept]
     whole = [r for r in results if r.kind not in MEASUREMENT_CONTAINERS]

@@ -4,7 +4,12 @@
   spread and the straggler (:class:`GroupSummary`, :data:`STRAGGLER_THRESHOLD`).
 * :func:`collectives`: all_reduce, all_gather, reduce_scatter, broadcast, all_to_all, send/recv over a
   size sweep, with algorithm and bus bandwidth as nccl-tests defines them (:mod:`.bandwidth`).
+* :func:`compare`: :func:`measurefirst.compare` on every rank, gathered, with one verdict per candidate for
+  the group (:class:`RankComparison`; "ranks disagree" when they do).
 * :func:`spawn`: a local gloo group without torchrun.
+
+Saved runs of many ranks (collectives, rank groups) have regression checks and histories of their own
+(:mod:`.saved`): a busbw drop or a new straggler is a regression.
 
 Every collective measurefirst issues runs under the group's timeout; a rank that fails makes the others
 raise :class:`RankFailed` naming it.
@@ -22,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
     from .group import (DEFAULT_TIMEOUT_SECONDS, STRAGGLER_THRESHOLD, GroupSummary, RankFailed, RankResult, benchmark,
                         init_from_env, launched_by_torchrun)
     from .launch import spawn
+    from .ranked import RankComparison, compare
 
 #: Where each public name lives: imported on first use, so that ``measurefirst collectives --help`` (which
 #: reads the option defaults from .bandwidth and .group) does not import numpy and torch.
@@ -30,7 +36,8 @@ _EXPORTS = {
     "parse_byte_sizes": "bandwidth", "CollectivePoint": "collectives", "CollectivesResult": "collectives",
     "collectives": "collectives", "DEFAULT_TIMEOUT_SECONDS": "group", "STRAGGLER_THRESHOLD": "group",
     "GroupSummary": "group", "RankFailed": "group", "RankResult": "group", "benchmark": "group",
-    "init_from_env": "group", "launched_by_torchrun": "group", "spawn": "launch"}
+    "init_from_env": "group", "launched_by_torchrun": "group", "spawn": "launch",
+    "RankComparison": "ranked", "compare": "ranked"}
 
 
 def __getattr__(name: str) -> Any:
@@ -43,8 +50,8 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["OPS", "DEFAULT_TIMEOUT_SECONDS", "STRAGGLER_THRESHOLD", "CollectivePoint", "CollectivesResult",
-           "GroupSummary", "RankFailed", "RankResult", "algbw", "benchmark", "bus_factor", "busbw", "collectives",
-           "init_from_env", "launched_by_torchrun", "parse_byte_sizes", "spawn"]
+           "GroupSummary", "RankComparison", "RankFailed", "RankResult", "algbw", "benchmark", "bus_factor", "busbw",
+           "collectives", "compare", "init_from_env", "launched_by_torchrun", "parse_byte_sizes", "spawn"]
 
 from .._lazy import LazyPackage  # noqa: E402  (``distributed.collectives`` stays the function)
 

@@ -1,10 +1,13 @@
-"""``measurefirst collectives``: parse → (torchrun group, or --nproc spawned group) → table / JSON."""
+""""``measurefirst collectives``: parse → (torchrun group, or --nproc spawned group) → emit (table / JSON,
+``-o``, ``--save``) on rank 0; and ``bench`` and a live ``compare`` under torchrun (:func:`ranked`)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .bandwidth import OPS, parse_byte_sizes
@@ -19,10 +22,16 @@ DESCRIPTION = (
 EPILOG = """examples:
   torchrun --nproc-per-node 2 -m measurefirst collectives --sizes 1K,4K,...,16M
   measurefirst collectives --nproc 2 --sizes 1K,64K --ops all_reduce,send_recv
-  measurefirst collectives --nproc 2 --dtype bfloat16 --json -o coll.json"""
+  measurefirst collectives --nproc 2 --dtype bfloat16 --json -o coll.json
+  measurefirst collectives --nproc 2 --sizes 1K,64K,1M --save coll     # then: compare @coll, history coll
+  torchrun --nproc-per-node 2 -m measurefirst bench "x.sum()" -s "x = torch.randn(2**20)"
+  torchrun --nproc-per-node 2 -m measurefirst compare "x * 2" "x + x" -s "x = torch.randn(2**20)"
+"""
 
 
-def add_parser(sub: Any, make: Any) -> argparse.ArgumentParser:
+def add_parser(sub: Any, make: Any, common: Any, seconds: Any) -> argparse.ArgumentParser:
+    """The ``collectives`` command; ``common`` and ``seconds`` are the parser's shared option helpers
+    (:mod:`measurefirst.cli_parser`), passed in so that the options mean the same as everywhere."""
     c: argparse.ArgumentParser = make(sub, "collectives", "collective bandwidth per op and size (nccl-tests' algbw/busbw)",
                                       DESCRIPTION)
     c.epilog = EPILOG
@@ -32,23 +41,41 @@ def add_parser(sub: Any, make: Any) -> argparse.ArgumentParser:
     c.add_argument("--dtype", default="float32", help="element type (default float32)")
     c.add_argument("--warmup", type=int, default=5, help="untimed calls per op and size (default 5)")
     c.add_argument("--trials", type=int, default=20, help="timed samples per op and size (default 20)")
+    c.add_argument("-b", "--budget", type=seconds, default=None,
+                   help="seconds at most: the ops and sizes left when it is spent are not measured (default: "
+                        "no limit)")
     c.add_argument("--nproc", type=int, default=None, help="outside torchrun: spawn N local ranks (gloo)")
     c.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS,
                    help=f"seconds any collective may wait before the group stops (default {DEFAULT_TIMEOUT_SECONDS:g})")
-    c.add_argument("-o", "--output", type=Path, default=None, help="write the JSON result to this file")
-    c.add_argument("--json", action="store_true", help="print JSON")
+    common(c, device=False, output=True, save="NAME", lang=True)
     return c
 
 
-def _task(ops: list[str], sizes: list[int], dtype: str, warmup: int, trials: int) -> dict[str, Any] | None:
+def _task(ops: list[str], sizes: list[int], dtype: str, warmup: int, trials: int,
+          budget: float | None) -> dict[str, Any] | None:
     from .collectives import collectives
     from .group import dist
 
-    r = collectives(ops, sizes, dtype, warmup=warmup, trials=trials)
+    r = collectives(ops, sizes, dtype, warmup=warmup, trials=trials, budget=budget)
     return r.to_dict() if dist().get_rank() == 0 else None
 
 
+def emit_on_rank0(args: argparse.Namespace, results: list[Any], code: int = 0) -> int:
+    """Rank 0's way out, as every command's (:func:`measurefirst.emit.emit`: JSON or the tables, ``-o``,
+    ``--save``, in ``--lang``); the other ranks print nothing."""
+    from ..emit import emit
+    from ..guard import EXIT_OK, EXIT_USAGE, first, lang_of
+    from ..render.views import Options
+
+    if not results or int(os.environ.get("RANK", "0")) != 0:
+        return code
+    ok = emit(results, json=args.json, output=args.output, save=args.save, store=args.store,
+              options=Options(lang=lang_of(args)))
+    return first(code, EXIT_OK if ok else EXIT_USAGE)
+
+
 def cmd_collectives(args: argparse.Namespace) -> int:
+    from ..emit import check_args
     from ..errors import UsageError
 
     try:
@@ -61,42 +88,128 @@ def cmd_collectives(args: argparse.Namespace) -> int:
         raise UsageError(f"--ops: unknown {', '.join(bad) or '(none given)'}; choose from {','.join(OPS)}")
     if args.warmup < 0 or args.trials < 1:
         raise UsageError("--warmup must be >= 0 and --trials >= 1")
-    if args.output is not None:
-        from ..safeio import DestinationError, check_destination
-
-        try:
-            check_destination(args.output, "output")
-        except DestinationError as exc:
-            raise UsageError(str(exc)) from None
+    check_args(args)  # -o, --save and --store, before anything is measured
     from . import group
     from .collectives import CollectivesResult
 
-    task_args = (ops, sizes, args.dtype, args.warmup, args.trials)
+    task_args = (ops, sizes, args.dtype, args.warmup, args.trials, args.budget)
     try:
         if args.nproc is not None and not group.launched_by_torchrun() and not group.is_initialized():
             from .launch import spawn
 
             data = spawn(_task, args.nproc, task_args, timeout_seconds=args.timeout)[0]
         else:
-            created = group.init_from_env(timeout_seconds=args.timeout) if group.launched_by_torchrun() else False
-            if not group.is_initialized():
-                raise UsageError("collectives needs several ranks: run under `torchrun --nproc-per-node N -m "
-                                 "measurefirst collectives ...` or give --nproc N")
-            try:
+            with _group(args.timeout, "collectives"):
                 data = _task(*task_args)
-            finally:
-                if created:
-                    group.dist().destroy_process_group()
     except group.RankFailed as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if data is None:  # not rank 0: rank 0 prints and writes
         return 0
-    result = CollectivesResult.from_dict(data)
-    text = result.to_json()
-    if args.output is not None:
-        from ..safeio import write_atomic
+    return emit_on_rank0(args, [CollectivesResult.from_dict(data)])
 
-        write_atomic(args.output, text + "\n", "output file")
-    print(text if args.json else str(result))
-    return 0
+
+@contextmanager
+def _group(timeout: float, command: str) -> Iterator[bool]:
+    """The process group torchrun describes (initialized here, and destroyed after, when not already)."""
+    from ..errors import UsageError
+    from . import group
+
+    created = group.init_from_env(timeout_seconds=timeout) if group.launched_by_torchrun() else False
+    if not group.is_initialized():
+        raise UsageError(f"{command} needs several ranks: run under `torchrun --nproc-per-node N -m measurefirst "
+                         f"{command} ...`" + (" or give --nproc N" if command == "collectives" else ""))
+    try:
+        yield created
+    finally:
+        if created:
+            group.dist().destroy_process_group()
+
+
+# ---- bench and compare under torchrun ----------------------------------------------------------------
+def ranked(args: argparse.Namespace) -> Callable[[argparse.Namespace], int] | None:
+    """The command to run for ``args`` under torchrun: ``bench`` and a live ``compare`` on every rank (rank 0
+    reporting); None for any other command, and outside torchrun (it runs as it does in one process)."""
+    from .group import launched_by_torchrun
+
+    if not launched_by_torchrun() or getattr(args, "simulate", None):
+        return None
+    if args.command == "bench":
+        return cmd_bench_ranks
+    if args.command == "compare":
+        from ..loading import saved_targets
+
+        return None if saved_targets(args.targets) else cmd_compare_ranks
+    return None
+
+
+def _refuse(args: argparse.Namespace, *names: str) -> None:
+    from ..errors import UsageError
+
+    given = [n for n in names if getattr(args, n, None) not in (None, False)]
+    if given:
+        raise UsageError(f"under torchrun each rank measures in its own process: --{given[0].replace('_', '-')} is "
+                         f"not available; run without it")
+
+
+def _timeout(budget: float) -> float:
+    """Seconds a rank may wait for the others: they measure to the same budget, so the slowest finishes
+    within it (twice it, and the group's default, for start-up and loading)."""
+    from .group import DEFAULT_TIMEOUT_SECONDS
+
+    return DEFAULT_TIMEOUT_SECONDS + 2 * budget
+
+
+def cmd_bench_ranks(args: argparse.Namespace) -> int:
+    """``measurefirst bench`` under torchrun: each target measured on every rank (a rank group result each)."""
+    from dataclasses import fields
+
+    from ..emit import check_args
+    from ..engine import Options
+    from ..targets import bench_jobs
+    from .group import RankFailed, benchmark
+
+    _refuse(args, "count", "processes")
+    check_args(args)
+    options = {f.name: getattr(args, f.name) for f in fields(Options) if hasattr(args, f.name)}
+    results: list[Any] = []
+    try:
+        with _group(_timeout(args.budget * max(1, len(args.targets))), "bench"):
+            # loaded once the group has set this rank's device (cuda:LOCAL_RANK under nccl): the setup runs there
+            device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer)
+            for label, fn, timer in jobs:
+                results.append(benchmark(fn, device=device, label=label, timer=timer, **options))
+    except RankFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return emit_on_rank0(args, results, 1)
+    return emit_on_rank0(args, results)
+
+
+def cmd_compare_ranks(args: argparse.Namespace) -> int:
+    """A live ``measurefirst compare`` under torchrun: every rank interleaves the candidates; one verdict
+    per candidate for the group."""
+    from ..emit import check_args
+    from ..errors import UsageError
+    from ..targets import load_all
+    from .group import RankFailed
+    from .ranked import compare
+
+    _refuse(args, "fail_if_slower")
+    if len(args.targets) < 2:
+        raise UsageError("compare needs at least two targets")
+    check_args(args)
+    try:
+        with _group(_timeout(args.budget), "compare"):
+            # loaded once the group has set this rank's device (cuda:LOCAL_RANK under nccl): the setup runs there
+            device, candidates = load_all(args.targets, args.label, args.device, args.setup)
+            labels = [label for label, _ in candidates]
+            if args.baseline is not None and args.baseline not in labels:
+                raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: "
+                                 f"{', '.join(map(repr, labels))}")
+            result = compare(candidates, baseline=args.baseline, device=device, precision=args.precision,
+                             budget=args.budget, min_time=args.min_time, block_time=args.block_time,
+                             order=args.order, cold_cache=args.cold_cache, timer=args.timer)
+    except RankFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return emit_on_rank0(args, [result])

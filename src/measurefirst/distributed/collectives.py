@@ -106,8 +106,13 @@ class CollectivesResult:
 
     @property
     def complete(self) -> bool:
-        """False when some sizes failed."""
-        return all(p.error is None for p in self.points)
+        """False when some sizes failed, or the budget ran out before every op and size was measured."""
+        return all(p.error is None for p in self.points) and not self.env.get("skipped")
+
+    @property
+    def nodes(self) -> tuple[dict[str, Any], ...]:
+        """Each rank's node (``{"host": ..., "local_rank": ...}``), by rank; empty when not kept."""
+        return tuple(dict(n) for n in self.env.get("nodes") or ())
 
     def fit(self, op: str) -> Any:
         """The sweep's ``t0 + c·n^k`` fit of ``op``'s times over size (bytes): ``t0`` is the latency;
@@ -223,9 +228,14 @@ def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -
 
 def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, dtype: Any = "float32",
                 *, warmup: int = DEFAULT_WARMUP, trials: int = DEFAULT_TRIALS, number: int = 1,
-                device: Any = None) -> CollectivesResult:
+                device: Any = None, budget: float | None = None) -> CollectivesResult:
     """Time each collective in ``ops`` at each total buffer size in ``sizes`` (bytes, nccl-tests' size)
-    on the initialized process group. Returns the same :class:`CollectivesResult` on every rank."""
+    on the initialized process group. Returns the same :class:`CollectivesResult` on every rank.
+
+    With ``budget`` (seconds), rank 0 stops the sweep once that much time is spent (every rank follows
+    it): the ops and sizes left are counted in ``env["skipped"]`` and the result is incomplete."""
+    import time
+
     import torch
 
     from ..engine import benchmark
@@ -249,12 +259,16 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
     device = torch.device(device)
     element = torch.empty((), dtype=tdtype).element_size()
     rows: list[tuple[str, int, int, float, int, str | None]] = []
+    start, skipped = time.monotonic(), 0
     for op in ops:
         if op == "send_recv" and world < 2:
             continue
         for size in sizes:
             count = elements(op, size, element, world)
             if count == 0:
+                continue
+            if budget is not None and (skipped or _spent(start, budget)):
+                skipped += 1
                 continue
             progress.report("collectives", f"{op} {size}", len(rows) + 1, len(ops) * len(sizes))
             with guarded(f"collectives {op} {size} bytes"):
@@ -273,5 +287,19 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
     points = tuple(CollectivePoint(op, size, count, str(tdtype).replace("torch.", ""),
                                    max(g[i] for g in gathered), tuple(g[i] for g in gathered), n, err)
                    for i, (op, size, count, _, n, err) in enumerate(rows))
-    return CollectivesResult(world, backend, str(device), points,
-                             {"torch": torch.__version__, "warmup": warmup, "trials": trials, "number": number})
+    from .group import gather_nodes
+
+    env = {"torch": torch.__version__, "warmup": warmup, "trials": trials, "number": number,
+           "nodes": list(gather_nodes()), **({"budget": budget, "skipped": skipped} if budget is not None else {})}
+    return CollectivesResult(world, backend, str(device), points, env)
+
+
+def _spent(start: float, budget: float) -> bool:
+    """Whether rank 0 has spent ``budget`` seconds since ``start`` (every rank gets rank 0's answer)."""
+    import time
+
+    d = dist()
+    box = [time.monotonic() - start >= budget if d.get_rank() == 0 else None]
+    with guarded("collectives: the budget"):
+        d.broadcast_object_list(box, src=0)
+    return bool(box[0])

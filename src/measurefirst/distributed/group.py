@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..protocol import JsonForm, of_kind
+from .layout import node_words as node_words  # re-exported
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
 STRAGGLER_THRESHOLD = 0.10
@@ -70,6 +71,23 @@ def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOU
     _GROUP_TIMEOUT = datetime.timedelta(seconds=timeout_seconds)
     d.init_process_group(backend=backend, timeout=_GROUP_TIMEOUT)
     return True
+
+
+def node_info() -> dict[str, Any]:
+    """Where this rank runs: its host name and local rank (``LOCAL_RANK``, else its global rank)."""
+    import socket
+
+    rank = dist().get_rank() if is_initialized() else int(os.environ.get("RANK", "0"))
+    return {"host": socket.gethostname(), "local_rank": int(os.environ.get("LOCAL_RANK", rank))}
+
+
+def gather_nodes() -> tuple[dict[str, Any], ...]:
+    """Every rank's :func:`node_info`, by rank (a collective: every rank calls it)."""
+    d = dist()
+    out: list[Any] = [None] * d.get_world_size()
+    with guarded("gathering the ranks' nodes"):
+        d.all_gather_object(out, node_info())
+    return tuple(out)
 
 
 def _store() -> Any:
@@ -210,6 +228,10 @@ class RankResult(JsonForm):
     measurement: Any
     measurements: tuple[Any, ...]
     summary: GroupSummary
+    #: the process group's backend (gloo, nccl; empty in files written before it was kept)
+    backend: str = ""
+    #: each rank's node, by rank: ``{"host": ..., "local_rank": ...}`` (empty when not kept)
+    nodes: tuple[dict[str, Any], ...] = ()
 
     kind: ClassVar[str] = "rank_group"
     schema_version: ClassVar[int] = SCHEMA_VERSION
@@ -219,12 +241,25 @@ class RankResult(JsonForm):
         return all(m.complete for m in self.measurements)
 
     @property
+    def world_size(self) -> int:
+        return len(self.measurements)
+
+    @property
+    def label(self) -> str:
+        return str(self.measurement.label)
+
+    @property
     def findings(self) -> tuple[Any, ...]:
         """Every rank's findings (each names its rank's label)."""
         return tuple(f for m in self.measurements for f in m.findings)
 
+    def rank_measurements(self) -> list[tuple[int, Any]]:
+        """(rank, measurement) of every rank: what a regression check pairs across runs."""
+        return list(enumerate(self.measurements))
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "rank": self.rank,
+                "world_size": self.world_size, "backend": self.backend, "nodes": [dict(n) for n in self.nodes],
                 "summary": self.summary.to_dict(), "ranks": [m.to_dict() for m in self.measurements]}
 
     @classmethod
@@ -238,7 +273,8 @@ class RankResult(JsonForm):
         if not 0 <= rank < len(ms):
             raise ValueError(f"rank_group result: rank {rank} is not one of its {len(ms)} ranks")
         return cls(rank, ms[rank], ms, GroupSummary(tuple(float(x) for x in summary["medians"]),
-                                                    float(summary["threshold"])))
+                                                    float(summary["threshold"])),
+                   str(d.get("backend") or ""), tuple(dict(n) for n in d.get("nodes") or ()))
 
     def _repr_html_(self) -> str:
         from ..render.report import fragment
@@ -258,28 +294,37 @@ def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLE
     from ..engine import benchmark as local_benchmark
     from ..results import Measurement
 
+    gathered = run_on_ranks("benchmark", lambda: local_benchmark(fn, **options).to_dict())
+    d = dist()
+    rank = d.get_rank()
+    ms = tuple(Measurement.from_dict(data) for data, _ in gathered)
+    summary = GroupSummary(tuple(x.median for x in ms), straggler_threshold)
+    return RankResult(rank, ms[rank], ms, summary, str(d.get_backend()), tuple(node for _, node in gathered))
+
+
+def run_on_ranks(what: str, work: Callable[[], Any]) -> list[tuple[Any, dict[str, Any]]]:
+    """Run ``work()`` on every rank of the initialized group after a barrier, and gather each rank's return
+    value (a picklable form of its result) with its node (:func:`node_info`) on every rank, by rank.
+    Raises :class:`RankFailed` on every rank when one rank's ``work`` raised, naming that rank."""
     d = dist()
     if not is_initialized():
-        raise RuntimeError("measurefirst.distributed.benchmark needs an initialized process group: run under "
+        raise RuntimeError(f"measurefirst.distributed.{what} needs an initialized process group: run under "
                            "torchrun, or call torch.distributed.init_process_group() (or init_from_env()) first")
     rank, world = d.get_rank(), d.get_world_size()
-    with guarded("benchmark"):
+    with guarded(what):
         barrier()
     status: dict[str, Any]
     try:
-        m = local_benchmark(fn, **options)
-        status = {"ok": True, "result": m.to_dict()}
+        status = {"ok": True, "result": work(), "node": node_info()}
     except Exception as exc:  # noqa: BLE001 - reported to every rank below
-        status = {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+        status = {"ok": False, "error": f"{type(exc).__name__}: {exc}", "node": node_info()}
         _post_failure(rank, status["error"])
     gathered: list[Any] = [None] * world
-    with guarded("benchmark: gathering results"):
+    with guarded(f"{what}: gathering results"):
         d.all_gather_object(gathered, status)
     failed = [(r, s["error"]) for r, s in enumerate(gathered) if not s["ok"]]
     if failed:
         r, msg = failed[0]
-        raise RankFailed(f"benchmark: rank {r} of {world} failed: {msg}"
+        raise RankFailed(f"{what}: rank {r} of {world} failed: {msg}"
                          + ("" if r != rank else " (this rank)"), rank=r)
-    ms = tuple(Measurement.from_dict(s["result"]) for s in gathered)
-    summary = GroupSummary(tuple(x.median for x in ms), straggler_threshold)
-    return RankResult(rank, ms[rank], ms, summary)
+    return [(s["result"], s["node"]) for s in gathered]

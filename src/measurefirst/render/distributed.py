@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..distributed.bandwidth import bus_factor, human_bytes
 from .findings import finding_lines
+from .text import gbps
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -47,14 +48,6 @@ def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str
     return lines
 
 
-def gbps(bytes_per_s: float) -> str:
-    """A bandwidth in GB/s with four significant digits (``1.000``, ``0.0003412``: never ``0.000``)."""
-    if not math.isfinite(bytes_per_s):
-        return "n/a"
-    text = f"{bytes_per_s / 1e9:#.4g}"
-    return text[:-1] if text.endswith(".") else text
-
-
 def group_lines(s: "GroupSummary", lang: str = "en") -> list[str]:
     """Each rank's median, the spread across ranks and the slowest rank; the straggler when there is one."""
     lines = [word("rank_median_line", lang, rank=r, us=f"{m * 1e6:.1f}") for r, m in enumerate(s.medians)]
@@ -63,3 +56,4 @@ def group_lines(s: "GroupSummary", lang: str = "en") -> list[str]:
     if s.straggler is not None:
         lines.append(word("rank_straggler_line", lang, rank=s.straggler, t=f"{s.threshold:.0%}"))
     return lines
+

@@ -338,6 +338,31 @@ EN: dict[str, dict[str, str]] = {
                "change of algorithm between sizes; a model of time growing with size cannot follow it.",
         "fix": "measure those sizes again on a quiet machine; if it holds, the implementation changes algorithm "
                "between them"},
+    "ranks_disagree": {
+        "title": "the ranks disagree",
+        "message": "{label}: the ranks reach {value:.0f} different verdicts ({split}): no single verdict holds for "
+                   "the group",
+        "why": "Each rank interleaves the candidates on its own device; when one rank sees a difference and another "
+               "does not (or sees the opposite), the difference depends on the rank: its device, its node, its load.",
+        "fix": "look at the rank that differs (its node and device), run the comparison again, or give it a longer "
+               "--budget so that every rank decides"},
+    "busbw_drop": {
+        "title": "bus bandwidth dropped",
+        "message": "{label} at {size}: bus bandwidth fell {value:.0%} ({base} → {new} GB/s; threshold {threshold:.0%})",
+        "why": "The same collective at the same size on the same number of ranks now moves fewer bytes per second: "
+               "a slower link or topology, another library version, or contention on the fabric.",
+        "fix": "compare the two runs' nodes and library versions (runs show), check the interconnect, and run "
+               "measurefirst collectives again to confirm"},
+    "new_straggler": {
+        "title": "a new straggler",
+        "message": "{label}: rank {rank} ({node}) is a straggler, {value:.2f}x the median rank (threshold "
+                   "{threshold:.2f}x); the run before had none",
+        "message.moved": "{label}: rank {rank} ({node}) is a straggler, {value:.2f}x the median rank (threshold "
+                         "{threshold:.2f}x); the run before had rank {before_rank} as its straggler",
+        "why": "The group waits for its slowest rank at every collective, so one rank slower than the others costs "
+               "the whole group that difference.",
+        "fix": "look at that rank's node and device: its clocks, its load, its placement; pin the process or move "
+               "the rank, then measure again"},
 }
 
 ZH: dict[str, dict[str, str]] = {
@@ -606,6 +631,26 @@ ZH: dict[str, dict[str, str]] = {
         "why": "工作更多却用时更少，说明运行受了干扰（较小的规模在负载下测得）或不同规模之间换了算法；"
                "时间随规模增长的模型无法跟上它。",
         "fix": "在安静的机器上重测这些规模；若仍如此，说明实现在它们之间换了算法"},
+    "ranks_disagree": {
+        "title": "各进程的结论不一致",
+        "message": "{label}：各进程得出 {value:.0f} 种不同的结论（{split}）：整个进程组没有统一的结论",
+        "why": "每个进程在自己的设备上交错运行各候选；一个进程看到差异而另一个没有（或看到相反的差异）时，"
+               "差异取决于进程：它的设备、节点和负载。",
+        "fix": "查看结论不同的那个进程（它的节点和设备），重新比较，或给更长的 --budget 让每个进程都能得出结论"},
+    "busbw_drop": {
+        "title": "总线带宽下降",
+        "message": "{label} 在 {size}：总线带宽下降 {value:.0%}（{base} → {new} GB/s；阈值 {threshold:.0%}）",
+        "why": "同样的集合操作、同样的大小、同样的进程数，现在每秒传输的字节更少：链路或拓扑变慢、库版本不同，"
+               "或网络上有争用。",
+        "fix": "比较两次运行的节点和库版本（runs show），检查互连，再运行一次 measurefirst collectives 确认"},
+    "new_straggler": {
+        "title": "新的掉队者",
+        "message": "{label}：进程 {rank}（{node}）成了掉队者，是中位进程的 {value:.2f} 倍（阈值 {threshold:.2f} 倍）；"
+                   "上一次运行没有掉队者",
+        "message.moved": "{label}：进程 {rank}（{node}）成了掉队者，是中位进程的 {value:.2f} 倍（阈值 {threshold:.2f} 倍）；"
+                         "上一次运行的掉队者是进程 {before_rank}",
+        "why": "进程组在每次集合通信时都要等最慢的进程，所以一个比其他进程慢的进程会让整个组付出这段差距。",
+        "fix": "查看该进程的节点和设备：时钟、负载、绑定位置；固定进程或换个位置，然后重新测量"},
 }
 
 _WORDS = {"en": EN, "zh": ZH}
@@ -623,6 +668,7 @@ _VARIANTS: dict[str, Callable[[Finding], str]] = {
                                 else str(f.context.get("peak", "table"))),
     "table_contradicts_verdict": lambda f: "undecided" if "ci_low" not in f.context else "",
     "poor_fit": lambda f: "residual" if f.context.get("reason") == "residual" else "rms",
+    "new_straggler": lambda f: "moved" if "before_rank" in f.context else "",
     "roof_exceeded": lambda f: "memory" if f.context.get("roof") == "memory" else "compute",
 }
 

@@ -20,8 +20,8 @@ from typing import Any, Callable, Iterable, Sequence
 from .. import defaults
 from ..protocol import KINDS
 from .report_assets import CSS, JS
-from .report_checks import (collectives_section, pytest_run_section, rank_group_section, ranged_step_section,
-                            regression_section, selfcheck_section)
+from .report_checks import (collectives_section, group_history_section, pytest_run_section, rank_comparison_section,
+                            rank_group_section, ranged_step_section, regression_section, selfcheck_section)
 from .report_html import Ctx, kv, section
 from .report_profile import diff_section, profile_section
 from .report_step import diagnosis_section, steps_section
@@ -36,7 +36,8 @@ SECTIONS: dict[str, Callable[[Ctx, Any], str]] = {
     "comparison": comparison_section, "sweep": sweep_section, "profile": profile_section,
     "profile_diff": diff_section, "diagnosis": diagnosis_section, "history": history_section,
     "regression": regression_section, "selfcheck": selfcheck_section, "pytest_run": pytest_run_section,
-    "ranged_step": ranged_step_section, "collectives": collectives_section, "rank_group": rank_group_section}
+    "ranged_step": ranged_step_section, "collectives": collectives_section, "rank_group": rank_group_section,
+    "rank_comparison": rank_comparison_section, "group_history": group_history_section}
 _fragments = itertools.count(1)
 
 
@@ -108,6 +109,10 @@ def _envs(item: Any) -> list[dict[str, Any]]:
         return [r.measurement.env for r in item.runs]
     if kind == "profile_diff":
         return [p.env for p in item.profiles]
+    if kind == "rank_comparison":
+        return [m.env for _, m in item.rank_measurements()]
+    if kind == "group_history":
+        return [e for run in item.runs for e in _envs(run.result)]
     return [getattr(item, "env", {}) or {}]
 
 

@@ -11,11 +11,14 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
+from ..distributed.layout import node_of
 from .gate import spread_lines, undecided_lines
 from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..distributed import CollectivesResult, RankResult
+    from ..distributed.ranked import RankComparison
+    from ..distributed.saved import GroupHistory
     from ..pytest_run import PytestRun
     from ..regression import Change, Regression
     from ..selfcheck import SelfCheck
@@ -68,6 +71,7 @@ def regression_section(ctx: Ctx, r: "Regression") -> str:
     body += [para(line, "mf-muted") for line in spread_lines(r.changes, ctx.lang)]
     if r.unmatched:
         body.append(para(ctx.t("chg_unmatched", labels=", ".join(r.unmatched)), "mf-muted"))
+    body.append(findings(ctx, r.findings))
     return section(ctx, ident, "regression", f"{r.base} → {r.new}", "".join(body))
 
 
@@ -158,15 +162,61 @@ def collectives_section(ctx: Ctx, c: "CollectivesResult") -> str:
 def rank_group_section(ctx: Ctx, r: "RankResult") -> str:
     ident = ctx.id("rank-group")
     s = r.summary
-    rows = [Row([str(i), secs(m), num(m / s.median if s.median > 0 else math.nan, f"{m / s.median:.2f}×"
-                                      if s.median > 0 else "")], cls="mf-bad" if i == s.straggler else "")
-            for i, m in enumerate(s.medians)]
+    rows = [Row([str(i), node_of(r.nodes, i), secs(m), num(m / s.median if s.median > 0 else math.nan,
+                                                         f"{m / s.median:.2f}×" if s.median > 0 else "")],
+                cls="mf-bad" if i == s.straggler else "") for i, m in enumerate(s.medians)]
     straggler = (ctx.t("rg_straggler", rank=s.straggler, t=f"{s.threshold:.0%}") if s.straggler is not None
                  else ctx.t("rg_no_straggler", t=f"{s.threshold:.0%}"))
     pairs = [(ctx.t("rg_ranks"), str(s.world_size)), (ctx.t("rg_spread"), pct(s.spread)),
              (ctx.t("rg_slowest"), ctx.t("rg_slowest_words", rank=s.slowest_rank, x=f"{s.straggler_ratio:.2f}"))]
     body = [kv(ctx, pairs), para(straggler, "mf-bad" if s.straggler is not None else ""),
             table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table",
-                  [Col(ctx.t("rg_rank"), True), Col(ctx.t("median"), True), Col(ctx.t("rg_vs_median"), True)], rows),
+                  [Col(ctx.t("rg_rank"), True), Col(ctx.t("rg_node")), Col(ctx.t("median"), True),
+                   Col(ctx.t("rg_vs_median"), True)], rows),
             findings(ctx, r.findings), nested(measurements_section(ctx, r.measurements))]
     return section(ctx, ident, "rank_group", r.measurement.label, "".join(body), incomplete=not r.complete)
+
+
+def rank_comparison_section(ctx: Ctx, r: "RankComparison") -> str:
+    """The group's verdict of each candidate, and each rank's ratio, interval and verdict with its node."""
+    from .ranks import verdict_code_words
+    from .words import verdict_words
+
+    ident = ctx.id("rank-comparison")
+    rows = []
+    for g in r.verdicts:
+        tone = "warning" if g.disagree else TONE.get({"no difference": "same"}.get(g.verdict, g.verdict), "muted")
+        rows.append(Row([g.label, ctx.t("rc_group"), "", num(g.ratio, f"{g.ratio:.3f}"),
+                         Cell("" if g.ratio_ci is None else f"{g.ratio_ci[0]:.3f}–{g.ratio_ci[1]:.3f}",
+                              None if g.ratio_ci is None else g.ratio_ci[0]),
+                         Cell(badge(verdict_code_words(g, ctx.lang), tone), html=True)]))
+        rows += [Row([g.label, str(i), node_of(r.nodes, i), num(v.ratio, f"{v.ratio:.3f}"),
+                      Cell("" if v.ratio_ci is None else f"{v.ratio_ci[0]:.3f}–{v.ratio_ci[1]:.3f}",
+                           None if v.ratio_ci is None else v.ratio_ci[0]), verdict_words(v, ctx.lang)])
+                 for i, v in enumerate(g.per_rank)]
+    cols = [Col(ctx.t("col_benchmark")), Col(ctx.t("rg_rank")), Col(ctx.t("rg_node")), Col(ctx.t("rc_ratio"), True),
+            Col(ctx.t("ci95"), True), Col(ctx.t("rc_verdict"))]
+    pairs = [(ctx.t("rc_group"), ctx.t("rc_group_words", n=r.world_size, backend=r.backend or "?")),
+             (ctx.t("baseline"), r.comparison.baseline)]
+    body = [kv(ctx, pairs), table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows),
+            findings(ctx, r.findings), nested(comparison_section(ctx, r.comparison))]
+    return section(ctx, ident, "rank_comparison", r.label, "".join(body), incomplete=not r.complete)
+
+
+def group_history_section(ctx: Ctx, h: "GroupHistory") -> str:
+    """Every run of one name of many ranks (collectives: busbw per op and size by run; rank groups: a row a
+    run), then the checks of each run against the one before that found something."""
+    from .ranks import group_run_line
+
+    ident = ctx.id("group-history")
+    rows: list[Row] = []
+    cols: list[Col] = []
+    if h.result_kind == "collectives":
+        rows = [Row([label, *(num(None if x is None else x / 1e9) for x in cells)]) for label, cells in h.busbw_rows()]
+        cols = [Col(ctx.t("co_op")), *(Col(f"#{run.id} {ctx.t('co_busbw')}", True) for run in h.runs)]
+    runs = table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-runs", [Col(ctx.t("gh_run")), Col(ctx.t("gh_summary"))],
+                 [Row([f"#{run.id}", group_run_line(run, ctx.lang)]) for run in h.runs])
+    checks = [c for c in h.checks() if c is not None and (c.findings or any(x.regression for x in c.changes))]
+    body = [runs, *([table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows)] if rows else []),
+            *(nested(regression_section(ctx, c)) for c in checks)]
+    return section(ctx, ident, "group_history", h.name, "".join(body), incomplete=not h.complete)

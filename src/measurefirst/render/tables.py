@@ -38,18 +38,24 @@ def regression_table(r: "Regression", lang: str = "en") -> "Table":
 def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
     """The notes under the table: why a change is undecided, the run-to-run spread the intervals
     include, what makes a pair doubtful, the labels found on one side only."""
+    from .findings import finding_lines
+
     return ([plain(x) for x in undecided_lines(r.changes, lang)] + spread_lines(r.changes, lang)
             + [plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
                for c in r.changes for flag in c.flags]
-            + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched])
+            + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched]
+            + finding_lines(r.findings, lang))
 
 
 def regression_failures(r: "Regression", lang: str = "en") -> list[str]:
-    """One line per regression beyond the gate's threshold, then how many changes were undecided (for
-    stderr)."""
+    """One line per regression beyond the gate's threshold, then each error-severity finding (a busbw drop, a
+    new straggler), then how many changes were undecided (for stderr)."""
+    from .findings import finding_line
+
+    errors = [f for f in r.findings if f.severity == "error"] if r.gate else []
     return [plain(word("regression_line", lang, label=c.label, words=change_words(c, lang),
-                       threshold=f"{c.threshold:.1%}")) for c in r.failed] + (
-        [word("undecided_count", lang, n=len(r.undecided))] if r.gate and r.undecided and not r.failed else [])
+                       threshold=f"{c.threshold:.1%}")) for c in r.failed] + [finding_line(f, lang) for f in errors] + (
+        [word("undecided_count", lang, n=len(r.undecided))] if r.gate and r.undecided and not r.failing else [])
 
 
 def slower_lines(slow: Sequence["Verdict"], lang: str = "en") -> list[str]:

@@ -106,6 +106,17 @@ def format_value(value: float, unit: str) -> str:
     return "n/a" if value is None or not math.isfinite(value) else f"{value:,.0f} {unit}"
 
 
+def gbps(bytes_per_s: float | None) -> str:
+    """A bandwidth in GB/s with four significant digits (``1.000``, ``0.0003412``: never ``0.000``); ``—`` when
+    not measured, ``n/a`` when not finite."""
+    if bytes_per_s is None:
+        return "—"
+    if not math.isfinite(bytes_per_s):
+        return "n/a"
+    text = f"{bytes_per_s / 1e9:#.4g}"
+    return text[:-1] if text.endswith(".") else text
+
+
 def format_relative(fraction: float) -> str:
     if not math.isfinite(fraction):
         return "n/a"

@@ -140,9 +140,21 @@ def _collectives(c: Any, options: Options) -> View:
 
 
 def _rank_group(r: Any, options: Options) -> View:
-    from .distributed import group_lines
+    from .ranks import rank_group_lines
 
-    return list(group_lines(r.summary, options.lang))
+    return list(rank_group_lines(r, options.lang))
+
+
+def _rank_comparison(r: Any, options: Options) -> View:
+    from .ranks import rank_comparison_lines
+
+    return list(rank_comparison_lines(r, options.lang))
+
+
+def _group_history(h: Any, options: Options) -> View:
+    from .ranks import group_history_lines
+
+    return list(group_history_lines(h, options.lang))
 
 
 def _ranged_step(r: Any, options: Options) -> View:
@@ -155,4 +167,5 @@ _VIEWS: dict[str, Callable[[Any, Options], View]] = {
     "saved_run": _saved_run, "history": _history, "comparison": _comparison, "sweep": _sweep,
     "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
     "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _collectives,
-    "rank_group": _rank_group, "ranged_step": _ranged_step}
+    "rank_group": _rank_group, "ranged_step": _ranged_step, "rank_comparison": _rank_comparison,
+    "group_history": _group_history}
