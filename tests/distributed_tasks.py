@@ -54,3 +54,44 @@ def collectives_task() -> dict[str, Any]:
     from measurefirst.distributed import collectives
 
     return collectives(sizes=[4096], warmup=1, trials=3).to_dict()
+
+
+def _tiny_parts() -> dict[str, Any]:
+    """A small MLP, 4 batches of 16: fast enough for 2-rank groups on 2 CPU cores."""
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+    g = torch.Generator().manual_seed(1)
+    batches = [(torch.randn(16, 64, generator=g), torch.randint(0, 10, (16,), generator=g)) for _ in range(4)]
+    return {"model": model, "optimizer": torch.optim.SGD(model.parameters(), lr=0.01), "batches": batches}
+
+
+def group_step_task(parallel: str, slow_rank: int | None, delay_s: float, fail: str = "") -> dict[str, Any]:
+    """A 2-rank step of a small MLP under DDP or FSDP2; ``slow_rank`` sleeps ``delay_s`` in every backward (a
+    real delay: the other rank really waits for it), or with ``fail`` raises ("raise") or hangs ("hang") in
+    its backward at the third step."""
+    import torch
+
+    from measurefirst.distributed.group import dist
+    from measurefirst.distributed.step import benchmark_group_step
+
+    torch.set_num_threads(1)
+    parts = _tiny_parts()
+    rank = dist().get_rank()
+    if rank == slow_rank:
+        calls = [0]
+
+        def hook(module: Any, grad_in: Any, grad_out: Any) -> None:
+            calls[0] += 1
+            if fail and calls[0] == 3:
+                if fail == "raise":
+                    raise RuntimeError("rank gave up in backward")
+                time.sleep(3600)
+            if delay_s:
+                time.sleep(delay_s)
+
+        parts["model"][2].register_full_backward_hook(hook)
+    r = benchmark_group_step(parts["model"], parts["optimizer"], parts["batches"], parallel=parallel,
+                             device="cpu", steps=6, warmup=2, micro_batch=16, seq_len=8, label="mlp")
+    return r.to_dict()
