@@ -136,7 +136,7 @@ def every_kind(tmp_path) -> dict[str, object]:
             "diagnosis": diagnosis(), "history": h, "saved_run": h.runs[-1], "count": counts(),
             "count_history": ch, "regression": regression(), "selfcheck": selfcheck_result(),
             "collectives": collectives(), "pytest_run": pytest_run(), "ranged_step": ranged_step(),
-            "rank_group": rank_group()}
+            "rank_group": rank_group(), "group_step": group_step()}
 
 
 def regression():
@@ -181,6 +181,21 @@ def rank_group():
     ms = (sim_measurement("allreduce", 100_000.0, seed=6, budget=0.2),
           sim_measurement("allreduce", 140_000.0, seed=7, budget=0.2))
     return RankResult(1, ms[1], ms, GroupSummary(tuple(m.median for m in ms)))
+
+
+def group_step():
+    """Two ranks on two nodes under DDP, hand-built: rank 1's backward 30 ms slower, rank 0 waiting for it."""
+    from measurefirst.distributed.step import GroupStepResult, RankStep
+
+    def rank(r: int, host: str, backward: float, wait: float) -> RankStep:
+        phases = {"data": 1e-4, "forward": 5e-3, "backward": backward, "optimizer": 1e-3}
+        step = sum(phases.values())
+        return RankStep(r, host, 0, phases, {"data": 0.0, "forward": 0.0, "backward": wait, "optimizer": 0.0}, step,
+                        wait, (step, step * 1.01), (wait, wait), None, 16 / step, 1024 / step, 2e9, None)
+
+    return GroupStepResult("tiny_lm", "ddp", "gloo", "cpu", "fp32", 2, 1, "ddp_comm_hook",
+                           (rank(0, "node-a", 0.042, 0.032), rank(1, "node-b", 0.042, 0.002)),
+                           mfu_table_peak="none_cpu")
 
 
 def pytest_run():

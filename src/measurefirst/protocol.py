@@ -35,6 +35,7 @@ KINDS: dict[str, str] = {
     "regression": "regression:Regression",
     "collectives": "distributed.collectives:CollectivesResult",
     "rank_group": "distributed.group:RankResult",
+    "group_step": "distributed.step:GroupStepResult",
     "pytest_run": "pytest_run:PytestRun",
     "ranged_step": "step:RangedStepResult",
 }

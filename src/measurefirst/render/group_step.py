@@ -11,6 +11,7 @@ from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..distributed.step import GroupStepResult, RankStep
+    from .report_html import Ctx
 
 
 def _rate(x: float | None, unit: str) -> str:
@@ -39,6 +40,15 @@ def rank_rows(g: "GroupStepResult", lang: str = "en") -> tuple[list[str], list[l
     return head, rows
 
 
+def group_line(g: "GroupStepResult", lang: str = "en") -> str:
+    """The group's tokens/s and samples/s (sums over the ranks) and MFU."""
+    mfu = "n/a" if g.mfu is None else f"{g.mfu:.1%}"
+    if g.mfu is None and g.mfu_table_peak.startswith(("none_", "not_")):
+        mfu += f" ({code_word('table_peak_', g.mfu_table_peak, lang)})"
+    return word("gs_global", lang, tokens=_rate(g.tokens_per_s, "tok/s"), samples=_rate(g.samples_per_s, "samples/s"),
+                n=g.world_size, mfu=mfu)
+
+
 def group_step_lines(g: "GroupStepResult", lang: str = "en") -> list[str]:
     """The head, the per-rank table, how the wait was timed, the group's throughput and MFU, the stragglers."""
     lines = [word("gs_head", lang, label=plain(g.label), n=g.world_size, nodes=len(g.hosts), parallel=g.parallel,
@@ -50,13 +60,23 @@ def group_step_lines(g: "GroupStepResult", lang: str = "en") -> list[str]:
     for row in (head, *rows):
         lines.append("".join("  " + pad_cells(x, w - 2, "left") if i == 1 else pad_cells(x, w)
                              for i, (x, w) in enumerate(zip(row, widths))))
-    lines.append(code_word("gs_wait_", g.wait_method, lang))
-    mfu = "n/a" if g.mfu is None else f"{g.mfu:.1%}"
-    if g.mfu is None and g.mfu_table_peak and g.mfu_table_peak.startswith(("none_", "not_")):
-        mfu += f" ({code_word('table_peak_', g.mfu_table_peak, lang)})"
-    lines.append(word("gs_global", lang, tokens=_rate(g.tokens_per_s, "tok/s"), samples=_rate(g.samples_per_s, "samples/s"),
-                      n=g.world_size, mfu=mfu))
+    lines += [code_word("gs_wait_", g.wait_method, lang), group_line(g, lang)]
     if not g.stragglers:
         lines.append(word("gs_no_straggler", lang, t=f"{g.threshold:.0%}"))
     return lines + finding_lines(g.findings, lang)
 
+
+
+def group_step_section(ctx: "Ctx", g: "GroupStepResult") -> str:
+    """The report's section: the head, the per-rank table (stragglers marked), how the wait was timed,
+    the group's throughput and the findings."""
+    from .report_html import Col, Row, findings, para, section, table
+
+    head, rows = rank_rows(g, ctx.lang)
+    slow = {st.rank for st in g.stragglers}
+    cols = [Col(h, numeric=i != 1) for i, h in enumerate(head)]
+    body = [para(group_step_lines(g, ctx.lang)[0]), table(ctx, "group-step-ranks", cols,
+                                  [Row(r, cls="mf-bad" if i in slow else "") for i, r in enumerate(rows)]),
+            para(code_word("gs_wait_", g.wait_method, ctx.lang), "mf-muted"), para(group_line(g, ctx.lang)),
+            findings(ctx, g.findings)]
+    return section(ctx, ctx.id("group-step"), "group_step", g.label, "".join(body))

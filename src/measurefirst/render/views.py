@@ -145,6 +145,12 @@ def _rank_group(r: Any, options: Options) -> View:
     return list(group_lines(r.summary, options.lang))
 
 
+def _group_step(g: Any, options: Options) -> View:
+    from .group_step import group_step_lines
+
+    return list(group_step_lines(g, options.lang))
+
+
 def _ranged_step(r: Any, options: Options) -> View:
     from .step import ranged_step_line
 
@@ -155,4 +161,4 @@ _VIEWS: dict[str, Callable[[Any, Options], View]] = {
     "saved_run": _saved_run, "history": _history, "comparison": _comparison, "sweep": _sweep,
     "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
     "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _collectives,
-    "rank_group": _rank_group, "ranged_step": _ranged_step}
+    "rank_group": _rank_group, "group_step": _group_step, "ranged_step": _ranged_step}
