@@ -79,6 +79,7 @@ def group_step_task(parallel: str, slow_rank: int | None, delay_s: float, fail: 
     torch.set_num_threads(1)
     parts = _tiny_parts()
     rank = dist().get_rank()
+    slept: list[float] = []
     if rank == slow_rank:
         calls = [0]
 
@@ -88,10 +89,25 @@ def group_step_task(parallel: str, slow_rank: int | None, delay_s: float, fail: 
                 if fail == "raise":
                     raise RuntimeError("rank gave up in backward")
                 time.sleep(3600)
-            if delay_s:
+            if delay_s:  # the delay as it really happened: a loaded machine oversleeps
+                t0 = time.perf_counter()
                 time.sleep(delay_s)
+                slept.append(time.perf_counter() - t0)
 
         parts["model"][2].register_full_backward_hook(hook)
     r = benchmark_group_step(parts["model"], parts["optimizer"], parts["batches"], parallel=parallel,
                              device="cpu", steps=6, warmup=2, micro_batch=16, seq_len=8, label="mlp")
-    return r.to_dict()
+    # rank 1's median sleep, gathered for rank 0
+    gathered: list[Any] = [None, None]
+    dist().all_gather_object(gathered, sorted(slept)[len(slept) // 2] if slept else 0.0)
+    return {**r.to_dict(), "slept": max(gathered)}
+
+
+def group_step_both_task(delay_s: float) -> list[dict[str, Any]]:
+    """:func:`group_step_task` under DDP, then FSDP2, in one group (one start-up for both)."""
+    return [group_step_task(p, 1, delay_s) for p in ("ddp", "fsdp")]
+
+
+def build() -> dict[str, Any]:
+    """The build() contract of ``measurefirst step`` for the small MLP (the two-node launch)."""
+    return {**_tiny_parts(), "micro_batch": 16, "seq_len": 8}

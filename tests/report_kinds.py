@@ -190,7 +190,7 @@ def group_step():
     def rank(r: int, host: str, backward: float, wait: float) -> RankStep:
         phases = {"data": 1e-4, "forward": 5e-3, "backward": backward, "optimizer": 1e-3}
         step = sum(phases.values())
-        return RankStep(r, host, 0, phases, {"data": 0.0, "forward": 0.0, "backward": wait, "optimizer": 0.0}, step,
+        return RankStep(r, host, 0, r, phases, {"data": 0.0, "forward": 0.0, "backward": wait, "optimizer": 0.0}, step,
                         wait, (step, step * 1.01), (wait, wait), None, 16 / step, 1024 / step, 2e9, None)
 
     return GroupStepResult("tiny_lm", "ddp", "gloo", "cpu", "fp32", 2, 1, "ddp_comm_hook",

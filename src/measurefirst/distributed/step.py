@@ -59,6 +59,7 @@ class RankStep:
     rank: int
     host: str
     local_rank: int
+    node_rank: int
     phase_s: dict[str, float]
     wait_phase_s: dict[str, float]
     step_s: float
@@ -92,7 +93,7 @@ class RankStep:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RankStep":
-        return cls(int(d["rank"]), str(d["host"]), int(d["local_rank"]),
+        return cls(int(d["rank"]), str(d["host"]), int(d["local_rank"]), int(d["node_rank"]),
                    {str(k): float(v) for k, v in d["phase_s"].items()},
                    {str(k): float(v) for k, v in d["wait_phase_s"].items()}, float(d["step_s"]), float(d["wait_s"]),
                    tuple(float(x) for x in d["step_samples_s"]), tuple(float(x) for x in d["wait_samples_s"]),
@@ -145,9 +146,9 @@ class GroupStepResult(JsonForm):
         return len(self.ranks)
 
     @property
-    def hosts(self) -> tuple[str, ...]:
-        """The nodes, in rank order of their first rank."""
-        return tuple(dict.fromkeys(r.host for r in self.ranks))
+    def nodes(self) -> tuple[tuple[str, int], ...]:
+        """The nodes (host name, torchrun's node rank), in the order of their first rank."""
+        return tuple(dict.fromkeys((r.host, r.node_rank) for r in self.ranks))
 
     @property
     def tokens_per_s(self) -> float | None:
@@ -192,6 +193,7 @@ class GroupStepResult(JsonForm):
         """A ``rank_straggler`` per phase straggler (its node named), recomputed from the stored data."""
         return tuple(found("rank_straggler", st.ratio - 1, threshold=self.threshold, rank=st.rank, phase=st.phase,
                            host=self.ranks[st.rank].host, local_rank=self.ranks[st.rank].local_rank,
+                           node_rank=self.ranks[st.rank].node_rank,
                            cost_ns=st.cost_s * 1e9) for st in self.stragglers)
 
     def to_dict(self) -> dict[str, Any]:
@@ -355,8 +357,10 @@ def _fsdp(model: Any, clock: _WaitClock, device: Any) -> Any:
     return model
 
 
-def _place() -> tuple[str, int]:
-    return socket.gethostname(), int(os.environ.get("LOCAL_RANK", dist().get_rank()))
+def _place() -> tuple[str, int, int]:
+    """This rank's host name, local rank and node rank (torchrun's ``GROUP_RANK``; 0 when not set)."""
+    env = os.environ
+    return socket.gethostname(), int(env.get("LOCAL_RANK", dist().get_rank())), int(env.get("GROUP_RANK", 0))
 
 
 def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: str = "ddp",
@@ -385,7 +389,7 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
         raise RuntimeError("benchmark_group_step needs an initialized process group: run under torchrun, or call "
                            "measurefirst.distributed.init_from_env() first")
     rank, world = d.get_rank(), d.get_world_size()
-    host, local_rank = _place()
+    host, local_rank, node_rank = _place()
     if device == "auto":
         device = f"cuda:{torch.cuda.current_device()}" if torch.cuda.is_available() else "cpu"
     dev = resolve_device(device)
@@ -416,7 +420,7 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
     except Exception as exc:
         raise _named(exc, rank, world) from exc
     waits = [clock.seconds(i) for i in range(warmup, warmup + steps)]
-    mine = RankStep(rank, host, local_rank, dict(r.phase_s),
+    mine = RankStep(rank, host, local_rank, node_rank, dict(r.phase_s),
                     {p: single._median([w.get(p, 0.0) for w in waits]) for p in r.phase_s}, r.step_s,
                     single._median([sum(w.values()) for w in waits]), r.step_samples_s,
                     tuple(sum(w.values()) for w in waits), r.memory, r.throughput.samples_per_s_device,
@@ -440,7 +444,7 @@ def _named(exc: Exception, rank: int, world: int) -> RankFailed:
     if _in_collective(exc):
         hung = _silent_ranks(rank, world)
         if hung:
-            host, local = _place()
+            host, local, _ = _place()
             return RankFailed(f"step: rank {hung[0]} of {world} never reached the collective that rank {rank} "
                               f"({host}, local rank {local}) waited in{where} until the group's timeout: it hangs "
                               f"or is far slower", rank=hung[0])

@@ -34,7 +34,8 @@ def rank_rows(g: "GroupStepResult", lang: str = "en") -> tuple[list[str], list[l
     head = [word("gs_rank", lang), word("gs_node", lang), word("gs_local", lang),
             *(phase_word(p, lang) for p in PHASES), word("gs_step", lang), word("gs_wait", lang),
             word("gs_compute", lang), word("gs_exposed", lang), word("gs_peak_mem", lang)]
-    rows = [[str(r.rank), plain(r.host), str(r.local_rank), *(format_time(r.phase_s.get(p, 0.0)) for p in PHASES),
+    several = any(r.node_rank for r in g.ranks)  # torchrun's node rank, shown when there is more than node 0
+    rows = [[str(r.rank), plain(r.host) + (f" #{r.node_rank}" if several else ""), str(r.local_rank), *(format_time(r.phase_s.get(p, 0.0)) for p in PHASES),
              format_time(r.step_s), format_time(r.wait_s), format_time(r.compute_s), format_time(r.exposed_comm_s),
              _mib(r)] for r in g.ranks]
     return head, rows
@@ -51,7 +52,7 @@ def group_line(g: "GroupStepResult", lang: str = "en") -> str:
 
 def group_step_lines(g: "GroupStepResult", lang: str = "en") -> list[str]:
     """The head, the per-rank table, how the wait was timed, the group's throughput and MFU, the stragglers."""
-    lines = [word("gs_head", lang, label=plain(g.label), n=g.world_size, nodes=len(g.hosts), parallel=g.parallel,
+    lines = [word("gs_head", lang, label=plain(g.label), n=g.world_size, nodes=len(g.nodes), parallel=g.parallel,
                   backend=g.backend, dtype=g.dtype, steps=g.steps, warmup=g.warmup_steps)]
     head, rows = rank_rows(g, lang)
     from rich.cells import cell_len
