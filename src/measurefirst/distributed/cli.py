@@ -74,7 +74,8 @@ def cmd_group_step(args: argparse.Namespace) -> int:
     from ..errors import UsageError
     from ..guard import lang_of
     from ..render.views import Options
-    from ..step import _first_set, _unpack, dtype_name, STEP_DTYPES
+    from ..dtypes import dtype_name
+    from ..step import STEP_DTYPES, _first_set, _unpack
     from ..targets import is_function_target, load_callable
     from . import group
     from .step import benchmark_group_step

@@ -30,7 +30,7 @@ import socket
 import statistics
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, cast
 
 from ..findings import Finding, found
 from ..protocol import JsonForm, of_kind
@@ -251,7 +251,8 @@ class _WaitClock:
         if self.cuda:
             import torch
 
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+            b = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
             a.record()
             run()
             b.record()
@@ -336,12 +337,13 @@ def _fsdp(model: Any, clock: _WaitClock, device: Any) -> Any:
     except ImportError as exc:  # pragma: no cover - an older torch
         raise RuntimeError("--fsdp needs a torch whose FSDP2 has set_custom_all_gather (2.9 or newer)") from exc
 
-    class TimedAllGather(DefaultAllGather):  # type: ignore[misc]
+    class TimedAllGather(DefaultAllGather):
         def __call__(self, output_tensor: Any, input_tensor: Any, group: Any, async_op: bool = False) -> None:
             clock.timed(lambda: DefaultAllGather.__call__(self, output_tensor, input_tensor, group, False))
 
-    class TimedReduceScatter(DefaultReduceScatter):  # type: ignore[misc]
-        def __call__(self, output_tensor: Any, input_tensor: Any, group: Any, op: Any, async_op: bool = False) -> None:
+    class TimedReduceScatter(DefaultReduceScatter):
+        def __call__(self, output_tensor: Any, input_tensor: Any, group: Any, op: Any,  # type: ignore[override]
+                     async_op: bool = False) -> None:
             clock.timed(lambda: DefaultReduceScatter.__call__(self, output_tensor, input_tensor, group, op, False))
 
     mesh = init_device_mesh(device.type, (dist().get_world_size(),))
@@ -380,7 +382,8 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
 
     from .. import step as single
     from ..devices import machine, resolve_device
-    from ..timers import make_timer
+    from ..dtypes import dtype_name
+    from ..timers import Timer, make_timer
 
     if parallel not in PARALLEL:
         raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}; got {parallel!r}")
@@ -400,7 +403,7 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
     if flops_per_step in ("count", "6N"):
         first = single._to_device(single._batch_source(batches)(), tdev)
         flops = single._step_flops(flops_per_step, model, loss_of, [first], grad_accum, micro_batch, seq_len,
-                                   single._autocast(tdev, single.dtype_name(dtype, single.STEP_DTYPES)))[0]
+                                   single._autocast(tdev, dtype_name(dtype, single.STEP_DTYPES)))[0]
     clock = _WaitClock(dev.type == "cuda")
     wrapped = (_ddp if parallel == "ddp" else _fsdp)(model, clock, tdev)
     if parallel == "fsdp":
@@ -416,7 +419,7 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
         r = single.benchmark_step(wrapped, optimizer, batches, loss_fn=loss_fn, device=dev, steps=steps, warmup=warmup,
                                   grad_accum=grad_accum, micro_batch=micro_batch, seq_len=seq_len, world_size=world,
                                   flops_per_step=flops, dtype=dtype, label=label,
-                                  timer=_WaitTimer(make_timer(dev), clock))
+                                  timer=cast("Timer", _WaitTimer(make_timer(dev), clock)))
     except Exception as exc:
         raise _named(exc, rank, world) from exc
     waits = [clock.seconds(i) for i in range(warmup, warmup + steps)]
