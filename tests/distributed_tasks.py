@@ -95,8 +95,14 @@ def group_step_task(parallel: str, slow_rank: int | None, delay_s: float, fail: 
                 slept.append(time.perf_counter() - t0)
 
         parts["model"][2].register_full_backward_hook(hook)
-    r = benchmark_group_step(parts["model"], parts["optimizer"], parts["batches"], parallel=parallel,
-                             device="cpu", steps=6, warmup=2, micro_batch=16, seq_len=8, label="mlp")
+    from measurefirst.distributed import RankFailed
+
+    t0 = time.monotonic()
+    try:
+        r = benchmark_group_step(parts["model"], parts["optimizer"], parts["batches"], parallel=parallel,
+                                 device="cpu", steps=6, warmup=2, micro_batch=16, seq_len=8, label="mlp")
+    except RankFailed as exc:  # how long it took this rank to name the culprit, for the test
+        raise RankFailed(f"{exc} [after {time.monotonic() - t0:.1f} s]", rank=exc.rank) from exc
     # rank 1's median sleep, gathered for rank 0
     gathered: list[Any] = [None, None]
     dist().all_gather_object(gathered, sorted(slept)[len(slept) // 2] if slept else 0.0)
@@ -104,8 +110,17 @@ def group_step_task(parallel: str, slow_rank: int | None, delay_s: float, fail: 
 
 
 def group_step_both_task(delay_s: float) -> list[dict[str, Any]]:
-    """:func:`group_step_task` under DDP, then FSDP2, in one group (one start-up for both)."""
-    return [group_step_task(p, 1, delay_s) for p in ("ddp", "fsdp")]
+    """:func:`group_step_task` under DDP, then FSDP2, then rank 1 raising in its backward, in one group (one
+    start-up for all three): what each rank's RankFailed said comes last."""
+    from measurefirst.distributed import RankFailed
+
+    out = [group_step_task(p, 1, delay_s) for p in ("ddp", "fsdp")]
+    t0 = time.monotonic()
+    try:
+        group_step_task("ddp", 1, 0.0, "raise")
+    except RankFailed as exc:
+        return out + [{"rank": exc.rank, "message": str(exc), "seconds": time.monotonic() - t0}]
+    return out + [{"rank": None, "message": "no rank failed", "seconds": time.monotonic() - t0}]
 
 
 def build() -> dict[str, Any]:
