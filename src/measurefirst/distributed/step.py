@@ -374,8 +374,8 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
     """A training step on every rank of the initialized process group (torchrun, or
     :func:`~measurefirst.distributed.spawn`), the model wrapped with DDP or FSDP2 (``parallel``): each
     rank's phases, wait in collectives, memory and throughput, gathered on every rank (see the module
-    docstring). ``model`` is the unwrapped module (or one already under ``fully_shard``); under FSDP the
-    optimizer is rebuilt over the sharded parameters (same class and settings). FLOPs are counted on the
+    docstring). ``model`` is the unwrapped module; under FSDP the optimizer's parameter groups (settings kept)
+    are given the sharded parameters, by name. FLOPs are counted on the
     unwrapped model, one rank's micro-batch. Raises :class:`RankFailed` on every rank that can, naming the
     rank that raised or hung."""
     import torch
@@ -405,12 +405,12 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
         flops = single._step_flops(flops_per_step, model, loss_of, [first], grad_accum, micro_batch, seq_len,
                                    single._autocast(tdev, dtype_name(dtype, single.STEP_DTYPES)))[0]
     clock = _WaitClock(dev.type == "cuda")
+    names = {id(p): n for n, p in model.named_parameters()}
     wrapped = (_ddp if parallel == "ddp" else _fsdp)(model, clock, tdev)
-    if parallel == "fsdp":
-        if len(optimizer.param_groups) != 1:
-            raise ValueError("under --fsdp the optimizer is rebuilt over the sharded parameters: build() must give "
-                             "one with a single parameter group")
-        optimizer = type(optimizer)(wrapped.parameters(), **optimizer.defaults)
+    if parallel == "fsdp":  # fully_shard replaced the parameters: the optimizer's groups take the sharded ones
+        sharded = dict(wrapped.named_parameters())
+        for group_ in optimizer.param_groups:
+            group_["params"] = [sharded[names[id(p)]] for p in group_["params"]]
     with guarded("step"):
         from .group import barrier
 
