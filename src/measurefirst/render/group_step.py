@@ -45,7 +45,7 @@ def group_line(g: "GroupStepResult", lang: str = "en") -> str:
     """The group's tokens/s and samples/s (sums over the ranks) and MFU."""
     mfu = "n/a" if g.mfu is None else f"{g.mfu:.1%}"
     if g.mfu is None and g.mfu_table_peak.startswith(("none_", "not_")):
-        mfu += f" ({code_word('table_peak_', g.mfu_table_peak, lang)})"
+        mfu = word("gs_mfu_why", lang, why=code_word("table_peak_", g.mfu_table_peak, lang))
     return word("gs_global", lang, tokens=_rate(g.tokens_per_s, "tok/s"), samples=_rate(g.samples_per_s, "samples/s"),
                 n=g.world_size, mfu=mfu)
 

@@ -628,6 +628,7 @@ WORDS: dict[str, tuple[str, str]] = {
                                   "（在发出处等待完成，因而没有重叠：暴露的通信 = 整步 - 计算，是会重叠的作业的上界）"),
     "gs_global": ("group: {tokens}, {samples} (sums over the {n} ranks); MFU {mfu}",
                   "整组：{tokens}，{samples}（{n} 个进程之和）；MFU {mfu}"),
+    "gs_mfu_why": ("n/a ({why})", "n/a（{why}）"),
     "gs_no_straggler": ("no straggler: in every phase each rank computes within {t} of the median rank",
                         "没有掉队者：每个阶段中每个进程的计算时间都在中位进程的 {t} 以内"),
     # doctor in lines
