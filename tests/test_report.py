@@ -140,11 +140,15 @@ EXPECTED = {
                     ["按区间计时的训练步", "train_step", "forward", "不在任何区间内", "占整步", "30.0%"]),
     "rank_group": (["ranks", "allreduce", "Straggler: rank 1", "vs median rank", "spread across ranks"],
                    ["多进程", "allreduce", "掉队者：进程 1", "相对中位进程", "进程间差异"]),
+    "group_step": (["training step across ranks", "node-b #1", "exposed comm", "the others wait 30 ms per step",
+                    "42.6k tok/s"],
+                   ["多进程训练步", "node-b #1", "暴露的通信", "其他进程每步要等它 30 ms", "42.6k tok/s"]),
 }
 
 
-#: The kinds whose sections came last (issue 15): checks, runs, steps by ranges, distributed results.
-NEW_KINDS = ("regression", "selfcheck", "collectives", "pytest_run", "ranged_step", "rank_group")
+#: The kinds whose sections came last (issue 15): checks, runs, steps by ranges, distributed results (and,
+#: issue 28, a training step across ranks).
+NEW_KINDS = ("regression", "selfcheck", "collectives", "pytest_run", "ranged_step", "rank_group", "group_step")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -173,7 +177,7 @@ def test_every_kind_in_one_report_and_the_plots_each_kind_owes(kinds):
     assert 'data-theme="dark"' in html and 'data-theme-fixed="1"' in html
     # the table of contents links every section
     sections = re.findall(r'<section class="mf-section" id="([^"]+)"', html)
-    assert len(sections) == 18  # the summary and seventeen sections
+    assert len(sections) == 19  # the summary and eighteen sections
     for ident in sections[1:]:
         assert f'href="#{ident}"' in html
 

@@ -461,11 +461,12 @@ def _where(exc: Exception) -> str:
 
 
 def _in_collective(exc: BaseException) -> bool:
-    """Whether ``exc`` came from a collective that failed (a timeout, a closed connection), not user code."""
+    """Whether ``exc`` came from a collective that failed (a timeout, a closed connection), not from user code:
+    a ``torch.distributed`` error, or a backend's own (gloo's errors name its source file, NCCL's name NCCL)."""
+    dist_error = getattr(dist(), "DistError", ())
     cause: BaseException | None = exc
     while cause is not None:
-        text = f"{type(cause).__name__} {cause}".lower()
-        if any(w in text for w in ("timed out", "timeout", "connection", "gloo", "nccl", "distbackenderror")):
+        if isinstance(cause, dist_error) or any(w in str(cause).lower() for w in ("third_party/gloo", "nccl")):
             return True
         cause = cause.__cause__ or cause.__context__
     return False
