@@ -100,7 +100,8 @@ def group_step_task(parallel: str, slow_rank: int | None, delay_s: float, fail: 
     t0 = time.monotonic()
     try:
         r = benchmark_group_step(parts["model"], parts["optimizer"], parts["batches"], parallel=parallel,
-                                 device="cpu", steps=6, warmup=2, micro_batch=16, seq_len=8, label="mlp")
+                                 device="cpu", steps=5, warmup=1, micro_batch=16, seq_len=8, flops_per_step=None,
+                                 label="mlp")
     except RankFailed as exc:  # how long it took this rank to name the culprit, for the test
         raise RankFailed(f"{exc} [after {time.monotonic() - t0:.1f} s]", rank=exc.rank) from exc
     # rank 1's median sleep, gathered for rank 0
