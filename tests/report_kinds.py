@@ -137,7 +137,7 @@ def every_kind(tmp_path) -> dict[str, object]:
             "count_history": ch, "regression": regression(), "selfcheck": selfcheck_result(),
             "collectives": collectives(), "pytest_run": pytest_run(), "ranged_step": ranged_step(),
             "rank_group": rank_group(), "rank_comparison": rank_comparison(),
-            "group_history": group_history(tmp_path)}
+            "group_history": group_history(tmp_path), "group_step": group_step()}
 
 
 def regression():
@@ -212,6 +212,21 @@ def group_history(tmp_path):
         store.save(c, "coll", commit="0" * 40)
         store.save(replace(c, points=(replace(c.points[0], seconds=2e-4), c.points[1])), "coll", commit="1" * 40)
         return load_group_history(store, "coll", "collectives")
+
+
+def group_step():
+    """Two ranks on two nodes under DDP, hand-built: rank 1's backward 30 ms slower, rank 0 waiting for it."""
+    from measurefirst.distributed.step import GroupStepResult, RankStep
+
+    def rank(r: int, host: str, backward: float, wait: float) -> RankStep:
+        phases = {"data": 1e-4, "forward": 5e-3, "backward": backward, "optimizer": 1e-3}
+        step = sum(phases.values())
+        return RankStep(r, host, 0, r, phases, {"data": 0.0, "forward": 0.0, "backward": wait, "optimizer": 0.0}, step,
+                        wait, (step, step * 1.01), (wait, wait), None, 16 / step, 1024 / step, 2e9, None)
+
+    return GroupStepResult("tiny_lm", "ddp", "gloo", "cpu", "fp32", 2, 1, "ddp_comm_hook",
+                           (rank(0, "node-a", 0.042, 0.032), rank(1, "node-b", 0.042, 0.002)),
+                           mfu_table_peak="none_cpu")
 
 
 def pytest_run():

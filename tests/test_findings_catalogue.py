@@ -36,8 +36,8 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     assert list(_finding_calls_outside_findings_py()) == []
     # each code is built where its catalogue entry says
     sources = {"findings.py": ("measurement", "count", "fit"), "doctor.py": ("doctor",), "step.py": ("step",),
-               "selfcheck.py": ("selfcheck",), "sweep.py": ("sweep",), "distributed/ranked.py": ("distributed",),
-               "distributed/saved.py": ("distributed",)}
+               "distributed/step.py": ("step",), "selfcheck.py": ("selfcheck",), "sweep.py": ("sweep",),
+               "distributed/ranked.py": ("distributed",), "distributed/saved.py": ("distributed",)}
     assert [(code, where) for code, where in produced
             if CATALOGUE[code].source not in sources[where.split(":")[0]]] == []
 
@@ -164,6 +164,8 @@ EXAMPLES = [
     found("batch_mismatch", 16, threshold=32),
     found("table_contradicts_verdict", 1.62, baseline="eager/fp32", ci_low=0.91, ci_high=0.97),
     found("table_contradicts_verdict", 5.4, baseline="eager/fp32", verdict_ratio=0.55, rounds=37),
+    found("rank_straggler", 0.18, threshold=0.10, rank=3, phase="backward", host="node-b", local_rank=1,
+          cost_ns=41e6),
     found("selfcheck_failed", 0.112, threshold=0.05, row="200us adaptive wall"),
     found("selfcheck_trap_missed", 1.5, threshold=10.0, trap="cold_start"),
     found("selfcheck_noisy", 0.061, threshold=0.05, row="2us fixed wall", noise=0.08),

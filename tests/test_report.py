@@ -144,12 +144,16 @@ EXPECTED = {
                         ["多进程比较", "进程组结论", "node-b/0", "各进程结论不一致", "fused"]),
     "group_history": (["history of many ranks", "coll", "node-a×1, node-b×1", "all_reduce 1K", "bus bandwidth dropped"],
                       ["多进程历史", "coll", "node-a×1, node-b×1", "all_reduce 1K", "总线带宽下降"]),
+    "group_step": (["training step across ranks", "node-b #1", "exposed comm", "the others wait 30 ms per step",
+                    "42.6k tok/s"],
+                   ["多进程训练步", "node-b #1", "暴露的通信", "其他进程每步要等它 30 ms", "42.6k tok/s"]),
 }
 
 
-#: The kinds whose sections came last (issue 15): checks, runs, steps by ranges, distributed results.
+#: The kinds whose sections came last (issue 15): checks, runs, steps by ranges, distributed results (and,
+#: issue 28, comparisons, histories and a training step across ranks).
 NEW_KINDS = ("regression", "selfcheck", "collectives", "pytest_run", "ranged_step", "rank_group", "rank_comparison",
-             "group_history")
+             "group_history", "group_step")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -178,7 +182,7 @@ def test_every_kind_in_one_report_and_the_plots_each_kind_owes(kinds):
     assert 'data-theme="dark"' in html and 'data-theme-fixed="1"' in html
     # the table of contents links every section
     sections = re.findall(r'<section class="mf-section" id="([^"]+)"', html)
-    assert len(sections) == 20  # the summary and nineteen sections
+    assert len(sections) == 21  # the summary and twenty sections
     for ident in sections[1:]:
         assert f'href="#{ident}"' in html
 

@@ -36,6 +36,7 @@ from measurefirst.pytest_plugin import ComparisonRecord, ComparisonResult, Recor
 from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from measurefirst.regression import Regression, change
 from measurefirst.render import pytest_report as pytest_words
+from measurefirst.render.group_step import group_step_lines
 from measurefirst import guard
 from measurefirst.engine import BenchmarkError, Interrupted
 from measurefirst.render import distributed as distributed_render
@@ -217,6 +218,13 @@ def rank_group() -> RankResult:
     return RankResult(1, ms[1], ms, GroupSummary(tuple(m.median for m in ms)))
 
 
+def group_step() -> Any:
+    """Two ranks on two nodes under DDP (report_kinds.group_step): rank 1's backward the straggler."""
+    import report_kinds
+
+    return report_kinds.group_step()
+
+
 def pytest_records() -> tuple[list[Record], ComparisonRecord]:
     """Three measuring tests of one file (one slower than its baseline beyond the 5% gate) and one comparison."""
     c = comparison()
@@ -370,6 +378,7 @@ TEXT_CASES: dict[str, Callable[[str], str]] = {
     "ranged_step_line": lambda lang: step_render.ranged_step_line(ranged_step(), lang) + "\n",
     "collectives_lines": lambda lang: _lines(distributed_render.collectives_lines(collectives(), lang)),
     "group_lines": lambda lang: _lines(distributed_render.group_lines(rank_group().summary, lang)),
+    "group_step_lines": lambda lang: _lines(group_step_lines(group_step(), lang)),
     "guard_lines": guard_lines,
     "history_lines": lambda lang: _lines([*tables.history_lines(history(), lang),
                                           tables.saved_run_line(history().runs[0], lang)]),
@@ -387,7 +396,7 @@ HTML_KINDS: dict[str, Callable[[], Any]] = {
     "profile_diff": lambda: diff(dict(zip(("manual", "fused"), profiles()))),
     "step": lambda: [step_result("eager", 3e-4), step_result("fused", 1.8e-4)], "step_codes": step_codes,
     "regression": regression_check, "selfcheck": selfcheck_result, "ranged_step": ranged_step,
-    "collectives": collectives, "rank_group": rank_group,
+    "collectives": collectives, "rank_group": rank_group, "group_step": group_step,
     "pytest_run": pytest_run,
 }
 for _lang in ("en", "zh"):
@@ -439,6 +448,8 @@ def test_the_views_of_ranged_steps_rank_groups_and_collectives_speak_the_languag
     assert view([collectives()], Options(lang="zh")) == distributed_render.collectives_lines(collectives(), "zh")
     assert str(ranged_step()) == step_render.ranged_step_line(ranged_step())
     assert str(rank_group().summary) == "\n".join(distributed_render.group_lines(rank_group().summary))
+    assert view([group_step()], Options(lang="zh")) == group_step_lines(group_step(), "zh")
+    assert str(group_step()) == "\n".join(group_step_lines(group_step()))
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

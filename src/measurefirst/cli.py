@@ -259,10 +259,11 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
 
 def cmd_step(args: argparse.Namespace) -> int:
+    if args.parallel:  # --ddp / --fsdp: the step across the ranks of a process group
+        return cmd_distributed(args)
     from .devices import resolve_device
     from .render.words import word
-    from .step import above_measured_peak, compare_steps, measured_peak_records
-    from .step import with_fresh_peaks as with_fresh_peaks_steps
+    from .step import above_measured_peak, compare_steps, measured_peak_records, with_fresh_peaks as fresh_peaks
     from .targets import is_function_target, load_callable
 
     _check(args)
@@ -278,7 +279,7 @@ def cmd_step(args: argparse.Namespace) -> int:
         return code
     if above_measured_peak(result):  # a step above the (often cached) measured peak: measure that peak again
         _say(word("remeasuring_peaks", _lang(args)))
-        result = with_fresh_peaks_steps(result, dev, args.store)
+        result = fresh_peaks(result, dev, args.store)
     code = _emit(args, [result])
     return _first(EXIT_FAILED if any(f.severity == "error" for f in result.findings) else EXIT_OK, code)
 
@@ -310,8 +311,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_collectives(args: argparse.Namespace) -> int:
-    from .distributed.cli import cmd_collectives as run
+def cmd_distributed(args: argparse.Namespace) -> int:
+    from .distributed.cli import run  # collectives, and step --ddp/--fsdp
 
     return run(args)
 
@@ -319,7 +320,7 @@ def cmd_collectives(args: argparse.Namespace) -> int:
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history, "sweep": cmd_sweep,
     "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel, "doctor": cmd_doctor, "demo": cmd_demo,
-    "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_collectives, "report": cmd_report}
+    "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_distributed, "report": cmd_report}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

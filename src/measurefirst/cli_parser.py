@@ -134,7 +134,8 @@ _EXAMPLES = {
   measurefirst demo scaling --quick --json""",
     "step": """examples:
   measurefirst step examples/tiny_lm.py:build
-  measurefirst step examples/tiny_lm.py:build --variants eager,compile --dtypes fp32,bf16 --json""",
+  measurefirst step examples/tiny_lm.py:build --variants eager,compile --dtypes fp32,bf16 --json
+  torchrun --nproc-per-node 2 -m measurefirst step examples/tiny_lm.py:build --ddp   # or --fsdp""",
     "kernel": """examples:
   measurefirst kernel ampere_sgemm_128x64_tn "triton_poi_fused_add_mul_tanh_0" --json""",
     "selfcheck": """examples:
@@ -456,6 +457,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     st.add_argument("--flops", type=_step_flops, default="count",
                     help="count (FlopCounterMode), 6N, or a positive number per step")
     st.add_argument("--no-peaks", action="store_true", help="skip the measured peak (MFU vs the table only)")
+    from .distributed.cli import add_step_arguments
+
+    add_step_arguments(st)
 
     kn = _sub(sub, "kernel", "decode GPU kernel names: library, op, arch, dtype, tile, layout",
               "Decode kernel names as they appear in profiles (cuBLAS, CUTLASS, Triton, flash-attention, NCCL, ...).")

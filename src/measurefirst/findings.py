@@ -150,6 +150,7 @@ CATALOGUE: dict[str, Code] = {
     "mfu_above_100": Code("error", "fraction", MFU_MAX, "MFU_MAX", _S),
     "batch_mismatch": Code("warning", "samples", None, "micro_batch", _S),
     "table_contradicts_verdict": Code("warning", "ratio", TABLE_VERDICT_SLACK, "TABLE_VERDICT_SLACK", _S),
+    "rank_straggler": Code("warning", "fraction", None, "distributed.STRAGGLER_THRESHOLD", _S),
     # selfcheck
     "selfcheck_failed": Code("error", "fraction", None, "the row's tolerance", "selfcheck"),
     "selfcheck_trap_missed": Code("error", "", None, "the trap's threshold", "selfcheck"),

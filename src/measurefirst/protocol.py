@@ -37,6 +37,7 @@ KINDS: dict[str, str] = {
     "rank_group": "distributed.group:RankResult",
     "rank_comparison": "distributed.ranked:RankComparison",
     "group_history": "distributed.saved:GroupHistory",
+    "group_step": "distributed.step:GroupStepResult",
     "pytest_run": "pytest_run:PytestRun",
     "ranged_step": "step:RangedStepResult",
 }

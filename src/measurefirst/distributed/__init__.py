@@ -6,6 +6,8 @@
   size sweep, with algorithm and bus bandwidth as nccl-tests defines them (:mod:`.bandwidth`).
 * :func:`compare`: :func:`measurefirst.compare` on every rank, gathered, with one verdict per candidate for
   the group (:class:`RankComparison`; "ranks disagree" when they do).
+* :func:`benchmark_group_step`: a training step on every rank under DDP or FSDP2: per-rank phases, wait in
+  collectives, global tokens/s, stragglers per phase (:class:`GroupStepResult`, :mod:`.step`).
 * :func:`spawn`: a local gloo group without torchrun.
 
 Saved runs of many ranks (collectives, rank groups) have regression checks and histories of their own
@@ -28,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
                         init_from_env, launched_by_torchrun)
     from .launch import spawn
     from .ranked import RankComparison, compare
+    from .step import GroupStepResult, benchmark_group_step
 
 #: Where each public name lives: imported on first use, so that ``measurefirst collectives --help`` (which
 #: reads the option defaults from .bandwidth and .group) does not import numpy and torch.
@@ -37,7 +40,7 @@ _EXPORTS = {
     "collectives": "collectives", "DEFAULT_TIMEOUT_SECONDS": "group", "STRAGGLER_THRESHOLD": "group",
     "GroupSummary": "group", "RankFailed": "group", "RankResult": "group", "benchmark": "group",
     "init_from_env": "group", "launched_by_torchrun": "group", "spawn": "launch",
-    "RankComparison": "ranked", "compare": "ranked"}
+    "RankComparison": "ranked", "compare": "ranked", "GroupStepResult": "step", "benchmark_group_step": "step"}
 
 
 def __getattr__(name: str) -> Any:
@@ -50,8 +53,9 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = ["OPS", "DEFAULT_TIMEOUT_SECONDS", "STRAGGLER_THRESHOLD", "CollectivePoint", "CollectivesResult",
-           "GroupSummary", "RankComparison", "RankFailed", "RankResult", "algbw", "benchmark", "bus_factor", "busbw",
-           "collectives", "compare", "init_from_env", "launched_by_torchrun", "parse_byte_sizes", "spawn"]
+           "GroupStepResult", "GroupSummary", "RankComparison", "RankFailed", "RankResult", "algbw", "benchmark",
+           "benchmark_group_step", "bus_factor", "busbw", "collectives", "compare", "init_from_env",
+           "launched_by_torchrun", "parse_byte_sizes", "spawn"]
 
 from .._lazy import LazyPackage  # noqa: E402  (``distributed.collectives`` stays the function)
 

@@ -74,6 +74,69 @@ def emit_on_rank0(args: argparse.Namespace, results: list[Any], code: int = 0) -
     return first(code, EXIT_OK if ok else EXIT_USAGE)
 
 
+def add_step_arguments(st: argparse.ArgumentParser) -> None:
+    """``measurefirst step``'s switches for a step across the ranks of a process group."""
+    g = st.add_mutually_exclusive_group()
+    g.add_argument("--ddp", dest="parallel", action="store_const", const="ddp", default=None,
+                   help="under torchrun: the step on every rank, the model under DistributedDataParallel; per-rank "
+                        "phases, wait in collectives, global tokens/s, stragglers (rank 0 prints)")
+    g.add_argument("--fsdp", dest="parallel", action="store_const", const="fsdp",
+                   help="as --ddp, the model under FSDP2 (fully_shard on each child with parameters, then the root)")
+    st.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS,
+                    help=f"with --ddp/--fsdp: seconds a collective may wait before the group stops and names the "
+                         f"rank that failed or hangs (default {DEFAULT_TIMEOUT_SECONDS:g})")
+
+
+def run(args: argparse.Namespace) -> int:
+    """The distributed commands: ``collectives``, and ``step --ddp/--fsdp``."""
+    return cmd_group_step(args) if args.command == "step" else cmd_collectives(args)
+
+
+def cmd_group_step(args: argparse.Namespace) -> int:
+    """``measurefirst step TARGET --ddp|--fsdp`` under torchrun: every rank steps, rank 0 prints and writes."""
+    from ..dtypes import dtype_name
+    from ..errors import UsageError
+    from ..step import STEP_DTYPES, _first_set, _unpack
+    from ..targets import is_function_target, load_callable
+    from . import group
+    from .step import benchmark_group_step
+
+    if len(args.variants) != 1 or args.variants[0] != "eager" or len(args.dtypes) != 1:
+        raise UsageError(f"--{args.parallel} times one eager step in one dtype: drop --variants and give one --dtypes")
+    if not is_function_target(args.target):
+        raise UsageError("TARGET must be module:build or file.py:build")
+    if args.world_size != 1:
+        raise UsageError(f"--world-size is the group's size under --{args.parallel}: leave it out")
+    if not group.launched_by_torchrun() and not group.is_initialized():
+        raise UsageError(f"--{args.parallel} runs on every rank of a group: `torchrun --nproc-per-node N -m "
+                         f"measurefirst step {args.target} --{args.parallel}`")
+    if args.output is not None:
+        from ..safeio import DestinationError, check_destination
+
+        try:
+            check_destination(args.output, "output")
+        except DestinationError as exc:
+            raise UsageError(str(exc)) from None
+    created = group.init_from_env(timeout_seconds=args.timeout)
+    rank = group.dist().get_rank()
+    try:
+        _, build = load_callable(args.target)
+        parts = _unpack(build())
+        result = benchmark_group_step(
+            parts["model"], parts["optimizer"], parts["batches"], parallel=args.parallel, loss_fn=parts["loss_fn"],
+            device=args.device, steps=args.steps, warmup=args.warmup, grad_accum=args.grad_accum,
+            micro_batch=_first_set(args.micro_batch, parts["micro_batch"]),
+            seq_len=_first_set(args.seq_len, parts["seq_len"]), flops_per_step=args.flops,
+            dtype=dtype_name(args.dtypes[0], STEP_DTYPES), label=args.target.replace("\\", "/").rsplit("/", 1)[-1])
+    except group.RankFailed as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if created and group.is_initialized():
+            group.dist().destroy_process_group()
+    return emit_on_rank0(args, [result]) if rank == 0 else 0  # rank 0 prints and writes
+
+
 def cmd_collectives(args: argparse.Namespace) -> int:
     from ..emit import check_args
     from ..errors import UsageError

@@ -15,6 +15,9 @@ from .group import DEFAULT_TIMEOUT_SECONDS, RankFailed
 
 #: extra seconds the parent waits for the ranks beyond their collectives' timeout
 SPAWN_GRACE_SECONDS = 30.0
+#: once a rank has reported a failure, seconds the parent waits for the others before it stops them (a rank
+#: that hangs would otherwise hold the parent until the deadline)
+FAILED_GRACE_SECONDS = 5.0
 
 
 def free_port() -> int:
@@ -66,6 +69,8 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
             try:
                 rank, ok, value, named = results.get(timeout=max(0.1, min(1.0, deadline - time.monotonic())))
                 got[rank] = (ok, value, named)
+                if not ok:
+                    deadline = min(deadline, time.monotonic() + FAILED_GRACE_SECONDS)
             except queue_mod.Empty:
                 dead = [r for r, p in enumerate(procs) if r not in got and not p.is_alive()]
                 if dead:
@@ -82,6 +87,8 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
                                          f"without reporting", rank=dead[0])
                 if time.monotonic() > deadline:
                     missing = [r for r in range(nproc) if r not in got]
+                    if any(not ok for ok, _, _ in got.values()):
+                        break  # a rank failed and named the culprit: the others are stopped below
                     raise RankFailed(f"ranks {missing} of {nproc} did not finish within "
                                      f"{timeout_seconds + SPAWN_GRACE_SECONDS:g} s", rank=missing[0])
     finally:
@@ -93,6 +100,7 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
     if failures:
         # the rank that raised first names itself; the others name it too
         culprit = next((f for f in failures if f[2] == f[0]), failures[0])
-        raise RankFailed(f"rank {culprit[0]} of {nproc} failed: {culprit[1]}", rank=culprit[2],
+        what = "failed" if culprit[2] == culprit[0] else "reported"  # a rank that named another (one that hangs)
+        raise RankFailed(f"rank {culprit[0]} of {nproc} {what}: {culprit[1]}", rank=culprit[2],
                          reports={r: str(v) for r, v, _ in failures})
     return [got[r][1] for r in range(nproc)]

@@ -277,6 +277,14 @@ EN: dict[str, dict[str, str]] = {
                "one table and not the other; the verdict alternates the variants round by round.",
         "fix": "read speed differences from the interleaved verdict; read the table for where the time goes within "
                "one step"},
+    "rank_straggler": {
+        "title": "a straggling rank",
+        "message": "rank {rank} ({host}, local rank {local_rank}) computes its {phase} phase {value:.0%} slower than "
+                   "the median rank; the others wait {cost_ns:ns} per step for it",
+        "why": "Every collective waits for the last rank to arrive, so one slow rank sets the pace of the whole "
+               "group: the time the others spend waiting is lost on every one of them.",
+        "fix": "look at that rank's node: other jobs, a throttled or degraded GPU, slower data loading, an uneven "
+               "share of the data (sequence lengths); rerun to see whether it follows the node or the rank"},
     # ---- selfcheck ------------------------------------------------------------------------------
     "selfcheck_failed": {
         "title": "a known duration measured wrong",
@@ -579,6 +587,13 @@ ZH: dict[str, dict[str, str]] = {
         "fix.undecided": "给交错比较更多的步数（compare_budget=...），直到结论有 95% 置信区间；在此之前，表格与结论都不能说明哪个更快",
         "why": "各表是一个变体接一个变体测的，机器负载在其间的变化只影响其中一张；结论则逐轮交替各变体。",
         "fix": "速度差异看交错测量的结论；一步之内时间花在哪里看表格"},
+    "rank_straggler": {
+        "title": "掉队的进程",
+        "message": "进程 {rank}（{host}，本地进程 {local_rank}）的 {phase} 阶段计算比中位进程慢 {value:.0%}；"
+                   "其他进程每步要等它 {cost_ns:ns}",
+        "why": "每个集合通信都要等最后一个进程到达，所以一个慢进程决定了整个组的节奏：其他进程等待的时间在每个进程上都被浪费掉。",
+        "fix": "检查该进程所在的节点：其他作业、降频或故障的 GPU、更慢的数据加载、不均匀的数据分配（序列长度）；"
+               "重跑一次，看问题跟着节点走还是跟着进程号走"},
     "selfcheck_failed": {
         "title": "已知时长测量有误",
         "message": "{row}：误差 {value:+.2%}，容差 {threshold:+.2%}",

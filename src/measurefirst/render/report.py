@@ -22,6 +22,7 @@ from ..protocol import KINDS
 from .report_assets import CSS, JS
 from .report_checks import (collectives_section, group_history_section, pytest_run_section, rank_comparison_section,
                             rank_group_section, ranged_step_section, regression_section, selfcheck_section)
+from .group_step import group_step_section
 from .report_html import Ctx, kv, section
 from .report_profile import diff_section, profile_section
 from .report_step import diagnosis_section, steps_section
@@ -37,7 +38,8 @@ SECTIONS: dict[str, Callable[[Ctx, Any], str]] = {
     "profile_diff": diff_section, "diagnosis": diagnosis_section, "history": history_section,
     "regression": regression_section, "selfcheck": selfcheck_section, "pytest_run": pytest_run_section,
     "ranged_step": ranged_step_section, "collectives": collectives_section, "rank_group": rank_group_section,
-    "rank_comparison": rank_comparison_section, "group_history": group_history_section}
+    "rank_comparison": rank_comparison_section, "group_history": group_history_section,
+    "group_step": group_step_section}
 _fragments = itertools.count(1)
 
 
@@ -140,6 +142,8 @@ def _describe(ctx: Ctx, item: Any) -> str:
         name = f"{item.backend} × {item.world_size}"
     elif kind == "rank_group":
         name = item.measurement.label
+    elif kind == "group_step":
+        name = f"{item.label} · {item.parallel} × {item.world_size}"
     else:
         name = item.label
     return f"{ctx.t('kind_' + kind)}: {name}"

@@ -157,6 +157,12 @@ def _group_history(h: Any, options: Options) -> View:
     return list(group_history_lines(h, options.lang))
 
 
+def _group_step(g: Any, options: Options) -> View:
+    from .group_step import group_step_lines
+
+    return list(group_step_lines(g, options.lang))
+
+
 def _ranged_step(r: Any, options: Options) -> View:
     from .step import ranged_step_line
 
@@ -168,4 +174,4 @@ _VIEWS: dict[str, Callable[[Any, Options], View]] = {
     "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
     "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _collectives,
     "rank_group": _rank_group, "ranged_step": _ranged_step, "rank_comparison": _rank_comparison,
-    "group_history": _group_history}
+    "group_history": _group_history, "group_step": _group_step}

@@ -57,6 +57,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "kind_rank_group": ("ranks", "多进程"),
     "kind_rank_comparison": ("compare on many ranks", "多进程比较"),
     "kind_group_history": ("history of many ranks", "多进程历史"),
+    "kind_group_step": ("training step across ranks", "多进程训练步"),
     # summary
     "what": ("what", "测了什么"),
     "device": ("device", "设备"),
@@ -636,6 +637,34 @@ WORDS: dict[str, tuple[str, str]] = {
                        "#{id} {created}：{n} 个进程（{backend}），分布 {layout}，{verdicts}"),
     "gh_check": ("#{id} against #{before}:", "#{id} 对比 #{before}："),
     "gh_regressed": ("  {label}: {words}", "  {label}：{words}"),
+    # a training step across ranks in lines (render/group_step.py)
+    "gs_head": ("training step {label} across {n} ranks on {nodes} node(s): {parallel}, backend {backend}, {dtype}; "
+                "medians of {steps} steps after {warmup} warm-up",
+                "训练步 {label}，{n} 个进程分布在 {nodes} 个节点上：{parallel}，后端 {backend}，{dtype}；"
+                "预热 {warmup} 步后 {steps} 步的中位数"),
+    "gs_rank": ("rank", "进程"),
+    "gs_node": ("node", "节点"),
+    "gs_local": ("local", "本地"),
+    "gs_step": ("step", "整步"),
+    "gs_wait": ("wait", "等待"),
+    "gs_compute": ("compute", "计算"),
+    "gs_exposed": ("exposed comm", "暴露的通信"),
+    "gs_peak_mem": ("peak mem", "内存峰值"),
+    "gs_wait_ddp_comm_hook": ("wait: time blocked in collectives, timed by a DDP communication hook around each "
+                              "bucket's all-reduce (waited on where issued, so nothing overlaps: exposed comm = step "
+                              "- compute is an upper bound for a job that overlaps)",
+                              "等待：阻塞在集合通信中的时间，由 DDP 通信钩子围绕每个桶的 all-reduce 计时（在发出处等待完成，"
+                              "因而没有重叠：暴露的通信 = 整步 - 计算，是会重叠的作业的上界）"),
+    "gs_wait_fsdp2_custom_comm": ("wait: time blocked in collectives, timed by FSDP2's custom all-gather and "
+                                  "reduce-scatter (waited on where issued, so nothing overlaps: exposed comm = step "
+                                  "- compute is an upper bound for a job that overlaps)",
+                                  "等待：阻塞在集合通信中的时间，由 FSDP2 的自定义 all-gather 与 reduce-scatter 计时"
+                                  "（在发出处等待完成，因而没有重叠：暴露的通信 = 整步 - 计算，是会重叠的作业的上界）"),
+    "gs_global": ("group: {tokens}, {samples} (sums over the {n} ranks); MFU {mfu}",
+                  "整组：{tokens}，{samples}（{n} 个进程之和）；MFU {mfu}"),
+    "gs_mfu_why": ("n/a ({why})", "n/a（{why}）"),
+    "gs_no_straggler": ("no straggler: in every phase each rank computes within {t} of the median rank",
+                        "没有掉队者：每个阶段中每个进程的计算时间都在中位进程的 {t} 以内"),
     # doctor in lines
     "doctor_head": ("doctor: {label} on {device}", "体检：{label}（{device}）"),
     "doctor_failed": ("  the function failed: {error}", "  函数运行失败：{error}"),

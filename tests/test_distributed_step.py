@@ -1,0 +1,148 @@
+"""A training step across ranks (measurefirst.distributed.step): the group's arithmetic on a hand-built result,
+2-rank gloo groups under DDP and FSDP2 with one rank slowed in its backward, a rank that raises or hangs
+mid-step, and a two-node launch (two torchrun agents on this machine)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import report_kinds as rk
+from measurefirst.distributed.step import HANG_GRACE_SECONDS, STRAGGLER_MIN_STEP_FRACTION, GroupStepResult
+from measurefirst.protocol import from_dict
+
+ROOT = Path(__file__).resolve().parents[1]
+DELAY = 0.03  # seconds rank 1 sleeps in every backward
+TIMEOUT = 20.0
+HANG_TIMEOUT = 4.0  # the group's timeout in the test of a rank that hangs
+
+
+# ---- the group's arithmetic ----------------------------------------------------------------------
+def test_global_tokens_per_s_is_the_sum_over_ranks_and_the_straggler_costs_the_others_wait() -> None:
+    g = rk.group_step()
+    a, b = g.ranks
+    assert g.tokens_per_s == a.tokens_per_s + b.tokens_per_s and g.samples_per_s == a.samples_per_s + b.samples_per_s
+    assert a.compute_s == pytest.approx(a.step_s - 0.032) and a.exposed_comm_s == pytest.approx(0.032)
+    [st] = g.stragglers  # rank 1 computes its backward in 40 ms, rank 0 in 10 ms
+    assert (st.phase, st.rank) == ("backward", 1)
+    assert st.ratio == pytest.approx(0.040 / 0.025) and st.cost_s == pytest.approx(0.030)
+    [f] = g.findings
+    assert f.code == "rank_straggler" and f.context["host"] == "node-b" and f.context["node_rank"] == 1
+    text = str(g)
+    assert "2 ranks on 2 node(s)" in text and "node-b #1" in text
+    assert "rank 1 (node-b, local rank 0) computes its backward phase 60% slower" in text
+    assert "the others wait 30 ms per step for it" in text
+    assert g.mfu is None and "CPU: no datasheet peak" in text
+
+
+def test_a_small_difference_in_a_short_phase_is_no_straggler() -> None:
+    from dataclasses import replace
+
+    g = rk.group_step()
+    same = tuple(replace(r, wait_phase_s={**r.wait_phase_s, "backward": 0.002}, wait_s=0.002) for r in g.ranks)
+    # data 1.0 vs 1.5 x 1e-4 s: 50% slower, but far under STRAGGLER_MIN_STEP_FRACTION of the step
+    slow_data = replace(same[1], phase_s={**same[1].phase_s, "data": 1.5e-4})
+    quiet = replace(g, ranks=(same[0], slow_data))
+    assert 0.5e-4 < STRAGGLER_MIN_STEP_FRACTION * quiet.ranks[0].step_s and quiet.stragglers == ()
+    assert "no straggler" in str(quiet)
+
+
+def test_the_result_round_trips_through_json() -> None:
+    g = rk.group_step()
+    back = from_dict(json.loads(g.to_json()))
+    assert isinstance(back, GroupStepResult) and back == g
+    with pytest.raises(ValueError, match="ranks must be 0..n-1"):
+        GroupStepResult.from_dict({**g.to_dict(), "ranks": g.to_dict()["ranks"][::-1]})
+
+
+# ---- 2-rank gloo groups ---------------------------------------------------------------------------
+def _spawn(task: object, args: tuple = (), timeout: float = TIMEOUT) -> list:
+    from measurefirst.distributed import spawn
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    return spawn(task, 2, args, timeout_seconds=timeout)  # type: ignore[arg-type]
+
+
+@pytest.fixture()
+def tasks():
+    sys.path.insert(0, str(Path(__file__).parent))
+    import distributed_tasks
+
+    return distributed_tasks
+
+
+@pytest.mark.slow
+def test_ddp_and_fsdp_name_the_rank_slowed_in_its_backward_and_a_rank_that_raises(tasks) -> None:
+    out = _spawn(tasks.group_step_both_task, (DELAY,))
+    ddp, fsdp, _ = out[0]
+    for d in (ddp, fsdp):
+        g, delay = GroupStepResult.from_dict(d), d["slept"]  # the injected delay, as long as it really lasted
+        assert delay >= DELAY
+        assert g.parallel in ("ddp", "fsdp") and g.world_size == 2 and g.backend == "gloo"
+        assert [(s.phase, s.rank) for s in g.stragglers] == [("backward", 1)], str(g)
+        fast, slow = g.ranks
+        # rank 0 waits in the collectives for the injected delay; the slowed rank does not
+        assert 0.5 * delay < fast.wait_s - slow.wait_s < 2 * delay, (delay, str(g))
+        assert 0.5 * delay < g.stragglers[0].cost_s < 2 * delay
+        assert g.tokens_per_s == fast.tokens_per_s + slow.tokens_per_s  # exact: the sum over ranks
+        assert [f.context["rank"] for f in g.findings] == [1]
+    assert ddp["wait_method"] == "ddp_comm_hook" and fsdp["wait_method"] == "fsdp2_custom_comm"
+    # then rank 1 raised in its backward: both ranks name it, rank 0 with where it stopped
+    raised = [o[2] for o in out]
+    assert [r["rank"] for r in raised] == [1, 1], raised
+    assert "rank 1 of 2 failed: " in raised[1]["message"] and "rank gave up in backward" in raised[1]["message"]
+    assert raised[0]["message"].startswith("step: rank 1 of 2 failed: ") and "rank 0 stopped" in raised[0]["message"]
+    assert raised[0]["seconds"] < TIMEOUT  # rank 0 stopped without waiting for the group's timeout
+
+
+@pytest.mark.slow
+def test_a_rank_that_hangs_mid_step_is_named_within_the_timeout(tasks) -> None:
+    from measurefirst.distributed import RankFailed
+
+    with pytest.raises(RankFailed, match="rank 0 of 2 reported: .*rank 1 of 2 never reached") as info:
+        _spawn(tasks.group_step_task, ("ddp", 1, 0.0, "hang"), timeout=HANG_TIMEOUT)
+    assert info.value.rank == 1
+    assert "rank 1 of 2 never reached the collective that rank 0" in info.value.reports[0]
+    # rank 0 named it once the group's timeout ended its collective, and a grace for the others to speak
+    seconds = float(re.search(r"\[after ([0-9.]+) s\]", info.value.reports[0])[1])
+    assert HANG_TIMEOUT < seconds < HANG_TIMEOUT + HANG_GRACE_SECONDS + 15
+
+
+@pytest.mark.slow
+def test_two_node_launch_with_two_torchrun_agents() -> None:
+    from measurefirst.distributed.launch import free_port
+
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT / 'tests'}", OMP_NUM_THREADS="1")
+    port = free_port()
+    procs = [subprocess.Popen(
+        [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--node-rank", str(node),
+         "--nproc-per-node", "1", "--rdzv-backend", "c10d", "--rdzv-endpoint", f"127.0.0.1:{port}", "-m",
+         "measurefirst", "step", "distributed_tasks:build", "--fsdp", "--steps", "3", "--warmup", "1", "--flops", "6N",
+         "--timeout", "30", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+        for node in (0, 1)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs[0][1][-2000:] + outs[1][1][-2000:]
+    printed = [o for o, _ in outs if o.strip()]
+    assert len(printed) == 1  # rank 0 alone prints
+    g = from_dict(json.loads(printed[0]))
+    assert isinstance(g, GroupStepResult) and g.world_size == 2 and g.parallel == "fsdp"
+    assert [(r.rank, r.local_rank, r.node_rank) for r in g.ranks] == [(0, 0, 0), (1, 0, 1)]
+    assert len(g.nodes) == 2 and g.tokens_per_s == sum(r.tokens_per_s for r in g.ranks)
+
+
+def test_step_ddp_outside_a_group_says_how_to_launch_it(capsys, monkeypatch) -> None:
+    from measurefirst.cli import main
+
+    for k in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
+        monkeypatch.delenv(k, raising=False)
+    assert main(["step", "examples/tiny_lm.py:build", "--fsdp"]) == 2
+    assert capsys.readouterr().err.strip() == ("error: --fsdp runs on every rank of a group: `torchrun --nproc-per-node "
+                                               "N -m measurefirst step examples/tiny_lm.py:build --fsdp`")
+    assert main(["step", "examples/tiny_lm.py:build", "--ddp", "--variants", "eager,compile"]) == 2
+    assert "--ddp times one eager step in one dtype" in capsys.readouterr().err
