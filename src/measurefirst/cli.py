@@ -15,11 +15,8 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .errors import UsageError as UsageError  # measurefirst.cli.UsageError, as before
-from .cli_parser import KIND_DEFAULT
-from .cli_parser import build_parser as _build_parser
-from .cli_parser import parse_command, step_contract
-from .emit import check_args as _check, say as _say
-from .emit import show as _show
+from .cli_parser import KIND_DEFAULT, build_parser as _build_parser, parse_command, step_contract
+from .emit import check_args as _check, say as _say, show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import run as _guarded
 

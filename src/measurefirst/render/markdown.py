@@ -26,6 +26,11 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
             + ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows])
 
 
+def _at(baseline: str) -> str:
+    """A baseline as the plugin names it: ``@main`` (a saved name) or a file, as given."""
+    return baseline if baseline.startswith("@") or baseline.endswith(".json") else f"@{baseline}"
+
+
 def _change(c: "Change", gate: bool, lang: str) -> tuple[str, str]:
     verdict, _ = verdict_word(c, gate, lang)
     return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})", (f"**{verdict}**" if c.regression else verdict)
@@ -35,7 +40,7 @@ def pytest_run_lines(run: "PytestRun", lang: str) -> list[str]:
     gate = run.fail_if_slower is not None
     header = [word("pt_test", lang), word("median", lang), "±"]
     if run.baseline is not None:
-        header += [f"{word('col_change', lang)} (@{run.baseline})", word("verdict", lang)]
+        header += [f"{word('col_change', lang)} ({_at(run.baseline)})", word("verdict", lang)]
     rows = []
     for b in run.benchmarks:
         m = b.measurement
@@ -65,7 +70,10 @@ def markdown(results: Sequence[Any], lang: str = "en") -> str:
     for r in results:
         kind = getattr(r, "kind", "")
         if kind == "pytest_run":
-            out += [f"### {word('md_pytest_run', lang, n=len(r.benchmarks))}", ""] + pytest_run_lines(r, lang) + [""]
+            title = (word("md_pytest_run", lang, n=len(r.benchmarks)) if r.fail_if_slower is None or r.baseline is None
+                     else word("md_pytest_gate", lang, n=len(r.benchmarks), baseline=_at(r.baseline),
+                               threshold=f"{r.fail_if_slower:.1%}"))
+            out += [f"### {title}", ""] + pytest_run_lines(r, lang) + [""]
             if r.regressions:
                 out += [word("md_regressions", lang, n=len(r.regressions),
                              names=", ".join(b.name for b in r.regressions)), ""]

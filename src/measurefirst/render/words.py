@@ -436,6 +436,8 @@ WORDS: dict[str, tuple[str, str]] = {
     "reg_same": ("same", "无变化"),
     "reg_undecided": ("undecided", "无法判定"),
     "md_pytest_run": ("measurefirst: {n} benchmark(s)", "measurefirst：{n} 个基准"),
+    "md_pytest_gate": ("measurefirst: {n} benchmark(s) against {baseline}, failing beyond {threshold} slower",
+                       "measurefirst：{n} 个基准，对比 {baseline}，变慢超过 {threshold} 即失败"),
     "md_regressions": ("**{n} regression(s)**: {names}", "**{n} 项性能回退**：{names}"),
     "md_regression": ("measurefirst: {new} against {base}", "measurefirst：{new} 对比 {base}"),
     "md_others": ("{n} other result(s): see the HTML report (measurefirst report ... -o report.html)",
