@@ -24,6 +24,8 @@ import io
 import os
 import re
 import shlex
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -162,3 +164,12 @@ def run_pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, st
 def prepare(folder: Path) -> None:
     """A page's working folder: the repository's examples beside it, as in a checkout."""
     (folder / "examples").symlink_to(ROOT / "examples")
+
+
+def build_site(out: Path) -> Path:
+    """``mkdocs build --strict`` into ``out`` (a warning fails it, with mkdocs' output in the message)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "NO_MKDOCS_2_WARNING": "1"}
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)], cwd=ROOT,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out

@@ -5,13 +5,10 @@ how each kind of block is run, and how a block that cannot run here is marked); 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
-from docs_blocks import RUN_PY, RUN_SHELL, SHOWN, ROOT, blocks, commands, pages, prepare, run_command
+from docs_blocks import RUN_PY, RUN_SHELL, SHOWN, ROOT, blocks, build_site, commands, pages, prepare, run_command
 
 
 @pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -73,12 +70,3 @@ def test_the_site_builds_strictly(tmp_path):
     assert "measurefirst collectives" in cli and "--fail-if-slower" in cli  # generated from the parser
     assert "precision_not_met" in (site / "reference/findings/index.html").read_text()
     assert "pytest_run" in (site / "reference/results/index.html").read_text()
-
-
-def build_site(out: Path) -> Path:
-    """``mkdocs build --strict`` into ``out`` (a warning fails it, with mkdocs' output in the message)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "NO_MKDOCS_2_WARNING": "1"}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(out)], cwd=ROOT,
-                          env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stdout + done.stderr
-    return out
