@@ -109,7 +109,9 @@ def test_no_internal_link_is_broken(site):
             if not path.exists():
                 broken.append(f"{page.relative_to(site)}: {link} (no {path.relative_to(site)})")
             elif fragment and path.suffix == ".html":
-                ids = parsed.setdefault(path, _parse(path)).ids
+                if path not in parsed:
+                    parsed[path] = _parse(path)
+                ids = parsed[path].ids
                 if fragment not in ids:
                     broken.append(f"{page.relative_to(site)}: {link} (no #{fragment})")
     assert broken == []
