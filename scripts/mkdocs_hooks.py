@@ -5,8 +5,9 @@
   into the site and can be found.
 - ``<!-- generated: NAME -->`` in a page is replaced by a table generated from the code at build time:
   ``cli`` (every command and option, from the argparse parser), ``findings`` (the findings catalogue
-  with its English words) and ``kinds`` (every result kind of ``measurefirst.protocol.KINDS``), so the
-  reference cannot fall behind the code.
+  with its English words), ``kinds`` (every result kind of ``measurefirst.protocol.KINDS``) and ``api``
+  (mkdocstrings' directive for every name the package exports), so the reference cannot fall behind
+  the code.
 """
 
 from __future__ import annotations
@@ -118,4 +119,21 @@ def kinds_reference() -> str:
     return "\n".join(out)
 
 
-GENERATORS = {"cli": cli_reference, "findings": findings_reference, "kinds": kinds_reference}
+def api_reference() -> str:
+    """mkdocstrings' directive for every name ``measurefirst`` exports, a section per defining file."""
+    import measurefirst
+
+    by_module: dict[str, list[str]] = {}
+    for name, module in measurefirst._EXPORTS.items():
+        by_module.setdefault(module, []).append(name)
+    out: list[str] = []
+    for module in sorted(by_module):
+        path = module.replace(".", "/")
+        shown = f"src/measurefirst/{path}/" if (ROOT / "src/measurefirst" / path).is_dir() else f"src/measurefirst/{path}.py"
+        out += [f"## `{shown}`", ""]
+        for name in sorted(by_module[module], key=str.lower):
+            out += [f"::: measurefirst.{module}.{name}", "    options:", "      heading_level: 3", ""]
+    return "\n".join(out)
+
+
+GENERATORS = {"cli": cli_reference, "findings": findings_reference, "kinds": kinds_reference, "api": api_reference}
