@@ -145,7 +145,7 @@ def run_pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, st
     old = {k: os.environ.get(k) for k in [*env, "MEASUREFIRST_STORE"]}
     os.environ.update(env)
     os.environ.pop("MEASUREFIRST_STORE", None)
-    previous = os.getcwd()
+    previous, modules, path = os.getcwd(), set(sys.modules), list(sys.path)
     os.chdir(cwd)
     out = io.StringIO()
     try:
@@ -153,6 +153,10 @@ def run_pytest(args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, st
             code = int(pytest.main(["-p", "no:cacheprovider", "-p", "no:randomly", *args]))
     finally:
         os.chdir(previous)
+        sys.path[:] = path
+        for name in set(sys.modules) - modules:  # the test files it imported (as pytester does)
+            if not name.startswith(("measurefirst", "torch", "numpy", "rich", "_pytest", "pytest")):
+                del sys.modules[name]
         for k, v in old.items():
             if v is None:
                 os.environ.pop(k, None)
