@@ -15,7 +15,7 @@ import measurefirst
 from measurefirst.dtypes import DTYPE_ALIASES, dtype_name, torch_dtype
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 #: Subpackages documented as namespaces of their own (``measurefirst.distributed.benchmark`` is not
 #: ``measurefirst.benchmark``).
 NAMESPACES = {"distributed"}
@@ -24,7 +24,8 @@ NAMESPACES = {"distributed"}
 def _doc_names() -> set[str]:
     names: set[str] = set()
     for path in DOCS:
-        text = path.read_text(encoding="utf-8")
+        # mkdocstrings' directives (``::: measurefirst.engine.benchmark``) name where the API reference reads
+        text = re.sub(r"^::: .*$", "", path.read_text(encoding="utf-8"), flags=re.M)
         for mod, imported in re.findall(r"^\s*from (measurefirst[\w.]*) import ([\w, ]+)", text, re.M):
             assert mod == "measurefirst" or mod.split(".")[1] in NAMESPACES, f"{path.name}: from {mod} import"
             if mod == "measurefirst":

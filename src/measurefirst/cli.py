@@ -299,12 +299,14 @@ def cmd_kernel(args: argparse.Namespace) -> int:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from .loading import load_targets
+    from .render.markdown import markdown
     from .render.report import report, write
     from .render.words import word
 
     _check(args, what="report")  # before reading anything
     results = load_targets(list(args.targets), args.store)
-    html = report(results, lang=args.lang, theme=args.theme, title=args.title)
+    html = (markdown(results, lang=args.lang or "en") if args.format == "markdown"
+            else report(results, lang=args.lang, theme=args.theme, title=args.title))
     path = write(args.output, html)  # whole or not at all; DestinationError is reported in one line
     _say(word("wrote_report", args.lang, path=path, n=len(results), kib=f"{len(html) / 1024:.0f}",
               language=args.lang))

@@ -496,7 +496,11 @@ def build_parser(version: str) -> argparse.ArgumentParser:
               "profiles, steps, doctor), a saved run (#ID, @NAME, @NAME~K) or the name of a history in the "
               "store. The page needs no network: styles, script and SVG plots are inline.")
     rp.add_argument("targets", nargs="+", metavar="TARGET")
-    rp.add_argument("-o", "--output", type=_path, required=True, help="the HTML file to write, e.g. report.html")
+    rp.add_argument("-o", "--output", type=_path, required=True,
+                    help="the file to write, e.g. report.html (or summary.md with --format markdown)")
+    rp.add_argument("--format", choices=("html", "markdown"), default="html",
+                    help="html: the page (default); markdown: the tables of pytest runs (--mf-json) and regression "
+                         "checks, e.g. for $GITHUB_STEP_SUMMARY")
     rp.add_argument("--lang", choices=D.LANGS, default=D.LANGS[0], help="language of the page (default en)")
     rp.add_argument("--theme", choices=D.THEMES, default=D.THEMES[0],
                     help="auto follows the system (the page has a toggle); default auto")

@@ -646,6 +646,8 @@ class Store:
             w.writerows([[_csv_cell(x) for x in rec] for rec in records])
             return buf.getvalue()
         if fmt in ("markdown", "md"):
+            from .render.markdown import md_cell as _md_cell
+
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
             lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else _md_cell(x))
                                         for x in rec) + " |" for rec in records]
@@ -666,14 +668,6 @@ def _csv_cell(x: Any) -> Any:
 
     text = plain(x)
     return "'" + text if text.startswith(_FORMULA_STARTS) else text
-
-
-def _md_cell(x: Any) -> str:
-    """A value as a Markdown table cell: control characters (newlines, escape sequences) shown as escapes,
-    ``|`` escaped, so that neither the table nor the terminal is broken."""
-    from .render.text import plain
-
-    return plain(x).replace("\\", "\\\\").replace("|", "\\|")
 
 
 def _check_regular(path: Path) -> None:

@@ -1,0 +1,139 @@
+"""MkDocs hooks for the documentation site (named in mkdocs.yml; run by ``mkdocs build``).
+
+- README.md is the landing page: it goes in as ``index.md``, its ``docs/`` links made relative to the site.
+- Every page under docs/ that the nav does not name is listed under "More", so a new page always builds
+  into the site and can be found.
+- ``<!-- generated: NAME -->`` in a page is replaced by a table generated from the code at build time:
+  ``cli`` (every command and option, from the argparse parser), ``findings`` (the findings catalogue
+  with its English words), ``kinds`` (every result kind of ``measurefirst.protocol.KINDS``) and ``api``
+  (mkdocstrings' directive for every name the package exports), so the reference cannot fall behind
+  the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MARKER = re.compile(r"<!-- generated: (\w+) -->")
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _nav_pages(nav: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(nav, str):
+        found.add(nav)
+    elif isinstance(nav, dict):
+        for value in nav.values():
+            found |= _nav_pages(value)
+    elif isinstance(nav, list):
+        for item in nav:
+            found |= _nav_pages(item)
+    return found
+
+
+def on_config(config: Any) -> Any:
+    docs = Path(config["docs_dir"])
+    named = _nav_pages(config["nav"])
+    more = [{p.stem.replace("-", " ").capitalize(): p.relative_to(docs).as_posix()}
+            for p in sorted(docs.rglob("*.md")) if p.relative_to(docs).as_posix() not in named]
+    if more:
+        config["nav"].append({"More": more})
+    return config
+
+
+def on_files(files: Any, config: Any) -> Any:
+    from mkdocs.structure.files import File
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("](docs/", "](")
+    files.append(File.generated(config, "index.md", content=readme))
+    return files
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    return MARKER.sub(lambda m: GENERATORS[m.group(1)](), markdown)
+
+
+# ---- the generated reference ---------------------------------------------------------------------
+def cli_reference() -> str:
+    """Every command with its description, usage, options (default, help) and examples."""
+    from measurefirst.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    out: list[str] = []
+    for name, command in sub.choices.items():
+        out += [f"## `measurefirst {name}`", "", _cell(command.description or ""), "", "```text",
+                command.format_usage().strip(), "```", "", "| option | default | what it does |", "| --- | --- | --- |"]
+        for action in command._actions:
+            if action.help == argparse.SUPPRESS or isinstance(action, argparse._HelpAction):
+                continue
+            flags = ", ".join(f"`{s}`" for s in action.option_strings) or f"`{action.metavar or action.dest}`"
+            default = action.default
+            shown = "" if default in (None, False, [], argparse.SUPPRESS) or not action.option_strings \
+                else f"`{default}`"
+            if action.choices:
+                flags += " (" + " \\| ".join(f"`{c}`" for c in action.choices) + ")"
+            out.append(f"| {flags} | {shown} | {_cell((action.help or '').replace('%%', '%'))} |")
+        if command.epilog:
+            out += ["", "Examples:", "", "```text", command.epilog.strip(), "```"]
+        out.append("")
+    return "\n".join(out)
+
+
+def findings_reference() -> str:
+    """The catalogue: code, severity, what produces it, threshold, and the words (en)."""
+    from measurefirst.findings import CATALOGUE
+    from measurefirst.render.findings import EN
+
+    out = ["| code | severity | from | threshold | title | why it matters | fix |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for code, entry in CATALOGUE.items():
+        words = EN.get(code, {})
+        if entry.threshold is not None:
+            threshold = f"`{entry.threshold_name}` = {entry.threshold:g} ({entry.unit})"
+        else:
+            threshold = f"`{entry.threshold_name}`" if entry.threshold_name else ""
+        out.append(f"| `{code}` | {entry.severity} | {entry.source} | {threshold} | {_cell(words.get('title', ''))} "
+                   f"| {_cell(words.get('why', ''))} | {_cell(words.get('fix', ''))} |")
+    return "\n".join(out)
+
+
+def kinds_reference() -> str:
+    """Every result kind, the class that holds it, its schema version and its docstring's first line."""
+    from measurefirst import protocol
+
+    out = ["| kind | class | what it holds |", "| --- | --- | --- |"]
+    for kind, where in protocol.KINDS.items():
+        module, name = where.split(":")
+        cls = getattr(importlib.import_module(f"measurefirst.{module}"), name)
+        doc = (cls.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        out.append(f"| `{kind}` | `measurefirst.{module}.{name}` | {_cell(doc)} |")
+    return "\n".join(out)
+
+
+def api_reference() -> str:
+    """mkdocstrings' directive for every name ``measurefirst`` exports, a section per defining file."""
+    import measurefirst
+
+    by_module: dict[str, list[str]] = {}
+    for name, module in measurefirst._EXPORTS.items():
+        by_module.setdefault(module, []).append(name)
+    out: list[str] = []
+    for module in sorted(by_module):
+        path = module.replace(".", "/")
+        shown = f"src/measurefirst/{path}/" if (ROOT / "src/measurefirst" / path).is_dir() else f"src/measurefirst/{path}.py"
+        out += [f"## `{shown}`", ""]
+        for name in sorted(by_module[module], key=str.lower):
+            out += [f"::: measurefirst.{module}.{name}", "    options:", "      heading_level: 3", ""]
+    return "\n".join(out)
+
+
+GENERATORS = {"cli": cli_reference, "findings": findings_reference, "kinds": kinds_reference, "api": api_reference}

@@ -1,0 +1,83 @@
+"""The CI recipe (examples/ci/benchmarks.yml, shown in docs/how-to/ci.md) runs end to end here: its
+``run:`` steps, in order, as GitHub Actions would run them (bash, one temporary repository, the store
+kept between runs as the cache keeps it), on a tiny pytest-benchmark suite timed on the seeded simulated
+clock. A first push to main (no baseline yet) saves one; a pull request that slows one test is gated, and the job
+summary gets the regression table in Markdown."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+yaml = pytest.importorskip("yaml", reason="PyYAML reads the workflow (it comes with mkdocs: pip install mkdocs)")
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / "examples" / "ci" / "benchmarks.yml"
+SUITE = '''
+def test_sum(benchmark):
+    benchmark(sum, range(100))
+
+
+def test_sorted(benchmark):
+    assert benchmark(sorted, [3, 1, 2]) == [1, 2, 3]
+'''
+#: Steps that set up the runner (checkout, Python, pip install): the test's environment is set up already.
+SETUP_STEPS = ("Install",)
+
+
+def run_steps() -> list[tuple[str, str, str | None]]:
+    """(name, script, condition) of every ``run:`` step, in order."""
+    jobs = yaml.safe_load(WORKFLOW.read_text())["jobs"]
+    (job,) = jobs.values()
+    return [(s.get("name", ""), s["run"], s.get("if")) for s in job["steps"] if "run" in s]
+
+
+def test_the_workflow_restores_runs_and_saves_the_store():
+    flow = yaml.safe_load(WORKFLOW.read_text())
+    steps = flow["jobs"]["benchmarks"]["steps"]
+    uses = [s.get("uses", "") for s in steps]
+    assert any(u.startswith("actions/cache/restore@") for u in uses)
+    save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
+    assert save["if"] == "github.ref == 'refs/heads/main'" and save["with"]["path"] == ".measurefirst"
+    scripts = "\n".join(script for _, script, _ in run_steps())
+    assert "--mf-compare main --mf-fail-if-slower 5%" in scripts and "$GITHUB_STEP_SUMMARY" in scripts
+    assert "--format markdown" in scripts
+
+
+def _ci_run(repo: Path, ref: str, simulate: str) -> tuple[list[int], str]:
+    """One workflow run: each run step in bash, like Actions (a failed step skips the rest, except those
+    under ``if: always()``); returns the exit codes and the job summary."""
+    summary = repo / f"summary-{ref.replace('/', '-')}.md"
+    env = {**os.environ, "GITHUB_REF": ref, "GITHUB_STEP_SUMMARY": str(summary),
+           "MEASUREFIRST_PYTEST_SIMULATE": simulate, "PYTHONPATH": str(ROOT / "src"),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("MEASUREFIRST_STORE", None)
+    codes: list[int] = []
+    failed = False
+    for name, script, condition in run_steps():
+        if name in SETUP_STEPS or (failed and condition != "always()"):
+            continue
+        script = script.replace("pytest ", "pytest -p no:cacheprovider ", 1)  # leave no .pytest_cache behind
+        done = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=repo, env=env, capture_output=True,
+                              text=True, timeout=120)
+        codes.append(done.returncode)
+        failed = failed or done.returncode != 0
+    return codes, summary.read_text() if summary.exists() else ""
+
+
+def test_the_recipe_runs_end_to_end(tmp_path):
+    (tmp_path / "tests" / "benchmarks").mkdir(parents=True)
+    (tmp_path / "tests" / "benchmarks" / "test_tiny.py").write_text(SUITE)
+    codes, first = _ci_run(tmp_path, "refs/heads/main", "call=10us,seed=1")  # the first push: no baseline yet
+    assert codes == [0, 0] and (tmp_path / ".measurefirst" / "results.db").exists()
+    assert "| test | median | ± |" in first and "test_sum" in first
+    codes, slow = _ci_run(tmp_path, "refs/pull/1/merge", "call=10us,seed=1;test_sum=12us")  # one test 20% slower
+    assert codes == [1, 0]  # the gate fails the job; the summary is still written
+    assert "against @main, failing beyond 5.0% slower" in slow
+    assert "| 1.199x" in slow or "| 1.200x" in slow
+    assert "**REGRESSION**" in slow and "**1 regression(s)**: tests/benchmarks/test_tiny.py::test_sum" in slow
+    assert "test_sorted | 10.01 µs | 0.00% | 1.000x (1.000–1.000) | same |" in slow

@@ -1,0 +1,72 @@
+"""Every code block of the README and the documentation site runs as written (tests/docs_blocks.py says
+how each kind of block is run, and how a block that cannot run here is marked); the site builds with
+``mkdocs build --strict``."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from docs_blocks import RUN_PY, RUN_SHELL, SHOWN, ROOT, blocks, build_site, commands, pages, prepare, run_command
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_block_of_the_page_runs(page, tmp_path, capsys):
+    prepare(tmp_path)
+    namespace: dict = {"__name__": "__docs__"}
+    ran = 0
+    for b in blocks(page):
+        assert b.lang, f"{b.where}: label the fence (python, bash, text, ...)"
+        assert b.lang in RUN_PY + RUN_SHELL + SHOWN, f"{b.where}: unknown fence label {b.lang!r}"
+        if b.norun is not None or b.lang in SHOWN:
+            continue
+        if b.lang in RUN_PY:
+            previous = os.getcwd()
+            os.chdir(tmp_path)
+            try:
+                exec(compile(b.body, b.where, "exec"), namespace)
+            finally:
+                os.chdir(previous)
+        else:
+            for command in commands(b.body):
+                code, out = run_command(command, tmp_path)
+                assert code == 0, f"{b.where}: `{command}` exited {code}:\n{out[-3000:]}"
+        ran += 1
+    capsys.readouterr()
+
+
+def test_every_block_is_accounted_for():
+    """Each fence is run, shown as output, or marked with why it cannot run here; the counts are printed."""
+    counts = {"python": 0, "shell": 0, "shown": 0, "norun": 0}
+    reasons = []
+    for page in pages():
+        for b in blocks(page):
+            if b.norun is not None:
+                counts["norun"] += 1
+                reasons.append(f"{b.where}: {b.norun}")
+                assert len(b.norun) >= 8, f"{b.where}: say why the block cannot run"
+            elif b.lang in RUN_PY:
+                counts["python"] += 1
+            elif b.lang in RUN_SHELL:
+                counts["shell"] += 1
+                assert all(c.split()[0] in ("measurefirst", "pytest") or "=" in c.split()[0]
+                           for c in commands(b.body)), f"{b.where}: a command that cannot run here needs norun"
+            else:
+                counts["shown"] += 1
+    print(counts, *reasons, sep="\n")
+    assert counts["python"] >= 15 and counts["shell"] >= 15
+    assert counts["norun"] < counts["python"] + counts["shell"]  # most blocks run
+
+
+def test_the_site_builds_strictly(tmp_path):
+    pytest.importorskip("mkdocs", reason="the site needs mkdocs (pip install -r requirements-dev.txt)")
+    pytest.importorskip("material", reason="the site needs mkdocs-material (pip install -r requirements-dev.txt)")
+    site = build_site(tmp_path / "site")
+    for page in ("index.html", "reference/cli/index.html", "reference/findings/index.html",
+                 "reference/results/index.html", "reference/api/index.html", "tutorial/zh/index.html"):
+        assert (site / page).is_file(), page
+    cli = (site / "reference/cli/index.html").read_text()
+    assert "measurefirst collectives" in cli and "--fail-if-slower" in cli  # generated from the parser
+    assert "precision_not_met" in (site / "reference/findings/index.html").read_text()
+    assert "pytest_run" in (site / "reference/results/index.html").read_text()
