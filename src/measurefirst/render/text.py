@@ -182,7 +182,17 @@ def calls_words(numbers: "Iterable[int]", lang: str = "en") -> str:
 
 
 def measurement_line(m: "Measurement", lang: str = "en") -> str:
-    """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``."""
+    """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``,
+    then the speed reference and the findings."""
+    lines = [measurement_summary(m, lang)]
+    if m.summary is not None:
+        lines += reference_lines(m, lang)
+        lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"), lang)]
+    return "\n".join(plain(line) for line in lines)
+
+
+def measurement_summary(m: "Measurement", lang: str = "en") -> str:
+    """The first line of :func:`measurement_line`: the time with its interval, as every output shows it."""
     where = f"{m.device}, {m.timer}"
     if m.summary is None:
         state = "" if m.complete else word("interrupted_paren", lang)
@@ -200,10 +210,7 @@ def measurement_line(m: "Measurement", lang: str = "en") -> str:
         parts.append(word("m_host", lang, time=format_time(m.host_median)))
     if not m.complete:
         parts.append(word("m_incomplete", lang))
-    lines = ["".join(parts)]
-    lines += reference_lines(m, lang)
-    lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"), lang)]
-    return "\n".join(plain(line) for line in lines)
+    return plain("".join(parts))
 
 
 def reference_lines(m: "Measurement", lang: str = "en") -> list[str]:
