@@ -90,6 +90,13 @@ def step_results():
     return tuple(out)
 
 
+def step_comparison():
+    """The step results above with an interleaved comparison (hand-put together: the simulated comparison)."""
+    from measurefirst.step import StepComparison
+
+    return StepComparison(tuple(step_results()), comparison())
+
+
 @functools.lru_cache(maxsize=None)
 def diagnosis():
     w = SimWorld(SimSpec(call_ns=2_000, timer_ns=50, noise=0.3, seed=4, cold_ns=5e6))

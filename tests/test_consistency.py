@@ -1,0 +1,251 @@
+"""Every number agrees with every other (issue 24), as properties over every result kind and every finding.
+
+The rule (docs/consistency.md):
+
+- a finding is raised only when its own value crosses its own threshold in the stated direction, and its
+  words show that value, on the right side of the threshold at the shown rounding;
+- a number shown twice (text and HTML, a finding's message and its "measured …" evidence) is the same number;
+- a rate above its ceiling (a roof) raises a finding naming the ceiling; no "of roof" above 100% in silence;
+- a fit whose points contradict the model is marked poor (in its findings and its words), never a law.
+
+Hypothesis draws seeded simulated runs and hand-built values (derandomized, bounded, no deadline), in English
+and Chinese. The tables below enumerate ``protocol.KINDS`` and the findings catalogue: a new kind or code fails
+:func:`test_every_kind_and_every_code_is_covered` until it has a case here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from html import unescape
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import report_kinds as rk
+from measurefirst import benchmark
+from measurefirst.findings import CATALOGUE, Finding, found
+from measurefirst.protocol import KINDS
+from measurefirst.render.findings import EN, finding_words
+from measurefirst.render.report import fragment
+from measurefirst.render.report_html import value_vs_threshold
+from measurefirst.render.text import fit_text, format_time, sweep_lines
+from measurefirst.render.views import Options, view
+from measurefirst.render.words import word
+from measurefirst.simulate import SimSpec, SimWorld
+
+LANGS = ("en", "zh")
+PROPERTY = settings(max_examples=12, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+#: How each code's value relates to its threshold when the finding is raised: ``above`` (value > threshold),
+#: ``at_least`` (>=), ``below`` (<), ``beyond`` (|value| > threshold), ``differs`` (!=), or ``state`` (a fact
+#: with no threshold crossed: its value, if any, is evidence).
+DIRECTION = {
+    "incomplete": "state", "noise_floor": "above", "precision_not_met": "above", "few_samples": "below",
+    "unstable": "above", "drift": "beyond", "speed_modes": "at_least", "outliers": "above", "preempted": "above",
+    "warmup_not_steady": "state", "cold_start": "at_least", "near_resolution": "above", "overhead_bias": "above",
+    "auto_device_cpu": "state", "no_device_work": "state", "graph_setup": "state", "unjoined_stream": "above",
+    "launch_bound": "at_least", "unsynchronized_timing": "at_least", "implicit_syncs": "above",
+    "many_tiny_ops": "at_least", "other_load": "at_least", "cpu_frequency": "state", "threads": "above",
+    "tf32_off": "state", "memory": "state", "function_failed": "state", "data_starvation": "above",
+    "recompile_during_timing": "above", "compile_time": "state", "cudnn_benchmark_varying_shapes": "above",
+    "peak_memory_phase": "state", "mfu_above_100": "above", "batch_mismatch": "differs",
+    "table_contradicts_verdict": "above", "selfcheck_failed": "beyond", "selfcheck_trap_missed": "state",
+    "selfcheck_noisy": "beyond", "count_spread": "above", "roof_exceeded": "above", "poor_fit": "above",
+    "fit_slope_points": "below", "nonmonotone_sizes": "at_least",
+}
+
+
+def _crosses(direction: str, value: float, threshold: float) -> bool:
+    return {"above": value > threshold, "at_least": value >= threshold, "below": value < threshold,
+            "beyond": abs(value) > threshold, "differs": value != threshold}.get(direction, True)
+
+
+def check_finding(f: Finding) -> None:
+    """A raised finding's value crosses its threshold in its direction, and its words (message and the HTML
+    evidence) show that value on the same side of the threshold as the value itself."""
+    direction = DIRECTION[f.code]
+    if f.value is None or f.threshold is None or direction == "state" or not math.isfinite(f.value):
+        return
+    assert _crosses(direction, f.value, f.threshold), (f.code, f.value, f.threshold, f.severity)
+    at_threshold = Finding(f.code, f.threshold, f.threshold, f.severity, f.context)
+    for lang in LANGS:
+        shown, edge = finding_words(f, lang).message, finding_words(at_threshold, lang).message
+        if "{value" in _templates(f.code) and f.value != f.threshold and direction != "at_least":
+            assert shown != edge, (f.code, f.value, f.threshold, shown)  # the shown value is not the threshold's
+    evidence = value_vs_threshold(f.value, f.threshold)
+    assert evidence is not None and evidence[0] != evidence[1], (f.code, f.value, f.threshold, evidence)
+
+
+def _templates(code: str) -> str:
+    return " ".join(v for k, v in EN[code].items() if k.startswith("message"))
+
+
+# ---- every finding code: its words at the edge of its threshold ------------------------------------------------
+#: Codes whose value is shown with a rounding that can meet the threshold's (a percentage, a ratio):
+#: values drawn a hair across the threshold must still read as across it.
+def _near(threshold: float, direction: str) -> st.SearchStrategy[float]:
+    eps = st.floats(1e-6, 0.02)
+    if direction == "below":
+        return eps.map(lambda e: threshold * (1 - e) if threshold else -e)
+    return eps.map(lambda e: threshold * (1 + e) if threshold else e)
+
+
+CROSSING = sorted(c for c, d in DIRECTION.items() if d not in ("state", "differs") and "{value" in _templates(c))
+
+
+@pytest.mark.parametrize("code", CROSSING)
+@PROPERTY
+@given(data=st.data())
+def test_a_value_a_hair_across_its_threshold_reads_as_across_it(code, data):
+    spec = CATALOGUE[code]
+    threshold = spec.threshold if spec.threshold is not None else data.draw(st.sampled_from([0.005, 0.01, 0.1, 1.0]))
+    if DIRECTION[code] in ("below",) and spec.unit in ("count", "samples", "calls"):
+        value = threshold - 1  # counts are whole
+    elif spec.unit in ("count", "samples", "calls", "threads"):
+        value = threshold + 1
+    else:
+        value = data.draw(_near(threshold, DIRECTION[code]))
+    context = dict(label="f", baseline="b", row="r", n=64, rate=1e9, unit="FLOP/s", peak=1e9, points=1,
+                   roof="compute", cores=2, outliers=3, host_ns=1e3, device_ns=1e3)
+    if code == "mfu_above_100":
+        context["peak"] = data.draw(st.sampled_from(["table", "measured"]))
+    f = found(code, value, threshold=threshold, **context)
+    check_finding(f)
+
+
+# ---- simulated measurements: findings, and the numbers text and HTML show -------------------------------------
+@st.composite
+def sim_runs(draw):
+    spec = SimSpec(call_ns=draw(st.sampled_from([2_000.0, 40_000.0, 400_000.0])), noise=draw(st.floats(0.0, 0.5)),
+                   timer_ns=draw(st.sampled_from([50.0, 5_000.0])), cold_ns=draw(st.sampled_from([0.0, 2e6, 5e7])),
+                   preempt_prob=draw(st.sampled_from([0.0, 0.05, 0.3])), preempt_ns=draw(st.sampled_from([1e5, 1e6])),
+                   seed=draw(st.integers(0, 2**16)))
+    w = SimWorld(spec)
+    return benchmark(w.function(), timer=w.timer(), label="f", min_time=0.0, warmup_min_time=0.0,
+                     budget=draw(st.sampled_from([0.05, 0.3])), precision=draw(st.sampled_from([0.005, 0.02])))
+
+
+def _text(results, lang: str) -> str:
+    from rich.console import Console
+
+    console = Console(width=200, record=True, color_system=None, force_terminal=False)
+    for part in view(results, Options(lang=lang)):
+        console.print(part)
+    return console.export_text()
+
+
+@PROPERTY
+@given(m=sim_runs())
+def test_simulated_measurements_agree_with_their_findings_text_and_html(m):
+    for f in m.findings:
+        check_finding(f)
+    s = m.summary
+    assert s is not None
+    ci = m.ci
+    time = format_time(m.median, None if ci is None else (ci[1] - ci[0]) / 2)
+    for lang in LANGS:
+        text, html = _text([m], lang), unescape(fragment(m, lang=lang))
+        assert time in html and time in text, (time, lang)
+        for f in m.findings:  # a finding's message is the same words in text and HTML
+            message = finding_words(f, lang).message
+            assert message in text.replace("\n", "") or message in " ".join(text.split()), (f.code, lang)
+            assert message in html, (f.code, lang)
+
+
+# ---- every result kind: findings, and their words in text and HTML ---------------------------------------------
+def _items(result):
+    return list(result) if isinstance(result, (list, tuple)) else [result]
+
+
+@pytest.fixture(scope="module")
+def every_kind(tmp_path_factory):
+    kinds = rk.every_kind(tmp_path_factory.mktemp("kinds"))
+    out = {k: v for k, v in kinds.items() if k != "count_history"}
+    out["history"] = kinds["history"]
+    out["step_comparison"] = rk.step_comparison()
+    return out
+
+
+def test_every_kind_and_every_code_is_covered(every_kind):
+    assert set(every_kind) == set(KINDS)
+    assert set(DIRECTION) == set(CATALOGUE)
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_each_kind_shows_each_finding_once_in_the_same_words_in_text_and_html(every_kind, kind):
+    results = _items(every_kind[kind])
+    findings = [f for r in results for f in getattr(r, "findings", ())]
+    for f in findings:
+        check_finding(f)
+    for lang in LANGS:
+        text = " ".join(_text(results, lang).split())
+        html = " ".join(unescape(fragment(results if len(results) > 1 else results[0], lang=lang)).split())
+        for f in findings:
+            message = " ".join(finding_words(f, lang).message.split())
+            assert message in html, (kind, f.code, lang)
+            if kind not in ("profile", "profile_diff"):  # a profile finds nothing
+                assert message[:60] in text, (kind, f.code, lang, message)
+
+
+# ---- ceilings and fits: simulated sweeps ------------------------------------------------------------------------
+@st.composite
+def sim_sweeps(draw):
+    """A sweep whose times follow t0 + c·n^k, some sizes disturbed (slower or faster), against a peak that some
+    rates pass."""
+    from measurefirst.roofline import Peaks
+    from measurefirst.sweep import sweep
+
+    t0, k = draw(st.sampled_from([2e4, 2e5])), draw(st.sampled_from([1.0, 2.0, 3.0]))
+    sizes = [32, 64, 128, 256, 512]
+    disturb = draw(st.dictionaries(st.sampled_from(sizes), st.sampled_from([0.3, 3.0, 10.0]), max_size=2))
+    c = draw(st.sampled_from([0.001, 0.05]))
+    w = SimWorld(SimSpec(timer_ns=50, noise=0.01, seed=draw(st.integers(0, 999))))
+    peak = draw(st.sampled_from([1e6, 1e8, 1e11]))
+    peaks = Peaks("cpu", "test cpu", "float32", flops_per_s=peak, bytes_per_s=peak / 10, matmul_size=1024,
+                  copy_bytes=1 << 20, threads=2, host="test")
+    return sweep({"op": lambda n: w.function((t0 + c * n**k) * disturb.get(n, 1.0))}, sizes, flops="2*n**3",
+                 bytes=lambda n: 12.0 * n * n, timer=w.timer(), peaks=peaks, min_time=0.0, warmup_min_time=0.0,
+                 budget=0.05)
+
+
+@settings(PROPERTY, max_examples=10)
+@given(r=sim_sweeps())
+def test_sweeps_name_the_ceiling_they_pass_and_mark_the_fits_their_points_contradict(r):
+    for f in r.findings:
+        check_finding(f)
+    codes = [f.code for f in r.checks()]
+    over = [p for p in r.series("op") if p.ok and (r.bound(p).fraction or 0) > 1.0]
+    assert ("roof_exceeded" in codes) == bool(over)
+    fit = r.fit("op")
+    contradicted = {"poor_fit", "fit_slope_points", "nonmonotone_sizes"} & set(codes)
+    assert bool(contradicted) == fit.poor
+    for lang in LANGS:
+        lines = "\n".join(sweep_lines(r, lang=lang))
+        poor_words = word("fit_poor", lang).strip(" —")[:20]
+        assert (poor_words in lines) == fit.poor, (lang, lines)
+        assert (poor_words in fit_text(fit, lang)) == fit.poor
+        if over:
+            roof = next(f for f in r.checks() if f.code == "roof_exceeded")
+            message = finding_words(roof, lang).message
+            assert message in lines or message in unescape(fragment(r, lang=lang))
+
+
+# ---- shares of a whole -------------------------------------------------------------------------------------------
+@PROPERTY
+@given(selfs=st.lists(st.floats(1e-7, 1e-2), min_size=1, max_size=12))
+def test_the_shares_of_a_profile_add_up_to_100_percent_within_rounding(selfs):
+    from measurefirst.profiling.capture import OpRow, Profile
+    from measurefirst.render.profile import profile_lines
+
+    ops = tuple(OpRow(name=f"aten::op{i}", calls=1.0, self_s=s, total_s=s, device_s=0.0, flops=0.0, bytes_est=0.0,
+                      cpu_mem_bytes=0.0, device_mem_bytes=0.0, input_shapes="", work=True, top_level=True)
+                for i, s in enumerate(selfs))
+    p = Profile(label="p", device="cpu", steps=1, ops=ops, work=ops, top=ops, kernels=(), step_s=sum(selfs) * 1.1)
+    for lang in LANGS:
+        text = _text([p], lang)
+        shares = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", text.split("\n\n")[0])][:len(selfs)]
+        if len(shares) == len(selfs):
+            assert abs(sum(shares) - 100) <= 0.5 * len(shares) + 1e-9, (shares, text)
