@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 import report_kinds as rk
 from measurefirst import benchmark
+from measurefirst.errors import FitError
 from measurefirst.findings import CATALOGUE, Finding, found
 from measurefirst.protocol import KINDS
 from measurefirst.render.findings import EN, finding_words
@@ -128,6 +129,18 @@ def sim_runs(draw):
                      budget=draw(st.sampled_from([0.05, 0.3])), precision=draw(st.sampled_from([0.005, 0.02])))
 
 
+@PROPERTY
+@given(cold=st.sampled_from([0.5, 1.5, 4.0, 9.5, 12.0, 40.0]), noise=st.floats(0.0, 0.3), seed=st.integers(0, 2**16))
+def test_doctors_notes_and_warnings_cross_their_own_thresholds(cold, noise, seed):
+    """A doctor's cold-start note (from 2x) and warning (from 10x) each carry the threshold they crossed."""
+    from measurefirst.doctor import doctor
+
+    w = SimWorld(SimSpec(call_ns=100_000.0, noise=noise, seed=seed, cold_ns=cold * 100_000.0))
+    d = doctor(w.function(), timer=w.timer(), budget=0.2, label="f")
+    for f in d.findings:
+        check_finding(f)
+
+
 def _text(results, lang: str) -> str:
     from rich.console import Console
 
@@ -180,51 +193,63 @@ def test_each_kind_shows_each_finding_once_in_the_same_words_in_text_and_html(ev
     findings = [f for r in results for f in getattr(r, "findings", ())]
     for f in findings:
         check_finding(f)
+    # a pytest run's text is pytest's own terminal report (tests/test_pytest_plugin.py); notes (info) may be left
+    # out of a terse text view, warnings and errors never
+    has_text = kind != "pytest_run"
     for lang in LANGS:
-        text = " ".join(_text(results, lang).split())
+        text = " ".join(_text(results, lang).split()) if has_text else ""
         html = " ".join(unescape(fragment(results if len(results) > 1 else results[0], lang=lang)).split())
         for f in findings:
             message = " ".join(finding_words(f, lang).message.split())
             assert message in html, (kind, f.code, lang)
-            if kind not in ("profile", "profile_diff"):  # a profile finds nothing
+            if has_text and f.severity != "info":
                 assert message[:60] in text, (kind, f.code, lang, message)
 
 
 # ---- ceilings and fits: simulated sweeps ------------------------------------------------------------------------
 @st.composite
-def sim_sweeps(draw):
-    """A sweep whose times follow t0 + c·n^k, some sizes disturbed (slower or faster), against a peak that some
-    rates pass."""
+def sweeps(draw):
+    """A hand-built sweep whose times follow t0 + c·n^k, some sizes disturbed (slower or faster), against a peak
+    that some rates pass."""
     from measurefirst.roofline import Peaks
-    from measurefirst.sweep import sweep
+    from measurefirst.sweep import SweepPoint, SweepResult
+    from test_snapshots import measurement
 
-    t0, k = draw(st.sampled_from([2e4, 2e5])), draw(st.sampled_from([1.0, 2.0, 3.0]))
-    sizes = [32, 64, 128, 256, 512]
-    disturb = draw(st.dictionaries(st.sampled_from(sizes), st.sampled_from([0.3, 3.0, 10.0]), max_size=2))
-    c = draw(st.sampled_from([0.001, 0.05]))
-    w = SimWorld(SimSpec(timer_ns=50, noise=0.01, seed=draw(st.integers(0, 999))))
-    peak = draw(st.sampled_from([1e6, 1e8, 1e11]))
+    t0, c, k = draw(st.floats(1e3, 1e6)), draw(st.floats(1e-4, 1.0)), draw(st.floats(0.5, 3.5))
+    sizes = sorted(draw(st.sets(st.sampled_from([16, 32, 64, 128, 256, 512, 1024]), min_size=3, max_size=7)))
+    disturb = draw(st.dictionaries(st.sampled_from(sizes), st.floats(0.2, 10.0), max_size=2))
+    peak = draw(st.sampled_from([1e6, 1e9, 1e15]))
     peaks = Peaks("cpu", "test cpu", "float32", flops_per_s=peak, bytes_per_s=peak / 10, matmul_size=1024,
                   copy_bytes=1 << 20, threads=2, host="test")
-    return sweep({"op": lambda n: w.function((t0 + c * n**k) * disturb.get(n, 1.0))}, sizes, flops="2*n**3",
-                 bytes=lambda n: 12.0 * n * n, timer=w.timer(), peaks=peaks, min_time=0.0, warmup_min_time=0.0,
-                 budget=0.05)
+    points = tuple(SweepPoint("op", n, measurement(f"op n={n}", (t0 + c * n**k) * disturb.get(n, 1.0), number=1),
+                              flops=2.0 * n**3, bytes=12.0 * n * n) for n in sizes)
+    return SweepResult(points=points, labels=("op",), sizes=tuple(sizes), reference=sizes[len(sizes) // 2],
+                       device="cpu", peaks=peaks)
 
 
-@settings(PROPERTY, max_examples=10)
-@given(r=sim_sweeps())
+@settings(PROPERTY, max_examples=25)
+@given(r=sweeps())
 def test_sweeps_name_the_ceiling_they_pass_and_mark_the_fits_their_points_contradict(r):
     for f in r.findings:
         check_finding(f)
     codes = [f.code for f in r.checks()]
     over = [p for p in r.series("op") if p.ok and (r.bound(p).fraction or 0) > 1.0]
     assert ("roof_exceeded" in codes) == bool(over)
-    fit = r.fit("op")
+    try:
+        fit = r.fit("op")
+    except FitError:  # too few sizes: no law is drawn at all
+        fit = None
     contradicted = {"poor_fit", "fit_slope_points", "nonmonotone_sizes"} & set(codes)
-    assert bool(contradicted) == fit.poor
+    if fit is not None:
+        assert bool(contradicted) == fit.poor
+    else:
+        assert contradicted <= {"nonmonotone_sizes"}
     for lang in LANGS:
         lines = "\n".join(sweep_lines(r, lang=lang))
         poor_words = word("fit_poor", lang).strip(" —")[:20]
+        if fit is None:
+            assert "c·n^" not in lines.replace("t0 + c·n^k", "")  # no fitted law narrated
+            continue
         assert (poor_words in lines) == fit.poor, (lang, lines)
         assert (poor_words in fit_text(fit, lang)) == fit.poor
         if over:
@@ -245,7 +270,7 @@ def test_the_shares_of_a_profile_add_up_to_100_percent_within_rounding(selfs):
                 for i, s in enumerate(selfs))
     p = Profile(label="p", device="cpu", steps=1, ops=ops, work=ops, top=ops, kernels=(), step_s=sum(selfs) * 1.1)
     for lang in LANGS:
-        text = _text([p], lang)
-        shares = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)%", text.split("\n\n")[0])][:len(selfs)]
-        if len(shares) == len(selfs):
-            assert abs(sum(shares) - 100) <= 0.5 * len(shares) + 1e-9, (shares, text)
+        rows = [line.split("│") for line in _text([p], lang).splitlines() if line.startswith("│ aten::op")]
+        shares = [float(row[5].strip().rstrip("%")) for row in rows[:len(selfs)]]
+        assert len(shares) == len(selfs)
+        assert abs(sum(shares) - 100) <= 0.05 * len(shares) + 1e-9, (shares, rows)
