@@ -346,9 +346,13 @@ def point_issues(m: "Measurement", lang: str = "en") -> list[str]:
               for f in m.findings if f.severity != "info"]
     if m.n_preempted and m.n_used != m.n_samples:
         issues.append(word("issue_preempted", lang, k=m.n_samples - m.n_used, n=m.n_samples))
-    if m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples"):
-        issues.append(word("issue_precision", lang, target=f"{m.stop.precision:.1%}",
-                           got=format_relative(m.ci_half_width_rel), reason=code_word("reason_", m.stop.reason, lang)))
+    # the target, unless a finding already said it: against the interval the stopping rule judged
+    said = any(f.code in ("precision_not_met", "noise_floor") for f in m.findings)
+    rel = m.precision_half_width_rel
+    if (m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples")
+            and not said and not rel <= m.stop.precision):
+        issues.append(word("issue_precision", lang, target=f"{m.stop.precision:.1%}", got=format_relative(rel),
+                           reason=code_word("reason_", m.stop.reason, lang)))
     if not m.complete:
         issues.append(word("issue_incomplete", lang))
     return issues
