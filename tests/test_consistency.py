@@ -223,6 +223,25 @@ def test_each_kind_shows_each_finding_once_in_the_same_words_in_text_and_html(ev
                 assert message[:60] in text, (kind, f.code, lang, message)
 
 
+#: Kinds whose text and HTML both show their measurements' medians.
+TIMED_KINDS = ("measurement", "comparison", "sweep", "history", "saved_run", "diagnosis")
+
+
+@pytest.mark.parametrize("kind", TIMED_KINDS)
+def test_each_kind_shows_a_median_at_the_same_rounding_in_text_and_html(every_kind, kind):
+    """The history's table said 99.41 µs where its HTML (and every other view) said 99.4 µs (±4.7 µs)."""
+    results = _items(every_kind[kind])
+    ms = [m for r in results for m in ([r] if r.kind == "measurement" else getattr(r, "measurements", None)
+                                       or [getattr(r, "measurement", None)]) if m is not None and m.summary]
+    assert ms
+    for lang in LANGS:
+        text = _text(results, lang)
+        html = unescape(fragment(results if len(results) > 1 else results[0], lang=lang))
+        for m in ms:
+            time = format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2)
+            assert time in text and time in html, (kind, m.label, time, lang)
+
+
 # ---- ceilings and fits: simulated sweeps ------------------------------------------------------------------------
 @st.composite
 def sweeps(draw):
