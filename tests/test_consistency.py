@@ -158,6 +158,21 @@ def test_doctors_notes_and_warnings_cross_their_own_thresholds(cold, noise, seed
         check_finding(f)
 
 
+@pytest.mark.parametrize("kernel_us", [1.0, 50.0])
+def test_doctors_unsynchronized_timing_claims_its_threshold_only_when_it_crossed_it(kernel_us):
+    """On the simulated GPU: a launch-bound kernel reads about the same with and without synchronizing (a note,
+    no threshold crossed); a 50 µs kernel reads 12x short unsynchronized (a warning from 2x)."""
+    from measurefirst.doctor import doctor
+    from measurefirst.simulate import SimGPU
+
+    g = SimGPU()
+    with g.installed():
+        d = doctor(g.kernel(kernel_us * 1000.0), budget=0.3)
+    (f,) = [f for f in d.findings if f.code == "unsynchronized_timing"]
+    assert f.severity == ("info" if kernel_us == 1.0 else "warning")
+    check_finding(f)
+
+
 def _text(results, lang: str) -> str:
     from rich.console import Console
 

@@ -242,8 +242,10 @@ class _Doctor:
         ratio = m.median / naive_s if naive_s > 0 else math.inf
         self.evidence["unsynced_s"] = naive_s
         self.evidence["unsynced_ratio"] = ratio
-        self.add(found("unsynchronized_timing", ratio, severity="warning" if ratio >= UNSYNCED_WARN_RATIO else "info",
-                       unsynced_ns=naive_s * 1e9, synced_ns=m.median * 1e9))
+        f = found("unsynchronized_timing", ratio, severity="warning" if ratio >= UNSYNCED_WARN_RATIO else "info",
+                  unsynced_ns=naive_s * 1e9, synced_ns=m.median * 1e9)
+        # below the warning's ratio it is a note that crossed no threshold, so it claims none
+        self.add(f if ratio >= UNSYNCED_WARN_RATIO else replace(f, threshold=None))
 
     def implicit_syncs(self) -> None:
         if self.cuda:
