@@ -307,6 +307,10 @@ def test_sweeps_name_the_ceiling_they_pass_and_mark_the_fits_their_points_contra
             roof = next(f for f in r.checks() if f.code == "roof_exceeded")
             message = finding_words(roof, lang).message
             assert message in lines or message in unescape(fragment(r, lang=lang))
+            # it names the ceiling: which roof, its rate and how it was measured
+            assert roof.context["roof"] in ("compute", "memory") and roof.context["unit"] in message
+            assert ("float32" in message) == (roof.context["roof"] == "compute") and roof.value is not None
+            assert roof.value > 1.0
 
 
 # ---- shares of a whole -------------------------------------------------------------------------------------------
