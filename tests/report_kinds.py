@@ -90,6 +90,16 @@ def step_results():
     return tuple(out)
 
 
+def step_comparison():
+    """The step results above with an interleaved comparison of their whole steps (on the simulated clock)."""
+    from measurefirst.step import StepComparison
+
+    w = SimWorld(SimSpec(call_ns=300_000, timer_ns=100, noise=0.02, seed=6))
+    whole = compare({"eager": w.function(300_000), "fused": w.function(180_000)}, timer=w.timer(), device="cpu",
+                    min_time=0.0, budget=1.0)
+    return StepComparison(tuple(step_results()), whole)
+
+
 @functools.lru_cache(maxsize=None)
 def diagnosis():
     w = SimWorld(SimSpec(call_ns=2_000, timer_ns=50, noise=0.3, seed=4, cold_ns=5e6))

@@ -70,7 +70,8 @@ def test_a_version_1_diagnosis_gets_its_reasons_as_codes_and_keeps_other_text():
                          "sync": "cpu: nothing runs asynchronously"}
     assert diagnosis_lines(d, "zh")[2:5] == ["  未运行：memory（模拟时钟）", "  未运行：precision（函数运行失败）",
                                              "  未运行：sync（cpu: nothing runs asynchronously）"]
-    assert Diagnosis.from_dict(d.to_dict()) == d and d.to_dict()["schema_version"] == 2
+    assert Diagnosis.from_dict(d.to_dict()) == d and d.to_dict()["schema_version"] == 3
+    assert d.measurement is None  # not kept before version 3
 
 
 def test_quiet_simulated_clock_is_clean():
@@ -114,8 +115,53 @@ def test_item_in_the_hot_loop_is_noted_on_cpu():
 
     d = doctor(with_item, device="cpu", budget=1.0)
     f = next(f for f in d.findings if f.code == "implicit_syncs")
-    assert f.severity == "info" and f.context["ops"] == {"aten::_local_scalar_dense": 5, "aten::item": 5}
+    # one .item() is one synchronization: aten::item and the aten::_local_scalar_dense it calls are listed once
+    assert f.severity == "info" and f.value == 5 and f.context["ops"] == {"aten::item": 5}
     assert ".item()" in finding_words(f).message and "x5" in finding_words(f).message
+    assert "_local_scalar_dense" not in finding_words(f).message
+
+
+def test_each_syncing_call_is_listed_once_under_the_op_the_code_called():
+    """Issue 24: "aten::_local_scalar_dense x1, .item() (aten::item) x1" for one .item(). A syncing op that
+    torch runs inside another (item inside is_nonzero and allclose, _local_scalar_dense inside item) is the
+    same synchronization."""
+    x = torch.randn(64)
+
+    def four_syncs():
+        a = x.sum().item()
+        b = float(x.sum())
+        c = torch.allclose(x, x)
+        return (a, b, c) if x[0] > -100 else None  # `if tensor:` is one more
+
+    d = doctor(four_syncs, device="cpu", budget=0.5)
+    f = next(f for f in d.findings if f.code == "implicit_syncs")
+    assert f.context["ops"] == {"aten::item": 2, "aten::allclose": 1, "aten::is_nonzero": 1}
+    assert f.value == 4 == sum(d.evidence["syncing_ops_per_call"].values())
+    for lang in ("en", "zh"):
+        message = finding_words(f, lang).message
+        assert message.count("x1") == 2 and message.count("x2") == 1 and "_local_scalar_dense" not in message
+
+
+def test_doctor_shows_the_functions_measured_time_as_benchmark_prints_it():
+    """Issue 24: the doctor measured the function and never said how long it took. The diagnosis carries the
+    measurement it took, and shows its time with the interval as benchmark() prints it (text, HTML, JSON)."""
+    from measurefirst.render.report import fragment
+    from measurefirst.render.text import format_time, measurement_summary
+
+    world = SimWorld(SimSpec(call_ns=250_000, noise=0.02, seed=4))
+    d = doctor(world.function(), timer=world.timer(), budget=0.5, label="f")
+    m = d.measurement
+    assert m is not None and m.ci is not None and m.label == "f"
+    time = format_time(m.median, (m.ci[1] - m.ci[0]) / 2)
+    for lang in ("en", "zh"):
+        summary = measurement_summary(m, lang)
+        assert str(m).splitlines()[0] == measurement_summary(m) and summary.startswith("f")
+        lines = diagnosis_lines(d, lang)
+        assert sum(summary in line for line in lines) == 1, lines  # shown once, exactly as benchmark shows it
+        assert time in summary and time in fragment(d, lang=lang)  # the HTML shows the same time
+    back = Diagnosis.from_dict(json.loads(d.to_json()))
+    assert back == d and back.measurement is not None and back.measurement.median == m.median
+    assert "median_s" not in d.evidence  # one number, in one place
 
 
 def test_function_that_raises_reports_where_and_what_completed():

@@ -199,3 +199,112 @@ def test_notebook_fragments_work_side_by_side(browser, tmp_path):
     assert page.js(f"document.querySelector('#{first} thead th:nth-child(2)').getAttribute('aria-sort')") == "descending"
     assert page.js(f"document.querySelector('#{ids[1]} thead th:nth-child(2)').getAttribute('aria-sort')") == "none"
     _assert_clean(page, path)
+
+
+# ---- layout at three widths (issue 24): nothing clipped, marks inside their axes, tables reachable ------------
+#: Phone, laptop and desktop widths, CSS pixels.
+WIDTHS = (390, 1000, 1440)
+
+#: Every layout problem on the page, as [what, where, numbers...]: text cut by its box or by the viewport,
+#: SVG text outside its plot, a plot mark outside its axes, a table column neither visible nor scrollable,
+#: the page wider than the window.
+LAYOUT = r"""(() => {
+  const out = [], vw = document.documentElement.clientWidth, slack = 1.5;
+  const shown = e => !e.closest('details:not([open])') && e.getClientRects().length > 0;
+  const where = e => { const s = e.closest('section[id]'); const t = (e.textContent || '').trim().slice(0, 40);
+                       return (s ? s.id : '') + ' ' + e.tagName.toLowerCase() + ' "' + t + '"'; };
+  const scroller = e => { for (let p = e.parentElement; p; p = p.parentElement) {
+      const s = getComputedStyle(p).overflowX; if (s === 'auto' || s === 'scroll') return p; } return null; };
+  if (document.documentElement.scrollWidth > vw + slack)
+    out.push(['page wider than the window', '', document.documentElement.scrollWidth, vw]);
+  // HTML text: each text node's box inside every box that would hide it, and inside the window unless scrollable
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || el.closest('svg, script, style, title') || !shown(el)) continue;
+    const range = document.createRange(); range.selectNodeContents(n);
+    const r = range.getBoundingClientRect();
+    if (!r.width) continue;
+    const sc = scroller(el);
+    for (let p = el; p && p !== document.body; p = p.parentElement) {
+      const cs = getComputedStyle(p);
+      if (p === sc) break;  // a scroll container: its content is reachable
+      if (cs.overflowX !== 'visible' || cs.textOverflow === 'ellipsis') {
+        const b = p.getBoundingClientRect();
+        if (r.right > b.right + slack || r.left < b.left - slack || p.scrollWidth > p.clientWidth + slack) {
+          out.push(['text clipped by its box', where(el), Math.round(r.right), Math.round(b.right)]); break; }
+      }
+    }
+    if (!sc && (r.right > vw + slack || r.left < -slack))
+      out.push(['text outside the window', where(el), Math.round(r.left), Math.round(r.right), vw]);
+  }
+  // tables: every column visible, or the table scrolls inside its own container that fits the window
+  for (const t of document.querySelectorAll('table')) {
+    if (!shown(t)) continue;
+    const sc = scroller(t);
+    if (sc) { const b = sc.getBoundingClientRect();
+              if (b.right > vw + slack) out.push(['table scroller wider than the window', where(t), b.right, vw]); continue; }
+    for (const th of t.querySelectorAll('th')) { const b = th.getBoundingClientRect();
+      if (b.right > vw + slack) out.push(['table column off screen', where(th), Math.round(b.right), vw]); }
+  }
+  // plots: every text inside the picture, every mark inside the axes (a mark's half-width of slack)
+  for (const svg of document.querySelectorAll('svg.mf-plot')) {
+    if (!shown(svg)) continue;
+    const box = svg.getBoundingClientRect(), scale = box.width / svg.viewBox.baseVal.width;
+    for (const t of svg.querySelectorAll('text')) { const r = t.getBoundingClientRect();
+      if (r.left < box.left - slack || r.right > box.right + slack || r.top < box.top - slack || r.bottom > box.bottom + slack)
+        out.push(['plot text outside the picture', svg.id + ' "' + t.textContent.slice(0, 40) + '"',
+                  Math.round(r.left - box.left), Math.round(box.right - r.right)]); }
+    const bg = svg.querySelector('rect.mf-plotbg');
+    if (!bg) continue;
+    const a = bg.getBoundingClientRect(), pad = 7 * scale + slack;
+    for (const m of svg.querySelectorAll('.mf-dot, .mf-err, .mf-line, .mf-ref, .mf-band, .mf-bar')) {
+      if (m.classList.contains('mf-key')) continue;  // the legend's samples sit outside the axes on purpose
+      const r = m.getBoundingClientRect();
+      if (r.left < a.left - pad || r.right > a.right + pad || r.top < a.top - pad || r.bottom > a.bottom + pad)
+        out.push(['plot mark outside its axes', svg.id + ' ' + m.getAttribute('class'),
+                  Math.round(r.left - a.left), Math.round(a.right - r.right), Math.round(r.top - a.top),
+                  Math.round(a.bottom - r.bottom)]);
+    }
+  }
+  return out;
+})()"""
+
+
+def _labels(result) -> list[str]:
+    """The label of every result a report of ``result`` shows (results without one are named by kind)."""
+    items = list(result) if isinstance(result, (list, tuple)) else [result]
+    out = []
+    for item in items:
+        label = getattr(item, "label", None) or getattr(getattr(item, "measurement", None), "label", None)
+        if isinstance(label, str):
+            out.append(label)
+    return out
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_layout_at_each_width(browser, pages, width, tmp_path):
+    """Issue 24: at 1,000 px the forest plot's verdict was cut ("could have detecte"), the selfcheck table's last
+    columns were off screen and the contents named one variant of a four-variant step result."""
+    problems = {}
+    for kind, files in pages.items():
+        for path in dict.fromkeys(files):
+            page = _open(browser, path, width=width, height=900, mobile=width < 500)
+            found = page.js(LAYOUT)
+            if found:
+                problems[path.name] = found
+                page.screenshot(tmp_path / f"{path.stem}-{width}.png")
+    assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
+
+
+def test_the_contents_name_every_result_and_variant(browser, pages, tmp_path):
+    kinds = rk.every_kind(tmp_path)
+    for kind, (en, zh) in pages.items():
+        results = list(kinds.values()) if kind == "all" else kinds[kind]
+        for path in (en, zh):
+            page = _open(browser, path)
+            toc = page.js("document.querySelector('nav.mf-toc').innerText")
+            missing = [label for label in _labels(results if kind != "all" else
+                                                   [x for r in results for x in (r if isinstance(r, (list, tuple)) else [r])])
+                       if label not in toc]
+            assert missing == [], (kind, path.name, toc)

@@ -115,7 +115,8 @@ def diagnosis() -> Diagnosis:
     findings = (cold, bound)
     return Diagnosis(label="tiny_op", device="cpu", findings=findings, checks=("cold_start", "launch_bound", "sync"),
                      skipped={"sync": "cpu: nothing runs asynchronously", "memory": "simulated",
-                              "precision": "function_failed"}, evidence={"median_s": 2e-6}, env=dict(ENV))
+                              "precision": "function_failed"}, evidence={"unsynced_ratio": 1.0}, env=dict(ENV),
+                     measurement=measurement("tiny_op", 2_000.0))
 
 
 def _op(name: str, calls: float, self_us: float, *, work: bool = True, shapes: str = "") -> OpRow:

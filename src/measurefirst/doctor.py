@@ -16,7 +16,7 @@ import math
 import os
 import traceback
 import warnings
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, ClassVar
 
@@ -34,6 +34,10 @@ from .timers import Timer, make_timer
 #: renderer says which Python habits produce each.
 SYNCING_OPS = ("aten::_local_scalar_dense", "aten::item", "aten::nonzero", "aten::masked_select", "aten::unique",
                "aten::_unique2", "aten::is_nonzero", "aten::equal", "aten::allclose")
+#: Syncing ops that torch runs once inside another syncing op (``outer: inner``): one call of the outer op
+#: is one synchronization, listed once, under the op the user's code called.
+SYNC_OP_INNER = {"aten::item": "aten::_local_scalar_dense", "aten::is_nonzero": "aten::item",
+                 "aten::allclose": "aten::item"}
 #: The measurement's findings that the ``cold_start`` and ``overhead_bound`` checks report; the
 #: ``noise`` check reports the others (unstable samples, drift, preemption...).
 _COLD_CODES = ("cold_start",)
@@ -44,8 +48,9 @@ _BOUND_CODES = ("launch_bound", "unjoined_stream")
 #: is simulated (no profile, device or memory to look at), or the function failed before the check.
 SKIP_SIMULATED, SKIP_FUNCTION_FAILED = "simulated", "function_failed"
 #: Version of a :class:`Diagnosis`'s stored form; version 0 (none written) is version 1's form; version 1
-#: gave the reasons a check did not run in English words (see :data:`measurefirst.protocol.SKIP_WORDS_V1`).
-SCHEMA_VERSION = 2
+#: gave the reasons a check did not run in English words (see :data:`measurefirst.protocol.SKIP_WORDS_V1`);
+#: version 3 carries the function's measurement (absent from older forms: not kept then).
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ class Diagnosis:
     error: str | None = None  # the function's failure, with where it happened
     evidence: dict[str, Any] = field(default_factory=dict)
     env: dict[str, Any] = field(default_factory=dict)
+    measurement: Measurement | None = None  # the function's own time, as benchmark() measured it
 
     kind: ClassVar[str] = "diagnosis"
     schema_version: ClassVar[int] = SCHEMA_VERSION
@@ -90,7 +96,8 @@ class Diagnosis:
         return "\n".join(diagnosis_lines(self))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
+        return {"kind": self.kind, "schema_version": self.schema_version, **asdict(replace(self, measurement=None)),
+                "measurement": None if self.measurement is None else self.measurement.to_dict()}
 
     def to_json(self, indent: int | None = 2) -> str:
         from .safeio import strict_json
@@ -114,7 +121,8 @@ class Diagnosis:
                        checks=tuple(str(c) for c in d.get("checks") or ()),
                        skipped={str(k): str(v) for k, v in (d.get("skipped") or {}).items()},
                        error=None if d.get("error") is None else str(d["error"]),
-                       evidence=dict(d.get("evidence") or {}), env=dict(d.get("env") or {}))
+                       evidence=dict(d.get("evidence") or {}), env=dict(d.get("env") or {}),
+                       measurement=None if d.get("measurement") is None else Measurement.from_dict(d["measurement"]))
         except KeyError as exc:
             raise ValueError(f"diagnosis is missing the field {exc}") from exc
         except (TypeError, AttributeError) as exc:
@@ -206,8 +214,6 @@ class _Doctor:
             self._use(resolve_device(self.m.device))
         if busy0 is not None and busy1 is not None and t1 > t0 and not simulated:
             self.evidence["other_load_cores"] = max(0.0, ((busy1 - busy0) - (own1 - own0)) / (t1 - t0))
-        self.evidence["median_s"] = self.m.median
-        self.evidence["ci_s"] = self.m.ci
 
     def cold_start(self) -> None:
         m = self.m
@@ -236,8 +242,10 @@ class _Doctor:
         ratio = m.median / naive_s if naive_s > 0 else math.inf
         self.evidence["unsynced_s"] = naive_s
         self.evidence["unsynced_ratio"] = ratio
-        self.add(found("unsynchronized_timing", ratio, severity="warning" if ratio >= UNSYNCED_WARN_RATIO else "info",
-                       unsynced_ns=naive_s * 1e9, synced_ns=m.median * 1e9))
+        f = found("unsynchronized_timing", ratio, severity="warning" if ratio >= UNSYNCED_WARN_RATIO else "info",
+                  unsynced_ns=naive_s * 1e9, synced_ns=m.median * 1e9)
+        # below the warning's ratio it is a note that crossed no threshold, so it claims none
+        self.add(f if ratio >= UNSYNCED_WARN_RATIO else replace(f, threshold=None))
 
     def implicit_syncs(self) -> None:
         if self.cuda:
@@ -274,7 +282,9 @@ class _Doctor:
         p = profile(self.fn, device=self.dev, steps=1, warmup=0, label=self.label)
         self.profile = p
         counts = p.counts("all")
-        seen = {name: int(counts[name]) for name in SYNCING_OPS if counts.get(name)}
+        own = {name: counts.get(name, 0) - sum(counts.get(outer, 0) for outer, inner in SYNC_OP_INNER.items()
+                                              if inner == name) for name in SYNCING_OPS}
+        seen = {name: int(n) for name, n in own.items() if n > 0}
         self.evidence["syncing_ops_per_call"] = seen
         if seen and not self.cuda:
             self.add(found("implicit_syncs", sum(seen.values()), severity="info", ops=seen))
@@ -419,7 +429,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
             if name not in d.checks and name not in d.skipped:
                 d.skipped[name] = SKIP_FUNCTION_FAILED
     return Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
-                     _jsonable(d.evidence), environment(d.dev))
+                     _jsonable(d.evidence), environment(d.dev), d.m)
 
 
 def _jsonable(x: Any) -> Any:

@@ -260,7 +260,7 @@ def cold_start(cold_ns: float | None, median_s: float, calls: int, *, audit: boo
     if ratio >= COLD_START_RATIO:
         return found("cold_start", ratio, severity="warning" if audit else "info", **context)
     if audit and ratio >= COLD_START_NOTE_RATIO:
-        return found("cold_start", ratio, severity="info", **context)
+        return found("cold_start", ratio, threshold=COLD_START_NOTE_RATIO, severity="info", **context)
     return None
 
 

@@ -133,7 +133,7 @@ def _benchmark_v1(b: Any) -> Any:
 
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
-    "diagnosis": {0: _stamp(1), 1: _diagnosis_v1},
+    "diagnosis": {0: _stamp(1), 1: _diagnosis_v1, 2: _stamp(3)},
     "step": {0: _stamp(1), 1: _step_v1},
     "profile_diff": {0: _stamp(1)},
     "saved_run": {0: _stamp(1)},

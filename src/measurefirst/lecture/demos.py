@@ -188,7 +188,7 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
         res.data["unsynced_ratio"] = None
     else:
         d = measurefirst.doctor(lambda: a @ b, device=device, budget=1.0 if quick else 3.0)
-        naive, truth = d.evidence.get("unsynced_s"), d.evidence.get("median_s")
+        naive, truth = d.evidence.get("unsynced_s"), None if d.measurement is None else d.measurement.median
         ratio2 = d.evidence.get("unsynced_ratio")
         res.data["unsynced_ratio"] = ratio2
         for line in sync_lines(naive, truth, ratio2, lang):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .findings import finding_words
-from .text import plain
+from .text import measurement_summary, plain
 from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -21,6 +21,8 @@ def skip_words(reason: str, lang: str = "en") -> str:
 
 def diagnosis_lines(d: "Diagnosis", lang: str = "en") -> list[str]:
     lines = [word("doctor_head", lang, label=d.label, device=d.device)]
+    if d.measurement is not None:
+        lines.append(word("doctor_time_line", lang, summary=measurement_summary(d.measurement, lang)))
     if d.error:
         lines.append(word("doctor_failed", lang, error=d.error))
     order = {"error": 0, "warning": 1, "info": 2}

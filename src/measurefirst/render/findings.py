@@ -10,6 +10,7 @@ finding's context.
 from __future__ import annotations
 
 import math
+import re
 import string
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
@@ -713,11 +714,39 @@ def _si(x: float) -> str:
     return f"{x:.3g} "
 
 
+@dataclass(frozen=True)
+class _Value:
+    """A finding's value with its threshold, for formatting: a value that differs from its threshold never
+    reads as the threshold (``10.0%`` of a 10% threshold): it gains decimals until it reads apart."""
+
+    value: float
+    threshold: float | None
+
+    def format(self, spec: str) -> str:
+        shown = format(self.value, spec)
+        match = re.fullmatch(r"([+ ]?)\.(\d+)([f%])", spec)
+        if match is None or self.threshold is None or self.value == self.threshold or not math.isfinite(self.threshold):
+            return shown
+        sign, digits, kind = match[1], int(match[2]), match[3]
+        for more in range(digits, digits + 7):
+            shown = format(self.value, f"{sign}.{more}{kind}")
+            if shown != format(self.threshold, f"{sign}.{more}{kind}"):
+                break
+        return shown
+
+
 class _Formatter(string.Formatter):
     """``str.format`` plus ``{x:ns}`` (nanoseconds as a readable time) and ``{x:mib}`` (bytes in MiB);
     a missing or non-finite number reads ``n/a``."""
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, _Value):
+            if not math.isfinite(value.value):
+                return "n/a"
+            if format_spec in ("ns", "mib", "si"):
+                value = value.value
+            else:
+                return value.format(format_spec)
         if value is None or (isinstance(value, float) and not math.isfinite(value)):
             return "n/a"
         if format_spec == "ns":
@@ -749,7 +778,7 @@ class FindingText:
 
 def _fields(f: Finding) -> dict[str, Any]:
     fields: dict[str, Any] = dict(f.context)
-    fields.update(value=f.value, threshold=f.threshold,
+    fields.update(value=None if f.value is None else _Value(f.value, f.threshold), threshold=f.threshold,
                   inverse=None if not f.value else 1 / f.value)
     sites = f.context.get("sites")
     if isinstance(sites, dict):

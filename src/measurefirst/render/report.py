@@ -76,10 +76,10 @@ GROUPED: dict[str, Callable[[Ctx, Any], str]] = {
     "timed": measurements_section, "count": counts_section, "step": steps_section}
 
 
-def _sections(ctx: Ctx, items: Sequence[Any]) -> list[tuple[str, str, Any]]:
-    """(section id, html, first result) per section; consecutive timings, counts and step results
+def _sections(ctx: Ctx, items: Sequence[Any]) -> list[tuple[str, str, Sequence[Any]]]:
+    """(section id, html, its results) per section; consecutive timings, counts and step results
     share a section."""
-    out: list[tuple[str, str, Any]] = []
+    out: list[tuple[str, str, Sequence[Any]]] = []
     i = 0
     while i < len(items):
         group = _group(items[i])
@@ -92,7 +92,7 @@ def _sections(ctx: Ctx, items: Sequence[Any]) -> list[tuple[str, str, Any]]:
             j = i + 1
             html = SECTIONS[group](ctx, items[i])
         ident = html.split('id="', 1)[1].split('"', 1)[0]
-        out.append((ident, html, items[i]))
+        out.append((ident, html, items[i:j]))
         i = j
     return out
 
@@ -119,6 +119,15 @@ def _envs(item: Any) -> list[dict[str, Any]]:
 
 
 def _describe(ctx: Ctx, item: Any) -> str:
+    return f"{ctx.t('kind_' + kind_of(item))}: {_name(ctx, item)}"
+
+
+def _describe_all(ctx: Ctx, items: Sequence[Any]) -> str:
+    """A section's entry in the contents: its kind, then every result in it (each variant of a step)."""
+    return f"{ctx.t('kind_' + kind_of(items[0]))}: {', '.join(_name(ctx, i) for i in items)}"
+
+
+def _name(ctx: Ctx, item: Any) -> str:
     kind = kind_of(item)
     if kind in ("measurement", "count"):
         name = item.label
@@ -146,7 +155,7 @@ def _describe(ctx: Ctx, item: Any) -> str:
         name = f"{item.label} · {item.parallel} × {item.world_size}"
     else:
         name = item.label
-    return f"{ctx.t('kind_' + kind)}: {name}"
+    return str(name)
 
 
 def _join(values: Iterable[Any]) -> str:
@@ -207,7 +216,7 @@ def report(results: Any, *, lang: str = "en", theme: str = "auto", title: str | 
     head = summary(ctx, items, version)
     parts = _sections(ctx, items)
     page_title = title or ctx.t("report_title")
-    toc = "".join(f'<li><a href="#{ident}">{escape(_describe(ctx, item))}</a></li>' for ident, _, item in parts)
+    toc = "".join(f'<li><a href="#{ident}">{escape(_describe_all(ctx, its))}</a></li>' for ident, _, its in parts)
     stamp = generated or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     labels = "".join(f' data-label-{t}="{ctx.e("theme_" + t)}"' for t in THEMES)
     button = (f'<button type="button" class="mf-theme" data-state="{theme}"{labels} '

@@ -148,8 +148,9 @@ def findings(ctx: Ctx, items: Sequence["Finding"], *, owner: str = "") -> str:
         if owner:
             parts.append(f' <span class="mf-muted">· {escape(owner)}</span>')
         evidence = w.message
-        if f.value is not None and f.threshold is not None and math.isfinite(f.value) and math.isfinite(f.threshold):
-            evidence += f" ({ctx.t('value_vs_threshold', value=_short(f.value), threshold=_short(f.threshold))})"
+        shown = value_vs_threshold(f.value, f.threshold)
+        if shown is not None:
+            evidence += f" ({ctx.t('value_vs_threshold', value=shown[0], threshold=shown[1])})"
         parts.append(f'<div class="mf-evidence">{escape(evidence)}</div>')
         if w.why:
             parts.append(f'<div class="mf-why"><b>{ctx.e("why")}</b> {escape(w.why)}</div>')
@@ -159,8 +160,16 @@ def findings(ctx: Ctx, items: Sequence["Finding"], *, owner: str = "") -> str:
     return f'<ul class="mf-findings">{"".join(lis)}</ul>'
 
 
-def _short(v: float) -> str:
-    return f"{v:.3g}"
+def value_vs_threshold(value: float | None, threshold: float | None) -> tuple[str, str] | None:
+    """A finding's value and threshold as its evidence shows them: three significant digits, more where three
+    would show a value that crossed its threshold as the threshold itself (``0.1`` against ``0.1``)."""
+    if value is None or threshold is None or not (math.isfinite(value) and math.isfinite(threshold)):
+        return None
+    for digits in range(3, 10):
+        shown = (f"{value:.{digits}g}", f"{threshold:.{digits}g}")
+        if shown[0] != shown[1] or value == threshold:
+            break
+    return shown
 
 
 def kv(ctx: Ctx, pairs: Sequence[tuple[str, str]]) -> str:

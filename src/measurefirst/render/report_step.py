@@ -10,7 +10,7 @@ from . import svg
 from .doctor import skip_words
 from .step import flops_source_words, note_words, table_peak_words
 from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, para, pct, secs, section, table
-from .text import format_time
+from .text import format_time, measurement_summary
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..doctor import Diagnosis
@@ -118,7 +118,8 @@ def diagnosis_section(ctx: Ctx, d: "Diagnosis") -> str:
     if d.error:
         body.append(f'<p class="mf-bad">{ctx.e("function_failed")} {escape(d.error)}</p>')
     body.append(findings(ctx, d.findings) or para(ctx.t("no_findings")))
-    pairs = [(ctx.t("device"), d.device), (ctx.t("checks_run"), ", ".join(d.checks) or "—")]
+    pairs = [(ctx.t("doctor_time"), measurement_summary(d.measurement, ctx.lang))] if d.measurement else []
+    pairs += [(ctx.t("device"), d.device), (ctx.t("checks_run"), ", ".join(d.checks) or "—")]
     pairs += [(ctx.t("not_run", check=c), skip_words(why, ctx.lang)) for c, why in d.skipped.items()]
     body.append(kv(ctx, pairs))
     return section(ctx, ident, "diagnosis", d.label, "".join(body))

@@ -144,6 +144,11 @@ def measurements_section(ctx: Ctx, items: Sequence["Timed"]) -> str:
 
 
 # ---- comparisons -------------------------------------------------------------------------------
+#: The forest plot's verdict words: their font size (the stylesheet's ``.mf-verdict``) and the most width they
+#: take at the right of the plot, pixels (longer words wrap onto a second line).
+VERDICT_PX, VERDICT_MARGIN = 12.0, 300
+
+
 def forest_plot(ctx: Ctx, c: "Comparison", plot_id: str) -> str:
     """Each candidate's time ratio against the baseline with its 95% CI, on a log axis; 1 = the baseline."""
     vs = [v for v in c.verdicts if v.verdict != "baseline" and math.isfinite(v.ratio) and v.ratio > 0]
@@ -157,7 +162,7 @@ def forest_plot(ctx: Ctx, c: "Comparison", plot_id: str) -> str:
     words = [verdict_words(v, ctx.lang) for v in vs]
     labels = [v.label for v in vs]
     width = 720
-    right = min(300, 24 + 6 * max(len(w) for w in words))
+    right = min(VERDICT_MARGIN, 24 + max(svg.text_px(w, VERDICT_PX) for w in words))
     left = _label_margin(labels)
     height = 100 + 34 * n
     plot = svg.Plot(svg.Scale(lo, hi, left, width - right, log=True), svg.Scale(-0.7, n - 0.3, height - 46, 60),
@@ -174,8 +179,8 @@ def forest_plot(ctx: Ctx, c: "Comparison", plot_id: str) -> str:
             tip += f" ({ctx.t('ci95')} {v.ratio_ci[0]:.4f}–{v.ratio_ci[1]:.4f})"
         plot.dots([(v.ratio, row, tip)], cls, r=5.5)
         y = plot.y(row)
-        plot.marks.append(f'<text class="mf-verdict {cls}" x="{width - right + 10}" y="{y + 4:.1f}">'
-                          f'{escape(words[i])}</text>')
+        lines = svg.wrap(words[i], right - 14, VERDICT_PX)
+        plot.marks.append(svg.text_lines(lines, width - right + 10, y + 4, f"mf-verdict {cls}", VERDICT_PX + 2))
     top = plot.y.b - 6
     x1 = plot.x(1.0)
     plot.marks.append(f'<text class="mf-note mf-good" x="{x1 - 6:.1f}" y="{top:.1f}" text-anchor="end">'

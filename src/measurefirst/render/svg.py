@@ -8,6 +8,8 @@ report's stylesheet sets for light and dark themes; nothing here names a colour.
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from dataclasses import dataclass, field
 from html import escape
 from typing import Callable, Iterable, Sequence
@@ -292,11 +294,40 @@ def _legend(items: Sequence[tuple[str, str]], left: float, right: float) -> tupl
         if x + w > right and x > left:
             x, row = left, row + 1
         yy = 34 + LEGEND_ROW * row
-        out.append(f'<line class="mf-line {cls}" x1="{_num(x)}" x2="{_num(x + 16)}" '
+        out.append(f'<line class="mf-line mf-key {cls}" x1="{_num(x)}" x2="{_num(x + 16)}" '
                    f'y1="{_num(yy - 4)}" y2="{_num(yy - 4)}"/>')
         out.append(f'<text class="mf-legend" x="{_num(x + 20)}" y="{_num(yy)}">{escape(text)}</text>')
         x += w
     return out, (row + 1 if items else 0)
+
+
+def text_px(text: str, size: float) -> float:
+    """A generous estimate of ``text``'s width in pixels at font size ``size`` (bold sans-serif): a wide (CJK)
+    character one em, any other 0.62 em."""
+    return sum(size if unicodedata.east_asian_width(ch) in "WF" else 0.62 * size for ch in text)
+
+
+def wrap(text: str, max_px: float, size: float) -> list[str]:
+    """``text`` in lines no wider than ``max_px`` by :func:`text_px`, broken at spaces or between wide
+    characters (a single word wider than that keeps a line of its own). A line broken at a space keeps it, so
+    that the lines joined read as the text."""
+    lines: list[str] = []
+    line = ""
+    for token in re.findall(r"[^\s\u2E80-\uFFEF]+\s*|[\u2E80-\uFFEF]\s*|\s+", text):
+        if line and text_px((line + token).rstrip(), size) > max_px:
+            lines.append(line)
+            line = token.lstrip()
+        else:
+            line += token
+    return lines + [line.rstrip()] if line.strip() else lines
+
+
+def text_lines(lines: Sequence[str], x: float, y: float, cls: str, line_px: float) -> str:
+    """One ``<text>`` of several lines (from :func:`wrap`) centred on ``y``, each line a ``tspan``."""
+    first = y - (len(lines) - 1) * line_px / 2
+    spans = "".join(f'<tspan x="{_num(x)}" y="{_num(first + i * line_px)}">{escape(t)}</tspan>'
+                    for i, t in enumerate(lines))
+    return f'<text class="{cls}" x="{_num(x)}" y="{_num(first)}">{spans}</text>'
 
 
 def frame(parts: Sequence[str], width: int, height: int, title: str, plot_id: str = "") -> str:
@@ -353,7 +384,7 @@ def hbars(rows: Sequence[tuple[str, Sequence[tuple[float, str, str]]]], *, title
     for k, (cls, text) in enumerate(legend):
         xx = left + (k % 4) * 140
         yy = 30 + 16 * (k // 4)
-        parts.append(f'<rect class="mf-bar {cls}" x="{xx}" y="{yy - 9}" width="10" height="10"/>')
+        parts.append(f'<rect class="mf-bar mf-key {cls}" x="{xx}" y="{yy - 9}" width="10" height="10"/>')
         parts.append(f'<text class="mf-legend" x="{xx + 14}" y="{yy}">{escape(text)}</text>')
     return frame(parts, width, height, title, plot_id)
 

@@ -8,7 +8,7 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
-from .text import cell, columns, format_time, format_value, plain, verdict_word
+from .text import cell, ci_range, columns, format_time, format_value, plain, time_unit, verdict_word
 from .gate import spread_lines, undecided_lines
 from .words import change_words, code_word, flag_words, word
 
@@ -123,8 +123,10 @@ def history_table(h: "History", lang: str = "en") -> "Table":
         if isinstance(m, Count):
             shown, ci = f"{v:,.0f} {m.event}", word("spread_over", lang, spread=f"{m.spread:.2%}", n=m.n_repeats)
         else:
-            shown = format_time(v)
-            ci = "n/a" if m.ci is None else f"{format_time(m.ci[0])} – {format_time(m.ci[1])}"
+            # the digits the interval supports, as every other view of a measurement shows it
+            hw = None if m.ci is None else (m.ci[1] - m.ci[0]) / 2
+            shown = format_time(v, hw)
+            ci = "n/a" if m.ci is None else ci_range(m.ci, hw, time_unit(v))
         step = cell("")
         if i in flagged:
             step = cell(word("step_slower", lang), "red") if v > values[i - 1] else cell(word("step_faster", lang), "green")

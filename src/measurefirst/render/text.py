@@ -194,7 +194,17 @@ def calls_words(numbers: "Iterable[int]", lang: str = "en") -> str:
 
 
 def measurement_line(m: "Measurement", lang: str = "en") -> str:
-    """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``."""
+    """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``,
+    then the speed reference and the findings."""
+    lines = [measurement_summary(m, lang)]
+    if m.summary is not None:
+        lines += reference_lines(m, lang)
+        lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"), lang)]
+    return "\n".join(plain(line) for line in lines)
+
+
+def measurement_summary(m: "Measurement", lang: str = "en") -> str:
+    """The first line of :func:`measurement_line`: the time with its interval, as every output shows it."""
     where = f"{m.device}, {m.timer}"
     if m.summary is None:
         state = "" if m.complete else word("interrupted_paren", lang)
@@ -215,10 +225,7 @@ def measurement_line(m: "Measurement", lang: str = "en") -> str:
         parts.append(word("m_host", lang, time=format_time(m.host_median)))
     if not m.complete:
         parts.append(word("m_incomplete", lang))
-    lines = ["".join(parts)]
-    lines += reference_lines(m, lang)
-    lines += ["  " + line for line in finding_lines(sorted(m.findings, key=lambda f: f.severity == "info"), lang)]
-    return "\n".join(plain(line) for line in lines)
+    return plain("".join(parts))
 
 
 def reference_lines(m: "Measurement", lang: str = "en") -> list[str]:
@@ -354,9 +361,13 @@ def point_issues(m: "Measurement", lang: str = "en") -> list[str]:
               for f in m.findings if f.severity != "info"]
     if m.n_preempted and m.n_used != m.n_samples:
         issues.append(word("issue_preempted", lang, k=m.n_samples - m.n_used, n=m.n_samples))
-    if m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples"):
-        issues.append(word("issue_precision", lang, target=f"{m.stop.precision:.1%}",
-                           got=format_relative(m.ci_half_width_rel), reason=code_word("reason_", m.stop.reason, lang)))
+    # the target, unless a finding already said it: against the interval the stopping rule judged
+    said = any(f.code in ("precision_not_met", "noise_floor") for f in m.findings)
+    rel = m.precision_half_width_rel
+    if (m.summary is not None and not m.stop.target_met and m.stop.reason not in ("trials", "max_samples")
+            and not said and not rel <= m.stop.precision):
+        issues.append(word("issue_precision", lang, target=f"{m.stop.precision:.1%}", got=format_relative(rel),
+                           reason=code_word("reason_", m.stop.reason, lang)))
     if not m.complete:
         issues.append(word("issue_incomplete", lang))
     return issues

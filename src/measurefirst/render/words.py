@@ -307,6 +307,7 @@ WORDS: dict[str, tuple[str, str]] = {
     # doctor
     "doctor_ok": ("no warnings", "没有警告"),
     "doctor_warnings": ("{n} warning(s)", "{n} 个警告"),
+    "doctor_time": ("measured time", "测得的用时"),
     "function_failed": ("The function failed:", "函数运行失败："),
     "checks_run": ("checks run", "已运行的检查"),
     "not_run": ("not run: {check}", "未运行：{check}"),
@@ -675,6 +676,7 @@ WORDS: dict[str, tuple[str, str]] = {
     # doctor in lines
     "doctor_head": ("doctor: {label} on {device}", "体检：{label}（{device}）"),
     "doctor_failed": ("  the function failed: {error}", "  函数运行失败：{error}"),
+    "doctor_time_line": ("  measured: {summary}", "  测得：{summary}"),
     "why_line": ("      why: {why}", "      原因：{why}"),
     "fix_line": ("      fix: {fix}", "      解决：{fix}"),
     "checks_line": ("  checks run: {checks}", "  已运行的检查：{checks}"),
