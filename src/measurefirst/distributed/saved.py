@@ -167,8 +167,8 @@ def _check_steps(base: "GroupStepResult", new: "GroupStepResult", base_name: str
     for old, now in zip(base.ranks, new.ranks):
         label = f"step · rank {now.rank}"
         try:
-            changes.append(change(step_measurement(base, old.rank), step_measurement(new, now.rank), threshold=threshold,
-                                  label=label, run_to_run=run_to_run, run_to_run_source=source))
+            changes.append(change(step_measurement(base, old.rank), step_measurement(new, now.rank),
+                                  threshold=threshold, label=label, run_to_run=run_to_run, run_to_run_source=source))
         except ValueError:  # no step samples on a side
             unmatched.append(label)
         was, comp = old.compute_phase_s, now.compute_phase_s
@@ -220,9 +220,10 @@ def _phase_stragglers(base: "GroupStepResult", new: "GroupStepResult") -> tuple[
         if was.get(st.phase) == st.rank:
             continue
         r = new.ranks[st.rank]
+        before: dict[str, Any] = {} if st.phase not in was else {"before_rank": was[st.phase]}
         out.append(found("new_straggler", st.ratio, threshold=1 + new.threshold, label=new.label, rank=st.rank,
-                         node=node_words({"host": r.host, "local_rank": r.local_rank}), phase=st.phase, cost_ns=st.cost_s * 1e9,
-                         **({} if st.phase not in was else {"before_rank": was[st.phase]})))
+                         node=node_words({"host": r.host, "local_rank": r.local_rank}), phase=st.phase,
+                         cost_ns=st.cost_s * 1e9, **before))
     return tuple(out)
 
 
