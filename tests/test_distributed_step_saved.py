@@ -128,3 +128,20 @@ def test_history_of_a_name_whose_runs_it_does_not_show_says_what_they_are_and_wh
         history_of(st, "one")
     assert main(["history", "nope", "--store", db]) == 2
     assert "no runs named 'nope'" in capsys.readouterr().err
+
+
+def test_the_spread_of_phases_is_measured_from_eight_saved_runs(tmp_path: Path) -> None:
+    from measurefirst.loading import check_saved
+
+    def shifted(f: float) -> GroupStepResult:  # every phase and step of every rank f times the base
+        g = group(jitter=1)
+        return replace(g, ranks=tuple(replace(r, phase_s={p: x * f for p, x in r.phase_s.items()},
+                                              wait_phase_s={p: x * f for p, x in r.wait_phase_s.items()},
+                                              step_s=r.step_s * f, wait_s=r.wait_s * f,
+                                              step_samples_s=tuple(x * f for x in r.step_samples_s))
+                                      for r in g.ranks))
+
+    db = _saved(tmp_path, *(shifted(1 + 0.01 * (k % 3 - 1)) for k in range(8)), group(SLOWER))
+    r = check_saved(["@lm"], store=db, gate=True)
+    back = next(c for c in r.changes if c.label == "backward · rank 1")
+    assert back.run_to_run_source == "history" and 0 < back.run_to_run < 0.05 and back.regression and r.failing
