@@ -182,6 +182,12 @@ EXAMPLES = [
     found("busbw_drop", 0.5, threshold=0.1, label="all_reduce", size="64K", base="0.1616", new="0.08081"),
     found("new_straggler", 1.52, threshold=1.1, label="matmul", rank=3, node="node-b/1"),
     found("new_straggler", 1.52, threshold=1.1, label="matmul", rank=3, node="node-b/1", before_rank=0),
+    found("new_straggler", 1.3, threshold=1.1, label="tiny_lm", rank=1, node="node-b/0", phase="backward",
+          cost_ns=9e6),
+    found("new_straggler", 1.3, threshold=1.1, label="tiny_lm", rank=1, node="node-b/0", phase="backward",
+          cost_ns=9e6, before_rank=0),
+    found("group_throughput", -0.187, label="tiny_lm", unit="tokens", base=48_760.0, new=39_640.0),
+    found("group_throughput", 0.02, label="tiny_lm", unit="samples", base=761.9, new=777.1),
 ]
 
 

@@ -166,6 +166,7 @@ CATALOGUE: dict[str, Code] = {
     "ranks_disagree": Code("warning", "count", None, "", "distributed"),
     "busbw_drop": Code("error", "fraction", None, "the check's threshold", "distributed"),
     "new_straggler": Code("error", "ratio", None, "1 + the group's straggler threshold", "distributed"),
+    "group_throughput": Code("info", "fraction", None, "", "distributed"),
 }
 
 

@@ -10,6 +10,14 @@ rank group (bench or compare under torchrun), and the history of one name.
 * **rank groups**: each rank's measurement of each label is paired with the same rank's in the other run
   (:func:`measurefirst.regression.change`, full intervals); a rank that is a straggler now and was not
   before is a ``new_straggler`` finding naming the rank and its node. Both findings fail a gate.
+* **group steps** (``step --ddp/--fsdp``): each rank's step time is a change of its per-step samples (full
+  intervals, :func:`~measurefirst.regression.change`); each rank's *compute* time in each phase (the phase less
+  its wait in collectives: a slow rank's phase, not the others' wait for it) keeps a median only, so its
+  interval holds the run-to-run spread alone, like collectives, and a phase change smaller than
+  :data:`~measurefirst.distributed.step.STRAGGLER_MIN_STEP_FRACTION` of the step is never a regression. A
+  rank and phase that straggle now and did not before is a ``new_straggler`` finding naming the rank, its node
+  and the phase; the group's tokens/s (samples/s without a sequence length) before and after is a
+  ``group_throughput`` note.
 
 Nothing here measures or prints.
 """
@@ -25,11 +33,13 @@ from ..protocol import migrate
 from ..regression import Change, Regression, change, check_fraction, run_to_run_cv
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..results import Measurement
     from ..store import Store
     from .collectives import CollectivePoint, CollectivesResult
+    from .step import GroupStepResult
 
 #: The kinds of results of many ranks: a check or a history of them is this module's.
-GROUP_KINDS = ("collectives", "rank_group", "rank_comparison")
+GROUP_KINDS = ("collectives", "rank_group", "rank_comparison", "group_step")
 #: Default threshold of a check of collectives: a busbw drop beyond this fraction (and beyond the
 #: interval) is a regression. Bandwidth over a shared fabric moves more from run to run than a kernel's time.
 COLLECTIVES_THRESHOLD = 0.10
@@ -57,6 +67,8 @@ def check_groups(base: Any, new: Any, *, base_name: str = "base", new_name: str 
                          f"compare runs of the same world size")
     if base.kind == "collectives":
         return _check_collectives(base, new, base_name, new_name, threshold, gate, run_to_run, run_to_run_source)
+    if base.kind == "group_step":
+        return _check_steps(base, new, base_name, new_name, threshold, gate, run_to_run, run_to_run_source)
     return _check_ranks(base, new, base_name, new_name, threshold, gate, run_to_run, run_to_run_source)
 
 
@@ -65,28 +77,40 @@ def _ok(p: "CollectivePoint") -> bool:
 
 
 def point_change(base: "CollectivePoint", new: "CollectivePoint", threshold: float, cv: float, source: str) -> Change:
-    """The change of one op and size: the time ratio with an interval of both runs' run-to-run spread
-    ``cv`` (a relative standard deviation; its ``source``) added in quadrature on the log scale."""
+    """The change of one op and size (see :func:`median_change`)."""
+    return median_change(point_label(new), base.seconds, new.seconds, threshold, cv, source)
+
+
+def median_change(label: str, base: float, new: float, threshold: float, cv: float, source: str) -> Change:
+    """The change of a time of which each run kept its median only: the ratio with an interval of both runs'
+    run-to-run spread ``cv`` (a relative standard deviation; its ``source``) added in quadrature on the log
+    scale."""
     from ..stats import Z95
 
-    ratio = new.seconds / base.seconds
+    ratio = new / base
     hw = math.hypot(math.log1p(Z95 * cv), math.log1p(Z95 * cv))
     lo, hi = ratio * math.exp(-hw), ratio * math.exp(hw)
-    return Change(point_label(new), base.seconds, new.seconds, ratio, lo, hi,
+    return Change(label, base, new, ratio, lo, hi,
                   regression=lo > 1.0 and ratio > 1.0 + threshold, improvement=hi < 1.0 and ratio < 1 / (1 + threshold),
                   threshold=threshold, run_to_run=cv, run_to_run_source=source,
                   run_to_run_spreads=(cv, cv), run_to_run_sources=(source, source))
 
 
-def _check_collectives(base: "CollectivesResult", new: "CollectivesResult", base_name: str, new_name: str,
-                       threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
+def _spread(run_to_run: float | None, source: str) -> tuple[float, str]:
+    """The run-to-run spread of a check of medians and its source: given (or from the history), else assumed."""
     from ..regression import RUN_TO_RUN_CV
 
     if run_to_run is not None:
         check_fraction("run_to_run", run_to_run, "0.02 (2%)")
+        return run_to_run, source or "given"
+    return RUN_TO_RUN_CV, "assumed"
+
+
+def _check_collectives(base: "CollectivesResult", new: "CollectivesResult", base_name: str, new_name: str,
+                       threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
     threshold = COLLECTIVES_THRESHOLD if threshold is None else threshold
     check_fraction("threshold", threshold, "0.1 (10%)")
-    cv, source = (run_to_run, source or "given") if run_to_run is not None else (RUN_TO_RUN_CV, "assumed")
+    cv, source = _spread(run_to_run, source)
     olds = {(p.op, p.size_bytes, p.dtype): p for p in base.points if _ok(p)}
     news = {(p.op, p.size_bytes, p.dtype): p for p in new.points if _ok(p)}
     changes, findings = [], []
@@ -118,8 +142,63 @@ def _check_ranks(base: Any, new: Any, base_name: str, new_name: str, threshold: 
     return Regression(base_name, new_name, changes, tuple(unmatched), gate, straggler_findings(base, new))
 
 
+def step_measurement(g: "GroupStepResult", rank: int) -> "Measurement":
+    """Rank ``rank``'s step times in ``g`` (one sample a timed step) as a measurement, labelled ``step``, with
+    the rank's host as its machine."""
+    from ..results import Measurement, Stop
+
+    r = g.ranks[rank]
+    return Measurement("step", g.device, "step", tuple(x * 1e9 for x in r.step_samples_s),
+                       (1,) * len(r.step_samples_s), None, None, None, None,
+                       Stop("trials", True, 0.0, sum(r.step_samples_s)), env={**g.env, "hostname": r.host})
+
+
+def _check_steps(base: "GroupStepResult", new: "GroupStepResult", base_name: str, new_name: str,
+                 threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
+    from dataclasses import replace
+
+    from .step import STRAGGLER_MIN_STEP_FRACTION
+
+    cv, phase_source = _spread(run_to_run, source)
+    t = 0.0 if threshold is None else threshold
+    check_fraction("threshold", t, "0.05 (5%)")
+    changes: list[Change] = []
+    unmatched: list[str] = []
+    for old, now in zip(base.ranks, new.ranks):
+        label = f"step · rank {now.rank}"
+        try:
+            changes.append(change(step_measurement(base, old.rank), step_measurement(new, now.rank),
+                                  threshold=threshold, label=label, run_to_run=run_to_run, run_to_run_source=source))
+        except ValueError:  # no step samples on a side
+            unmatched.append(label)
+        was, comp = old.compute_phase_s, now.compute_phase_s
+        for phase in dict.fromkeys([*was, *comp]):
+            label = f"{phase} · rank {now.rank}"
+            if not (was.get(phase, 0.0) > 0 and comp.get(phase, 0.0) > 0):
+                unmatched.append(label)
+                continue
+            c = median_change(label, was[phase], comp[phase], t, cv, phase_source)
+            if abs(comp[phase] - was[phase]) < STRAGGLER_MIN_STEP_FRACTION * old.step_s:  # too small to cost the step
+                c = replace(c, regression=False, improvement=False)
+            changes.append(c)
+    return Regression(base_name, new_name, tuple(changes), tuple(unmatched), gate,
+                      (*straggler_findings(base, new), *throughput_findings(base, new)))
+
+
+def throughput_findings(base: "GroupStepResult", new: "GroupStepResult") -> tuple[Finding, ...]:
+    """A ``group_throughput`` note: the group's tokens/s (else samples/s) in both runs."""
+    for unit, a, b in (("tokens", base.tokens_per_s, new.tokens_per_s),
+                       ("samples", base.samples_per_s, new.samples_per_s)):
+        if a and b:
+            return (found("group_throughput", b / a - 1, label=new.label, unit=unit, base=a, new=b),)
+    return ()
+
+
 def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
-    """``new_straggler`` when ``new`` (a rank group) has a straggler that ``base`` did not have."""
+    """``new_straggler`` when ``new`` (a rank group) has a straggler that ``base`` did not have; for group steps,
+    each phase whose straggler is new (naming the phase)."""
+    if new.kind == "group_step":
+        return _phase_stragglers(base, new)
     if new.kind != "rank_group":
         return ()
     s, was = new.summary, base.summary.straggler
@@ -130,6 +209,22 @@ def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
     node = node_of(new.nodes, s.straggler) or "?"
     return (found("new_straggler", s.straggler_ratio, threshold=1 + s.threshold, label=new.label, rank=s.straggler,
                   node=node, **({} if was is None else {"before_rank": was})),)
+
+
+def _phase_stragglers(base: "GroupStepResult", new: "GroupStepResult") -> tuple[Finding, ...]:
+    from .layout import node_words
+
+    was = {st.phase: st.rank for st in base.stragglers}
+    out = []
+    for st in new.stragglers:
+        if was.get(st.phase) == st.rank:
+            continue
+        r = new.ranks[st.rank]
+        before: dict[str, Any] = {} if st.phase not in was else {"before_rank": was[st.phase]}
+        out.append(found("new_straggler", st.ratio, threshold=1 + new.threshold, label=new.label, rank=st.rank,
+                         node=node_words({"host": r.host, "local_rank": r.local_rank}), phase=st.phase,
+                         cost_ns=st.cost_s * 1e9, **before))
+    return tuple(out)
 
 
 # ---- history -------------------------------------------------------------------------------------
@@ -186,15 +281,30 @@ class GroupHistory:
         return out
 
     def spread(self) -> float | None:
-        """Collectives: the run-to-run spread of the runs' times, the largest over the ops and sizes (a gate must
-        not fail unchanged code), or None with fewer than 8 runs of every op and size."""
-        if self.result_kind != "collectives":
+        """Collectives and group steps (which keep medians): the run-to-run spread of the runs' times, the largest
+        over the ops and sizes (the ranks and phases) (a gate must not fail unchanged code), or None with fewer
+        than 8 runs of every one."""
+        if self.result_kind == "group_step":
+            series = [cells for _, cells in self.phase_rows()]
+        elif self.result_kind == "collectives":
+            keys = {(p.op, p.size_bytes) for r in self.runs for p in r.result.points}
+            series = [[p.seconds for r in self.runs for p in r.result.points if (p.op, p.size_bytes) == key and _ok(p)]
+                      for key in keys]
+        else:
             return None
-        keys = {(p.op, p.size_bytes) for r in self.runs for p in r.result.points}
-        cvs = [cv for key in keys
-               if (cv := run_to_run_cv([p.seconds for r in self.runs for p in r.result.points
-                                        if (p.op, p.size_bytes) == key and _ok(p)])) is not None]
+        cvs = [cv for xs in series if (cv := run_to_run_cv([x for x in xs if x is not None])) is not None]
         return max(cvs) if cvs else None
+
+    def phase_rows(self) -> list[tuple[str, list[float | None]]]:
+        """Group steps: each rank's step (``"step · rank 1"``) and its compute time in each phase
+        (``"backward · rank 1"``), seconds, in each run (None where the run did not have it)."""
+        rows: dict[str, list[float | None]] = {}
+        for i, run in enumerate(self.runs):
+            for r in run.result.ranks:
+                for label, x in ((f"step · rank {r.rank}", r.step_s),
+                                 *((f"{p} · rank {r.rank}", x) for p, x in r.compute_phase_s.items())):
+                    rows.setdefault(label, [None] * len(self.runs))[i] = x
+        return list(rows.items())
 
     def busbw_rows(self) -> list[tuple[str, list[float | None]]]:
         """Collectives: each op and size (``"all_reduce 64K"``) with its busbw in bytes/s in each run (None
@@ -265,13 +375,26 @@ def load_group_history(store: "Store", name: str, kind: str) -> GroupHistory:
 
 def history_of(store: "Store", name: str) -> Any:
     """The history of ``name``: a :class:`GroupHistory` when its latest run is of many ranks, else a
-    :class:`measurefirst.history.History` of its measurements."""
+    :class:`measurefirst.history.History` of its measurements. ``ValueError`` when runs of that name are saved
+    but none is of a kind a history shows (or none has samples), saying which kinds they are and what shows
+    them; an empty history when there are no runs of that name."""
     rows = store.list(name)
     if rows and rows[-1].kind in GROUP_KINDS:
         return load_group_history(store, name, rows[-1].kind)
     from ..history import load_history
 
-    return load_history(store, name)
+    h = load_history(store, name)
+    if rows and not h.runs:
+        from ..store import MEASURED_KINDS
+
+        kinds = sorted({r.kind for r in rows})
+        why = (f"{'has' if len(rows) == 1 else 'have'} no samples" if set(kinds) <= set(MEASURED_KINDS) else
+               f"{'is' if len(rows) == 1 else 'are'} {' and '.join(kinds)}, which a history does not show (it shows "
+               f"timings, counts, {', '.join(GROUP_KINDS)})")
+        raise ValueError(f"{len(rows)} run{'s' if len(rows) > 1 else ''} named {name!r} in {store.path} {why}; "
+                         f"`measurefirst report @{name}` shows the latest, `measurefirst runs list {name}` lists "
+                         f"them")
+    return h
 
 
 def saved_group(results: Sequence[Any]) -> bool:

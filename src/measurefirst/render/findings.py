@@ -368,10 +368,23 @@ EN: dict[str, dict[str, str]] = {
                    "{threshold:.2f}x); the run before had none",
         "message.moved": "{label}: rank {rank} ({node}) is a straggler, {value:.2f}x the median rank (threshold "
                          "{threshold:.2f}x); the run before had rank {before_rank} as its straggler",
+        "message.phase": "{label}: rank {rank} ({node}) is a straggler in its {phase} phase, computing it {value:.2f}x "
+                         "as long as the median rank (threshold {threshold:.2f}x; the others wait {cost_ns:ns} per "
+                         "step for it); the run before had no straggler there",
+        "message.phase_moved": "{label}: rank {rank} ({node}) is a straggler in its {phase} phase, computing it "
+                               "{value:.2f}x as long as the median rank (threshold {threshold:.2f}x; the others wait "
+                               "{cost_ns:ns} per step for it); the run before had rank {before_rank} there",
         "why": "The group waits for its slowest rank at every collective, so one rank slower than the others costs "
                "the whole group that difference.",
         "fix": "look at that rank's node and device: its clocks, its load, its placement; pin the process or move "
                "the rank, then measure again"},
+    "group_throughput": {
+        "title": "the group's throughput",
+        "message": "{label}: the group's throughput went from {base:.4g} to {new:.4g} tokens/s ({value:+.1%})",
+        "message.samples": "{label}: the group's throughput went from {base:.4g} to {new:.4g} samples/s ({value:+.1%})",
+        "why": "The sum over the ranks of what each processes per second: the figure the job's wall time follows. It "
+               "is a ratio of medians with no interval of its own; the step changes above carry the intervals.",
+        "fix": "read which rank and phase moved in the changes above; a new straggler there says where to look"},
 }
 
 ZH: dict[str, dict[str, str]] = {
@@ -665,8 +678,19 @@ ZH: dict[str, dict[str, str]] = {
                    "上一次运行没有掉队者",
         "message.moved": "{label}：进程 {rank}（{node}）成了掉队者，是中位进程的 {value:.2f} 倍（阈值 {threshold:.2f} 倍）；"
                          "上一次运行的掉队者是进程 {before_rank}",
+        "message.phase": "{label}：进程 {rank}（{node}）在 {phase} 阶段成了掉队者，计算用时是中位进程的 {value:.2f} 倍"
+                         "（阈值 {threshold:.2f} 倍；其他进程每步要等它 {cost_ns:ns}）；上一次运行在该阶段没有掉队者",
+        "message.phase_moved": "{label}：进程 {rank}（{node}）在 {phase} 阶段成了掉队者，计算用时是中位进程的 "
+                               "{value:.2f} 倍（阈值 {threshold:.2f} 倍；其他进程每步要等它 {cost_ns:ns}）；"
+                               "上一次运行在该阶段的掉队者是进程 {before_rank}",
         "why": "进程组在每次集合通信时都要等最慢的进程，所以一个比其他进程慢的进程会让整个组付出这段差距。",
         "fix": "查看该进程的节点和设备：时钟、负载、绑定位置；固定进程或换个位置，然后重新测量"},
+    "group_throughput": {
+        "title": "进程组的吞吐量",
+        "message": "{label}：进程组的吞吐量从 {base:.4g} 变为 {new:.4g} tokens/s（{value:+.1%}）",
+        "message.samples": "{label}：进程组的吞吐量从 {base:.4g} 变为 {new:.4g} 样本/s（{value:+.1%}）",
+        "why": "各进程每秒处理量之和：作业的墙钟时间跟着它走。它是中位数之比，本身没有区间；区间见上面各步的变化。",
+        "fix": "在上面的变化中看是哪个进程、哪个阶段变了；那里若有新的掉队者，就说明该查哪里"},
 }
 
 _WORDS = {"en": EN, "zh": ZH}
@@ -684,7 +708,9 @@ _VARIANTS: dict[str, Callable[[Finding], str]] = {
                                 else str(f.context.get("peak", "table"))),
     "table_contradicts_verdict": lambda f: "undecided" if "ci_low" not in f.context else "",
     "poor_fit": lambda f: "residual" if f.context.get("reason") == "residual" else "rms",
-    "new_straggler": lambda f: "moved" if "before_rank" in f.context else "",
+    "new_straggler": lambda f: ("phase" + ("_moved" if "before_rank" in f.context else "") if "phase" in f.context
+                                else "moved" if "before_rank" in f.context else ""),
+    "group_throughput": lambda f: "samples" if f.context.get("unit") == "samples" else "",
     "roof_exceeded": lambda f: "memory" if f.context.get("roof") == "memory" else "compute",
 }
 

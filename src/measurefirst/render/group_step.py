@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .report_html import Ctx
 
 
-def _rate(x: float | None, unit: str) -> str:
+def rate_text(x: float | None, unit: str) -> str:
     if x is None:
         return f"n/a {unit}"
     for suffix, scale in (("M", 1e6), ("k", 1e3)):
@@ -46,7 +46,7 @@ def group_line(g: "GroupStepResult", lang: str = "en") -> str:
     mfu = "n/a" if g.mfu is None else f"{g.mfu:.1%}"
     if g.mfu is None and g.mfu_table_peak.startswith(("none_", "not_")):
         mfu = word("gs_mfu_why", lang, why=code_word("table_peak_", g.mfu_table_peak, lang))
-    return word("gs_global", lang, tokens=_rate(g.tokens_per_s, "tok/s"), samples=_rate(g.samples_per_s, "samples/s"),
+    return word("gs_global", lang, tokens=rate_text(g.tokens_per_s, "tok/s"), samples=rate_text(g.samples_per_s, "samples/s"),
                 n=g.world_size, mfu=mfu)
 
 

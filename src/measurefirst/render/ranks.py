@@ -71,6 +71,8 @@ def rank_comparison_lines(r: "RankComparison", lang: str = "en") -> list[str]:
 def group_run_line(run: "GroupRun", lang: str = "en") -> str:
     """One saved run of many ranks: its id, date, world size, backend, node layout and summary."""
     res = run.result
+    if res.kind == "group_step":
+        return _step_run_line(run, lang)
     common = {"id": run.id, "created": run.created, "n": res.world_size, "backend": res.backend or "?",
               "layout": node_layout(res.nodes) or "?"}
     if res.kind == "rank_group":
@@ -83,6 +85,23 @@ def group_run_line(run: "GroupRun", lang: str = "en") -> str:
     return word("gh_coll_run", lang, **common)
 
 
+def _step_run_line(run: "GroupRun", lang: str) -> str:
+    """One saved group step: its world size, backend, parallelism and node layout, the slowest rank's step, the
+    group's throughput and the stragglers per phase."""
+    from .group_step import rate_text
+    from .step import phase_word
+    from .text import format_time
+
+    g = run.result
+    rate = rate_text(g.tokens_per_s, "tok/s") if g.tokens_per_s is not None else rate_text(g.samples_per_s, "samples/s")
+    which = ", ".join(word("gh_phase_straggler", lang, rank=st.rank, phase=phase_word(st.phase, lang))
+                      for st in g.stragglers)
+    return word("gh_step_run", lang, id=run.id, created=run.created, n=g.world_size, backend=g.backend or "?",
+                parallel=g.parallel, layout=node_layout([{"host": r.host} for r in g.ranks]) or "?",
+                step=format_time(max(r.step_s for r in g.ranks)), rate=rate,
+                stragglers=word("gh_step_stragglers", lang, which=which) if which else "")
+
+
 def group_history_lines(h: "GroupHistory", lang: str = "en") -> list[str]:
     """The runs of one name (each with its world size, backend and node layout); collectives also as busbw per
     op and size by run; then each run that regressed against the one before, with its changes and findings."""
@@ -92,6 +111,13 @@ def group_history_lines(h: "GroupHistory", lang: str = "en") -> list[str]:
         lines.append(word("gh_busbw", lang))
         lines.append(f"{'':<24}" + "".join(f"{'#' + str(run.id):>12}" for run in h.runs))
         lines += [f"{label:<24}" + "".join(f"{gbps(x):>12}" for x in cells) for label, cells in h.busbw_rows()]
+    if h.result_kind == "group_step":
+        from .text import format_time
+
+        lines.append(word("gh_phases", lang))
+        lines.append(f"{'':<24}" + "".join(f"{'#' + str(run.id):>12}" for run in h.runs))
+        lines += [f"{label:<24}" + "".join(f"{'—' if x is None else format_time(x):>12}" for x in cells)
+                  for label, cells in h.phase_rows()]
     for run, before, check in zip(h.runs[1:], h.runs, h.checks()[1:]):
         bad = [] if check is None else [c for c in check.changes if c.regression]
         if check is None or not (bad or check.findings):

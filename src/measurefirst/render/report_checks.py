@@ -214,6 +214,9 @@ def group_history_section(ctx: Ctx, h: "GroupHistory") -> str:
     if h.result_kind == "collectives":
         rows = [Row([label, *(num(None if x is None else x / 1e9) for x in cells)]) for label, cells in h.busbw_rows()]
         cols = [Col(ctx.t("co_op")), *(Col(f"#{run.id} {ctx.t('co_busbw')}", True) for run in h.runs)]
+    elif h.result_kind == "group_step":
+        rows = [Row([label, *(secs(x) for x in cells)]) for label, cells in h.phase_rows()]
+        cols = [Col(ctx.t("gh_compute")), *(Col(f"#{run.id}", True) for run in h.runs)]
     runs = table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-runs", [Col(ctx.t("gh_run")), Col(ctx.t("gh_summary"))],
                  [Row([f"#{run.id}", group_run_line(run, ctx.lang)]) for run in h.runs])
     checks = [c for c in h.checks() if c is not None and (c.findings or any(x.regression for x in c.changes))]

@@ -640,6 +640,14 @@ WORDS: dict[str, tuple[str, str]] = {
     "gh_group_run": ("#{id} {created}: {n} ranks ({backend}) on {layout}, median rank {us} us, spread {spread}{straggler}",
                      "#{id} {created}：{n} 个进程（{backend}），分布 {layout}，中位进程 {us} us，差异 {spread}{straggler}"),
     "gh_coll_run": ("#{id} {created}: {n} ranks ({backend}) on {layout}", "#{id} {created}：{n} 个进程（{backend}），分布 {layout}"),
+    "gh_step_run": ("#{id} {created}: {n} ranks ({backend}, {parallel}) on {layout}, step {step} (slowest rank), {rate}"
+                    "{stragglers}",
+                    "#{id} {created}：{n} 个进程（{backend}，{parallel}），分布 {layout}，每步 {step}（最慢的进程），{rate}"
+                    "{stragglers}"),
+    "gh_step_stragglers": (", stragglers: {which}", "，掉队者：{which}"),
+    "gh_phase_straggler": ("rank {rank} in {phase}", "进程 {rank}（{phase} 阶段）"),
+    "gh_phases": ("compute time by run (each rank's step, and each phase less its wait in collectives):",
+                  "各次运行的计算时间（每个进程的一步，以及每个阶段减去集合通信等待）："),
     "gh_straggler": (", straggler rank {rank}", "，掉队者进程 {rank}"),
     "gh_compare_run": ("#{id} {created}: {n} ranks ({backend}) on {layout}, {verdicts}",
                        "#{id} {created}：{n} 个进程（{backend}），分布 {layout}，{verdicts}"),
@@ -804,6 +812,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "rc_ratio": ("ratio", "比值"),
     "gh_run": ("run", "运行"),
     "gh_summary": ("summary", "概要"),
+    "gh_compute": ("compute time (rank, phase)", "计算时间（进程，阶段）"),
     # ---- the machine's noise profile (selfcheck --noise; render/noise.py) ----------------------------------
     "noise.title": ("noise profile of {machine}: {processes} fresh processes, {created}",
                     "{machine} 的噪声画像：{processes} 个全新进程，{created}"),
