@@ -57,6 +57,7 @@ DIRECTION = {
     "selfcheck_noisy": "beyond", "count_spread": "above", "roof_exceeded": "above", "poor_fit": "above",
     "fit_slope_points": "below", "nonmonotone_sizes": "at_least",
     "rank_straggler": "above", "ranks_disagree": "state", "busbw_drop": "above", "new_straggler": "above",
+    "group_throughput": "state",
 }
 
 
