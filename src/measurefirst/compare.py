@@ -46,6 +46,7 @@ import numpy as np
 from . import defaults
 from . import stats
 from .devices import DeviceLike, environment, resolve_device
+from .errors import check_seed, check_text
 from .engine import (
     BenchmarkError,
     ColdCallError,
@@ -402,6 +403,9 @@ def block_sizes(sample_ns: Sequence[float], block_time: float) -> list[int]:
 
 def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]]
                ) -> list[tuple[str, Callable[[], object]]]:
+    if not isinstance(candidates, (Mapping, list, tuple)):
+        raise TypeError("candidates must be a mapping {label: callable} or a list of (label, callable) pairs, "
+                        f"such as {{'manual': f, 'fused': g}}; got {type(candidates).__name__}")
     items = list(candidates.items()) if isinstance(candidates, Mapping) else list(candidates)
     if len(items) < 2:
         raise ValueError("compare() needs at least two candidates, e.g. {'manual': f, 'fused': g}")
@@ -411,7 +415,7 @@ def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[s
         if not (isinstance(item, tuple) and len(item) == 2):
             raise TypeError("candidates must be a mapping {label: callable} or (label, callable) pairs")
         label, fn = item
-        label = str(label)
+        check_text("a candidate's label", label, "manual")
         if label in seen:
             raise ValueError(f"candidate labels must be unique; {label!r} appears twice")
         seen.add(label)
@@ -462,6 +466,7 @@ def compare(
         raise ValueError(f"baseline {base!r} is not one of the candidates: {', '.join(labels)}")
     if order not in ORDERS:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
+    check_seed(seed)
     if not (isinstance(min_rounds, int) and min_rounds >= 6):
         raise ValueError(f"min_rounds must be an integer >= 6 (a 95% CI needs six pairs); got {min_rounds!r}")
     if (isinstance(block_time, bool) or not isinstance(block_time, (int, float)) or not math.isfinite(block_time)

@@ -24,7 +24,7 @@ import torch
 
 from . import defaults
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
-from .engine import BenchmarkError, benchmark, default_label
+from .engine import BenchmarkError, benchmark, check_label, check_timer, default_label
 from .findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
 from .protocol import migrate
 from .results import Measurement
@@ -387,6 +387,8 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     if (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget)
             or not budget > 0):
         raise ValueError(f"budget must be a positive, finite number of seconds such as 3.0; got {budget!r}")
+    check_timer(timer)
+    check_label(label)
     dev = resolve_device(device)
     label = label or default_label(fn)
     d = _Doctor(fn, device, dev, label, budget, timer)

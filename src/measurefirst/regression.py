@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from . import defaults, stats
+from .errors import check_kind
 from .protocol import migrate
 from .results import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
 
@@ -377,6 +378,9 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     saved runs), any other ``run_to_run`` instead ("given"), else :data:`RUN_TO_RUN_CV` ("assumed", and
     the change says so). A disturbed side (:func:`disturbances`) makes the change ``undecided``: neither
     a regression nor an improvement."""
+    for side, m in (("base", base), ("new", new)):
+        check_kind(side, m, (Measurement, Count), "a Measurement or a Count (as benchmark() or load() return)")
+    check_kind("label", label, str, "text such as 'matmul'", optional=True)
     if isinstance(base, Count) or isinstance(new, Count):
         if not (isinstance(base, Count) and isinstance(new, Count)):
             raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "

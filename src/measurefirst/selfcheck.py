@@ -65,6 +65,7 @@ import torch
 
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
 from .engine import BenchmarkError, benchmark
+from .errors import check_flag, check_kind
 from .findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
 from .protocol import migrate
 from .results import Measurement
@@ -1088,8 +1089,13 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     Returns:
         a :class:`SelfCheck`; ``status`` is ``pass``, ``fail`` or ``noisy`` (too noisy to judge).
     """
-    if timer is not None and not isinstance(timer, Timer):
-        raise TypeError(f"timer must be a measurefirst Timer (see measurefirst.timers); got {type(timer).__name__}")
+    from .simulate import SimWorld
+
+    check_kind("timer", timer, Timer, "a measurefirst Timer (see measurefirst.timers)", optional=True)
+    check_kind("simulate", simulate, SimWorld, "a measurefirst.simulate.SimWorld (tests), or None for the real clock",
+               optional=True)
+    for name in ("quick", "references"):
+        check_flag(name, locals()[name])
     if durations_ns is not None:
         durations_ns = tuple(durations_ns)
         if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):

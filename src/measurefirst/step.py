@@ -357,6 +357,24 @@ class _Step:
         on_phase("optimizer")
 
 
+def _compile_backend(compile: object) -> str | None:
+    """The torch.compile backend that ``compile`` asks for (None: eager, or a model already compiled);
+    an unknown name is refused before anything runs (torch would raise InvalidBackend inside warm-up)."""
+    if compile is False or (callable(compile) and not isinstance(compile, (bool, str))):
+        return None
+    if compile is True:
+        return "inductor"
+    if not isinstance(compile, str) or not compile:
+        raise TypeError(f"compile must be False, True, a torch.compile backend name such as 'inductor', or the "
+                        f"model already compiled; got {compile!r}")
+    from torch._dynamo import list_backends
+
+    if compile not in list_backends(exclude_tags=()):
+        raise ValueError(f"compile={compile!r} is not a torch.compile backend; use one of "
+                         f"{', '.join(list_backends())}")
+    return compile
+
+
 def benchmark_step(
     model: torch.nn.Module,
     optimizer: torch.optim.Optimizer,
@@ -407,6 +425,10 @@ def benchmark_step(
         if isinstance(number, (int, float)) and not isinstance(number, bool) and not (
                 math.isfinite(number) and number > 0):
             raise ValueError(f"{name} must be a positive, finite number of FLOPs (or None); got {number!r}")
+    if loss_fn is not None and not callable(loss_fn):
+        raise TypeError(f"loss_fn must be a function (outputs, targets) -> loss tensor, or None for the default; "
+                        f"got {type(loss_fn).__name__}")
+    backend = _compile_backend(compile)
     dev = resolve_device(device)
     next_batch = _batch_source(batches)
     loss_of = loss_fn or default_loss
@@ -415,8 +437,7 @@ def benchmark_step(
     if callable(compile) and not isinstance(compile, (bool, str)):
         forward_model = compile  # already compiled by the caller (compare_steps reuses it)
         variant = "compile"
-    elif compile:
-        backend = "inductor" if compile is True else str(compile)
+    elif backend is not None:
         forward_model = torch.compile(model, backend=backend)
         variant = f"compile({backend})"
     tdev = machine().tensor_device(dev)

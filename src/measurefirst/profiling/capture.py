@@ -32,8 +32,8 @@ import torch
 
 from .. import defaults
 from ..devices import DeviceLike, environment, machine, resolve_device
-from ..engine import default_label
-from ..errors import check_limit
+from ..engine import check_label, default_label
+from ..errors import check_flag, check_limit
 from ..timers import make_timer
 from ..protocol import migrate
 from .kernels import decode_kernel
@@ -314,6 +314,10 @@ def profile(
                         ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    for name, flag in (("group_by_shape", group_by_shape), ("flops_by_module", flops_by_module),
+                       ("with_stack", with_stack)):
+        check_flag(name, flag)
+    check_label(label)
     label = label or default_label(fn)
     dev = resolve_device(device)
     trace_p = _check_writable(trace, "trace")
