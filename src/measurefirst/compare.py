@@ -58,7 +58,7 @@ from .engine import (
     check_timer,
     choose_device,
 )
-from .protocol import migrate
+from .protocol import build, migrate
 from .results import Finding, Measurement, Stop
 from .timers import Timer, make_timer
 
@@ -109,12 +109,10 @@ class Verdict:
     def from_dict(cls, d: dict[str, Any]) -> "Verdict":
         """A verdict as :meth:`Comparison.to_dict` writes it. Files written before ``ratio_ci`` carry
         ``ci_low``/``ci_high``, which were on the ratio's scale too."""
-        d = dict(d)
-        if "ratio_ci" not in d and "ci_low" in d:
-            lo, hi = d.pop("ci_low"), d.pop("ci_high")
-            d["ratio_ci"] = None if lo is None or hi is None else (lo, hi)
-        ci = d.pop("ratio_ci")
-        return cls(**d, ratio_ci=None if ci is None else (float(ci[0]), float(ci[1])))
+        if isinstance(d, dict) and "ratio_ci" not in d and "ci_low" in d:
+            lo, hi = d.get("ci_low"), d.get("ci_high")
+            d = {**d, "ratio_ci": None if lo is None or hi is None else [lo, hi]}
+        return build(cls, d, "verdict")
 
     def words(self) -> str:
         """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (could have detected ±0.4%)"`` (in
@@ -188,19 +186,12 @@ class Comparison:
         if not isinstance(d, dict):
             raise ValueError(f"a comparison must be a JSON object; got {type(d).__name__}")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            c = cls(
-                labels=tuple(str(x) for x in d["labels"]), baseline=str(d["baseline"]),
-                measurements=tuple(Measurement.from_dict(m) for m in d["measurements"]),
-                block_values_ns=tuple(tuple(float(x) for x in b) for b in d["block_values_ns"]),
-                orders=tuple(tuple(int(x) for x in o) for o in d["orders"]),
-                verdicts=tuple(Verdict.from_dict(v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
-                options=dict(d.get("options") or {}), complete=bool(d.get("complete", True)),
-            )
-        except KeyError as exc:
-            raise ValueError(f"comparison result is missing the field {exc}") from exc
-        except (TypeError, AttributeError, IndexError) as exc:
-            raise ValueError(f"comparison result has a malformed field: {exc}") from exc
+        stored, verdicts = d.get("measurements"), d.get("verdicts")
+        if not (isinstance(stored, list) and isinstance(verdicts, list)):
+            raise ValueError("comparison.measurements and comparison.verdicts must be lists")
+        c = build(cls, {**d, "measurements": tuple(Measurement.from_dict(m, f"comparison.measurements[{i}]")
+                                                   for i, m in enumerate(stored)),
+                        "verdicts": tuple(Verdict.from_dict(v) for v in verdicts)}, "comparison")
         if len(c.measurements) != len(c.labels) or len(c.block_values_ns) != len(c.labels):
             raise ValueError("comparison result: labels, measurements and block values differ in number")
         if c.baseline not in c.labels:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from . import defaults, stats
 from .errors import check_kind
-from .protocol import migrate
+from .protocol import build, migrate
 from .results import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,10 +95,7 @@ class Disturbance:
 
     @classmethod
     def from_dict(cls, d: Any) -> "Disturbance":
-        if not isinstance(d, dict):
-            raise ValueError(f"a disturbance must be a JSON object; got {type(d).__name__}")
-        d = _non_finite(d)
-        return cls(str(d["side"]), str(d["code"]), float(d["value"]), float(d["limit"]))
+        return build(cls, _non_finite(d) if isinstance(d, dict) else d, "disturbance")
 
 
 def _non_finite(d: dict[str, Any]) -> dict[str, Any]:
@@ -213,19 +210,7 @@ class Change:
 
     @classmethod
     def from_dict(cls, d: Any) -> "Change":
-        if not isinstance(d, dict):
-            raise ValueError(f"a change must be a JSON object; got {type(d).__name__}")
-        d = _non_finite(d)
-        try:
-            return cls(**{**{k: v for k, v in d.items() if k != "verdict"},
-                          "flags": tuple(str(f) for f in d.get("flags") or ()),
-                          "flag_values": {str(k): (str(v[0]), str(v[1]))
-                                          for k, v in (d.get("flag_values") or {}).items()},
-                          "run_to_run_spreads": tuple(float(x) for x in d.get("run_to_run_spreads") or ()),
-                          "run_to_run_sources": tuple(str(x) for x in d.get("run_to_run_sources") or ()),
-                          "disturbed": tuple(Disturbance.from_dict(x) for x in d.get("disturbed") or ())})
-        except (TypeError, IndexError, KeyError, AttributeError) as exc:
-            raise ValueError(f"change has a missing or unknown field: {exc}") from exc
+        return build(cls, _non_finite(d) if isinstance(d, dict) else d, "change")
 
 
 @dataclass(frozen=True)
@@ -271,8 +256,7 @@ class Regression:
         changes = d.get("changes")
         if not isinstance(changes, list):
             raise ValueError("regression.changes must be a list")
-        return cls(str(d.get("base", "")), str(d.get("new", "")), tuple(Change.from_dict(c) for c in changes),
-                   tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)))
+        return build(cls, {**d, "changes": tuple(Change.from_dict(c) for c in changes)}, "regression")
 
     def _repr_html_(self) -> str:
         from .render.report import fragment

@@ -21,7 +21,7 @@ from . import defaults, stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
-from .protocol import JsonForm, migrate, of_kind
+from .protocol import JsonForm, build, migrate, of_kind
 from .timers import Marks, Timer, make_timer
 
 PHASES = ("data", "forward", "backward", "optimizer")
@@ -146,6 +146,15 @@ class StepResult:
     #: a step result is measured whole or raises (StepError)
     complete: ClassVar[bool] = True
 
+    def __post_init__(self) -> None:
+        missing = [p for p in PHASES if p not in self.phase_s]
+        if missing:
+            raise ValueError(f"step.phase_s must time every phase ({', '.join(PHASES)}); {missing[0]!r} is missing")
+        if self.peak_phase is not None and not (self.memory and "peak_allocated" in self.memory.get(self.peak_phase, {})):
+            raise ValueError(f"step.peak_phase {self.peak_phase!r:.40} has no peak_allocated in step.memory")
+        if self.mfu_measured is not None and self.mfu_measured_peak is None:
+            raise ValueError("step.mfu_measured needs the peak it was measured against: step.mfu_measured_peak is null")
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
 
@@ -173,19 +182,11 @@ class StepResult:
         if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst step result (missing \"kind\": \"step\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        names = {f.name for f in fields(cls)}
-        try:
-            values = {k: v for k, v in d.items() if k in names}
-            values["throughput"] = Throughput(**d["throughput"])
-            values["findings"] = tuple(Finding.from_dict(f) for f in d.get("findings") or ())
-            for key in ("step_samples_s", "warmup_step_s"):
-                values[key] = tuple(float(x) for x in d.get(key) or ())
-            values["phase_s"] = {str(k): float(v) for k, v in d["phase_s"].items()}
-            return cls(**values)
-        except KeyError as exc:
-            raise ValueError(f"step result is missing the field {exc}") from exc
-        except (TypeError, AttributeError, ValueError) as exc:
-            raise ValueError(f"step result has a malformed field: {exc}") from exc
+        findings = d.get("findings") or ()
+        if not isinstance(findings, list):
+            raise ValueError(f"step.findings must be a list; got {type(findings).__name__}")
+        return build(cls, {**d, "findings": tuple(Finding.from_dict(f, f"step.findings[{i}]")
+                                                  for i, f in enumerate(findings))}, "step")
 
 
 @dataclass(frozen=True)
@@ -812,10 +813,7 @@ class RangedStepResult(JsonForm):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RangedStepResult":
         """Load what :meth:`to_dict` wrote, of any version."""
-        d = of_kind(d, cls.kind, RANGED_SCHEMA_VERSION)
-        return cls(str(d["label"]), str(d["device"]), int(d["steps"]), int(d["warmup_steps"]),
-                   {str(k): float(v) for k, v in d["phase_s"].items()}, float(d["step_s"]), float(d["unmarked_s"]),
-                   tuple(float(x) for x in d["step_samples_s"]), tuple(float(x) for x in d["warmup_step_s"]))
+        return build(cls, of_kind(d, cls.kind, RANGED_SCHEMA_VERSION), "ranged_step")
 
     def _repr_html_(self) -> str:
         from .render.report import fragment

@@ -35,7 +35,7 @@ from ..devices import DeviceLike, environment, machine, resolve_device
 from ..engine import check_label, default_label
 from ..errors import check_flag, check_limit
 from ..timers import make_timer
-from ..protocol import migrate
+from ..protocol import build, finite_fields, migrate
 from .kernels import decode_kernel
 
 #: Ops that move no data of their own or only manage tensors: left out of the work view.
@@ -99,6 +99,9 @@ class OpRow:
     work: bool = False
     top_level: bool = False
 
+    def __post_init__(self) -> None:
+        finite_fields(self, f"op {self.name!r:.40}", ("calls", "self_s", "total_s", "device_s", "flops", "bytes_est"))
+
 
 @dataclass(frozen=True)
 class KernelRow:
@@ -110,6 +113,9 @@ class KernelRow:
     total_s: float
     mean_s: float
     decoded: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        finite_fields(self, f"kernel {self.name!r:.40}", ("calls", "total_s", "mean_s"))
 
 
 #: Version of a :class:`Profile`'s stored form (see :mod:`measurefirst.protocol`).
@@ -190,13 +196,7 @@ class Profile:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Profile":
-        d = migrate(dict(d), cls.kind, SCHEMA_VERSION)
-        d.pop("kind", None)
-        d.pop("schema_version", None)
-        for key in ("ops", "work", "top"):
-            d[key] = tuple(OpRow(**r) for r in d[key])
-        d["kernels"] = tuple(KernelRow(**k) for k in d["kernels"])
-        return cls(**d)
+        return build(cls, migrate(d, cls.kind, SCHEMA_VERSION), "profile")
 
 
 VIEWS = defaults.VIEWS
