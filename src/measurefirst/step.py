@@ -679,14 +679,24 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
     peak_of: "dict[str, float | Peaks | None]" = (
         {dtype_name(k, STEP_DTYPES): v for k, v in measured_peak.items()} if isinstance(measured_peak, Mapping)
         else dict.fromkeys(STEP_DTYPES, measured_peak))
+    variants, dtypes = list(variants), [dtype_name(d, STEP_DTYPES) for d in dtypes]
+    backends: dict[str, bool | str] = {}
+    for variant in variants:  # every variant checked before anything is built or run
+        if variant == "eager":
+            backends[variant] = False
+        elif variant == "compile" or variant.startswith("compile:"):
+            backends[variant] = _compile_backend(variant.split(":", 1)[1] if ":" in variant else True) or False
+        else:
+            raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
     for variant in variants:
-        for dt in (dtype_name(d, STEP_DTYPES) for d in dtypes):
-            parts = _unpack(build())
-            comp: bool | str = False
-            if variant.startswith("compile"):
-                comp = variant.split(":", 1)[1] if ":" in variant else True
-            elif variant != "eager":
-                raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
+        for dt in dtypes:
+            try:
+                built = build()
+            except Exception as exc:  # noqa: BLE001 - the user's build(): one line naming it, exit 1
+                raise StepError(f"build() raised: {type(exc).__name__}: {exc}; fix build() so that it returns the "
+                                f"model, optimizer and batches", phase="build") from exc
+            parts = _unpack(built)
+            comp = backends[variant]
             label = f"{variant}/{dt}"
             fwd: Any = parts["model"]
             if comp:
