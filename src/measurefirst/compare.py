@@ -187,7 +187,7 @@ class Comparison:
             raise ValueError(f"a comparison must be a JSON object; got {type(d).__name__}")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         stored, verdicts = d.get("measurements"), d.get("verdicts")
-        if not (isinstance(stored, list) and isinstance(verdicts, list)):
+        if not (isinstance(stored, (list, tuple)) and isinstance(verdicts, (list, tuple))):
             raise ValueError("comparison.measurements and comparison.verdicts must be lists")
         c = build(cls, {**d, "measurements": tuple(Measurement.from_dict(m, f"comparison.measurements[{i}]")
                                                    for i, m in enumerate(stored)),

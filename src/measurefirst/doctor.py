@@ -109,7 +109,7 @@ class Diagnosis:
             raise ValueError("not a measurefirst diagnosis (missing \"kind\": \"diagnosis\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         findings = d.get("findings") or []
-        if not isinstance(findings, list):
+        if not isinstance(findings, (list, tuple)):
             raise ValueError(f"diagnosis.findings must be a list; got {type(findings).__name__}")
         return build(cls, {**d, "findings": tuple(Finding.from_dict(f, f"diagnosis.findings[{i}]")
                                                   for i, f in enumerate(findings))}, "diagnosis")

@@ -126,7 +126,7 @@ class PytestRun(JsonForm):
 
         d = of_kind(d, cls.kind, SCHEMA_VERSION)
         benchmarks, comparisons = d.get("benchmarks"), d.get("comparisons") or []
-        if not (isinstance(benchmarks, list) and isinstance(comparisons, list)
+        if not (isinstance(benchmarks, (list, tuple)) and isinstance(comparisons, (list, tuple))
                 and all(isinstance(c, dict) for c in comparisons)):
             raise ValueError("pytest_run.benchmarks and pytest_run.comparisons must be lists of objects")
         return build(cls, {**d, "benchmarks": tuple(PytestBenchmark.from_dict(b) for b in benchmarks),

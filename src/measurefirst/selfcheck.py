@@ -290,7 +290,7 @@ class SelfCheck:
             raise ValueError('not a measurefirst selfcheck (missing "kind": "selfcheck")')
         d = migrate(d, cls.kind, SELFCHECK_SCHEMA_VERSION)
         stored = d.get("measurements") or []
-        if not isinstance(stored, list):
+        if not isinstance(stored, (list, tuple)):
             raise ValueError(f"selfcheck.measurements must be a list; got {type(stored).__name__}")
         measurements = tuple(Measurement.from_dict(x, f"selfcheck.measurements[{i}]") for i, x in enumerate(stored))
         return build(cls, {**d, "measurements": measurements}, "selfcheck")

@@ -183,7 +183,7 @@ class StepResult:
             raise ValueError("not a measurefirst step result (missing \"kind\": \"step\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         findings = d.get("findings") or ()
-        if not isinstance(findings, list):
+        if not isinstance(findings, (list, tuple)):
             raise ValueError(f"step.findings must be a list; got {type(findings).__name__}")
         return build(cls, {**d, "findings": tuple(Finding.from_dict(f, f"step.findings[{i}]")
                                                   for i, f in enumerate(findings))}, "step")

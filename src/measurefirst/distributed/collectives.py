@@ -154,7 +154,7 @@ class CollectivesResult:
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         points = d.get("points")
-        if not (isinstance(points, list) and all(isinstance(p, dict) for p in points)):
+        if not (isinstance(points, (list, tuple)) and all(isinstance(p, dict) for p in points)):
             raise ValueError("collectives.points must be a list of objects")
         # null is a strict JSON writer's NaN: a size that timed out has no time
         points = [{**p, "seconds": _real(p.get("seconds")),

@@ -61,9 +61,9 @@ class ProfileDiff:
             raise ValueError("not a measurefirst profile diff (missing \"kind\": \"profile_diff\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         labels, stored = d.get("labels"), d.get("profiles")
-        if not (isinstance(labels, list) and all(isinstance(x, str) for x in labels)):
+        if not (isinstance(labels, (list, tuple)) and all(isinstance(x, str) for x in labels)):
             raise ValueError(f"profile_diff.labels must be a list of text; got {labels!r:.40}")
-        if not isinstance(stored, list):
+        if not isinstance(stored, (list, tuple)):
             raise ValueError(f"profile_diff.profiles must be a list of profiles; got {type(stored).__name__}")
         profiles = [Profile.from_dict(p) for p in stored]
         if len(labels) != len(profiles) or len(set(labels)) != len(labels):
