@@ -56,10 +56,11 @@ class PytestBenchmark:
         from .regression import Change
         from .results import Measurement
 
-        if not isinstance(d, dict):
-            raise ValueError(f"a pytest_run benchmark must be a JSON object; got {type(d).__name__}")
+        if not isinstance(d, dict) or "measurement" not in d:
+            raise ValueError("a pytest_run benchmark must be a JSON object holding its measurement")
         change = d.get("change")
-        return build(cls, {"test": d.get("name"), **d, "measurement": Measurement.from_dict(d.get("measurement")),
+        return build(cls, {**d, "test": d.get("test") or d.get("name"), "measurement": Measurement.from_dict(
+                               d["measurement"], "pytest_run.benchmark.measurement"),
                            "change": None if change is None else Change.from_dict(change)}, "pytest_run.benchmark",
                      {"Measurement": Measurement, "Change": Change})
 
