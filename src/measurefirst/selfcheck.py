@@ -1098,8 +1098,8 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     check_kind("timer", timer, Timer, "a measurefirst Timer (see measurefirst.timers)", optional=True)
     check_kind("simulate", simulate, SimWorld, "a measurefirst.simulate.SimWorld (tests), or None for the real clock",
                optional=True)
-    for name in ("quick", "references"):
-        check_flag(name, locals()[name])
+    for name, flag in (("quick", quick), ("references", references)):
+        check_flag(name, flag)
     if durations_ns is not None:
         durations_ns = tuple(durations_ns)
         if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):
