@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gc
+import os
 import json
 from pathlib import Path
 from typing import Iterator
@@ -232,8 +233,28 @@ def test_usage_errors(pt: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*unknown option(s) budgett*"])
 
 
+def test_json_report_refuses_a_missing_folder_and_never_follows_a_planted_link(pt: pytest.Pytester) -> None:
+    """Issue 25: ``--mf-json`` wrote through ``FILE.tmp<PID>`` (a link planted there was followed), left
+    it behind on failure, and created missing folders."""
+    pt.makepyfile(test_suite=SUITE)
+    result = pt.runpytest(SIM, "--mf-json", "nowhere/run.json", "-k", "cmp")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*folder nowhere does not exist; create it first*"])
+    assert not (pt.path / "nowhere").exists()
+    victim = pt.path / "victim.txt"
+    victim.write_text("keep")
+    for pid_guess in range(os.getpid() - 50, os.getpid() + 200):  # the old name: FILE.tmp<PID>
+        os.symlink(victim, pt.path / f"run.json.tmp{pid_guess}")
+    result = pt.runpytest(SIM, "--mf-json", "run.json", "-k", "cmp")
+    result.assert_outcomes(passed=1)
+    assert victim.read_text() == "keep"
+    assert json.loads((pt.path / "run.json").read_text())["kind"] == "pytest_run"
+    assert not [p for p in pt.path.iterdir() if p.name.startswith(".run.json.")]  # no temporary file left
+
+
 def test_json_report_and_baseline_from_it(pt: pytest.Pytester) -> None:
     pt.makepyfile(test_suite=SUITE)
+    pt.mkdir("out")
     result = pt.runpytest(SIM, "--mf-json", "out/run.json", "-k", "sized or cmp")
     result.assert_outcomes(passed=3)
     data = json.loads((pt.path / "out" / "run.json").read_text())

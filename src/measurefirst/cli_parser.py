@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
@@ -51,7 +52,7 @@ def _fraction(text: str) -> float:
     if not math.isfinite(value):
         raise argparse.ArgumentTypeError(f"must be a finite fraction such as 0.05 or 5%; got {text!r}")
     if value < 0:
-        raise argparse.ArgumentTypeError(f"must not be negative; got {text!r}")
+        raise argparse.ArgumentTypeError(f"must not be negative; got {text!r}: write {t.lstrip('-')}")
     if not t.endswith("%") and value > 1:
         raise argparse.ArgumentTypeError(f"{text!r} is ambiguous: write {t}% for {t} percent, "
                                          f"or a fraction such as 0.05")
@@ -251,9 +252,26 @@ def _labels(p: argparse.ArgumentParser) -> None:
     p.add_argument("--label", action="append", default=[], help="label for each target, in order (at most one each)")
 
 
+#: A value that starts with '-' but that argparse does not take for a negative number (``-5%``, ``-1e3``).
+_NEGATIVE_VALUE = re.compile(r"-\.?\d[\w.%+-]*")
+_ARGPARSE_NEGATIVE = re.compile(r"-\d+|-\d*\.\d+")
+
+
+def _attach_negative_values(argv: "Sequence[str]") -> list[str]:
+    """``--fail-if-slower -5%`` as ``--fail-if-slower=-5%``: argparse reads ``-5%`` as an unknown option
+    ("unrecognized arguments"); attached, the option's own check says what is wrong with the value."""
+    out = list(argv)
+    for i in range(len(out) - 1, 0, -1):
+        prev, value = out[i - 1], out[i]
+        if (prev.startswith("--") and "=" not in prev and prev != "--" and _NEGATIVE_VALUE.fullmatch(value)
+                and not _ARGPARSE_NEGATIVE.fullmatch(value)):
+            out[i - 1:i + 1] = [f"{prev}={value}"]
+    return out
+
+
 def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None") -> argparse.Namespace | None:
     """The parsed arguments; None (after printing the help) when no command is given."""
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else argv))
     if args.command is None:
         parser.print_help()
         return None

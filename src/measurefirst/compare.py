@@ -45,6 +45,7 @@ import numpy as np
 
 from . import defaults, progress, stats
 from .devices import DeviceLike, environment, resolve_device
+from .errors import check_seed, check_text
 from .engine import (
     BenchmarkError,
     ColdCallError,
@@ -56,7 +57,7 @@ from .engine import (
     check_timer,
     choose_device,
 )
-from .protocol import migrate
+from .protocol import build, migrate
 from .results import Finding, Measurement, Stop
 from .timers import Timer, make_timer
 
@@ -107,12 +108,10 @@ class Verdict:
     def from_dict(cls, d: dict[str, Any]) -> "Verdict":
         """A verdict as :meth:`Comparison.to_dict` writes it. Files written before ``ratio_ci`` carry
         ``ci_low``/``ci_high``, which were on the ratio's scale too."""
-        d = dict(d)
-        if "ratio_ci" not in d and "ci_low" in d:
-            lo, hi = d.pop("ci_low"), d.pop("ci_high")
-            d["ratio_ci"] = None if lo is None or hi is None else (lo, hi)
-        ci = d.pop("ratio_ci")
-        return cls(**d, ratio_ci=None if ci is None else (float(ci[0]), float(ci[1])))
+        if isinstance(d, dict) and "ratio_ci" not in d and "ci_low" in d:
+            lo, hi = d.get("ci_low"), d.get("ci_high")
+            d = {**d, "ratio_ci": None if lo is None or hi is None else [lo, hi]}
+        return build(cls, d, "verdict")
 
     def words(self) -> str:
         """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (could have detected ±0.4%)"`` (in
@@ -186,19 +185,12 @@ class Comparison:
         if not isinstance(d, dict):
             raise ValueError(f"a comparison must be a JSON object; got {type(d).__name__}")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            c = cls(
-                labels=tuple(str(x) for x in d["labels"]), baseline=str(d["baseline"]),
-                measurements=tuple(Measurement.from_dict(m) for m in d["measurements"]),
-                block_values_ns=tuple(tuple(float(x) for x in b) for b in d["block_values_ns"]),
-                orders=tuple(tuple(int(x) for x in o) for o in d["orders"]),
-                verdicts=tuple(Verdict.from_dict(v) for v in d["verdicts"]), stop=Stop(**d["stop"]),
-                options=dict(d.get("options") or {}), complete=bool(d.get("complete", True)),
-            )
-        except KeyError as exc:
-            raise ValueError(f"comparison result is missing the field {exc}") from exc
-        except (TypeError, AttributeError, IndexError) as exc:
-            raise ValueError(f"comparison result has a malformed field: {exc}") from exc
+        stored, verdicts = d.get("measurements"), d.get("verdicts")
+        if not (isinstance(stored, (list, tuple)) and isinstance(verdicts, (list, tuple))):
+            raise ValueError("comparison.measurements and comparison.verdicts must be lists")
+        c = build(cls, {**d, "measurements": tuple(Measurement.from_dict(m, f"comparison.measurements[{i}]")
+                                                   for i, m in enumerate(stored)),
+                        "verdicts": tuple(Verdict.from_dict(v) for v in verdicts)}, "comparison")
         if len(c.measurements) != len(c.labels) or len(c.block_values_ns) != len(c.labels):
             raise ValueError("comparison result: labels, measurements and block values differ in number")
         if c.baseline not in c.labels:
@@ -401,6 +393,9 @@ def block_sizes(sample_ns: Sequence[float], block_time: float) -> list[int]:
 
 def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]]
                ) -> list[tuple[str, Callable[[], object]]]:
+    if not isinstance(candidates, (Mapping, list, tuple)):
+        raise TypeError("candidates must be a mapping {label: callable} or a list of (label, callable) pairs, "
+                        f"such as {{'manual': f, 'fused': g}}; got {type(candidates).__name__}")
     items = list(candidates.items()) if isinstance(candidates, Mapping) else list(candidates)
     if len(items) < 2:
         raise ValueError("compare() needs at least two candidates, e.g. {'manual': f, 'fused': g}")
@@ -410,7 +405,7 @@ def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[s
         if not (isinstance(item, tuple) and len(item) == 2):
             raise TypeError("candidates must be a mapping {label: callable} or (label, callable) pairs")
         label, fn = item
-        label = str(label)
+        check_text("a candidate's label", label, "manual")
         if label in seen:
             raise ValueError(f"candidate labels must be unique; {label!r} appears twice")
         seen.add(label)
@@ -461,6 +456,7 @@ def compare(
         raise ValueError(f"baseline {base!r} is not one of the candidates: {', '.join(labels)}")
     if order not in ORDERS:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
+    check_seed(seed)
     if not (isinstance(min_rounds, int) and min_rounds >= 6):
         raise ValueError(f"min_rounds must be an integer >= 6 (a 95% CI needs six pairs); got {min_rounds!r}")
     if (isinstance(block_time, bool) or not isinstance(block_time, (int, float)) or not math.isfinite(block_time)

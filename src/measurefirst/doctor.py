@@ -24,9 +24,9 @@ import torch
 
 from . import defaults, progress
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
-from .engine import BenchmarkError, benchmark, default_label
+from .engine import BenchmarkError, benchmark, check_label, check_timer, default_label
 from .findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
-from .protocol import migrate
+from .protocol import build, migrate
 from .results import Measurement
 from .timers import Timer, make_timer
 
@@ -115,18 +115,14 @@ class Diagnosis:
         if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst diagnosis (missing \"kind\": \"diagnosis\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            return cls(label=str(d["label"]), device=str(d["device"]),
-                       findings=tuple(Finding.from_dict(f) for f in d.get("findings") or ()),
-                       checks=tuple(str(c) for c in d.get("checks") or ()),
-                       skipped={str(k): str(v) for k, v in (d.get("skipped") or {}).items()},
-                       error=None if d.get("error") is None else str(d["error"]),
-                       evidence=dict(d.get("evidence") or {}), env=dict(d.get("env") or {}),
-                       measurement=None if d.get("measurement") is None else Measurement.from_dict(d["measurement"]))
-        except KeyError as exc:
-            raise ValueError(f"diagnosis is missing the field {exc}") from exc
-        except (TypeError, AttributeError) as exc:
-            raise ValueError(f"diagnosis has a malformed field: {exc}") from exc
+        findings = d.get("findings") or []
+        if not isinstance(findings, (list, tuple)):
+            raise ValueError(f"diagnosis.findings must be a list; got {type(findings).__name__}")
+        measurement = d.get("measurement")
+        return build(cls, {**d, "findings": tuple(Finding.from_dict(f, f"diagnosis.findings[{i}]")
+                                                  for i, f in enumerate(findings)),
+                           "measurement": None if measurement is None else Measurement.from_dict(measurement)},
+                     "diagnosis")
 
 
 def _where(exc: BaseException) -> str:
@@ -397,6 +393,8 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     if (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget)
             or not budget > 0):
         raise ValueError(f"budget must be a positive, finite number of seconds such as 3.0; got {budget!r}")
+    check_timer(timer)
+    check_label(label)
     dev = resolve_device(device)
     label = label or default_label(fn)
     d = _Doctor(fn, device, dev, label, budget, timer)

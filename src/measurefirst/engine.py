@@ -200,6 +200,9 @@ class Options:
         count("trials", self.trials, 1)
         count("number", self.number, 1)
         count("repeats", self.repeats, 1)
+        if self.max_samples is not None and self.max_samples < self.min_samples:
+            raise ValueError(f"min_samples ({self.min_samples}) is above max_samples ({self.max_samples}); "
+                             f"give max_samples >= min_samples")
         if self.repeats is not None and self.repeats > 1 and self.trials is not None:
             raise ValueError("trials=T takes exactly T samples in one run; drop repeats=... (or trials=...)")
         for name in ("cold_cache", "cuda_graph", "discard_preempted", "stop_early"):

@@ -41,7 +41,7 @@ def from_data(data: Any, source: str = "results") -> list[Any]:
         return list(_import(data, source))
     if kind is None and isinstance(data.get("steps"), list):
         kind = "step_comparison"  # ``measurefirst step --json`` before it named its kind
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise LoadError(f"{source} has no \"kind\" measurefirst knows (got {str(kind)[:40]!r}; known: "
                         f"{', '.join(KINDS)}); is it a measurefirst, pytest-benchmark or pyperf results file?")
     try:

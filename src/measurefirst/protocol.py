@@ -6,14 +6,25 @@ Every result (a measurement, a comparison, a sweep, a profile, a diagnosis, a st
 for a kind that finds nothing). A stored dict is brought up to the kind's current version by
 :func:`migrate`, one version at a time, through ``MIGRATIONS[kind][version]``.
 
+A stored dict is read back into its dataclasses by :func:`build`, which checks every field against its
+annotation (text, whole numbers, numbers, switches, lists, nested dataclasses): a file that is damaged or
+crafted raises ``ValueError`` naming the field, never a ``TypeError`` later when the result is shown.
+
 Nothing here imports torch: each kind's module is imported only when a dict of that kind is read.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import importlib
+import math
 import re
-from typing import Any, Callable, Protocol, runtime_checkable
+import types
+import typing
+from typing import Any, Callable, Protocol, TypeVar, Union, runtime_checkable
+
+T = TypeVar("T")
 
 #: A migration takes a stored dict of one version and returns it in the next version's form.
 Migration = Callable[[dict[str, Any]], dict[str, Any]]
@@ -193,6 +204,118 @@ class ResultType(Protocol):
     kind: str
 
     def from_dict(self, d: dict[str, Any]) -> Result: ...
+
+
+# ---- reading stored dataclasses back, every field checked -------------------------------------------
+#: The largest whole number a stored field may hold (SQLite's integers; beyond it a count is damage).
+MAX_STORED_INT = 2**63 - 1
+#: Key of an object whose non-finite numbers were written as null (see :mod:`measurefirst.safeio`).
+_NON_FINITE_KEY = "non_finite_as_null"
+
+
+def _hints(cls: type, names: dict[str, Any] | None) -> dict[str, Any]:
+    if names is None:
+        return _module_hints(cls)
+    return typing.get_type_hints(cls, localns=names)
+
+
+@functools.lru_cache(maxsize=None)
+def _module_hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _short(v: Any) -> str:
+    text = repr(v) if not isinstance(v, (dict, list)) else type(v).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _expected(hint: Any) -> str:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        return " or ".join(_expected(a) for a in args)
+    if origin in (tuple, list):
+        return "a list"
+    if origin is dict or hint is dict:
+        return "an object"
+    return {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+            type(None): "null"}.get(hint, getattr(hint, "__name__", str(hint)))
+
+
+def _check(hint: Any, v: Any, where: str) -> Any:
+    """``v`` as the annotation ``hint`` wants it (a list as a tuple, a dict as its dataclass)."""
+    if hint is Any:
+        return v
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        if v is None and type(None) in args:
+            return None
+        for a in (a for a in args if a is not type(None)):
+            try:
+                return _check(a, v, where)
+            except ValueError:
+                continue
+    elif hint is bool:
+        if isinstance(v, bool):
+            return v
+    elif hint is int:
+        if isinstance(v, int) and not isinstance(v, bool) and abs(v) <= MAX_STORED_INT:
+            return v
+    elif hint is float:
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and (not isinstance(v, int) or abs(v) <= 2**1023):
+            return float(v)
+    elif hint is str:
+        if isinstance(v, str):
+            return v
+    elif origin in (tuple, list):
+        if isinstance(v, (list, tuple)):
+            if len(args) == 2 and args[1] is Ellipsis or origin is list:
+                out = [_check(args[0] if args else Any, x, f"{where}[{i}]") for i, x in enumerate(v)]
+                return tuple(out) if origin is tuple else out
+            if len(v) == len(args):
+                return tuple(_check(a, x, f"{where}[{i}]") for i, (a, x) in enumerate(zip(args, v)))
+    elif origin is dict or hint is dict:
+        if isinstance(v, dict):
+            value_hint = args[1] if len(args) == 2 else Any
+            return {k: _check(value_hint, x, f"{where}.{k}") for k, x in v.items()}
+    elif dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return v if isinstance(v, hint) else build(hint, v, where)
+    else:
+        return v  # a type this reader does not check: the class's own from_dict does
+    raise ValueError(f"{where} must be {_expected(hint)}; got {_short(v)}")
+
+
+def build(cls: type[T], d: Any, where: str, names: dict[str, Any] | None = None) -> T:
+    """The dataclass ``cls`` from its stored dict ``d``, every field checked against its annotation (lists
+    become tuples where a tuple is declared; nested dataclasses are built in turn); ``kind``,
+    ``schema_version`` and keys ``cls`` does not have are left out. A missing field without a default, or
+    one of the wrong type, raises ``ValueError`` naming it (``profile.ops[3].calls must be a number``).
+    ``names``: classes the annotations name but the class's module imports only for type checking."""
+    if not isinstance(d, dict):
+        raise ValueError(f"{where} must be a JSON object; got {_short(d)}")
+    note = d.get(_NON_FINITE_KEY)
+    if isinstance(note, dict):  # non-finite numbers written as null, with what they were
+        d = {k: float(str(note[k])) if v is None and k in note and str(note[k]) in ("nan", "inf", "-inf") else v
+             for k, v in d.items()}
+    hints = _hints(cls, names)
+    values = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if not f.init:
+            continue
+        if f.name not in d:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ValueError(f"{where} is missing the field {f.name!r}")
+            continue
+        values[f.name] = _check(hints[f.name], d[f.name], f"{where}.{f.name}")
+    return cls(**values)
+
+
+def finite_fields(obj: Any, where: str, names: tuple[str, ...]) -> None:
+    """Each of ``names`` of ``obj`` (times, counts, bytes) is a finite number >= 0; ``ValueError`` naming
+    the first that is not (a stored file may hold anything: ``calls`` of ``Infinity``)."""
+    for name in names:
+        value = getattr(obj, name)
+        if not (math.isfinite(value) and value >= 0):
+            raise ValueError(f"{where}.{name} must be a finite number >= 0; got {value!r}")
 
 
 def _kind_name(v: Any) -> str:

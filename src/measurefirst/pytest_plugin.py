@@ -50,7 +50,7 @@ from .pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from .regression import Change, change
 from .render import pytest_report as words
 from .results import Measurement, Stop
-from .safeio import strict_json
+from .safeio import DestinationError, check_destination, strict_json, write_atomic
 from .store import DEFAULT_PATH, ENV_VAR, Store, StoreError
 
 #: Seconds at most per measurement (warm-up included), as pytest-benchmark's ``--benchmark-max-time``.
@@ -407,13 +407,6 @@ def _jsonable(value: Any) -> Any:
         return repr(value)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
-
-
 def _empty_measurement(name: str, device: str, reason: str, precision: float) -> Measurement:
     """A measurement with no samples: the function ran once and nothing was timed."""
     return Measurement(label=name, device=device, timer="none", samples_ns=(), numbers=(), host_ns=None,
@@ -538,6 +531,12 @@ class MeasureSession:
                 raise pytest.UsageError(f"--mf-device: {exc}") from exc
         if self.compat:
             self._take_over_benchmark()
+        for option, path in (("--mf-json", self.json_path), ("--benchmark-json", self.bench_json)):
+            if path is not None and self.worker is None:  # checked before any test runs
+                try:
+                    check_destination(path, f"{option} file")
+                except DestinationError as exc:
+                    raise pytest.UsageError(str(exc)) from exc
         if self.compare_ref is not None and self.worker is None:
             self.baseline = Baseline(self.compare_ref, self.store_path)
 
@@ -824,10 +823,10 @@ class MeasureSession:
             if path is None:
                 continue
             try:
-                _write_atomic(path, strict_json(build(), indent=2))
+                write_atomic(path, strict_json(build(), indent=2), "JSON report")
                 self.written.append(path)
-            except (OSError, ValueError) as exc:
-                self.errors.append(f"cannot write {path}: {exc}")
+            except DestinationError as exc:
+                self.errors.append(str(exc))
         if self.errors and session.exitstatus == 0:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 

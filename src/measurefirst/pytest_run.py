@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .protocol import JsonForm, of_kind
+from .protocol import JsonForm, build, of_kind
 
 if TYPE_CHECKING:  # pragma: no cover
     from .compare import Comparison
@@ -56,14 +56,13 @@ class PytestBenchmark:
         from .regression import Change
         from .results import Measurement
 
-        def text(key: str) -> str | None:
-            return None if d.get(key) is None else str(d[key])
-
-        return cls(str(d["name"]), str(d.get("test") or d["name"]), str(d["nodeid"]),
-                   Measurement.from_dict(d["measurement"]), text("label"), text("group"), str(d.get("mode") or "measure"),
-                   text("param"), None if d.get("params") is None else dict(d["params"]), dict(d.get("extra_info") or {}),
-                   None if d.get("comparison") is None else int(d["comparison"]),
-                   None if d.get("change") is None else Change.from_dict(d["change"]), bool(d.get("regression")))
+        if not isinstance(d, dict) or "measurement" not in d:
+            raise ValueError("a pytest_run benchmark must be a JSON object holding its measurement")
+        change = d.get("change")
+        return build(cls, {**d, "test": d.get("test") or d.get("name"), "measurement": Measurement.from_dict(
+                               d["measurement"], "pytest_run.benchmark.measurement"),
+                           "change": None if change is None else Change.from_dict(change)}, "pytest_run.benchmark",
+                     {"Measurement": Measurement, "Change": Change})
 
 
 @dataclass(frozen=True)
@@ -127,14 +126,14 @@ class PytestRun(JsonForm):
         from .compare import Comparison
 
         d = of_kind(d, cls.kind, SCHEMA_VERSION)
-        threshold = d.get("fail_if_slower")
-        return cls(tuple(PytestBenchmark.from_dict(b) for b in d["benchmarks"]),
-                   tuple(PytestComparison(str(c["name"]), str(c["nodeid"]), Comparison.from_dict(c["comparison"]))
-                         for c in d.get("comparisons") or ()),
-                   bool(d.get("measured", True)), bool(d.get("simulated")),
-                   None if d.get("baseline") is None else str(d["baseline"]),
-                   None if threshold is None else float(threshold), dict(d.get("environment") or {}),
-                   str(d.get("measurefirst_version") or ""))
+        benchmarks, comparisons = d.get("benchmarks"), d.get("comparisons") or []
+        if not (isinstance(benchmarks, (list, tuple)) and isinstance(comparisons, (list, tuple))
+                and all(isinstance(c, dict) for c in comparisons)):
+            raise ValueError("pytest_run.benchmarks and pytest_run.comparisons must be lists of objects")
+        return build(cls, {**d, "benchmarks": tuple(PytestBenchmark.from_dict(b) for b in benchmarks),
+                           "comparisons": tuple(build(PytestComparison, {**c, "comparison": Comparison.from_dict(
+                               c.get("comparison"))}, "pytest_run.comparison", {"Comparison": Comparison})
+                               for c in comparisons)}, "pytest_run")
 
     def __repr__(self) -> str:
         return (f"<PytestRun {len(self.benchmarks)} benchmark(s), {len(self.comparisons)} comparison(s), "

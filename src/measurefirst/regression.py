@@ -23,7 +23,8 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from . import defaults, stats
-from .protocol import migrate
+from .errors import check_kind
+from .protocol import build, migrate
 from .results import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Finding, Measurement
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -94,10 +95,7 @@ class Disturbance:
 
     @classmethod
     def from_dict(cls, d: Any) -> "Disturbance":
-        if not isinstance(d, dict):
-            raise ValueError(f"a disturbance must be a JSON object; got {type(d).__name__}")
-        d = _non_finite(d)
-        return cls(str(d["side"]), str(d["code"]), float(d["value"]), float(d["limit"]))
+        return build(cls, _non_finite(d) if isinstance(d, dict) else d, "disturbance")
 
 
 def _non_finite(d: dict[str, Any]) -> dict[str, Any]:
@@ -212,19 +210,7 @@ class Change:
 
     @classmethod
     def from_dict(cls, d: Any) -> "Change":
-        if not isinstance(d, dict):
-            raise ValueError(f"a change must be a JSON object; got {type(d).__name__}")
-        d = _non_finite(d)
-        try:
-            return cls(**{**{k: v for k, v in d.items() if k != "verdict"},
-                          "flags": tuple(str(f) for f in d.get("flags") or ()),
-                          "flag_values": {str(k): (str(v[0]), str(v[1]))
-                                          for k, v in (d.get("flag_values") or {}).items()},
-                          "run_to_run_spreads": tuple(float(x) for x in d.get("run_to_run_spreads") or ()),
-                          "run_to_run_sources": tuple(str(x) for x in d.get("run_to_run_sources") or ()),
-                          "disturbed": tuple(Disturbance.from_dict(x) for x in d.get("disturbed") or ())})
-        except (TypeError, IndexError, KeyError, AttributeError) as exc:
-            raise ValueError(f"change has a missing or unknown field: {exc}") from exc
+        return build(cls, _non_finite(d) if isinstance(d, dict) else d, "change")
 
 
 @dataclass(frozen=True)
@@ -278,9 +264,8 @@ class Regression:
         changes = d.get("changes")
         if not isinstance(changes, list):
             raise ValueError("regression.changes must be a list")
-        return cls(str(d.get("base", "")), str(d.get("new", "")), tuple(Change.from_dict(c) for c in changes),
-                   tuple(str(x) for x in d.get("unmatched") or ()), bool(d.get("gate", False)),
-                   tuple(Finding.from_dict(f) for f in d.get("findings") or ()))
+        return build(cls, {**d, "changes": tuple(Change.from_dict(c) for c in changes),
+                           "findings": tuple(Finding.from_dict(f) for f in d.get("findings") or ())}, "regression")
 
     def _repr_html_(self) -> str:
         from .render.report import fragment
@@ -386,6 +371,9 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     saved runs), any other ``run_to_run`` instead ("given"), else :data:`RUN_TO_RUN_CV` ("assumed", and
     the change says so). A disturbed side (:func:`disturbances`) makes the change ``undecided``: neither
     a regression nor an improvement."""
+    for side, m in (("base", base), ("new", new)):
+        check_kind(side, m, (Measurement, Count), "a Measurement or a Count (as benchmark() or load() return)")
+    check_kind("label", label, str, "text such as 'matmul'", optional=True)
     if isinstance(base, Count) or isinstance(new, Count):
         if not (isinstance(base, Count) and isinstance(new, Count)):
             raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "

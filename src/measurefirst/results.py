@@ -17,6 +17,7 @@ import numpy as np
 from . import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
 from .findings import assess, assess_count
+from .protocol import build
 from .protocol import migrate as migrate_kind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -627,13 +628,7 @@ class Count:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Count":
-        d = migrate_kind(d, "count", COUNT_SCHEMA_VERSION)
-        return cls(
-            label=d["label"], event=d["event"], backend=d["backend"], device=d.get("device", "cpu"),
-            counts=tuple(int(x) for x in d["counts"]), baselines=tuple(int(x) for x in d["baselines"]),
-            calls=int(d["calls"]), warmup=int(d.get("warmup", 0)), options=dict(d.get("options") or {}),
-            env=dict(d.get("env") or {}), complete=bool(d.get("complete", True)),
-        )
+        return build(cls, migrate_kind(d, "count", COUNT_SCHEMA_VERSION), "count")
 
     @classmethod
     def from_json(cls, text: str) -> "Count":

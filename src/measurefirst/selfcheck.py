@@ -65,8 +65,9 @@ import torch
 
 from .devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
 from .engine import BenchmarkError, benchmark
+from .errors import check_flag, check_kind
 from .findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
-from .protocol import migrate
+from .protocol import build, migrate
 from .results import Measurement
 from .timers import Marks, Reading, Timer, make_timer
 
@@ -127,6 +128,9 @@ class Row:
     note: str = ""
     detail: str = ""
 
+    def __post_init__(self) -> None:
+        _check_status(self.status)
+
     @property
     def name(self) -> str:
         """``"200us adaptive"``: the check's name (duration and method)."""
@@ -156,6 +160,15 @@ class Trap:
     threshold: float | None = None
     note: str = ""
     detail: str = ""
+
+    def __post_init__(self) -> None:
+        _check_status(self.status)
+
+
+def _check_status(status: str) -> None:
+    """A row's or trap's status is one the renderers have words for (a stored file may say anything)."""
+    if status not in STATUSES:
+        raise ValueError(f"a selfcheck status must be one of {', '.join(STATUSES)}; got {status!r:.40}")
 
 
 @dataclass(frozen=True)
@@ -276,19 +289,11 @@ class SelfCheck:
         if d.get("kind") != cls.kind:
             raise ValueError('not a measurefirst selfcheck (missing "kind": "selfcheck")')
         d = migrate(d, cls.kind, SELFCHECK_SCHEMA_VERSION)
-        try:
-            m = dict(d["machine"])
-            m["notes"] = tuple(m.get("notes") or ())
-            return cls(
-                device=str(d["device"]), quick=bool(d["quick"]),
-                rows=tuple(Row(**r) for r in d["rows"]), traps=tuple(Trap(**t) for t in d["traps"]),
-                machine=Machine(**m),
-                measurements=tuple(Measurement.from_dict(x) for x in d.get("measurements") or ()),
-                env=dict(d.get("env") or {}), seconds=float(d.get("seconds", 0.0)),
-                simulated=bool(d.get("simulated", False)), complete=bool(d.get("complete", True)),
-            )
-        except (KeyError, TypeError, AttributeError) as exc:  # a damaged file: say what, as ValueError only
-            raise ValueError(f"not a valid measurefirst selfcheck: {type(exc).__name__}: {exc}") from None
+        stored = d.get("measurements") or []
+        if not isinstance(stored, (list, tuple)):
+            raise ValueError(f"selfcheck.measurements must be a list; got {type(stored).__name__}")
+        measurements = tuple(Measurement.from_dict(x, f"selfcheck.measurements[{i}]") for i, x in enumerate(stored))
+        return build(cls, {**d, "measurements": measurements}, "selfcheck")
 
     @classmethod
     def from_json(cls, text: str) -> "SelfCheck":
@@ -1088,8 +1093,13 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     Returns:
         a :class:`SelfCheck`; ``status`` is ``pass``, ``fail`` or ``noisy`` (too noisy to judge).
     """
-    if timer is not None and not isinstance(timer, Timer):
-        raise TypeError(f"timer must be a measurefirst Timer (see measurefirst.timers); got {type(timer).__name__}")
+    from .simulate import SimWorld
+
+    check_kind("timer", timer, Timer, "a measurefirst Timer (see measurefirst.timers)", optional=True)
+    check_kind("simulate", simulate, SimWorld, "a measurefirst.simulate.SimWorld (tests), or None for the real clock",
+               optional=True)
+    for name, flag in (("quick", quick), ("references", references)):
+        check_flag(name, flag)
     if durations_ns is not None:
         durations_ns = tuple(durations_ns)
         if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):

@@ -21,7 +21,7 @@ from . import defaults, progress, stats
 from .devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from .dtypes import dtype_name, torch_dtype
 from .findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
-from .protocol import JsonForm, migrate, of_kind
+from .protocol import JsonForm, build, migrate, of_kind
 from .targets import STEP_CONTRACT as CONTRACT
 from .timers import Marks, Timer, make_timer
 
@@ -141,6 +141,15 @@ class StepResult:
     #: a step result is measured whole or raises (StepError)
     complete: ClassVar[bool] = True
 
+    def __post_init__(self) -> None:
+        missing = [p for p in PHASES if p not in self.phase_s]
+        if missing:
+            raise ValueError(f"step.phase_s must time every phase ({', '.join(PHASES)}); {missing[0]!r} is missing")
+        if self.peak_phase is not None and not (self.memory and "peak_allocated" in self.memory.get(self.peak_phase, {})):
+            raise ValueError(f"step.peak_phase {self.peak_phase!r:.40} has no peak_allocated in step.memory")
+        if self.mfu_measured is not None and self.mfu_measured_peak is None:
+            raise ValueError("step.mfu_measured needs the peak it was measured against: step.mfu_measured_peak is null")
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
 
@@ -168,19 +177,11 @@ class StepResult:
         if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst step result (missing \"kind\": \"step\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        names = {f.name for f in fields(cls)}
-        try:
-            values = {k: v for k, v in d.items() if k in names}
-            values["throughput"] = Throughput(**d["throughput"])
-            values["findings"] = tuple(Finding.from_dict(f) for f in d.get("findings") or ())
-            for key in ("step_samples_s", "warmup_step_s"):
-                values[key] = tuple(float(x) for x in d.get(key) or ())
-            values["phase_s"] = {str(k): float(v) for k, v in d["phase_s"].items()}
-            return cls(**values)
-        except KeyError as exc:
-            raise ValueError(f"step result is missing the field {exc}") from exc
-        except (TypeError, AttributeError, ValueError) as exc:
-            raise ValueError(f"step result has a malformed field: {exc}") from exc
+        findings = d.get("findings") or ()
+        if not isinstance(findings, (list, tuple)):
+            raise ValueError(f"step.findings must be a list; got {type(findings).__name__}")
+        return build(cls, {**d, "findings": tuple(Finding.from_dict(f, f"step.findings[{i}]")
+                                                  for i, f in enumerate(findings))}, "step")
 
 
 @dataclass(frozen=True)
@@ -352,6 +353,24 @@ class _Step:
         on_phase("optimizer")
 
 
+def _compile_backend(compile: object) -> str | None:
+    """The torch.compile backend that ``compile`` asks for (None: eager, or a model already compiled);
+    an unknown name is refused before anything runs (torch would raise InvalidBackend inside warm-up)."""
+    if compile is False or (callable(compile) and not isinstance(compile, (bool, str))):
+        return None
+    if compile is True:
+        return "inductor"
+    if not isinstance(compile, str) or not compile:
+        raise TypeError(f"compile must be False, True, a torch.compile backend name such as 'inductor', or the "
+                        f"model already compiled; got {compile!r}")
+    from torch._dynamo import list_backends
+
+    if compile not in list_backends(exclude_tags=()):
+        raise ValueError(f"compile={compile!r} is not a torch.compile backend; use one of "
+                         f"{', '.join(list_backends())}")
+    return compile
+
+
 def benchmark_step(
     model: torch.nn.Module,
     optimizer: torch.optim.Optimizer,
@@ -402,6 +421,10 @@ def benchmark_step(
         if isinstance(number, (int, float)) and not isinstance(number, bool) and not (
                 math.isfinite(number) and number > 0):
             raise ValueError(f"{name} must be a positive, finite number of FLOPs (or None); got {number!r}")
+    if loss_fn is not None and not callable(loss_fn):
+        raise TypeError(f"loss_fn must be a function (outputs, targets) -> loss tensor, or None for the default; "
+                        f"got {type(loss_fn).__name__}")
+    backend = _compile_backend(compile)
     dev = resolve_device(device)
     next_batch = _batch_source(batches)
     loss_of = loss_fn or default_loss
@@ -410,8 +433,7 @@ def benchmark_step(
     if callable(compile) and not isinstance(compile, (bool, str)):
         forward_model = compile  # already compiled by the caller (compare_steps reuses it)
         variant = "compile"
-    elif compile:
-        backend = "inductor" if compile is True else str(compile)
+    elif backend is not None:
         forward_model = torch.compile(model, backend=backend)
         variant = f"compile({backend})"
     tdev = machine().tensor_device(dev)
@@ -654,14 +676,24 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
     peak_of: "dict[str, float | Peaks | None]" = (
         {dtype_name(k, STEP_DTYPES): v for k, v in measured_peak.items()} if isinstance(measured_peak, Mapping)
         else dict.fromkeys(STEP_DTYPES, measured_peak))
+    variants, dtypes = list(variants), [dtype_name(d, STEP_DTYPES) for d in dtypes]
+    backends: dict[str, bool | str] = {}
+    for variant in variants:  # every variant checked before anything is built or run
+        if variant == "eager":
+            backends[variant] = False
+        elif variant == "compile" or variant.startswith("compile:"):
+            backends[variant] = _compile_backend(variant.split(":", 1)[1] if ":" in variant else True) or False
+        else:
+            raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
     for variant in variants:
-        for dt in (dtype_name(d, STEP_DTYPES) for d in dtypes):
-            parts = _unpack(build())
-            comp: bool | str = False
-            if variant.startswith("compile"):
-                comp = variant.split(":", 1)[1] if ":" in variant else True
-            elif variant != "eager":
-                raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
+        for dt in dtypes:
+            try:
+                built = build()
+            except Exception as exc:  # noqa: BLE001 - the user's build(): one line naming it, exit 1
+                raise StepError(f"build() raised: {type(exc).__name__}: {exc}; fix build() so that it returns the "
+                                f"model, optimizer and batches", phase="build") from exc
+            parts = _unpack(built)
+            comp = backends[variant]
             label = f"{variant}/{dt}"
             fwd: Any = parts["model"]
             if comp:
@@ -788,10 +820,7 @@ class RangedStepResult(JsonForm):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RangedStepResult":
         """Load what :meth:`to_dict` wrote, of any version."""
-        d = of_kind(d, cls.kind, RANGED_SCHEMA_VERSION)
-        return cls(str(d["label"]), str(d["device"]), int(d["steps"]), int(d["warmup_steps"]),
-                   {str(k): float(v) for k, v in d["phase_s"].items()}, float(d["step_s"]), float(d["unmarked_s"]),
-                   tuple(float(x) for x in d["step_samples_s"]), tuple(float(x) for x in d["warmup_step_s"]))
+        return build(cls, of_kind(d, cls.kind, RANGED_SCHEMA_VERSION), "ranged_step")
 
     def _repr_html_(self) -> str:
         from .render.report import fragment

@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from .errors import StoreError as StoreError
+from .errors import check_text
 from .protocol import Result, from_dict
 from .results import Count, Measurement, measured, parse_json
 
@@ -443,6 +444,7 @@ class Store:
     def save(self, m: Result, name: str | None = None, *, commit: str | None = None) -> int:
         """Save one result of any kind under ``name`` (default: its label, else its kind); returns the
         run id."""
+        check_text("name", name, "matmul", optional=True)
         return self.save_many([m], names=[name] if name else None, commit=commit)[0]
 
     def save_many(self, ms: Iterable[Result], *, names: builtins.list[str] | None = None,
@@ -450,6 +452,14 @@ class Store:
         """Save results in one transaction (all or none); returns their run ids. Only a measurement
         fills the row's median and CI columns; a count's samples column holds its repeats."""
         ms = list(ms)
+        for m in ms:
+            if not (isinstance(getattr(m, "kind", None), str) and callable(getattr(m, "to_dict", None))):
+                raise TypeError(f"save() takes a result such as benchmark(), compare() or load() return; got "
+                                f"{type(m).__name__}")
+        for name in names or ():
+            check_text("name", name, "matmul")
+        if commit is not None:
+            check_text("commit", commit, "3f2c1a9")
         if self.read_only:
             raise StoreError(f"cannot save: the results store {self.path} is read-only (its folder cannot be "
                              f"written); choose a writable file with --store PATH or {ENV_VAR}=PATH")

@@ -17,7 +17,8 @@ from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 from . import defaults
 from .devices import DeviceLike, cuda_api, resolve_device
-from .engine import BenchmarkError, Interrupted, Options, benchmark, default_label
+from .engine import BenchmarkError, Interrupted, Options, benchmark, check_label, default_label
+from .errors import check_kind
 from .findings import ROOF_MAX, fit_findings, found
 from .fit import NONMONOTONE_DROP, ComplexityFit, FitError, PowerFit, fit_complexity, fit_power, largest_drop
 from .progress import active, report, showing
@@ -169,7 +170,13 @@ def _as_size_fn(x: SizeFn | str | None, what: str) -> SizeFn | None:
     name = repr(x) if isinstance(x, str) else f"{what}(n)"
 
     def checked(n: int) -> float:
-        value = inner(n)
+        try:
+            value = inner(n)
+        except ValueError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the user's size function: one line naming it and the size
+            raise ValueError(f"{name} raised at n={n}: {type(exc).__name__}: {exc}; make it return a finite "
+                             f"number >= 0 at every size") from exc
         if isinstance(value, bool) or not isinstance(value, numbers.Real):
             raise ValueError(f"{name} gave {value!r} at n={n}, not a finite number")
         v = float(value)
@@ -453,9 +460,12 @@ def validate_sizes(sizes: Sequence[int]) -> list[int]:
             raise ValueError(f"more than {MAX_SIZES} sizes; a sweep takes at most {MAX_SIZES}")
     if not out:
         raise ValueError("sizes is empty; give at least one size (a fit needs four)")
-    dupes = sorted({s for s in out if out.count(s) > 1})
-    if dupes:
-        raise ValueError(f"sizes must be distinct; {dupes[0]} appears twice")
+    for a, b in zip(out, out[1:]):
+        if b == a:
+            raise ValueError(f"sizes must be distinct; {a} appears twice")
+        if b < a:
+            raise ValueError(f"sizes must increase; {b} comes after {a}: give them in increasing order, "
+                             f"such as {sorted(out)[:3]}")
     return out
 
 
@@ -492,6 +502,8 @@ def sweep(
     """
     sizes_l = validate_sizes(sizes)
     _check_options(budget, precision, benchmark_options)
+    check_kind("peaks", peaks, Peaks, "a Peaks measured by measurefirst.peaks(device)", optional=True)
+    check_label(label)
     if isinstance(make_fn, Mapping):
         impls = [(str(k), v) for k, v in make_fn.items()]
         if not impls:
@@ -646,7 +658,7 @@ def plan(*, op: str | None = None, make: MakeFn | None = None, label: str = "", 
         if not is_function_target(str(target)):
             raise ValueError("TARGET must be module:make_fn (a function of n returning the callable to time)")
         label, make = load_callable(str(target))
-    sizes_ = parse_sizes(sizes) if sizes else None
+    sizes_ = parse_sizes(sizes) if sizes is not None else None
     op_flops: SizeFn | None = None
     op_bytes: SizeFn | None = None
     if op is not None:
@@ -655,7 +667,8 @@ def plan(*, op: str | None = None, make: MakeFn | None = None, label: str = "", 
     if make is None or sizes_ is None:
         raise ValueError("give a built-in op or a make function" if make is None else
                          "give --sizes, e.g. --sizes 64,128,...,4096")
-    work_flops, work_bytes = flops or op_flops, bytes or op_bytes
+    work_flops = flops if flops is not None else op_flops
+    work_bytes = bytes if bytes is not None else op_bytes
     work_table(sizes_, work_flops, work_bytes)  # every expression at every size, before anything is measured
     if reference is not None and reference not in sizes_:
         raise ValueError(f"--reference {reference} is not among the sizes")

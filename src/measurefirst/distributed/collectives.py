@@ -156,19 +156,17 @@ class CollectivesResult:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "CollectivesResult":
         """Load what :meth:`to_dict` wrote (the bandwidths it adds are recomputed)."""
-        from ..protocol import migrate
+        from ..protocol import build, migrate
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            points = tuple(CollectivePoint(str(p["op"]), int(p["size_bytes"]), int(p["count"]), str(p["dtype"]),
-                                           _real(p["seconds"]), tuple(_real(x) for x in p["rank_seconds"]),
-                                           int(p["samples"]), None if p.get("error") is None else str(p["error"]))
-                           for p in d["points"])
-            return cls(int(d["world_size"]), str(d["backend"]), str(d["device"]), points, dict(d.get("env") or {}))
-        except KeyError as exc:
-            raise ValueError(f"collectives result is missing the field {exc}") from exc
-        except (TypeError, AttributeError) as exc:
-            raise ValueError(f"collectives result has a malformed field: {exc}") from exc
+        points = d.get("points")
+        if not (isinstance(points, (list, tuple)) and all(isinstance(p, dict) for p in points)):
+            raise ValueError("collectives.points must be a list of objects")
+        # null is a strict JSON writer's NaN: a size that timed out has no time
+        points = [{**p, "seconds": _real(p.get("seconds")),
+                   "rank_seconds": [_real(x) for x in p["rank_seconds"]] if isinstance(p.get("rank_seconds"), list)
+                   else p.get("rank_seconds")} for p in points]
+        return build(cls, {**d, "points": points}, "collectives")
 
     def _repr_html_(self) -> str:
         from ..render.report import fragment
@@ -181,9 +179,9 @@ class CollectivesResult:
         return "\n".join(collectives_lines(self))
 
 
-def _real(v: Any) -> float:
-    """A stored number; null (a strict JSON writer's NaN) is NaN."""
-    return math.nan if v is None else float(v)
+def _real(v: Any) -> Any:
+    """A stored number; null (a strict JSON writer's NaN) is NaN (anything else is checked by ``build``)."""
+    return math.nan if v is None else v
 
 
 def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -> Callable[[], object]:

@@ -32,10 +32,10 @@ import torch
 
 from .. import defaults, progress
 from ..devices import DeviceLike, environment, machine, resolve_device
-from ..engine import default_label
-from ..errors import check_limit
+from ..engine import check_label, default_label
+from ..errors import check_flag, check_limit
 from ..timers import make_timer
-from ..protocol import migrate
+from ..protocol import build, finite_fields, migrate
 from .kernels import decode_kernel
 
 #: Ops that move no data of their own or only manage tensors: left out of the work view.
@@ -99,6 +99,9 @@ class OpRow:
     work: bool = False
     top_level: bool = False
 
+    def __post_init__(self) -> None:
+        finite_fields(self, f"op {self.name!r:.40}", ("calls", "self_s", "total_s", "device_s", "flops", "bytes_est"))
+
 
 @dataclass(frozen=True)
 class KernelRow:
@@ -110,6 +113,9 @@ class KernelRow:
     total_s: float
     mean_s: float
     decoded: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        finite_fields(self, f"kernel {self.name!r:.40}", ("calls", "total_s", "mean_s"))
 
 
 #: Version of a :class:`Profile`'s stored form (see :mod:`measurefirst.protocol`).
@@ -190,13 +196,7 @@ class Profile:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Profile":
-        d = migrate(dict(d), cls.kind, SCHEMA_VERSION)
-        d.pop("kind", None)
-        d.pop("schema_version", None)
-        for key in ("ops", "work", "top"):
-            d[key] = tuple(OpRow(**r) for r in d[key])
-        d["kernels"] = tuple(KernelRow(**k) for k in d["kernels"])
-        return cls(**d)
+        return build(cls, migrate(d, cls.kind, SCHEMA_VERSION), "profile")
 
 
 VIEWS = defaults.VIEWS
@@ -314,6 +314,10 @@ def profile(
                         ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    for name, flag in (("group_by_shape", group_by_shape), ("flops_by_module", flops_by_module),
+                       ("with_stack", with_stack)):
+        check_flag(name, flag)
+    check_label(label)
     label = label or default_label(fn)
     dev = resolve_device(device)
     trace_p = _check_writable(trace, "trace")

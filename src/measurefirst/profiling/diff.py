@@ -60,13 +60,12 @@ class ProfileDiff:
         if not isinstance(d, dict) or d.get("kind") != cls.kind:
             raise ValueError("not a measurefirst profile diff (missing \"kind\": \"profile_diff\")")
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            profiles = [Profile.from_dict(p) for p in d["profiles"]]
-            labels = [str(x) for x in d["labels"]]
-        except KeyError as exc:
-            raise ValueError(f"profile diff is missing the field {exc}") from exc
-        except (TypeError, AttributeError) as exc:
-            raise ValueError(f"profile diff has a malformed field: {exc}") from exc
+        labels, stored = d.get("labels"), d.get("profiles")
+        if not (isinstance(labels, (list, tuple)) and all(isinstance(x, str) for x in labels)):
+            raise ValueError(f"profile_diff.labels must be a list of text; got {labels!r:.40}")
+        if not isinstance(stored, (list, tuple)):
+            raise ValueError(f"profile_diff.profiles must be a list of profiles; got {type(stored).__name__}")
+        profiles = [Profile.from_dict(p) for p in stored]
         if len(labels) != len(profiles) or len(set(labels)) != len(labels):
             raise ValueError("profile diff: labels and profiles differ in number, or labels repeat")
         return diff(dict(zip(labels, profiles)))

@@ -775,6 +775,9 @@ class _Formatter(string.Formatter):
                 return value.format(format_spec)
         if value is None or (isinstance(value, float) and not math.isfinite(value)):
             return "n/a"
+        numeric = format_spec in ("ns", "mib", "si") or format_spec[-1:] in ("e", "E", "f", "F", "g", "G", "%", "d")
+        if numeric and (isinstance(value, bool) or not isinstance(value, (int, float))):
+            return "n/a"  # a finding read from a file whose context holds text or a list where a number goes
         if format_spec == "ns":
             return _time_ns(float(value))
         if format_spec == "mib":

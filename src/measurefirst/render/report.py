@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from .. import defaults
+from ..errors import check_text
 from ..protocol import KINDS
 from .report_assets import CSS, JS
 from .report_checks import (collectives_section, group_history_section, pytest_run_section, rank_comparison_section,
@@ -208,6 +209,8 @@ def report(results: Any, *, lang: str = "en", theme: str = "auto", title: str | 
         raise ValueError(f"lang must be one of {', '.join(LANGS)}; got {lang!r}")
     if theme not in THEMES:
         raise ValueError(f"theme must be one of {', '.join(THEMES)}; got {theme!r}")
+    check_text("title", title, "Matmul on the A100", optional=True)
+    check_text("generated", generated, "2026-12-01T10:00:00+00:00", optional=True)
     items = _flatten(results)
     if not items:
         raise ValueError("nothing to report: give at least one result")

@@ -163,6 +163,14 @@ def _group_step(g: Any, options: Options) -> View:
     return list(group_step_lines(g, options.lang))
 
 
+def _pytest_run(r: Any, options: Options) -> View:
+    """What ``pytest --mf-json`` wrote: its measurements as one table, then each comparison."""
+    out = _measurements(list(r.measurements), options) if r.benchmarks else []
+    for c in r.comparisons:
+        out += _comparison(c.comparison, options)
+    return out
+
+
 def _ranged_step(r: Any, options: Options) -> View:
     from .step import ranged_step_line
 
@@ -174,4 +182,4 @@ _VIEWS: dict[str, Callable[[Any, Options], View]] = {
     "profile": _profile, "profile_diff": _profile_diff, "step": _step, "step_comparison": _step_comparison,
     "selfcheck": _selfcheck, "regression": _regression, "diagnosis": _diagnosis, "collectives": _collectives,
     "rank_group": _rank_group, "ranged_step": _ranged_step, "rank_comparison": _rank_comparison,
-    "group_history": _group_history, "group_step": _group_step}
+    "group_history": _group_history, "group_step": _group_step, "pytest_run": _pytest_run}
