@@ -17,3 +17,7 @@ def check_limit(limit: int | None) -> None:
     """A row limit is None (all rows) or a whole number >= 0; a negative one would silently drop rows."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise ValueError(f"row limit must be a whole number >= 0, or None for all rows; got {limit!r}")
+
+
+class BudgetError(ValueError):
+    """A fixed count (``number``) that cannot fit the time budget: bad input, refused with the fix."""
