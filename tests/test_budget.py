@@ -1,0 +1,209 @@
+"""Budgets kept (issue 25): what a budget bounds, stated once and checked with the simulated clock.
+
+The rule (see measurefirst.engine and docs/budgets.md): no call of the function starts after the
+deadline, except the first call each function needs (benchmark: the cold call; compare: each candidate's
+first call). So a benchmark lasts at most ``budget + one sample + fixed overhead``, a sample planned at
+most SAMPLE_BUDGET_SHARE of the budget, or one call when a call is longer; a comparison at most ``budget +
+one sample of each candidate + fixed overhead``; a sweep keeps the budget per size. Fixed counts:
+``trials`` and ``warmup`` stop at the budget (``stop.reason == "budget"``, finding ``fixed_count_cut``);
+a fixed ``number`` whose one sample cannot fit the budget is refused, estimated from the calls before it.
+"""
+
+import pytest
+
+import measurefirst
+from measurefirst import defaults
+from measurefirst.engine import OVERHEAD_REPS, SAMPLE_BUDGET_SHARE, BenchmarkError
+from measurefirst.errors import BudgetError
+from measurefirst.simulate import SimWorld
+
+#: The fixed overhead a run may add to its budget on the simulated clock: the overhead probes (each a
+#: timer reading) and slack for the clock readings around the calls.
+TIMER_NS = 50.0
+FIXED_NS = (OVERHEAD_REPS + 100) * TIMER_NS
+
+
+def _codes(m):
+    return [f.code for f in m.findings]
+
+
+@pytest.mark.parametrize("call_s", [3.0, 0.5, 0.2])
+def test_a_call_longer_than_the_budget_is_timed_once_and_said_so(call_s):
+    w = SimWorld(call_ns=call_s * 1e9, timer_ns=TIMER_NS)
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.2)
+    # before: four calls (cold, warm-up, calibration trial, sample): 12 s for a 3 s call and a 0.2 s budget
+    assert w.calls == 1 and m.n_samples == 1 and m.numbers == (1,)
+    assert w.now <= call_s * 1e9 + FIXED_NS
+    assert m.stop.reason == "budget" and not m.stop.target_met and m.complete
+    (f,) = [f for f in m.findings if f.code == "call_exceeds_budget"]
+    assert f.value == pytest.approx(call_s, rel=1e-3) and f.threshold == 0.2
+    assert "warmup_not_steady" not in _codes(m)
+
+
+@pytest.mark.parametrize("budget", [0.05, 0.3, 1.0])
+@pytest.mark.parametrize("call_ns,noise", [(1e3, 0.0), (1e5, 0.2), (3e7, 0.0), (1.2e8, 0.1), (4e8, 0.0)])
+@pytest.mark.parametrize("repeats", [1, None])
+def test_a_benchmark_lasts_at_most_its_budget_plus_one_sample(budget, call_ns, noise, repeats):
+    """An unreachable precision and no early stop: the budget alone ends the run, in every phase."""
+    w = SimWorld(call_ns=call_ns, noise=noise, timer_ns=TIMER_NS, seed=3)
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=budget, precision=1e-6,
+                               stop_early=False, repeats=repeats)
+    one_sample = max(SAMPLE_BUDGET_SHARE * budget * 1e9, call_ns) * (1 + 4 * noise)
+    assert w.now <= budget * 1e9 + one_sample + FIXED_NS
+    assert m.stop.reason == "budget"
+
+
+def test_cold_calls_taken_before_the_engine_count_against_the_budget():
+    w = SimWorld(call_ns=1e6, timer_ns=TIMER_NS)
+    m = measurefirst.engine.measure(w.function(), w.timer(), measurefirst.Options(budget=0.2), label="x",
+                                    device="cpu", cold_ns=5e8)
+    assert w.calls == 0 and m.n_samples == 1 and m.stop.reason == "budget"  # the cold call is the one sample
+
+
+def test_fixed_trials_stop_at_the_budget_and_say_so():
+    w = SimWorld(call_ns=1e6, timer_ns=TIMER_NS)
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.2, trials=10**8)
+    assert w.now <= 0.2e9 + 1e6 + FIXED_NS  # before: 10**8 samples
+    assert m.stop.reason == "budget" and m.n_samples < 200
+    (f,) = [f for f in m.findings if f.code == "fixed_count_cut"]
+    assert (f.value, f.threshold, f.context["count"]) == (m.n_samples, 10**8, "trials")
+
+
+def test_a_fixed_warmup_stops_at_the_budget_and_says_so():
+    w = SimWorld(call_ns=1e6, timer_ns=TIMER_NS)
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.2, warmup=10**8)
+    assert w.now <= 0.2e9 + 1e6 + FIXED_NS  # before: 10**8 calls
+    assert m.stop.reason == "budget" and m.n_samples == 1
+    (f,) = [f for f in m.findings if f.code == "fixed_count_cut"]
+    assert f.context["count"] == "warmup" and f.threshold == 10**8 and 150 <= f.value <= 200
+
+
+def test_a_fixed_number_that_cannot_fit_the_budget_is_refused_with_the_fix():
+    w = SimWorld(call_ns=1e3, timer_ns=TIMER_NS)
+    with pytest.raises(BudgetError, match=r"number=10000 or less \(--number\), or a budget of at least"):
+        measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.01, number=10**9)
+    assert w.now <= 0.01e9 + FIXED_NS  # refused after the warm-up, before the 10**9 calls (1000 s)
+    assert issubclass(BudgetError, ValueError)
+
+
+def test_a_fixed_number_that_fits_is_kept():
+    w = SimWorld(call_ns=1e3, timer_ns=TIMER_NS)
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.2, number=10**4)
+    assert set(m.numbers) == {10**4}
+
+
+@pytest.mark.parametrize("name", ["number", "trials", "warmup", "min_samples", "max_samples", "repeats"])
+def test_counts_beyond_the_limit_are_refused_up_front(name):
+    with pytest.raises(ValueError, match=f"{name} must be an integer from [01] to {defaults.MAX_COUNT}"):
+        measurefirst.benchmark(lambda: None, device="cpu", **{name: 99999999999999999999})
+
+
+def test_the_command_line_refuses_a_loop_count_that_would_overflow(capsys):
+    from measurefirst.cli import main
+
+    # before: "the function raised at sample 0: OverflowError"
+    assert main(["bench", "1", "--number", "99999999999999999999"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"from 1 to {defaults.MAX_COUNT}" in err[0] and "--number" in err[0]
+
+
+@pytest.mark.parametrize("slow_s", [2.0, 0.35])
+def test_a_comparison_lasts_at_most_its_budget_plus_one_call_of_each(slow_s):
+    w = SimWorld(timer_ns=TIMER_NS)
+    c = measurefirst.compare({"a": w.function(1e6, "a"), "b": w.function(slow_s * 1e9, "b")}, timer=w.timer(),
+                             device="cpu", budget=0.3)
+    assert w.now <= 0.3e9 + slow_s * 1e9 + 1e6 + 2 * FIXED_NS  # before: 8.05 s for a 2 s candidate
+    assert c.stop.reason == "budget" and len(c.orders) == 1
+    assert "call_exceeds_budget" in [f.code for f in c["b"].findings]
+
+
+@pytest.mark.parametrize("block_time", [0.001, 0.05, 10.0])
+def test_a_comparison_keeps_its_budget_whatever_the_blocks(block_time):
+    w = SimWorld(timer_ns=TIMER_NS)
+    calls = {"a": 2e7, "b": 3e7}
+    c = measurefirst.compare({k: w.function(v, k) for k, v in calls.items()}, timer=w.timer(), device="cpu",
+                             budget=0.4, precision=1e-6, block_time=block_time)
+    one_sample_each = sum(max(SAMPLE_BUDGET_SHARE * 0.4e9, v) for v in calls.values())
+    assert w.now <= 0.4e9 + one_sample_each + 2 * FIXED_NS
+    assert c.stop.reason == "budget"
+
+
+def test_a_sweep_keeps_the_budget_per_size():
+    w = SimWorld(timer_ns=TIMER_NS)
+    sizes = [1, 2, 4]
+    r = measurefirst.sweep(lambda n: w.function(n * 1e8), sizes, timer=w.timer(), device="cpu", budget=0.15)
+    assert w.now <= sum(0.15e9 + n * 1e8 + FIXED_NS for n in sizes)  # before: four calls per size
+    assert [p.measurement.stop.reason for p in r.points] == ["budget"] * 3
+
+
+# ---- the code under test raising a BaseException ------------------------------------------------------
+class Custom(BaseException):
+    pass
+
+
+def _raising(w, at, exc):
+    """A simulated call that raises ``exc`` at its own call number ``at``."""
+    own = [0]
+
+    def fn():
+        w.call()
+        own[0] += 1
+        if own[0] == at:
+            raise exc
+    return fn
+
+
+def _raising_after(w, at_ns, exc):
+    """A simulated call that raises ``exc`` once the simulated clock has passed ``at_ns``."""
+    def fn():
+        w.call()
+        if w.now > at_ns:
+            raise exc
+    return fn
+
+
+@pytest.mark.parametrize("exc", [SystemExit(3), Custom("stop"), GeneratorExit()])
+def test_a_base_exception_from_the_function_is_the_library_s_error_with_the_partial(exc):
+    w = SimWorld(call_ns=1e5, timer_ns=TIMER_NS)
+    with pytest.raises(BenchmarkError, match=type(exc).__name__) as info:
+        measurefirst.benchmark(_raising(w, 3000, exc), timer=w.timer(), device="cpu", budget=1.0,
+                               precision=1e-6, stop_early=False)
+    assert info.value.phase == "sampling" and info.value.partial is not None and info.value.partial.n_samples > 0
+    assert info.value.__cause__ is exc
+
+
+def test_a_base_exception_from_setup_names_the_setup():
+    w = SimWorld(call_ns=1e5, timer_ns=TIMER_NS)
+    with pytest.raises(BenchmarkError, match="setup raised") as info:
+        measurefirst.benchmark(w.function(), setup=lambda: (_ for _ in ()).throw(SystemExit(2)), timer=w.timer(),
+                               device="cpu", budget=1.0)
+    assert info.value.phase == "setup"
+
+
+def test_a_base_exception_in_a_comparison_keeps_the_rounds_so_far():
+    w = SimWorld(timer_ns=TIMER_NS)
+    with pytest.raises(BenchmarkError, match="candidate 'b'.*SystemExit") as info:
+        measurefirst.compare({"a": w.function(1e5, "a"), "b": _raising_after(w, 4e9, SystemExit(0))}, timer=w.timer(),
+                             device="cpu", budget=5.0, precision=1e-6)
+    assert info.value.partial is not None and len(info.value.partial.orders) > 0
+
+
+def test_a_base_exception_while_profiled_is_a_profile_error():
+    from measurefirst.profiling import ProfileError
+
+    def fn():
+        raise SystemExit(4)
+
+    with pytest.raises(ProfileError, match="SystemExit: 4"):
+        measurefirst.profile(fn, device="cpu", warmup=0, steps=1)
+
+
+def test_the_command_line_prints_one_line_for_a_system_exit(capsys):
+    from measurefirst.cli import main
+
+    code = main(["bench", "if n[0] == 50: raise SystemExit(3)\nn[0] += 1", "-s", "n = [0]", "--device", "cpu",
+                 "--budget", "1", "--min-time", "0"])
+    captured = capsys.readouterr()
+    lines = [line for line in captured.err.splitlines() + captured.out.splitlines() if "SystemExit" in line
+             or "exit" in line.lower()]
+    assert code == 1 and len(lines) == 1, captured
