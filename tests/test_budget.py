@@ -207,3 +207,41 @@ def test_the_command_line_prints_one_line_for_a_system_exit(capsys):
     lines = [line for line in captured.err.splitlines() + captured.out.splitlines() if "SystemExit" in line
              or "exit" in line.lower()]
     assert code == 1 and len(lines) == 1, captured
+
+
+# ---- a second Ctrl-C -------------------------------------------------------------------------------------
+_FIRST_AT_SAMPLE_5 = """
+import os, signal
+import measurefirst.engine as E
+take = E.Sampler.take_sample
+def take_sample(self):
+    take(self)
+    if len(self.samples) == 5:  # the first Ctrl-C, while measuring (min_samples is 10)
+        os.kill(os.getpid(), signal.SIGINT)
+E.Sampler.take_sample = take_sample
+"""
+_SECOND = {
+    # the second Ctrl-C while the partial result is made, or while the "interrupted" line is printed
+    "keeping the partial": "import measurefirst.engine as G\nkeep = G.Sampler.partial\n"
+                           "def again(self, reason):\n    os.kill(os.getpid(), signal.SIGINT)\n"
+                           "    return keep(self, reason)\nG.Sampler.partial = again\n",
+    "saying so": "import measurefirst.guard as G\nsay = G.say\n"
+                 "def again(text):\n    os.kill(os.getpid(), signal.SIGINT)\n    say(text)\nG.say = again\n",
+}
+
+
+@pytest.mark.parametrize("when", list(_SECOND))
+def test_a_second_ctrl_c_still_exits_130_with_the_partial_kept(when):
+    """Real SIGINTs to a child process, sent by the child itself at fixed points (the 5th sample, then
+    while the first is handled): deterministic, no sleeps. Before: the second one lost the partial or ended
+    the process by the signal (-2)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.run([sys.executable, "-m", "measurefirst", "bench", "x = 1", "--device", "cpu",
+                           "-s", _FIRST_AT_SAMPLE_5 + _SECOND[when], "--budget", "30"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 130, (proc.returncode, proc.stderr[-2000:])
+    assert "interrupted" in proc.stderr and "x = 1" in proc.stdout
