@@ -54,3 +54,23 @@ def collectives_task() -> dict[str, Any]:
     from measurefirst.distributed import collectives
 
     return collectives(sizes=[4096], warmup=1, trials=3).to_dict()
+
+
+def raising_before_measuring_task() -> None:
+    """Rank 1 raises before any collective (no guarded block), while rank 0 enters a collective."""
+    from measurefirst.distributed import collectives
+    from measurefirst.distributed.group import dist
+
+    if dist().get_rank() == 1:
+        raise ValueError("rank 1 has no data")
+    collectives(["all_reduce"], [1024], warmup=1, trials=2)
+
+
+def hung_rank_task() -> None:
+    """Rank 1 never returns (it waits on an event nobody sets); rank 0 returns at once."""
+    import threading
+
+    from measurefirst.distributed.group import dist
+
+    if dist().get_rank() == 1:
+        threading.Event().wait()
