@@ -17,7 +17,7 @@ from .group import DEFAULT_TIMEOUT_SECONDS, RankFailed
 #: The most ranks :func:`spawn` starts on one machine.
 MAX_RANKS = 1024
 
-#: Seconds the ranks may take to start (a fresh interpreter importing torch) before the first of them is up;
+#: Seconds the ranks may take to start (a fresh interpreter importing torch) before all of them are up;
 #: not counted in ``timeout_seconds``, which runs from then.
 STARTUP_SECONDS = 120.0
 #: Seconds the parent waits beyond ``timeout_seconds`` (and, once a rank has failed, for the others to say
@@ -42,6 +42,7 @@ def _worker(rank: int, world: int, port: int, timeout_seconds: float, task: Call
                        "WORLD_SIZE": str(world), "LOCAL_RANK": str(rank), "LOCAL_WORLD_SIZE": str(world)})
     from .group import dist, init_from_env
 
+    dist()  # imports torch.distributed: start-up, not counted in the timeout
     results.put((rank, "up", None, None, False))
     try:
         init_from_env("gloo", timeout_seconds)
@@ -52,6 +53,9 @@ def _worker(rank: int, world: int, port: int, timeout_seconds: float, task: Call
         text = f"{type(exc).__name__}: {exc}"
         results.put((rank, "failed", text, named, named != rank or _peer_error(exc)))
     finally:
+        # the report reaches the parent before the group is torn down (which may block, holding the GIL)
+        results.close()
+        results.join_thread()
         d = dist()
         if d.is_initialized():
             try:
@@ -83,7 +87,7 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
           timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> list[Any]:
     """Run ``task(*args)`` (a module-level function) on ranks 0..nproc-1 of a fresh gloo group.
 
-    ``timeout_seconds`` bounds the group's collectives and the whole run from the moment the first rank is
+    ``timeout_seconds`` bounds the group's collectives and the whole run from the moment every rank is
     up (the ranks' start-up, a fresh interpreter importing torch, is not counted; at most
     :data:`STARTUP_SECONDS`): :class:`RankFailed` is raised at most :data:`REPORT_GRACE_SECONDS` plus
     :data:`KILL_GRACE_SECONDS` after it, naming the ranks that did not finish, and the ranks still running
@@ -100,8 +104,9 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
                          daemon=True) for r in range(nproc)]
     for p in procs:
         p.start()
-    # the timeout runs from when the first rank is up (start-up, at most STARTUP_SECONDS, not counted)
+    # the timeout runs from when every rank is up (start-up, at most STARTUP_SECONDS, not counted)
     deadline = time.monotonic() + STARTUP_SECONDS
+    ups: set[int] = set()
     up = False
     got: dict[int, tuple[bool, Any, Any, bool]] = {}
     order: list[int] = []  # the ranks in the order their failures arrived
@@ -110,7 +115,8 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
         nonlocal deadline, up
         rank, kind, value, named, peer = message
         if kind == "up":
-            if not up:
+            ups.add(rank)
+            if len(ups) == nproc and not order:
                 up, deadline = True, time.monotonic() + timeout_seconds + REPORT_GRACE_SECONDS
             return
         got[rank] = (kind == "ok", value, named, peer)
