@@ -39,8 +39,20 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   spread (:class:`~measurefirst.results.RunToRun`, source ``"repeats"``); with fewer than two
   repetitions in the budget it is not measured, and the result says so.
 * **Fixed mode.** ``warmup=W`` makes exactly W untimed-for-statistics calls (the first of them is
-  the cold call); ``trials=T`` takes exactly T samples, ignoring precision and budget. Together they
-  reproduce the classic ``warmup=3, trials=10`` loop.
+  the cold call); ``trials=T`` takes exactly T samples, ignoring precision. Together they
+  reproduce the classic ``warmup=3, trials=10`` loop. Both stop at the budget, and the result says so
+  (``stop.reason == "budget"``, finding ``fixed_count_cut``); a fixed ``number`` whose one sample would
+  outlast the whole budget (estimated from the calls timed before it) is refused
+  (:class:`~measurefirst.errors.BudgetError`, a ``ValueError`` naming the largest count that fits).
+* **What the budget bounds.** The budget counts from the start (a cold call the caller timed
+  included). No call of the function starts after the deadline, in any phase (warm-up, calibration,
+  a repetition's own warm-up and calibration, sampling), except the cold call, the one reading a result
+  needs: when the deadline passes before sampling begins, the last timed call becomes the one sample
+  and the run ends (reason ``"budget"``; finding ``call_exceeds_budget`` when one call is longer than the
+  budget). So a call lasts at most ``budget + one sample + fixed overhead`` (the
+  :data:`OVERHEAD_REPS` timer probes, the speed reference's probes), where a calibrated sample is
+  planned at most :data:`SAMPLE_BUDGET_SHARE` of the budget, or one call when a call is longer; with a
+  fixed ``number`` a sample may last up to the whole budget. See docs/budgets.md.
 """
 
 from __future__ import annotations
