@@ -185,7 +185,7 @@ def test_a_hung_rank_is_reported_within_the_timeout(tasks: object) -> None:
     (["--timeout=-1"], "--timeout must be a positive, finite number"),
     (["--dtype", "bogus"], "--dtype: dtype 'bogus' is not a torch dtype"),
     (["--nproc", "0"], "--nproc must be a whole number from 1"),
-    (["--trials", "99999999999999999999"], "--trials from 1"),
+    (["--trials", "99999999999999999999"], "--trials >= 1 (at most 1000000000)"),
 ])
 def test_collectives_options_are_checked_before_any_rank_starts(argv: list[str], needle: str, capsys: object,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:

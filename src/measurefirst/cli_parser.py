@@ -78,7 +78,7 @@ def _at_least(minimum: int) -> Callable[[str], int]:
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
         if not minimum <= value <= D.MAX_COUNT:
-            raise argparse.ArgumentTypeError(f"must be a whole number from {minimum} to {D.MAX_COUNT}; got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum} (at most {D.MAX_COUNT}); got {text!r}")
         return value
 
     convert.__name__ = f"integer >= {minimum}"

@@ -56,6 +56,7 @@ from .engine import (
     check_function,
     check_timer,
     choose_device,
+    raised_words,
 )
 from .protocol import migrate
 from .results import Finding, Measurement, Stop
@@ -534,7 +535,8 @@ class _Session:
         except BaseException as exc:  # SystemExit and other BaseExceptions too, with the comparison so far
             state = self.states[self.current]
             raise BenchmarkError(
-                f"compare: candidate {state.label!r} raised during {state.phase}: {type(exc).__name__}: {exc}",
+                f"compare: candidate {state.label!r} {raised_words(exc)} during {state.phase}: {type(exc).__name__}: "
+                f"{exc}",
                 label=state.label, phase=state.phase, index=state.index, partial=self._partial("error"),
             ) from exc
         finally:

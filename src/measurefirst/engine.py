@@ -198,7 +198,7 @@ class Options:
             if value is None:
                 return
             if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= defaults.MAX_COUNT:
-                raise ValueError(f"{name} must be an integer from {minimum} to {defaults.MAX_COUNT}; got {value!r}")
+                raise ValueError(f"{name} must be an integer >= {minimum} (at most {defaults.MAX_COUNT}); got {value!r}")
 
         positive("precision", self.precision)
         if self.precision >= 1:
@@ -222,6 +222,11 @@ class Options:
             raise ValueError("cold_cache times each call alone after a cache flush; drop number=... (or use number=1)")
         if self.cold_cache and self.cuda_graph:
             raise ValueError("cold_cache and cuda_graph cannot be combined: a graph replays many calls without flushes")
+
+
+def raised_words(exc: BaseException) -> str:
+    """How the code under test stopped, for an error message: ``raised``, or ``called sys.exit(0)``."""
+    return f"called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else "raised"
 
 
 def check_number_fits(number: int, per_call_ns: float, budget: float) -> None:
@@ -807,7 +812,7 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         if state.phase == "CUDA graph capture":
             hint = " (a CUDA graph cannot capture host syncs such as .item(), .cpu() or print(tensor); drop cuda_graph=True)"
         raise BenchmarkError(
-            f"benchmark {label!r}: the function raised{where}: {type(exc).__name__}: {exc}{hint}",
+            f"benchmark {label!r}: the function {raised_words(exc)}{where}: {type(exc).__name__}: {exc}{hint}",
             label=label, phase=state.phase, index=state.index,
             partial=state.partial("error") if state.samples else None,
         ) from exc

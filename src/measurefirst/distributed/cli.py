@@ -61,7 +61,7 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     if bad or not ops:
         raise UsageError(f"--ops: unknown {', '.join(bad) or '(none given)'}; choose from {','.join(OPS)}")
     if not 0 <= args.warmup <= MAX_COUNT or not 1 <= args.trials <= MAX_COUNT:
-        raise UsageError(f"--warmup must be from 0 and --trials from 1, both to {MAX_COUNT}")
+        raise UsageError(f"--warmup must be >= 0 and --trials >= 1 (at most {MAX_COUNT})")
     # checked here, before any rank starts: inside the ranks each would fail in c10d's own words
     from .collectives import resolve_dtype
     from .launch import check_spawn
