@@ -245,3 +245,46 @@ def test_a_second_ctrl_c_still_exits_130_with_the_partial_kept(when):
                           capture_output=True, text=True, env=env, timeout=120)
     assert proc.returncode == 130, (proc.returncode, proc.stderr[-2000:])
     assert "interrupted" in proc.stderr and "x = 1" in proc.stdout
+
+
+def test_a_step_comparison_keeps_its_budget(monkeypatch):
+    """compare_steps' interleaved comparison on the simulated GPU, each step (0.4 s) longer than the
+    0.3 s compare_budget: one call of each candidate, one round (before: four calls of each)."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    from measurefirst import step as step_mod
+    from measurefirst.simulate import SimGPU
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from sim_step import sim_step_parts
+
+    compare_mod = importlib.import_module("measurefirst.compare")
+    g = SimGPU(name="NVIDIA H100 80GB HBM3")
+    calls, inside = [], []
+    real_call, real_compare = step_mod._Step.__call__, compare_mod.compare
+
+    def counted(self, *args):
+        calls.append(bool(inside))
+        return real_call(self, *args)
+
+    def compare(*args, **kwargs):
+        inside.append(True)
+        try:
+            return real_compare(*args, **kwargs)
+        finally:
+            inside.clear()
+
+    monkeypatch.setattr(step_mod._Step, "__call__", counted)
+    monkeypatch.setattr(compare_mod, "compare", compare)
+
+    def build():
+        model, opt, batches, loss_fn = sim_step_parts(g, fwd_us=400_000.0)
+        return {"model": model, "optimizer": opt, "batches": batches, "loss_fn": loss_fn}
+
+    with g.installed():
+        sc = step_mod.compare_steps(build, dtypes=("fp32", "bf16"), device="cuda", steps=2, warmup=1,
+                                    compare_budget=0.3)
+    assert sum(calls) == 2  # in the comparison: one call of each candidate
+    assert sc.comparison is not None and sc.comparison.stop.reason == "budget" and len(sc.comparison.orders) == 1
