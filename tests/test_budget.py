@@ -288,3 +288,19 @@ def test_a_step_comparison_keeps_its_budget(monkeypatch):
                                     compare_budget=0.3)
     assert sum(calls) == 2  # in the comparison: one call of each candidate
     assert sc.comparison is not None and sc.comparison.stop.reason == "budget" and len(sc.comparison.orders) == 1
+
+
+def test_doctor_calls_a_function_longer_than_its_budget_once():
+    """doctor's audits that call the function again are skipped, and say why (before: a profiled call
+    and more after the benchmark). The call count is exact: a 0.3 s sleep outlasts a 0.05 s budget."""
+    import time
+
+    calls = []
+
+    def slow():
+        calls.append(1)
+        time.sleep(0.3)
+
+    d = measurefirst.doctor(slow, device="cpu", budget=0.05)
+    assert len(calls) == 1 and d.error is None
+    assert {c: d.skipped[c] for c in ("implicit_syncs", "memory")} == {"implicit_syncs": "budget", "memory": "budget"}
