@@ -149,7 +149,8 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
         # the first rank that failed of its own accord (not because a peer went away) names itself
         own = [f for f in failures if f[2] == f[0] and not f[3]]
         culprit = (own or [f for f in failures if f[2] == f[0]] or failures)[0]
-        raise RankFailed(f"rank {culprit[0]} of {nproc} failed: {culprit[1]}", rank=culprit[0],
+        what = "failed" if culprit[2] == culprit[0] else "reported"  # a rank that named another (one that hangs)
+        raise RankFailed(f"rank {culprit[0]} of {nproc} {what}: {culprit[1]}", rank=culprit[2],
                          reports={r: str(v) for r, v, _, _ in failures})
     missing = [r for r in range(nproc) if r not in got]
     if missing:
