@@ -1,7 +1,8 @@
 """Budgets kept, on the real clock (issue 25): each case's wall time beside its budget and the bound
 ``budget + one call (of each candidate) + fixed overhead`` (see docs/budgets.md).
 
-    PYTHONPATH=src python benchmarks/budget_kept.py
+    PYTHONPATH=src python benchmarks/budget_kept.py             # the real clock
+    PYTHONPATH=src python benchmarks/budget_kept.py --simulated # exact, on the simulated clock
 """
 
 from __future__ import annotations
@@ -43,5 +44,22 @@ def main() -> None:
         print(f"{name:<44} {budget:>8.2f} {m.median:>10.3f} {wall:>8.2f}  {r.stop.reason}")
 
 
+def simulated() -> None:
+    """The same cases on the simulated clock: exact simulated seconds and calls of the function."""
+    from measurefirst.simulate import SimWorld
+
+    print(f"{'case (simulated)':<44} {'budget s':>8} {'one call s':>10} {'total s':>8} {'calls':>6}  stop")
+    for call_s in (3.0, 0.5, 0.15, 0.05):
+        w = SimWorld(call_ns=call_s * 1e9)
+        m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.2)
+        print(f"{'benchmark':<44} {0.2:>8.2f} {call_s:>10.3f} {w.now / 1e9:>8.3f} {w.calls:>6}  {m.stop.reason}")
+    w = SimWorld(call_ns=1e6)
+    c = measurefirst.compare({"fast": w.function(1e6, "fast"), "slow": w.function(2e9, "slow")}, timer=w.timer(),
+                             device="cpu", budget=0.3)
+    print(f"{'compare(1 ms, 2 s)':<44} {0.3:>8.2f} {2.0:>10.3f} {w.now / 1e9:>8.3f} {w.calls:>6}  {c.stop.reason}")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+
+    simulated() if "--simulated" in sys.argv[1:] else main()
