@@ -142,3 +142,23 @@ def group_step_both_task(delay_s: float) -> list[dict[str, Any]]:
 def build() -> dict[str, Any]:
     """The build() contract of ``measurefirst step`` for the small MLP (the two-node launch)."""
     return {**_tiny_parts(), "micro_batch": 16, "seq_len": 8}
+
+
+def raising_before_measuring_task() -> None:
+    """Rank 1 raises before any collective (no guarded block), while rank 0 enters a collective."""
+    from measurefirst.distributed import collectives
+    from measurefirst.distributed.group import dist
+
+    if dist().get_rank() == 1:
+        raise ValueError("rank 1 has no data")
+    collectives(["all_reduce"], [1024], warmup=1, trials=2)
+
+
+def hung_rank_task() -> None:
+    """Rank 1 never returns (it waits on an event nobody sets); rank 0 returns at once."""
+    import threading
+
+    from measurefirst.distributed.group import dist
+
+    if dist().get_rank() == 1:
+        threading.Event().wait()

@@ -57,7 +57,7 @@ DIRECTION = {
     "selfcheck_noisy": "beyond", "count_spread": "above", "roof_exceeded": "above", "poor_fit": "above",
     "fit_slope_points": "below", "nonmonotone_sizes": "at_least",
     "rank_straggler": "above", "ranks_disagree": "state", "busbw_drop": "above", "new_straggler": "above",
-    "group_throughput": "state",
+    "group_throughput": "state", "call_exceeds_budget": "at_least", "fixed_count_cut": "below",
 }
 
 
@@ -115,6 +115,9 @@ def test_a_value_a_hair_across_its_threshold_reads_as_across_it(code, data):
                    roof="compute", cores=2, outliers=3, host_ns=1e3, device_ns=1e3)
     if code == "mfu_above_100":
         context["peak"] = data.draw(st.sampled_from(["table", "measured"]))
+    if code == "fixed_count_cut":  # a count of trials or warm-up calls, cut at the budget
+        threshold, value = 100.0, float(data.draw(st.integers(0, 99)))
+        context.update(count=data.draw(st.sampled_from(["trials", "warmup"])), budget=1.0)
     f = found(code, value, threshold=threshold, **context)
     check_finding(f)
 

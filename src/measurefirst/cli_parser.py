@@ -79,8 +79,8 @@ def _at_least(minimum: int) -> Callable[[str], int]:
             value = int(text.strip())
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum}; got {text!r}")
+        if not minimum <= value <= D.MAX_COUNT:
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum} (at most {D.MAX_COUNT}); got {text!r}")
         return value
 
     convert.__name__ = f"integer >= {minimum}"

@@ -56,6 +56,7 @@ from .engine import (
     check_function,
     check_timer,
     choose_device,
+    raised_words,
 )
 from .protocol import build, migrate
 from .results import Finding, Measurement, Stop
@@ -526,10 +527,11 @@ class _Session:
                 f"compare: setup raised (before a sample of {state.label!r}): {type(cause).__name__}: {cause}",
                 label="setup", phase="setup", index=state.index, partial=self._partial("error"),
             ) from cause
-        except Exception as exc:
+        except BaseException as exc:  # SystemExit and other BaseExceptions too, with the comparison so far
             state = self.states[self.current]
             raise BenchmarkError(
-                f"compare: candidate {state.label!r} raised during {state.phase}: {type(exc).__name__}: {exc}",
+                f"compare: candidate {state.label!r} {raised_words(exc)} during {state.phase}: {type(exc).__name__}: "
+                f"{exc}",
                 label=state.label, phase=state.phase, index=state.index, partial=self._partial("error"),
             ) from exc
         finally:
@@ -546,11 +548,14 @@ class _Session:
             if progress.active():
                 progress.report("compare", self.items[i][0], 0, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
                                 opts.budget)
-            st.warm_up(self.colds[i])
+            st.warm_up(self.colds[i])  # every candidate's first call is timed, even past the deadline
             number = st.calibrate(overhead)
-            st.prepare()
+            if not st.past_deadline():
+                st.prepare()
             assert st.calibration is not None
             sample_ns.append(max(st.calibration.per_call_estimate_ns * number + overhead, 1.0))
+        if self.states[-1].past_deadline():
+            return self._one_round_at_deadline()
         per_block = block_sizes(sample_ns, self.block_time)
         deadline = self.t_begin + opts.budget * 1e9
         start = self.timer.now_ns()
@@ -591,6 +596,16 @@ class _Session:
                 verdicts = self._verdicts()
                 met = all(settled(v, opts.precision) for v in verdicts)
                 return self._result(Stop("budget", met, opts.precision, (now - start) / 1e9), True)
+
+    def _one_round_at_deadline(self) -> Comparison:
+        """The budget ran out before sampling began: each candidate's last timed call is its one sample, in
+        one round, and the comparison ends there (reason ``"budget"``)."""
+        for i, st in enumerate(self.states):
+            st.stop_at_deadline()
+            st.t_sampling = self.timer.now_ns()
+            self.blocks[i].append(st.samples[-1] / st.numbers[-1])
+        self.orders.append(tuple(range(len(self.states))))
+        return self._result(Stop("budget", False, self.opts.precision, 0.0), True)
 
     def _verdicts(self) -> list[Verdict]:
         base_label = self.items[self.base][0]

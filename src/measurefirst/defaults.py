@@ -13,6 +13,9 @@ WARMUP_MAX_TIME_S = 1.0
 #: Independent repetitions inside one call, each with its own warm-up and calibration: their spread is
 #: the run-to-run spread the call measures itself (see measurefirst.engine).
 REPEATS = 5
+#: The largest whole-number option anywhere (loop counts, trials, warm-up calls, steps...): a count
+#: beyond it cannot finish (``itertools.repeat`` overflows past 2**63), so it is refused up front.
+MAX_COUNT = 10**9
 #: The timers by name: ``auto`` (events on GPUs, the wall clock on the CPU), ``wall``, ``event``.
 TIMERS = ("auto", "wall", "event")
 #: What ``benchmark(..., count=...)`` can count.

@@ -47,6 +47,10 @@ _BOUND_CODES = ("launch_bound", "unjoined_stream")
 #: Why a check did not run (the values of :attr:`Diagnosis.skipped`; the renderer has the words): the clock
 #: is simulated (no profile, device or memory to look at), or the function failed before the check.
 SKIP_SIMULATED, SKIP_FUNCTION_FAILED = "simulated", "function_failed"
+#: One call outlasted the budget: the checks that would call the function again are not run.
+SKIP_BUDGET = "budget"
+#: The checks that call the function again after the benchmark.
+_CALLING_CHECKS = ("unsynchronized_timing", "implicit_syncs", "memory")
 #: Version of a :class:`Diagnosis`'s stored form; version 0 (none written) is version 1's form; version 1
 #: gave the reasons a check did not run in English words (see :data:`measurefirst.protocol.SKIP_WORDS_V1`);
 #: version 3 carries the function's measurement (absent from older forms: not kept then).
@@ -406,11 +410,15 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
         steps = [s for s in steps if s[0] in ("measure", "cold_start", "noise")]
         d.skipped.update({c: SKIP_SIMULATED for c in CHECKS if c not in ("cold_start", "noise")})
     for i, (name, check) in enumerate(steps, 1):
+        if name in d.skipped:
+            continue
         progress.report("doctor", label, i, len(steps))
         try:
             check()
             if name != "measure":
                 d.checks.append(name)
+            elif d.m is not None and d.m.stop.reason == "budget" and d.m.median >= budget:
+                d.skipped.update({c: SKIP_BUDGET for c in _CALLING_CHECKS if c not in d.skipped})
         except BenchmarkError as exc:
             cause = exc.__cause__ or exc
             d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name}, {exc.phase})"

@@ -39,8 +39,20 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   spread (:class:`~measurefirst.results.RunToRun`, source ``"repeats"``); with fewer than two
   repetitions in the budget it is not measured, and the result says so.
 * **Fixed mode.** ``warmup=W`` makes exactly W untimed-for-statistics calls (the first of them is
-  the cold call); ``trials=T`` takes exactly T samples, ignoring precision and budget. Together they
-  reproduce the classic ``warmup=3, trials=10`` loop.
+  the cold call); ``trials=T`` takes exactly T samples, ignoring precision. Together they
+  reproduce the classic ``warmup=3, trials=10`` loop. Both stop at the budget, and the result says so
+  (``stop.reason == "budget"``, finding ``fixed_count_cut``); a fixed ``number`` whose one sample would
+  outlast the whole budget (estimated from the calls timed before it) is refused
+  (:class:`~measurefirst.errors.BudgetError`, a ``ValueError`` naming the largest count that fits).
+* **What the budget bounds.** The budget counts from the start (a cold call the caller timed
+  included). No call of the function starts after the deadline, in any phase (warm-up, calibration,
+  a repetition's own warm-up and calibration, sampling), except the cold call, the one reading a result
+  needs: when the deadline passes before sampling begins, the last timed call becomes the one sample
+  and the run ends (reason ``"budget"``; finding ``call_exceeds_budget`` when one call is longer than the
+  budget). So a call lasts at most ``budget + one sample + fixed overhead`` (the
+  :data:`OVERHEAD_REPS` timer probes, the speed reference's probes), where a calibrated sample is
+  planned at most :data:`SAMPLE_BUDGET_SHARE` of the budget, or one call when a call is longer; with a
+  fixed ``number`` a sample may last up to the whole budget. See docs/budgets.md.
 """
 
 from __future__ import annotations
@@ -56,6 +68,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, overload
 import torch
 
 from . import defaults, progress, stats
+from .errors import BudgetError
 from .devices import (
     DeviceLike,
     environment,
@@ -184,8 +197,8 @@ class Options:
         def count(name: str, value: int | None, minimum: int) -> None:
             if value is None:
                 return
-            if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
-                raise ValueError(f"{name} must be an integer >= {minimum}; got {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= defaults.MAX_COUNT:
+                raise ValueError(f"{name} must be an integer >= {minimum} (at most {defaults.MAX_COUNT}); got {value!r}")
 
         positive("precision", self.precision)
         if self.precision >= 1:
@@ -212,6 +225,22 @@ class Options:
             raise ValueError("cold_cache times each call alone after a cache flush; drop number=... (or use number=1)")
         if self.cold_cache and self.cuda_graph:
             raise ValueError("cold_cache and cuda_graph cannot be combined: a graph replays many calls without flushes")
+
+
+def raised_words(exc: BaseException) -> str:
+    """How the code under test stopped, for an error message: ``raised``, or ``called sys.exit(0)``."""
+    return f"called sys.exit({exc.code!r})" if isinstance(exc, SystemExit) else "raised"
+
+
+def check_number_fits(number: int, per_call_ns: float, budget: float) -> None:
+    """Refuse a fixed loop count whose one sample would outlast the whole budget, estimated from the calls
+    timed before it (``per_call_ns``; 0 when none was: then nothing can be judged)."""
+    if per_call_ns > 0 and number * per_call_ns > budget * 1e9:
+        fits = max(1, int(budget * 1e9 // per_call_ns))
+        raise BudgetError(f"number={number} calls of about {per_call_ns / 1e9:.3g} s make one sample of about "
+                          f"{number * per_call_ns / 1e9:.3g} s, longer than the whole {budget:g} s budget: give "
+                          f"number={fits} or less (--number), or a budget of at least "
+                          f"{number * per_call_ns / 1e9 * 2:.3g} s (--budget)")
 
 
 def default_label(fn: Callable[..., Any]) -> str:
@@ -324,6 +353,8 @@ class Sampler:
         #: samples per finished repetition (see the module docstring), and the overhead to recalibrate with
         self.repeat_counts: list[int] = []
         self.overhead_ns = 0.0
+        #: the last timed call of the function (ns, calls): the one sample when the budget runs out first
+        self.last_call: tuple[float, int] | None = None
 
     # -- phases --------------------------------------------------------------------------------
     @property
@@ -334,12 +365,29 @@ class Sampler:
         if self.setup is not None:
             try:
                 self.setup()
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # sys.exit() and other BaseExceptions too: a failure of the setup
                 raise SetupError(f"setup raised: {type(exc).__name__}: {exc}") from exc
 
-    def _time_call(self, run: Callable[[], object]) -> float:
+    def past_deadline(self) -> bool:
+        """Whether the budget is spent: no call of the function starts after this (see the module docstring)."""
+        return self.timer.now_ns() >= self.deadline_ns
+
+    def _time_call(self, run: Callable[[], object], number: int = 1) -> float:
         self._set_up()
-        return self.timer.time(run).elapsed_ns
+        elapsed = self.timer.time(run).elapsed_ns
+        self.last_call = (elapsed, number)
+        return elapsed
+
+    def stop_at_deadline(self) -> Stop:
+        """The budget ran out before sampling began: the last timed call (the cold call, a warm-up call or a
+        calibration trial) becomes the one sample, and the run ends (reason ``"budget"``)."""
+        assert self.last_call is not None
+        self.notes.setdefault("budget_cut", self.phase)
+        self._record(self.last_call[0], self.last_call[1], None, -1)
+        self._close_repeat(0)
+        return Stop("budget", False, self.opts.precision, 0.0)
 
     def measure_overhead(self) -> float:
         """Median time of the cheapest timed call (on a GPU: one tiny kernel launch, which every
@@ -357,25 +405,37 @@ class Sampler:
         if opts.warmup is not None:
             self.phase = "warm-up"
             start = 0 if cold is None else 1
+            if cold is not None:
+                self.last_call = (cold, 1)
+            rule = f"fixed: {opts.warmup} calls"
             for i in range(start, opts.warmup):
+                if i > 0 and self.past_deadline():  # stopped at the budget: the result says so
+                    self.notes["budget_cut"] = "warmup"
+                    self.notes["budget_cut_done"] = i
+                    rule += f"; {i} within the budget"
+                    break
                 self.index = i
                 t = self._time_call(self.fn)
                 if i == 0:
                     cold = t
                 else:
                     times.append(t)
-            self.warmup = Warmup(cold, max(opts.warmup - 1, 0), tuple(times), True,
-                                 (self.timer.now_ns() - t0) / 1e9, f"fixed: {opts.warmup} calls")
+            self.warmup = Warmup(cold, len(times), tuple(times), True, (self.timer.now_ns() - t0) / 1e9, rule)
             return
         if cold is None:
             self.phase, self.index = "cold call", 0
             cold = self._time_call(self.fn)
+        else:
+            self.last_call = (cold, 1)
         self.phase = "warm-up"
         cap_ns = min(opts.warmup_max_time, WARMUP_BUDGET_SHARE * opts.budget) * 1e9
         min_ns = min(opts.warmup_min_time * 1e9, cap_ns)
         w0 = self.timer.now_ns()
         steady = False
         while True:
+            if self.past_deadline():  # the cold call (or the calls so far) spent the budget
+                steady = not _warmup_falling(times)
+                break
             self.index = len(times) + 1
             times.append(self._time_call(self.fn))
             spent = self.timer.now_ns() - w0
@@ -421,6 +481,7 @@ class Sampler:
         capped = False
         if opts.number is not None:
             number, reason = opts.number, "fixed by the caller"
+            check_number_fits(number, estimate, opts.budget)
         elif opts.cold_cache:
             number, reason = 1, "cold cache: each call timed alone after a flush"
         elif opts.trials is not None and opts.warmup is not None:
@@ -437,8 +498,10 @@ class Sampler:
                              self._budget_number(estimate))
             rounds = 0
             for attempt in range(CALIBRATION_MAX_TRIALS):
+                if self.past_deadline():
+                    break
                 self.index = attempt
-                sample = self._time_call(loop(self.fn, number))
+                sample = self._time_call(loop(self.fn, number), number)
                 net = sample - overhead_ns
                 if (net < max(overhead_ns, res) and number < CALIBRATION_MAX_NUMBER
                         and self.timer.now_ns() < self.deadline_ns):
@@ -552,9 +615,14 @@ class Sampler:
             n = len(self.samples)
             self._report()
             if opts.trials is not None:
+                now = self.timer.now_ns()
                 if n >= opts.trials:
                     self._close_repeat(rep_first)
-                    return Stop("trials", True, precision, (self.timer.now_ns() - start) / 1e9)
+                    return Stop("trials", True, precision, (now - start) / 1e9)
+                if now >= deadline:  # stopped at the budget: the result says so
+                    self._close_repeat(rep_first)
+                    self.notes["budget_cut"], self.notes["budget_cut_done"] = "trials", n
+                    return Stop("budget", False, precision, (now - start) / 1e9)
                 continue
             now = self.timer.now_ns()
             hw = math.inf
@@ -591,6 +659,9 @@ class Sampler:
                 times = self.rewarm(slice_ns)
                 if self.adaptive:
                     self.calibrate(self.overhead_ns, times)
+                if self.past_deadline():  # the repetition's warm-up spent the budget: no sample starts after it
+                    met = self._final_half_width() <= precision and n >= opts.min_samples
+                    return Stop("budget", met, precision, (self.timer.now_ns() - start) / 1e9)
                 self.prepare()
                 self.phase = "sampling"
                 rep_start, rep_first = self.timer.now_ns(), len(self.samples)
@@ -719,8 +790,10 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
             cold_ns: float | None = None, notes: dict[str, Any] | None = None,
             reference: Callable[[], object] | None = None, reference_label: str = "") -> Measurement:
     """Run the measuring loop with an injected timer. :func:`benchmark` is the friendly front end."""
+    # a cold call timed by the caller (choose_device) counts against the budget too
+    t_begin = timer.now_ns() - int(cold_ns or 0)
     state = Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup, reference=reference,
-                    reference_label=reference_label)
+                    reference_label=reference_label, t_begin=t_begin)
     state.notes.update(notes or {})
     gc_was_enabled = gc.isenabled()
     gc.collect()
@@ -729,11 +802,15 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         overhead = state.measure_overhead()
         state.warm_up(cold_ns)
         state.calibrate(overhead)
+        if state.past_deadline():
+            return state.result(state.stop_at_deadline(), complete=True)
         state.prepare()
         stop = state.sample_until_stop()
         return state.result(stop, complete=True)
     except KeyboardInterrupt as exc:
         raise Interrupted(state.partial("interrupted")) from exc
+    except BudgetError:
+        raise
     except SetupError as exc:
         cause = exc.__cause__ or exc
         raise BenchmarkError(
@@ -741,7 +818,7 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
             label=label, phase="setup", index=state.index,
             partial=state.partial("error") if state.samples else None,
         ) from cause
-    except Exception as exc:
+    except BaseException as exc:  # SystemExit and other BaseExceptions too: the library's own error, with the partial
         where = f" at {state.phase} {state.index}" if state.index is not None else f" during {state.phase}"
         if state.phase == "sampling":
             where = f" at sample {state.index}"
@@ -749,7 +826,7 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         if state.phase == "CUDA graph capture":
             hint = " (a CUDA graph cannot capture host syncs such as .item(), .cpu() or print(tensor); drop cuda_graph=True)"
         raise BenchmarkError(
-            f"benchmark {label!r}: the function raised{where}: {type(exc).__name__}: {exc}{hint}",
+            f"benchmark {label!r}: the function {raised_words(exc)}{where}: {type(exc).__name__}: {exc}{hint}",
             label=label, phase=state.phase, index=state.index,
             partial=state.partial("error") if state.samples else None,
         ) from exc
@@ -801,14 +878,18 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
         if setup is not None:
             try:
                 setup()
-            except Exception as exc:
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
                 raise SetupError(f"setup raised: {type(exc).__name__}: {exc}") from exc
         sync()
         t0 = m.clock_ns()
         try:
             with m.observe() as touched:
                 fn()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
             raise ColdCallError(index) from exc
         sync()
         colds.append(float(m.clock_ns() - t0))

@@ -24,6 +24,10 @@ def check_limit(limit: int | None) -> None:
         raise ValueError(f"row limit must be a whole number >= 0, or None for all rows; got {limit!r}")
 
 
+class BudgetError(ValueError):
+    """A fixed count (``number``) that cannot fit the time budget: bad input, refused with the fix."""
+
+
 # ---- one set of argument checks for every public function: each raises with a line naming the fix ----
 def check_flag(name: str, value: object) -> None:
     """A switch is True or False: a string such as ``'no'`` would be read as true."""

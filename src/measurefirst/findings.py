@@ -123,6 +123,8 @@ CATALOGUE: dict[str, Code] = {
     "outliers": Code("warning", "fraction", OUTLIER_FRACTION, "OUTLIER_FRACTION"),
     "preempted": Code("warning", "fraction", PREEMPTED_FRACTION, "PREEMPTED_FRACTION"),
     "warmup_not_steady": Code("warning", "calls"),
+    "call_exceeds_budget": Code("warning", "seconds", None, "options.budget"),
+    "fixed_count_cut": Code("warning", "count", None, "options.trials or options.warmup"),
     "cold_start": Code("info", "ratio", COLD_START_RATIO, "COLD_START_RATIO"),
     "near_resolution": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
     "overhead_bias": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
@@ -298,7 +300,15 @@ def assess(m: "Measurement", *, audit: bool = False) -> tuple[Finding, ...]:
         frac = m.n_preempted / m.n_samples
         if frac > PREEMPTED_FRACTION:
             out.append(found("preempted", frac, kept_all=m.n_used == m.n_samples))
-    if m.warmup is not None and not m.warmup.steady:
+    budget = m.options.get("budget")
+    if m.stop.reason == "budget" and isinstance(budget, (int, float)) and s.median >= budget:
+        # one call outlasted the whole budget: it was timed once (or a few times), and the run ended
+        out.append(found("call_exceeds_budget", s.median, threshold=float(budget), samples=m.n_samples))
+    cut = m.options.get("budget_cut")
+    if cut in ("trials", "warmup") and isinstance(m.options.get(cut), int):
+        out.append(found("fixed_count_cut", m.options.get("budget_cut_done"), threshold=m.options[cut], count=cut,
+                         budget=budget))
+    if m.warmup is not None and not m.warmup.steady and m.stop.reason != "budget":
         out.append(found("warmup_not_steady", m.warmup.calls))
     cold = None if m.warmup is None else cold_start(m.warmup.cold_ns, s.median, m.warmup.calls, audit=audit)
     if cold is not None:

@@ -29,9 +29,14 @@ _sigints = 0
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
+    """The first Ctrl-C raises ``KeyboardInterrupt``; a later one, which comes while the first is being
+    handled (what was measured kept and shown), is counted and ignored, so that it cannot lose the partial
+    results or end the process by the signal instead of with EXIT_INTERRUPTED. The run cannot hang on it:
+    the budget bounds what is left."""
     global _sigints
     _sigints += 1
-    signal.default_int_handler(signum, frame)
+    if _sigints == 1:
+        signal.default_int_handler(signum, frame)
 
 
 @contextmanager

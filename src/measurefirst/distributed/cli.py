@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .bandwidth import OPS, parse_byte_sizes
+from ..defaults import MAX_COUNT
 from .group import DEFAULT_TIMEOUT_SECONDS
 
 DESCRIPTION = (
@@ -149,8 +150,17 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     bad = [o for o in ops if o not in OPS]
     if bad or not ops:
         raise UsageError(f"--ops: unknown {', '.join(bad) or '(none given)'}; choose from {','.join(OPS)}")
-    if args.warmup < 0 or args.trials < 1:
-        raise UsageError("--warmup must be >= 0 and --trials >= 1")
+    if not 0 <= args.warmup <= MAX_COUNT or not 1 <= args.trials <= MAX_COUNT:
+        raise UsageError(f"--warmup must be >= 0 and --trials >= 1 (at most {MAX_COUNT})")
+    # checked here, before any rank starts: inside the ranks each would fail in c10d's own words
+    from .collectives import resolve_dtype
+    from .launch import check_spawn
+
+    try:
+        check_spawn(1 if args.nproc is None else args.nproc, args.timeout)
+        resolve_dtype(args.dtype)
+    except ValueError as exc:
+        raise UsageError(f"{'--dtype: ' if 'dtype' in str(exc) else ''}{exc}") from None
     check_args(args)  # -o, --save and --store, before anything is measured
     from . import group
     from .collectives import CollectivesResult

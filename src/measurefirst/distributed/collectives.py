@@ -224,6 +224,25 @@ def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -
     raise ValueError(f"unknown collective {op!r}; choose from {', '.join(OPS)}")
 
 
+#: Every rank must make the same number of calls (each one a collective): no rank may stop at a time budget
+#: on its own (see measurefirst.engine), so the fixed counts run whole; the group's timeout bounds the run.
+LOCKSTEP_BUDGET_S = 1e9
+
+
+def resolve_dtype(dtype: Any) -> Any:
+    """The torch dtype named by ``dtype`` (bf16 and bfloat16 alike; integer types by torch's name, int32), or
+    a ValueError naming the choices: checked before any rank is started."""
+    import torch
+
+    if isinstance(dtype, str):
+        tdtype = torch_dtype(dtype) if dtype.lower() in DTYPE_ALIASES else getattr(torch, dtype, None)
+    else:
+        tdtype = dtype
+    if not isinstance(tdtype, torch.dtype):
+        raise ValueError(f"dtype {dtype!r} is not a torch dtype such as float32, bfloat16 or int32")
+    return tdtype
+
+
 def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, dtype: Any = "float32",
                 *, warmup: int = DEFAULT_WARMUP, trials: int = DEFAULT_TRIALS, number: int = 1,
                 device: Any = None, budget: float | None = None) -> CollectivesResult:
@@ -244,12 +263,7 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
                            "`measurefirst collectives --nproc N`), or call init_process_group() first")
     for op in ops:
         bus_factor(op, 1)  # validates the name
-    if isinstance(dtype, str):  # bf16 and bfloat16 alike; integer types by torch's name (int32)
-        tdtype = torch_dtype(dtype) if dtype.lower() in DTYPE_ALIASES else getattr(torch, dtype, None)
-    else:
-        tdtype = dtype
-    if not isinstance(tdtype, torch.dtype):
-        raise ValueError(f"dtype {dtype!r} is not a torch dtype such as float32, bfloat16 or int32")
+    tdtype = resolve_dtype(dtype)
     rank, world = d.get_rank(), d.get_world_size()
     backend = str(d.get_backend())
     if device is None:
@@ -273,7 +287,8 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
                 fn = _make(op, count, tdtype, device, rank, world)
                 barrier()
                 m = benchmark(fn, device=device, label=f"{op} {size}", setup=barrier, warmup=warmup,
-                              trials=trials, number=number, stop_early=False, discard_preempted=False)
+                              trials=trials, number=number, stop_early=False, discard_preempted=False,
+                              budget=LOCKSTEP_BUDGET_S)
                 rows.append((op, count * element, count, m.median, m.n_samples, None))
     with guarded("collectives: gathering results on rank 0"):
         medians = [r[3] for r in rows]

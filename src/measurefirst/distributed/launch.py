@@ -4,6 +4,7 @@ return value; a failing rank makes the call raise :class:`RankFailed` naming it,
 
 from __future__ import annotations
 
+import math
 import os
 import queue as queue_mod
 import socket
@@ -13,11 +14,20 @@ from typing import Any
 
 from .group import DEFAULT_TIMEOUT_SECONDS, RankFailed
 
-#: extra seconds the parent waits for the ranks beyond their collectives' timeout
-SPAWN_GRACE_SECONDS = 30.0
-#: once a rank has reported a failure, seconds the parent waits for the others before it stops them (a rank
-#: that hangs would otherwise hold the parent until the deadline)
-FAILED_GRACE_SECONDS = 5.0
+#: The most ranks :func:`spawn` starts on one machine.
+MAX_RANKS = 1024
+
+#: Seconds the ranks may take to start (a fresh interpreter importing torch) before all of them are up;
+#: not counted in ``timeout_seconds``, which runs from then.
+STARTUP_SECONDS = 120.0
+#: Seconds the parent waits beyond ``timeout_seconds`` (and, once a rank has failed, for the others to say
+#: why they stopped) before it stops the ranks still running.
+REPORT_GRACE_SECONDS = 5.0
+#: Seconds a rank is given to end after SIGTERM before SIGKILL.
+KILL_GRACE_SECONDS = 1.0
+#: Words in a rank's error that say it stopped because a peer went away (gloo, c10d), not why the group failed.
+_PEER_ERRORS = ("Connection closed by peer", "Connection reset by peer", "Broken pipe", "Socket Timeout",
+                "timed out", "Timed out")
 
 
 def free_port() -> int:
@@ -32,14 +42,20 @@ def _worker(rank: int, world: int, port: int, timeout_seconds: float, task: Call
                        "WORLD_SIZE": str(world), "LOCAL_RANK": str(rank), "LOCAL_WORLD_SIZE": str(world)})
     from .group import dist, init_from_env
 
+    dist()  # imports torch.distributed: start-up, not counted in the timeout
+    results.put((rank, "up", None, None, False))
     try:
         init_from_env("gloo", timeout_seconds)
         value = task(*args)
-        results.put((rank, True, value, None))
+        results.put((rank, "ok", value, None, False))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
         named = exc.rank if isinstance(exc, RankFailed) else rank
-        results.put((rank, False, f"{type(exc).__name__}: {exc}", named))
+        text = f"{type(exc).__name__}: {exc}"
+        results.put((rank, "failed", text, named, named != rank or _peer_error(exc)))
     finally:
+        # the report reaches the parent before the group is torn down (which may block, holding the GIL)
+        results.close()
+        results.join_thread()
         d = dist()
         if d.is_initialized():
             try:
@@ -48,13 +64,39 @@ def _worker(rank: int, world: int, port: int, timeout_seconds: float, task: Call
                 pass
 
 
+def _peer_error(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it wraps) says only that a peer went away: a consequence, not the cause."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if any(words in str(seen) for words in _PEER_ERRORS):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+def check_spawn(nproc: object, timeout_seconds: object) -> None:
+    """Refuse a rank count or a timeout that cannot start a group, before any rank is spawned."""
+    if isinstance(nproc, bool) or not isinstance(nproc, int) or not 1 <= nproc <= MAX_RANKS:
+        raise ValueError(f"--nproc must be a whole number from 1 to {MAX_RANKS}; got {nproc!r}")
+    if (isinstance(timeout_seconds, bool) or not isinstance(timeout_seconds, (int, float))
+            or not math.isfinite(timeout_seconds) or not timeout_seconds > 0):
+        raise ValueError(f"--timeout must be a positive, finite number of seconds such as 60; got {timeout_seconds!r}")
+
+
 def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
           timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> list[Any]:
-    """Run ``task(*args)`` (a module-level function) on ranks 0..nproc-1 of a fresh gloo group."""
+    """Run ``task(*args)`` (a module-level function) on ranks 0..nproc-1 of a fresh gloo group.
+
+    ``timeout_seconds`` bounds the group's collectives and the whole run from the moment every rank is
+    up (the ranks' start-up, a fresh interpreter importing torch, is not counted; at most
+    :data:`STARTUP_SECONDS`): :class:`RankFailed` is raised at most :data:`REPORT_GRACE_SECONDS` plus
+    :data:`KILL_GRACE_SECONDS` after it, naming the ranks that did not finish, and the ranks still running
+    are stopped. Once one rank fails, the others get :data:`REPORT_GRACE_SECONDS` to say why they stopped;
+    the error names the first rank that failed of its own accord (a rank that only saw a peer go away,
+    ``Connection closed by peer``, is not the cause), and ``reports`` holds every rank's own message."""
     import torch.multiprocessing as mp
 
-    if nproc < 1:
-        raise ValueError(f"--nproc must be at least 1; got {nproc}")
+    check_spawn(nproc, timeout_seconds)
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
     port = free_port()
@@ -62,45 +104,80 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
                          daemon=True) for r in range(nproc)]
     for p in procs:
         p.start()
-    deadline = time.monotonic() + timeout_seconds + SPAWN_GRACE_SECONDS
-    got: dict[int, tuple[bool, Any, Any]] = {}
+    # the timeout runs from when every rank is up (start-up, at most STARTUP_SECONDS, not counted)
+    deadline = time.monotonic() + STARTUP_SECONDS
+    ups: set[int] = set()
+    up = False
+    got: dict[int, tuple[bool, Any, Any, bool]] = {}
+    order: list[int] = []  # the ranks in the order their failures arrived
+
+    def take(message: tuple[int, str, Any, Any, bool]) -> None:
+        nonlocal deadline, up
+        rank, kind, value, named, peer = message
+        if kind == "up":
+            ups.add(rank)
+            if len(ups) == nproc and not order:
+                up, deadline = True, time.monotonic() + timeout_seconds + REPORT_GRACE_SECONDS
+            return
+        got[rank] = (kind == "ok", value, named, peer)
+        if kind != "ok":
+            order.append(rank)
+            # one rank failed: the others get a short grace to say why they stopped, then are stopped
+            deadline = min(deadline, time.monotonic() + REPORT_GRACE_SECONDS)
+
     try:
         while len(got) < nproc:
             try:
-                rank, ok, value, named = results.get(timeout=max(0.1, min(1.0, deadline - time.monotonic())))
-                got[rank] = (ok, value, named)
-                if not ok:
-                    deadline = min(deadline, time.monotonic() + FAILED_GRACE_SECONDS)
+                take(results.get(timeout=max(0.05, min(1.0, deadline - time.monotonic()))))
+                continue
             except queue_mod.Empty:
-                dead = [r for r, p in enumerate(procs) if r not in got and not p.is_alive()]
-                if dead:
-                    time.sleep(0.5)  # a last message may still be in the pipe
-                    while True:
-                        try:
-                            rank, ok, value, named = results.get_nowait()
-                            got[rank] = (ok, value, named)
-                        except queue_mod.Empty:
-                            break
-                    dead = [r for r in dead if r not in got]
-                    if dead:
-                        raise RankFailed(f"rank {dead[0]} of {nproc} died (exit code {procs[dead[0]].exitcode}) "
-                                         f"without reporting", rank=dead[0])
-                if time.monotonic() > deadline:
-                    missing = [r for r in range(nproc) if r not in got]
-                    if any(not ok for ok, _, _ in got.values()):
-                        break  # a rank failed and named the culprit: the others are stopped below
-                    raise RankFailed(f"ranks {missing} of {nproc} did not finish within "
-                                     f"{timeout_seconds + SPAWN_GRACE_SECONDS:g} s", rank=missing[0])
+                pass
+            dead = [r for r, p in enumerate(procs) if r not in got and not p.is_alive()]
+            if dead:
+                _drain(results, take)
+                dead = [r for r in dead if r not in got]
+                if dead and not order:
+                    raise RankFailed(f"rank {dead[0]} of {nproc} died (exit code {procs[dead[0]].exitcode}) "
+                                     f"without reporting", rank=dead[0])
+            if time.monotonic() >= deadline:
+                break
     finally:
-        for p in procs:
-            p.join(timeout=5)
-            if p.is_alive():
-                p.terminate()
-    failures = sorted((r, v, named) for r, (ok, v, named) in got.items() if not ok)
+        _stop(procs)
+    _drain(results, take)
+    failures = [(r, *got[r][1:]) for r in order]
     if failures:
-        # the rank that raised first names itself; the others name it too
-        culprit = next((f for f in failures if f[2] == f[0]), failures[0])
+        # the first rank that failed of its own accord (not because a peer went away) names itself
+        own = [f for f in failures if f[2] == f[0] and not f[3]]
+        culprit = (own or [f for f in failures if f[2] == f[0]] or failures)[0]
         what = "failed" if culprit[2] == culprit[0] else "reported"  # a rank that named another (one that hangs)
         raise RankFailed(f"rank {culprit[0]} of {nproc} {what}: {culprit[1]}", rank=culprit[2],
-                         reports={r: str(v) for r, v, _ in failures})
+                         reports={r: str(v) for r, v, _, _ in failures})
+    missing = [r for r in range(nproc) if r not in got]
+    if missing:
+        what = f"did not finish within the {timeout_seconds:g} s timeout" if up else \
+            f"did not start within {STARTUP_SECONDS:g} s"
+        raise RankFailed(f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of {nproc} {what}",
+                         rank=missing[0])
     return [got[r][1] for r in range(nproc)]
+
+
+def _drain(results: Any, take: Callable[[Any], None]) -> None:
+    """Take the messages already in the queue (a rank's last one may still be in the pipe)."""
+    while True:
+        try:
+            take(results.get(timeout=0.2))
+        except queue_mod.Empty:
+            return
+
+
+def _stop(procs: list[Any]) -> None:
+    """End every rank still running: SIGTERM, then SIGKILL after :data:`KILL_GRACE_SECONDS`."""
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    end = time.monotonic() + KILL_GRACE_SECONDS
+    for p in procs:
+        p.join(timeout=max(0.0, end - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join(timeout=KILL_GRACE_SECONDS)

@@ -339,7 +339,9 @@ def profile(
         for _ in range(warmup):
             fn()
         sync()
-    except Exception as exc:
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # sys.exit() and other BaseExceptions too: a failure of the function
         raise ProfileError(f"profile {label!r}: the function raised during warm-up: {type(exc).__name__}: {exc}",
                            label=label) from exc
     tmp_trace: Path | None = None
@@ -382,7 +384,9 @@ def profile(
                             if cuda is not None:
                                 step_peaks.append(int(cuda.max_memory_allocated(dev)))
                         prof.step()
-        except Exception as exc:
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:
             if snap_p is not None and dev.type == "cuda":
                 torch.cuda.memory._record_memory_history(enabled=None)
             raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: "

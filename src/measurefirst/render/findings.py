@@ -93,6 +93,23 @@ EN: dict[str, dict[str, str]] = {
         "message": "warm-up stopped at its time cap after {value:.0f} calls while per-call time could still be falling",
         "why": "Samples taken before the function is warm read slower than the steady state.",
         "fix": "raise warmup_max_time (--warmup-time), or warm up the function yourself first"},
+    "call_exceeds_budget": {
+        "title": "one call outlasts the budget",
+        "message": "one call took {value:.3g} s, longer than the whole {threshold:g} s budget: it was timed "
+                   "once, without a full warm-up, and the run ended there",
+        "why": "A time budget cannot hold even one call, so there is no warm-up, no calibration and no interval: "
+               "the number is one reading, likely slower than the steady state.",
+        "fix": "give a budget of at least ten calls (budget=... / --budget), or time less work per call"},
+    "fixed_count_cut": {
+        "title": "fixed count cut at the budget",
+        "message.trials": "{value:.0f} of the {threshold:.0f} trials asked for fit in the {budget:g} s budget; "
+                          "the run stopped there",
+        "message.warmup": "{value:.0f} of the {threshold:.0f} warm-up calls asked for fit in the {budget:g} s "
+                          "budget; the run stopped there",
+        "why": "The budget bounds every run, fixed counts included: a count that cannot fit is cut, never run past "
+               "the budget.",
+        "fix": "give a larger budget (budget=... / --budget) or a smaller count (trials=... / --trials, "
+               "warmup=... / --warmup)"},
     "cold_start": {
         "title": "cold start",
         "message": "the first call took {cold_ns:ns}, {value:.1f}x the steady {median_ns:ns}; per-call time "
@@ -447,6 +464,18 @@ ZH: dict[str, dict[str, str]] = {
         "message": "预热在 {value:.0f} 次调用后达到时间上限，而每次调用耗时可能仍在下降",
         "why": "函数热起来之前采的样本比稳态慢。",
         "fix": "调大 warmup_max_time（--warmup-time），或先自行预热函数"},
+    "call_exceeds_budget": {
+        "title": "一次调用超出预算",
+        "message": "一次调用耗时 {value:.3g} 秒，超过全部 {threshold:g} 秒的预算：只计时了一次，没有完整预热，"
+                   "测量就此结束",
+        "why": "时间预算连一次调用都容纳不下，因此没有预热、没有校准、也没有区间：这个数字只是一次读数，很可能比稳态慢。",
+        "fix": "给至少容纳十次调用的预算（budget=... / --budget），或让每次调用做更少的工作"},
+    "fixed_count_cut": {
+        "title": "固定次数在预算处被截断",
+        "message.trials": "要求的 {threshold:.0f} 次试验中只有 {value:.0f} 次在 {budget:g} 秒预算内完成；测量就此结束",
+        "message.warmup": "要求的 {threshold:.0f} 次预热调用中只有 {value:.0f} 次在 {budget:g} 秒预算内完成；测量就此结束",
+        "why": "预算约束每一次运行，固定次数也不例外：装不下的次数会被截断，绝不会超出预算运行。",
+        "fix": "给更大的预算（budget=... / --budget），或更小的次数（trials=... / --trials，warmup=... / --warmup）"},
     "cold_start": {
         "title": "冷启动",
         "message": "首次调用耗时 {cold_ns:ns}，是稳态 {median_ns:ns} 的 {value:.1f} 倍；预热 {warmup_calls} 次后每次调用耗时稳定",
@@ -698,6 +727,7 @@ _WORDS = {"en": EN, "zh": ZH}
 #: Which variant of a part a finding reads (a key suffix such as ``.cpu``), from its context.
 _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "precision_not_met": lambda f: "undefined" if f.value is None else "",
+    "fixed_count_cut": lambda f: str(f.context.get("count")),
     "speed_modes": lambda f: "stretches" if f.context.get("stretches") else "alternating",
     "preempted": lambda f: "kept" if f.context.get("kept_all") else "set_aside",
     "unsynchronized_timing": lambda f: "cpu" if f.value is None else "",

@@ -692,6 +692,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "not_run_line": ("  not run: {check} ({why})", "  未运行：{check}（{why}）"),
     "skip_simulated": ("simulated clock", "模拟时钟"),
     "skip_function_failed": ("the function failed", "函数运行失败"),
+    "skip_budget": ("one call outlasts the budget: give a larger --budget", "一次调用超出预算：请给更大的 --budget"),
     "verdict_line": ("  verdict: {verdict}", "  结论：{verdict}"),
     # the command line's status lines
     "who_benchmark": ("benchmark {label!r}", "基准测试 {label!r}"),
