@@ -9,6 +9,10 @@ class FitError(ValueError):
     """The data cannot support the fit; the message says why."""
 
 
+class StoreError(RuntimeError):
+    """The results store cannot be used as asked; the message says what to do."""
+
+
 class UsageError(Exception):
     """Bad input on the command line; printed as one line, exit code 2."""
 
