@@ -236,7 +236,8 @@ class Store:
             from .store_pg import PgConnection, redact
 
             self.path, self.backend, self.schema = redact(where), "postgresql", STORE_SCHEMA
-            self.conn: sqlite3.Connection | PgConnection = PgConnection.open(where, create=create)
+            self.conn: sqlite3.Connection | PgConnection = PgConnection.open(where, create=create, tables=SCHEMA_TABLES,
+                                                                              version=STORE_SCHEMA)
             self._errors = (sqlite3.Error, self.conn.error)
             return
         self.path = self._file = where
@@ -337,13 +338,16 @@ class Store:
         )
 
     def _failure(self, what: str, exc: BaseException) -> StoreError:
-        text = str(exc) or type(exc).__name__
+        text = str(exc).strip() or type(exc).__name__
+        conn = getattr(self, "conn", None)
+        if conn is not None and not isinstance(conn, sqlite3.Connection):
+            text = " ".join(conn.scrub(text).split())
         low = text.lower()
         where = f"the results store {self.path}"
         if "readonly" in low or "read-only" in low or "unable to open" in low or "permission" in low:
             return StoreError(f"cannot {what}: {where} is read-only or its folder is ({text}); "
                               f"choose a writable file with --store PATH or {ENV_VAR}=PATH")
-        if "no such table" in low or "no such column" in low:
+        if "no such table" in low or "no such column" in low or ("does not exist" in low and "relation" in low):
             return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away and save again, "
                               f"or choose another file with --store PATH")
         if "locked" in low or "busy" in low:
