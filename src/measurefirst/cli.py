@@ -137,43 +137,27 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from .render.tables import runs_table
-    from .render.views import Options, view
-    from .render.words import word
-    from .store import Store, parse_run_ids
+    from .runs_cli import cmd_runs as runs
 
-    if args.action == "list" and len(args.ids) > 1:
-        raise UsageError("runs list takes at most one NAME")
-    ids = [] if args.action == "list" else parse_run_ids(args.ids)
-    if args.action != "list" and not ids:
-        raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
-    with Store(args.store, create=False) as store:
-        if args.action == "list":
-            _show([runs_table(store.path, store.list(args.ids[0] if args.ids else None), _lang(args))])
-        elif args.action == "show":  # each kind with its own renderer
-            for row, result in (store.resolve(f"#{i}") for i in ids):
-                _show([word("run_header", _lang(args), id=row.id, name=row.name, kind=row.kind, created=row.created),
-                       *view([result], Options(lang=_lang(args)))])
-        elif args.action == "export":
-            sys.stdout.write(store.export(ids, args.format))
-        else:
-            for i in ids:
-                store.delete(i, must_exist=True)
-                _say(word("deleted_run", _lang(args), id=i))
-    return EXIT_OK
+    return runs(args)
 
 
 def cmd_history(args: argparse.Namespace) -> int:
     from .history import load_history
-    from .store import Store
+    from .render.words import word
+    from .store import MEASURED_KINDS, Store
 
     _check(args)  # before reading anything: -o must not replace the store it reads
     with Store(args.store, create=False) as store:
-        h = load_history(store, args.name)
+        h = load_history(store, args.name, None if args.all else args.limit)
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
-    return _emit(args, [h])
+        total = store.count(args.name, kinds=MEASURED_KINDS) if not args.all else 0
+    code = _emit(args, [h])
+    if total > len(h.runs):
+        _say(word("history_shown", _lang(args), shown=len(h.runs), total=total, name=args.name))
+    return code
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:

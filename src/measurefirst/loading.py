@@ -264,15 +264,15 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
 
 
 def _saved_spread(name: str, store: str | os.PathLike[str] | None) -> float | None:
-    """The run-to-run spread of the saved timings of ``name`` (None when too few are saved)."""
-    from .history import load_history
+    """The run-to-run spread of the saved timings of ``name`` (None when too few are saved, or when its
+    latest run is a count), from the runs' median column: no sample is read."""
     from .regression import run_to_run_cv
-    from .results import Measurement
-    from .store import Store
+    from .store import MEASURED_KINDS, Store
 
     with Store(store, create=False) as st:
-        runs = load_history(st, name).runs
-    return run_to_run_cv([r.measurement.median for r in runs if isinstance(r.measurement, Measurement)])
+        latest = st.list(name, kinds=MEASURED_KINDS, limit=1)
+        medians = st.medians(name) if latest and latest[0].kind == "measurement" else []
+    return run_to_run_cv(medians)
 
 
 def load_targets(targets: list[str], store: str | os.PathLike[str] | None = None) -> list[Any]:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
-from .errors import StoreError
+from .errors import StoreError as StoreError  # measurefirst.store.StoreError, as before
 from .protocol import Result, from_dict
 from .results import Count, Measurement, measured, parse_json
 
@@ -54,8 +54,6 @@ DEFAULT_PATH = Path(".measurefirst") / "results.db"
 BUSY_TIMEOUT_MS = 30_000
 #: Run ids are SQLite integers: 1 to 2**63 - 1.
 MAX_RUN_ID = 2**63 - 1
-#: ``runs`` lists this many runs, the latest, unless told otherwise (like ``git log -n``).
-DEFAULT_LIST = 20
 #: Runs copied per transaction by :meth:`Store.copy_to`.
 COPY_BATCH = 500
 
@@ -725,7 +723,7 @@ class Store:
             raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
                              f"`measurefirst runs delete {run_id}`")
         try:
-            return from_dict(unpack(data) if is_packed(data) else parse_json(data))
+            return from_dict(unpack(data) if isinstance(data, bytes) and is_packed(data) else parse_json(data))
         except ValueError as exc:
             raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
                              f"`measurefirst runs delete {run_id}`") from exc
@@ -971,7 +969,7 @@ def keep_unsaved(results: Iterable[Result]) -> Path | None:
     return None
 
 
-def _measured(run_id: int, result: Result, path: Path) -> Measured:
+def _measured(run_id: int, result: Result, path: Path | str) -> Measured:
     if not isinstance(result, (Measurement, Count)):
         raise StoreError(f"run #{run_id} in {path} is a {result.kind}, not a measurement; "
                          f"`measurefirst runs show {run_id}` displays it")

@@ -65,7 +65,7 @@ def regression_text(r: "Regression", lang: str = "en") -> str:
     return "\n".join(plain(x) for x in lines + regression_lines(r, lang))
 
 
-def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table":
+def runs_table(path: Path | str, rows: Sequence["RunRow"], lang: str = "en") -> "Table":
     """The saved runs, each with its kind; a measurement also shows its median and samples."""
     from rich.table import Table
 

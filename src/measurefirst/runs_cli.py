@@ -1,0 +1,127 @@
+"""``measurefirst runs``: list, show, export, delete, prune, vacuum and copy saved runs. Parse is done
+(:mod:`measurefirst.cli_parser`); this is the library call on the store and its emission, kept out of
+``cli.py`` so that it stays thin."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+from typing import TYPE_CHECKING
+
+from .emit import say as _say
+from .emit import show as _show
+from .errors import UsageError
+from .guard import EXIT_OK
+from .guard import lang_of as _lang
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .store import Store
+
+_AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([dhm])$")
+_UNIT_S = {"d": 86400, "h": 3600, "m": 60}
+
+
+def cutoff(text: str, option: str, now: dt.datetime | None = None) -> str:
+    """A point in time as the runs' ``created`` is written (ISO, UTC): an age such as ``30d``, ``12h`` or
+    ``90m`` before ``now``, or an ISO date or time (``2026-11-01``, ``2026-11-01T12:00``, UTC unless it
+    says otherwise). UsageError naming the forms otherwise."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    m = _AGO.match(text.strip().lower())
+    if m:
+        when = now - dt.timedelta(seconds=float(m.group(1)) * _UNIT_S[m.group(2)])
+    else:
+        try:
+            when = dt.datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise UsageError(f"{option} takes an age such as 30d, 12h or 90m, or a date such as 2026-11-01; "
+                             f"got {text!r}") from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.timezone.utc)
+    return when.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from .store import Store, parse_run_ids
+
+    lang = _lang(args)
+    if args.action == "copy":
+        return _copy(args)
+    if args.action in ("list", "prune", "vacuum"):
+        if len(args.ids) > (1 if args.action == "list" else 0):
+            raise UsageError(f"runs {args.action} takes " + ("at most one NAME" if args.action == "list"
+                                                             else "no run ids"))
+        ids = []
+    else:
+        ids = parse_run_ids(args.ids)
+        if not ids:
+            raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
+    with Store(args.store, create=False) as store:
+        if args.action == "list":
+            _list(args, store)
+        elif args.action == "show":  # each kind with its own renderer
+            from .render.views import Options, view
+            from .render.words import word
+
+            for row, result in (store.resolve(f"#{i}") for i in ids):
+                _show([word("run_header", lang, id=row.id, name=row.name, kind=row.kind, created=row.created),
+                       *view([result], Options(lang=lang))])
+        elif args.action == "export":
+            sys.stdout.write(store.export(ids, args.format))
+        elif args.action == "prune":
+            from .render.words import word
+
+            older = None if args.older_than is None else cutoff(args.older_than, "--older-than")
+            n = store.prune(keep_last=args.keep_last, older_than=older)
+            store.vacuum()
+            _say(word("pruned_runs", lang, n=n, path=store.path))
+        elif args.action == "vacuum":
+            from .render.words import word
+
+            store.vacuum()
+            _say(word("store_vacuumed", lang, path=store.path))
+        else:
+            from .render.words import word
+
+            for i in ids:
+                store.delete(i, must_exist=True)
+                _say(word("deleted_run", lang, id=i))
+    return EXIT_OK
+
+
+def _list(args: argparse.Namespace, store: "Store") -> None:
+    from .render.tables import runs_table
+    from .render.words import word
+
+    if args.ids and args.name and args.ids[0] != args.name:
+        raise UsageError(f"give the name once: as NAME ({args.ids[0]!r}) or --name ({args.name!r})")
+    name = args.ids[0] if args.ids else args.name
+    kinds = None if args.kind is None else [args.kind]
+    since = None if args.since is None else cutoff(args.since, "--since")
+    limit = None if args.all else args.limit
+    rows = store.list(name, kinds=kinds, host=args.machine, since=since, limit=limit)
+    _show([runs_table(store.path, rows, _lang(args))])
+    if limit is not None and len(rows) == limit:
+        total = store.count(name, kinds=kinds, host=args.machine, since=since)
+        if total > len(rows):
+            _say(word("runs_shown", _lang(args), shown=len(rows), total=total))
+
+
+def _copy(args: argparse.Namespace) -> int:
+    from .render.words import word
+    from .store import Store
+
+    if len(args.ids) != 2:
+        raise UsageError("runs copy takes SRC and DST: two stores (files or postgresql:// URLs)")
+    src, dst = args.ids
+    with Store(src, create=False) as source, Store(dst) as target:
+        if source.path == target.path:
+            raise UsageError(f"runs copy: SRC and DST are the same store ({source.path}); give two stores")
+        ids = source.copy_to(target)
+        if ids:
+            _say(word("copied_runs", _lang(args), n=len(ids), src=source.path, dst=target.path, first=ids[0],
+                      last=ids[-1]))
+        else:
+            _say(word("copied_none", _lang(args), src=source.path))
+    return EXIT_OK
