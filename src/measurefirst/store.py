@@ -31,15 +31,17 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
 from .errors import StoreError as StoreError  # measurefirst.store.StoreError, as before
 from .protocol import Result, from_dict
-from .results import Count, Measurement, measured, parse_json
 
-#: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
-Measured = Measurement | Count
+if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
+    from .results import Count, Measurement
+
+    #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
+    Measured = Measurement | Count
 #: The kinds of :data:`Measured`: a history, ``latest`` and ``get`` read only these.
 MEASURED_KINDS = ("measurement", "count")
 
@@ -92,6 +94,9 @@ CREATE TABLE IF NOT EXISTS peaks (
     data TEXT NOT NULL
 );
 """
+#: A new SQLite store's page: several compact results fit in one (with 4 KiB pages, one 3 KiB result
+#: would take a page of its own).
+PAGE_BYTES = 16384
 _SQLITE_TYPES = {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "blob": "BLOB", "real": "REAL"}
 
 
@@ -422,6 +427,7 @@ class Store:
             return
         # Not (yet) ours: decide under the write lock, so that a store another process is creating at
         # this very moment is seen whole (its tables and its application id together), never half.
+        c.execute(f"PRAGMA page_size = {PAGE_BYTES}")  # writes nothing; used only if this becomes a new store
         c.execute("BEGIN IMMEDIATE")
         try:
             app_id = c.execute("PRAGMA application_id").fetchone()[0]
@@ -453,6 +459,7 @@ class Store:
         cannot be read is kept as it was, for the error that names it). A store that cannot be written
         is read as it is."""
         from .compact import pack
+        from .results import parse_json
 
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
@@ -527,6 +534,8 @@ class Store:
                   commit: str | None = None) -> builtins.list[int]:
         """Save results in one transaction (all or none); returns their run ids. Only a measurement
         fills the row's median and CI columns; a count's samples column holds its repeats."""
+        from .results import Count, Measurement
+
         ms = list(ms)
         if self.read_only:
             raise StoreError(f"cannot save: the results store {self.path} is read-only (its folder cannot be "
@@ -541,6 +550,7 @@ class Store:
     def _insert(self, ms: builtins.list[Result], names: builtins.list[str] | None,
                 commit: str | None) -> builtins.list[int]:
         from .compact import pack
+        from .results import Count, Measurement
 
         rows = []
         for i, m in enumerate(ms):
@@ -716,6 +726,7 @@ class Store:
 
     def _decode(self, run_id: int, data: Any) -> Result:
         from .compact import is_packed, unpack
+        from .results import parse_json
 
         if isinstance(data, memoryview):
             data = data.tobytes()
@@ -771,6 +782,7 @@ class Store:
         if other.read_only:
             raise StoreError(f"cannot copy into the results store {other.path}: it is read-only")
         from .compact import is_packed, pack
+        from .results import parse_json
 
         ids: builtins.list[int] = []
         last = 0
@@ -830,6 +842,8 @@ class Store:
     def export(self, ids: Iterable[int], fmt: str) -> str:
         """Runs as ``json`` (full, with raw samples), ``csv`` or ``markdown`` (one line per run; the
         median and CI columns are a measurement's, the per-call count a count's)."""
+        from .results import Count, Measurement
+
         pairs = list(self.iter_results(ids))
         if fmt == "json":
             from .safeio import strict_json
@@ -921,6 +935,8 @@ def _lock_holders(path: Path) -> str:
 
 def has_samples(m: Measured) -> bool:
     """Whether a measurement has samples (a count, repeats): what a run needs to be saved."""
+    from .results import Count
+
     return bool(m.counts) if isinstance(m, Count) else m.summary is not None
 
 
@@ -942,6 +958,8 @@ def to_save(results: Iterable[Result], prefix: str = "") -> tuple[builtins.list[
     only one), so that histories and ``compare @NAME`` find it; every result that is more than its
     measurements, whole, under ``PREFIX`` (else its label or kind). Also: the labels of the
     measurements left out for having no samples."""
+    from .results import measured
+
     results = builtins.list(results)
     every = [m for r in results for m in measured(r)]
     kept = [m for m in every if has_samples(m)]
@@ -970,6 +988,8 @@ def keep_unsaved(results: Iterable[Result]) -> Path | None:
 
 
 def _measured(run_id: int, result: Result, path: Path | str) -> Measured:
+    from .results import Count, Measurement
+
     if not isinstance(result, (Measurement, Count)):
         raise StoreError(f"run #{run_id} in {path} is a {result.kind}, not a measurement; "
                          f"`measurefirst runs show {run_id}` displays it")
