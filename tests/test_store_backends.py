@@ -1,6 +1,6 @@
 """The results store's contract, on both backends: the SQLite file and a PostgreSQL server (a throwaway
 one, started from the installed binaries by :mod:`pg_server`; the PostgreSQL cases skip, with the
-reason, only where none can start). Same references, listing, pruning, copying, refusal of a foreign
+reason, only where none can start, and fail instead under ``MEASUREFIRST_REQUIRE_PG=1``, as in CI). Same references, listing, pruning, copying, refusal of a foreign
 database, and concurrent writers killed mid-save: nothing lost, nothing duplicated."""
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ SRC = str(Path(__file__).resolve().parent.parent / "src")
 def pg():
     server = pg_server.start()
     if isinstance(server, str):
+        if os.environ.get("MEASUREFIRST_REQUIRE_PG"):  # CI (.ci/run): the PostgreSQL backend must be tested
+            pytest.fail(f"MEASUREFIRST_REQUIRE_PG is set but no PostgreSQL server could start: {server}")
         pytest.skip(f"no PostgreSQL server could start: {server}")
     yield server
     server.stop()
