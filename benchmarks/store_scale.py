@@ -13,8 +13,10 @@ apart, as users call it: single ``Store.save`` calls, each its own transaction, 
 
 Printed per backend and size: the median of 20 saves (ms), the median of 3 runs of each command in a
 new process (CLI start-up included, as users run it: ``measurefirst runs``, ``history bench7``,
-``compare @bench7`` and ``report @bench7 -o r.html``), and the store's size per run (SQLite: the
-file after a checkpoint; PostgreSQL: the runs' and results' tables with their indexes and TOAST).
+``compare @bench7`` and ``report @bench7 -o r.html``), the store's size per run (SQLite: the file
+after a checkpoint; PostgreSQL: the runs' and results' tables with their indexes and TOAST), and, for
+scale, ``measurefirst --version`` (the start-up alone, measured beside them: on a loaded machine it
+is most of each command's time).
 PostgreSQL runs on a throwaway local server started from the installed binaries (tests/pg_server.py).
 This is a script, not a test: the machine's load decides the figures.
 """
@@ -70,14 +72,14 @@ def fill(store, start: int, stop: int, packed: list) -> None:
         store._write_rows(rows)
 
 
-def cli(where: str, folder: Path, *args: str) -> float:
+def cli(where: str | None, folder: Path, *args: str) -> float:
     """Median wall seconds of REPEATS runs of ``measurefirst ARGS --store WHERE`` in a new process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     times = []
     for _ in range(REPEATS):
         t0 = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "measurefirst", *args, "--store", where], cwd=folder, env=env,
-                              capture_output=True, text=True)
+        done = subprocess.run([sys.executable, "-m", "measurefirst", *args, *(["--store", where] if where else [])],
+                              cwd=folder, env=env, capture_output=True, text=True)
         times.append(time.perf_counter() - t0)
         if done.returncode != 0:
             raise SystemExit(f"measurefirst {' '.join(args)} failed: {done.stderr.strip()[-400:]}")
@@ -128,7 +130,7 @@ def main() -> None:
                 continue
             where = server.fresh_schema()
         say(f"\n{backend}: {'runs':>7s} {'save ms':>8s} {'runs s':>7s} {'history s':>9s} {'compare s':>9s} "
-            f"{'report s':>8s} {'KiB/run':>8s}")
+            f"{'report s':>8s} {'KiB/run':>8s} {'start-up s':>10s}")
         try:
             with Store(where) as store:
                 have = 0
@@ -146,15 +148,12 @@ def main() -> None:
                     t_hist = cli(where, folder, "history", "bench7")
                     t_cmp = cli(where, folder, "compare", "@bench7")
                     t_rep = cli(where, folder, "report", "@bench7", "-o", "r.html")
+                    t_start = cli(None, folder, "--version")
                     say(f"{'':{len(backend)}s}  {n:7d} {statistics.median(saves) * 1e3:8.1f} {t_runs:7.2f} "
-                        f"{t_hist:9.2f} {t_cmp:9.2f} {t_rep:8.2f} {size_bytes(store) / n / 1024:8.2f}")
+                        f"{t_hist:9.2f} {t_cmp:9.2f} {t_rep:8.2f} {size_bytes(store) / n / 1024:8.2f} {t_start:10.2f}")
         finally:
             if server is not None:
                 server.stop()
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "measurefirst", "--version"], capture_output=True,
-                   env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
-    say(f"\nfor scale: `measurefirst --version` takes {time.perf_counter() - t0:.2f} s here (start-up alone)")
     if args.log:
         path = ROOT / "docs" / f"store-scale-{time.strftime('%Y-%m-%d')}.txt"
         path.write_text("$ python benchmarks/store_scale.py " + " ".join(sys.argv[1:]) + "\n" + "\n".join(lines) + "\n")
