@@ -16,7 +16,8 @@ new process (CLI start-up included, as users run it: ``measurefirst runs``, ``hi
 ``compare @bench7`` and ``report @bench7 -o r.html``), the store's size per run (SQLite: the file
 after a checkpoint; PostgreSQL: the runs' and results' tables with their indexes and TOAST), and, for
 scale, ``measurefirst --version`` (the start-up alone, measured beside them: on a loaded machine it
-is most of each command's time).
+is most of each command's time); then the store's part of ``runs``, ``history`` and ``compare`` timed
+inside this process (new connection each time), which shows what grows with the store.
 PostgreSQL runs on a throwaway local server started from the installed binaries (tests/pg_server.py).
 This is a script, not a test: the machine's load decides the figures.
 """
@@ -86,6 +87,34 @@ def cli(where: str | None, folder: Path, *args: str) -> float:
     return statistics.median(times)
 
 
+def in_process(where: str) -> tuple[float, float, float]:
+    """Seconds of the store's part of ``runs``, ``history bench7`` and ``compare @bench7`` in this process
+    (the latest 20 rows; the latest 20 runs of bench7; its two latest runs and the spread), each the
+    median of REPEATS, on a new connection: what grows with the store, if anything does."""
+    from measurefirst.history import load_history
+    from measurefirst.loading import check_saved
+    from measurefirst.store import Store
+
+    def timed(fn) -> float:
+        times = []
+        for _ in range(REPEATS):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        return statistics.median(times)
+
+    def listing() -> None:
+        with Store(where, create=False) as s:
+            s.list(limit=20)
+            s.count()
+
+    def history() -> None:
+        with Store(where, create=False) as s:
+            load_history(s, "bench7", 20)
+
+    return timed(listing), timed(history), timed(lambda: check_saved(["@bench7"], store=where))
+
+
 def size_bytes(store) -> int:
     if store.backend == "sqlite":
         store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -130,7 +159,8 @@ def main() -> None:
                 continue
             where = server.fresh_schema()
         say(f"\n{backend}: {'runs':>7s} {'save ms':>8s} {'runs s':>7s} {'history s':>9s} {'compare s':>9s} "
-            f"{'report s':>8s} {'KiB/run':>8s} {'start-up s':>10s}")
+            f"{'report s':>8s} {'KiB/run':>8s} {'start-up s':>10s} | in process, ms: {'runs':>6s} {'history':>7s} "
+            f"{'compare':>7s}")
         try:
             with Store(where) as store:
                 have = 0
@@ -149,8 +179,10 @@ def main() -> None:
                     t_cmp = cli(where, folder, "compare", "@bench7")
                     t_rep = cli(where, folder, "report", "@bench7", "-o", "r.html")
                     t_start = cli(None, folder, "--version")
+                    p_runs, p_hist, p_cmp = in_process(where)
                     say(f"{'':{len(backend)}s}  {n:7d} {statistics.median(saves) * 1e3:8.1f} {t_runs:7.2f} "
-                        f"{t_hist:9.2f} {t_cmp:9.2f} {t_rep:8.2f} {size_bytes(store) / n / 1024:8.2f} {t_start:10.2f}")
+                        f"{t_hist:9.2f} {t_cmp:9.2f} {t_rep:8.2f} {size_bytes(store) / n / 1024:8.2f} {t_start:10.2f} | "
+                        f"{'':16s}{p_runs * 1e3:6.1f} {p_hist * 1e3:7.1f} {p_cmp * 1e3:7.1f}")
         finally:
             if server is not None:
                 server.stop()

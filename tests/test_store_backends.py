@@ -79,6 +79,7 @@ def test_save_resolve_and_delete_any_kind(where):
         assert s.result(rid).to_dict() == reg.to_dict()
         assert s.resolve(f"#{ids[1]}")[1] == b and s.resolve("@k")[0].id == rid and s.resolve("@k~1")[1] == b
         assert s.latest("k") == (ids[1], b)
+        assert s.latest_ids() == {"k": rid, "n": cid} and s.names() == ["k", "n"]
         assert s.list()[0].median == pytest.approx(a.median) and s.list()[0].git_commit == "c"
         assert s.delete(ids[0]) and not s.delete(ids[0])
         with pytest.raises(StoreError, match=f"no run #{ids[0]} in "):
@@ -208,25 +209,37 @@ def test_without_psycopg_the_error_names_the_extra(monkeypatch):
 
 # ---- SQLite only ------------------------------------------------------------------------------------
 def test_listing_history_and_references_use_the_indexes(tmp_path):
-    """Each query the answers run reads through an index (EXPLAIN QUERY PLAN): no full scan of the runs,
-    and no read of the results' table but for the runs asked for."""
-    with Store(tmp_path / "r.db") as s:
-        s.save_many([_on(_sim(f"q{i}", i)) for i in range(3)], commit="c")
-        # the latest runs of all: the table read backwards in id order, stopping after LIMIT rows
-        # (and the runs since a date: the latest ones, found first that way)
-        for sql, params in (s.list_query(limit=20), s.list_query(since="2026-11-01", limit=20)):
-            plan = [r[3] for r in s.conn.execute("EXPLAIN QUERY PLAN " + sql, params)]
-            assert plan == ["SCAN runs"] or (len(plan) == 1 and "USING INDEX runs_by_created" in plan[0]), plan
-        queries = [s.list_query("q1", kinds=["measurement", "count"], limit=20),
-                   s.list_query(kinds=["count"], limit=20), s.list_query(host="h1", limit=20),
-                   ("SELECT median_s FROM runs WHERE name = ? AND kind = 'measurement' AND median_s IS NOT NULL "
-                    "ORDER BY id", ["q1"]),
-                   ("SELECT id FROM runs WHERE name = ? ORDER BY id DESC LIMIT 1 OFFSET ?", ["q1", 0]),
-                   ("SELECT data FROM run_data WHERE id = ?", [1])]
-        for sql, params in queries:
-            plan = " | ".join(r[3] for r in s.conn.execute("EXPLAIN QUERY PLAN " + sql, params))
-            assert "USING" in plan and "TEMP B-TREE" not in plan, (sql, plan)
-            assert not any(step.strip() in ("SCAN runs", "SCAN run_data") for step in plan.split("|")), (sql, plan)
+    """Every query that ``runs``, ``history``, ``compare @NAME``, ``report @NAME`` and the run-to-run
+    spread run (recorded as the store runs them) reads through an index (EXPLAIN QUERY PLAN): no full
+    scan of the runs, no sort of them all, and no read of the results' table but by id."""
+    from measurefirst.history import load_history
+    from measurefirst.loading import _saved_spread, load_target
+    from measurefirst.store import MEASURED_KINDS
+
+    path = tmp_path / "r.db"
+    with Store(path) as s:
+        s.save_many([_on(_sim(f"q{i % 3}", i), host=f"h{i % 2}") for i in range(9)], commit="c")
+        seen: list[str] = []
+        s.conn.set_trace_callback(seen.append)
+        for kw in ({}, {"name": "q1"}, {"kinds": ["count"]}, {"host": "h1"}, {"name": "q1", "kinds": MEASURED_KINDS}):
+            s.list(**kw, limit=20)
+            s.count(**kw)
+        load_history(s, "q1", 20)
+        s.resolve("@q1"), s.resolve("@q1~1"), s.resolve("#2"), s.latest("q2", 1)
+        s.medians("q1"), s.latest_ids()
+        s.conn.set_trace_callback(None)
+        queries = {q for q in seen if q.lstrip().upper().startswith("SELECT")}
+        assert len(queries) >= 10
+        for sql in queries:
+            plan = [r[3] for r in s.conn.execute("EXPLAIN QUERY PLAN " + sql)]
+            if plan == ["SCAN runs"]:  # the latest runs of all: the table read backwards by id, LIMIT rows
+                assert "ORDER BY id DESC LIMIT" in sql, sql
+                continue
+            assert all("USING" in step for step in plan) and not any("TEMP B-TREE" in step for step in plan), \
+                (sql, plan)
+    # the same through the functions the commands call, on a fresh connection
+    assert load_target("@q1", str(path))[0].id == 8
+    assert _saved_spread("q1", str(path)) is None  # 3 runs of q1: too few to measure a spread
 
 
 _SCHEMA_2 = """

@@ -166,7 +166,7 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
         raise LoadError(f"{target!r} is not a file, and there is no results store to find a history of that "
                         f"name in ({exc})") from exc
     with st:
-        if not st.list(target):
+        if not st.count(target):
             names = ", ".join(itertools.islice(st.names(), 10)) or "none yet"
             raise LoadError(f"{target!r} is not a file, a saved run (#ID, @NAME, @NAME~K) or a history name in "
                             f"{st.path}; saved names: {names}")

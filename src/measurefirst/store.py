@@ -709,6 +709,11 @@ class Store:
     def names(self) -> builtins.list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
+    @_guarded("list names")
+    def latest_ids(self) -> dict[str, int]:
+        """Each saved name with the id of its latest run (read from the name index alone)."""
+        return {str(r[0]): int(r[1]) for r in self.conn.execute("SELECT name, MAX(id) FROM runs GROUP BY name")}
+
     @_guarded("read a run")
     def result(self, run_id: int) -> Result:
         """The result saved as run ``run_id``, of whatever kind."""
