@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -186,6 +187,7 @@ def main() -> None:
         finally:
             if server is not None:
                 server.stop()
+            shutil.rmtree(folder, ignore_errors=True)
     if args.log:
         path = ROOT / "docs" / f"store-scale-{time.strftime('%Y-%m-%d')}.txt"
         path.write_text("$ python benchmarks/store_scale.py " + " ".join(sys.argv[1:]) + "\n" + "\n".join(lines) + "\n")

@@ -158,6 +158,12 @@ def test_the_cli_reads_either_backend(where, capsys, monkeypatch):
     assert main(["compare", "@cli", "--json"]) == 0
     change = json.loads(capsys.readouterr().out)["changes"][0]
     assert change["run_to_run_source"] == "history" and change["run_to_run"] > 0  # measured from the saved runs
+    monkeypatch.delenv("MEASUREFIRST_STORE")
+    assert main(["bench", "1", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001",
+                 "--save", "simrun", "--store", where]) == 0
+    assert "saved 1 run(s)" in capsys.readouterr().err
+    with Store(where, create=False) as s:
+        assert s.latest("simrun")[1].timer == "simulated" and s.count() == 26
 
 
 # ---- PostgreSQL only --------------------------------------------------------------------------------

@@ -571,10 +571,11 @@ class Store:
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
+            returning = "" if self.backend == "sqlite" else " RETURNING id"  # SQLite before 3.35 has no RETURNING
             for columns, data in rows:
-                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) "
-                                "RETURNING id", columns)
-                run_id = int(cur.fetchone()[0])
+                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+                                + returning, columns)
+                run_id = int(cur.fetchone()[0] if returning else cur.lastrowid or 0)
                 c.execute("INSERT INTO run_data (id, data) VALUES (?, ?)", (run_id, data))
                 ids.append(run_id)
             c.execute("COMMIT")
