@@ -128,7 +128,7 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
     run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through.
     The lines are in the command's language (:func:`lang_of`)."""
     from .render.words import word
-    from .store import StoreError
+    from .errors import StoreError
 
     lang = lang_of(None)
     try:
