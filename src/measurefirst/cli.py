@@ -137,9 +137,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
-    from .runs_cli import cmd_runs as runs
+    from .runs_cli import cmd_runs as run
 
-    return runs(args)
+    return run(args)
 
 
 def cmd_history(args: argparse.Namespace) -> int:

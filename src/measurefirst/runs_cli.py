@@ -1,6 +1,6 @@
-"""``measurefirst runs``: list, show, export, delete, prune, vacuum and copy saved runs. Parse is done
-(:mod:`measurefirst.cli_parser`); this is the library call on the store and its emission, kept out of
-``cli.py`` so that it stays thin."""
+"""``measurefirst runs``: list, show, export, delete, prune, vacuum or copy saved runs. Parse is done
+(:mod:`measurefirst.cli_parser`); this is the one library call and its emission, kept out of ``cli.py``
+so that it stays thin."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import argparse
 import datetime as dt
 import re
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from .emit import say as _say
 from .emit import show as _show
@@ -21,6 +21,48 @@ if TYPE_CHECKING:  # pragma: no cover
 
 _AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([dhm])$")
 _UNIT_S = {"d": 86400, "h": 3600, "m": 60}
+#: The actions that take no run ids (list takes a NAME; copy takes SRC and DST).
+_NO_IDS = ("list", "prune", "vacuum", "copy")
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    """``runs [list|show|export|delete|prune|vacuum|copy]``: only copy creates a store (its DST)."""
+    from .render.tables import runs_table
+    from .render.views import Options, view
+    from .render.words import word
+    from .store import Store, parse_run_ids
+
+    if args.action == "list" and len(args.ids) > 1:
+        raise UsageError("runs list takes at most one NAME")
+    if args.action in ("prune", "vacuum") and args.ids:
+        raise UsageError(f"runs {args.action} takes no run ids")
+    if args.action == "copy":
+        return _copy(args)
+    ids = [] if args.action in _NO_IDS else parse_run_ids(args.ids)
+    if args.action not in _NO_IDS and not ids:
+        raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
+    with Store(args.store, create=False) as store:
+        if args.action == "list":
+            _list(args, store, runs_table)
+        elif args.action == "show":  # each kind with its own renderer
+            for row, result in (store.resolve(f"#{i}") for i in ids):
+                _show([word("run_header", _lang(args), id=row.id, name=row.name, kind=row.kind, created=row.created),
+                       *view([result], Options(lang=_lang(args)))])
+        elif args.action == "export":
+            sys.stdout.write(store.export(ids, args.format))
+        elif args.action == "prune":
+            older = None if args.older_than is None else cutoff(args.older_than, "--older-than")
+            n = store.prune(keep_last=args.keep_last, older_than=older)
+            store.vacuum()
+            _say(word("pruned_runs", _lang(args), n=n, path=store.path))
+        elif args.action == "vacuum":
+            store.vacuum()
+            _say(word("store_vacuumed", _lang(args), path=store.path))
+        else:
+            for i in ids:
+                store.delete(i, must_exist=True)
+                _say(word("deleted_run", _lang(args), id=i))
+    return EXIT_OK
 
 
 def cutoff(text: str, option: str, now: dt.datetime | None = None) -> str:
@@ -42,56 +84,8 @@ def cutoff(text: str, option: str, now: dt.datetime | None = None) -> str:
     return when.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def cmd_runs(args: argparse.Namespace) -> int:
-    from .store import Store, parse_run_ids
-
-    lang = _lang(args)
-    if args.action == "copy":
-        return _copy(args)
-    if args.action in ("list", "prune", "vacuum"):
-        if len(args.ids) > (1 if args.action == "list" else 0):
-            raise UsageError(f"runs {args.action} takes " + ("at most one NAME" if args.action == "list"
-                                                             else "no run ids"))
-        ids = []
-    else:
-        ids = parse_run_ids(args.ids)
-        if not ids:
-            raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
-    with Store(args.store, create=False) as store:
-        if args.action == "list":
-            _list(args, store)
-        elif args.action == "show":  # each kind with its own renderer
-            from .render.views import Options, view
-            from .render.words import word
-
-            for row, result in (store.resolve(f"#{i}") for i in ids):
-                _show([word("run_header", lang, id=row.id, name=row.name, kind=row.kind, created=row.created),
-                       *view([result], Options(lang=lang))])
-        elif args.action == "export":
-            sys.stdout.write(store.export(ids, args.format))
-        elif args.action == "prune":
-            from .render.words import word
-
-            older = None if args.older_than is None else cutoff(args.older_than, "--older-than")
-            n = store.prune(keep_last=args.keep_last, older_than=older)
-            store.vacuum()
-            _say(word("pruned_runs", lang, n=n, path=store.path))
-        elif args.action == "vacuum":
-            from .render.words import word
-
-            store.vacuum()
-            _say(word("store_vacuumed", lang, path=store.path))
-        else:
-            from .render.words import word
-
-            for i in ids:
-                store.delete(i, must_exist=True)
-                _say(word("deleted_run", lang, id=i))
-    return EXIT_OK
-
-
-def _list(args: argparse.Namespace, store: "Store") -> None:
-    from .render.tables import runs_table
+def _list(args: argparse.Namespace, store: "Store", runs_table: Callable[..., Any]) -> None:
+    """The latest ``-n`` runs (or ``--all``) that match the filters, and how many more there are."""
     from .render.words import word
 
     if args.ids and args.name and args.ids[0] != args.name:
@@ -109,6 +103,7 @@ def _list(args: argparse.Namespace, store: "Store") -> None:
 
 
 def _copy(args: argparse.Namespace) -> int:
+    """Every run of SRC saved into DST (created when missing), each exactly as it is."""
     from .render.words import word
     from .store import Store
 
