@@ -109,7 +109,7 @@ def test_listing_reads_the_latest_and_filters(where):
         assert s.medians("b2") == [pytest.approx(r.median) for r in runs[2::3]]
 
 
-def test_prune_keeps_the_latest_of_each_name_and_vacuum(where):
+def test_prune_keeps_the_latest_of_each_name_and_vacuum(where, capsys):
     runs = [_on(_sim(f"p{i % 2}", i), when=f"2026-10-{1 + i:02d}T00:00:00+00:00") for i in range(10)]
     with Store(where) as s:
         ids = s.save_many(runs, commit="c")
@@ -123,6 +123,12 @@ def test_prune_keeps_the_latest_of_each_name_and_vacuum(where):
         assert [r.id for r in s.list()] == ids[8:]
         s.vacuum()
         assert [s.get(i) for i in ids[8:]] == runs[8:]
+        s.save_many(runs[:4], commit="c")
+    assert main(["runs", "prune", "--keep-last", "1", "--store", where]) == 0
+    assert "deleted 4 run(s)" in capsys.readouterr().err
+    assert main(["runs", "vacuum", "--store", where]) == 0 and "gave the space" in capsys.readouterr().err
+    with Store(where, create=False) as s:
+        assert [r.name for r in s.list()] == ["p0", "p1"]
 
 
 def test_copy_a_store_into_another_and_back(where, tmp_path, capsys):
