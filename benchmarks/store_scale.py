@@ -90,7 +90,8 @@ def cli(where: str | None, folder: Path, *args: str) -> float:
 
 def in_process(where: str) -> tuple[float, float, float]:
     """Seconds of the store's part of ``runs``, ``history bench7`` and ``compare @bench7`` in this process
-    (the latest 20 rows; the latest 20 runs of bench7; its two latest runs and the spread), each the
+    (the latest 20 rows and whether there are more; the latest 20 runs of bench7; its two latest runs
+    and the spread), each the
     median of REPEATS, on a new connection: what grows with the store, if anything does."""
     from measurefirst.history import load_history
     from measurefirst.loading import check_saved
@@ -106,8 +107,7 @@ def in_process(where: str) -> tuple[float, float, float]:
 
     def listing() -> None:
         with Store(where, create=False) as s:
-            s.list(limit=20)
-            s.count()
+            s.list(limit=21)
 
     def history() -> None:
         with Store(where, create=False) as s:

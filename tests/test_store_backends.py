@@ -155,12 +155,16 @@ def test_the_cli_reads_either_backend(where, capsys, monkeypatch):
             s.save(_sim("cli", i), commit=f"c{i}")
     assert main(["runs", "--store", where]) == 0
     out = capsys.readouterr()
-    assert "the latest 20 of 25 runs" in out.err and out.out.count(" cli ") == 20
+    assert "the latest 20 runs; there are more" in out.err and out.out.count(" cli ") == 20
     assert main(["runs", "--all", "--store", where]) == 0
-    assert capsys.readouterr().out.count(" cli ") == 25
+    out = capsys.readouterr()
+    assert out.out.count(" cli ") == 25 and "there are more" not in out.err
+    assert main(["runs", "-n", "25", "--store", where]) == 0 and "there are more" not in capsys.readouterr().err
     monkeypatch.setenv("MEASUREFIRST_STORE", where)
     assert main(["history", "cli", "-n", "5", "--json"]) == 0
-    assert [r["git_commit"] for r in json.loads(capsys.readouterr().out)["runs"]] == [f"c{i}" for i in range(20, 25)]
+    out = capsys.readouterr()
+    assert [r["git_commit"] for r in json.loads(out.out)["runs"]] == [f"c{i}" for i in range(20, 25)]
+    assert "the latest 5 runs of cli; there are more" in out.err
     assert main(["compare", "@cli", "--json"]) == 0
     change = json.loads(capsys.readouterr().out)["changes"][0]
     assert change["run_to_run_source"] == "history" and change["run_to_run"] > 0  # measured from the saved runs

@@ -153,10 +153,10 @@ def cmd_history(args: argparse.Namespace) -> int:
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
-        total = store.count(args.name, kinds=MEASURED_KINDS) if not args.all else 0
+        more = not args.all and len(store.list(args.name, kinds=MEASURED_KINDS, limit=args.limit + 1)) > args.limit
     code = _emit(args, [h])
-    if total > len(h.runs):
-        _say(word("history_shown", _lang(args), shown=len(h.runs), total=total, name=args.name))
+    if more:
+        _say(word("history_shown", _lang(args), shown=len(h.runs), name=args.name))
     return code
 
 

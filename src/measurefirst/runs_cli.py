@@ -85,7 +85,7 @@ def cutoff(text: str, option: str, now: dt.datetime | None = None) -> str:
 
 
 def _list(args: argparse.Namespace, store: "Store", runs_table: Callable[..., Any]) -> None:
-    """The latest ``-n`` runs (or ``--all``) that match the filters, and how many more there are."""
+    """The latest ``-n`` runs (or ``--all``) that match the filters, and whether there are more."""
     from .render.words import word
 
     if args.ids and args.name and args.ids[0] != args.name:
@@ -94,12 +94,13 @@ def _list(args: argparse.Namespace, store: "Store", runs_table: Callable[..., An
     kinds = None if args.kind is None else [args.kind]
     since = None if args.since is None else cutoff(args.since, "--since")
     limit = None if args.all else args.limit
-    rows = store.list(name, kinds=kinds, host=args.machine, since=since, limit=limit)
+    # one row more than shown tells whether there are more, without counting them all
+    rows = store.list(name, kinds=kinds, host=args.machine, since=since, limit=None if limit is None else limit + 1)
+    more = limit is not None and len(rows) > limit
+    rows = rows[1:] if more else rows
     _show([runs_table(store.path, rows, _lang(args))])
-    if limit is not None and len(rows) == limit:
-        total = store.count(name, kinds=kinds, host=args.machine, since=since)
-        if total > len(rows):
-            _say(word("runs_shown", _lang(args), shown=len(rows), total=total))
+    if more:
+        _say(word("runs_shown", _lang(args), shown=len(rows)))
 
 
 def _copy(args: argparse.Namespace) -> int:
