@@ -176,6 +176,20 @@ def test_the_cli_reads_either_backend(where, capsys, monkeypatch):
         assert s.latest("simrun")[1].timer == "simulated" and s.count() == 26
 
 
+def test_a_history_whose_runs_differ_threefold_is_shown_and_compared(where, capsys):
+    """A measured run-to-run spread above 100% (a name whose time changed threefold, back and forth) is
+    a real figure, not a typo: history and compare @NAME use it (they failed: "run_to_run is a fraction")."""
+    base = _sim("x", 0)
+    with Store(where) as s:
+        for i in range(10):
+            s.save(replace(base, samples_ns=tuple(x * (3 if i % 2 else 1) for x in base.samples_ns)), "jumpy",
+                   commit=f"c{i}")
+    assert main(["history", "jumpy", "--store", where]) == 0 and "jumpy" in capsys.readouterr().out
+    assert main(["compare", "@jumpy", "--json", "--store", where]) == 0
+    change = json.loads(capsys.readouterr().out)["changes"][0]
+    assert change["run_to_run_source"] == "history" and change["run_to_run"] > 1
+
+
 # ---- PostgreSQL only --------------------------------------------------------------------------------
 def test_a_foreign_database_or_schema_is_refused_untouched(pg):
     url = pg.fresh_schema()
