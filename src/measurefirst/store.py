@@ -1,21 +1,25 @@
-"""Results history: an embedded SQLite file, safe with several writers.
+"""Results history: an embedded SQLite file, safe with several writers, or a PostgreSQL server shared by
+a team (:mod:`measurefirst.store_pg`): one :class:`Store`, two backends, the same tables and guarantees.
 
 Default location: ``.measurefirst/results.db`` in the working directory; the environment variable
-``MEASUREFIRST_STORE`` or an explicit path overrides it. Each run row keeps a result of any kind
-(a measurement, a count, a comparison, a sweep, a regression check, ...) as its full JSON (raw
-samples included), its kind, its environment and the git commit of the working directory. Saved
-runs are named by :func:`parse_ref`'s references: ``#ID``, ``@NAME`` (the latest run of a name) and
-``@NAME~K`` (K runs before it); :meth:`Store.resolve` reads them.
+``MEASUREFIRST_STORE`` or an explicit location (a file, or a ``postgresql://`` URL) overrides it. Each
+run row keeps a result of any kind (a measurement, a count, a comparison, a sweep, a regression check,
+...) with its kind, its environment and the git commit of the working directory; the result itself,
+raw samples included, is kept compact and lossless (:mod:`measurefirst.compact`) in a table of its own,
+read only for the runs shown. Listing, histories and references read through indexes (name, kind,
+machine, date), so that their answers do not grow with the store. Saved runs are named by
+:func:`parse_ref`'s references: ``#ID``, ``@NAME`` (the latest run of a name) and ``@NAME~K`` (K runs
+before it); :meth:`Store.resolve` reads them.
 
-A store of an older schema is migrated in place when it is opened for writing (its rows stay as they
-were, a ``kind`` column is added); one that can only be read is read as it is.
+A store of an older schema is migrated in place when it is opened for writing, under the write lock, in
+one transaction (every run keeps its id); one that can only be read is read as it is.
 
-Only a file that does not exist yet, or an empty (zero-byte) one, becomes a store. Any other file
-that is not a measurefirst store (corrupt, or another program's database, even an SQLite file with
-no tables) raises :class:`StoreError` and is never modified. Every failure of the database (a
-read-only file or folder, a damaged file, a dropped table, a row that cannot be read, an id beyond
-SQLite's integers) is a :class:`StoreError` with one line saying what to do. A valid store that
-cannot be written (a read-only folder) is opened read-only for the commands that only read.
+Only a file that does not exist yet, or an empty (zero-byte) one, becomes a store (on PostgreSQL: an
+empty schema). Any other file that is not a measurefirst store (corrupt, or another program's database,
+even an SQLite file with no tables) raises :class:`StoreError` and is never modified. Every failure of
+the database (a read-only file or folder, a damaged file, a dropped table, a row that cannot be read,
+an id beyond SQLite's integers) is a :class:`StoreError` with one line saying what to do. A valid store
+that cannot be written (a read-only folder) is opened read-only for the commands that only read.
 """
 
 from __future__ import annotations
