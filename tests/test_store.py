@@ -221,7 +221,7 @@ def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_pa
         assert [(r.id, r.kind) for r in s.list()] == [(1, "measurement"), (2, "count")]
         assert s.get(1) == m and s.get(2) == c
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
     assert conn.execute("SELECT kind FROM runs ORDER BY id").fetchall() == [("measurement",), ("count",)]
     conn.close()
 

@@ -82,7 +82,7 @@ def store(tmp_path):
     ('{"kind": "measurement", "schema_version": 0}', "schema_version 0"),
 ])
 def test_unreadable_rows_name_the_run_and_the_fix(store, data, needle, capsys):
-    _sqlite(store, f"UPDATE runs SET data = '{data}' WHERE id = 2")
+    _sqlite(store, f"UPDATE run_data SET data = '{data}' WHERE id = 2")
     with Store(store) as s:
         assert s.get(1).label == "a"
         with pytest.raises(StoreError, match=needle) as info:

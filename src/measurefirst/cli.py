@@ -143,15 +143,20 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from .distributed.saved import history_of as load_history
-    from .store import Store
+    from .render.words import word
+    from .store import MEASURED_KINDS, Store
 
     _check(args)  # before reading anything: -o must not replace the store it reads
     with Store(args.store, create=False) as store:
-        h = load_history(store, args.name)
+        h = load_history(store, args.name, None if args.all else args.limit)
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
-    return _emit(args, [h])
+        more = not args.all and len(store.list(args.name, kinds=MEASURED_KINDS, limit=args.limit + 1)) > args.limit
+    code = _emit(args, [h])
+    if more:
+        _say(word("history_shown", _lang(args), shown=len(h.runs), name=args.name))
+    return code
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:

@@ -93,6 +93,13 @@ def _path(text: str) -> Path:
     return Path(text)
 
 
+def _store(text: str) -> Path | str:
+    """A results store: a file, or a PostgreSQL URL (postgresql://...), kept as typed."""
+    from .store import is_url
+
+    return text if is_url(text) else _path(text)
+
+
 _EXAMPLES = {
     "bench": """examples:
   measurefirst bench -s "a = torch.randn(1024, 1024, device=device)" "a @ a"
@@ -105,11 +112,13 @@ _EXAMPLES = {
   measurefirst compare @matmul512 --fail-if-slower 2%             # latest run against the one before
   measurefirst compare "#12" "#15"                                # two saved runs by id""",
     "runs": """examples:
-  measurefirst runs                      # list every saved run
-  measurefirst runs list matmul512       # the runs of one name
+  measurefirst runs                      # the latest 20 saved runs (-n N, --all)
+  measurefirst runs list matmul512       # the runs of one name (also --kind, --machine, --since 7d)
   measurefirst runs show 12 13
   measurefirst runs export 12 13 --format csv
   measurefirst runs delete 12
+  measurefirst runs prune --keep-last 50 --older-than 90d    # then gives the space back
+  measurefirst runs copy .measurefirst/results.db postgresql://ci@db.example/bench
   measurefirst runs import .benchmarks         # pytest-benchmark's saved runs, then: compare @test_name""",
     "sweep": """examples:
   measurefirst sweep --op matmul --sizes 64,128,...,2048 --plot mm.png
@@ -204,7 +213,8 @@ def _sub(sub: Any, name: str, help_text: str, description: str) -> argparse.Argu
     return parser
 
 
-_STORE_HELP = "results store file (default .measurefirst/results.db, or $MEASUREFIRST_STORE)"
+_STORE_HELP = ("results store: a file (default .measurefirst/results.db) or a postgresql:// URL; or "
+               "$MEASUREFIRST_STORE")
 _DEVICE_HELP = "auto (cuda, then mps, then cpu), cpu, cuda, cuda:1 or mps (default auto)"
 
 
@@ -226,7 +236,7 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
         p.add_argument("--save", nargs="?", const="", default=None, metavar=save,
                        help=f"save the result in the history store (under {save}; default: each label)")
     if store:
-        p.add_argument("--store", type=_path, default=None, help=store)
+        p.add_argument("--store", type=_store, default=None, help=store)
     if lang:
         p.add_argument("--lang", choices=D.LANGS, default=None,
                        help="language of the tables, lines and findings' words (also in --json): en or zh "
@@ -365,16 +375,31 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                         f"{_pct(D.RUN_TO_RUN_CV)} assumed)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 
-    r = _sub(sub, "runs", "list, show, delete, export or import saved runs",
-             "The results history: list the saved runs (all, or those of one NAME), show or export some by id, "
-             "or delete them. show displays each kind of result with its own renderer. import brings another "
-             "tool's history in (pytest-benchmark's .benchmarks folder or JSON files, pyperf's JSON): each "
-             "benchmark saved under its name with its run's time and commit. Only import creates a store: "
-             "otherwise a missing one is an error.")
-    r.add_argument("action", nargs="?", choices=("list", "show", "delete", "export", "import"), default="list",
-                   help="list (default), show, delete, export or import")
-    r.add_argument("ids", nargs="*", help="run ids such as 12 or #12 (show, delete, export), a NAME (list), or "
-                                          "files and folders (import)")
+    r = _sub(sub, "runs", "list, show, delete, export, prune, copy or import saved runs",
+             "The results history: list the latest saved runs (of one NAME, kind, machine, or since a date), "
+             "show or export some by id, delete them, prune old ones (runs matching every rule given are "
+             "deleted, then their space is given back; vacuum gives it back alone), or copy every run of one "
+             "store into another (SQLite file or PostgreSQL URL, either way). show displays each kind of result "
+             "with its own renderer. import brings another tool's history in (pytest-benchmark's .benchmarks folder "
+             "or JSON files, pyperf's JSON): each benchmark saved under its name with its run's time and commit. "
+             "Only import and copy create a store: otherwise a missing one is an error.")
+    r.add_argument("action", nargs="?", choices=("list", "show", "delete", "export", "prune", "vacuum", "copy",
+                                                    "import"),
+                   default="list", help="list (default), show, delete, export, prune, vacuum, copy or import")
+    r.add_argument("ids", nargs="*", help="run ids such as 12 or #12 (show, delete, export), a NAME (list), "
+                                          "SRC DST (copy), or files and folders (import)")
+    r.add_argument("-n", dest="limit", type=_at_least(1), default=D.RUNS_SHOWN, metavar="N",
+                   help=f"list the latest N runs (default {D.RUNS_SHOWN})")
+    r.add_argument("--all", action="store_true", help="list every run")
+    r.add_argument("--name", default=None, help="list the runs of this name")
+    r.add_argument("--kind", default=None, help="list the runs of this kind (measurement, count, regression, ...)")
+    r.add_argument("--machine", default=None, help="list the runs saved on this host name")
+    r.add_argument("--since", default=None, metavar="WHEN",
+                   help="list the runs created since WHEN: an age (7d, 12h, 90m) or a date (2026-11-01)")
+    r.add_argument("--keep-last", type=_at_least(0), default=None, metavar="K",
+                   help="prune: delete the runs beyond the latest K of each name")
+    r.add_argument("--older-than", default=None, metavar="AGE",
+                   help="prune: delete the runs created before AGE ago (30d, 12h) or before a date")
     r.add_argument("--format", choices=("json", "csv", "markdown"), default="json",
                    help="export format (default json, with raw samples)")
     r.add_argument("--as", dest="import_as", default=None, metavar="NAME",
@@ -504,9 +529,12 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     sc.add_argument("--fault", type=float, default=None, help=argparse.SUPPRESS)  # scale every timer reading
 
     h = _sub(sub, "history", "the saved series of one benchmark, with step changes flagged",
-             "Every saved run of NAME, oldest first, with the change against the run before and the steps "
-             "(changes beyond both CIs and 2%) flagged.")
+             "The latest saved runs of NAME (-n, --all), oldest first, with the change against the run before "
+             "and the steps (changes beyond both CIs and 2%) flagged.")
     h.add_argument("name")
+    h.add_argument("-n", dest="limit", type=_at_least(2), default=D.RUNS_SHOWN, metavar="N",
+                   help=f"the latest N runs (default {D.RUNS_SHOWN})")
+    h.add_argument("--all", action="store_true", help="every run")
     _common(h, device=False, output=True, lang=True)
 
     rp = _sub(sub, "report", "one self-contained HTML page of any results: plots, tables, findings (en/zh)",

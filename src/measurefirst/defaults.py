@@ -59,6 +59,11 @@ THEMES = ("auto", "light", "dark")
 #: The lecture's demonstrations, in order (``measurefirst demo``).
 DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
 
+# ---- the results store ------------------------------------------------------------------------------
+#: ``measurefirst runs`` and ``history`` show this many runs, the latest, unless told otherwise (``-n``,
+#: ``--all``), like ``git log -n``: their answers do not grow with the store.
+RUNS_SHOWN = 20
+
 # ---- regression checks of saved results ------------------------------------------------------------
 #: The run-to-run spread of one run's median (relative standard deviation) assumed when no history of
 #: the benchmark measures it (see :data:`measurefirst.regression.RUN_TO_RUN_CV`).

@@ -137,12 +137,13 @@ def usable(m: Measurement | Count) -> bool:
     return bool(m.counts) if isinstance(m, Count) else m.summary is not None
 
 
-def load_history(store: "Store", name: str) -> History:
-    """The history of ``name`` in ``store``; runs without samples are left out (they have no median).
-    A name whose runs mix timings and counts keeps the kind of its latest run."""
+def load_history(store: "Store", name: str, last: int | None = None) -> History:
+    """The history of ``name`` in ``store``: every run, or the latest ``last`` (only those are read);
+    runs without samples are left out (they have no median). A name whose runs mix timings and counts
+    keeps the kind of its latest run."""
     from .store import MEASURED_KINDS
 
-    rows = store.list(name, kinds=MEASURED_KINDS)
+    rows = store.list(name, kinds=MEASURED_KINDS, limit=last)
     runs = [SavedRun.from_row(r, m) for r, m in ((r, store.get(r.id)) for r in rows) if usable(m)]
     if runs:
         latest = type(runs[-1].measurement)

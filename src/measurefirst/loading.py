@@ -190,7 +190,7 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
         raise LoadError(f"{target!r} is not a file, and there is no results store to find a history of that "
                         f"name in ({exc})") from exc
     with st:
-        if not st.list(target):
+        if not st.count(target):
             names = ", ".join(itertools.islice(st.names(), 10)) or "none yet"
             raise LoadError(f"{target!r} is not a file, a saved run (#ID, @NAME, @NAME~K) or a history name in "
                             f"{st.path}; saved names: {names}")
@@ -375,15 +375,15 @@ def _group_results(refs: Sequence[str], store: str | os.PathLike[str] | None) ->
 
 
 def _saved_spread(name: str, store: str | os.PathLike[str] | None) -> float | None:
-    """The run-to-run spread of the saved timings of ``name`` (None when too few are saved)."""
-    from .history import load_history
+    """The run-to-run spread of the saved timings of ``name`` (None when too few are saved, or when its
+    latest run is a count), from the runs' median column: no sample is read."""
     from .regression import run_to_run_cv
-    from .results import Measurement
-    from .store import Store
+    from .store import MEASURED_KINDS, Store
 
     with Store(store, create=False) as st:
-        runs = load_history(st, name).runs
-    return run_to_run_cv([r.measurement.median for r in runs if isinstance(r.measurement, Measurement)])
+        latest = st.list(name, kinds=MEASURED_KINDS, limit=1)
+        medians = st.medians(name) if latest and latest[0].kind == "measurement" else []
+    return run_to_run_cv(medians)
 
 
 def load_targets(targets: list[str], store: str | os.PathLike[str] | None = None) -> list[Any]:

@@ -311,10 +311,10 @@ class Baseline:
                 raise pytest.UsageError(words.no_saved_runs(ref, store_path, sorted(saved)))
         elif ref == "":
             self.store = self._open(store_path)
-            for row in self.store.list():
-                prefix, sep, rest = row.name.partition("/")
+            for run_id, name in sorted((i, n) for n, i in self.store.latest_ids().items()):
+                prefix, sep, rest = name.partition("/")
                 if sep:
-                    self.latest_ids[rest] = row.id  # oldest first: the last one wins
+                    self.latest_ids[rest] = run_id  # oldest first: the last one wins
             if not self.latest_ids:
                 raise pytest.UsageError(words.no_saved_runs(None, store_path, []))
         else:
@@ -332,7 +332,7 @@ class Baseline:
 
     def _saved_names(self) -> set[str]:
         assert self.store is not None
-        return {row.name.partition("/")[0] for row in self.store.list() if "/" in row.name}
+        return {name.partition("/")[0] for name in self.store.names() if "/" in name}
 
     @property
     def label(self) -> str:

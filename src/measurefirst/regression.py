@@ -385,7 +385,10 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
         if not (m.median > 0 and math.isfinite(m.median)):
             raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
                              f"re-run it before comparing")
-    if run_to_run is not None:
+    if run_to_run is not None and run_to_run_source == "history":  # measured, not typed: any size is real
+        if not (run_to_run >= 0 and math.isfinite(run_to_run)):
+            raise ValueError(f"run_to_run measured from the history must be a finite fraction >= 0; got {run_to_run!r}")
+    elif run_to_run is not None:
         check_fraction("run_to_run", run_to_run, "0.02 (2%)")
     # a figure measured from the saved history is a floor under each run's own; any other given one rules
     floor = None if run_to_run is None or run_to_run_source != "history" else (float(run_to_run), "history")

@@ -1,21 +1,25 @@
-"""Results history: an embedded SQLite file, safe with several writers.
+"""Results history: an embedded SQLite file, safe with several writers, or a PostgreSQL server shared by
+a team (:mod:`measurefirst.store_pg`): one :class:`Store`, two backends, the same tables and guarantees.
 
 Default location: ``.measurefirst/results.db`` in the working directory; the environment variable
-``MEASUREFIRST_STORE`` or an explicit path overrides it. Each run row keeps a result of any kind
-(a measurement, a count, a comparison, a sweep, a regression check, ...) as its full JSON (raw
-samples included), its kind, its environment and the git commit of the working directory. Saved
-runs are named by :func:`parse_ref`'s references: ``#ID``, ``@NAME`` (the latest run of a name) and
-``@NAME~K`` (K runs before it); :meth:`Store.resolve` reads them.
+``MEASUREFIRST_STORE`` or an explicit location (a file, or a ``postgresql://`` URL) overrides it. Each
+run row keeps a result of any kind (a measurement, a count, a comparison, a sweep, a regression check,
+...) with its kind, its environment and the git commit of the working directory; the result itself,
+raw samples included, is kept compact and lossless (:mod:`measurefirst.compact`) in a table of its own,
+read only for the runs shown. Listing, histories and references read through indexes (name, kind,
+machine, date), so that their answers do not grow with the store. Saved runs are named by
+:func:`parse_ref`'s references: ``#ID``, ``@NAME`` (the latest run of a name) and ``@NAME~K`` (K runs
+before it); :meth:`Store.resolve` reads them.
 
-A store of an older schema is migrated in place when it is opened for writing (its rows stay as they
-were, a ``kind`` column is added); one that can only be read is read as it is.
+A store of an older schema is migrated in place when it is opened for writing, under the write lock, in
+one transaction (every run keeps its id); one that can only be read is read as it is.
 
-Only a file that does not exist yet, or an empty (zero-byte) one, becomes a store. Any other file
-that is not a measurefirst store (corrupt, or another program's database, even an SQLite file with
-no tables) raises :class:`StoreError` and is never modified. Every failure of the database (a
-read-only file or folder, a damaged file, a dropped table, a row that cannot be read, an id beyond
-SQLite's integers) is a :class:`StoreError` with one line saying what to do. A valid store that
-cannot be written (a read-only folder) is opened read-only for the commands that only read.
+Only a file that does not exist yet, or an empty (zero-byte) one, becomes a store (on PostgreSQL: an
+empty schema). Any other file that is not a measurefirst store (corrupt, or another program's database,
+even an SQLite file with no tables) raises :class:`StoreError` and is never modified. Every failure of
+the database (a read-only file or folder, a damaged file, a dropped table, a row that cannot be read,
+an id beyond SQLite's integers) is a :class:`StoreError` with one line saying what to do. A valid store
+that cannot be written (a read-only folder) is opened read-only for the commands that only read.
 """
 
 from __future__ import annotations
@@ -31,56 +35,84 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
 from urllib.parse import quote
 
-from .errors import StoreError as StoreError
+from .errors import StoreError as StoreError  # measurefirst.store.StoreError, as before
 from .errors import check_text
 from .protocol import Result, from_dict
-from .results import Count, Measurement, measured, parse_json
 
-#: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
-Measured = Measurement | Count
+if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
+    from .results import Count, Measurement
+
+    #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
+    Measured = Measurement | Count
 #: The kinds of :data:`Measured`: a history, ``latest`` and ``get`` read only these.
 MEASURED_KINDS = ("measurement", "count")
 
 #: Identifies our SQLite files (PRAGMA application_id): ASCII "mfst".
 APPLICATION_ID = 0x6D667374
-#: Schema 2 added the ``kind`` column (schema 1 stores are migrated when opened for writing).
-STORE_SCHEMA = 2
+#: Schema 2 added the ``kind`` column; schema 3 keeps each run's result compact (:mod:`measurefirst.compact`)
+#: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
+#: machine and the date. Older stores are migrated when opened for writing.
+STORE_SCHEMA = 3
 ENV_VAR = "MEASUREFIRST_STORE"
 DEFAULT_PATH = Path(".measurefirst") / "results.db"
 BUSY_TIMEOUT_MS = 30_000
 #: Run ids are SQLite integers: 1 to 2**63 - 1.
 MAX_RUN_ID = 2**63 - 1
+#: Runs copied per transaction by :meth:`Store.copy_to`.
+COPY_BATCH = 500
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
-_SCHEMA = """
+#: The tables of a schema 3 store; ``{id}``, ``{blob}`` and ``{real}`` are the backend's types.
+SCHEMA_TABLES = """
 CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id {id},
     name TEXT NOT NULL,
     created TEXT NOT NULL,
     device TEXT,
     device_name TEXT,
     host TEXT,
     git_commit TEXT,
-    median_s REAL,
-    ci_low_s REAL,
-    ci_high_s REAL,
-    n_samples INTEGER,
+    median_s {real},
+    ci_low_s {real},
+    ci_high_s {real},
+    n_samples BIGINT,
     complete INTEGER NOT NULL,
-    data TEXT NOT NULL,
     kind TEXT NOT NULL DEFAULT 'measurement'
 );
+CREATE TABLE IF NOT EXISTS run_data (
+    id BIGINT PRIMARY KEY,
+    data {blob} NOT NULL
+);
 CREATE INDEX IF NOT EXISTS runs_by_name ON runs(name, id);
+CREATE INDEX IF NOT EXISTS runs_by_name_kind ON runs(name, kind, id);
+CREATE INDEX IF NOT EXISTS runs_by_kind ON runs(kind, id);
+CREATE INDEX IF NOT EXISTS runs_by_host ON runs(host, id);
+CREATE INDEX IF NOT EXISTS runs_by_created ON runs(created, id);
 CREATE TABLE IF NOT EXISTS peaks (
     key TEXT PRIMARY KEY,
     created TEXT NOT NULL,
     data TEXT NOT NULL
 );
 """
+#: A new SQLite store's page: several compact results fit in one (with 4 KiB pages, one 3 KiB result
+#: would take a page of its own).
+PAGE_BYTES = 16384
+_SQLITE_TYPES = {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "blob": "BLOB", "real": "REAL"}
+
+
+def schema_statements(types: dict[str, str]) -> builtins.list[str]:
+    """The statements that create a store's tables and indexes, with the backend's column types."""
+    return [x.strip() for x in SCHEMA_TABLES.format(**types).split(";") if x.strip()]
+
+
+def is_url(location: Any) -> bool:
+    """Whether a store location is a PostgreSQL URL (``postgresql://...`` or ``postgres://...``)."""
+    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
 #: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
@@ -139,9 +171,11 @@ def _guarded(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
         def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
             try:
                 return fn(*args, **kwargs)
-            except sqlite3.Error as exc:
+            except Exception as exc:
                 store = args[0]
                 assert isinstance(store, Store)
+                if not isinstance(exc, store._errors):
+                    raise
                 raise store._failure(what, exc) from exc
 
         return wrapper
@@ -168,9 +202,18 @@ class RunRow:
     kind: str = "measurement"
 
 
-def default_path() -> Path:
+def default_path() -> Path | str:
+    """``$MEASUREFIRST_STORE`` (a file, or a PostgreSQL URL), else ``.measurefirst/results.db``."""
     env = os.environ.get(ENV_VAR)
-    return Path(env) if env else DEFAULT_PATH
+    return DEFAULT_PATH if not env else env if is_url(env) else Path(env)
+
+
+def location(where: str | os.PathLike[str] | None) -> Path | str:
+    """A store's location as given: a PostgreSQL URL stays text, anything else is a file path."""
+    if where is None:
+        return default_path()
+    text = os.fspath(where)
+    return text if is_url(text) else Path(text)
 
 
 def git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
@@ -191,15 +234,29 @@ class Store:
     """The results history. Use as a context manager, or call :meth:`close`."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
-        self.path = Path(path) if path is not None else default_path()
+        where = location(path)
         self.read_only = False
-        if self.path.is_dir():
+        #: The database's own errors, each turned into a one-line StoreError.
+        self._errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
+        #: Where the store is, as shown in messages (a PostgreSQL URL without its password).
+        self.path: Path | str
+        if isinstance(where, str):
+            from .store_pg import PgConnection, redact
+
+            self.path, self.backend, self.schema = redact(where), "postgresql", STORE_SCHEMA
+            self.conn: sqlite3.Connection | PgConnection = PgConnection.open(where, create=create, tables=SCHEMA_TABLES,
+                                                                              version=STORE_SCHEMA)
+            self._errors = (sqlite3.Error, self.conn.error)
+            return
+        self.path = self._file = where
+        self.backend = "sqlite"
+        if self._file.is_dir():
             raise StoreError(f"the results store {self.path} is a directory; give a file such as "
-                             f"{self.path / 'results.db'} with --store PATH or {ENV_VAR}=PATH")
-        exists = self.path.exists()
+                             f"{self._file / 'results.db'} with --store PATH or {ENV_VAR}=PATH")
+        exists = self._file.exists()
         if exists:
-            _check_regular(self.path)  # before opening: a FIFO would block, a device is no database
-        if exists and not create and self.path.stat().st_size == 0:
+            _check_regular(self._file)  # before opening: a FIFO would block, a device is no database
+        if exists and not create and self._file.stat().st_size == 0:
             exists = False
         if not exists and not create:
             raise StoreError(f"no results store at {self.path}; save a run first (measurefirst bench --save), "
@@ -211,8 +268,8 @@ class Store:
             from .safeio import DestinationError, check_destination
 
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                check_destination(self.path, "results store", stream_ok=False)
+                self._file.parent.mkdir(parents=True, exist_ok=True)
+                check_destination(self._file, "results store", stream_ok=False)
             except DestinationError as exc:
                 raise StoreError(f"{exc} (--store PATH or {ENV_VAR}=PATH)") from exc
             except OSError as exc:
@@ -244,7 +301,7 @@ class Store:
         pause = 0.005
         while True:
             try:
-                self.conn = self._connect(f"file:{quote(str(self.path.absolute()))}"
+                self.conn = self._connect(f"file:{quote(str(self._file.absolute()))}"
                                           + ("" if create else "?mode=rw"))
                 self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 self._init()
@@ -268,7 +325,7 @@ class Store:
     def _open_read_only(self, why: sqlite3.Error) -> None:
         """A valid store that cannot be opened for writing (a read-only file or folder, where SQLite
         cannot create its WAL side files): open it read-only for reading."""
-        base = f"file:{quote(str(self.path.absolute()))}?mode=ro"
+        base = f"file:{quote(str(self._file.absolute()))}?mode=ro"
         for uri in (base, base + "&immutable=1"):
             try:
                 self.conn = self._connect(uri)
@@ -289,13 +346,16 @@ class Store:
         )
 
     def _failure(self, what: str, exc: BaseException) -> StoreError:
-        text = str(exc) or type(exc).__name__
+        text = str(exc).strip() or type(exc).__name__
+        conn = getattr(self, "conn", None)
+        if conn is not None and not isinstance(conn, sqlite3.Connection):
+            text = " ".join(conn.scrub(text).split())
         low = text.lower()
         where = f"the results store {self.path}"
         if "readonly" in low or "read-only" in low or "unable to open" in low or "permission" in low:
             return StoreError(f"cannot {what}: {where} is read-only or its folder is ({text}); "
                               f"choose a writable file with --store PATH or {ENV_VAR}=PATH")
-        if "no such table" in low or "no such column" in low:
+        if "no such table" in low or "no such column" in low or ("does not exist" in low and "relation" in low):
             return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away and save again, "
                               f"or choose another file with --store PATH")
         if "locked" in low or "busy" in low:
@@ -312,7 +372,7 @@ class Store:
         """True for one of ours; False for an empty file or an SQLite file without an application id
         (decided under the write lock); StoreError for anything else."""
         try:
-            with open(self.path, "rb") as f:
+            with open(self._file, "rb") as f:
                 header = f.read(100)
         except OSError as exc:
             raise StoreError(f"cannot read the results store {self.path}: {exc.strerror or exc}") from exc
@@ -338,7 +398,7 @@ class Store:
         # immutable: the main file alone, no locks taken or waited for, no -wal, -shm or journal
         # opened (a read-only connection would still write to the -shm)
         try:
-            conn = sqlite3.connect(f"file:{quote(str(self.path.absolute()))}?mode=ro&immutable=1", uri=True,
+            conn = sqlite3.connect(f"file:{quote(str(self._file.absolute()))}?mode=ro&immutable=1", uri=True,
                                    timeout=0, isolation_level=None)
             try:
                 objects = [f"{r[0]} {r[1]}" for r in conn.execute("SELECT type, name FROM sqlite_master")]
@@ -355,7 +415,7 @@ class Store:
                     what += f", {words}"
             except OSError:
                 pass
-        holders = _lock_holders(self.path)
+        holders = _lock_holders(self._file)
         return what + (f"; in use by {holders}" if holders else "")
 
     def _init(self) -> None:
@@ -372,6 +432,7 @@ class Store:
             return
         # Not (yet) ours: decide under the write lock, so that a store another process is creating at
         # this very moment is seen whole (its tables and its application id together), never half.
+        c.execute(f"PRAGMA page_size = {PAGE_BYTES}")  # writes nothing; used only if this becomes a new store
         c.execute("BEGIN IMMEDIATE")
         try:
             app_id = c.execute("PRAGMA application_id").fetchone()[0]
@@ -382,11 +443,11 @@ class Store:
                 # lock nothing uncommitted is in the file, so its size is the committed state
                 objects = [f"{r[0]} {r[1]}" for r in c.execute("SELECT type, name FROM sqlite_master")]
                 version = c.execute("PRAGMA user_version").fetchone()[0]
-                if objects or version or self.path.stat().st_size != 0:
+                if objects or version or self._file.stat().st_size != 0:
                     raise self._foreign("an SQLite database of another program: "
                                         + (", ".join(objects) if objects else "no tables")
                                         + (f", user_version {version}" if version else ""))
-                for statement in filter(str.strip, _SCHEMA.split(";")):
+                for statement in schema_statements(_SQLITE_TYPES):
                     c.execute(statement)
                 c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
@@ -398,17 +459,40 @@ class Store:
         c.execute("PRAGMA journal_mode=WAL")
 
     def _migrate(self) -> None:
-        """Bring a store of schema 1 (no ``kind`` column) to :data:`STORE_SCHEMA`, under the write lock;
-        its rows are kept as they were. A store that cannot be written is read as it is."""
+        """Bring a store of schema 1 or 2 to :data:`STORE_SCHEMA` in place, under the write lock, in one
+        transaction: every run keeps its id, its columns and its result (made compact; a result that
+        cannot be read is kept as it was, for the error that names it). A store that cannot be written
+        is read as it is."""
+        from .compact import pack
+        from .results import parse_json
+
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
-            if c.execute("PRAGMA user_version").fetchone()[0] == 1:
+            version = c.execute("PRAGMA user_version").fetchone()[0]
+            if version == 1:
                 c.execute("ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'measurement'")
                 for run_id, data in c.execute("SELECT id, data FROM runs").fetchall():
                     kind = _kind_of(data)
                     if kind != "measurement":
                         c.execute("UPDATE runs SET kind = ? WHERE id = ?", (kind, run_id))
+            if version in (1, 2):
+                seq = c.execute("SELECT seq FROM sqlite_sequence WHERE name = 'runs'").fetchone()
+                c.execute("ALTER TABLE runs RENAME TO runs_schema_2")
+                c.execute("DROP INDEX IF EXISTS runs_by_name")
+                for statement in schema_statements(_SQLITE_TYPES):
+                    c.execute(statement)
+                columns = self._COLS + ", kind"
+                c.execute(f"INSERT INTO runs ({columns}) SELECT {columns} FROM runs_schema_2 ORDER BY id")
+                for run_id, data in c.execute("SELECT id, data FROM runs_schema_2 ORDER BY id"):
+                    try:
+                        packed: Any = pack(parse_json(data))
+                    except (ValueError, TypeError):
+                        packed = data if isinstance(data, (str, bytes)) else ""
+                    c.execute("INSERT INTO run_data (id, data) VALUES (?, ?)", (run_id, packed))
+                c.execute("DROP TABLE runs_schema_2")
+                if seq is not None:  # ids of deleted runs are never given again
+                    c.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'runs'", (seq[0],))
                 c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
             c.execute("COMMIT")
         except BaseException:
@@ -431,6 +515,11 @@ class Store:
             raise StoreError(f"{self.path} has store schema {version}, which no measurefirst wrote; "
                              f"it is damaged: move it away")
 
+    @property
+    def _data_table(self) -> str:
+        """Where the results are: their own table, or (a store of schema 1 or 2 read as it is) the runs'."""
+        return "run_data" if self.schema >= 3 else "runs"
+
     def close(self) -> None:
         self.conn.close()
 
@@ -451,6 +540,8 @@ class Store:
                   commit: str | None = None) -> builtins.list[int]:
         """Save results in one transaction (all or none); returns their run ids. Only a measurement
         fills the row's median and CI columns; a count's samples column holds its repeats."""
+        from .results import Count, Measurement
+
         ms = list(ms)
         for m in ms:
             if not (isinstance(getattr(m, "kind", None), str) and callable(getattr(m, "to_dict", None))):
@@ -458,7 +549,7 @@ class Store:
                                 f"{type(m).__name__}")
         for name in names or ():
             check_text("name", name, "matmul")
-        if commit is not None:
+        if commit is not None and commit != "":  # "": no commit (an imported run whose file names none)
             check_text("commit", commit, "3f2c1a9")
         if self.read_only:
             raise StoreError(f"cannot save: the results store {self.path} is read-only (its folder cannot be "
@@ -472,24 +563,35 @@ class Store:
     @_guarded("save")
     def _insert(self, ms: builtins.list[Result], names: builtins.list[str] | None,
                 commit: str | None) -> builtins.list[int]:
+        from .compact import pack
+        from .results import Count, Measurement
+
+        rows = []
+        for i, m in enumerate(ms):
+            name = names[i] if names and i < len(names) and names[i] else default_name(m)
+            ci = m.ci if isinstance(m, Measurement) else None
+            median = _finite(m.median) if isinstance(m, Measurement) else None
+            n = m.n_repeats if isinstance(m, Count) else m.n_samples if isinstance(m, Measurement) else 0
+            env: dict[str, Any] = getattr(m, "env", None) or {}
+            rows.append(((name, env.get("timestamp") or _now(), getattr(m, "device", None), env.get("device_name"),
+                          env.get("hostname"), commit, median, None if ci is None else ci[0],
+                          None if ci is None else ci[1], n, int(m.complete), m.kind),
+                         pack(json.loads(m.to_json(indent=None)))))
+        return self._write_rows(rows)
+
+    def _write_rows(self, rows: builtins.list[tuple[tuple[Any, ...], Any]]) -> builtins.list[int]:
+        """Insert runs (their columns less the id, and their stored result) in one transaction; their ids."""
         ids = []
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
-            for i, m in enumerate(ms):
-                name = names[i] if names and i < len(names) and names[i] else default_name(m)
-                ci = m.ci if isinstance(m, Measurement) else None
-                median = _finite(m.median) if isinstance(m, Measurement) else None
-                n = m.n_repeats if isinstance(m, Count) else m.n_samples if isinstance(m, Measurement) else 0
-                env: dict[str, Any] = getattr(m, "env", None) or {}
-                cur = c.execute(
-                    "INSERT INTO runs (name, created, device, device_name, host, git_commit, median_s, "
-                    "ci_low_s, ci_high_s, n_samples, complete, data, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (name, env.get("timestamp") or _now(), getattr(m, "device", None), env.get("device_name"),
-                     env.get("hostname"), commit, median, None if ci is None else ci[0],
-                     None if ci is None else ci[1], n, int(m.complete), m.to_json(indent=None), m.kind),
-                )
-                ids.append(int(cur.lastrowid or 0))
+            returning = "" if self.backend == "sqlite" else " RETURNING id"  # SQLite before 3.35 has no RETURNING
+            for columns, data in rows:
+                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
+                                + returning, columns)
+                run_id = int(cur.fetchone()[0] if returning else cur.lastrowid or 0)
+                c.execute("INSERT INTO run_data (id, data) VALUES (?, ?)", (run_id, data))
+                ids.append(run_id)
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
@@ -503,29 +605,89 @@ class Store:
         run_id = check_run_id(run_id)
         if must_exist and self.read_only:
             raise StoreError(f"cannot delete: the results store {self.path} is read-only")
+        return self._delete([run_id], must_exist=must_exist) > 0
+
+    def _delete(self, ids: builtins.list[int], *, must_exist: bool = False) -> int:
         c = self.conn
+        n = 0
         c.execute("BEGIN IMMEDIATE")
         try:
-            n = c.execute("DELETE FROM runs WHERE id = ?", (run_id,)).rowcount
+            for start in range(0, len(ids), 500):
+                chunk = ids[start:start + 500]
+                marks = ", ".join("?" * len(chunk))
+                n += c.execute(f"DELETE FROM runs WHERE id IN ({marks})", chunk).rowcount
+                if self._data_table != "runs":
+                    c.execute(f"DELETE FROM run_data WHERE id IN ({marks})", chunk)
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
         if must_exist and n == 0:
-            raise StoreError(f"no run #{run_id} in {self.path}")
-        return n > 0
+            raise StoreError(f"no run #{ids[0]} in {self.path}")
+        return n
+
+    @_guarded("prune")
+    def prune(self, *, keep_last: int | None = None, older_than: str | None = None) -> int:
+        """Delete the runs that match every rule given: beyond the latest ``keep_last`` runs of their name,
+        created before ``older_than`` (an ISO date or time, as the runs' ``created``); how many. Their
+        space is given back by :meth:`vacuum`."""
+        if keep_last is None and older_than is None:
+            raise StoreError("runs prune needs --keep-last K, --older-than D or both; nothing was deleted")
+        if self.read_only:
+            raise StoreError(f"cannot prune: the results store {self.path} is read-only")
+        clauses: builtins.list[str] = []
+        params: builtins.list[Any] = []
+        if keep_last is not None:
+            clauses.append("id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY name ORDER BY id "
+                           "DESC) AS back FROM runs) AS ranked WHERE back > ?)")
+            params.append(keep_last)
+        if older_than is not None:
+            clauses.append("created < ?")
+            params.append(older_than)
+        ids = [int(r[0]) for r in self.conn.execute(f"SELECT id FROM runs WHERE {' AND '.join(clauses)}", params)]
+        return self._delete(ids) if ids else 0
+
+    @_guarded("vacuum")
+    def vacuum(self) -> None:
+        """Give the space of deleted runs back to the file system (SQLite) or the server (PostgreSQL)."""
+        if self.read_only:
+            raise StoreError(f"cannot vacuum: the results store {self.path} is read-only")
+        self.conn.execute("VACUUM")
 
     # -- reading -----------------------------------------------------------------------------
     _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
 
-    @_guarded("list runs")
-    def list(self, name: str | None = None, *, kinds: Iterable[str] | None = None) -> builtins.list[RunRow]:
-        """Saved runs, oldest first (all, or those of one name; of any kind, or of ``kinds``)."""
-        where, params = self._where(name, kinds)
-        rows = self.conn.execute(f"SELECT {self._COLS}, {self._kind_column} FROM runs{where} ORDER BY id", params)
-        return [RunRow(*r[:11], bool(r[11]), str(r[12])) for r in rows]  # type: ignore[call-arg]  # the columns match
+    def _rows(self, sql: str, params: Iterable[Any]) -> builtins.list[RunRow]:
+        return [RunRow(*r[:11], bool(r[11]), str(r[12]))  # type: ignore[call-arg]  # the columns match
+                for r in self.conn.execute(sql, builtins.list(params))]
 
-    def _where(self, name: str | None, kinds: Iterable[str] | None) -> tuple[str, builtins.list[Any]]:
+    def list_query(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
+                   since: str | None = None, limit: int | None = None) -> tuple[str, builtins.list[Any]]:
+        """The SQL :meth:`list` runs, and its parameters (the latest first; indexed, see EXPLAIN)."""
+        where, params = self._where(name, kinds, host, since)
+        sql = f"SELECT {self._COLS}, {self._kind_column} FROM runs{where} ORDER BY id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return sql, params
+
+    @_guarded("list runs")
+    def list(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
+             since: str | None = None, limit: int | None = None) -> builtins.list[RunRow]:
+        """Saved runs, oldest first: all, or the latest ``limit``; of any name or of ``name``, of any kind or
+        of ``kinds``, from any machine or from ``host``, created at any time or at ``since`` (an ISO date
+        or time) or later. Reads the runs' columns only, never their samples."""
+        return self._rows(*self.list_query(name, kinds=kinds, host=host, since=since, limit=limit))[::-1]
+
+    @_guarded("count runs")
+    def count(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
+              since: str | None = None) -> int:
+        """How many runs :meth:`list` would give without a limit."""
+        where, params = self._where(name, kinds, host, since)
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM runs{where}", params).fetchone()[0])
+
+    def _where(self, name: str | None, kinds: Iterable[str] | None, host: str | None = None,
+               since: str | None = None) -> tuple[str, builtins.list[Any]]:
         clauses, params = [], []
         if name is not None:
             clauses.append("name = ?")
@@ -534,19 +696,48 @@ class Store:
             kinds = builtins.list(kinds)
             clauses.append(f"{self._kind_column} IN ({', '.join('?' * len(kinds))})")
             params.extend(kinds)
+        if host is not None:
+            clauses.append("host = ?")
+            params.append(host)
+        if since is not None:
+            clauses.append("created >= ?")
+            params.append(since)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+    @_guarded("read a run")
+    def row(self, run_id: int) -> RunRow:
+        """Run ``run_id``'s columns, without its result."""
+        rows = self._rows(f"SELECT {self._COLS}, {self._kind_column} FROM runs WHERE id = ?", [check_run_id(run_id)])
+        if not rows:
+            raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
+        return rows[0]
+
+    @_guarded("read the medians")
+    def medians(self, name: str) -> builtins.list[float]:
+        """The medians (seconds) of the timings saved under ``name``, oldest first, read from the runs'
+        columns (for the run-to-run spread)."""
+        return [float(r[0]) for r in self.conn.execute(
+            f"SELECT median_s FROM runs WHERE name = ? AND {self._kind_column} = 'measurement' "
+            "AND median_s IS NOT NULL ORDER BY id", [name])]
 
     @_guarded("list names")
     def names(self) -> builtins.list[str]:
         return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
 
+    @_guarded("list names")
+    def latest_ids(self) -> dict[str, int]:
+        """Each saved name with the id of its latest run (read from the name index alone)."""
+        return {str(r[0]): int(r[1]) for r in self.conn.execute("SELECT name, MAX(id) FROM runs GROUP BY name")}
+
     @_guarded("read a run")
     def result(self, run_id: int) -> Result:
         """The result saved as run ``run_id``, of whatever kind."""
         run_id = check_run_id(run_id)
-        row = self.conn.execute("SELECT data FROM runs WHERE id = ?", (run_id,)).fetchone()
+        row = self.conn.execute(f"SELECT data FROM {self._data_table} WHERE id = ?", (run_id,)).fetchone()
         if row is None:
-            raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
+            self.row(run_id)  # no run: says so
+            raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
+                             f"`measurefirst runs delete {run_id}`")
         return self._decode(run_id, row[0])
 
     def get(self, run_id: int) -> Measured:
@@ -554,11 +745,16 @@ class Store:
         return _measured(run_id, self.result(run_id), self.path)
 
     def _decode(self, run_id: int, data: Any) -> Result:
+        from .compact import is_packed, unpack
+        from .results import parse_json
+
+        if isinstance(data, memoryview):
+            data = data.tobytes()
         if not isinstance(data, (str, bytes)):
             raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
                              f"`measurefirst runs delete {run_id}`")
         try:
-            return from_dict(parse_json(data))
+            return from_dict(unpack(data) if isinstance(data, bytes) and is_packed(data) else parse_json(data))
         except ValueError as exc:
             raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
                              f"`measurefirst runs delete {run_id}`") from exc
@@ -569,13 +765,13 @@ class Store:
         if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
             raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
         where, params = self._where(name, kinds)
-        rows = self.conn.execute(f"SELECT id, data FROM runs{where} ORDER BY id DESC LIMIT 1 OFFSET ?",
+        rows = self.conn.execute(f"SELECT id FROM runs{where} ORDER BY id DESC LIMIT 1 OFFSET ?",
                                  (*params, back)).fetchall()
         if not rows:
             known = ", ".join(self.names()[:10]) or "none yet"
             raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
                              f"saved names: {known}")
-        return int(rows[0][0]), self._decode(int(rows[0][0]), rows[0][1])
+        return int(rows[0][0]), self.result(int(rows[0][0]))
 
     def latest(self, name: str, back: int = 0) -> tuple[int, Measured]:
         """The latest measurement (or count) of ``name`` (``back=1``: the one before it)."""
@@ -592,21 +788,52 @@ class Store:
             run_id, result = parsed.id, self.result(parsed.id)
         else:
             run_id, result = self.latest_run(str(parsed.name), parsed.back)
-        return next(r for r in self.list() if r.id == run_id), result
+        return self.row(run_id), result
 
     def iter_results(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
-        rows = {r.id: r for r in self.list()}
         for i in ids:
-            check_run_id(i)
-            if i not in rows:
-                raise StoreError(f"no run #{i} in {self.path}")
-            yield rows[i], self.result(i)
+            yield self.row(check_run_id(i)), self.result(i)
+
+    @_guarded("copy runs")
+    def copy_to(self, other: "Store") -> builtins.list[int]:
+        """Every run of this store saved into ``other``, oldest first, each exactly as it is (its columns
+        and its stored result, byte for byte; new ids in ``other``); the new ids. A batch of runs is
+        saved whole or not at all."""
+        if other.read_only:
+            raise StoreError(f"cannot copy into the results store {other.path}: it is read-only")
+        from .compact import is_packed, pack
+        from .results import parse_json
+
+        ids: builtins.list[int] = []
+        last = 0
+        while True:
+            batch = self.conn.execute(
+                f"SELECT r.id, r.name, r.created, r.device, r.device_name, r.host, r.git_commit, r.median_s, "
+                f"r.ci_low_s, r.ci_high_s, r.n_samples, r.complete, {self._kind_column}, d.data FROM runs AS r "
+                f"LEFT JOIN {self._data_table} AS d ON d.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?",
+                (last, COPY_BATCH)).fetchall()
+            if not batch:
+                return ids
+            rows = []
+            for r in batch:
+                data = r[13].tobytes() if isinstance(r[13], memoryview) else r[13]
+                if not is_packed(data):  # a run that cannot be read is named, and nothing more is copied
+                    self._decode(int(r[0]), data)
+                    data = pack(parse_json(data))
+                rows.append((tuple(r[1:13]), data))
+            ids += other._guarded_write(rows)
+            last = int(batch[-1][0])
+
+    @_guarded("save")
+    def _guarded_write(self, rows: builtins.list[tuple[tuple[Any, ...], Any]]) -> builtins.list[int]:
+        return self._write_rows(rows)
 
     # -- machine peaks cache ---------------------------------------------------------------------
     @_guarded("read the peaks cache")
     def get_peaks(self, key: str) -> dict[str, Any] | None:
         """The cached peaks under ``key``; None when absent or unreadable (then they are measured again)."""
-        if self.conn.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='peaks'").fetchone() is None:
+        if self.backend == "sqlite" and self.conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='peaks'").fetchone() is None:
             return None
         row = self.conn.execute("SELECT data FROM peaks WHERE key = ?", (key,)).fetchone()
         if row is None or not isinstance(row[0], (str, bytes)):
@@ -624,8 +851,8 @@ class Store:
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
-            c.execute("INSERT OR REPLACE INTO peaks (key, created, data) VALUES (?, ?, ?)",
-                      (key, _now(), json.dumps(data)))
+            c.execute("INSERT INTO peaks (key, created, data) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET "
+                      "created = excluded.created, data = excluded.data", (key, _now(), json.dumps(data)))
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
@@ -635,6 +862,8 @@ class Store:
     def export(self, ids: Iterable[int], fmt: str) -> str:
         """Runs as ``json`` (full, with raw samples), ``csv`` or ``markdown`` (one line per run; the
         median and CI columns are a measurement's, the per-call count a count's)."""
+        from .results import Count, Measurement
+
         pairs = list(self.iter_results(ids))
         if fmt == "json":
             from .safeio import strict_json
@@ -720,6 +949,8 @@ def _lock_holders(path: Path) -> str:
 
 def has_samples(m: Measured) -> bool:
     """Whether a measurement has samples (a count, repeats): what a run needs to be saved."""
+    from .results import Count
+
     return bool(m.counts) if isinstance(m, Count) else m.summary is not None
 
 
@@ -743,6 +974,8 @@ def to_save(results: Iterable[Result], prefix: str = "") -> tuple[builtins.list[
     only one), so that histories and ``compare @NAME`` find it; every result that is more than its
     measurements, whole, under ``PREFIX`` (else its label or kind). Also: the labels of the
     measurements left out for having no samples."""
+    from .results import measured
+
     results = builtins.list(results)
     # a result of many ranks holds a measurement per rank under one label: it is kept whole only
     every = [m for r in results if r.kind not in RANK_KINDS for m in measured(r)]
@@ -771,7 +1004,9 @@ def keep_unsaved(results: Iterable[Result]) -> Path | None:
     return None
 
 
-def _measured(run_id: int, result: Result, path: Path) -> Measured:
+def _measured(run_id: int, result: Result, path: Path | str) -> Measured:
+    from .results import Count, Measurement
+
     if not isinstance(result, (Measurement, Count)):
         raise StoreError(f"run #{run_id} in {path} is a {result.kind}, not a measurement; "
                          f"`measurefirst runs show {run_id}` displays it")

@@ -373,18 +373,20 @@ def load_group_history(store: "Store", name: str, kind: str) -> GroupHistory:
                         str(store.path))
 
 
-def history_of(store: "Store", name: str) -> Any:
+def history_of(store: "Store", name: str, last: int | None = None) -> Any:
     """The history of ``name``: a :class:`GroupHistory` when its latest run is of many ranks, else a
     :class:`measurefirst.history.History` of its measurements. ``ValueError`` when runs of that name are saved
     but none is of a kind a history shows (or none has samples), saying which kinds they are and what shows
-    them; an empty history when there are no runs of that name."""
-    rows = store.list(name)
-    if rows and rows[-1].kind in GROUP_KINDS:
-        return load_group_history(store, name, rows[-1].kind)
+    them; an empty history when there are no runs of that name. ``last``: only the latest runs of a history
+    of measurements (only those are read)."""
+    latest = store.list(name, limit=1)
+    if latest and latest[-1].kind in GROUP_KINDS:
+        return load_group_history(store, name, latest[-1].kind)
     from ..history import load_history
 
-    h = load_history(store, name)
-    if rows and not h.runs:
+    h = load_history(store, name, last)
+    if latest and not h.runs:
+        rows = store.list(name)
         from ..store import MEASURED_KINDS
 
         kinds = sorted({r.kind for r in rows})

@@ -72,7 +72,7 @@ def regression_text(r: "Regression", lang: str = "en") -> str:
     return "\n".join(plain(x) for x in lines + regression_lines(r, lang))
 
 
-def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table":
+def runs_table(path: Path | str, rows: Sequence["RunRow"], lang: str = "en") -> "Table":
     """The saved runs, each with its kind; a measurement also shows its median and samples."""
     from rich.table import Table
 
@@ -89,7 +89,7 @@ def runs_table(path: Path, rows: Sequence["RunRow"], lang: str = "en") -> "Table
     return table
 
 
-def imported_line(path: Path, found: Sequence[tuple["Measurement", Path]], names: Sequence[str], ids: Sequence[int],
+def imported_line(path: "Path | str", found: Sequence[tuple["Measurement", Path]], names: Sequence[str], ids: Sequence[int],
                   skipped: int, prefix: str | None = None, lang: str = "en") -> str:
     """What ``runs import`` saved: how many runs of which benchmarks (``names``, one per entry of ``found``),
     from which tool, and what to run next."""

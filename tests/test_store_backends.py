@@ -1,0 +1,414 @@
+"""The results store's contract, on both backends: the SQLite file and a PostgreSQL server (a throwaway
+one, started from the installed binaries by :mod:`pg_server`; the PostgreSQL cases skip, with the
+reason, only where none can start, and fail instead under ``MEASUREFIRST_REQUIRE_PG=1``, as in CI). Same references, listing, pruning, copying, refusal of a foreign
+database, and concurrent writers killed mid-save: nothing lost, nothing duplicated."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+import pg_server
+from measurefirst.cli import main
+from measurefirst.results import Count
+from measurefirst.store import Store, StoreError
+from test_store import sim
+
+SRC = str(Path(__file__).resolve().parent.parent / "src")
+
+
+@pytest.fixture(scope="session")
+def pg():
+    server = pg_server.start()
+    if isinstance(server, str):
+        if os.environ.get("MEASUREFIRST_REQUIRE_PG"):  # CI (.ci/run): the PostgreSQL backend must be tested
+            pytest.fail(f"MEASUREFIRST_REQUIRE_PG is set but no PostgreSQL server could start: {server}")
+        pytest.skip(f"no PostgreSQL server could start: {server}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def where(request, tmp_path):
+    """A new, empty store's location on each backend."""
+    if request.param == "sqlite":
+        return str(tmp_path / "r.db")
+    return request.getfixturevalue("pg").fresh_schema()
+
+
+def _on(m, host="h1", when="2026-11-01T00:00:00+00:00"):
+    return replace(m, env={**m.env, "hostname": host, "timestamp": when})
+
+
+_BASE = {}
+
+
+def _sim(label, k):
+    """A measurement labelled ``label``, the ``k``-th of a few distinct ones (measured once each: fast)."""
+    if not _BASE:
+        _BASE[0] = sim(label="x")
+    base = _BASE[0]
+    return replace(base, label=label, samples_ns=tuple(x * (1 + k % 3 / 100) for x in base.samples_ns))
+
+
+def _count(label="n", k=0):
+    return Count(label, "instructions", "perf", tuple(range(100 + k, 140 + k)), (0,) * 40, 10, 0)
+
+
+def test_save_resolve_and_delete_any_kind(where):
+    from measurefirst.regression import check_regression
+
+    a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
+    reg = check_regression([a], [b], base_name="#1", new_name="#2", gate=True)
+    with Store(where) as s:
+        ids = s.save_many([a, b], commit="c")
+        rid = s.save(reg, "k", commit="c")
+        cid = s.save(_count(), commit="c")
+        assert ids[0] < ids[1] < rid < cid
+        assert [(r.name, r.kind) for r in s.list()] == [("k", "measurement"), ("k", "measurement"),
+                                                       ("k", "regression"), ("n", "count")]
+        assert s.get(ids[0]) == a and s.get(cid) == _count()
+        assert s.result(rid).to_dict() == reg.to_dict()
+        assert s.resolve(f"#{ids[1]}")[1] == b and s.resolve("@k")[0].id == rid and s.resolve("@k~1")[1] == b
+        assert s.latest("k") == (ids[1], b)
+        assert s.latest_ids() == {"k": rid, "n": cid} and s.names() == ["k", "n"]
+        assert s.list()[0].median == pytest.approx(a.median) and s.list()[0].git_commit == "c"
+        assert s.delete(ids[0]) and not s.delete(ids[0])
+        with pytest.raises(StoreError, match=f"no run #{ids[0]} in "):
+            s.result(ids[0])
+        with pytest.raises(StoreError, match="no run named 'zz'"):
+            s.latest("zz")
+        assert s.save(a) > cid  # ids only grow
+    with Store(where, create=False) as s:  # reopened: all there
+        assert len(s.list()) == 4
+
+
+def test_listing_reads_the_latest_and_filters(where):
+    runs = [_on(sim(label=f"b{i % 3}", seed=i), host=f"h{i % 2}", when=f"2026-11-{1 + i:02d}T00:00:00+00:00")
+            for i in range(25)]
+    with Store(where) as s:
+        ids = s.save_many(runs, commit="c")
+        s.save(_count("b0"), commit="c")
+        latest = s.list(limit=20)
+        assert [r.id for r in latest] == sorted(latest_id.id for latest_id in latest) and len(latest) == 20
+        assert latest[-1].kind == "count" and latest[0].id == ids[6]
+        assert s.count() == 26 and len(s.list()) == 26
+        assert [r.id for r in s.list("b1", limit=3)] == ids[1::3][-3:]
+        assert {r.host for r in s.list(host="h0")} == {"h0"} and s.count(host="h0") == 13
+        assert [r.kind for r in s.list("b0", kinds=["count"])] == ["count"]
+        assert [r.id for r in s.list(since="2026-11-24")][:2] == [ids[23], ids[24]]
+        assert s.count("b0", kinds=["measurement"]) == 9
+        assert s.medians("b2") == [pytest.approx(r.median) for r in runs[2::3]]
+
+
+def test_prune_keeps_the_latest_of_each_name_and_vacuum(where, capsys):
+    runs = [_on(_sim(f"p{i % 2}", i), when=f"2026-10-{1 + i:02d}T00:00:00+00:00") for i in range(10)]
+    with Store(where) as s:
+        ids = s.save_many(runs, commit="c")
+        with pytest.raises(StoreError, match="--keep-last"):
+            s.prune()
+        # beyond the latest 3 of each name AND older than Oct 5: ids[0..3] are older, of those only
+        # ids[0..3] are beyond the latest 3 of their name
+        assert s.prune(keep_last=3, older_than="2026-10-05") == 4
+        assert [r.id for r in s.list()] == ids[4:]
+        assert s.prune(keep_last=1) == 4
+        assert [r.id for r in s.list()] == ids[8:]
+        s.vacuum()
+        assert [s.get(i) for i in ids[8:]] == runs[8:]
+        s.save_many(runs[:4], commit="c")
+    assert main(["runs", "prune", "--keep-last", "1", "--store", where]) == 0
+    assert "deleted 4 run(s)" in capsys.readouterr().err
+    assert main(["runs", "vacuum", "--store", where]) == 0 and "gave the space" in capsys.readouterr().err
+    with Store(where, create=False) as s:
+        assert [r.name for r in s.list()] == ["p0", "p1"]
+
+
+def test_copy_a_store_into_another_and_back(where, tmp_path, capsys):
+    src = tmp_path / "src.db"
+    runs = [_on(_sim(f"c{i % 2}", i), host=f"h{i}") for i in range(5)]
+    with Store(src) as s:
+        s.save_many(runs, commit="abc")
+        s.save(_count(), "cnt", commit="def")
+        before = [(r, s.result(r.id)) for r in s.list()]
+    assert main(["runs", "copy", str(src), where]) == 0
+    assert "copied 6 run(s)" in capsys.readouterr().err
+    back = tmp_path / "back.db"
+    assert main(["runs", "copy", where, str(back)]) == 0
+    for copy in (where, str(back)):
+        with Store(copy, create=False) as s:
+            after = [(r, s.result(r.id)) for r in s.list()]
+        assert [(replace(r, id=0), m.to_dict()) for r, m in after] == [(replace(r, id=0), m.to_dict())
+                                                                       for r, m in before]
+
+
+def test_the_cli_reads_either_backend(where, capsys, monkeypatch):
+    with Store(where) as s:
+        for i in range(25):
+            s.save(_sim("cli", i), commit=f"c{i}")
+    assert main(["runs", "--store", where]) == 0
+    out = capsys.readouterr()
+    assert "the latest 20 runs; there are more" in out.err and out.out.count(" cli ") == 20
+    assert main(["runs", "--all", "--store", where]) == 0
+    out = capsys.readouterr()
+    assert out.out.count(" cli ") == 25 and "there are more" not in out.err
+    assert main(["runs", "-n", "25", "--store", where]) == 0 and "there are more" not in capsys.readouterr().err
+    monkeypatch.setenv("MEASUREFIRST_STORE", where)
+    assert main(["history", "cli", "-n", "5", "--json"]) == 0
+    out = capsys.readouterr()
+    assert [r["git_commit"] for r in json.loads(out.out)["runs"]] == [f"c{i}" for i in range(20, 25)]
+    assert "the latest 5 runs of cli; there are more" in out.err
+    assert main(["compare", "@cli", "--json"]) == 0
+    change = json.loads(capsys.readouterr().out)["changes"][0]
+    assert change["run_to_run_source"] == "history" and change["run_to_run"] > 0  # measured from the saved runs
+    monkeypatch.delenv("MEASUREFIRST_STORE")
+    assert main(["bench", "1", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001",
+                 "--save", "simrun", "--store", where]) == 0
+    assert "saved 1 run(s)" in capsys.readouterr().err
+    with Store(where, create=False) as s:
+        assert s.latest("simrun")[1].timer == "simulated" and s.count() == 26
+
+
+def test_a_history_whose_runs_differ_threefold_is_shown_and_compared(where, capsys):
+    """A measured run-to-run spread above 100% (a name whose time changed threefold, back and forth) is
+    a real figure, not a typo: history and compare @NAME use it (they failed: "run_to_run is a fraction")."""
+    base = _sim("x", 0)
+    with Store(where) as s:
+        for i in range(10):
+            s.save(replace(base, samples_ns=tuple(x * (3 if i % 2 else 1) for x in base.samples_ns)), "jumpy",
+                   commit=f"c{i}")
+    assert main(["history", "jumpy", "--store", where]) == 0 and "jumpy" in capsys.readouterr().out
+    assert main(["compare", "@jumpy", "--json", "--store", where]) == 0
+    change = json.loads(capsys.readouterr().out)["changes"][0]
+    assert change["run_to_run_source"] == "history" and change["run_to_run"] > 1
+
+
+# ---- PostgreSQL only --------------------------------------------------------------------------------
+def test_a_foreign_database_or_schema_is_refused_untouched(pg):
+    url = pg.fresh_schema()
+    schema = url.rsplit("%3D", 1)[1]
+    pg.sql(f"CREATE TABLE {schema}.customers (id int); INSERT INTO {schema}.customers VALUES (1)")
+    import psycopg
+
+    def objects():
+        with psycopg.connect(url, autocommit=True) as c:
+            return c.execute("SELECT relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                             "WHERE n.nspname = %s ORDER BY relname", (schema,)).fetchall()
+
+    before = objects()
+    for create in (True, False):
+        with pytest.raises(StoreError, match="not a measurefirst results store .*customers.*left untouched"):
+            Store(url, create=create)
+    assert objects() == before
+    with pytest.raises(StoreError, match="no results store at"):
+        Store(pg.fresh_schema(), create=False)
+
+
+def test_credentials_are_never_shown_or_saved(pg, capsys):
+    secret = "s3cr3t-Pw"
+    url = pg.fresh_schema().replace("postgresql://mf@", f"postgresql://mf:{secret}@")  # trust: any password
+    with Store(url) as s:
+        rid = s.save(sim(label="x"), commit="c")
+        assert secret not in str(s.path) and "mf:***@" in str(s.path) and secret not in repr(s.conn)
+        assert secret not in json.dumps(s.result(rid).to_dict()) and secret not in repr(s.list())
+    assert main(["runs", "--store", url]) == 0 and main(["runs", "show", "99", "--store", url]) == 2
+    out = capsys.readouterr()
+    assert secret not in out.out + out.err and "no run #99" in out.err
+    bad = f"postgresql://mf:{secret}@/postgres?host={pg.folder}&port=1"
+    with pytest.raises(StoreError, match="cannot connect") as info:
+        Store(bad)
+    assert secret not in str(info.value)
+    bad = f"postgresql://mf@/postgres?host={pg.folder}&port=1&password={secret}"
+    with pytest.raises(StoreError) as info:
+        Store(bad)
+    assert secret not in str(info.value)
+
+
+def test_without_psycopg_the_error_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "psycopg", None)
+    with pytest.raises(StoreError, match=r"pip install measurefirst\[postgres\]"):
+        Store("postgresql://nobody@/nothing")
+
+
+# ---- SQLite only ------------------------------------------------------------------------------------
+def test_listing_history_and_references_use_the_indexes(tmp_path):
+    """Every query that ``runs``, ``history``, ``compare @NAME``, ``report @NAME`` and the run-to-run
+    spread run (recorded as the store runs them) reads through an index (EXPLAIN QUERY PLAN): no full
+    scan of the runs, no sort of them all, and no read of the results' table but by id."""
+    from measurefirst.history import load_history
+    from measurefirst.loading import _saved_spread, load_target
+    from measurefirst.store import MEASURED_KINDS
+
+    path = tmp_path / "r.db"
+    with Store(path) as s:
+        s.save_many([_on(_sim(f"q{i % 3}", i), host=f"h{i % 2}") for i in range(9)], commit="c")
+        seen: list[str] = []
+        s.conn.set_trace_callback(seen.append)
+        for kw in ({}, {"name": "q1"}, {"kinds": ["count"]}, {"host": "h1"}, {"name": "q1", "kinds": MEASURED_KINDS}):
+            s.list(**kw, limit=20)
+            s.count(**kw)
+        load_history(s, "q1", 20)
+        s.resolve("@q1"), s.resolve("@q1~1"), s.resolve("#2"), s.latest("q2", 1)
+        s.medians("q1"), s.latest_ids()
+        s.conn.set_trace_callback(None)
+        queries = {q for q in seen if q.lstrip().upper().startswith("SELECT")}
+        assert len(queries) >= 10
+        for sql in queries:
+            plan = [r[3] for r in s.conn.execute("EXPLAIN QUERY PLAN " + sql)]
+            if plan == ["SCAN runs"]:  # the latest runs of all: the table read backwards by id, LIMIT rows
+                assert "ORDER BY id DESC LIMIT" in sql, sql
+                continue
+            assert all("USING" in step for step in plan) and not any("TEMP B-TREE" in step for step in plan), \
+                (sql, plan)
+    # the same through the functions the commands call, on a fresh connection
+    assert load_target("@q1", str(path))[0].id == 8
+    assert _saved_spread("q1", str(path)) is None  # 3 runs of q1: too few to measure a spread
+
+
+_SCHEMA_2 = """
+CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, created TEXT NOT NULL, device TEXT,
+    device_name TEXT, host TEXT, git_commit TEXT, median_s REAL, ci_low_s REAL, ci_high_s REAL, n_samples INTEGER,
+    complete INTEGER NOT NULL, data TEXT NOT NULL, kind TEXT NOT NULL DEFAULT 'measurement');
+CREATE INDEX runs_by_name ON runs(name, id);
+CREATE TABLE peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, data TEXT NOT NULL);
+PRAGMA application_id = 1835430772;
+PRAGMA user_version = 2;
+"""
+
+
+def _schema_2_store(path, results):
+    """A store as measurefirst wrote it with schema 2 (each result as its JSON text in the runs table)."""
+    conn = sqlite3.connect(path)
+    conn.executescript(_SCHEMA_2)
+    for m in results:
+        median = getattr(m, "median", None)
+        conn.execute("INSERT INTO runs (name, created, device, host, git_commit, median_s, n_samples, complete, "
+                     "data, kind) VALUES (?, ?, 'cpu', 'h', 'c', ?, 3, 1, ?, ?)",
+                     (m.label, m.env.get("timestamp", "then") if hasattr(m, "env") else "then", median,
+                      m.to_json(indent=None), m.kind))
+    conn.commit()
+    conn.close()
+
+
+def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
+    path = tmp_path / "old.db"
+    results = [_sim(f"m{i}", i) for i in range(4)] + [_count()]
+    _schema_2_store(path, results)
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM runs WHERE id = 5")  # the latest id was deleted: it is never given again
+    conn.execute("INSERT INTO runs (name, created, complete, data) VALUES ('bad', 'then', 1, '{corrupt')")
+    conn.commit()
+    old_rows = conn.execute("SELECT id, name, created, device, host, git_commit, median_s, n_samples, kind "
+                            "FROM runs ORDER BY id").fetchall()
+    conn.close()
+    with Store(path) as s:
+        assert s.schema == 3
+        assert [(r.id, r.name, r.created, r.device, r.host, r.git_commit, r.median, r.n_samples, r.kind)
+                for r in s.list()] == old_rows
+        assert [s.get(i) for i in range(1, 5)] == results[:4]
+        with pytest.raises(StoreError, match="run #6 .* cannot be read.*runs delete 6"):
+            s.get(6)  # kept as it was, for the error that names it
+        assert s.save(sim(label="new"), commit="x") == 7
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {"runs", "run_data"}
+    conn.close()
+
+
+def test_the_compact_form_is_lossless_and_smaller():
+    from measurefirst.compact import is_packed, pack, unpack
+
+    m = sim(label="c", noise=0.02)
+    doc = json.loads(m.to_json(indent=None))
+    data = pack(doc)
+    assert is_packed(data) and unpack(data) == doc and json.dumps(unpack(data)) == json.dumps(doc)
+    assert len(data) < len(m.to_json(indent=None)) / 2
+    tricky = {"ints": list(range(-8, 40)), "floats": [0.1 * i for i in range(20)], "whole": [float(i) for i in range(20)],
+              "neg_zero": [-0.0] * 20, "mixed": [1, 1.0] * 10, "bools": [True] * 20, "big": [2**70] * 20,
+              "nulls": [None, 1.0] * 10, "nested": [[1, 2]] * 20, "short": [1.5, 2],
+              "deep": {"x": [3] * 30, "y": "text"}}
+    back = unpack(pack(tricky))
+    assert back == tricky and json.dumps(back) == json.dumps(tricky)
+    assert [type(x) for x in back["mixed"][:2]] == [int, float] and str(back["neg_zero"][0]) == "-0.0"
+    with pytest.raises(ValueError, match="not a measurefirst stored result"):
+        unpack(data[:40])
+
+
+# ---- concurrency, both backends -----------------------------------------------------------------------
+WRITER = """
+import sys
+from measurefirst.results import Measurement
+from measurefirst.store import Store
+where, worker, data, count = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), int(sys.argv[4])
+m = Measurement.from_json(data)
+with Store(where) as s:
+    for k in range(count):
+        s.save(m, "w" + worker, commit=str(k))
+        print(k, flush=True)  # acknowledged: it must be there
+"""
+READER = """
+import sys, time
+from measurefirst.store import Store, StoreError
+where, stop = sys.argv[1], sys.argv[2]
+import os
+reads = 0
+while not os.path.exists(stop):
+    try:
+        with Store(where, create=False) as s:
+            for row in s.list(limit=20):
+                s.result(row.id)
+            reads += 1
+    except StoreError as exc:
+        if "no results store" not in str(exc):
+            raise
+print(reads)
+"""
+WRITERS, SAVES, KILLED = 8, 100, (0, 1)
+
+
+def test_writers_killed_mid_save_lose_and_duplicate_nothing(where, tmp_path):
+    data = tmp_path / "m.json"
+    data.write_text(sim(label="k").to_json())
+    env = {**os.environ, "PYTHONPATH": SRC}
+    stop = tmp_path / "stop"
+    reader = subprocess.Popen([sys.executable, "-c", READER, where, str(stop)], stdout=subprocess.PIPE, text=True,
+                              env=env)
+    # the writers to be killed save without end: killed, never finished first (on a fast machine 100 saves
+    # are done before the kill)
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, where, str(i), str(data),
+                                 str(10**6 if i in KILLED else SAVES)],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+               for i in range(WRITERS)]
+    acknowledged = {}
+    for i in KILLED:  # killed after some saves, at whatever point of a save it is in
+        assert writers[i].stdout is not None
+        seen = [writers[i].stdout.readline() for _ in range(20 + 10 * i)]
+        os.kill(writers[i].pid, signal.SIGKILL)
+        rest = writers[i].stdout.read()  # the lines it printed before it died (some already buffered here)
+        writers[i].wait(timeout=60)
+        acknowledged[i] = len([x for x in seen + rest.splitlines() if x.strip()])
+    results = [w.communicate(timeout=300) for w in writers]
+    stop.touch()
+    reads = reader.communicate(timeout=120)[0]
+    assert reader.returncode == 0 and int(reads) > 0
+    for i, w in enumerate(writers):
+        assert w.returncode == (-signal.SIGKILL if i in KILLED else 0), results[i][1]
+    with Store(where, create=False) as s:
+        rows = s.list()
+        assert len({r.id for r in rows}) == len(rows)
+        for i in range(WRITERS):
+            commits = [int(r.git_commit or -1) for r in rows if r.name == f"w{i}"]
+            assert len(set(commits)) == len(commits), f"w{i} duplicated"
+            if i in KILLED:  # every acknowledged save is there, and at most the one in flight beyond
+                assert commits == list(range(len(commits))) and acknowledged[i] <= len(commits) <= acknowledged[i] + 1
+            else:
+                assert commits == list(range(SAVES))
+        assert all(s.result(r.id) is not None for r in rows[-40:])
