@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 
 def test_builtin_sweep_cli_json(tmp_path, capsys):

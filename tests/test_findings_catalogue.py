@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from measurefirst import findings
-from measurefirst.findings import CATALOGUE, SEVERITIES, Finding, found
+from measurefirst.results.findings import CATALOGUE, SEVERITIES, Finding, found
 from measurefirst.render.findings import EN, LANGS, ZH, finding_line, finding_text, finding_words, with_words
 
 SRC = Path(findings.__file__).parent

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from measurefirst import defaults as D
-from measurefirst.cli import build_parser
+from measurefirst.cli.commands import build_parser
 
 README = Path(__file__).parent.parent / "README.md"
 MAX_LINES = 250

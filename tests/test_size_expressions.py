@@ -7,7 +7,7 @@ import time
 import numpy as np
 import pytest
 
-from measurefirst.sweep import ExpressionError, parse_sizes, size_expression, validate_sizes, work_table
+from measurefirst.tools.sweep import ExpressionError, parse_sizes, size_expression, validate_sizes, work_table
 
 sw = importlib.import_module("measurefirst.sweep")  # the module (measurefirst.sweep is the function)
 
