@@ -108,7 +108,7 @@ def findings_reference() -> str:
 
 def kinds_reference() -> str:
     """Every result kind, the class that holds it, its schema version and its docstring's first line."""
-    from measurefirst import protocol
+    from measurefirst.results import protocol
 
     out = ["| kind | class | what it holds |", "| --- | --- | --- |"]
     for kind, where in protocol.KINDS.items():

@@ -12,7 +12,7 @@ a fixed ``number`` whose one sample cannot fit the budget is refused, estimated 
 import pytest
 
 import measurefirst
-from measurefirst import defaults
+from measurefirst.measure import defaults
 from measurefirst.measure.engine import OVERHEAD_REPS, SAMPLE_BUDGET_SHARE, BenchmarkError
 from measurefirst.results.errors import BudgetError
 from measurefirst.measure.simulate import SimWorld
@@ -254,13 +254,13 @@ def test_a_step_comparison_keeps_its_budget(monkeypatch):
     import sys
     from pathlib import Path
 
-    from measurefirst import step as step_mod
+    from measurefirst.tools import step as step_mod
     from measurefirst.measure.simulate import SimGPU
 
     sys.path.insert(0, str(Path(__file__).parent))
     from sim_step import sim_step_parts
 
-    compare_mod = importlib.import_module("measurefirst.compare")
+    compare_mod = importlib.import_module("measurefirst.tools.compare")
     g = SimGPU(name="NVIDIA H100 80GB HBM3")
     calls, inside = [], []
     real_call, real_compare = step_mod._Step.__call__, compare_mod.compare

@@ -12,7 +12,7 @@ import pytest
 
 import count_workloads as cw
 from measurefirst import BenchmarkError, benchmark, change
-from measurefirst import _counters, counting
+from measurefirst.measure import _counters, counting
 from measurefirst.cli.commands import main
 from measurefirst.tools.regression import COUNT_THRESHOLD, steps
 from measurefirst.results.kinds import Count, Measurement, Stop, load_result

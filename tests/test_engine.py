@@ -5,7 +5,8 @@ import math
 
 import pytest
 
-from measurefirst import benchmark, stats
+from measurefirst import benchmark
+from measurefirst.measure import stats
 from measurefirst.measure.engine import BenchmarkError, Interrupted, _warmup_falling
 from measurefirst.measure.simulate import SimSpec, SimWorld
 

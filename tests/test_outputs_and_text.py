@@ -232,8 +232,8 @@ def test_public_names_still_resolve():
 
     for name in measurefirst.__all__:
         assert getattr(measurefirst, name) is not None
-    import measurefirst.compare  # noqa: F401 - the submodule of the same name
-    import measurefirst.doctor  # noqa: F401
+    import measurefirst.tools.compare  # noqa: F401 - the submodule of the same name
+    import measurefirst.tools.doctor  # noqa: F401
 
     assert callable(measurefirst.compare) and callable(measurefirst.doctor)
     from measurefirst.profiling import diff

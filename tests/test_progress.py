@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from measurefirst import progress
+from measurefirst.measure import progress
 from measurefirst.measure.progress import Event
 from measurefirst.render.progress import ProgressLine, progress_text
 

@@ -35,9 +35,9 @@ from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSu
 from measurefirst.pytest.plugin import ComparisonRecord, ComparisonResult, Record
 from measurefirst.pytest.run import PytestBenchmark, PytestComparison, PytestRun
 from measurefirst.tools.regression import Regression, change
-from measurefirst.render import pytest_report as pytest_words
+from measurefirst.pytest import report as pytest_words
 from measurefirst.render.group_step import group_step_lines
-from measurefirst import guard
+from measurefirst.cli import guard
 from measurefirst.measure.engine import BenchmarkError, Interrupted
 from measurefirst.render import distributed as distributed_render
 from measurefirst.render import doctor as doctor_render

@@ -248,7 +248,7 @@ def test_cli_step_above_a_stale_cached_peak_measures_it_again_and_does_not_fail(
     # `measurefirst step examples.tiny_lm:build` exited 1: "error [mfu_above_100] ... 190.7% of 35.3 GFLOP/s"
     from dataclasses import replace
 
-    from measurefirst import roofline
+    from measurefirst.tools import roofline
 
     stale = roofline.Peaks("cpu", "test cpu", "float32", flops_per_s=1.0, bytes_per_s=1.0, matmul_size=64,
                            copy_bytes=2**20, threads=1, host="h", measured_at="2026-11-30T09:12:00+00:00", load=3.1,

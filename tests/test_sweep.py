@@ -299,7 +299,7 @@ def test_a_cached_peak_that_does_not_say_how_it_was_measured_or_was_measured_und
         tmp_path, monkeypatch):
     from dataclasses import asdict, replace
 
-    from measurefirst import roofline
+    from measurefirst.tools import roofline
     from measurefirst.results.store import Store
 
     fresh = replace(PEAKS, flops_per_s=120e9, measured_at="2026-12-01T22:00:00+00:00", load=0.2, cpus=2)
