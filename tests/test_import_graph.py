@@ -48,7 +48,6 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
     "measure.reference": {"results.kinds"},
     "measure.workers": {"measure.engine"},
     "profiling": {"profiling.capture", "profiling.diff"},
-    "pytest.report": {"pytest.plugin"},
     "pytest.run": {"results.findings"},
     "render.distributed": {"distributed.collectives", "distributed.group"},
     "render.doctor": {"tools.doctor"},

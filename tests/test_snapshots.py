@@ -32,7 +32,8 @@ from measurefirst.results.history import History, SavedRun
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.diff import diff
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult
-from measurefirst.pytest.plugin import ComparisonRecord, ComparisonResult, Record
+from measurefirst.pytest.plugin import ComparisonRecord, ComparisonResult
+from measurefirst.pytest.run import Record
 from measurefirst.pytest.run import PytestBenchmark, PytestComparison, PytestRun
 from measurefirst.tools.regression import Regression, change
 from measurefirst.pytest import report as pytest_words

@@ -46,7 +46,7 @@ from ..tools.compare import Comparison, Verdict, compare, paired_verdict
 from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import benchmark, default_label
 from ..results.importers import from_pytest_benchmark, sniff
-from .run import PytestBenchmark, PytestComparison, PytestRun
+from .run import PytestBenchmark, PytestComparison, PytestRun, Record
 from ..tools.regression import Change, change
 from . import report as words
 from ..results.kinds import Measurement, Stop
@@ -103,34 +103,6 @@ class FixtureAlreadyUsed(Exception):
 # ==================================================================================================
 # Records
 # ==================================================================================================
-
-@dataclass
-class Record:
-    """One measurement made by a test, with what the summary, the store and the JSON need."""
-
-    name: str  # unique in the run: nodeid, nodeid::label, nodeid#2
-    nodeid: str
-    module: str  # the file part of the node id
-    label: str | None  # candidate or explicit label
-    measurement: Measurement
-    mode: str  # "measure", "compare", "benchmark", "pedantic"
-    param: str | None = None
-    params: dict[str, Any] | None = None
-    group: str | None = None
-    extra_info: dict[str, Any] = field(default_factory=dict)
-    comparison: int | None = None  # index into MeasureSession.comparisons
-    change: Change | None = None
-    baseline_missing: bool = False
-    baseline_error: str | None = None
-    regression: bool = False  # slower beyond the CI and the threshold, with a gate on
-    undecided: bool = False  # a run too noisy to judge the change, with a gate on (never a regression)
-
-    @property
-    def display(self) -> str:
-        """The name without its file: ``test_gelu[1024]``, ``TestA::test_b::fused``."""
-        prefix = self.module + "::"
-        return self.name[len(prefix):] if self.name.startswith(prefix) else self.name
-
 
 @dataclass
 class ComparisonRecord:

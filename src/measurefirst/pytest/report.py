@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..render.findings import finding_lines
 from ..render.text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
@@ -17,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
     from ..tools.compare import Comparison, Verdict
-    from .plugin import MeasureSession, Record
+    from .run import Record
     from ..tools.regression import Change
 
 
@@ -230,7 +231,51 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
     return table
 
 
-def session_summary(s: "MeasureSession", *, refused_by_workers: Sequence[str] = (), width: int = 120,
+class _Labelled(Protocol):
+    @property
+    def label(self) -> str: ...
+
+
+class _Compared(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def comparison(self) -> "Comparison": ...
+
+
+class Session(Protocol):
+    """What the summary reads of the plugin's session (the plugin's ``MeasureSession`` is one; this
+    module does not import the plugin, which imports it)."""
+
+    @property
+    def records(self) -> Sequence["Record"]: ...
+    @property
+    def comparisons(self) -> Sequence[_Compared]: ...
+    @property
+    def baseline(self) -> _Labelled | None: ...
+    @property
+    def disabled_calls(self) -> int: ...
+    @property
+    def measuring(self) -> bool: ...
+    @property
+    def worker(self) -> str | None: ...
+    @property
+    def simulation(self) -> object | None: ...
+    @property
+    def gate(self) -> bool: ...
+    @property
+    def threshold(self) -> float | None: ...
+    @property
+    def undecided_policy(self) -> str: ...
+    @property
+    def saved(self) -> tuple[int, str, Path] | None: ...
+    @property
+    def written(self) -> Sequence[Path]: ...
+    @property
+    def errors(self) -> Sequence[str]: ...
+
+
+def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), width: int = 120,
                     verbose: bool = False) -> tuple[list[str], list["Table"], list[str]]:
     """Lines before the tables, the tables (one per group: the group's name, else the test file), and
     lines after them; all empty when nothing was measured and nothing went wrong (the plugin stays

@@ -23,6 +23,34 @@ if TYPE_CHECKING:  # pragma: no cover
 SCHEMA_VERSION = 4
 
 
+@dataclass
+class Record:
+    """One measurement made by a test, with what the summary, the store and the JSON need."""
+
+    name: str  # unique in the run: nodeid, nodeid::label, nodeid#2
+    nodeid: str
+    module: str  # the file part of the node id
+    label: str | None  # candidate or explicit label
+    measurement: Measurement
+    mode: str  # "measure", "compare", "benchmark", "pedantic"
+    param: str | None = None
+    params: dict[str, Any] | None = None
+    group: str | None = None
+    extra_info: dict[str, Any] = field(default_factory=dict)
+    comparison: int | None = None  # index into the session's comparisons
+    change: Change | None = None
+    baseline_missing: bool = False
+    baseline_error: str | None = None
+    regression: bool = False  # slower beyond the CI and the threshold, with a gate on
+    undecided: bool = False  # a run too noisy to judge the change, with a gate on (never a regression)
+
+    @property
+    def display(self) -> str:
+        """The name without its file: ``test_gelu[1024]``, ``TestA::test_b::fused``."""
+        prefix = self.module + "::"
+        return self.name[len(prefix):] if self.name.startswith(prefix) else self.name
+
+
 @dataclass(frozen=True)
 class PytestBenchmark:
     """One measurement a test made: ``name`` is unique in the run (nodeid, nodeid::label, nodeid#2),
