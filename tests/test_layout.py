@@ -14,14 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "src" / "measurefirst"
 #: Where a clock may be read: the timers and the machine seam (``machine().clock_ns``).
 CLOCK_HOMES = {"measure/timers.py", "measure/devices.py"}
-#: The clock reads outside them today, with why (issue 26 moves choose_device and selfcheck onto the timer).
+#: The clock reads outside them today, with why (issue 26 moves selfcheck onto the timer it is given).
 KNOWN_CLOCK_READS = {
-    "measure/engine.py": {".clock_ns"},  # choose_device times its probes on the machine's clock
-    "tools/selfcheck.py": {".clock_ns", "import timeit", "time.perf_counter", "time.perf_counter_ns"},
+    "tools/selfcheck.py": {".clock_ns", "import timeit", "time.perf_counter", "time.perf_counter_ns"},  # its own probes
     "measure/_worker.py": {"time.perf_counter_ns"},  # the noise workloads' busy-wait, in the worker process
     "distributed/collectives.py": {"time.monotonic"},  # timeouts, not measurements
     "distributed/launch.py": {"time.monotonic"},
-    "distributed/step.py": {"time.monotonic", "time.perf_counter_ns"},
+    "distributed/step.py": {"time.monotonic", "time.perf_counter_ns"},  # each collective's wait, on gloo; a timeout
     "results/store.py": {"time.monotonic"},  # the wait for a locked database
 }
 CLOCKS = {"perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time", "time_ns", "process_time",

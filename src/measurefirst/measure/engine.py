@@ -91,7 +91,7 @@ from ..results.kinds import (
     spread_from_medians,
     used_mask,
 )
-from .timers import TIMER_CHOICES, Timer, make_timer
+from .timers import TIMER_CHOICES, Timer, host_time, make_timer
 
 OVERHEAD_REPS = 25
 WARMUP_MIN_CALLS = 6
@@ -882,18 +882,23 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
                 raise
             except BaseException as exc:
                 raise SetupError(f"setup raised: {type(exc).__name__}: {exc}") from exc
-        sync()
-        t0 = m.clock_ns()
-        try:
-            with m.observe() as touched:
-                fn()
-        except KeyboardInterrupt:
-            raise
-        except BaseException as exc:
-            raise ColdCallError(index) from exc
-        sync()
-        colds.append(float(m.clock_ns() - t0))
-        seen |= touched
+        failed: list[BaseException] = []
+
+        def cold(fn: Callable[[], object] = fn) -> None:
+            try:
+                with m.observe() as touched:
+                    fn()
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:
+                failed.append(exc)
+                return
+            seen.update(touched)
+
+        elapsed = host_time(cold, sync)
+        if failed:
+            raise ColdCallError(index) from failed[0]
+        colds.append(elapsed)
     # what "auto" chose, as a code: "device" (the call worked there), "cpu" (it touched only tensors of
     # the types in "auto_device_seen"), "none" (no tensor op at all)
     if dev.type in seen:

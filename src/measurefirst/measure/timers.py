@@ -117,6 +117,18 @@ class ClockMarks:
         return [(name, float(t - t0)) for name, t in self._marks]
 
 
+def host_time(run: Callable[[], object], sync: Callable[[], None]) -> float:
+    """One call of ``run`` on the machine's host clock, in ns: synchronize, start the clock, call,
+    synchronize, stop. For the calls made before a timer exists (``choose_device`` observes each
+    function's cold call to decide the device that the timer is then made for)."""
+    clock = machine().clock_ns
+    sync()
+    t0 = clock()
+    run()
+    sync()
+    return float(clock() - t0)
+
+
 class WallTimer:
     """Synchronize, then the host clock; counts preemptions where the OS reports them."""
 
