@@ -61,9 +61,16 @@ _EXPORTS = {
 }
 
 
+#: Submodules that the documentation shows as ``from measurefirst import progress``: served from their
+#: folder without a warning (any other old submodule path warns; see ``_lazy.MOVED``).
+_PUBLIC_SUBMODULES = {"progress": "measure.progress"}
+
+
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
+        if name in _PUBLIC_SUBMODULES:
+            return importlib.import_module(f"{__name__}.{_PUBLIC_SUBMODULES[name]}")
         if name.startswith("_"):
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         try:  # a submodule, as in measurefirst.sweep

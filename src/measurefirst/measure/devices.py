@@ -331,7 +331,7 @@ def environment(device: torch.device) -> dict[str, Any]:
         "platform": platform.platform(),
         "hostname": socket.gethostname(),
         "timestamp": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-        "measurefirst_version": getattr(sys.modules.get(__package__ or "measurefirst"), "__version__", None),
+        "measurefirst_version": getattr(sys.modules.get("measurefirst"), "__version__", None),
     }
     if _MACHINE.simulated:
         env["simulated"] = True
