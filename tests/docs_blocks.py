@@ -9,7 +9,7 @@ Each fenced block is one of:
   ``compare``, ``doctor``, ``selfcheck``), else for real; ``pytest …`` in a fresh pytest session in this
   process, on the plugin's simulated clock. Comments (``# …``) and ``\\`` line continuations are read as the shell
   reads them; ``A && B`` is two commands;
-- ``text``, ``yaml``, ``toml``, ``ini``, ``sql``: output or data shown, not run (a workflow shown in YAML is run by
+- ``text``, ``yaml``, ``toml``, ``ini``: output or data shown, not run (a workflow shown in YAML is run by
   its own test: tests/test_ci_recipe.py);
 - any block right after ``<!-- norun: REASON -->``: not run, counted, and the reason is required
   (a GPU, many nodes under torchrun, minutes of measuring, a placeholder such as ``mypkg``).
@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RUN_PY = ("python", "py")
 RUN_SHELL = ("bash", "console", "sh")
-SHOWN = ("text", "yaml", "toml", "ini", "sql")
+SHOWN = ("text", "yaml", "toml", "ini")
 FENCE = re.compile(r"^(?P<indent> *)```(?P<info>[^\n`]*)\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 NORUN = re.compile(r"<!-- norun: (?P<reason>[^>]+?) -->\s*$")
 #: what measurefirst's commands are given to run on the simulated clock (the hidden --simulate switch)

@@ -1,7 +1,6 @@
 """Every example runs as it is, and prints what its comments say it prints (on the real clock, so the
 figures vary; the lines and what they hold do not)."""
 
-import os
 import re
 import runpy
 from pathlib import Path
@@ -44,12 +43,7 @@ def test_every_example_has_expectations():
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
 def test_example_runs(path, capsys):
-    environ = dict(os.environ)
-    try:
-        runpy.run_path(str(path), run_name="__main__")
-    finally:  # distributed_ranks.py makes a one-rank group from torchrun's variables: none may outlive it
-        os.environ.clear()
-        os.environ.update(environ)
+    runpy.run_path(str(path), run_name="__main__")
     out = capsys.readouterr().out
     missing = [p for p in EXPECTED[path.name] if not re.search(rf"^{p}$", out, re.M)]
     assert not missing, f"{path.name} printed no line matching {missing}:\n{out}"
