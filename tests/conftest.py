@@ -20,3 +20,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "cuda" in item.keywords:
             item.add_marker(skip)
+
+
+#: torchrun's variables: a test that wants them sets them itself (monkeypatch); none leaks into the next test,
+#: where ``launched_by_torchrun()`` would take a one-process command for a rank of a group.
+TORCHRUN_ENV = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "GROUP_RANK",
+                "TORCHELASTIC_RUN_ID")
+
+
+@pytest.fixture(autouse=True)
+def _no_torchrun_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in TORCHRUN_ENV:
+        monkeypatch.delenv(key, raising=False)

@@ -196,8 +196,8 @@ def test_cli_verbs_over_fuzzed_files_of_every_kind_give_one_line(documents, caps
             argv += ["--json"] if rng.random() < 0.3 else []
         else:
             with sqlite3.connect(store_path) as conn:  # the mutation as a stored run, as a damaged store holds it
-                conn.execute("UPDATE runs SET data = ?, kind = ? WHERE id = ?",
-                             (json.dumps(doc), str(kind), run_id))
+                conn.execute("UPDATE runs SET kind = ? WHERE id = ?", (str(kind), run_id))
+                conn.execute("UPDATE run_data SET data = ? WHERE id = ?", (json.dumps(doc), run_id))
             conn.close()
             argv = ["runs", "show", str(run_id), "--store", str(store_path)]
         stats["runs"] += 1

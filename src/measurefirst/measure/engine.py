@@ -613,7 +613,7 @@ class Sampler:
         while True:
             self.take_sample()
             n = len(self.samples)
-            self._report()
+            self.report()
             if opts.trials is not None:
                 now = self.timer.now_ns()
                 if n >= opts.trials:
@@ -666,8 +666,8 @@ class Sampler:
                 self.phase = "sampling"
                 rep_start, rep_first = self.timer.now_ns(), len(self.samples)
 
-    def _report(self) -> None:
-        """Where the run stands, for a progress line (:mod:`measurefirst.measure.progress`): the repetition, and
+    def report(self) -> None:
+        """Where the run stands, for a progress line (:mod:`measurefirst.progress`): the repetition, and
         the time spent of the budget (between samples: nothing is timed while it is drawn)."""
         if not progress.active():
             return
@@ -799,6 +799,7 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
     gc.collect()
     gc.disable()
     try:
+        state.report()  # a progress line names the run before its warm-up, however long that takes
         overhead = state.measure_overhead()
         state.warm_up(cold_ns)
         state.calibrate(overhead)
