@@ -46,7 +46,7 @@ def main() -> None:
 
 def simulated() -> None:
     """The same cases on the simulated clock: exact simulated seconds and calls of the function."""
-    from measurefirst.simulate import SimWorld
+    from measurefirst.measure.simulate import SimWorld
 
     print(f"{'case (simulated)':<44} {'budget s':>8} {'one call s':>10} {'total s':>8} {'calls':>6}  stop")
     for call_s in (3.0, 0.5, 0.15, 0.05):

@@ -19,8 +19,8 @@ from rich.console import Console  # noqa: E402
 import tiny_lm  # noqa: E402
 from measurefirst import resolve_device  # noqa: E402
 from measurefirst.render.step import step_table  # noqa: E402
-from measurefirst.roofline import measure_peaks  # noqa: E402
-from measurefirst.step import compare_steps  # noqa: E402
+from measurefirst.tools.roofline import measure_peaks  # noqa: E402
+from measurefirst.tools.step import compare_steps  # noqa: E402
 
 
 def main() -> None:

@@ -18,8 +18,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 from measurefirst.render.text import format_time  # noqa: E402
-from measurefirst.roofline import measure_peaks  # noqa: E402
-from measurefirst.sweep import builtin, sweep  # noqa: E402
+from measurefirst.tools.roofline import measure_peaks  # noqa: E402
+from measurefirst.tools.sweep import builtin, sweep  # noqa: E402
 
 
 def numpy_matmul_peak(sizes: list[int]) -> tuple[float, int]:

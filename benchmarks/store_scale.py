@@ -93,9 +93,9 @@ def in_process(where: str) -> tuple[float, float, float]:
     (the latest 20 rows and whether there are more; the latest 20 runs of bench7; its two latest runs
     and the spread), each the
     median of REPEATS, on a new connection: what grows with the store, if anything does."""
-    from measurefirst.history import load_history
-    from measurefirst.loading import check_saved
-    from measurefirst.store import Store
+    from measurefirst.results.history import load_history
+    from measurefirst.results.loading import check_saved
+    from measurefirst.results.store import Store
 
     def timed(fn) -> float:
         times = []
@@ -137,8 +137,8 @@ def main() -> None:
         print(text, flush=True)
         lines.append(text)
 
-    from measurefirst.compact import pack
-    from measurefirst.store import Store
+    from measurefirst.results.compact import pack
+    from measurefirst.results.store import Store
 
     measured = pool()
     packed = [(m, pack(json.loads(m.to_json(indent=None)))) for m in measured]

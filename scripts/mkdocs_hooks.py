@@ -5,7 +5,7 @@
   into the site and can be found.
 - ``<!-- generated: NAME -->`` in a page is replaced by a table generated from the code at build time:
   ``cli`` (every command and option, from the argparse parser), ``findings`` (the findings catalogue
-  with its English words), ``kinds`` (every result kind of ``measurefirst.protocol.KINDS``) and ``api``
+  with its English words), ``kinds`` (every result kind of ``measurefirst.results.protocol.KINDS``) and ``api``
   (mkdocstrings' directive for every name the package exports), so the reference cannot fall behind
   the code.
 """
@@ -64,7 +64,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
 # ---- the generated reference ---------------------------------------------------------------------
 def cli_reference() -> str:
     """Every command with its description, usage, options (default, help) and examples."""
-    from measurefirst.cli import build_parser
+    from measurefirst.cli.commands import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -90,7 +90,7 @@ def cli_reference() -> str:
 
 def findings_reference() -> str:
     """The catalogue: code, severity, what produces it, threshold, and the words (en)."""
-    from measurefirst.findings import CATALOGUE
+    from measurefirst.results.findings import CATALOGUE
     from measurefirst.render.findings import EN
 
     out = ["| code | severity | from | threshold | title | why it matters | fix |",
@@ -108,7 +108,7 @@ def findings_reference() -> str:
 
 def kinds_reference() -> str:
     """Every result kind, the class that holds it, its schema version and its docstring's first line."""
-    from measurefirst import protocol
+    from measurefirst.results import protocol
 
     out = ["| kind | class | what it holds |", "| --- | --- | --- |"]
     for kind, where in protocol.KINDS.items():

@@ -89,7 +89,7 @@ def commands(body: str) -> list[str]:
 
 def run_measurefirst(argv: list[str], env: dict[str, str]) -> tuple[int, str]:
     """``measurefirst ARGV`` in this process, on the simulated clock where the command has one."""
-    from measurefirst.cli import build_parser, main
+    from measurefirst.cli.commands import build_parser, main
 
     args = build_parser().parse_args(argv)
     extra: list[str] = []

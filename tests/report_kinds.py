@@ -8,15 +8,15 @@ import functools
 import torch
 
 from measurefirst import benchmark, compare
-from measurefirst.doctor import doctor
-from measurefirst.history import History, load_history
+from measurefirst.tools.doctor import doctor
+from measurefirst.results.history import History, load_history
 from measurefirst.profiling import diff, profile
-from measurefirst.results import Count
-from measurefirst.roofline import Peaks
-from measurefirst.simulate import SimGPU, SimSpec, SimWorld
-from measurefirst.step import benchmark_step
-from measurefirst.store import Store
-from measurefirst.sweep import sweep
+from measurefirst.results.kinds import Count
+from measurefirst.tools.roofline import Peaks
+from measurefirst.measure.simulate import SimGPU, SimSpec, SimWorld
+from measurefirst.tools.step import benchmark_step
+from measurefirst.results.store import Store
+from measurefirst.tools.sweep import sweep
 from sim_step import sim_step_parts
 
 US = 1000.0
@@ -92,7 +92,7 @@ def step_results():
 
 def step_comparison():
     """The step results above with an interleaved comparison of their whole steps (on the simulated clock)."""
-    from measurefirst.step import StepComparison
+    from measurefirst.tools.step import StepComparison
 
     w = SimWorld(SimSpec(call_ns=300_000, timer_ns=100, noise=0.02, seed=6))
     whole = compare({"eager": w.function(300_000), "fused": w.function(180_000)}, timer=w.timer(), device="cpu",
@@ -152,7 +152,7 @@ def every_kind(tmp_path) -> dict[str, object]:
 
 def regression():
     """A gated check of two saved files: matmul 20% slower (a regression), add unchanged."""
-    from measurefirst.regression import check_regression
+    from measurefirst.tools.regression import check_regression
 
     ms = list(measurements())
     return check_regression(ms, [sim_measurement("matmul", 300_000.0, seed=5), ms[1]], base_name="a.json",
@@ -162,7 +162,7 @@ def regression():
 @functools.lru_cache(maxsize=None)
 def selfcheck_result():
     """A quick selfcheck on the simulated clock: one known duration, no reference tools."""
-    from measurefirst.selfcheck import selfcheck
+    from measurefirst.tools.selfcheck import selfcheck
 
     return selfcheck(simulate=SimWorld(SimSpec(timer_ns=50, seed=0)), quick=True, durations_ns=(20_000,),
                      references=False)
@@ -179,7 +179,7 @@ def collectives():
 
 def ranged_step():
     """A step timed by its ``measurefirst.range`` phases (hand-built: three steps, one warm-up)."""
-    from measurefirst.step import RangedStepResult
+    from measurefirst.tools.step import RangedStepResult
 
     return RangedStepResult("train_step", "cpu", 3, 1, {"forward": 3e-4, "backward": 5e-4, "optimizer": 1e-4},
                             1e-3, 1e-4, (1e-3, 0.98e-3, 1.02e-3), (4e-3,))
@@ -242,8 +242,8 @@ def group_step():
 def pytest_run():
     """What ``pytest --mf-json`` writes: two measuring tests (one slower than its baseline, gated) and
     one comparison."""
-    from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
-    from measurefirst.regression import change
+    from measurefirst.pytest.run import PytestBenchmark, PytestComparison, PytestRun
+    from measurefirst.tools.regression import change
 
     fast, slow = measurements()
     base = sim_measurement("matmul", 200_000.0, seed=8)

@@ -16,10 +16,10 @@ import pytest
 import torch
 
 import measurefirst as mf
-from measurefirst.cli import main
-from measurefirst.simulate import SimSpec, SimWorld
-from measurefirst.step import benchmark_step, compare_steps
-from measurefirst.store import Store
+from measurefirst.cli.commands import main
+from measurefirst.measure.simulate import SimSpec, SimWorld
+from measurefirst.tools.step import benchmark_step, compare_steps
+from measurefirst.results.store import Store
 
 import report_kinds
 
@@ -88,7 +88,7 @@ API = [
     ("selfcheck quick 'yes'", lambda: mf.selfcheck(simulate=_world(), quick="yes", durations_ns=(20_000,),
                                                     references=False), TypeError, "quick must be True or False"),
     ("selfcheck simulate 'x'", lambda: mf.selfcheck(simulate="x", quick=True), TypeError,
-     "simulate must be a measurefirst.simulate.SimWorld"),
+     "simulate must be a measurefirst.measure.simulate.SimWorld"),
     ("selfcheck durations 10**15", lambda: mf.selfcheck("cpu", durations_ns=[10**15]), ValueError,
      "durations_ns must be at most"),
     ("profile group_by_shape 'yes'", lambda: mf.profile(_never, device="cpu", group_by_shape="yes"), TypeError,

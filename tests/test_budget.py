@@ -1,6 +1,6 @@
 """Budgets kept (issue 25): what a budget bounds, stated once and checked with the simulated clock.
 
-The rule (see measurefirst.engine and docs/budgets.md): no call of the function starts after the
+The rule (see measurefirst.measure.engine and docs/budgets.md): no call of the function starts after the
 deadline, except the first call each function needs (benchmark: the cold call; compare: each candidate's
 first call). So a benchmark lasts at most ``budget + one sample + fixed overhead``, a sample planned at
 most SAMPLE_BUDGET_SHARE of the budget, or one call when a call is longer; a comparison at most ``budget +
@@ -12,10 +12,10 @@ a fixed ``number`` whose one sample cannot fit the budget is refused, estimated 
 import pytest
 
 import measurefirst
-from measurefirst import defaults
-from measurefirst.engine import OVERHEAD_REPS, SAMPLE_BUDGET_SHARE, BenchmarkError
-from measurefirst.errors import BudgetError
-from measurefirst.simulate import SimWorld
+from measurefirst.measure import defaults
+from measurefirst.measure.engine import OVERHEAD_REPS, SAMPLE_BUDGET_SHARE, BenchmarkError
+from measurefirst.results.errors import BudgetError
+from measurefirst.measure.simulate import SimWorld
 
 #: The fixed overhead a run may add to its budget on the simulated clock: the overhead probes (each a
 #: timer reading) and slack for the clock readings around the calls.
@@ -55,7 +55,7 @@ def test_a_benchmark_lasts_at_most_its_budget_plus_one_sample(budget, call_ns, n
 
 def test_cold_calls_taken_before_the_engine_count_against_the_budget():
     w = SimWorld(call_ns=1e6, timer_ns=TIMER_NS)
-    m = measurefirst.engine.measure(w.function(), w.timer(), measurefirst.Options(budget=0.2), label="x",
+    m = measurefirst.measure.engine.measure(w.function(), w.timer(), measurefirst.Options(budget=0.2), label="x",
                                     device="cpu", cold_ns=5e8)
     assert w.calls == 0 and m.n_samples == 1 and m.stop.reason == "budget"  # the cold call is the one sample
 
@@ -99,7 +99,7 @@ def test_counts_beyond_the_limit_are_refused_up_front(name):
 
 
 def test_the_command_line_refuses_a_loop_count_that_would_overflow(capsys):
-    from measurefirst.cli import main
+    from measurefirst.cli.commands import main
 
     # before: "the function raised at sample 0: OverflowError"
     assert main(["bench", "1", "--number", "99999999999999999999"]) == 2
@@ -199,7 +199,7 @@ def test_a_base_exception_while_profiled_is_a_profile_error():
 
 
 def test_the_command_line_prints_one_line_for_a_system_exit(capsys):
-    from measurefirst.cli import main
+    from measurefirst.cli.commands import main
 
     code = main(["bench", "if n[0] == 50: raise SystemExit(3)\nn[0] += 1", "-s", "n = [0]", "--device", "cpu",
                  "--budget", "1", "--min-time", "0"])
@@ -212,7 +212,7 @@ def test_the_command_line_prints_one_line_for_a_system_exit(capsys):
 # ---- a second Ctrl-C -------------------------------------------------------------------------------------
 _FIRST_AT_SAMPLE_5 = """
 import os, signal
-import measurefirst.engine as E
+import measurefirst.measure.engine as E
 take = E.Sampler.take_sample
 def take_sample(self):
     take(self)
@@ -222,10 +222,10 @@ E.Sampler.take_sample = take_sample
 """
 _SECOND = {
     # the second Ctrl-C while the partial result is made, or while the "interrupted" line is printed
-    "keeping the partial": "import measurefirst.engine as G\nkeep = G.Sampler.partial\n"
+    "keeping the partial": "import measurefirst.measure.engine as G\nkeep = G.Sampler.partial\n"
                            "def again(self, reason):\n    os.kill(os.getpid(), signal.SIGINT)\n"
                            "    return keep(self, reason)\nG.Sampler.partial = again\n",
-    "saying so": "import measurefirst.guard as G\nsay = G.say\n"
+    "saying so": "import measurefirst.cli.guard as G\nsay = G.say\n"
                  "def again(text):\n    os.kill(os.getpid(), signal.SIGINT)\n    say(text)\nG.say = again\n",
 }
 
@@ -254,13 +254,13 @@ def test_a_step_comparison_keeps_its_budget(monkeypatch):
     import sys
     from pathlib import Path
 
-    from measurefirst import step as step_mod
-    from measurefirst.simulate import SimGPU
+    from measurefirst.tools import step as step_mod
+    from measurefirst.measure.simulate import SimGPU
 
     sys.path.insert(0, str(Path(__file__).parent))
     from sim_step import sim_step_parts
 
-    compare_mod = importlib.import_module("measurefirst.compare")
+    compare_mod = importlib.import_module("measurefirst.tools.compare")
     g = SimGPU(name="NVIDIA H100 80GB HBM3")
     calls, inside = [], []
     real_call, real_compare = step_mod._Step.__call__, compare_mod.compare

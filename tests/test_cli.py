@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 SIM = ["bench", "--simulate", "call=10us,timer=50ns", "--min-time", "0"]
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 SIM = ["--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001"]
 
@@ -202,7 +202,7 @@ def test_bad_input_exits_2_with_one_line_and_measures_nothing(argv, needle, file
 
 
 def test_every_verb_has_bad_input_cases():
-    from measurefirst.cli import build_parser
+    from measurefirst.cli.commands import build_parser
 
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     assert set(sub.choices) == set(CASES)
@@ -286,7 +286,7 @@ def test_unbound_local_in_a_statement_says_statements_run_in_a_function(capsys):
 
 
 def test_help_texts_describe_every_option():
-    from measurefirst.cli import build_parser
+    from measurefirst.cli.commands import build_parser
 
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")

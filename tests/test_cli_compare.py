@@ -2,7 +2,7 @@
 
 import json
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 
 def test_live_compare_simulated(capsys):
@@ -172,7 +172,7 @@ def test_live_compare_saves_each_measurement_and_the_verdicts(tmp_path, capsys):
     assert main(["compare", "--simulate", "call=100us,noise=0.01,seed=2;call=110us", "x", "--save", "ab",
                  "--store", str(store)]) == 0
     assert "saved 3 run(s)" in capsys.readouterr().err
-    from measurefirst.store import Store
+    from measurefirst.results.store import Store
 
     with Store(store) as s:
         assert [(r.name, r.kind) for r in s.list()] == [("ab/sim0", "measurement"), ("ab/sim1", "measurement"),
@@ -182,7 +182,7 @@ def test_live_compare_saves_each_measurement_and_the_verdicts(tmp_path, capsys):
 
 NO_TORCH = """
 import sys
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 a, b, out, store = sys.argv[1:5]
 codes = [main(["compare", a, b, "-o", out, "--save", "--store", store]), main(["runs", "--store", store]),
          main(["runs", "show", "1", "--store", store]), main(["runs", "export", "1", "--store", store]),

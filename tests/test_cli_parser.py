@@ -1,5 +1,5 @@
 """The command line's defaults and choices are the library's own: each is written once
-(measurefirst.defaults), so a change there changes both, and the two cannot drift apart."""
+(measurefirst.measure.defaults), so a change there changes both, and the two cannot drift apart."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from dataclasses import fields
 import pytest
 
 from measurefirst import benchmark, compare, doctor, profile, sweep
-from measurefirst.cli import build_parser
-from measurefirst.engine import Options
+from measurefirst.cli.commands import build_parser
+from measurefirst.measure.engine import Options
 from measurefirst.profiling.capture import SORTS, VIEWS
-from measurefirst.step import STEP_DTYPES, benchmark_step, compare_steps
-from measurefirst.sweep import builtin
-from measurefirst.timers import TIMER_CHOICES
+from measurefirst.tools.step import STEP_DTYPES, benchmark_step, compare_steps
+from measurefirst.tools.sweep import builtin
+from measurefirst.measure.timers import TIMER_CHOICES
 
 
 def _args(*argv: str):
@@ -64,6 +64,6 @@ def test_the_command_line_stays_thin():
     """cli.py is glue (parse, one library call, emit): the guard, loading and simulation live elsewhere."""
     from pathlib import Path
 
-    import measurefirst.cli as cli
+    import measurefirst.cli.commands as cli
 
     assert len(Path(cli.__file__).read_text().splitlines()) < 350

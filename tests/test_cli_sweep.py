@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 
 def test_builtin_sweep_cli_json(tmp_path, capsys):
@@ -56,7 +56,7 @@ def test_a_rate_above_a_cached_peak_measures_the_peak_again(tmp_path, capsys, mo
     # issue 24 item 1: a rate above its roof makes the sweep measure the peak once more, and say so
     from dataclasses import replace
 
-    from measurefirst import roofline
+    from measurefirst.tools import roofline
 
     low = roofline.Peaks("cpu", "test cpu", "float32", flops_per_s=1.0, bytes_per_s=1.0, matmul_size=64,
                          copy_bytes=2**20, threads=1, host="h", measured_at="2026-11-30T09:12:00+00:00", load=3.1,

@@ -4,10 +4,11 @@ import math
 
 import pytest
 
-from measurefirst import benchmark, stats
-from measurefirst.compare import Comparison, compare, paired_verdict, settled
-from measurefirst.engine import BenchmarkError, Interrupted
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst import benchmark
+from measurefirst.measure import stats
+from measurefirst.tools.compare import Comparison, compare, paired_verdict, settled
+from measurefirst.measure.engine import BenchmarkError, Interrupted
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 
 def world(**kw):
@@ -275,7 +276,7 @@ def test_a_verdict_written_before_reason_loads_with_none():
 
 
 def test_block_sizes_give_close_candidates_the_same_count_and_at_least_three():
-    from measurefirst.compare import block_sizes
+    from measurefirst.tools.compare import block_sizes
 
     # 3.4 ms and 3.3 ms samples in 5 ms blocks were 1 and 2 samples: a one-sample "median" against
     # a two-sample one, hit unequally by every interruption
@@ -303,7 +304,7 @@ def test_interruptions_the_timer_cannot_see_hit_both_candidates_alike():
 
 
 def test_undecided_verdicts_say_why_in_both_languages():
-    from measurefirst.compare import Verdict
+    from measurefirst.tools.compare import Verdict
     from measurefirst.lecture.demos import verdict_words as lecture_words
     from measurefirst.render.words import verdict_words
 

@@ -25,16 +25,16 @@ from hypothesis import strategies as st
 
 import report_kinds as rk
 from measurefirst import benchmark
-from measurefirst.errors import FitError
-from measurefirst.findings import CATALOGUE, Finding, found
-from measurefirst.protocol import KINDS
+from measurefirst.results.errors import FitError
+from measurefirst.results.findings import CATALOGUE, Finding, found
+from measurefirst.results.protocol import KINDS
 from measurefirst.render.findings import EN, finding_words
 from measurefirst.render.report import fragment
 from measurefirst.render.report_html import value_vs_threshold
 from measurefirst.render.text import fit_text, format_time, sweep_lines
 from measurefirst.render.views import Options, view
 from measurefirst.render.words import word
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 LANGS = ("en", "zh")
 PROPERTY = settings(max_examples=12, deadline=None, derandomize=True, database=None,
@@ -155,7 +155,7 @@ def test_a_points_precision_is_said_once_with_the_interval_the_stopping_rule_jud
 @given(cold=st.sampled_from([0.5, 1.5, 4.0, 9.5, 12.0, 40.0]), noise=st.floats(0.0, 0.3), seed=st.integers(0, 2**16))
 def test_doctors_notes_and_warnings_cross_their_own_thresholds(cold, noise, seed):
     """A doctor's cold-start note (from 2x) and warning (from 10x) each carry the threshold they crossed."""
-    from measurefirst.doctor import doctor
+    from measurefirst.tools.doctor import doctor
 
     w = SimWorld(SimSpec(call_ns=100_000.0, noise=noise, seed=seed, cold_ns=cold * 100_000.0))
     d = doctor(w.function(), timer=w.timer(), budget=0.2, label="f")
@@ -167,8 +167,8 @@ def test_doctors_notes_and_warnings_cross_their_own_thresholds(cold, noise, seed
 def test_doctors_unsynchronized_timing_claims_its_threshold_only_when_it_crossed_it(kernel_us):
     """On the simulated GPU: a launch-bound kernel reads about the same with and without synchronizing (a note,
     no threshold crossed); a 50 µs kernel reads 12x short unsynchronized (a warning from 2x)."""
-    from measurefirst.doctor import doctor
-    from measurefirst.simulate import SimGPU
+    from measurefirst.tools.doctor import doctor
+    from measurefirst.measure.simulate import SimGPU
 
     g = SimGPU()
     with g.installed():
@@ -267,8 +267,8 @@ def test_each_kind_shows_a_median_at_the_same_rounding_in_text_and_html(every_ki
 def sweeps(draw):
     """A hand-built sweep whose times follow t0 + c·n^k, some sizes disturbed (slower or faster), against a peak
     that some rates pass."""
-    from measurefirst.roofline import Peaks
-    from measurefirst.sweep import SweepPoint, SweepResult
+    from measurefirst.tools.roofline import Peaks
+    from measurefirst.tools.sweep import SweepPoint, SweepResult
     from test_snapshots import measurement
 
     t0, c, k = draw(st.floats(1e3, 1e6)), draw(st.floats(1e-4, 1.0)), draw(st.floats(0.5, 3.5))

@@ -12,12 +12,12 @@ import pytest
 
 import count_workloads as cw
 from measurefirst import BenchmarkError, benchmark, change
-from measurefirst import _counters, counting
-from measurefirst.cli import main
-from measurefirst.regression import COUNT_THRESHOLD, steps
-from measurefirst.results import Count, Measurement, Stop, load_result
+from measurefirst.measure import _counters, counting
+from measurefirst.cli.commands import main
+from measurefirst.tools.regression import COUNT_THRESHOLD, steps
+from measurefirst.results.kinds import Count, Measurement, Stop, load_result
 from measurefirst.render.words import flag_words
-from measurefirst.store import Store
+from measurefirst.results.store import Store
 
 PROBLEMS = counting.backend_problems()
 NO_BACKEND = PROBLEMS["perf"] is not None and PROBLEMS["callgrind"] is not None

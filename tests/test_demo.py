@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 from measurefirst.lecture import default_lang, run
 
 

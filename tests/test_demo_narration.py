@@ -3,16 +3,16 @@
 import pytest
 from rich.cells import cell_len
 
-from measurefirst.compare import Verdict
-from measurefirst.engine import benchmark
-from measurefirst.fit import PowerFit
+from measurefirst.tools.compare import Verdict
+from measurefirst.measure.engine import benchmark
+from measurefirst.tools.fit import PowerFit
 from measurefirst.lecture import demos
 from measurefirst.lecture.narration import TEXT, say
 from measurefirst.profiling.capture import KernelRow, OpRow
 from measurefirst.profiling.kernels import decode_kernel, gpu_family
 from measurefirst.render.findings import title
-from measurefirst.results import Measurement, Stop, Warmup
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.results.kinds import Measurement, Stop, Warmup
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 LANGS = ("en", "zh")
 
@@ -179,8 +179,8 @@ import random
 import re
 
 from measurefirst.profiling.capture import Profile
-from measurefirst.results import RunToRun
-from measurefirst.sweep import SweepPoint, SweepResult
+from measurefirst.results.kinds import RunToRun
+from measurefirst.tools.sweep import SweepPoint, SweepResult
 
 
 def _op(name, self_s, calls=1):

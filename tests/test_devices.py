@@ -9,7 +9,7 @@ import torch
 import measurefirst
 
 from measurefirst import DeviceError, available_devices, resolve_device
-from measurefirst.devices import _parse_size, cpu_llc_bytes, environment
+from measurefirst.measure.devices import _parse_size, cpu_llc_bytes, environment
 
 
 def test_auto_and_cpu():

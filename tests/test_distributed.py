@@ -189,7 +189,7 @@ def test_a_hung_rank_is_reported_within_the_timeout(tasks: object) -> None:
 ])
 def test_collectives_options_are_checked_before_any_rank_starts(argv: list[str], needle: str, capsys: object,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from measurefirst.cli import main
+    from measurefirst.cli.commands import main
     from measurefirst.distributed import launch
 
     def no_spawn(*args: object, **kwargs: object) -> None:

@@ -18,12 +18,12 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from test_snapshots import comparison, measurement  # noqa: E402  (hand-built results)
 
-from measurefirst.cli import main  # noqa: E402
-from measurefirst.compare import Verdict  # noqa: E402
+from measurefirst.cli.commands import main  # noqa: E402
+from measurefirst.tools.compare import Verdict  # noqa: E402
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult  # noqa: E402
 from measurefirst.distributed.ranked import DISAGREE, RankComparison, group_verdict  # noqa: E402
 from measurefirst.distributed.saved import COLLECTIVES_THRESHOLD, check_groups  # noqa: E402
-from measurefirst.store import Store, to_save  # noqa: E402
+from measurefirst.results.store import Store, to_save  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NODES = ({"host": "node-a", "local_rank": 0}, {"host": "node-b", "local_rank": 0})
@@ -105,7 +105,7 @@ def test_a_busbw_drop_fails_the_check_naming_the_op_and_size() -> None:
 
 
 def test_the_spread_of_a_collectives_check_is_measured_from_eight_saved_runs(tmp_path: Path) -> None:
-    from measurefirst.loading import check_saved
+    from measurefirst.results.loading import check_saved
 
     db = tmp_path / "s.db"
     with Store(db) as st:
@@ -188,9 +188,9 @@ def test_collectives_refuses_a_bad_budget_and_output_before_measuring(tmp_path: 
 
 
 def test_under_torchrun_bench_and_live_compare_run_on_every_rank(monkeypatch: pytest.MonkeyPatch) -> None:
-    from measurefirst.cli_parser import build_parser
+    from measurefirst.cli.parser import build_parser
     from measurefirst.distributed import cli as dcli
-    from measurefirst.errors import UsageError
+    from measurefirst.results.errors import UsageError
 
     parser = build_parser("0")
     bench = parser.parse_args(["bench", "x.sum()", "--count", "instructions"])

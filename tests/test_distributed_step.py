@@ -15,7 +15,7 @@ import pytest
 
 import report_kinds as rk
 from measurefirst.distributed.step import HANG_GRACE_SECONDS, STRAGGLER_MIN_STEP_FRACTION, GroupStepResult
-from measurefirst.protocol import from_dict
+from measurefirst.results.protocol import from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 DELAY = 0.03  # seconds rank 1 sleeps in every backward
@@ -137,7 +137,7 @@ def test_two_node_launch_with_two_torchrun_agents() -> None:
 
 
 def test_step_ddp_outside_a_group_says_how_to_launch_it(capsys, monkeypatch) -> None:
-    from measurefirst.cli import main
+    from measurefirst.cli.commands import main
 
     for k in ("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"):
         monkeypatch.delenv(k, raising=False)

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from measurefirst.cli import main  # noqa: E402
+from measurefirst.cli.commands import main  # noqa: E402
 from measurefirst.distributed.saved import check_groups, history_of, step_measurement  # noqa: E402
 from measurefirst.distributed.step import GroupStepResult, RankStep  # noqa: E402
-from measurefirst.regression import RUN_TO_RUN_CV  # noqa: E402
-from measurefirst.store import Store  # noqa: E402
+from measurefirst.tools.regression import RUN_TO_RUN_CV  # noqa: E402
+from measurefirst.results.store import Store  # noqa: E402
 
 BACKWARD = 0.020  # seconds: each rank's backward compute in the base run
 SLOWER = 1.3  # rank 1's backward in the slowed run
@@ -131,7 +131,7 @@ def test_history_of_a_name_whose_runs_it_does_not_show_says_what_they_are_and_wh
 
 
 def test_the_spread_of_phases_is_measured_from_eight_saved_runs(tmp_path: Path) -> None:
-    from measurefirst.loading import check_saved
+    from measurefirst.results.loading import check_saved
 
     def shifted(f: float) -> GroupStepResult:  # every phase and step of every rank f times the base
         g = group(jitter=1)

@@ -5,12 +5,12 @@ import json
 import torch
 
 from measurefirst import doctor
-from measurefirst.doctor import Diagnosis
-from measurefirst.cli import main
-from measurefirst.findings import UNSTABLE_IQR_FRACTION
+from measurefirst.tools.doctor import Diagnosis
+from measurefirst.cli.commands import main
+from measurefirst.results.findings import UNSTABLE_IQR_FRACTION
 from measurefirst.render.doctor import diagnosis_lines
 from measurefirst.render.findings import finding_words
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 # about the machine, not the function: the engine's checks of the samples, and doctor's of the machine
 MACHINE_CODES = {"unstable", "drift", "speed_modes", "outliers", "preempted", "precision_not_met", "noise_floor",
@@ -196,7 +196,7 @@ def test_cli_doctor_strict_and_json(capsys, tmp_path):
 
 
 def test_fp32_matmul_detection_ignores_low_precision_products():
-    from measurefirst.doctor import fp32_matmuls
+    from measurefirst.tools.doctor import fp32_matmuls
 
     a = torch.randn(16, 16)
     lin = torch.nn.Linear(16, 16)

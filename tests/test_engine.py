@@ -5,9 +5,10 @@ import math
 
 import pytest
 
-from measurefirst import benchmark, stats
-from measurefirst.engine import BenchmarkError, Interrupted, _warmup_falling
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst import benchmark
+from measurefirst.measure import stats
+from measurefirst.measure.engine import BenchmarkError, Interrupted, _warmup_falling
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 
 def run(spec: SimSpec, **options):
@@ -333,7 +334,7 @@ def test_repeats_and_trials_together_are_refused_with_the_fix():
 def test_a_repetition_ends_only_with_enough_samples_the_statistics_use():
     # one sample in three is preempted: each repetition still holds REPEAT_MIN_SAMPLES clean samples, so all
     # five count towards the spread (its 95% factor is the one for 5, not for the 2 that had enough)
-    from measurefirst.engine import REPEAT_MIN_SAMPLES
+    from measurefirst.measure.engine import REPEAT_MIN_SAMPLES
 
     w = SimWorld(call_ns=2e6, timer_ns=50, preempt_prob=0.34, preempt_ns=1e5, seed=2)
     m = benchmark(w.function(), timer=w.timer(), device="cpu", number=1, min_time=0.02, warmup_min_time=0.0)

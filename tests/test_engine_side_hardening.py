@@ -8,8 +8,8 @@ import pytest
 import torch
 
 import measurefirst
-from measurefirst.simulate import SimWorld
-from measurefirst.step import benchmark_step
+from measurefirst.measure.simulate import SimWorld
+from measurefirst.tools.step import benchmark_step
 
 def _pair(world):
     return {"a": world.function(1e6, "a"), "b": world.function(1.1e6, "b")}
@@ -113,7 +113,7 @@ def test_step_table_and_verdict_do_not_contradict_silently():
         _Load.on = calls["n"] == 1  # the first variant's table is measured on a busy machine
         return _build()
 
-    sc = measurefirst.step.compare_steps(
+    sc = measurefirst.tools.step.compare_steps(
         build, variants=["eager"], dtypes=["fp32", "bf16"], device="cpu", steps=3, warmup=1, compare_budget=1.0)
     results, comparison = sc.steps, sc.comparison
     _Load.on = False
@@ -131,7 +131,7 @@ def test_step_table_and_verdict_do_not_contradict_silently():
 # ---- item 12: Comparison.from_dict (the CLI reads comparison files without it, through load_measurements) --
 @pytest.mark.parametrize("drop", ["labels", "verdicts", "stop", "block_values_ns"])
 def test_comparison_from_dict_raises_only_value_error(drop):
-    from measurefirst.compare import Comparison
+    from measurefirst.tools.compare import Comparison
 
     w = SimWorld(call_ns=1e5, noise=0.01, seed=2)
     d = measurefirst.compare(_pair(w), timer=w.timer(), device="cpu", budget=0.5).to_dict()

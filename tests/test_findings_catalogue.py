@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from measurefirst import findings
-from measurefirst.findings import CATALOGUE, SEVERITIES, Finding, found
+from measurefirst.results import findings
+from measurefirst.results.findings import CATALOGUE, SEVERITIES, Finding, found
 from measurefirst.render.findings import EN, LANGS, ZH, finding_line, finding_text, finding_words, with_words
 
-SRC = Path(findings.__file__).parent
+SRC = Path(findings.__file__).parent.parent
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
@@ -35,8 +35,9 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     # findings are built through found() (the catalogue's severity and threshold), never by hand
     assert list(_finding_calls_outside_findings_py()) == []
     # each code is built where its catalogue entry says
-    sources = {"findings.py": ("measurement", "count", "fit"), "doctor.py": ("doctor",), "step.py": ("step",),
-               "distributed/step.py": ("step",), "selfcheck.py": ("selfcheck",), "sweep.py": ("sweep",),
+    sources = {"results/findings.py": ("measurement", "count", "fit"), "tools/doctor.py": ("doctor",),
+               "tools/step.py": ("step",), "distributed/step.py": ("step",), "tools/selfcheck.py": ("selfcheck",),
+               "tools/sweep.py": ("sweep",),
                "distributed/ranked.py": ("distributed",), "distributed/saved.py": ("distributed",)}
     assert [(code, where) for code, where in produced
             if CATALOGUE[code].source not in sources[where.split(":")[0]]] == []
@@ -44,7 +45,7 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
 
 def _finding_calls_outside_findings_py():
     for path in sorted(SRC.rglob("*.py")):
-        if path.name == "findings.py" and path.parent == SRC:
+        if path.name == "findings.py" and path.parent == SRC / "results":
             continue
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Finding":

@@ -27,11 +27,11 @@ import time
 import pytest
 
 import measurefirst
-from measurefirst.cli import main
-from measurefirst.protocol import KINDS
+from measurefirst.cli.commands import main
+from measurefirst.results.protocol import KINDS
 from measurefirst.render.report import report
 from measurefirst.render.views import view
-from measurefirst.store import Store
+from measurefirst.results.store import Store
 
 import report_kinds
 

@@ -20,11 +20,11 @@ import random
 
 import pytest
 
-from measurefirst.cli import main
-from measurefirst.loading import load_measurements
-from measurefirst.results import Measurement, parse_json
-from measurefirst.simulate import SimWorld
-from measurefirst.sweep import SweepResult, sweep
+from measurefirst.cli.commands import main
+from measurefirst.results.loading import load_measurements
+from measurefirst.results.kinds import Measurement, parse_json
+from measurefirst.measure.simulate import SimWorld
+from measurefirst.tools.sweep import SweepResult, sweep
 
 N_LOADER = 600
 N_CLI = 240

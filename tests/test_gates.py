@@ -12,13 +12,13 @@ from typing import Callable
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.cli import main
-from measurefirst.regression import (DISTURBED_CODES, Change, Regression, change, check_regression,
+from measurefirst.cli.commands import main
+from measurefirst.tools.regression import (DISTURBED_CODES, Change, Regression, change, check_regression,
                                      disturbances)
 from measurefirst.render.report import fragment
 from measurefirst.render.tables import regression_failures, regression_lines
-from measurefirst.results import Measurement
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.results.kinds import Measurement
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 MS = 1_000_000  # ns
 

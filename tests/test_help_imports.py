@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from measurefirst.cli import COMMANDS
+from measurefirst.cli.commands import COMMANDS
 
 SRC = str(Path(__file__).resolve().parents[1] / "src")
-HEAVY = ("numpy", "torch", "measurefirst.store", "sqlite3", "rich")
+HEAVY = ("numpy", "torch", "measurefirst.results.store", "sqlite3", "rich")
 
 PROBE = """
 import json, sys
 sys.path.insert(0, {src!r})
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 try:
     main({argv!r})
 except SystemExit:

@@ -20,6 +20,18 @@ The rule, edge by edge (M is the importing module):
   user code) cannot be resolved statically and is not an edge.
 
 A cycle is a strongly connected component of more than one module, or a module that imports itself.
+
+Two more rules read the imports under ``if TYPE_CHECKING:`` too (they never run, but a type that a
+module needs from another ties the two as much as a run-time import does):
+
+* no typing-only cycle: an edge that only typing makes may not close a cycle;
+* a renderer (``measurefirst.render.*``) imports nothing but results (``measurefirst.results.*``), the
+  words and other renderers.
+
+Both have known exceptions today, listed below edge by edge (the result types that still live beside
+the tools that make them, and the late imports of renderers in the results' ``__str__``/``_repr_html_``:
+issue 26's one protocol shell removes them). The lists may only shrink: a new edge fails, and so does a
+listed edge that is gone (strike it).
 """
 
 from __future__ import annotations
@@ -28,6 +40,67 @@ import ast
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src"
+
+TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
+    "distributed": {"distributed.bandwidth", "distributed.collectives", "distributed.group", "distributed.launch",
+        "distributed.ranked", "distributed.step"},
+    "distributed.saved": {"distributed.collectives"},
+    "measure.reference": {"results.kinds"},
+    "measure.workers": {"measure.engine"},
+    "profiling": {"profiling.capture", "profiling.diff"},
+    "pytest.run": {"results.findings"},
+    "render.distributed": {"distributed.collectives", "distributed.group"},
+    "render.doctor": {"tools.doctor"},
+    "render.gate": {"tools.regression"},
+    "render.group_step": {"distributed.step"},
+    "render.markdown": {"pytest.run", "tools.regression"},
+    "render.plots": {"tools.sweep"},
+    "render.profile": {"profiling.capture", "profiling.diff"},
+    "render.ranks": {"distributed.group", "distributed.ranked", "distributed.saved"},
+    "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.ranked",
+        "distributed.saved", "pytest.run", "tools.regression", "tools.selfcheck", "tools.step"},
+    "render.report_html": {"results.findings"},
+    "render.report_profile": {"profiling.capture", "profiling.diff"},
+    "render.report_step": {"tools.doctor", "tools.step"},
+    "render.report_sweep": {"results.kinds", "tools.fit", "tools.sweep"},
+    "render.report_timing": {"results.history", "results.kinds", "tools.compare"},
+    "render.selfcheck": {"tools.selfcheck"},
+    "render.step": {"tools.step"},
+    "render.tables": {"results.history", "results.store", "tools.compare", "tools.regression"},
+    "render.text": {"results.kinds", "tools.compare", "tools.fit", "tools.regression", "tools.roofline",
+        "tools.sweep"},
+    "render.words": {"tools.compare", "tools.regression"},
+    "results.findings": {"results.kinds"},
+    "tools.regression": {"tools.compare"},
+}
+
+RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
+    "render.distributed": {"distributed.bandwidth", "distributed.collectives", "distributed.group"},
+    "render.doctor": {"tools.doctor"},
+    "render.gate": {"tools.regression"},
+    "render.group_step": {"distributed.step"},
+    "render.markdown": {"pytest.run", "tools.regression"},
+    "render.noise": {"measure.noise"},
+    "render.plots": {"tools.sweep"},
+    "render.profile": {"profiling.capture", "profiling.diff"},
+    "render.progress": {"measure.progress"},
+    "render.ranks": {"distributed.group", "distributed.layout", "distributed.ranked", "distributed.saved"},
+    "render.report": {"measure", "measure.defaults"},
+    "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.layout",
+        "distributed.ranked", "distributed.saved", "pytest.run", "tools.regression", "tools.selfcheck", "tools.step"},
+    "render.report_profile": {"profiling.capture", "profiling.diff"},
+    "render.report_step": {"tools.doctor", "tools.step"},
+    "render.report_sweep": {"tools.fit", "tools.sweep"},
+    "render.report_timing": {"tools.compare"},
+    "render.selfcheck": {"measure", "measure.defaults", "tools.selfcheck"},
+    "render.step": {"tools.step"},
+    "render.tables": {"profiling.kernels", "tools.compare", "tools.regression"},
+    "render.text": {"measure.stats", "tools.compare", "tools.fit", "tools.regression", "tools.roofline",
+        "tools.sweep"},
+    "render.views": {"measure", "measure.defaults"},
+    "render.words": {"measure", "measure.defaults", "tools.compare", "tools.regression"},
+}
+
 
 
 def module_name(path: Path) -> str:
@@ -42,14 +115,15 @@ def _is_type_checking(test: ast.expr) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
-def _imports(tree: ast.AST) -> list[ast.Import | ast.ImportFrom]:
-    """Every import node, at any depth, except the body of ``if TYPE_CHECKING:`` (its ``else`` runs)."""
+def _imports(tree: ast.AST, typing: bool = False) -> list[ast.Import | ast.ImportFrom]:
+    """Every import node, at any depth, except the body of ``if TYPE_CHECKING:`` (its ``else`` runs),
+    unless ``typing``."""
     found: list[ast.Import | ast.ImportFrom] = []
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             found.append(node)
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if not typing and isinstance(node, ast.If) and _is_type_checking(node.test):
             children: list[ast.AST] = [node.test, *node.orelse]
         else:
             children = list(ast.iter_child_nodes(node))
@@ -70,7 +144,7 @@ def _lazy_exports(tree: ast.Module) -> dict[str, str]:
     return {}
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(typing: bool = False) -> dict[str, set[str]]:
     trees: dict[str, ast.Module] = {}
     packages: set[str] = set()
     for path in sorted(SRC.rglob("*.py")):
@@ -99,7 +173,7 @@ def import_graph() -> dict[str, set[str]]:
             found.discard(importer)  # a package's own ``from . import x`` imports x, not itself
         return found
 
-    return {name: {t for node in _imports(tree) for t in targets(name, node) if t in trees}
+    return {name: {t for node in _imports(tree, typing) for t in targets(name, node) if t in trees}
             for name, tree in trees.items()}
 
 
@@ -154,9 +228,46 @@ def test_the_graph_resolves_relative_lazy_and_submodule_imports() -> None:
     # ``from . import svg``: the package and the submodule
     assert {"measurefirst.render", "measurefirst.render.svg"} <= graph["measurefirst.render.report_profile"]
     # the lazy package does not import its submodules when it is imported
-    assert "measurefirst.compare" not in graph["measurefirst"]
+    assert "measurefirst.tools.compare" not in graph["measurefirst"]
 
 
 def test_no_import_cycles() -> None:
     found = cycles(import_graph())
     assert not found, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def _short(module: str) -> str:
+    return module.removeprefix("measurefirst.")
+
+
+def test_no_typing_only_cycle_beyond_the_known_ones() -> None:
+    run, full = import_graph(), import_graph(typing=True)
+    component = {m: i for i, c in enumerate(cycles(full)) for m in c}
+    found: dict[str, set[str]] = {}
+    for a in full:
+        if a == "measurefirst":  # the package's TYPE_CHECKING block mirrors its lazy _EXPORTS
+            continue
+        for b in full[a] - run[a]:
+            if a in component and component.get(b) == component[a]:
+                found.setdefault(_short(a), set()).add(_short(b))
+    new = {a: bs - TYPING_EDGES_IN_CYCLES.get(a, set()) for a, bs in found.items()}
+    gone = {a: bs - found.get(a, set()) for a, bs in TYPING_EDGES_IN_CYCLES.items()}
+    assert not {a: bs for a, bs in new.items() if bs}, "typing-only imports that close a cycle"
+    assert not {a: bs for a, bs in gone.items() if bs}, "listed typing edges that are gone: strike them"
+
+
+def test_renderers_import_only_results_words_and_renderers_beyond_the_known_ones() -> None:
+    full = import_graph(typing=True)
+    found = {_short(a): {_short(t) for t in ts if not (t == "measurefirst" or t.startswith("measurefirst.render")
+                                                     or t.startswith("measurefirst.results"))}
+             for a, ts in full.items() if a.startswith("measurefirst.render")}
+    new = {a: bs - RENDERERS_IMPORTING_COMPUTATION.get(a, set()) for a, bs in found.items()}
+    gone = {a: bs - found.get(a, set()) for a, bs in RENDERERS_IMPORTING_COMPUTATION.items()}
+    assert not {a: bs for a, bs in new.items() if bs}, "a renderer imports computation"
+    assert not {a: bs for a, bs in gone.items() if bs}, "listed renderer imports that are gone: strike them"
+
+
+def test_the_typing_rules_read_type_checking_blocks() -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x\n")
+    assert [ast.unparse(n) for n in _imports(tree, typing=True)] == ["from typing import TYPE_CHECKING", "import x"]
+    assert cycles({"a": {"b"}, "b": {"a"}}) and not cycles({"a": {"b"}, "b": set()})

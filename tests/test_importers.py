@@ -16,12 +16,12 @@ import numpy as np
 import pytest
 
 import measurefirst
-from measurefirst.cli import main
-from measurefirst.importers import from_pyperf, from_pytest_benchmark, sniff
-from measurefirst.loading import LoadError, imported_runs
-from measurefirst.results import Measurement
-from measurefirst.stats import NOTCH_FACTOR, NOTCH_MIN_ROUNDS
-from measurefirst.store import Store
+from measurefirst.cli.commands import main
+from measurefirst.results.importers import from_pyperf, from_pytest_benchmark, sniff
+from measurefirst.results.loading import LoadError, imported_runs
+from measurefirst.results.kinds import Measurement
+from measurefirst.measure.stats import NOTCH_FACTOR, NOTCH_MIN_ROUNDS
+from measurefirst.results.store import Store
 
 SUITE = """
 import pytest

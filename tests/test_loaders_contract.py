@@ -7,10 +7,10 @@ import math
 import pytest
 
 import measurefirst
-from measurefirst.regression import change, match
-from measurefirst.loading import load_measurements
-from measurefirst.results import Measurement
-from measurefirst.simulate import SimWorld
+from measurefirst.tools.regression import change, match
+from measurefirst.results.loading import load_measurements
+from measurefirst.results.kinds import Measurement
+from measurefirst.measure.simulate import SimWorld
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import statistics
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.noise import (
+from measurefirst.measure.noise import (
     NoiseProfile,
     ProfileEntry,
     apply_profile,
@@ -23,8 +23,8 @@ from measurefirst.noise import (
     read_profile,
     save_profile,
 )
-from measurefirst.results import RunToRun, spread_factor
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.results.kinds import RunToRun, spread_factor
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 
 def profile(entries=None, threads=2, processes=6, host=None):
@@ -293,7 +293,7 @@ def test_measure_profile_refuses_bad_arguments():
 
 
 def test_a_profile_of_other_threads_gets_its_own_file_and_is_found_by_the_threads_that_use_it(tmp_path, monkeypatch):
-    from measurefirst.noise import _default_threads, lookup, profile_path, save_profile
+    from measurefirst.measure.noise import _default_threads, lookup, profile_path, save_profile
 
     monkeypatch.delenv("MEASUREFIRST_PROFILE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))

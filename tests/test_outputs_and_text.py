@@ -10,8 +10,8 @@ import sys
 
 import pytest
 
-from measurefirst.cli import main
-from measurefirst.safeio import NON_FINITE_KEY, DestinationError, check_destination, strict_json, write_atomic
+from measurefirst.cli.commands import main
+from measurefirst.results.safeio import NON_FINITE_KEY, DestinationError, check_destination, strict_json, write_atomic
 
 SIM = ["bench", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001"]
 
@@ -50,7 +50,7 @@ def test_a_directory_is_refused_and_nothing_is_left_beside_it(tmp_path, capsys):
 
 WRITER = """
 import sys
-from measurefirst.safeio import write_atomic
+from measurefirst.results.safeio import write_atomic
 path, me = sys.argv[1], sys.argv[2]
 for i in range(25):
     write_atomic(path, (me + ":" + str(i) + "\\n") * 2000)
@@ -126,9 +126,9 @@ def test_compare_json_never_prints_infinity(tmp_path, capsys):
 
 
 def test_a_measurement_with_non_finite_values_still_writes_strict_json():
-    from measurefirst.doctor import Diagnosis
-    from measurefirst.results import Finding, Measurement
-    from measurefirst.simulate import SimWorld
+    from measurefirst.tools.doctor import Diagnosis
+    from measurefirst.results.kinds import Finding, Measurement
+    from measurefirst.measure.simulate import SimWorld
     import measurefirst
 
     w = SimWorld(call_ns=1e4)
@@ -176,11 +176,11 @@ def test_more_labels_than_targets_is_an_error(capsys):
 
 # ---- item 14: marks explain themselves; a fit at the edge is flagged ------------------------------------------
 def test_sweep_marks_preempted_points_and_the_fit_at_the_edge(capsys):
-    from measurefirst.fit import fit_power
+    from measurefirst.tools.fit import fit_power
     from measurefirst.render.text import sweep_lines, sweep_table
     from measurefirst.render.words import word
-    from measurefirst.simulate import SimWorld
-    from measurefirst.sweep import sweep
+    from measurefirst.measure.simulate import SimWorld
+    from measurefirst.tools.sweep import sweep
     from rich.console import Console
 
     w = SimWorld(call_ns=1000.0, timer_ns=50.0, preempt_prob=0.2, preempt_ns=50_000.0, seed=5)
@@ -207,14 +207,14 @@ def test_compare_explains_its_marks(capsys):
 
 # ---- item 15: start-up --------------------------------------------------------------------------------------
 def test_importing_measurefirst_does_not_import_torch():
-    code = ("import sys, measurefirst, measurefirst.cli; from measurefirst.cli import main; "
+    code = ("import sys, measurefirst, measurefirst.cli.commands; from measurefirst.cli.commands import main; "
             "main(['kernel', 'ampere_sgemm_128x64_tn']); assert 'torch' not in sys.modules")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
 
 
 def test_ctrl_c_during_start_up_is_one_line_exit_130(monkeypatch, capsys):
-    import measurefirst.cli as cli
+    import measurefirst.cli.commands as cli
 
     def interrupted_parser():
         os.kill(os.getpid(), signal.SIGINT)  # a real SIGINT while the command starts
@@ -232,8 +232,8 @@ def test_public_names_still_resolve():
 
     for name in measurefirst.__all__:
         assert getattr(measurefirst, name) is not None
-    import measurefirst.compare  # noqa: F401 - the submodule of the same name
-    import measurefirst.doctor  # noqa: F401
+    import measurefirst.tools.compare  # noqa: F401 - the submodule of the same name
+    import measurefirst.tools.doctor  # noqa: F401
 
     assert callable(measurefirst.compare) and callable(measurefirst.doctor)
     from measurefirst.profiling import diff

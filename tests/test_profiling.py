@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 import measurefirst
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 from measurefirst.profiling import Profile, ProfileError, profile, profile_compare
 
 X = torch.randn(64 * 1024)

@@ -1,4 +1,4 @@
-"""Progress on long work (issue 27): measuring code reports where it stands (:mod:`measurefirst.progress`),
+"""Progress on long work (issue 27): measuring code reports where it stands (:mod:`measurefirst.measure.progress`),
 the command line draws one line on stderr on a terminal only (tested through a pseudo-terminal), and
 never with ``--json``, ``--quiet`` or a pipe. The events carry the measuring clock's times: with the
 simulated clock, the figures are exact."""
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from measurefirst import progress
-from measurefirst.progress import Event
+from measurefirst.measure import progress
+from measurefirst.measure.progress import Event
 from measurefirst.render.progress import ProgressLine, progress_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,7 +70,7 @@ def test_redraws_are_throttled_by_the_measuring_clock() -> None:
 
 def test_benchmark_and_compare_report_with_the_simulated_clock() -> None:
     from measurefirst import benchmark, compare
-    from measurefirst.simulate import SimSpec, SimWorld
+    from measurefirst.measure.simulate import SimSpec, SimWorld
 
     events: list[Event] = []
     w = SimWorld(SimSpec(call_ns=100_000, timer_ns=100, seed=3))

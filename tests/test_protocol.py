@@ -9,14 +9,14 @@ import pytest
 
 import measurefirst
 import report_kinds as rk
-from measurefirst.protocol import KINDS, MIGRATIONS, UNVERSIONED, Result, from_dict, migrate, result_class
-from measurefirst.regression import Change, Regression
-from measurefirst.step import StepComparison
-from measurefirst.store import Store
+from measurefirst.results.protocol import KINDS, MIGRATIONS, UNVERSIONED, Result, from_dict, migrate, result_class
+from measurefirst.tools.regression import Change, Regression
+from measurefirst.tools.step import StepComparison
+from measurefirst.results.store import Store
 
 
 def _every(tmp_path) -> dict[str, object]:
-    """One result of every kind in :data:`measurefirst.protocol.KINDS`."""
+    """One result of every kind in :data:`measurefirst.results.protocol.KINDS`."""
     kinds = rk.every_kind(tmp_path)
     one = {k: (v[0] if isinstance(v, list) else v) for k, v in kinds.items() if k != "count_history"}
     one["step_comparison"] = StepComparison(tuple(rk.step_results()), rk.comparison())

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import measurefirst
-from measurefirst.dtypes import DTYPE_ALIASES, dtype_name, torch_dtype
+from measurefirst.measure.dtypes import DTYPE_ALIASES, dtype_name, torch_dtype
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
@@ -24,7 +24,7 @@ NAMESPACES = {"distributed"}
 def _doc_names() -> set[str]:
     names: set[str] = set()
     for path in DOCS:
-        # mkdocstrings' directives (``::: measurefirst.engine.benchmark``) name where the API reference reads
+        # mkdocstrings' directives (``::: measurefirst.measure.engine.benchmark``) name where the API reference reads
         text = re.sub(r"^::: .*$", "", path.read_text(encoding="utf-8"), flags=re.M)
         for mod, imported in re.findall(r"^\s*from (measurefirst[\w.]*) import ([\w, ]+)", text, re.M):
             assert mod == "measurefirst" or mod.split(".")[1] in NAMESPACES, f"{path.name}: from {mod} import"
@@ -61,7 +61,7 @@ def _named() -> None:
 
 
 def test_one_label_rule_everywhere() -> None:
-    from measurefirst.engine import default_label
+    from measurefirst.measure.engine import default_label
 
     class Model:
         def forward(self) -> None:

@@ -281,7 +281,7 @@ def test_json_report_and_baseline_from_it(pt: pytest.Pytester) -> None:
     new = json.loads((pt.path / "out" / "new.json").read_text())
     assert [b["regression"] for b in new["benchmarks"]] == [True, True, False, False]
     assert abs(new["benchmarks"][0]["change"]["ratio"] - 1.1) < 0.005
-    from measurefirst.cli import main
+    from measurefirst.cli.commands import main
 
     assert main(["compare", "out/run.json", "out/new.json", "--fail-if-slower", "5%"]) == 1
 

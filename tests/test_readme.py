@@ -5,8 +5,8 @@ import argparse
 import re
 from pathlib import Path
 
-from measurefirst import defaults as D
-from measurefirst.cli import build_parser
+from measurefirst.measure import defaults as D
+from measurefirst.cli.commands import build_parser
 
 README = Path(__file__).parent.parent / "README.md"
 MAX_LINES = 250

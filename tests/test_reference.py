@@ -5,9 +5,9 @@ import statistics
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.reference import BUILTIN_LABEL, reference_number, reference_work
-from measurefirst.results import Measurement
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.measure.reference import BUILTIN_LABEL, reference_number, reference_work
+from measurefirst.results.kinds import Measurement
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 
 def slowing_world():

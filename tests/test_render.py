@@ -1,7 +1,7 @@
 from rich.console import Console
 
 from measurefirst.render.text import decimals_for, format_time, measurement_table, time_unit
-from measurefirst.results import Measurement, Stop
+from measurefirst.results.kinds import Measurement, Stop
 
 
 def test_time_unit():

@@ -1,7 +1,7 @@
 """``measurefirst report --format markdown``: the regression table of a check of saved results, in
 Markdown (a pytest run's table is checked end to end by tests/test_ci_recipe.py)."""
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 SIM = ["bench", "x", "--min-time", "0", "--simulate"]
 

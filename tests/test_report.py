@@ -14,8 +14,8 @@ import pytest
 
 import report_kinds as rk
 from measurefirst import report
-from measurefirst.cli import main
-from measurefirst.loading import LoadError, from_data, load_target, load_targets
+from measurefirst.cli.commands import main
+from measurefirst.results.loading import LoadError, from_data, load_target, load_targets
 from measurefirst.render import words
 from measurefirst.render.report import fragment, kind_of
 

@@ -3,8 +3,8 @@ import json
 import pytest
 
 from measurefirst import Measurement, benchmark
-from measurefirst.results import SCHEMA_VERSION, migrate
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.results.kinds import SCHEMA_VERSION, migrate
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 
 def sim_measurement(**spec) -> Measurement:

@@ -10,7 +10,7 @@ import stat
 
 import pytest
 
-from measurefirst.cli import main
+from measurefirst.cli.commands import main
 
 SIM = ["--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001"]
 
@@ -250,7 +250,7 @@ def test_report_of_an_odd_file_is_one_line(tmp_path, capsys, make, needle):
 # ---- selfcheck's durations are bounded ------------------------------------------------------------------------
 @pytest.mark.parametrize("durations", [[10**15], [2000, 10**9], [10**100]])
 def test_selfcheck_refuses_durations_beyond_the_limit(durations):
-    from measurefirst.selfcheck import MAX_CPU_DURATION_NS, selfcheck
+    from measurefirst.tools.selfcheck import MAX_CPU_DURATION_NS, selfcheck
 
     with pytest.raises(ValueError, match=f"at most {MAX_CPU_DURATION_NS}.*give shorter busy-waits"):
         selfcheck("cpu", durations_ns=durations)
@@ -355,7 +355,7 @@ def test_export_csv_defuses_formulas_and_control_characters(hostile_store, capsy
 def test_the_pytest_options_read_a_fraction_as_the_command_line_does(text):
     import argparse
 
-    from measurefirst.cli_parser import _fraction as cli_fraction
+    from measurefirst.cli.parser import _fraction as cli_fraction
     from pytest_measurefirst import _fraction as pytest_fraction
 
     def parsed(fn):
@@ -370,8 +370,8 @@ def test_the_pytest_options_read_a_fraction_as_the_command_line_does(text):
 
 
 def test_change_refuses_a_threshold_or_spread_that_would_mean_hundreds_of_percent():
-    from measurefirst.regression import change
-    from measurefirst.simulate import SimSpec, SimWorld
+    from measurefirst.tools.regression import change
+    from measurefirst.measure.simulate import SimSpec, SimWorld
 
     w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.01, seed=1))
     from measurefirst import benchmark

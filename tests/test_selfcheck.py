@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from measurefirst import SelfCheck, selfcheck
-from measurefirst.cli import EXIT_NOISY, main
+from measurefirst.cli.commands import EXIT_NOISY, main
 from measurefirst.render.selfcheck import progress_line, selfcheck_lines, selfcheck_table, selfcheck_text
-from measurefirst.selfcheck import (
+from measurefirst.tools.selfcheck import (
     CPU_DURATIONS_NS,
     FAIL,
     INFO,
@@ -27,7 +27,7 @@ from measurefirst.selfcheck import (
     sleep_rate,
     truth_from_stamps,
 )
-from measurefirst.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
+from measurefirst.measure.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
 
 CPU_METHODS = ["adaptive", "fixed", "timeit", "blocked_autorange"]
 
@@ -226,7 +226,7 @@ def test_cuda_path_on_the_simulated_gpu():
 def test_cuda_fault_on_the_simulated_gpu_names_the_rows():
     gpu = SimGPU(SimWorld(SimSpec(timer_ns=0.0, seed=1)))
     with gpu.installed():
-        from measurefirst.timers import make_timer
+        from measurefirst.measure.timers import make_timer
         import torch
 
         sc = selfcheck("cuda", quick=True, timer=FaultyTimer(make_timer(torch.device("cuda", 0)), 1.1))
@@ -286,7 +286,7 @@ def test_render_noisy_and_skipped_traps_and_progress():
 def test_render_trap_outcomes():
     from dataclasses import replace
 
-    from measurefirst.selfcheck import Trap
+    from measurefirst.tools.selfcheck import Trap
 
     sc = replace(sim_check(durations_ns=(2_000_000,)), traps=(
         Trap("cold_start", PASS, 812.0, 10.0), Trap("implicit_sync", FAIL, 0.0, 1.0),
@@ -374,7 +374,7 @@ def test_row_properties():
 def test_real_clock_fault_is_caught():
     """The wall clock scaled by 1.1, on the real busy-wait: +10% on every judged row, which fails unless
     the machine is noisier than the fault itself (then it says so)."""
-    from measurefirst.timers import WallTimer
+    from measurefirst.measure.timers import WallTimer
 
     sc = selfcheck("cpu", quick=True, timer=FaultyTimer(WallTimer(), 1.1), durations_ns=(200_000,),
                    references=False, traps=False, peaks=False)
@@ -386,7 +386,7 @@ def test_real_clock_fault_is_caught():
 
 
 def test_nvidia_smi_falls_back_to_the_newer_field_name(tmp_path, monkeypatch):
-    from measurefirst.selfcheck import nvidia_smi
+    from measurefirst.tools.selfcheck import nvidia_smi
 
     stub = tmp_path / "nvidia-smi"
     stub.write_text('#!/usr/bin/env bash\ncase "$*" in *clocks_throttle_reasons*) echo "Field is not valid" >&2; exit 2;; '

@@ -12,11 +12,11 @@ import torch
 
 import measurefirst
 from measurefirst import benchmark, compare, doctor, resolve_device
-from measurefirst.devices import machine, tf32_matmul_enabled
-from measurefirst.engine import flush_bytes
+from measurefirst.measure.devices import machine, tf32_matmul_enabled
+from measurefirst.measure.engine import flush_bytes
 from measurefirst.profiling.capture import profile
-from measurefirst.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
-from measurefirst.step import benchmark_ranged_step, benchmark_step, compare_steps
+from measurefirst.measure.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
+from measurefirst.tools.step import benchmark_ranged_step, benchmark_step, compare_steps
 from sim_step import sim_step_parts
 
 US = 1000.0
@@ -241,7 +241,7 @@ def test_compare_on_the_gpu(gpu):
 
 
 def test_sweep_on_the_gpu(gpu):
-    from measurefirst.sweep import sweep
+    from measurefirst.tools.sweep import sweep
 
     r = sweep(lambda n: gpu.kernel(n * 10.0), sizes=[1000, 2000, 4000, 8000], budget=0.5,
                            progress=False)
@@ -405,14 +405,14 @@ def test_cupti_overhead_rows_are_plumbing():
 
 
 def test_gb200_has_its_own_peak():
-    from measurefirst.step import dense_peak
+    from measurefirst.tools.step import dense_peak
 
     assert dense_peak("NVIDIA GB200", "bf16") == ("GB200", 2500e12)
     assert dense_peak("NVIDIA B200", "bf16") == ("B200", 2250e12)
 
 
 def test_mps_timer_resolution_is_tens_of_microseconds():
-    from measurefirst.timers import MPS_EVENT_RESOLUTION_NS
+    from measurefirst.measure.timers import MPS_EVENT_RESOLUTION_NS
 
     assert MPS_EVENT_RESOLUTION_NS >= 10_000
 
@@ -438,7 +438,7 @@ def test_mps_without_events_falls_back_to_the_synchronized_wall_clock():
 
 
 def test_timer_choices_on_the_gpu(gpu):
-    from measurefirst.timers import CudaEventTimer
+    from measurefirst.measure.timers import CudaEventTimer
 
     with pytest.raises(ValueError, match="needs a CUDA device"):
         CudaEventTimer(torch.device("cpu"))

@@ -7,9 +7,9 @@ import time
 import numpy as np
 import pytest
 
-from measurefirst.sweep import ExpressionError, parse_sizes, size_expression, validate_sizes, work_table
+from measurefirst.tools.sweep import ExpressionError, parse_sizes, size_expression, validate_sizes, work_table
 
-sw = importlib.import_module("measurefirst.sweep")  # the module (measurefirst.sweep is the function)
+sw = importlib.import_module("measurefirst.tools.sweep")  # the module (measurefirst.sweep is the function)
 
 ESCAPES = [
     "__import__('os').system('touch {marker}')",

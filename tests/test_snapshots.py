@@ -24,21 +24,22 @@ from typing import Any, Callable
 import pytest
 from rich.console import Console
 
-from measurefirst.compare import Comparison, paired_verdict
-from measurefirst.doctor import Diagnosis
-from measurefirst.findings import cold_start, launch_bound
-from measurefirst.fit import PowerFit
-from measurefirst.history import History, SavedRun
+from measurefirst.tools.compare import Comparison, paired_verdict
+from measurefirst.tools.doctor import Diagnosis
+from measurefirst.results.findings import cold_start, launch_bound
+from measurefirst.tools.fit import PowerFit
+from measurefirst.results.history import History, SavedRun
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.diff import diff
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult
-from measurefirst.pytest_plugin import ComparisonRecord, ComparisonResult, Record
-from measurefirst.pytest_run import PytestBenchmark, PytestComparison, PytestRun
-from measurefirst.regression import Regression, change
-from measurefirst.render import pytest_report as pytest_words
+from measurefirst.pytest.plugin import ComparisonRecord, ComparisonResult
+from measurefirst.pytest.run import Record
+from measurefirst.pytest.run import PytestBenchmark, PytestComparison, PytestRun
+from measurefirst.tools.regression import Regression, change
+from measurefirst.pytest import report as pytest_words
 from measurefirst.render.group_step import group_step_lines
-from measurefirst import guard
-from measurefirst.engine import BenchmarkError, Interrupted
+from measurefirst.cli import guard
+from measurefirst.measure.engine import BenchmarkError, Interrupted
 from measurefirst.render import distributed as distributed_render
 from measurefirst.render import doctor as doctor_render
 from measurefirst.render import profile as profile_render
@@ -48,11 +49,11 @@ from measurefirst.render import text
 from measurefirst.render.report import fragment
 from measurefirst.render.words import change_words
 from measurefirst.render.selfcheck import selfcheck_text
-from measurefirst.results import Calibration, Measurement, RunToRun, Stop, Warmup
-from measurefirst.roofline import Peaks
-from measurefirst.selfcheck import Machine, Row, SelfCheck, Trap
-from measurefirst.step import RangedStepResult, StepResult, Throughput
-from measurefirst.sweep import SweepPoint, SweepResult
+from measurefirst.results.kinds import Calibration, Measurement, RunToRun, Stop, Warmup
+from measurefirst.tools.roofline import Peaks
+from measurefirst.tools.selfcheck import Machine, Row, SelfCheck, Trap
+from measurefirst.tools.step import RangedStepResult, StepResult, Throughput
+from measurefirst.tools.sweep import SweepPoint, SweepResult
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("MF_UPDATE_SNAPSHOTS") == "1"
@@ -418,7 +419,7 @@ def test_the_sweep_has_a_fit_and_the_comparison_verdicts() -> None:
 def test_a_version_1_step_result_loads_its_words_as_codes() -> None:
     """Version 1 wrote where the FLOPs came from, the throughput's note and a missing datasheet peak in English
     words: the known ones load as codes (shown in either language), any other text is shown as it is."""
-    from measurefirst.step import FLOPS_SOURCES
+    from measurefirst.tools.step import FLOPS_SOURCES
 
     cpu, gpu, old = step_codes()
     v1 = [{**r.to_dict(), "schema_version": 1} for r in (cpu, gpu, old)]

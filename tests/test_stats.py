@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from measurefirst import stats
+from measurefirst.measure import stats
 
 
 def test_median_ci_ranks_exact_small_n():

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from measurefirst.cli import main
-from measurefirst.step import DENSE_PEAKS, StepError, benchmark_step, compare_steps, dense_peak
+from measurefirst.cli.commands import main
+from measurefirst.tools.step import DENSE_PEAKS, StepError, benchmark_step, compare_steps, dense_peak
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "examples"))
 import tiny_lm  # noqa: E402
@@ -70,7 +70,7 @@ def test_mfu_above_100_percent_against_a_measured_peak_is_a_warning_and_batch_mi
 
 
 def test_only_a_datasheet_peak_makes_mfu_above_100_an_error():
-    from measurefirst.step import _findings
+    from measurefirst.tools.step import _findings
 
     out = _findings({}, [], 0, None, None, 1.7, 1.9, set(), None, [], False, None)
     assert {f.context["peak"]: f.severity for f in out if f.code == "mfu_above_100"} == {
@@ -79,7 +79,7 @@ def test_only_a_datasheet_peak_makes_mfu_above_100_an_error():
 
 def test_a_stale_cached_peak_is_named_as_the_wrong_ceiling_with_how_it_was_measured():
     from measurefirst.render.findings import finding_line
-    from measurefirst.roofline import Peaks
+    from measurefirst.tools.roofline import Peaks
 
     stale = Peaks("cpu", "test cpu", "float32", flops_per_s=35.3e9, bytes_per_s=10e9, matmul_size=512,
                   copy_bytes=64 << 20, threads=2, host="test", measured_at="2026-11-30T09:12:00+00:00", load=3.1,
@@ -99,9 +99,9 @@ def test_a_stale_cached_peak_is_named_as_the_wrong_ceiling_with_how_it_was_measu
 
 def test_table_vs_verdict_cites_no_interval_the_undecided_verdict_did_not_produce():
     # issue 24 item 5: "eager/bf16: undecided: 37 round(s)" next to "far from the interleaved verdict (4.92x–5.95x)"
-    from measurefirst.compare import Verdict
+    from measurefirst.tools.compare import Verdict
     from measurefirst.render.findings import finding_line
-    from measurefirst.step import _check_table_against_verdicts
+    from measurefirst.tools.step import _check_table_against_verdicts
     from test_snapshots import step_result
 
     base, slow = step_result("eager/fp32", 1e-3), step_result("eager/bf16", 30e-3)
@@ -224,7 +224,7 @@ def _ranged_step(fail_at=None):
 
 
 def test_single_step_callable_timed_by_its_ranges():
-    from measurefirst.step import benchmark_ranged_step
+    from measurefirst.tools.step import benchmark_ranged_step
 
     r = benchmark_ranged_step(_ranged_step(), device="cpu", steps=8, warmup=2)
     assert list(r.phase_s) == ["data", "forward", "backward", "optimizer"]
@@ -235,7 +235,7 @@ def test_single_step_callable_timed_by_its_ranges():
 
 
 def test_ranged_step_errors_name_the_range():
-    from measurefirst.step import benchmark_ranged_step
+    from measurefirst.tools.step import benchmark_ranged_step
 
     with pytest.raises(StepError, match="inside range 'forward'") as info:
         benchmark_ranged_step(_ranged_step(fail_at=3), device="cpu", steps=3, warmup=1)
@@ -248,7 +248,7 @@ def test_cli_step_above_a_stale_cached_peak_measures_it_again_and_does_not_fail(
     # `measurefirst step examples.tiny_lm:build` exited 1: "error [mfu_above_100] ... 190.7% of 35.3 GFLOP/s"
     from dataclasses import replace
 
-    from measurefirst import roofline
+    from measurefirst.tools import roofline
 
     stale = roofline.Peaks("cpu", "test cpu", "float32", flops_per_s=1.0, bytes_per_s=1.0, matmul_size=64,
                            copy_bytes=2**20, threads=1, host="h", measured_at="2026-11-30T09:12:00+00:00", load=3.1,
@@ -270,8 +270,8 @@ def test_cli_step_above_a_stale_cached_peak_measures_it_again_and_does_not_fail(
 
 
 def test_a_peak_measured_again_replaces_the_mfu_and_its_finding():
-    from measurefirst.roofline import Peaks
-    from measurefirst.step import with_measured_peak
+    from measurefirst.tools.roofline import Peaks
+    from measurefirst.tools.step import with_measured_peak
     from test_snapshots import step_result
 
     low = Peaks("cpu", "test cpu", "float32", flops_per_s=1e9, bytes_per_s=1e9, matmul_size=64, copy_bytes=2**20,

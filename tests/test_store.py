@@ -6,10 +6,10 @@ from dataclasses import replace
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.regression import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
-from measurefirst.stats import MAD_TO_SIGMA
-from measurefirst.simulate import SimSpec, SimWorld
-from measurefirst.store import Store, StoreError
+from measurefirst.tools.regression import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
+from measurefirst.measure.stats import MAD_TO_SIGMA
+from measurefirst.measure.simulate import SimSpec, SimWorld
+from measurefirst.results.store import Store, StoreError
 
 
 def sim(call_ns=10_000, label="sim", seed=1, noise=0.01):
@@ -93,7 +93,7 @@ def test_missing_store_when_reading(tmp_path):
 
 
 def _writer(path, worker, count):
-    from measurefirst.store import Store as S
+    from measurefirst.results.store import Store as S
 
     m = sim(label=f"w{worker}", seed=worker)
     with S(path) as s:
@@ -177,7 +177,7 @@ def test_match_by_label_and_steps():
 
 
 def test_empty_measurements_are_not_saved_or_compared(tmp_path):
-    from measurefirst.results import Measurement, Stop
+    from measurefirst.results.kinds import Measurement, Stop
 
     empty = Measurement(label="e", device="cpu", timer="wall", samples_ns=(), numbers=(), host_ns=None,
                         preempted=None, warmup=None, calibration=None, stop=Stop("interrupted", False, 0.01, 0.0),
@@ -211,7 +211,7 @@ def _schema_1_store(path, results):
 
 
 def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_path):
-    from measurefirst.results import Count
+    from measurefirst.results.kinds import Count
 
     path = tmp_path / "old.db"
     m = sim(label="t")
@@ -227,7 +227,7 @@ def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_pa
 
 
 def test_any_kind_is_saved_listed_resolved_and_kept_apart_from_histories(tmp_path):
-    from measurefirst.regression import check_regression
+    from measurefirst.tools.regression import check_regression
 
     a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
     reg = check_regression([a], [b], base_name="#1", new_name="#2", gate=True)
@@ -247,7 +247,7 @@ def test_any_kind_is_saved_listed_resolved_and_kept_apart_from_histories(tmp_pat
 
 
 def test_parse_ref():
-    from measurefirst.store import Ref, parse_ref
+    from measurefirst.results.store import Ref, parse_ref
 
     assert parse_ref("#12") == Ref(id=12) and parse_ref("@mm") == Ref(name="mm")
     assert parse_ref("@mm~3") == Ref(name="mm", back=3) and str(Ref(name="mm", back=3)) == "@mm~3"

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 import pg_server
-from measurefirst.cli import main
-from measurefirst.results import Count
-from measurefirst.store import Store, StoreError
+from measurefirst.cli.commands import main
+from measurefirst.results.kinds import Count
+from measurefirst.results.store import Store, StoreError
 from test_store import sim
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -64,7 +64,7 @@ def _count(label="n", k=0):
 
 
 def test_save_resolve_and_delete_any_kind(where):
-    from measurefirst.regression import check_regression
+    from measurefirst.tools.regression import check_regression
 
     a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
     reg = check_regression([a], [b], base_name="#1", new_name="#2", gate=True)
@@ -242,9 +242,9 @@ def test_listing_history_and_references_use_the_indexes(tmp_path):
     """Every query that ``runs``, ``history``, ``compare @NAME``, ``report @NAME`` and the run-to-run
     spread run (recorded as the store runs them) reads through an index (EXPLAIN QUERY PLAN): no full
     scan of the runs, no sort of them all, and no read of the results' table but by id."""
-    from measurefirst.history import load_history
-    from measurefirst.loading import _saved_spread, load_target
-    from measurefirst.store import MEASURED_KINDS
+    from measurefirst.results.history import load_history
+    from measurefirst.results.loading import _saved_spread, load_target
+    from measurefirst.results.store import MEASURED_KINDS
 
     path = tmp_path / "r.db"
     with Store(path) as s:
@@ -324,7 +324,7 @@ def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
 
 
 def test_the_compact_form_is_lossless_and_smaller():
-    from measurefirst.compact import is_packed, pack, unpack
+    from measurefirst.results.compact import is_packed, pack, unpack
 
     m = sim(label="c", noise=0.02)
     doc = json.loads(m.to_json(indent=None))
@@ -345,8 +345,8 @@ def test_the_compact_form_is_lossless_and_smaller():
 # ---- concurrency, both backends -----------------------------------------------------------------------
 WRITER = """
 import sys
-from measurefirst.results import Measurement
-from measurefirst.store import Store
+from measurefirst.results.kinds import Measurement
+from measurefirst.results.store import Store
 where, worker, data, count = sys.argv[1], sys.argv[2], open(sys.argv[3]).read(), int(sys.argv[4])
 m = Measurement.from_json(data)
 with Store(where) as s:
@@ -356,7 +356,7 @@ with Store(where) as s:
 """
 READER = """
 import sys, time
-from measurefirst.store import Store, StoreError
+from measurefirst.results.store import Store, StoreError
 where, stop = sys.argv[1], sys.argv[2]
 import os
 reads = 0

@@ -7,9 +7,9 @@ import subprocess
 
 import pytest
 
-from measurefirst.cli import main
-from measurefirst.simulate import SimWorld
-from measurefirst.store import APPLICATION_ID, Store, StoreError
+from measurefirst.cli.commands import main
+from measurefirst.measure.simulate import SimWorld
+from measurefirst.results.store import APPLICATION_ID, Store, StoreError
 
 SIM = ["--simulate", "call=10us,timer=50ns", "--min-time", "0", "--warmup-time", "0.001"]
 
@@ -206,8 +206,8 @@ def test_a_valid_store_in_a_read_only_folder_is_read_not_refused(read_only_dir, 
 # ---- concurrent writers, creating the store together --------------------------------------------------
 WRITER = """
 import sys
-from measurefirst.results import Measurement
-from measurefirst.store import Store
+from measurefirst.results.kinds import Measurement
+from measurefirst.results.store import Store
 path, worker, data = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
 m = Measurement.from_json(data)
 with Store(path) as s:

@@ -6,11 +6,11 @@ import xml.dom.minidom
 import numpy as np
 import pytest
 
-from measurefirst.engine import Interrupted
-from measurefirst.fit import FitError, fit_complexity, fit_power
-from measurefirst.roofline import Peaks, classify
-from measurefirst.simulate import SimSpec, SimWorld
-from measurefirst.sweep import SweepResult, parse_sizes, size_expression, sweep
+from measurefirst.measure.engine import Interrupted
+from measurefirst.tools.fit import FitError, fit_complexity, fit_power
+from measurefirst.tools.roofline import Peaks, classify
+from measurefirst.measure.simulate import SimSpec, SimWorld
+from measurefirst.tools.sweep import SweepResult, parse_sizes, size_expression, sweep
 
 SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048]
 
@@ -246,7 +246,7 @@ def test_a_rate_above_its_roof_is_a_finding_about_the_roof():
 def test_peaks_record_how_they_were_measured_and_old_files_still_load():
     from dataclasses import asdict
 
-    from measurefirst.roofline import conditions
+    from measurefirst.tools.roofline import conditions
 
     when, load, cpus = conditions()
     assert when.endswith("+00:00") and cpus >= 1 and (load >= 0 or load == -1.0)
@@ -299,8 +299,8 @@ def test_a_cached_peak_that_does_not_say_how_it_was_measured_or_was_measured_und
         tmp_path, monkeypatch):
     from dataclasses import asdict, replace
 
-    from measurefirst import roofline
-    from measurefirst.store import Store
+    from measurefirst.tools import roofline
+    from measurefirst.results.store import Store
 
     fresh = replace(PEAKS, flops_per_s=120e9, measured_at="2026-12-01T22:00:00+00:00", load=0.2, cpus=2)
     calls = []

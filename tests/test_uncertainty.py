@@ -6,9 +6,9 @@ import random
 import pytest
 
 from measurefirst import benchmark, compare
-from measurefirst.engine import EARLY_STOP_SECONDS
+from measurefirst.measure.engine import EARLY_STOP_SECONDS
 from measurefirst.render.findings import finding_words
-from measurefirst.simulate import SimSpec, SimWorld
+from measurefirst.measure.simulate import SimSpec, SimWorld
 
 
 def two_speed_world(seed, stretch_ns, slow=2.2, call_ns=2000.0, noise=0.02):
@@ -111,8 +111,8 @@ def test_compare_ci_holds_for_correlated_rounds():
     """Rounds in stretches that share a ratio (8 stretches of 25 rounds, each stretch's ratio drawn
     around 1.01 with sd 2%): over 200 seeded runs the corrected interval covers 1.01 at least 90% of
     the time, where the signed-rank interval, which assumes independent rounds, rarely does."""
-    from measurefirst import stats
-    from measurefirst.compare import paired_verdict
+    from measurefirst.measure import stats
+    from measurefirst.tools.compare import paired_verdict
 
     base = [100.0] * 200
     covered = covered_iid = 0

@@ -8,11 +8,11 @@ import statistics
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.cli import main
-from measurefirst.engine import BenchmarkError
-from measurefirst.results import Measurement, RunToRun, Stop, spread_factor
-from measurefirst.simulate import SimSpec, SimWorld
-from measurefirst.workers import merge, process_spread
+from measurefirst.cli.commands import main
+from measurefirst.measure.engine import BenchmarkError
+from measurefirst.results.kinds import Measurement, RunToRun, Stop, spread_factor
+from measurefirst.measure.simulate import SimSpec, SimWorld
+from measurefirst.measure.workers import merge, process_spread
 
 import worker_helpers
 

@@ -5,65 +5,72 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first use (see __getattr__)
-    from .compare import Comparison, Verdict, compare
-    from .counting import CountError
-    from .devices import DeviceError, available_devices, resolve_device
-    from .doctor import Diagnosis, doctor
-    from .engine import BenchmarkError, Interrupted, Options, benchmark
-    from .loading import LoadError, load
-    from .noise import NoiseProfile, load_profile, noise_profile
-    from .protocol import Result
+    from .tools.compare import Comparison, Verdict, compare
+    from .measure.counting import CountError
+    from .measure.devices import DeviceError, available_devices, resolve_device
+    from .tools.doctor import Diagnosis, doctor
+    from .measure.engine import BenchmarkError, Interrupted, Options, benchmark
+    from .results.loading import LoadError, load
+    from .measure.noise import NoiseProfile, load_profile, noise_profile
+    from .results.protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
-    from .dtypes import dtype_name
-    from .regression import COUNT_THRESHOLD, Change, Regression, change, check_regression
+    from .measure.dtypes import dtype_name
+    from .tools.regression import COUNT_THRESHOLD, Change, Regression, change, check_regression
     from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
     from .render.findings import finding_text
     from .render.report import report
     from .render.text import grid_table
-    from .results import SCHEMA_VERSION, Count, Finding, Measurement, load_result
-    from .selfcheck import FaultyTimer, SelfCheck, selfcheck
-    from .simulate import SimGPU, SimWorld
-    from .roofline import Peaks, peaks
-    from .step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
+    from .results.kinds import SCHEMA_VERSION, Count, Finding, Measurement, load_result
+    from .tools.selfcheck import FaultyTimer, SelfCheck, selfcheck
+    from .measure.simulate import SimGPU, SimWorld
+    from .tools.roofline import Peaks, peaks
+    from .tools.step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
                        compare_steps)
-    from .store import Store, StoreError
-    from .sweep import SweepResult, sweep
-    from .timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
+    from .results.store import Store, StoreError
+    from .tools.sweep import SweepResult, sweep
+    from .measure.timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
 #: Where each public name lives. They are imported on first use, so that ``import measurefirst``
 #: (and the ``measurefirst`` command, which Ctrl-C may interrupt while it starts) does not import
 #: torch until something needs it.
 _EXPORTS = {
-    "Comparison": "compare", "Verdict": "compare", "compare": "compare", "CountError": "counting",
-    "DeviceError": "devices", "available_devices": "devices", "resolve_device": "devices",
-    "Diagnosis": "doctor", "doctor": "doctor",
-    "BenchmarkError": "engine", "Interrupted": "engine", "Options": "engine", "benchmark": "engine",
-    "dtype_name": "dtypes",
-    "LoadError": "loading", "load": "loading", "Result": "protocol",
-    "NoiseProfile": "noise", "load_profile": "noise", "noise_profile": "noise",
+    "Comparison": "tools.compare", "Verdict": "tools.compare", "compare": "tools.compare", "CountError": "measure.counting",
+    "DeviceError": "measure.devices", "available_devices": "measure.devices", "resolve_device": "measure.devices",
+    "Diagnosis": "tools.doctor", "doctor": "tools.doctor",
+    "BenchmarkError": "measure.engine", "Interrupted": "measure.engine", "Options": "measure.engine", "benchmark": "measure.engine",
+    "dtype_name": "measure.dtypes",
+    "LoadError": "results.loading", "load": "results.loading", "Result": "results.protocol",
+    "NoiseProfile": "measure.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "COUNT_THRESHOLD": "regression", "Change": "regression", "Regression": "regression", "change": "regression",
-    "check_regression": "regression",
+    "COUNT_THRESHOLD": "tools.regression", "Change": "tools.regression", "Regression": "tools.regression", "change": "tools.regression",
+    "check_regression": "tools.regression",
     "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report",
     "plot_all": "render.plots", "plot_roofline": "render.plots", "plot_throughput": "render.plots",
     "plot_time": "render.plots",
-    "SCHEMA_VERSION": "results", "Count": "results", "Finding": "results", "Measurement": "results",
-    "load_result": "results", "SimGPU": "simulate", "SimWorld": "simulate",
-    "FaultyTimer": "selfcheck", "SelfCheck": "selfcheck", "selfcheck": "selfcheck",
-    "Store": "store", "StoreError": "store",
-    "Peaks": "roofline", "peaks": "roofline",
-    "StepResult": "step", "StepComparison": "step", "RangedStepResult": "step", "benchmark_step": "step", "benchmark_ranged_step": "step",
-    "compare_steps": "step",
-    "SweepResult": "sweep", "sweep": "sweep",
-    "CudaEventTimer": "timers", "MpsEventTimer": "timers", "Reading": "timers", "Timer": "timers",
-    "WallTimer": "timers",
+    "SCHEMA_VERSION": "results.kinds", "Count": "results.kinds", "Finding": "results.kinds", "Measurement": "results.kinds",
+    "load_result": "results.kinds", "SimGPU": "measure.simulate", "SimWorld": "measure.simulate",
+    "FaultyTimer": "tools.selfcheck", "SelfCheck": "tools.selfcheck", "selfcheck": "tools.selfcheck",
+    "Store": "results.store", "StoreError": "results.store",
+    "Peaks": "tools.roofline", "peaks": "tools.roofline",
+    "StepResult": "tools.step", "StepComparison": "tools.step", "RangedStepResult": "tools.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
+    "compare_steps": "tools.step",
+    "SweepResult": "tools.sweep", "sweep": "tools.sweep",
+    "CudaEventTimer": "measure.timers", "MpsEventTimer": "measure.timers", "Reading": "measure.timers", "Timer": "measure.timers",
+    "WallTimer": "measure.timers",
 }
+
+
+#: Submodules that the documentation shows as ``from measurefirst import progress``: served from their
+#: folder without a warning (any other old submodule path warns; see ``_lazy.MOVED``).
+_PUBLIC_SUBMODULES = {"progress": "measure.progress"}
 
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
+        if name in _PUBLIC_SUBMODULES:
+            return importlib.import_module(f"{__name__}.{_PUBLIC_SUBMODULES[name]}")
         if name.startswith("_"):
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         try:  # a submodule, as in measurefirst.sweep
@@ -154,6 +161,7 @@ __all__ = [
 ]
 
 
-from ._lazy import LazyPackage
+from ._lazy import LazyPackage, install
 
+install()  # the module paths of the flat layout, for one release (measurefirst.engine, ...)
 sys.modules[__name__].__class__ = LazyPackage

@@ -4,7 +4,7 @@ pytest imports this module in every run of every project where measurefirst is i
 stays light and inert: it declares the options, the marker and the ``measure`` fixture, and nothing
 else happens (no torch import, no output, no change to any test) until a ``--mf*`` option, the
 ``mf`` ini setting or the ``measure`` fixture asks for measuring. The machinery lives in
-:mod:`measurefirst.pytest_plugin`, imported only then.
+:mod:`measurefirst.pytest.plugin`, imported only then.
 
 It is a package of its own, outside ``measurefirst``, because importing anything inside
 ``measurefirst`` runs ``measurefirst/__init__.py``, which imports torch (seconds on a busy machine).
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Generator
 import pytest
 
 if TYPE_CHECKING:  # pragma: no cover
-    from measurefirst.pytest_plugin import MeasureFixture, MeasureSession
+    from measurefirst.pytest.plugin import MeasureFixture, MeasureSession
 
 #: Hidden switch (and its option ``--mf-simulate``): time on the seeded simulated clock, for tests.
 SIMULATE_ENV = "MEASUREFIRST_PYTEST_SIMULATE"
@@ -122,7 +122,7 @@ def _wanted(config: pytest.Config) -> bool:
 def _session(config: pytest.Config, *, explicit: bool = False) -> "MeasureSession":
     found = config.stash.get(_SESSION_KEY, None)
     if found is None:
-        from measurefirst.pytest_plugin import MeasureSession
+        from measurefirst.pytest.plugin import MeasureSession
 
         found = MeasureSession(config, explicit=explicit)
         config.stash[_SESSION_KEY] = found

@@ -6,10 +6,10 @@ import pytest
 import torch
 
 from measurefirst import benchmark, resolve_device
-from measurefirst.devices import last_level_cache_bytes, machine
-from measurefirst.engine import flush_bytes
-from measurefirst.stats import median
-from measurefirst.timers import CudaEventTimer
+from measurefirst.measure.devices import last_level_cache_bytes, machine
+from measurefirst.measure.engine import flush_bytes
+from measurefirst.measure.stats import median
+from measurefirst.measure.timers import CudaEventTimer
 
 pytestmark = pytest.mark.cuda
 
@@ -203,7 +203,7 @@ def test_step_memory_per_phase_and_mfu_on_cuda():
     import tiny_lm
 
     from measurefirst.render.step import table_peak_words
-    from measurefirst.step import benchmark_step
+    from measurefirst.tools.step import benchmark_step
 
     parts = tiny_lm.build()
     r = benchmark_step(parts["model"], parts["optimizer"], parts["batches"], device="cuda", steps=5, warmup=2,

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .bandwidth import OPS, parse_byte_sizes
-from ..defaults import MAX_COUNT
+from ..measure.defaults import MAX_COUNT
 from .group import DEFAULT_TIMEOUT_SECONDS
 
 DESCRIPTION = (
@@ -32,7 +32,7 @@ EPILOG = """examples:
 
 def add_parser(sub: Any, make: Any, common: Any, seconds: Any) -> argparse.ArgumentParser:
     """The ``collectives`` command; ``common`` and ``seconds`` are the parser's shared option helpers
-    (:mod:`measurefirst.cli_parser`), passed in so that the options mean the same as everywhere."""
+    (:mod:`measurefirst.cli.parser`), passed in so that the options mean the same as everywhere."""
     c: argparse.ArgumentParser = make(sub, "collectives", "collective bandwidth per op and size (nccl-tests' algbw/busbw)",
                                       DESCRIPTION)
     c.epilog = EPILOG
@@ -62,10 +62,10 @@ def _task(ops: list[str], sizes: list[int], dtype: str, warmup: int, trials: int
 
 
 def emit_on_rank0(args: argparse.Namespace, results: list[Any], code: int = 0) -> int:
-    """Rank 0's way out, as every command's (:func:`measurefirst.emit.emit`: JSON or the tables, ``-o``,
+    """Rank 0's way out, as every command's (:func:`measurefirst.cli.emit.emit`: JSON or the tables, ``-o``,
     ``--save``, in ``--lang``); the other ranks print nothing."""
-    from ..emit import emit
-    from ..guard import EXIT_OK, EXIT_USAGE, first, lang_of
+    from ..cli.emit import emit
+    from ..cli.guard import EXIT_OK, EXIT_USAGE, first, lang_of
     from ..render.views import Options
 
     if not results or int(os.environ.get("RANK", "0")) != 0:
@@ -95,10 +95,10 @@ def run(args: argparse.Namespace) -> int:
 
 def cmd_group_step(args: argparse.Namespace) -> int:
     """``measurefirst step TARGET --ddp|--fsdp`` under torchrun: every rank steps, rank 0 prints and writes."""
-    from ..dtypes import dtype_name
-    from ..errors import UsageError
-    from ..step import STEP_DTYPES, _first_set, _unpack
-    from ..targets import is_function_target, load_callable
+    from ..measure.dtypes import dtype_name
+    from ..results.errors import UsageError
+    from ..tools.step import STEP_DTYPES, _first_set, _unpack
+    from ..cli.targets import is_function_target, load_callable
     from . import group
     from .step import benchmark_group_step
 
@@ -112,7 +112,7 @@ def cmd_group_step(args: argparse.Namespace) -> int:
         raise UsageError(f"--{args.parallel} runs on every rank of a group: `torchrun --nproc-per-node N -m "
                          f"measurefirst step {args.target} --{args.parallel}`")
     if args.output is not None:
-        from ..safeio import DestinationError, check_destination
+        from ..results.safeio import DestinationError, check_destination
 
         try:
             check_destination(args.output, "output")
@@ -139,8 +139,8 @@ def cmd_group_step(args: argparse.Namespace) -> int:
 
 
 def cmd_collectives(args: argparse.Namespace) -> int:
-    from ..emit import check_args
-    from ..errors import UsageError
+    from ..cli.emit import check_args
+    from ..results.errors import UsageError
 
     try:
         sizes = parse_byte_sizes(args.sizes)
@@ -185,7 +185,7 @@ def cmd_collectives(args: argparse.Namespace) -> int:
 @contextmanager
 def _group(timeout: float, command: str) -> Iterator[bool]:
     """The process group torchrun describes (initialized here, and destroyed after, when not already)."""
-    from ..errors import UsageError
+    from ..results.errors import UsageError
     from . import group
 
     created = group.init_from_env(timeout_seconds=timeout) if group.launched_by_torchrun() else False
@@ -210,14 +210,14 @@ def ranked(args: argparse.Namespace) -> Callable[[argparse.Namespace], int] | No
     if args.command == "bench":
         return cmd_bench_ranks
     if args.command == "compare":
-        from ..loading import saved_targets
+        from ..results.loading import saved_targets
 
         return None if saved_targets(args.targets) else cmd_compare_ranks
     return None
 
 
 def _refuse(args: argparse.Namespace, *names: str) -> None:
-    from ..errors import UsageError
+    from ..results.errors import UsageError
 
     given = [n for n in names if getattr(args, n, None) not in (None, False)]
     if given:
@@ -237,9 +237,9 @@ def cmd_bench_ranks(args: argparse.Namespace) -> int:
     """``measurefirst bench`` under torchrun: each target measured on every rank (a rank group result each)."""
     from dataclasses import fields
 
-    from ..emit import check_args
-    from ..engine import Options
-    from ..targets import bench_jobs
+    from ..cli.emit import check_args
+    from ..measure.engine import Options
+    from ..cli.targets import bench_jobs
     from .group import RankFailed, benchmark
 
     _refuse(args, "count", "processes")
@@ -261,9 +261,9 @@ def cmd_bench_ranks(args: argparse.Namespace) -> int:
 def cmd_compare_ranks(args: argparse.Namespace) -> int:
     """A live ``measurefirst compare`` under torchrun: every rank interleaves the candidates; one verdict
     per candidate for the group."""
-    from ..emit import check_args
-    from ..errors import UsageError
-    from ..targets import load_all
+    from ..cli.emit import check_args
+    from ..results.errors import UsageError
+    from ..cli.targets import load_all
     from .group import RankFailed
     from .ranked import compare
 

@@ -15,9 +15,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from .. import progress
-from ..dtypes import DTYPE_ALIASES, torch_dtype
-from ..findings import Finding
+from ..measure import progress
+from ..measure.dtypes import DTYPE_ALIASES, torch_dtype
+from ..results.findings import Finding
 from .bandwidth import OPS, algbw, bus_factor, busbw, elements
 from .group import barrier, dist, guarded
 
@@ -62,8 +62,8 @@ class CollectivesResult:
     def findings(self) -> tuple["Finding", ...]:
         """Per op: times that fall as the message grows (``nonmonotone_sizes``) and a latency/bandwidth
         fit its points contradict (``poor_fit``, ``fit_slope_points``: see :meth:`fit_problems`)."""
-        from ..findings import fit_findings
-        from ..fit import NONMONOTONE_DROP, largest_drop
+        from ..results.findings import fit_findings
+        from ..tools.fit import NONMONOTONE_DROP, largest_drop
 
         out: list[Finding] = []
         for op in dict.fromkeys(p.op for p in self.points):
@@ -79,12 +79,12 @@ class CollectivesResult:
 
     def fit_problems(self, op: str) -> list[tuple[str, float, float]]:
         """Why :meth:`latency_bandwidth` should not be read as a law of ``op``'s times, as
-        :meth:`measurefirst.fit.PowerFit.problems` says it of a sweep: the points stray from the line
-        (``rms``, ``residual``), or fewer than :data:`~measurefirst.fit.MIN_SLOPE_POINTS` sizes lie where the
+        :meth:`measurefirst.tools.fit.PowerFit.problems` says it of a sweep: the points stray from the line
+        (``rms``, ``residual``), or fewer than :data:`~measurefirst.tools.fit.MIN_SLOPE_POINTS` sizes lie where the
         bandwidth term is at least the latency (``slope``: flat points say nothing of a bandwidth)."""
         import numpy as np
 
-        from ..fit import MIN_SLOPE_POINTS, POOR_FIT_RESIDUAL, POOR_FIT_RMS
+        from ..tools.fit import MIN_SLOPE_POINTS, POOR_FIT_RESIDUAL, POOR_FIT_RMS
 
         t0, bw = self.latency_bandwidth(op)
         pts = [p for p in self.points if p.op == op and p.error is None and math.isfinite(p.seconds)]
@@ -117,7 +117,7 @@ class CollectivesResult:
     def fit(self, op: str) -> Any:
         """The sweep's ``t0 + c·n^k`` fit of ``op``'s times over size (bytes): ``t0`` is the latency;
         with ``k`` near 1, ``1/c`` is the asymptotic algorithm bandwidth in bytes/s."""
-        from ..fit import fit_power
+        from ..tools.fit import fit_power
 
         pts = [p for p in self.points if p.op == op and p.error is None]
         return fit_power([p.size_bytes for p in pts], [p.seconds for p in pts])
@@ -149,14 +149,14 @@ class CollectivesResult:
                 "findings": [f.to_dict() for f in self.findings]}  # for readers; loading recomputes them
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..safeio import strict_json
+        from ..results.safeio import strict_json
 
         return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "CollectivesResult":
         """Load what :meth:`to_dict` wrote (the bandwidths it adds are recomputed)."""
-        from ..protocol import build, migrate
+        from ..results.protocol import build, migrate
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         points = d.get("points")
@@ -225,7 +225,7 @@ def _make(op: str, count: int, dtype: Any, device: Any, rank: int, world: int) -
 
 
 #: Every rank must make the same number of calls (each one a collective): no rank may stop at a time budget
-#: on its own (see measurefirst.engine), so the fixed counts run whole; the group's timeout bounds the run.
+#: on its own (see measurefirst.measure.engine), so the fixed counts run whole; the group's timeout bounds the run.
 LOCKSTEP_BUDGET_S = 1e9
 
 
@@ -255,7 +255,7 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
 
     import torch
 
-    from ..engine import benchmark
+    from ..measure.engine import benchmark
 
     d = dist()
     if not d.is_available() or not d.is_initialized():

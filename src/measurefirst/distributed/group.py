@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..protocol import JsonForm, of_kind
+from ..results.protocol import JsonForm, of_kind
 from .layout import node_words as node_words  # re-exported
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
@@ -265,7 +265,7 @@ class RankResult(JsonForm):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RankResult":
         """Load what :meth:`to_dict` wrote, of any version (the summary's derived figures are recomputed)."""
-        from ..results import Measurement
+        from ..results.kinds import Measurement
 
         d = of_kind(d, cls.kind, SCHEMA_VERSION)
         ms = tuple(Measurement.from_dict(m) for m in d["ranks"])
@@ -291,8 +291,8 @@ def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLE
 
     Raises :class:`RankFailed` on every rank when one rank's ``fn`` raised, naming that rank.
     """
-    from ..engine import benchmark as local_benchmark
-    from ..results import Measurement
+    from ..measure.engine import benchmark as local_benchmark
+    from ..results.kinds import Measurement
 
     gathered = run_on_ranks("benchmark", lambda: local_benchmark(fn, **options).to_dict())
     d = dist()

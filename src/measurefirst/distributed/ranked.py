@@ -10,13 +10,13 @@ import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
-from ..findings import Finding, found
-from ..protocol import migrate
+from ..results.findings import Finding, found
+from ..results.protocol import migrate
 from .group import run_on_ranks
 from .layout import node_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..compare import Comparison, Verdict
+    from ..tools.compare import Comparison, Verdict
 
 #: The group verdict of a candidate whose ranks reached different verdicts.
 DISAGREE = "ranks disagree"
@@ -61,7 +61,7 @@ def group_verdict(per_rank: Sequence["Verdict"]) -> RankVerdict:
 
 @dataclass(frozen=True)
 class RankComparison:
-    """What :func:`compare` returns on every rank: every rank's :class:`~measurefirst.compare.Comparison`
+    """What :func:`compare` returns on every rank: every rank's :class:`~measurefirst.tools.compare.Comparison`
     (raw samples and block values included), by rank, with the group's backend and each rank's node."""
 
     rank: int
@@ -117,13 +117,13 @@ class RankComparison:
                 "findings": [f.to_dict() for f in self.findings]}
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..safeio import strict_json
+        from ..results.safeio import strict_json
 
         return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RankComparison":
-        from ..compare import Comparison
+        from ..tools.compare import Comparison
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
@@ -156,8 +156,8 @@ def compare(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str,
 
     Raises :class:`~measurefirst.distributed.RankFailed` on every rank when a candidate raised on one
     rank, naming that rank."""
-    from ..compare import Comparison
-    from ..compare import compare as local_compare
+    from ..tools.compare import Comparison
+    from ..tools.compare import compare as local_compare
     from .group import dist
 
     gathered = run_on_ranks("compare", lambda: local_compare(candidates, **options).to_dict())

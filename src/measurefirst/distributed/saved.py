@@ -1,17 +1,17 @@
 """Runs of many ranks in the results store: the regression check of two saved runs of collectives or of a
 rank group (bench or compare under torchrun), and the history of one name.
 
-* **collectives**: each op and size in both runs is a :class:`~measurefirst.regression.Change` of the time
+* **collectives**: each op and size in both runs is a :class:`~measurefirst.tools.regression.Change` of the time
   (the slowest rank's median per call); at one world size a time ratio is the inverse busbw ratio, so a
   regression is a busbw drop, and each one is a ``busbw_drop`` finding naming the op and the size. A
   collectives run keeps each rank's median, not its samples: the interval holds the run-to-run spread only
-  (measured from the name's history when it has :data:`~measurefirst.regression.RUN_TO_RUN_MIN_RUNS` runs,
+  (measured from the name's history when it has :data:`~measurefirst.tools.regression.RUN_TO_RUN_MIN_RUNS` runs,
   else assumed, and the check says so), and the default threshold is :data:`COLLECTIVES_THRESHOLD`.
 * **rank groups**: each rank's measurement of each label is paired with the same rank's in the other run
-  (:func:`measurefirst.regression.change`, full intervals); a rank that is a straggler now and was not
+  (:func:`measurefirst.tools.regression.change`, full intervals); a rank that is a straggler now and was not
   before is a ``new_straggler`` finding naming the rank and its node. Both findings fail a gate.
 * **group steps** (``step --ddp/--fsdp``): each rank's step time is a change of its per-step samples (full
-  intervals, :func:`~measurefirst.regression.change`); each rank's *compute* time in each phase (the phase less
+  intervals, :func:`~measurefirst.tools.regression.change`); each rank's *compute* time in each phase (the phase less
   its wait in collectives: a slow rank's phase, not the others' wait for it) keeps a median only, so its
   interval holds the run-to-run spread alone, like collectives, and a phase change smaller than
   :data:`~measurefirst.distributed.step.STRAGGLER_MIN_STEP_FRACTION` of the step is never a regression. A
@@ -28,13 +28,13 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
-from ..findings import Finding, found
-from ..protocol import migrate
-from ..regression import Change, Regression, change, check_fraction, run_to_run_cv
+from ..results.findings import Finding, found
+from ..results.protocol import migrate
+from ..tools.regression import Change, Regression, change, check_fraction, run_to_run_cv
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results import Measurement
-    from ..store import Store
+    from ..results.kinds import Measurement
+    from ..results.store import Store
     from .collectives import CollectivePoint, CollectivesResult
     from .step import GroupStepResult
 
@@ -85,7 +85,7 @@ def median_change(label: str, base: float, new: float, threshold: float, cv: flo
     """The change of a time of which each run kept its median only: the ratio with an interval of both runs'
     run-to-run spread ``cv`` (a relative standard deviation; its ``source``) added in quadrature on the log
     scale."""
-    from ..stats import Z95
+    from ..measure.stats import Z95
 
     ratio = new / base
     hw = math.hypot(math.log1p(Z95 * cv), math.log1p(Z95 * cv))
@@ -98,7 +98,7 @@ def median_change(label: str, base: float, new: float, threshold: float, cv: flo
 
 def _spread(run_to_run: float | None, source: str) -> tuple[float, str]:
     """The run-to-run spread of a check of medians and its source: given (or from the history), else assumed."""
-    from ..regression import RUN_TO_RUN_CV
+    from ..tools.regression import RUN_TO_RUN_CV
 
     if run_to_run is not None:
         check_fraction("run_to_run", run_to_run, "0.02 (2%)")
@@ -145,7 +145,7 @@ def _check_ranks(base: Any, new: Any, base_name: str, new_name: str, threshold: 
 def step_measurement(g: "GroupStepResult", rank: int) -> "Measurement":
     """Rank ``rank``'s step times in ``g`` (one sample a timed step) as a measurement, labelled ``step``, with
     the rank's host as its machine."""
-    from ..results import Measurement, Stop
+    from ..results.kinds import Measurement, Stop
 
     r = g.ranks[rank]
     return Measurement("step", g.device, "step", tuple(x * 1e9 for x in r.step_samples_s),
@@ -338,13 +338,13 @@ class GroupHistory:
                 "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..safeio import strict_json
+        from ..results.safeio import strict_json
 
         return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GroupHistory":
-        from ..protocol import from_dict
+        from ..results.protocol import from_dict
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         try:
@@ -375,19 +375,19 @@ def load_group_history(store: "Store", name: str, kind: str) -> GroupHistory:
 
 def history_of(store: "Store", name: str, last: int | None = None) -> Any:
     """The history of ``name``: a :class:`GroupHistory` when its latest run is of many ranks, else a
-    :class:`measurefirst.history.History` of its measurements. ``ValueError`` when runs of that name are saved
+    :class:`measurefirst.results.history.History` of its measurements. ``ValueError`` when runs of that name are saved
     but none is of a kind a history shows (or none has samples), saying which kinds they are and what shows
     them; an empty history when there are no runs of that name. ``last``: only the latest runs of a history
     of measurements (only those are read)."""
     latest = store.list(name, limit=1)
     if latest and latest[-1].kind in GROUP_KINDS:
         return load_group_history(store, name, latest[-1].kind)
-    from ..history import load_history
+    from ..results.history import load_history
 
     h = load_history(store, name, last)
     if latest and not h.runs:
         rows = store.list(name)
-        from ..store import MEASURED_KINDS
+        from ..results.store import MEASURED_KINDS
 
         kinds = sorted({r.kind for r in rows})
         why = (f"{'has' if len(rows) == 1 else 'have'} no samples" if set(kinds) <= set(MEASURED_KINDS) else

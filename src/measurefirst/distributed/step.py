@@ -1,6 +1,6 @@
 """A training step across the ranks of a process group, under DDP or FSDP2 (``fully_shard``).
 
-Every rank runs :func:`measurefirst.step.benchmark_step` on its own model replica (or shard); the
+Every rank runs :func:`measurefirst.tools.step.benchmark_step` on its own model replica (or shard); the
 per-rank results (phase times, peak memory per phase, throughput) are gathered on every rank into a
 :class:`GroupStepResult`.
 
@@ -32,8 +32,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar, cast
 
-from ..findings import Finding, found
-from ..protocol import JsonForm, of_kind
+from ..results.findings import Finding, found
+from ..results.protocol import JsonForm, of_kind
 from .group import STRAGGLER_THRESHOLD, GroupSummary, RankFailed, _post_failure, dist, failed_ranks, guarded
 
 #: ``parallel``: how the model is spread over the ranks.
@@ -380,10 +380,10 @@ def benchmark_group_step(model: Any, optimizer: Any, batches: Any, *, parallel: 
     rank that raised or hung."""
     import torch
 
-    from .. import step as single
-    from ..devices import machine, resolve_device
-    from ..dtypes import dtype_name
-    from ..timers import Timer, make_timer
+    from ..tools import step as single
+    from ..measure.devices import machine, resolve_device
+    from ..measure.dtypes import dtype_name
+    from ..measure.timers import Timer, make_timer
 
     if parallel not in PARALLEL:
         raise ValueError(f"parallel must be one of {', '.join(PARALLEL)}; got {parallel!r}")

@@ -16,15 +16,15 @@ import torch
 import torch.nn.functional as F
 
 import measurefirst
-from measurefirst.compare import Verdict
-from measurefirst.fit import FitError, PowerFit
+from measurefirst.tools.compare import Verdict
+from measurefirst.tools.fit import FitError, PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
 from measurefirst.render.findings import title as finding_title
 from measurefirst.render.text import format_time, pad_cells, plain
-from measurefirst.sweep import SweepResult, sweep
+from measurefirst.tools.sweep import SweepResult, sweep
 
-from .. import defaults, progress
+from ..measure import defaults, progress
 from .narration import say
 
 Emit = Callable[[str], None]
@@ -613,7 +613,7 @@ def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, qu
     if which != "all" and which not in DEMOS:
         raise ValueError(f"demo must be one of {', '.join(DEMOS)} or all; got {which!r}")
     dev = measurefirst.resolve_device(device)
-    emit(f"# {say('title', lang, device=f'{dev} ({measurefirst.devices.device_name(dev)})')}")
+    emit(f"# {say('title', lang, device=f'{dev} ({measurefirst.measure.devices.device_name(dev)})')}")
     names = DEMOS if which == "all" else (which,)
     results: list[DemoResult] = []
     for i, name in enumerate(names):

@@ -30,12 +30,12 @@ from typing import Any, Callable, ClassVar, Iterator, Mapping, Sequence
 
 import torch
 
-from .. import defaults, progress
-from ..devices import DeviceLike, environment, machine, resolve_device
-from ..engine import check_label, default_label
-from ..errors import check_flag, check_limit
-from ..timers import make_timer
-from ..protocol import build, finite_fields, migrate
+from ..measure import defaults, progress
+from ..measure.devices import DeviceLike, environment, machine, resolve_device
+from ..measure.engine import check_label, default_label
+from ..results.errors import check_flag, check_limit
+from ..measure.timers import make_timer
+from ..results.protocol import build, finite_fields, migrate
 from .kernels import decode_kernel
 
 #: Ops that move no data of their own or only manage tensors: left out of the work view.
@@ -65,7 +65,7 @@ PROFILER_NOISE = re.compile(
     r"\[W\d*.*(CUPTI|kineto|Profiler).*|.*Profiler function .* will be ignored.*|"
     r".*CUPTI_ERROR.*|.*libkineto.*|"
     r"\[W\d*.*CPUAllocator.*allocated before the profiling started.*)\s*$")
-STEP_RANGE = "measurefirst.step"
+STEP_RANGE = "measurefirst.tools.step"
 #: Op namespaces whose ops can be work (user ranges and Python frames never are).
 _WORK_PREFIXES = ("aten::", "prim::", "mkldnn::", "quantized::", "torchvision::", "c10d::", "_c10d", "triton")
 
@@ -118,7 +118,7 @@ class KernelRow:
         finite_fields(self, f"kernel {self.name!r:.40}", ("calls", "total_s", "mean_s"))
 
 
-#: Version of a :class:`Profile`'s stored form (see :mod:`measurefirst.protocol`).
+#: Version of a :class:`Profile`'s stored form (see :mod:`measurefirst.results.protocol`).
 SCHEMA_VERSION = 1
 
 

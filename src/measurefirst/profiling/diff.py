@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
-from ..protocol import migrate
+from ..results.protocol import migrate
 from .capture import Profile, profile
 
 
@@ -78,7 +78,7 @@ class ProfileDiff:
                           "bytes_est": list(r.bytes_est)} for r in self.rows]}
 
     def to_json(self, indent: int | None = 2) -> str:
-        from ..safeio import strict_json
+        from ..results.safeio import strict_json
 
         return strict_json(self.to_dict(), indent=indent)
 

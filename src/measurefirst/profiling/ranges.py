@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import torch
 
-from ..devices import machine
+from ..measure.devices import machine
 
 class RangeListener(Protocol):
     """Something that wants to know when named ranges open and close (``benchmark_step`` uses it to

@@ -9,7 +9,7 @@ from .text import measurement_summary, plain
 from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..doctor import Diagnosis
+    from ..tools.doctor import Diagnosis
 
 _MARK = {"error": "✗", "warning": "!", "info": "·"}
 

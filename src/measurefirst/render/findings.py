@@ -1,7 +1,7 @@
 """The words of every finding, in English and Chinese: a title, the message (formatted from the
 finding's value, threshold and context), why it matters, and the fix.
 
-A :class:`~measurefirst.findings.Finding` is data only; this module is the one place that turns it
+A :class:`~measurefirst.results.findings.Finding` is data only; this module is the one place that turns it
 into sentences, for text, HTML, JSON-with-text, the CLI, doctor, step, the lecture and the pytest
 report. Each entry may hold variants of a part (``message.cpu``), chosen by :data:`_VARIANTS` from the
 finding's context.
@@ -15,7 +15,7 @@ import string
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..findings import Finding
+from ..results.findings import Finding
 
 LANGS = ("en", "zh")
 PARTS = ("title", "message", "why", "fix")

@@ -1,6 +1,6 @@
 """Plots of sweeps (matplotlib, the optional ``plot`` extra): time vs size with the fitted model and
 the overhead floor, throughput vs size, and the roofline. PNG or SVG by the file's suffix; each file
-is written atomically (see :mod:`measurefirst.safeio`)."""
+is written atomically (see :mod:`measurefirst.results.safeio`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..sweep import SweepResult
+    from ..tools.sweep import SweepResult
 
 FORMATS = (".png", ".svg")
 
@@ -42,7 +42,7 @@ def _finish(fig: Any, ax: Any, path: Path, xlabel: str, ylabel: str, title: str)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    from ..safeio import atomic_path
+    from ..results.safeio import atomic_path
 
     try:
         with atomic_path(path, "plot") as tmp:  # whole or not at all, never through a planted link
@@ -55,7 +55,7 @@ def _finish(fig: Any, ax: Any, path: Path, xlabel: str, ylabel: str, title: str)
 def plot_time(result: "SweepResult", path: str | Path) -> Path:
     """Time vs size on log-log axes, one line per implementation, with the fitted t0 + c·n^k and
     the overhead floor t0."""
-    from ..errors import FitError
+    from ..results.errors import FitError
 
     p = _check(path)
     plt = _pyplot()

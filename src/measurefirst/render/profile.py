@@ -59,7 +59,7 @@ def kernel_table(p: "Profile", *, limit: int | None = 25, lang: str = "en") -> "
               "layout", "tc", "fused"):
         t.add_column(word(c, lang), justify="right" if c in ("calls", "total_time", "mean_time") else "left",
                      overflow="fold")
-    from ..errors import check_limit
+    from ..results.errors import check_limit
 
     check_limit(limit)
     for k in p.kernels[:limit]:

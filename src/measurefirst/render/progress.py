@@ -1,4 +1,4 @@
-"""The progress line of long work (:mod:`measurefirst.progress`): one line on stderr, redrawn in place,
+"""The progress line of long work (:mod:`measurefirst.measure.progress`): one line on stderr, redrawn in place,
 gone when the work ends. It joins the reports of nested work, outermost first ("compare: fused, 12 of
 40 · benchmark: fused · 3.1 s of the budget left"), and redraws at most every :data:`REDRAW_S` of the
 measuring clock, or when what is measured changes, so that the terminal costs the measurement nothing
@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import IO, Any
 
-from ..progress import TOOLS, Event
+from ..measure.progress import TOOLS, Event
 from .text import plain
 from .words import word
 
@@ -36,7 +36,7 @@ def progress_text(events: dict[str, Event], lang: str) -> str:
 
 
 class ProgressLine:
-    """A sink for :func:`measurefirst.progress.showing` that draws :func:`progress_text` on a terminal."""
+    """A sink for :func:`measurefirst.measure.progress.showing` that draws :func:`progress_text` on a terminal."""
 
     def __init__(self, lang: str = "en", file: IO[str] | None = None, *, terminal: bool | None = None) -> None:
         self.lang = lang

@@ -17,9 +17,9 @@ from html import escape
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from .. import defaults
-from ..errors import check_text
-from ..protocol import KINDS
+from ..measure import defaults
+from ..results.errors import check_text
+from ..results.protocol import KINDS
 from .report_assets import CSS, JS
 from .report_checks import (collectives_section, group_history_section, pytest_run_section, rank_comparison_section,
                             rank_group_section, ranged_step_section, regression_section, selfcheck_section)
@@ -45,7 +45,7 @@ _fragments = itertools.count(1)
 
 
 def kind_of(result: Any) -> str:
-    """A result's kind (``measurement``, ``comparison``, …: :data:`measurefirst.protocol.KINDS`)."""
+    """A result's kind (``measurement``, ``comparison``, …: :data:`measurefirst.results.protocol.KINDS`)."""
     kind = getattr(result, "kind", None)
     if not isinstance(kind, str) or kind not in KINDS:
         raise TypeError(f"cannot report a {type(result).__name__}; give measurefirst results (of the kinds "
@@ -249,9 +249,9 @@ def fragment(result: Any, *, lang: str = "en") -> str:
 
 
 def write(path: str | os.PathLike[str], html: str) -> Path:
-    """Write ``html`` to ``path`` whole or not at all (:func:`measurefirst.safeio.write_atomic`: a
+    """Write ``html`` to ``path`` whole or not at all (:func:`measurefirst.results.safeio.write_atomic`: a
     unique temporary file beside it, then a rename); a path that cannot be written raises
-    :class:`~measurefirst.safeio.DestinationError` saying why."""
-    from ..safeio import write_atomic
+    :class:`~measurefirst.results.safeio.DestinationError` saying why."""
+    from ..results.safeio import write_atomic
 
     return write_atomic(path, html, "report")

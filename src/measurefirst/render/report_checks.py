@@ -19,10 +19,10 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..distributed import CollectivesResult, RankResult
     from ..distributed.ranked import RankComparison
     from ..distributed.saved import GroupHistory
-    from ..pytest_run import PytestRun
-    from ..regression import Change, Regression
-    from ..selfcheck import SelfCheck
-    from ..step import RangedStepResult
+    from ..pytest.run import PytestRun
+    from ..tools.regression import Change, Regression
+    from ..tools.selfcheck import SelfCheck
+    from ..tools.step import RangedStepResult
 
 #: The badge of each verdict of a change (and of a selfcheck's status).
 TONE = {"regression": "bad", "slower": "warning", "faster": "good", "same": "muted", "undecided": "warning", "pass": "good",

@@ -16,7 +16,7 @@ from .text import format_time
 from .words import LANGS, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..findings import Finding
+    from ..results.findings import Finding
 
 
 @dataclass

@@ -8,19 +8,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..findings import ROOF_MAX
+from ..results.findings import ROOF_MAX
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, section, table
 from .text import format_relative, format_time
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..fit import PowerFit
-    from ..results import Measurement
-    from ..sweep import SweepPoint, SweepResult
+    from ..tools.fit import PowerFit
+    from ..results.kinds import Measurement
+    from ..tools.sweep import SweepPoint, SweepResult
 
 
 def _fit(result: "SweepResult", label: str) -> "PowerFit | None":
-    from ..errors import FitError
+    from ..results.errors import FitError
 
     try:
         return result.fit(label)
@@ -29,7 +29,7 @@ def _fit(result: "SweepResult", label: str) -> "PowerFit | None":
 
 
 def _fit_error(result: "SweepResult", label: str) -> str:
-    from ..errors import FitError
+    from ..results.errors import FitError
 
     try:
         result.fit(label)

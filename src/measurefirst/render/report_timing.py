@@ -12,9 +12,9 @@ from .text import ci_range, format_relative, format_time, spread_cell, time_unit
 from .words import verdict_words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..compare import Comparison
-    from ..history import History, SavedRun
-    from ..results import Count, Measurement
+    from ..tools.compare import Comparison
+    from ..results.history import History, SavedRun
+    from ..results.kinds import Count, Measurement
 
     Timed = Union[Measurement, SavedRun]
     Counted = Union[Count, SavedRun]

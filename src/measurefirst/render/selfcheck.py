@@ -6,14 +6,14 @@ import io
 import math
 from typing import TYPE_CHECKING, Any
 
-from .. import defaults
+from ..measure import defaults
 from .text import format_time
 from .words import WORDS, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..selfcheck import SelfCheck, Trap
+    from ..tools.selfcheck import SelfCheck, Trap
 
 LANGS = defaults.LANGS
 

@@ -15,12 +15,12 @@ from .words import change_words, code_word, flag_words, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..compare import Verdict
-    from ..history import History, SavedRun
+    from ..tools.compare import Verdict
+    from ..results.history import History, SavedRun
     from ..profiling.kernels import KernelInfo
-    from ..regression import Regression
-    from ..results import Measurement
-    from ..store import RunRow
+    from ..tools.regression import Regression
+    from ..results.kinds import Measurement
+    from ..results.store import RunRow
 
 
 def regression_table(r: "Regression", lang: str = "en") -> "Table":
@@ -107,7 +107,7 @@ def history_table(h: "History", lang: str = "en") -> "Table":
     """Every run of one name with its change against the run before; steps marked."""
     from rich.table import Table
 
-    from ..results import Count
+    from ..results.kinds import Count
 
     flagged = set(h.steps())
     counts = any(isinstance(r.measurement, Count) for r in h.runs)
@@ -136,7 +136,7 @@ def history_table(h: "History", lang: str = "en") -> "Table":
 
 def saved_run_line(r: "SavedRun", lang: str = "en") -> str:
     """``#3 matmul (2026-01-01 00:00:00): matmul: 1.234 ms ...``: a saved run and its result in one line."""
-    from ..results import Count
+    from ..results.kinds import Count
     from .text import count_line, measurement_line
 
     m = r.measurement
@@ -146,7 +146,7 @@ def saved_run_line(r: "SavedRun", lang: str = "en") -> str:
 
 def history_lines(h: "History", lang: str = "en") -> list[str]:
     """Every run of one name in a line: its median (``0.00123 s``) or count per call, steps marked."""
-    from ..results import Count
+    from ..results.kinds import Count
 
     flagged = set(h.steps())
     lines = [word("history_head", lang, name=h.name, n=len(h.runs))]

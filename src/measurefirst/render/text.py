@@ -7,8 +7,8 @@ import math
 import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..findings import ROOF_MAX
-from ..stats import NOTCH_MIN_ROUNDS
+from ..results.findings import ROOF_MAX
+from ..measure.stats import NOTCH_MIN_ROUNDS
 from .findings import finding_lines, finding_words
 from .words import code_word, ratio_ci_words, verdict_words, word
 
@@ -16,12 +16,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
     from rich.text import Text
 
-    from ..compare import Comparison
-    from ..fit import ComplexityFit, PowerFit
-    from ..regression import Change
-    from ..results import Count, Measurement
-    from ..roofline import Peaks
-    from ..sweep import SweepResult
+    from ..tools.compare import Comparison
+    from ..tools.fit import ComplexityFit, PowerFit
+    from ..tools.regression import Change
+    from ..results.kinds import Count, Measurement
+    from ..tools.roofline import Peaks
+    from ..tools.sweep import SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -439,7 +439,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
     work ratio, throughput, intensity and the roofline class."""
     from rich.table import Table
 
-    from ..errors import FitError
+    from ..results.errors import FitError
 
     series = result.series(label)
     name = series[0].label if series else (label or "")
@@ -511,7 +511,7 @@ def complexity_text(cx: "ComplexityFit", lang: str = "en") -> str:
 def sweep_lines(result: "SweepResult", *, points: bool = True, lang: str = "en") -> list[str]:
     """Plain-text summary: per implementation, each point (unless ``points`` is False, as under a
     table of them), the fitted model and the complexity class."""
-    from ..errors import FitError
+    from ..results.errors import FitError
 
     lines = []
     if result.peaks is not None:

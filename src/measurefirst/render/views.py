@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
-from .. import defaults
+from ..measure import defaults
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType

@@ -13,11 +13,11 @@ import math
 import os
 from typing import TYPE_CHECKING, Any
 
-from .. import defaults
+from ..measure import defaults
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..compare import Verdict
-    from ..regression import Change
+    from ..tools.compare import Verdict
+    from ..tools.regression import Change
 
 LANGS = defaults.LANGS
 

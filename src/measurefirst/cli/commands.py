@@ -1,0 +1,336 @@
+"""Command line: parse (:mod:`measurefirst.cli.parser`), call the library, render
+(:mod:`measurefirst.render.views`), emit (:mod:`measurefirst.cli.emit`). Errors are printed once, as one
+line. Commands that do not measure never import torch.
+
+Exit codes: 0 success, 1 the benchmarked code failed (or a selfcheck check failed, or a regression gate
+``compare --fail-if-slower`` found a regression), 2 bad usage or input, 3 too noisy to judge (selfcheck: the
+machine; a regression gate: a run was disturbed, so some change is undecided and none failed), 130
+interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ..results.errors import UsageError as UsageError  # measurefirst.cli.commands.UsageError, as before
+from .parser import KIND_DEFAULT, build_parser as _build_parser, parse_command
+from ..distributed.cli import ranked as _ranked  # under torchrun: bench and a live compare on every rank
+from .emit import check_args as _check, say as _say, show as _show
+from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
+from .guard import run as _guarded
+from .targets import STEP_CONTRACT
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results.protocol import Result
+    from ..render.views import Options
+
+def build_parser() -> argparse.ArgumentParser:
+    from .. import __version__
+
+    return _build_parser(__version__)
+
+
+def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
+          options: "Options | None" = None) -> int:
+    """The one way out of every command that produces results (see :mod:`measurefirst.cli.emit`), in the
+    language of ``--lang`` (or the locale)."""
+    from dataclasses import replace
+
+    from .emit import emit
+    from ..render.views import Options
+
+    options = replace(options or Options(), lang=_lang(args))
+    ok = not results or emit(results, json=getattr(args, "json", False), output=getattr(args, "output", None),
+                             save=getattr(args, "save", None), store=getattr(args, "store", None), options=options)
+    return _first(code, EXIT_OK if ok else EXIT_USAGE)
+
+
+def _run(args: argparse.Namespace, who: tuple[str, str], call: Callable[[], Any]) -> tuple[Any, int]:
+    return _guarded(call, who, simulated=bool(getattr(args, "simulate", None)), lang=_lang(args))
+
+
+# ---- the commands -------------------------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    from dataclasses import fields
+
+    from ..measure.engine import Options, benchmark
+    from ..render.noise import ignored_lines
+    from .targets import bench_jobs
+
+    device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
+                              count=args.count, rebuilt=args.processes is not None)
+    _check(args)
+    # the engine's options, by the names the parser gives them (with --count: what counting takes)
+    names = ("warmup", "trials", "number") if args.count else [f.name for f in fields(Options) if hasattr(args, f.name)]
+    options = {name: getattr(args, name) for name in names}
+    results: list[Any] = []
+    code = EXIT_OK
+    for label, fn, timer in jobs:
+        extra = {"count": args.count} if args.count else {"timer": timer, "processes": args.processes}
+        result, code = _run(args, ("benchmark", label), lambda: benchmark(fn, device=device, label=label,
+                                                                          **options, **extra))
+        results += [] if result is None else [result]
+        if code != EXIT_OK:
+            break
+    code = _emit(args, results, code)
+    for line in ignored_lines(results, _lang(args)):
+        _say(line)
+    return code
+
+
+def cmd_compare_saved(args: argparse.Namespace) -> int:
+    from ..results.loading import check_saved
+    from ..render.tables import regression_failures
+
+    if args.label:
+        raise UsageError("--label names live targets; saved results keep the labels they were saved with")
+    _check(args)
+    result = check_saved(args.targets, store=args.store, gate=args.fail_if_slower is not None,
+                         threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
+                         run_to_run=args.run_to_run)
+    code = _emit(args, [result])
+    for line in regression_failures(result, _lang(args)):
+        _say(line)
+    verdict = EXIT_FAILED if result.failing else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
+    return _first(verdict, code)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from ..results.loading import saved_targets
+
+    if not args.simulate and saved_targets(args.targets):
+        return cmd_compare_saved(args)
+    from ..tools.compare import compare  # imports torch: only for a live comparison
+    from ..tools.regression import slower
+    from ..render.tables import slower_lines
+    from .targets import labelled, load_all
+
+    _check(args)
+    timer: Any = args.timer
+    if args.simulate:
+        from ..measure.simulate import candidates as simulated
+
+        world, sims = simulated(args.simulate)
+        candidates, timer, device = labelled(sims, args.label), world.timer(), "cpu"
+    elif len(args.targets) < 2:
+        raise UsageError("compare needs at least two targets")
+    else:
+        device, candidates = load_all(args.targets, args.label, args.device, args.setup)
+    labels = [label for label, _ in candidates]
+    if args.baseline is not None and args.baseline not in labels:
+        raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
+    result, code = _run(args, ("candidate", ""), lambda: compare(
+        candidates, baseline=args.baseline, device=device, precision=args.precision, budget=args.budget,
+        min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer))
+    if result is None:
+        return code
+    code = _emit(args, [result], code)
+    if code == EXIT_OK and args.fail_if_slower is not None:
+        slow = slower(result, None if args.fail_if_slower == KIND_DEFAULT else args.fail_if_slower)
+        for line in slower_lines(slow, _lang(args)):
+            _say(line)
+        code = EXIT_FAILED if slow else code
+    return code
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from .runs import cmd_runs as run
+
+    return run(args)
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from ..distributed.saved import history_of as load_history
+    from ..render.words import word
+    from ..results.store import MEASURED_KINDS, Store
+
+    _check(args)  # before reading anything: -o must not replace the store it reads
+    with Store(args.store, create=False) as store:
+        h = load_history(store, args.name, None if args.all else args.limit)
+        if not h.runs:
+            raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
+                             + (", ".join(map(repr, store.names()[:10])) or "none yet"))
+        more = not args.all and len(store.list(args.name, kinds=MEASURED_KINDS, limit=args.limit + 1)) > args.limit
+    code = _emit(args, [h])
+    if more:
+        _say(word("history_shown", _lang(args), shown=len(h.runs), name=args.name))
+    return code
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from ..measure.devices import resolve_device
+    from .emit import write_plots
+    from ..render.plots import plot_paths
+    from ..render.text import failed_sizes_lines
+    from ..render.words import word
+    from ..tools.roofline import peaks
+    from ..tools.sweep import plan, sweep, with_fresh_peaks
+
+    _check(args, *((p, "plot") for p in (plot_paths(args.plot) if args.plot is not None else ())))
+    dev = resolve_device(args.device)
+    todo = plan(op=args.op, target=args.target, sizes=args.sizes, flops=args.flops, bytes=args.bytes,
+                dtype=args.dtype, device=dev, reference=args.reference)  # checked before anything is measured
+    pk = None
+    if not args.no_peaks and (todo.flops or todo.bytes):
+        _say(word("measuring_peaks", _lang(args)))
+        pk = peaks(dev, args.dtype, store=args.store)
+    result, code = _run(args, ("sweep", todo.label), lambda: sweep(
+        {todo.label: todo.make}, list(todo.sizes), flops=todo.flops, bytes=todo.bytes, device=dev,
+        reference=args.reference, peaks=pk, budget=args.budget, precision=args.precision))
+    if result is None:
+        return code
+    if pk is not None and any(f.code == "roof_exceeded" for f in result.checks()):
+        _say(word("remeasuring_peaks", _lang(args)))  # a rate above the (often cached) peak: measure it again
+        result = with_fresh_peaks(result, dev, args.dtype, args.store)
+    code = _emit(args, [result], code)
+    if args.plot is not None and not write_plots(result, args.plot, _lang(args)):
+        code = _first(code, EXIT_USAGE)
+    if code in (EXIT_OK, EXIT_FAILED):
+        for line in failed_sizes_lines(result, _lang(args)):
+            _say(line)
+        code = EXIT_FAILED if result.points and not any(p.ok for p in result.points) else code
+    return code
+
+
+def cmd_peaks(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from ..tools.roofline import peaks
+    from ..results.safeio import strict_json
+
+    p = peaks(args.device, args.dtype, refresh=args.refresh, store=args.store)
+    sys.stdout.write((strict_json(asdict(p), indent=2) if args.json else str(p)) + "\n")
+    return EXIT_OK
+
+
+def cmd_profile(args: argparse.Namespace) -> int:
+    from ..profiling import diff, profile
+    from ..render.views import Options
+    from .targets import load_all
+
+    targets = [args.target, *args.vs]
+    if args.trace is not None and len(targets) > 1:
+        raise UsageError("--trace takes one target; profile the others separately")
+    _check(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
+    device, loaded = load_all(targets, args.label, args.device, args.setup)
+    profiles, code = _run(args, ("profiled", ""), lambda: {label: profile(
+        fn, device=device, steps=args.steps, warmup=args.warmup, label=label, group_by_shape=args.group_by_shape,
+        trace=args.trace, memory_snapshot=args.memory_snapshot, flops_by_module=args.flops_by_module)
+        for label, fn in loaded})
+    if profiles is None:
+        return code
+    result = diff(profiles) if len(profiles) > 1 else next(iter(profiles.values()))
+    return _emit(args, [result], options=Options(view=args.view, sort=args.sort, limit=args.row_limit))
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from ..tools.doctor import doctor
+    from .targets import bench_jobs
+
+    _check(args)
+    device, [(label, fn, timer)] = bench_jobs([args.target], [], args.device, args.setup, "auto", simulate=args.simulate)
+    d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
+    code = _emit(args, [d])
+    return _first(EXIT_FAILED if d.error is not None or (args.strict and d.warnings) else EXIT_OK, code)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .emit import narrate
+    from ..lecture import run
+    from ..results.safeio import strict_json
+
+    results = run(args.which, device=args.device, lang=args.lang, quick=args.quick, emit=narrate)
+    if args.json:
+        sys.stdout.write(strict_json({r.name: r.data for r in results}, indent=2) + "\n")
+    return EXIT_OK
+
+
+def cmd_selfcheck(args: argparse.Namespace) -> int:
+    if args.noise or args.processes is not None or args.threads is not None:
+        from .noise import cmd_noise
+
+        return cmd_noise(args)
+    from ..render.selfcheck import progress_line
+    from ..tools.selfcheck import FAIL, NOISY, selfcheck
+    from ..measure.simulate import world
+
+    lang = _lang(args)
+    _check(args)
+    result = selfcheck(args.device, quick=args.quick, simulate=None if args.simulate is None else world(args.simulate),
+                       fault=args.fault, progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
+    return _emit(args, [result], {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK))
+
+
+def cmd_step(args: argparse.Namespace) -> int:
+    if args.parallel:  # --ddp / --fsdp: the step across the ranks of a process group
+        return cmd_distributed(args)
+    from ..measure.devices import resolve_device
+    from ..render.words import word
+    from ..tools.step import above_measured_peak, compare_steps, measured_peak_records, with_fresh_peaks as fresh_peaks
+    from .targets import is_function_target, load_callable
+
+    _check(args)
+    if not is_function_target(args.target):
+        raise UsageError("TARGET must be module:build or file.py:build; " + STEP_CONTRACT)
+    dev, (_, build) = resolve_device(args.device), load_callable(args.target)
+    result, code = _run(args, ("step", ""), lambda: compare_steps(
+        build, variants=args.variants, dtypes=args.dtypes, device=dev, steps=args.steps, warmup=args.warmup,
+        micro_batch=args.micro_batch, seq_len=args.seq_len, grad_accum=args.grad_accum, world_size=args.world_size,
+        flops_per_step=args.flops,
+        measured_peak=None if args.no_peaks else measured_peak_records(dev, args.dtypes, store=args.store)))
+    if result is None:
+        return code
+    if above_measured_peak(result):  # a step above the (often cached) measured peak: measure that peak again
+        _say(word("remeasuring_peaks", _lang(args)))
+        result = fresh_peaks(result, dev, args.store)
+    code = _emit(args, [result])
+    return _first(EXIT_FAILED if any(f.severity == "error" for f in result.findings) else EXIT_OK, code)
+
+
+def cmd_kernel(args: argparse.Namespace) -> int:
+    from ..profiling.kernels import decode_kernel
+    from ..render.tables import kernel_table
+    from ..results.safeio import strict_json
+
+    infos = [decode_kernel(n) for n in args.names]
+    if args.json:
+        sys.stdout.write(strict_json([i.to_dict() for i in infos], indent=2) + "\n")
+    else:
+        _show([kernel_table(infos, _lang(args))])
+    return EXIT_OK
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ..results.loading import load_targets
+    from ..render.markdown import markdown
+    from ..render.report import report, write
+    from ..render.words import word
+
+    _check(args, what="report")  # before reading anything
+    results = load_targets(list(args.targets), args.store)
+    html = (markdown(results, lang=args.lang or "en") if args.format == "markdown"
+            else report(results, lang=args.lang, theme=args.theme, title=args.title))
+    path = write(args.output, html)  # whole or not at all; DestinationError is reported in one line
+    _say(word("wrote_report", args.lang, path=path, n=len(results), kib=f"{len(html) / 1024:.0f}",
+              language=args.lang))
+    return EXIT_OK
+
+
+def cmd_distributed(args: argparse.Namespace) -> int:
+    from ..distributed.cli import run  # collectives, and step --ddp/--fsdp
+
+    return run(args)
+
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history, "sweep": cmd_sweep,
+    "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel, "doctor": cmd_doctor, "demo": cmd_demo,
+    "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_distributed, "report": cmd_report}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
+    return command(lambda: parse_command(build_parser(), argv),
+                   lambda args: (_ranked(args) or COMMANDS[args.command])(args))

@@ -1,0 +1,135 @@
+"""``measurefirst runs``: list, show, export, delete, prune, vacuum, copy or import saved runs. Parse is done
+(:mod:`measurefirst.cli.parser`); this is the one library call and its emission, kept out of ``cli.py``
+so that it stays thin."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import re
+import sys
+from typing import TYPE_CHECKING, Any, Callable
+
+from .emit import say as _say
+from .emit import show as _show
+from ..results.errors import UsageError
+from .guard import EXIT_OK
+from .guard import lang_of as _lang
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results.store import Store
+
+_AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([dhm])$")
+_UNIT_S = {"d": 86400, "h": 3600, "m": 60}
+#: The actions that take no run ids (list takes a NAME; copy takes SRC and DST; import paths).
+_NO_IDS = ("list", "prune", "vacuum", "copy", "import")
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    """``runs [list|show|export|delete|prune|vacuum|copy|import]``: only copy (its DST) and import create a
+    store; every file import names is read (and any bad one refused) before anything is saved."""
+    from ..results.loading import import_runs, imported_name, imported_runs
+    from ..render.tables import imported_line, runs_table
+    from ..render.views import Options, view
+    from ..render.words import word
+    from ..results.store import Store, parse_run_ids
+
+    if args.action == "list" and len(args.ids) > 1:
+        raise UsageError("runs list takes at most one NAME")
+    if args.action in ("prune", "vacuum") and args.ids:
+        raise UsageError(f"runs {args.action} takes no run ids")
+    if args.action == "copy":
+        return _copy(args)
+    if args.action == "import" and not args.ids:
+        raise UsageError("runs import needs one or more paths: pytest-benchmark's .benchmarks folder, or its or "
+                         "pyperf's JSON files")
+    ids = [] if args.action in _NO_IDS else parse_run_ids(args.ids)
+    if args.action not in _NO_IDS and not ids:
+        raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
+    prefix = getattr(args, "import_as", None)
+    if prefix is not None and (args.action != "import" or not prefix or "/" in prefix or prefix.startswith("@")):
+        raise UsageError(f"--as takes a NAME without '/' or '@' (such as base), with runs import; got {prefix!r}")
+    found = imported_runs(args.ids) if args.action == "import" else []
+    with Store(args.store, create=bool(found)) as store:
+        if found:
+            names = [imported_name(m, prefix) for m, _ in found]
+            _say(imported_line(store.path, found, names, *import_runs(store, found, prefix), prefix, _lang(args)))
+        elif args.action == "list":
+            _list(args, store, runs_table)
+        elif args.action == "show":  # each kind with its own renderer
+            for row, result in (store.resolve(f"#{i}") for i in ids):
+                _show([word("run_header", _lang(args), id=row.id, name=row.name, kind=row.kind, created=row.created),
+                       *view([result], Options(lang=_lang(args)))])
+        elif args.action == "export":
+            sys.stdout.write(store.export(ids, args.format))
+        elif args.action == "prune":
+            older = None if args.older_than is None else cutoff(args.older_than, "--older-than")
+            n = store.prune(keep_last=args.keep_last, older_than=older)
+            store.vacuum()
+            _say(word("pruned_runs", _lang(args), n=n, path=store.path))
+        elif args.action == "vacuum":
+            store.vacuum()
+            _say(word("store_vacuumed", _lang(args), path=store.path))
+        else:
+            for i in ids:
+                store.delete(i, must_exist=True)
+                _say(word("deleted_run", _lang(args), id=i))
+    return EXIT_OK
+
+
+def cutoff(text: str, option: str, now: dt.datetime | None = None) -> str:
+    """A point in time as the runs' ``created`` is written (ISO, UTC): an age such as ``30d``, ``12h`` or
+    ``90m`` before ``now``, or an ISO date or time (``2026-11-01``, ``2026-11-01T12:00``, UTC unless it
+    says otherwise). UsageError naming the forms otherwise."""
+    now = now or dt.datetime.now(dt.timezone.utc)
+    m = _AGO.match(text.strip().lower())
+    if m:
+        when = now - dt.timedelta(seconds=float(m.group(1)) * _UNIT_S[m.group(2)])
+    else:
+        try:
+            when = dt.datetime.fromisoformat(text.strip())
+        except ValueError:
+            raise UsageError(f"{option} takes an age such as 30d, 12h or 90m, or a date such as 2026-11-01; "
+                             f"got {text!r}") from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=dt.timezone.utc)
+    return when.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def _list(args: argparse.Namespace, store: "Store", runs_table: Callable[..., Any]) -> None:
+    """The latest ``-n`` runs (or ``--all``) that match the filters, and whether there are more."""
+    from ..render.words import word
+
+    if args.ids and args.name and args.ids[0] != args.name:
+        raise UsageError(f"give the name once: as NAME ({args.ids[0]!r}) or --name ({args.name!r})")
+    name = args.ids[0] if args.ids else args.name
+    kinds = None if args.kind is None else [args.kind]
+    since = None if args.since is None else cutoff(args.since, "--since")
+    limit = None if args.all else args.limit
+    # one row more than shown tells whether there are more, without counting them all
+    rows = store.list(name, kinds=kinds, host=args.machine, since=since, limit=None if limit is None else limit + 1)
+    more = limit is not None and len(rows) > limit
+    rows = rows[1:] if more else rows
+    _show([runs_table(store.path, rows, _lang(args))])
+    if more:
+        _say(word("runs_shown", _lang(args), shown=len(rows)))
+
+
+def _copy(args: argparse.Namespace) -> int:
+    """Every run of SRC saved into DST (created when missing), each exactly as it is."""
+    from ..render.words import word
+    from ..results.store import Store
+
+    if len(args.ids) != 2:
+        raise UsageError("runs copy takes SRC and DST: two stores (files or postgresql:// URLs)")
+    src, dst = args.ids
+    with Store(src, create=False) as source, Store(dst) as target:
+        if source.path == target.path:
+            raise UsageError(f"runs copy: SRC and DST are the same store ({source.path}); give two stores")
+        ids = source.copy_to(target)
+        if ids:
+            _say(word("copied_runs", _lang(args), n=len(ids), src=source.path, dst=target.path, first=ids[0],
+                      last=ids[-1]))
+        else:
+            _say(word("copied_none", _lang(args), src=source.path))
+    return EXIT_OK

@@ -1,0 +1,70 @@
+"""The defaults and the choices of the library's options, each written once, in a module that imports
+nothing: the functions take their defaults from here (``benchmark``, ``Options``, ``compare``,
+``sweep``, ``profile``, ``doctor``, the step timers), and the command line shows and checks the same
+values without importing torch."""
+
+# ---- benchmark() and engine.Options ---------------------------------------------------------------
+PRECISION = 0.01  # target half-width of the median's 95% CI, relative
+BUDGET_S = 5.0
+MIN_TIME_S = 0.2
+MIN_SAMPLES = 10
+WARMUP_MIN_TIME_S = 0.05
+WARMUP_MAX_TIME_S = 1.0
+#: Independent repetitions inside one call, each with its own warm-up and calibration: their spread is
+#: the run-to-run spread the call measures itself (see measurefirst.measure.engine).
+REPEATS = 5
+#: The largest whole-number option anywhere (loop counts, trials, warm-up calls, steps...): a count
+#: beyond it cannot finish (``itertools.repeat`` overflows past 2**63), so it is refused up front.
+MAX_COUNT = 10**9
+#: The timers by name: ``auto`` (events on GPUs, the wall clock on the CPU), ``wall``, ``event``.
+TIMERS = ("auto", "wall", "event")
+#: What ``benchmark(..., count=...)`` can count.
+COUNT_EVENTS = ("instructions",)
+
+# ---- compare() -------------------------------------------------------------------------------------
+COMPARE_PRECISION = 0.005  # "no difference" needs the speed-up CI within ±this
+COMPARE_BUDGET_S = 5.0
+COMPARE_MIN_TIME_S = 1.0  # enough rounds to see the machine's load change
+BLOCK_TIME_S = 0.005  # one candidate's turn in a round
+#: The order of the candidates in a round: forwards then backwards, or a seeded shuffle.
+ORDERS = ("abba", "shuffle")
+
+# ---- sweep() and peaks() ---------------------------------------------------------------------------
+SWEEP_BUDGET_S = 2.0  # per size
+SWEEP_PRECISION = 0.01
+#: The built-in sweeps (``measurefirst sweep --op``).
+SWEEP_OPS = ("matmul", "add", "copy", "gelu")
+DTYPE = "float32"
+
+# ---- profile() -------------------------------------------------------------------------------------
+PROFILE_STEPS = 3
+PROFILE_WARMUP = 2
+#: The op table's views: the ops that do the work, every op, top-level ops only.
+VIEWS = ("work", "all", "top")
+SORTS = ("self", "total", "calls", "device", "flops", "bytes", "name", "memory")
+ROW_LIMIT = 25
+
+# ---- doctor() --------------------------------------------------------------------------------------
+DOCTOR_BUDGET_S = 3.0
+
+# ---- training steps --------------------------------------------------------------------------------
+STEP_WARMUP = 3
+COMPARE_STEPS = 10  # timed steps per variant in compare_steps() (and `measurefirst step`)
+#: Autocast dtypes of a step, by their short names.
+STEP_DTYPES = ("fp32", "bf16", "fp16")
+
+# ---- words -----------------------------------------------------------------------------------------
+LANGS = ("en", "zh")
+THEMES = ("auto", "light", "dark")
+#: The lecture's demonstrations, in order (``measurefirst demo``).
+DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
+
+# ---- the results store ------------------------------------------------------------------------------
+#: ``measurefirst runs`` and ``history`` show this many runs, the latest, unless told otherwise (``-n``,
+#: ``--all``), like ``git log -n``: their answers do not grow with the store.
+RUNS_SHOWN = 20
+
+# ---- regression checks of saved results ------------------------------------------------------------
+#: The run-to-run spread of one run's median (relative standard deviation) assumed when no history of
+#: the benchmark measures it (see :data:`measurefirst.tools.regression.RUN_TO_RUN_CV`).
+RUN_TO_RUN_CV = 0.02

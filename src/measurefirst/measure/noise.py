@@ -1,0 +1,531 @@
+"""The machine's noise profile: how far a benchmark's median moves between fresh processes here.
+
+**Why.** Repetitions inside one process share its address layout, its allocator's state and its
+threads' placement; a re-run in a fresh process does not. Measured on a shared 2-core machine: a 20 µs
+busy-wait spread 0.11% between repetitions in one process but 0.46% across fresh processes, a 256x256
+matmul 4.55% against 7.36%, a 1-element ``torch.add`` 15.5% against 18.9%. An interval built from
+in-process repetitions alone is too narrow for where the next run (a new process) lands.
+
+**What is measured** (:func:`measure_profile`, run by ``measurefirst selfcheck --noise``): ``P`` fresh
+interpreters, one after the other (never at the same time: they would compete for the cores), each
+benchmarking every workload of :data:`WORKLOADS` with :func:`~measurefirst.benchmark` on the CPU with
+the parent's torch threads and its default repetitions. Per workload (a :class:`ProfileEntry`):
+
+* ``cv``: the fresh-process spread of the log per-process medians (as a relative figure,
+  ``expm1(sd)``; logs because spreads are relative and a slow process is as likely as a fast one on
+  that scale), estimated robustly (:func:`robust_log_sd`: from the median absolute deviation, so that
+  one process disturbed by another program does not set the prior);
+* ``within_cv``: the in-process spread, the median over the processes of each one's repetition spread
+  (``m.run_to_run.cv``; the median because one disturbed process must not set it).
+
+**How it is used** (:func:`apply_profile`, at the end of ``benchmark()`` on the real clock): a run's
+repetition spread ``cv`` becomes ``cv * inflation()`` and its ``floor`` becomes ``floor(median)``
+(``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger of the two. A
+run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
+``"profile"``, with the 95% factor for the ``P`` processes it came from). Two parts, because what
+fresh processes add is of two kinds:
+
+* an **additive** part that every call of a given length carries, whatever it does (clock and
+  frequency state, interrupts, where the loop lands in memory): the busy-wait, the quietest work there
+  is, shows it alone. :meth:`NoiseProfile.floor` reads it by call duration, so it holds for any
+  workload, named here or not.
+* a **multiplicative** part for work whose spread inside a process is already large (allocation,
+  dispatch, caches, threads): a fresh process draws that state anew, so the spread grows in proportion.
+  :meth:`NoiseProfile.inflation` reads it from the kinds of work, as a ratio that scales any run's own
+  measured spread, so it too holds for work it never saw.
+
+The workloads' ``cv`` values are estimates from ``P`` values each (few: the floor is a prior, not a
+promise); the run's own 95% factor still comes from its own repetitions.
+
+**Where it lives**: a per-machine file, not the per-project results store: ``$MEASUREFIRST_PROFILE``,
+else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache`` by default), written
+atomically. Its key holds the host name, the device kind and the torch threads: a profile measured
+with other threads is not used (thread placement is one of the things it measures).
+
+Nothing here prints or imports torch; the processes run :mod:`measurefirst.measure._worker`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+import socket
+import statistics
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results.kinds import Measurement
+
+#: Version of the stored profile's form.
+PROFILE_SCHEMA_VERSION = 1
+#: The kinds of work (codes; their words are in :mod:`measurefirst.render.words`, ``noise.kind.*``):
+#: a pure-Python busy-wait (the quietest work: it sets the floor), a 1-element ``torch.add`` (dispatch
+#: overhead), a 256x256 float32 matmul (compute), a copy of 32 MiB (memory bandwidth).
+KINDS = ("python", "dispatch", "compute", "memory")
+#: The workloads: (kind, target seconds; None where the work sets its own length).
+WORKLOADS: tuple[tuple[str, float | None], ...] = (
+    ("python", 2e-6), ("python", 20e-6), ("python", 200e-6), ("python", 2e-3),
+    ("dispatch", None), ("compute", None), ("memory", None))
+#: Quick mode (tests): fewer workloads...
+QUICK_WORKLOADS: tuple[tuple[str, float | None], ...] = (("python", 20e-6), ("python", 200e-6), ("dispatch", None))
+#: ...fewer processes, and shorter budgets (seconds per workload in each process).
+PROCESSES, QUICK_PROCESSES = 6, 2
+BUDGET_S, QUICK_BUDGET_S = 1.0, 0.3
+#: The inflation is clamped to this range: never below 1 (fresh processes do not spread less than
+#: repetitions in one), never above 3 (a wider ratio is a sign of a disturbed profile, not of the work).
+INFLATION_RANGE = (1.0, 3.0)
+#: A worker process that takes longer than this (seconds) has hung.
+WORKER_TIMEOUT_S = 300.0
+#: The environment variable naming the profile file.
+PROFILE_ENV = "MEASUREFIRST_PROFILE"
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    """One workload's spread: ``kind`` (one of :data:`KINDS`), its median call time ``seconds`` (the
+    median of the processes' medians), the fresh-process spread ``cv``, the in-process spread
+    ``within_cv`` (None where no process measured one) and the ``processes`` it came from."""
+
+    kind: str
+    seconds: float
+    cv: float
+    within_cv: float | None
+    processes: int
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times wider fresh processes spread than repetitions inside one (None: unknown)."""
+        if self.within_cv is None or not self.within_cv > 0:
+            return None
+        return self.cv / self.within_cv
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seconds": self.seconds, "cv": self.cv, "within_cv": self.within_cv,
+                "processes": self.processes}
+
+
+@dataclass(frozen=True)
+class NoiseProfile:
+    """The machine's noise profile (see the module docstring). ``key`` names the machine, device kind
+    and torch threads it holds for (:func:`profile_key`); ``created`` is an ISO 8601 time."""
+
+    key: str
+    created: str
+    torch_threads: int
+    entries: tuple[ProfileEntry, ...]
+    processes: int
+
+    kind = "noise_profile"
+    schema_version = PROFILE_SCHEMA_VERSION
+
+    def floor(self, seconds: float) -> float:
+        """The fresh-process spread to expect at least for a call ``seconds`` long: the busy-wait
+        entries' ``cv`` interpolated linearly in log-duration *and* log-spread, clamped to the first and
+        last entry outside their range (0 without busy-wait entries).
+
+        Log-log, because the two ways a spread behaves are straight lines there: a fixed jitter in
+        time (a cache line, a timer tick) gives a relative spread falling as 1/duration, a change of
+        speed gives a constant one; the interpolation is exact in each regime and follows the bend
+        between them. Clamped, not extrapolated: beyond the measured durations nothing says which
+        regime goes on. The busy-wait is the quietest work: any call that long spreads at least as
+        much between processes, whatever else it does."""
+        points = sorted((e.seconds, e.cv) for e in self.entries if e.kind == "python" and e.seconds > 0)
+        if not points or not math.isfinite(seconds) or not seconds > 0:
+            return 0.0
+        if seconds <= points[0][0]:
+            return points[0][1]
+        if seconds >= points[-1][0]:
+            return points[-1][1]
+        for (t0, c0), (t1, c1) in zip(points, points[1:]):
+            if t0 <= seconds <= t1:
+                if t1 == t0:
+                    return max(c0, c1)
+                w = (math.log(seconds) - math.log(t0)) / (math.log(t1) - math.log(t0))
+                if c0 > 0 and c1 > 0:
+                    return math.exp(math.log(c0) + w * (math.log(c1) - math.log(c0)))
+                return c0 + w * (c1 - c0)  # a spread of exactly 0: linear (the log of 0 is not defined)
+        return points[-1][1]  # pragma: no cover - the loop covers every duration in range
+
+    def inflation(self) -> float:
+        """How much more fresh processes spread than repetitions inside one, for work whose own spread
+        the floor does not already cover: the median, over the entries of the kinds of work other than
+        the busy-wait, of the ratio each needs (``cv / within_cv`` where ``cv`` is above
+        ``floor(seconds)``; 1 where the floor already covers its fresh-process spread), clamped to
+        :data:`INFLATION_RANGE`; 1 without such entries.
+
+        Not the plain median of ``cv / within_cv`` over every entry: the busy-wait's in-process spread
+        is tiny (0.02% at 20 µs here) and its fresh-process spread is the additive floor, so its ratio is
+        large (4x and more) and says nothing about how spreads *scale*; the floor already carries it.
+        Scaling a torch.add's 15% by the busy-wait's 4x would give an interval four times too wide."""
+        lo, hi = INFLATION_RANGE
+        needed: list[float] = []
+        for e in self.entries:
+            r = e.ratio
+            if e.kind == "python" or r is None or not math.isfinite(r):
+                continue
+            needed.append(r if e.cv > self.floor(e.seconds) else 1.0)
+        if not needed:
+            return lo
+        return min(max(statistics.median(needed), lo), hi)
+
+    def entry(self, kind: str, seconds: float | None = None) -> ProfileEntry | None:
+        """The entry of ``kind`` (the one closest to ``seconds`` in log-duration, for the busy-waits)."""
+        found = [e for e in self.entries if e.kind == kind]
+        if not found:
+            return None
+        if seconds is None or not seconds > 0:
+            return found[0]
+        return min(found, key=lambda e: abs(math.log(max(e.seconds, 1e-12)) - math.log(seconds)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema_version": PROFILE_SCHEMA_VERSION, "kind": self.kind, "key": self.key,
+                "created": self.created, "torch_threads": self.torch_threads, "processes": self.processes,
+                "inflation": self.inflation(), "entries": [e.to_dict() for e in self.entries]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..results.safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: Any, path: str = "profile") -> "NoiseProfile":
+        """A profile from its stored form, validated; anything missing, ill-typed or out of range raises
+        ``ValueError`` naming the field (and nothing else is raised). ``inflation`` is recomputed."""
+        if not isinstance(d, dict):
+            raise ValueError(f"{path} must be a JSON object; got {type(d).__name__}")
+        if d.get("kind") != "noise_profile":
+            raise ValueError(f'{path} is not a measurefirst noise profile (missing "kind": "noise_profile")')
+        version = d.get("schema_version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ValueError(f"{path}.schema_version must be an integer; got {version!r}")
+        if version > PROFILE_SCHEMA_VERSION:
+            raise ValueError(f"{path}.schema_version is {version}, newer than this measurefirst understands "
+                             f"({PROFILE_SCHEMA_VERSION}); upgrade measurefirst or measure the profile again")
+        if version < 1:
+            raise ValueError(f"{path}.schema_version must be >= 1; got {version}")
+        entries = d.get("entries")
+        if not isinstance(entries, list):
+            raise ValueError(f"{path}.entries must be a list; got {type(entries).__name__}")
+        return cls(key=_text(d, "key", path), created=_text(d, "created", path),
+                   torch_threads=_count(d.get("torch_threads"), f"{path}.torch_threads", 1),
+                   processes=_count(d.get("processes"), f"{path}.processes", 1),
+                   entries=tuple(_entry(e, f"{path}.entries[{i}]") for i, e in enumerate(entries)))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "NoiseProfile":
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise ValueError(f"not a measurefirst noise profile: invalid JSON ({exc})") from None
+        return cls.from_dict(data)
+
+
+def _text(d: dict[str, Any], key: str, path: str) -> str:
+    v = d.get(key)
+    if not isinstance(v, str):
+        raise ValueError(f"{path}.{key} must be a string; got {v!r}")
+    return v
+
+
+def _count(v: Any, path: str, minimum: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise ValueError(f"{path} must be an integer >= {minimum}; got {v!r}")
+    return v
+
+
+def _nonneg(v: Any, path: str, *, positive: bool = False) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 or (positive and v == 0):
+        raise ValueError(f"{path} must be a finite number {'> 0' if positive else '>= 0'}; got {v!r}")
+    return float(v)
+
+
+def _entry(e: Any, path: str) -> ProfileEntry:
+    if not isinstance(e, dict):
+        raise ValueError(f"{path} must be an object; got {type(e).__name__}")
+    kind = e.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{path}.kind must be one of {', '.join(KINDS)}; got {kind!r}")
+    within = e.get("within_cv")
+    return ProfileEntry(kind=str(kind), seconds=_nonneg(e.get("seconds"), f"{path}.seconds", positive=True),
+                        cv=_nonneg(e.get("cv"), f"{path}.cv"),
+                        within_cv=None if within is None else _nonneg(within, f"{path}.within_cv"),
+                        processes=_count(e.get("processes"), f"{path}.processes", 1))
+
+
+# ---- the key and the file -----------------------------------------------------------------------------
+def profile_key(device: str = "cpu", threads: int = 1, host: str | None = None) -> str:
+    """``host/device kind/threads``: the machine, device kind and torch threads a profile holds for."""
+    return f"{host or socket.gethostname()}/{device}/{threads}threads"
+
+
+def profile_path(threads: int | None = None) -> Path:
+    """``$MEASUREFIRST_PROFILE``, else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json``
+    (``~/.cache`` when ``XDG_CACHE_HOME`` is unset), or ``noise-<hostname>-<threads>threads.json`` for a
+    profile of ``threads`` torch threads other than this machine's default: one file per thread count,
+    so a profile measured with one thread (as many benchmarks run) does not replace the default one."""
+    given = os.environ.get(PROFILE_ENV)
+    if given:
+        return Path(given).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    host = "".join(c if c.isalnum() or c in "-_." else "_" for c in socket.gethostname()) or "host"
+    suffix = "" if threads is None or threads == _default_threads() else f"-{threads}threads"
+    return Path(cache) / "measurefirst" / f"noise-{host}{suffix}.json"
+
+
+def _default_threads() -> int:
+    """torch's default intra-op threads on this machine (``OMP_NUM_THREADS``, else the cores it sees)."""
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def save_profile(profile: NoiseProfile, path: str | os.PathLike[str] | None = None) -> Path:
+    """Write ``profile`` whole or not at all (the folder is created); returns the path."""
+    from ..results.safeio import write_atomic
+
+    p = Path(path) if path is not None else profile_path(profile.torch_threads)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(p, profile.to_json() + "\n", what="noise profile")
+    _CACHE.pop(str(p), None)
+    return p
+
+
+#: What :func:`read_profile` says besides the profile (codes; words in ``noise.status.*``).
+STATUSES = ("used", "absent", "corrupt", "other_machine", "other_threads")
+
+#: The profiles read so far in this process, by path: (modification time ns, size, profile or None, status).
+_CACHE: dict[str, tuple[int, int, NoiseProfile | None, str]] = {}
+
+
+def read_profile(path: str | os.PathLike[str] | None = None, threads: int | None = None
+                 ) -> tuple[NoiseProfile | None, str]:
+    """The profile stored at ``path`` (default :func:`profile_path` for ``threads``) and a status: ``used``,
+    ``absent`` or ``corrupt`` (unreadable, or not a valid profile: ignored, never raised). Read once per
+    modification of the file in a process."""
+    p = Path(path) if path is not None else profile_path(threads)
+    try:
+        st = p.stat()
+    except OSError:
+        return None, "absent"
+    cached = _CACHE.get(str(p))
+    if cached is not None and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
+        return cached[2], cached[3]
+    try:
+        profile: NoiseProfile | None = NoiseProfile.from_json(p.read_bytes())
+        status = "used"
+    except (OSError, ValueError):
+        profile, status = None, "corrupt"
+    _CACHE[str(p)] = (st.st_mtime_ns, st.st_size, profile, status)
+    return profile, status
+
+
+def load_profile(path: str | os.PathLike[str] | None = None, *, device: str = "cpu",
+                 threads: int | None = None) -> NoiseProfile | None:
+    """This machine's profile for ``device`` (kind) and ``threads`` torch threads, or None when there is
+    none, the file is corrupt, or it was measured on another machine, device kind or thread count."""
+    return lookup(path, device=device, threads=threads)[0]
+
+
+def lookup(path: str | os.PathLike[str] | None = None, *, device: str = "cpu",
+           threads: int | None = None) -> tuple[NoiseProfile | None, str]:
+    """:func:`load_profile` with the status (one of :data:`STATUSES`) saying why there is none."""
+    profile, status = read_profile(path, threads)
+    if profile is None:
+        return None, status
+    host, kind, _ = profile.key.rsplit("/", 2) if profile.key.count("/") >= 2 else ("", "", "")
+    if host != socket.gethostname() or kind != device:
+        return None, "other_machine"
+    if threads is not None and profile.torch_threads != threads:
+        return None, "other_threads"
+    return profile, "used"
+
+
+# ---- applying it to a measurement ------------------------------------------------------------------------
+def apply_profile(m: "Measurement", profile: NoiseProfile) -> "Measurement":
+    """``m`` with the profile applied to its run-to-run spread (see the module docstring):
+
+    * measured by repetitions: ``cv`` times :meth:`NoiseProfile.inflation`, ``floor`` from
+      :meth:`NoiseProfile.floor` at the median (``floor_source="profile"``); the options keep the
+      factor (``run_to_run_inflation``), so the repetitions' own spread is ``cv / factor``;
+    * measured by fresh processes: the floor only (they saw what fresh processes change);
+    * not measured (``repeats=1``, or fewer than two repetitions fit): the floor is the spread
+      (``source="profile"``, ``n`` the profile's processes, their 95% factor);
+    * measured from a history or given: unchanged.
+
+    A measurement without samples is returned as it is."""
+    from ..results.kinds import RunToRun, spread_factor
+
+    median = m.median
+    if m.summary is None or not math.isfinite(median) or not median > 0:
+        return m
+    floor = profile.floor(median)
+    rr = m.run_to_run
+    notes: dict[str, Any] = {"noise_profile": profile.key}
+    if rr is None:
+        rr = RunToRun(cv=floor, source="profile", n=profile.processes, factor=spread_factor(profile.processes),
+                      floor=floor, floor_source="profile")
+    elif rr.source == "repeats":
+        factor = profile.inflation()
+        notes["run_to_run_inflation"] = factor
+        rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source="profile")
+    elif rr.source == "processes":
+        rr = replace(rr, floor=max(rr.floor, floor), floor_source="profile")
+    else:
+        return m
+    return replace(m, run_to_run=rr, options={**m.options, **notes})
+
+
+def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None", real_clock: bool,
+                  threads: int) -> "Measurement":
+    """What ``benchmark()`` returns: ``m`` with a profile applied. ``given``: a profile (applied),
+    False (none), None (this machine's saved profile, for a run on the real CPU clock only: a
+    simulated clock has no machine to profile). A saved profile that cannot be used because the file
+    is corrupt or was measured with other threads leaves a note in the options
+    (``noise_profile_ignored``)."""
+    if given is False:
+        return m
+    if isinstance(given, NoiseProfile):
+        return apply_profile(m, given)
+    if given is not None:
+        raise TypeError(f"noise_profile must be a NoiseProfile, False or None; got {type(given).__name__}")
+    if not real_clock or m.device != "cpu":
+        return m
+    profile, status = lookup(device="cpu", threads=threads)
+    if profile is not None:
+        return apply_profile(m, profile)
+    if status in ("corrupt", "other_threads"):
+        return replace(m, options={**m.options, "noise_profile_ignored": status})
+    return m
+
+
+# ---- measuring it ---------------------------------------------------------------------------------------
+def workload_id(kind: str, seconds: float | None) -> str:
+    """``python-20us``, ``dispatch``, ...: a workload's name in the worker protocol."""
+    if seconds is None:
+        return kind
+    us = seconds * 1e6
+    return f"{kind}-{us:g}us"
+
+
+Progress = Callable[[int, int], None]
+
+
+class NoiseProfileError(RuntimeError):
+    """A worker process of :func:`measure_profile` failed; the message names it and holds its stderr tail."""
+
+
+def measure_profile(processes: int | None = None, quick: bool = False, progress: Progress | None = None,
+                    *, threads: int | None = None, budget: float | None = None,
+                    workloads: Sequence[tuple[str, float | None]] | None = None) -> NoiseProfile:
+    """Measure this machine's noise profile in ``processes`` fresh interpreters (default
+    :data:`PROCESSES`; :data:`QUICK_PROCESSES` with ``quick``), one after the other, each benchmarking
+    every workload (:data:`WORKLOADS`; :data:`QUICK_WORKLOADS` with ``quick``) for ``budget`` seconds
+    at most (:data:`BUDGET_S`; :data:`QUICK_BUDGET_S`). ``threads``: torch threads in the workers
+    (default: this process's, as torch reports them). ``progress(i, processes)`` is called before each
+    process starts. About 6-7 s per process here (interpreter and torch start-up, then the workloads);
+    ``quick``: about 4 s per process. Raises :class:`NoiseProfileError` when a worker fails, ``ValueError``
+    for bad arguments."""
+    p = processes if processes is not None else (QUICK_PROCESSES if quick else PROCESSES)
+    if isinstance(p, bool) or not isinstance(p, int) or p < 2:
+        raise ValueError(f"processes must be an integer >= 2 (a spread needs two values); got {p!r}")
+    todo = tuple(workloads if workloads is not None else (QUICK_WORKLOADS if quick else WORKLOADS))
+    for kind, seconds in todo:
+        if kind not in KINDS or (kind == "python") != (seconds is not None and seconds > 0):
+            raise ValueError(f"a workload is (kind, seconds) with kind one of {', '.join(KINDS)} and seconds "
+                             f"for 'python' only; got {(kind, seconds)!r}")
+    b = budget if budget is not None else (QUICK_BUDGET_S if quick else BUDGET_S)
+    if threads is None:
+        import torch
+
+        threads = int(torch.get_num_threads())
+    request = json.dumps({"workloads": [[k, s] for k, s in todo], "budget": b, "threads": threads})
+    runs: list[dict[str, dict[str, Any]]] = []
+    for i in range(p):
+        if progress is not None:
+            progress(i + 1, p)
+        runs.append(_run_worker(request, i, p))
+    entries = []
+    for kind, seconds in todo:
+        wid = workload_id(kind, seconds)
+        entries.append(entry_from(kind, [r[wid]["median"] for r in runs],
+                                  [r[wid].get("within_cv") for r in runs]))
+    created = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
+    return NoiseProfile(key=profile_key("cpu", threads), created=created, torch_threads=threads,
+                        entries=tuple(entries), processes=p)
+
+
+#: The standard deviation of a normal distribution over its median absolute deviation.
+MAD_TO_SIGMA = 1.482602218505602
+
+
+def robust_log_sd(logs: Sequence[float]) -> float:
+    """The spread of log medians, robust to one disturbed process: ``MAD_TO_SIGMA`` times the median
+    absolute deviation from the median, from three values on (two: the sample standard deviation, which
+    is then the same figure within 5%). A process that another program's load slowed 100x (seen here: a
+    matmul on both cores while a test suite ran) must not set the machine's prior for good; the
+    in-process spread is a median over processes for the same reason. When more than half the processes
+    agree to the nanosecond (the median absolute deviation is 0: a quiet busy-wait), the sample standard
+    deviation of the others with the farthest left out."""
+    xs = list(logs)
+    if len(xs) < 3:
+        return statistics.stdev(xs)
+    centre = statistics.median(xs)
+    mad = statistics.median(abs(x - centre) for x in xs)
+    if mad > 0:
+        return MAD_TO_SIGMA * mad
+    xs.remove(max(xs, key=lambda x: abs(x - centre)))
+    return statistics.stdev(xs)
+
+
+def entry_from(kind: str, medians: Sequence[float], within: Sequence[float | None]) -> ProfileEntry:
+    """One workload's entry from its per-process medians (seconds) and in-process spreads: the
+    fresh-process spread is :func:`robust_log_sd` of the log medians, as a relative figure (``expm1``)."""
+    good = [x for x in medians if isinstance(x, (int, float)) and math.isfinite(x) and x > 0]
+    if len(good) < 2:
+        raise NoiseProfileError(f"the {kind} workload gave fewer than two usable medians ({len(good)})")
+    logs = [math.log(x) for x in good]
+    cv = math.expm1(robust_log_sd(logs))
+    inner = [w for w in within if w is not None and math.isfinite(w)]
+    return ProfileEntry(kind=kind, seconds=statistics.median(good), cv=cv,
+                        within_cv=statistics.median(inner) if inner else None, processes=len(good))
+
+
+def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any]]:
+    from .workers import run_worker
+
+    code, out, err = run_worker(["noise", request], WORKER_TIMEOUT_S)
+    lines = [line for line in out.splitlines() if line.strip()]
+    try:
+        results = json.loads(lines[-1])["results"] if code == 0 and lines else None
+    except (ValueError, KeyError, TypeError):
+        results = None
+    if not isinstance(results, dict):
+        tail = (err or out).strip()[-1500:]
+        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} failed (exit {code}): "
+                           f"{tail}")
+    return results
+
+
+def noise_profile(processes: int | None = None, quick: bool = False, *, save: bool = True,
+                  path: str | os.PathLike[str] | None = None, progress: Progress | None = None,
+                  threads: int | None = None) -> NoiseProfile:
+    """Measure this machine's noise profile (:func:`measure_profile`) and save it where ``benchmark()``
+    finds it (:func:`profile_path`, or ``path``) unless ``save`` is False. ``threads``: the torch threads
+    to profile (default: the current ones); a benchmark uses the profile of the threads it runs with.
+    ``measurefirst selfcheck --noise [--threads N]`` calls this."""
+    profile = measure_profile(processes, quick, progress, threads=threads)
+    if save:
+        save_profile(profile, path)
+    return profile
+
+
+__all__ = ["NoiseProfile", "ProfileEntry", "NoiseProfileError", "measure_profile", "noise_profile", "load_profile",
+           "read_profile", "save_profile", "profile_path", "profile_key", "apply_profile", "KINDS", "WORKLOADS"]

@@ -1,0 +1,318 @@
+"""Timers: the only code in measurefirst that reads a clock or records an event.
+
+A timer times one *sample*: a zero-argument ``run`` callable (which calls the user's function
+``number`` times) between two clock readings, with the device synchronized before the clock
+stops. It can also *mark* points between the phases of a step (:meth:`Timer.marks`): events on a
+GPU's timeline, all read after one synchronize. The engine, compare, step timing, doctor and the
+profiler's per-step times all go through this protocol, and the clock itself comes from the
+machine seam (:func:`measurefirst.measure.devices.machine`), so tests run every path on a simulated clock
+and a simulated GPU (:mod:`measurefirst.measure.simulate`).
+
+- :class:`WallTimer`: synchronize, read the host clock, run, synchronize, read again. It also
+  counts the involuntary context switches of the process during the sample, so samples in which
+  the operating system took the CPU away can be set aside.
+- :class:`CudaEventTimer`: CUDA events around ``run`` on the device's current stream (device
+  time), the host time ``run`` took to return (launch time), and the host time until a full-device
+  synchronize returned (which exposes work left running on another stream).
+- :class:`MpsEventTimer`: the same with ``torch.mps.event.Event`` where torch has it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import torch
+
+from . import defaults
+from .devices import machine, synchronizer
+
+#: Documented resolution of CUDA event timing (about half a microsecond).
+CUDA_EVENT_RESOLUTION_NS = 500.0
+#: MPS event times are the completion-handler timestamps of Metal command buffers: tens of µs.
+MPS_EVENT_RESOLUTION_NS = 20_000.0
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One timed sample.
+
+    ``elapsed_ns``: what the timer measures (device time for event timers, wall time otherwise).
+    ``host_ns``: for event timers, the host time ``run`` took to return (launch time), else ``None``.
+    ``preempted``: involuntary context switches of the process during the sample, ``-1`` if unknown.
+    ``synced_ns``: for event timers, host time from before the start event until a synchronize of
+    the whole device returned (else ``None``): far above ``elapsed_ns`` when work was left on a
+    stream the events do not see.
+    """
+
+    elapsed_ns: float
+    host_ns: float | None = None
+    preempted: int = -1
+    synced_ns: float | None = None
+
+
+class Marks(Protocol):
+    """Timestamps between the phases of one step, read once at the end."""
+
+    def mark(self, name: str) -> None:
+        """Mark the end of the phase ``name`` (and the start of the next)."""
+        ...
+
+    def read(self) -> list[tuple[str, float]]:
+        """Synchronize once; every mark as ``(name, ns since the step started)``, first ``("start", 0)``."""
+        ...
+
+
+@runtime_checkable
+class Timer(Protocol):
+    """What the engine needs from a clock."""
+
+    kind: str
+    resolution_ns: float
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        """Time one call of ``run``; the device is synchronized before the clock stops. ``prelude``
+        (a cache flush) is issued just before the clock starts, untimed, without a synchronize
+        between it and ``run`` on timers that read the device's own timeline."""
+        ...
+
+    def now_ns(self) -> int:
+        """A monotonic host clock for budgets, deadlines and unsynchronized readings."""
+        ...
+
+    def synchronize(self) -> None:
+        """Wait for all queued device work."""
+        ...
+
+    def probe(self) -> Callable[[], object]:
+        """The cheapest call that does device work: the overhead probe times it."""
+        ...
+
+    def marks(self) -> Marks:
+        """Synchronize, then start marking a step (the first mark is ``"start"``)."""
+        ...
+
+
+def _nothing() -> None:
+    return None
+
+
+class ClockMarks:
+    """Marks on a host clock; ``sync_each`` synchronizes before every mark (the only way a host
+    clock sees the end of device work)."""
+
+    def __init__(self, clock: Callable[[], int], sync: Callable[[], None], sync_each: bool) -> None:
+        self._clock, self._sync, self._each = clock, sync, sync_each
+        sync()
+        self._marks: list[tuple[str, int]] = [("start", clock())]
+
+    def mark(self, name: str) -> None:
+        if self._each:
+            self._sync()
+        self._marks.append((name, self._clock()))
+
+    def read(self) -> list[tuple[str, float]]:
+        self._sync()
+        t0 = self._marks[0][1]
+        return [(name, float(t - t0)) for name, t in self._marks]
+
+
+def host_time(run: Callable[[], object], sync: Callable[[], None]) -> float:
+    """One call of ``run`` on the machine's host clock, in ns: synchronize, start the clock, call,
+    synchronize, stop. For the calls made before a timer exists (``choose_device`` observes each
+    function's cold call to decide the device that the timer is then made for)."""
+    clock = machine().clock_ns
+    sync()
+    t0 = clock()
+    run()
+    sync()
+    return float(clock() - t0)
+
+
+class WallTimer:
+    """Synchronize, then the host clock; counts preemptions where the OS reports them."""
+
+    kind = "wall"
+
+    def __init__(self, device: torch.device | None = None, *, count_preemptions: bool = True) -> None:
+        self._device = device or torch.device("cpu")
+        self._sync = synchronizer(self._device)
+        m = machine()
+        self._clock = m.clock_ns
+        self._switches = m.context_switches if count_preemptions and m.context_switches() is not None else None
+        self._probe = m.probe_kernel(self._device)
+        self.resolution_ns = _clock_resolution_ns(m.simulated)
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        sync, clock, switches = self._sync, self._clock, self._switches
+        if prelude is not None:
+            prelude()
+        sync()
+        if switches is not None:
+            s0 = switches()
+            t0 = clock()
+            run()
+            sync()
+            t1 = clock()
+            s1 = switches()
+            return Reading(float(t1 - t0), None, (s1 - s0) if s0 is not None and s1 is not None else -1)
+        t0 = clock()
+        run()
+        sync()
+        t1 = clock()
+        return Reading(float(t1 - t0))
+
+    def now_ns(self) -> int:
+        return self._clock()
+
+    def synchronize(self) -> None:
+        self._sync()
+
+    def probe(self) -> Callable[[], object]:
+        return self._probe
+
+    def marks(self) -> Marks:
+        return ClockMarks(self._clock, self._sync, self._device.type != "cpu")
+
+
+def _clock_resolution_ns(simulated: bool) -> float:
+    if simulated:
+        return 1.0
+    import time
+
+    return max(time.get_clock_info("perf_counter").resolution * 1e9, 1.0)
+
+
+class _EventMarks:
+    def __init__(self, new_event: Callable[[], Any], record: Callable[[Any], None], sync: Callable[[], None]) -> None:
+        self._new, self._record, self._sync = new_event, record, sync
+        sync()
+        self._marks: list[tuple[str, Any]] = []
+        self.mark("start")
+
+    def mark(self, name: str) -> None:
+        e = self._new()
+        self._record(e)
+        self._marks.append((name, e))
+
+    def read(self) -> list[tuple[str, float]]:
+        self._sync()
+        first = self._marks[0][1]
+        return [(name, 0.0 if i == 0 else float(first.elapsed_time(e)) * 1e6)
+                for i, (name, e) in enumerate(self._marks)]
+
+
+class _EventTimer:
+    """Two timing events around ``run``: device time in ``elapsed_ns``, launch time in ``host_ns``."""
+
+    kind = "event"
+    resolution_ns = CUDA_EVENT_RESOLUTION_NS
+
+    def __init__(self, device: torch.device, new_event: Callable[[], Any]) -> None:
+        m = machine()
+        self._device = device
+        self._new_event = new_event
+        self._start, self._end = new_event(), new_event()
+        self._sync = synchronizer(device)
+        self._clock = m.clock_ns
+        self._probe = m.probe_kernel(device)
+
+    def _record(self, event: Any) -> None:
+        event.record()
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        clock = self._clock
+        # drain earlier work (setup), so no backlog hides the sample's launch gaps; a prelude (a cache
+        # flush) is then queued right before the start event: the device is still busy with it while
+        # the host launches ``run``, so the sample holds no launch latency (as triton's do_bench)
+        self._sync()
+        if prelude is not None:
+            prelude()
+        self._record(self._start)
+        h0 = clock()
+        run()
+        h1 = clock()
+        self._record(self._end)
+        self._end.synchronize()
+        self._sync()  # the whole device: work left on another stream shows in synced_ns
+        h2 = clock()
+        return Reading(float(self._start.elapsed_time(self._end)) * 1e6, float(h1 - h0), -1, float(h2 - h0))
+
+    def now_ns(self) -> int:
+        return self._clock()
+
+    def synchronize(self) -> None:
+        self._sync()
+
+    def probe(self) -> Callable[[], object]:
+        return self._probe
+
+    def marks(self) -> Marks:
+        return _EventMarks(self._new_event, self._record, self._sync)
+
+
+class CudaEventTimer(_EventTimer):
+    """CUDA events on the device's current stream."""
+
+    kind = "cuda-event"
+    resolution_ns = CUDA_EVENT_RESOLUTION_NS
+
+    def __init__(self, device: torch.device) -> None:
+        if device.type != "cuda":
+            raise ValueError(f"CUDA event timer needs a CUDA device, got {device}")
+        cuda = machine().cuda
+        self._cuda = cuda
+
+        def new_event() -> Any:
+            with cuda.device(device):
+                return cuda.Event(enable_timing=True)
+
+        super().__init__(device, new_event)
+
+    def _record(self, event: Any) -> None:
+        # on this device's current stream, whichever GPU is current for the caller
+        event.record(self._cuda.current_stream(self._device))
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        with self._cuda.device(self._device):
+            return super().time(run, prelude)
+
+
+def mps_events_available() -> bool:
+    event_mod = getattr(machine().mps, "event", None)
+    return event_mod is not None and hasattr(event_mod, "Event")
+
+
+class MpsEventTimer(_EventTimer):
+    """MPS events (``torch.mps.event.Event``)."""
+
+    kind = "mps-event"
+    resolution_ns = MPS_EVENT_RESOLUTION_NS
+
+    def __init__(self) -> None:
+        if not mps_events_available():
+            raise RuntimeError("this torch has no MPS events; use timer='wall'")
+        mps = machine().mps
+        super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True))
+
+
+TIMER_CHOICES = defaults.TIMERS
+
+
+def make_timer(device: torch.device, kind: str = "auto") -> Timer:
+    """The timer for ``device``: events on GPUs (``"auto"`` or ``"event"``), wall clock on the CPU."""
+    if kind not in TIMER_CHOICES:
+        raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)}; got {kind!r}")
+    if kind == "wall" or device.type == "cpu":
+        if kind == "event":
+            raise ValueError("timer='event' needs a GPU device (cuda or mps); on the CPU use timer='wall'")
+        return WallTimer(device)
+    if device.type == "cuda":
+        return CudaEventTimer(device)
+    if device.type == "mps":
+        if mps_events_available():
+            return MpsEventTimer()
+        if kind == "event":
+            raise ValueError("this torch has no MPS events; upgrade torch or use timer='wall'")
+        return WallTimer(device)
+    raise ValueError(f"no timer for device type {device.type!r}")

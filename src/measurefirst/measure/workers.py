@@ -1,0 +1,216 @@
+"""``benchmark(fn, processes=K)``: measure in ``K`` fresh interpreters, as pyperf's workers do.
+
+Repetitions inside one process share its address layout, allocator state and thread placement; a
+fresh process draws them anew. So ``processes=K`` starts ``K`` fresh interpreters (spawned, never
+forked: a fork copies the parent's address layout), **one after the other** (at the same time they
+would compete for the cores), each running ``benchmark()`` with the same options and a ``budget / K``
+share of the budget (each process's start-up, importing torch, is not counted: it is not the
+function's time). The parent merges what they return into one Measurement (:func:`merge`):
+
+* the samples, loop counts and the rest concatenated in process order; ``repeats`` = the per-process
+  sample counts;
+* ``run_to_run`` measured from the processes: the sample standard deviation of the log per-process
+  medians (``source="processes"``, ``n=K``, the 95% factor for ``K`` values);
+* the options of the first process, with ``processes=K``, the whole ``budget`` and the per-process
+  ``process_budget``; ``trials``, ``max_samples``, ``min_time`` and ``repeats`` hold per process.
+
+The function travels by reference (pickled: a module-level function, or a callable object whose class
+is importable); the worker imports it, rebuilding the parent's ``__main__`` as multiprocessing's spawn
+does. A lambda or a closure cannot travel: ``ValueError`` says what to pass instead. The command line
+sends statements and ``module:function`` targets as text, which the worker rebuilds
+(:class:`measurefirst.measure._counters.Target`). A worker that fails raises ``BenchmarkError`` naming it and
+holding its stderr tail; Ctrl-C kills the running worker (``Interrupted`` holds the processes done).
+
+Nothing here imports the engine (the worker, :mod:`measurefirst.measure._worker`, does).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import fields
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from .counting import main_reference
+from ..results.kinds import Measurement, RunToRun, Stop, spread_from_medians
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine import Options
+
+#: A worker that takes longer than its budget plus this many seconds has hung.
+WORKER_GRACE_S = 300.0
+#: How much of a failed worker's stderr the error shows (characters, from the end).
+STDERR_TAIL_CHARS = 2000
+
+
+def refusal() -> str:
+    """Why a function cannot go to fresh interpreters, and what to do."""
+    return ("processes=K runs fn in fresh interpreters; pass a module-level function, or use the CLI: "
+            "measurefirst bench 'stmt' -s 'setup' --processes K")
+
+
+def check_processes(processes: Any) -> int:
+    if isinstance(processes, bool) or not isinstance(processes, int) or processes < 1:
+        raise ValueError(f"processes must be an integer >= 1 (fresh interpreters, one after the other); "
+                         f"got {processes!r}")
+    return processes
+
+
+def pickled(obj: Any, what: str) -> bytes:
+    """``obj`` pickled by reference, or ``ValueError`` (:func:`refusal`) for a lambda or closure."""
+    qualname = getattr(obj, "__qualname__", "")
+    if isinstance(qualname, str) and ("<lambda>" in qualname or "<locals>" in qualname):
+        raise ValueError(f"{what} is {'a lambda' if '<lambda>' in qualname else 'a local function'} "
+                         f"({qualname}): {refusal()}")
+    try:
+        return pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise ValueError(f"{what} cannot be sent to a fresh interpreter ({type(exc).__name__}: {exc}): "
+                         f"{refusal()}") from exc
+
+
+def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str, device: Any,
+        setup: Callable[[], object] | None, timer: Any, reference: Any, failed: Callable[..., Exception],
+        interrupted: Callable[[Measurement | None], BaseException]) -> Measurement:
+    """Measure ``fn`` in ``processes`` fresh interpreters and merge (see the module docstring).
+    ``failed(message, label=, phase=, index=, partial=)`` and ``interrupted(partial)`` make the errors
+    raised (the engine's ``BenchmarkError`` and ``Interrupted``: passed in, so that this module does not
+    import the engine)."""
+    k = check_processes(processes)
+    if not isinstance(timer, str):
+        raise ValueError("processes=K measures in fresh interpreters, each with its own clock; drop the "
+                         "Timer instance (timer='auto', 'wall' or 'event')")
+    fn_bytes = pickled(fn, f"fn {label!r}")
+    options = {f.name: getattr(opts, f.name) for f in fields(opts)}
+    options["budget"] = opts.budget / k
+    kwargs = {**options, "label": label, "device": str(device), "timer": timer,
+              "setup": setup, "reference": reference}
+    if setup is not None:
+        pickled(setup, "setup")
+    if callable(reference):
+        pickled(reference, "reference")
+    try:
+        kw_bytes = pickle.dumps(kwargs, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, AttributeError, TypeError) as exc:
+        raise ValueError(f"the options cannot be sent to a fresh interpreter ({exc}): {refusal()}") from exc
+    needs_main = b"__main__" in fn_bytes or b"__main__" in kw_bytes
+    import torch
+
+    payload = {"sys_path": list(sys.path), "cwd": os.getcwd(), **(main_reference() if needs_main else {}),
+               "fn": fn_bytes, "kwargs": kw_bytes, "threads": int(torch.get_num_threads())}
+    done: list[Measurement] = []
+    work = Path(tempfile.mkdtemp(prefix="measurefirst-workers-"))
+    try:
+        for i in range(k):
+            result = work / f"result-{i}.json"
+            (work / "payload.pkl").write_bytes(pickle.dumps({**payload, "result": str(result)}))
+            try:
+                code, tail = _spawn(work / "payload.pkl", timeout=opts.budget / k + WORKER_GRACE_S)
+            except KeyboardInterrupt as exc:
+                raise interrupted(merge(done, budget=opts.budget, complete=False) if done else None) from exc
+            text = result.read_text(encoding="utf-8") if result.exists() else ""
+            data = json.loads(text) if text else {"error": "crash", "message": ""}
+            if isinstance(data, dict) and "error" in data:
+                partial = merge(done, budget=opts.budget, complete=False) if done else None
+                if data["error"] == "call":
+                    raise failed(f"{data['message']} (in worker process {i + 1} of {k})", label=label,
+                                         phase="worker", index=i, partial=partial)
+                why = data.get("message") or f"exit {code}"
+                raise failed(f"benchmark {label!r}: worker process {i + 1} of {k} failed ({why})"
+                                     + (f"; its stderr ends: {tail}" if tail else ""),
+                                     label=label, phase="worker", index=i, partial=partial)
+            done.append(Measurement.from_json(text))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return merge(done, budget=opts.budget)
+
+
+def child_env() -> dict[str, str]:
+    """The environment of a worker process: this one's, with this package first on ``PYTHONPATH`` (so
+    that ``python -m measurefirst.measure._worker`` runs this very package)."""
+    env = dict(os.environ)
+    src = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join([src, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
+    return env
+
+
+def run_worker(args: Sequence[str], timeout: float) -> tuple[int, str, str]:
+    """Run ``python -m measurefirst.measure._worker ARGS`` in a fresh interpreter to its end: its exit status, its
+    stdout and its stderr. Killed on Ctrl-C or after ``timeout`` seconds (then the exception goes on): a
+    worker never outlives the call. :func:`benchmark_in_processes` and the noise profile's processes
+    (:func:`measurefirst.measure.noise.measure_profile`) run through it."""
+    cmd = [sys.executable, "-m", "measurefirst.measure._worker", *args]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), text=True,
+                            errors="replace")
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except BaseException:  # Ctrl-C or a hang: the worker must not outlive the call
+        proc.kill()
+        proc.wait()
+        raise
+    return proc.returncode, out, err
+
+
+def _spawn(payload: Path, timeout: float) -> tuple[int, str]:
+    """Run one worker to its end; its exit status and the tail of its stderr."""
+    code, _, err = run_worker(["bench", str(payload)], timeout)
+    return code, err.strip()[-STDERR_TAIL_CHARS:]
+
+
+def process_spread(medians_ns: Sequence[float]) -> RunToRun | None:
+    """The run-to-run spread measured by fresh processes (:func:`~measurefirst.results.kinds.spread_from_medians`
+    of the per-process medians, source ``"processes"``); None with fewer than two usable medians."""
+    return spread_from_medians(medians_ns, "processes")
+
+
+def _concat(ms: Sequence[Measurement], name: str, fill: float | None) -> tuple[Any, ...] | None:
+    """One per-sample field over the processes; None when none has it; ``fill`` for those without (None:
+    the field is dropped unless every process has it)."""
+    seqs = [getattr(m, name) for m in ms]
+    if all(s is None for s in seqs):
+        return None
+    if fill is None and any(s is None for s in seqs):
+        return None
+    out: list[Any] = []
+    for m, s in zip(ms, seqs):
+        out += list(s) if s is not None else [fill] * m.n_samples
+    return tuple(out)
+
+
+def merge(ms: Sequence[Measurement], *, budget: float | None = None, complete: bool = True) -> Measurement:
+    """One Measurement from the measurements of fresh processes (see the module docstring). Pure: no
+    process is started. ``budget``: the whole budget they shared (default: the sum of theirs)."""
+    if not ms:
+        raise ValueError("merge needs at least one measurement")
+    first = ms[0]
+    k = len(ms)
+    samples = tuple(x for m in ms for x in m.samples_ns)
+    numbers = tuple(x for m in ms for x in m.numbers)
+    medians = [m.median * 1e9 for m in ms]
+    stops = [m.stop for m in ms]
+    reasons = {s.reason for s in stops}
+    stop = Stop(reason=stops[-1].reason if len(reasons) > 1 else stops[0].reason,
+                target_met=all(s.target_met for s in stops), precision=first.stop.precision,
+                seconds=sum(s.seconds for s in stops))
+    per_process = first.options.get("budget")
+    total = budget if budget is not None else sum(float(m.options.get("budget", 0.0)) for m in ms)
+    options = {**first.options, "processes": k, "budget": total, "process_budget": per_process}
+    return Measurement(
+        label=first.label, device=first.device, timer=first.timer, samples_ns=samples, numbers=numbers,
+        host_ns=_concat(ms, "host_ns", None), preempted=_concat(ms, "preempted", -1),
+        warmup=first.warmup, calibration=first.calibration, stop=stop, options=options,
+        env={**first.env, "processes": k}, complete=complete and all(m.complete for m in ms),
+        discard_preempted=first.discard_preempted, synced_ns=_concat(ms, "synced_ns", None),
+        reference=None, run_to_run=process_spread(medians) if k > 1 else first.run_to_run,
+        repeats=tuple(m.n_samples for m in ms) if k > 1 else first.repeats,
+    )
+
+
+__all__ = ["run", "merge", "process_spread", "pickled", "refusal", "check_processes"]

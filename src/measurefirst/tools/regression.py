@@ -1,0 +1,474 @@
+"""Regression checks between saved results: which benchmark got slower, beyond its CI and a threshold.
+
+Saved runs were not interleaved, so the ratio of two medians gets an approximate CI: in log space the
+half-widths of the two runs' *precision* intervals (their own samples) and the *run-to-run* half-widths
+of both runs (how far a run's median lands from the next one's: measured by the runs' repetitions or
+worker processes, by the saved history of the benchmark, or given) add in quadrature. Each part is
+counted once: a measurement's headline interval already holds its run-to-run spread, so the precision
+interval is what enters here. Where nothing measured a run's spread (an old file, ``repeats=1``), a
+conservative figure is assumed and the check says so (:data:`RUN_TO_RUN_CV`, source ``"assumed"``).
+
+A gate must never fail unchanged code: a run that was *disturbed* (most samples preempted, two speeds,
+stopped at the noise floor, precision far from met, or a run-to-run spread beyond the threshold; see
+:func:`disturbances`) cannot judge a change, so the change is ``undecided`` with the reason, never a
+regression. Counts (``benchmark(..., count=...)``) compare the same way, their interval being the range
+of their repeats, with a tight default threshold (:data:`COUNT_THRESHOLD`): counts do not drift with the
+machine's load.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
+
+from ..measure import defaults, stats
+from ..results.errors import check_kind
+from ..results.protocol import build, migrate
+from ..results.kinds import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Finding, Measurement
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .compare import Comparison, Verdict
+
+#: Version of a :class:`Regression`'s stored form (see :mod:`measurefirst.results.protocol`); version 1 gave a
+#: change's flags in English words; version 4 added a change's ``disturbed`` reasons and each side's
+#: run-to-run spread and its source; version 5 added the check's findings (a busbw drop, a new straggler).
+SCHEMA_VERSION = 5
+#: What makes a change doubtful (:attr:`Change.flags`; the renderer has the words): the two sides ran on
+#: different devices, machines, instruction counters, Python or torch versions (the two values are in
+#: :attr:`Change.flag_values`), or a side is incomplete.
+FLAGS = ("devices", "machines", "counters", "python", "torch", "incomplete")
+
+#: Default threshold of a regression check on counts: more work per call than this fraction is a
+#: regression (an unchanged program counts the same to well within 0.1% from run to run).
+COUNT_THRESHOLD = 0.005
+#: Default threshold on times: the CI alone decides.
+TIME_THRESHOLD = 0.0
+
+R = TypeVar("R", Measurement, Count)
+
+#: A step in a history: consecutive runs whose medians differ by more than this fraction and
+#: whose ratio CI excludes 1.
+STEP_FRACTION = 0.02
+#: Two saved runs sample the machine's state as well as the code: clocks, other load, memory
+#: placement and heat change between runs, and a run's own interval cannot see that. Independent runs
+#: of one benchmark on this project's shared 2-core host had a run-to-run CV of 3.7% (256x256 matmul)
+#: to 7.5% (1-element add) (docs/benchmarks.md); quiet GPU servers vary by about 1%. Unless a history
+#: of the benchmark measures it (:func:`run_to_run_cv`), a time ratio across runs assumes this relative
+#: standard deviation per run on top of both runs' intervals (see :func:`change`).
+RUN_TO_RUN_CV = defaults.RUN_TO_RUN_CV
+#: Fewest saved runs of one benchmark from which :func:`run_to_run_cv` estimates the spread.
+RUN_TO_RUN_MIN_RUNS = 8
+
+# ---- a disturbed run cannot judge a change (see :func:`disturbances`) -------------------------------
+#: More than this fraction of a run's samples preempted by the operating system: other processes shared
+#: the cores for most of the run, and the samples left cannot be trusted (the measurement kept them all,
+#: :data:`~measurefirst.results.kinds.MAX_PREEMPTED_FRACTION_TO_DISCARD`).
+DISTURBED_PREEMPTED_FRACTION = MAX_PREEMPTED_FRACTION_TO_DISCARD
+#: A run whose precision half-width exceeds this many times its own target (and the gate's threshold)
+#: was far from pinning its median.
+DISTURBED_PRECISION_FACTOR = 5.0
+#: Without a threshold, a run-to-run spread (relative standard deviation) beyond this fraction, or two
+#: speeds further apart than it, disturb a run; with one, the threshold is the limit.
+DISTURBED_SPREAD = 0.10
+#: Fewest used samples for the two-speed check (:func:`measurefirst.measure.stats.two_modes` needs 20).
+DISTURBED_MODES_MIN_SAMPLES = 20
+#: The codes of what disturbs a run (:attr:`Disturbance.code`; the words, with the fix, are in
+#: :mod:`measurefirst.render.words` under ``undecided_<code>``).
+DISTURBED_CODES = ("preempted", "two_speeds", "noise_floor", "imprecise", "spread")
+#: The sources of a run-to-run spread in a change: each side's own (:data:`~measurefirst.results.kinds.RUN_TO_RUN_SOURCES`:
+#: repetitions, processes, profile), the saved history of the benchmark, a given figure, or "assumed"
+#: (:data:`RUN_TO_RUN_CV`: nothing measured it).
+CHANGE_SPREAD_SOURCES = ("repeats", "processes", "profile", "history", "given", "assumed")
+
+
+@dataclass(frozen=True)
+class Disturbance:
+    """Why one side of a change (``side``: "base" or "new") cannot judge it: ``code`` (one of
+    :data:`DISTURBED_CODES`), the measured ``value`` and the ``limit`` it crossed (fractions; for
+    ``two_speeds`` the slow speed over the fast one, minus 1)."""
+
+    side: str
+    code: str
+    value: float
+    limit: float
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Disturbance":
+        return build(cls, _non_finite(d) if isinstance(d, dict) else d, "disturbance")
+
+
+def _non_finite(d: dict[str, Any]) -> dict[str, Any]:
+    """A stored object with the non-finite numbers that strict JSON wrote as null (and named in its note,
+    see :mod:`measurefirst.results.safeio`) restored, the note dropped."""
+    from ..results.safeio import NON_FINITE_KEY
+
+    note = d.get(NON_FINITE_KEY)
+    note = note if isinstance(note, dict) else {}
+    return {k: float(str(note[k])) if v is None and k in note else v for k, v in d.items() if k != NON_FINITE_KEY}
+
+
+def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0, *,
+                 check_spread: bool = True) -> tuple[Disturbance, ...]:
+    """What makes the run ``m`` unfit to judge a change of ``threshold`` (a fraction; 0: none), most
+    telling first (a pure function of the measurement):
+
+    * ``preempted``: more than :data:`DISTURBED_PREEMPTED_FRACTION` of its samples were preempted;
+    * ``two_speeds``: its used per-call times fall in two speeds (:func:`measurefirst.measure.stats.two_modes`)
+      further apart than the threshold (:data:`DISTURBED_SPREAD` without one);
+    * ``noise_floor``: sampling stopped at the machine's noise floor (stop reason ``"noise"``);
+    * ``imprecise``: its precision half-width exceeds both :data:`DISTURBED_PRECISION_FACTOR` times its
+      target and the threshold (a merely imprecise run widens the interval, which the check already holds:
+      only one far from its target is disturbed);
+    * ``spread``: its measured run-to-run spread exceeds the threshold (:data:`DISTURBED_SPREAD` without
+      one); not checked (``check_spread=False``) when the caller gave the spread to use instead.
+    """
+    out: list[Disturbance] = []
+    if m.summary is None:
+        return ()
+    if m.preempted is not None and m.n_samples:
+        frac = m.n_preempted / m.n_samples
+        if frac > DISTURBED_PREEMPTED_FRACTION:
+            out.append(Disturbance(side, "preempted", frac, DISTURBED_PREEMPTED_FRACTION))
+    limit = threshold if threshold > 0 else DISTURBED_SPREAD
+    used = m.per_call_ns[m.used_mask]
+    modes = stats.two_modes(used) if used.size >= DISTURBED_MODES_MIN_SAMPLES else None
+    if modes is not None and modes.fast > 0 and modes.slow / modes.fast - 1 > limit:
+        out.append(Disturbance(side, "two_speeds", modes.slow / modes.fast - 1, limit))
+    if m.stop.reason == "noise":
+        out.append(Disturbance(side, "noise_floor", m.precision_half_width_rel, m.stop.precision))
+    target = m.stop.precision if m.stop.precision > 0 else defaults.PRECISION
+    far = max(DISTURBED_PRECISION_FACTOR * target, threshold)
+    if m.stop.reason != "noise" and m.precision_half_width_rel > far:
+        out.append(Disturbance(side, "imprecise", m.precision_half_width_rel, far))
+    rtr = m.run_to_run
+    if check_spread and rtr is not None and math.isfinite(rtr.spread) and rtr.spread > limit:
+        out.append(Disturbance(side, "spread", rtr.spread, limit))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Change:
+    """``new`` against ``base`` for one benchmark. ``ratio`` = median(new) / median(base)."""
+
+    label: str
+    base_median: float
+    new_median: float
+    ratio: float
+    ci_low: float
+    ci_high: float
+    regression: bool
+    improvement: bool
+    flags: tuple[str, ...] = ()  # codes from FLAGS (text written by an older measurefirst stays as it is)
+    #: what the medians are: "seconds" per call, or a counted event per call ("instructions")
+    unit: str = "seconds"
+    threshold: float = 0.0
+    #: the base's and the new side's values of each flag that has them: {"machines": ("a", "b")}
+    flag_values: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: the run-to-run relative standard deviation per run included in the interval (times; 0 for counts,
+    #: whose runs count the same, and for checks written before version 3)
+    run_to_run: float = 0.0
+    #: where ``run_to_run`` came from (one of :data:`CHANGE_SPREAD_SOURCES`; "assumed" when either side's
+    #: spread was not measured); empty when none was included
+    run_to_run_source: str = ""
+    #: the run-to-run spread (relative standard deviation) of each side, base and new, and where each came
+    #: from (:data:`CHANGE_SPREAD_SOURCES`); empty for checks written before version 4 and for counts
+    run_to_run_spreads: tuple[float, ...] = ()
+    run_to_run_sources: tuple[str, ...] = ()
+    #: why a side cannot judge the change (:func:`disturbances`): with any, the change is ``undecided``
+    disturbed: tuple[Disturbance, ...] = ()
+
+    @property
+    def undecided(self) -> bool:
+        """A side was disturbed (:attr:`disturbed`): too noisy to judge; never a regression."""
+        return bool(self.disturbed)
+
+    @property
+    def spread_assumed(self) -> bool:
+        """The interval holds an assumed run-to-run spread for a side (nothing measured it)."""
+        return "assumed" in self.run_to_run_sources or (not self.run_to_run_sources
+                                                         and self.run_to_run_source == "assumed")
+
+    def words(self) -> str:
+        """``"12.0% slower (ratio 1.120, 95% CI 1.110–1.130)"`` (in English; see :mod:`measurefirst.render.words`)."""
+        from ..render.words import change_words
+
+        return change_words(self, "en")
+
+    def verdict(self, gate: bool) -> str:
+        """``undecided`` when a side was disturbed (too noisy to judge), else ``regression`` (slower beyond
+        the CI and the threshold, with a gate on), else ``slower`` or ``faster`` beyond the CI, else ``same``."""
+        if self.disturbed:
+            return "undecided"
+        if self.regression and gate:
+            return "regression"
+        if self.ci_low > 1:
+            return "slower"
+        if self.ci_high < 1:
+            return "faster"
+        return "same"
+
+    @classmethod
+    def from_dict(cls, d: Any) -> "Change":
+        return build(cls, _non_finite(d) if isinstance(d, dict) else d, "change")
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A regression check of saved results: the :class:`Change` of each benchmark found in both
+    ``base`` and ``new`` (what they were: files, ``#ID``, ``@NAME~K``), the labels found in one only,
+    and whether a gate (``--fail-if-slower``) was set."""
+
+    base: str
+    new: str
+    changes: tuple[Change, ...]
+    unmatched: tuple[str, ...] = ()
+    gate: bool = False
+    #: what the check found beyond the changes (runs of many ranks: a busbw drop, a new straggler; see
+    #: :mod:`measurefirst.distributed.saved`); an error-severity one fails a gate
+    findings: tuple[Finding, ...] = ()
+
+    kind: ClassVar[str] = "regression"
+    schema_version: ClassVar[int] = SCHEMA_VERSION
+    complete: ClassVar[bool] = True
+
+    @property
+    def failed(self) -> tuple[Change, ...]:
+        """The regressions, when a gate is set (else none fail)."""
+        return tuple(c for c in self.changes if c.regression) if self.gate else ()
+
+    @property
+    def failing(self) -> bool:
+        """Whether the gate fails: a regression, or an error-severity finding, with a gate set."""
+        return bool(self.failed) or (self.gate and any(f.severity == "error" for f in self.findings))
+
+    @property
+    def undecided(self) -> tuple[Change, ...]:
+        """The changes a disturbed run could not judge (too noisy; never regressions)."""
+        return tuple(c for c in self.changes if c.undecided)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "schema_version": self.schema_version, "base": self.base, "new": self.new,
+                "gate": self.gate, "unmatched": list(self.unmatched),
+                "changes": [{**asdict(c), "verdict": c.verdict(self.gate)} for c in self.changes],
+                "findings": [f.to_dict() for f in self.findings]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from ..results.safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Regression":
+        d = migrate(d, cls.kind, SCHEMA_VERSION)
+        changes = d.get("changes")
+        if not isinstance(changes, list):
+            raise ValueError("regression.changes must be a list")
+        return build(cls, {**d, "changes": tuple(Change.from_dict(c) for c in changes),
+                           "findings": tuple(Finding.from_dict(f) for f in d.get("findings") or ())}, "regression")
+
+    def _repr_html_(self) -> str:
+        from ..render.report import fragment
+
+        return fragment(self)
+
+    def __str__(self) -> str:
+        from ..render.tables import regression_text
+
+        return regression_text(self)
+
+
+def _log_half_width(m: Measurement) -> float:
+    """The log half-width of ``m``'s *precision* interval (its own samples; the run-to-run part is added
+    apart, once)."""
+    ci = m.precision_ci
+    if ci is None or m.median <= 0 or ci[0] <= 0:
+        return math.inf
+    return max(math.log(ci[1] / m.median), math.log(m.median / ci[0]))
+
+
+def side_spread(m: Measurement, *, floor: tuple[float, str] | None = None,
+                given: float | None = None) -> tuple[float, float, str]:
+    """One side's run-to-run part of a change: (relative standard deviation, relative 95% half-width,
+    source). A ``given`` figure wins; else the larger of the run's own measured spread
+    (:attr:`~measurefirst.results.kinds.Measurement.run_to_run`) and ``floor`` (a spread measured from the
+    saved history, with its source); else :data:`RUN_TO_RUN_CV`, "assumed"."""
+    if given is not None:
+        return given, stats.Z95 * given, "given"
+    found: list[tuple[float, float, str]] = []
+    own = m.run_to_run
+    if own is not None and math.isfinite(own.half_width):
+        found.append((own.spread, own.half_width, own.source))
+    if floor is not None:
+        found.append((floor[0], stats.Z95 * floor[0], floor[1]))
+    if not found:
+        return RUN_TO_RUN_CV, stats.Z95 * RUN_TO_RUN_CV, "assumed"
+    return max(found, key=lambda f: f[1])
+
+
+#: A threshold or a spread is a fraction from 0 to this: above it, ``5`` would silently mean 500% (the
+#: command line refuses a bare ``5`` as ambiguous and asks for ``5%``; the API and pytest follow one rule).
+MAX_FRACTION = 1.0
+
+
+def check_fraction(name: str, value: Any, example: str) -> None:
+    """``value`` is a finite fraction from 0 to :data:`MAX_FRACTION`; else ``ValueError`` naming the fix."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite fraction >= 0 such as {example}; got {value!r}")
+    if value > MAX_FRACTION:
+        raise ValueError(f"{name} is a fraction: {value!r} would mean {value:.0%}; write {value / 100:g} for "
+                         f"{value:g}% (such as {example})")
+
+
+def _count_log_half_width(c: Count) -> float:
+    if not c.counts or not c.per_call > 0:
+        return math.inf
+    per = c.per_call_counts
+    return max(math.log(max(per) / c.per_call), math.log(c.per_call / max(min(per), 1e-300)))
+
+
+def _change_counts(base: Count, new: Count, threshold: float | None, label: str | None) -> Change:
+    if base.event != new.event:
+        raise ValueError(f"cannot compare counts of {base.event} with counts of {new.event}")
+    for side, c in (("base", base), ("new", new)):
+        if not (c.per_call > 0 and math.isfinite(c.per_call)):
+            raise ValueError(f"the {side} count {c.label!r} has no counts; count it again before comparing")
+    threshold = COUNT_THRESHOLD if threshold is None else threshold
+    check_fraction("threshold", threshold, "0.005 (0.5%)")
+    ratio = new.per_call / base.per_call
+    hw = math.hypot(_count_log_half_width(base), _count_log_half_width(new))
+    lo, hi = ratio * math.exp(-hw), ratio * math.exp(hw)
+    differ = {"counters": (base.backend, new.backend),
+              **{key.split("_")[0]: (base.env.get(key), new.env.get(key))
+                 for key in ("hostname", "python_version", "torch_version")}}
+    return Change(label or new.label, base.per_call, new.per_call, ratio, lo, hi,
+                  regression=lo > 1.0 and ratio > 1.0 + threshold,
+                  improvement=hi < 1.0 and ratio < 1.0 / (1.0 + threshold), unit=new.event, threshold=threshold,
+                  **_flags(differ, base.complete and new.complete))
+
+
+def run_to_run_cv(medians: Sequence[float]) -> float | None:
+    """The relative standard deviation of one run's median from run to run, measured from the medians of
+    saved runs of one benchmark, oldest first (None with fewer than :data:`RUN_TO_RUN_MIN_RUNS` usable).
+    Robust to a step change and to slow drift: the scaled median absolute difference of consecutive
+    runs' log medians, over sqrt(2)."""
+    logs = [math.log(m) for m in medians if isinstance(m, (int, float)) and math.isfinite(m) and m > 0]
+    if len(logs) < RUN_TO_RUN_MIN_RUNS:
+        return None
+    mad = stats.median([abs(b - a) for a, b in zip(logs, logs[1:])])
+    return math.expm1(stats.MAD_TO_SIGMA * mad / math.sqrt(2))
+
+
+def change(base: Measurement | Count, new: Measurement | Count, *, threshold: float | None = None,
+           label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "") -> Change:
+    """Compare two saved measurements (or two counts); a regression is slower (more work) beyond the
+    CI *and* the threshold (default: 0 for times, :data:`COUNT_THRESHOLD` for counts). A side
+    without samples, or a time against a count, cannot be compared: ``ValueError`` says why.
+
+    Two runs of a time differ by more than their samples say, so the interval of a time ratio also holds
+    each run's run-to-run spread (:func:`side_spread`): its own measured one (repetitions, processes),
+    ``run_to_run`` with ``run_to_run_source="history"`` as a floor (:func:`run_to_run_cv` measures it from
+    saved runs), any other ``run_to_run`` instead ("given"), else :data:`RUN_TO_RUN_CV` ("assumed", and
+    the change says so). A disturbed side (:func:`disturbances`) makes the change ``undecided``: neither
+    a regression nor an improvement."""
+    for side, m in (("base", base), ("new", new)):
+        check_kind(side, m, (Measurement, Count), "a Measurement or a Count (as benchmark() or load() return)")
+    check_kind("label", label, str, "text such as 'matmul'", optional=True)
+    if isinstance(base, Count) or isinstance(new, Count):
+        if not (isinstance(base, Count) and isinstance(new, Count)):
+            raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "
+                             "counts with counts (bench --count) and times with times")
+        return _change_counts(base, new, threshold, label)
+    threshold = TIME_THRESHOLD if threshold is None else threshold
+    check_fraction("threshold", threshold, "0.05 (5%)")
+    for side, m in (("base", base), ("new", new)):
+        if not (m.median > 0 and math.isfinite(m.median)):
+            raise ValueError(f"the {side} result {m.label!r} has no usable samples (interrupted or failed run); "
+                             f"re-run it before comparing")
+    if run_to_run is not None and run_to_run_source == "history":  # measured, not typed: any size is real
+        if not (run_to_run >= 0 and math.isfinite(run_to_run)):
+            raise ValueError(f"run_to_run measured from the history must be a finite fraction >= 0; got {run_to_run!r}")
+    elif run_to_run is not None:
+        check_fraction("run_to_run", run_to_run, "0.02 (2%)")
+    # a figure measured from the saved history is a floor under each run's own; any other given one rules
+    floor = None if run_to_run is None or run_to_run_source != "history" else (float(run_to_run), "history")
+    given = None if run_to_run is None or floor is not None else float(run_to_run)
+    sides = [side_spread(m, floor=floor, given=given) for m in (base, new)]
+    ratio = new.median / base.median
+    # each run's own precision, and each run's run-to-run half-width, added in quadrature on the log scale
+    hw = math.hypot(_log_half_width(base), _log_half_width(new), *(math.log1p(h) for _, h, _ in sides))
+    lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
+    disturbed = (disturbances(base, "base", threshold, check_spread=given is None)
+                 + disturbances(new, "new", threshold, check_spread=given is None))
+    same_device = (base.env.get("device_name") == new.env.get("device_name")
+                   and base.device.split(":")[0] == new.device.split(":")[0])
+    differ = {"devices": (base.env.get("device_name") or base.device, new.env.get("device_name") or new.device)
+              if not same_device else (None, None), "hostname": (base.env.get("hostname"), new.env.get("hostname"))}
+    cv = max(cv for cv, _, _ in sides)
+    sources = tuple(source for _, _, source in sides)
+    source = "assumed" if "assumed" in sources else max(sides, key=lambda x: x[1])[2]
+    return Change(label or new.label, base.median, new.median, ratio, lo, hi,
+                  regression=not disturbed and lo > 1.0 and ratio > 1.0 + threshold,
+                  improvement=not disturbed and hi < 1.0 and ratio < 1.0 / (1.0 + threshold), threshold=threshold,
+                  run_to_run=float(cv), run_to_run_source=source if cv > 0 else "",
+                  run_to_run_spreads=tuple(float(c) for c, _, _ in sides), run_to_run_sources=sources,
+                  disturbed=disturbed, **_flags(differ, base.complete and new.complete))
+
+
+def _flags(differ: dict[str, tuple[Any, Any]], complete: bool) -> dict[str, Any]:
+    """A change's ``flags`` and ``flag_values``: each pair of values in ``differ`` that differ (the host name
+    is the ``machines`` flag), and ``incomplete`` when a side is."""
+    values = {("machines" if key == "hostname" else key): (str(a), str(b)) for key, (a, b) in differ.items() if a != b}
+    return {"flags": (*values, *(() if complete else ("incomplete",))), "flag_values": values}
+
+
+def match(base: Sequence[R], new: Sequence[R]) -> tuple[list[tuple[R, R]], list[str]]:
+    """Pair measurements (or counts) by label; also return the labels found on one side only. A label
+    that appears twice on one side cannot be paired: ``ValueError`` names it."""
+    for side, ms in (("base", base), ("new", new)):
+        labels = [m.label for m in ms]
+        dupes = sorted({x for x in labels if labels.count(x) > 1})
+        if dupes:
+            raise ValueError(f"the {side} results hold {labels.count(dupes[0])} measurements labelled {dupes[0]!r}; "
+                             f"labels must be unique to be matched")
+    b = {m.label: m for m in base}
+    n = {m.label: m for m in new}
+    if len(base) == 1 and len(new) == 1:
+        return [(base[0], new[0])], []
+    pairs = [(b[k], n[k]) for k in n if k in b]
+    unmatched = sorted(set(b) ^ set(n))
+    return pairs, unmatched
+
+
+def steps(history: Sequence[Measurement | Count]) -> list[int]:
+    """Indices i where run i differs from run i-1 beyond both CIs and :data:`STEP_FRACTION` (times)
+    or :data:`COUNT_THRESHOLD` (counts)."""
+    out = []
+    cv = run_to_run_cv([m.median for m in history if isinstance(m, Measurement)])
+    for i in range(1, len(history)):
+        c = change(history[i - 1], history[i], run_to_run=cv, run_to_run_source="history" if cv is not None else "")
+        step = COUNT_THRESHOLD if c.unit != "seconds" else STEP_FRACTION
+        if (c.ci_low > 1 or c.ci_high < 1) and abs(c.ratio - 1) > step:
+            out.append(i)
+    return out
+
+
+def check_regression(base: Sequence[Measurement | Count], new: Sequence[Measurement | Count], *, base_name: str = "base",
+          new_name: str = "new", threshold: float | None = None, gate: bool = False,
+          label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "") -> Regression:
+    """The regression check of ``new`` against ``base``, paired by label (``label`` renames a single
+    pair). ``ValueError`` when no label is in both, or a pair cannot be compared."""
+    pairs, unmatched = match(base, new)  # type: ignore[type-var]  # times with times, counts with counts
+    if not pairs:
+        raise ValueError(f"no benchmark label appears in both {base_name} and {new_name}")
+    changes = tuple(change(b, n, threshold=threshold, label=label if len(pairs) == 1 else None, run_to_run=run_to_run,
+                           run_to_run_source=run_to_run_source) for b, n in pairs)
+    return Regression(base_name, new_name, changes, tuple(unmatched), gate)
+
+
+def slower(comparison: "Comparison", threshold: float | None = None) -> list["Verdict"]:
+    """The candidates of a live comparison that are slower than the baseline beyond the CI and
+    ``threshold`` (default :data:`TIME_THRESHOLD`)."""
+    limit = TIME_THRESHOLD if threshold is None else threshold
+    return [v for v in comparison.verdicts if v.verdict == "slower" and v.ratio > 1 + limit]
+

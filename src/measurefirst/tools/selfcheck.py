@@ -1,0 +1,1189 @@
+"""measurefirst checks itself on this machine: known durations, the classic traps, the machine.
+
+**Known durations.** On the CPU: busy-waits of 2 µs, 20 µs, 200 µs and 2 ms, each measured by
+:func:`~measurefirst.benchmark` (adaptive, and fixed ``warmup=3, trials=10``) and, side by side, by the
+references that are installed (``timeit``, ``torch.utils.benchmark``'s ``blocked_autorange``). On CUDA:
+``torch.cuda._sleep`` kernels of about 5 µs, 50 µs and 1 ms, with the SM cycles per second calibrated
+first against the synchronized wall clock, measured in every mode (events, wall, fixed, CUDA graph,
+cold cache) and by the references (``triton.testing.do_bench``, ``do_bench_cudagraph``, the profiler's
+kernel-only time, ``blocked_autorange``).
+
+**The truth, and noise.** A shared machine changes speed in stretches of seconds, so a truth measured
+before or after an estimate is not the truth *during* it. The CPU busy-wait therefore records its own
+start and end on the clock (``time.perf_counter_ns``) on every call, while the estimate runs. The truth
+of a row is the median of those self-measured durations plus the median gap between consecutive calls
+of the same loop (call, return and loop overhead), both taken from the very calls the estimate timed;
+where a method times one call per sample, the gap comes from a tight loop run just before. This module
+reads the clock directly, the one place outside ``timers.py`` that does: the truth must not come
+through the code under test. On CUDA the truth is the profiler's kernel time (CUPTI, independent of
+events and of the host clock) and the synchronized wall time per call of a long stream of the same
+kernel, taken before and after the rows of each duration.
+
+**Judging a row** (:func:`judge`): PASS when the relative error is within the stated tolerance;
+otherwise NOISY when the error is within the tolerance plus the noise measured during that row, because
+then the machine, not the tool, may explain it; otherwise FAIL. For benchmark()'s CPU rows the noise is
+exact: the busy-wait's own clock, aggregated the way the estimate aggregates its samples (the same
+calls, the same samples set aside), shows how far interruptions moved the estimate
+(:func:`sampled_truth_ns`); a timer that reads wrong does not move it, so a fault fails however noisy
+the machine. Elsewhere the noise is the estimate's CI, the share of time lost to interruptions and the
+truth's drift. References are shown, not judged (INFO).
+
+**Tolerances** (stated; :func:`cpu_tolerance`, :func:`cuda_tolerance`): CPU 0.5% from 200 µs, 1% at
+20 µs, 5% at 2 µs (a call's own overhead is a tenth of a microsecond and varies with the CPU's speed).
+Modes that time one call per sample (fixed, cold cache) carry the timer's overhead in every sample by
+design: their tolerance adds twice the run's own empty-sample overhead over the truth, and they are
+judged only while that overhead is within the base tolerance (shorter calls show the bias, unjudged).
+CUDA: events within 1% of the stream truth from 50 µs; at 10 µs and below within 5% of the profiler's
+kernel time plus the per-call gap that a stream of launches adds (measured: stream truth over kernel
+time); wall 2% from 50 µs; CUDA graph within 1% of the kernel time plus that gap, and within 3% of
+``do_bench_cudagraph``. A launch-bound events row (host time per call at least 80% of the device time)
+is shown, not judged: the host, not the kernel, sets its time.
+
+**Traps**: a cold first call (a function with a real one-time cost) must be flagged by doctor's
+cold-start check, one ``.item()`` per call must be found by its implicit-sync check, and on a GPU the
+unsynchronized timer must read far below the truth. Each is detected, or the check fails.
+
+Computation only: the words live in :mod:`measurefirst.render.selfcheck`.
+"""
+
+from __future__ import annotations
+
+import array
+import glob
+import itertools
+import json
+import math
+import os
+import statistics
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, ClassVar, Sequence
+
+import numpy as np
+import torch
+
+from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
+from ..measure.engine import BenchmarkError, benchmark
+from ..results.errors import check_flag, check_kind
+from ..results.findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
+from ..results.protocol import build, migrate
+from ..results.kinds import Measurement
+from ..measure.timers import Marks, Reading, Timer, make_timer
+
+#: Version of the stored selfcheck JSON form.
+SELFCHECK_SCHEMA_VERSION = 1
+
+#: CPU busy-waits, nanoseconds.
+CPU_DURATIONS_NS = (2_000, 20_000, 200_000, 2_000_000)
+#: The longest CPU busy-wait ``durations_ns`` may ask for (100 ms): each is spun for many samples.
+MAX_CPU_DURATION_NS = 100_000_000
+#: CUDA sleep kernels, seconds (the cycle counts come from the calibration).
+CUDA_DURATIONS_S = (5e-6, 50e-6, 1e-3)
+#: CPU tolerance by duration: (from this many ns, relative tolerance), longest first.
+CPU_TOLERANCES = ((200_000, 0.005), (20_000, 0.01), (0, 0.05))
+#: CUDA tolerances: events (and graph, cold cache, fixed before their overhead) from 50 µs, and below.
+CUDA_EVENTS_TOLERANCE, CUDA_SHORT_TOLERANCE, CUDA_SHORT_S, CUDA_LONG_S = 0.01, 0.05, 10e-6, 50e-6
+#: The synchronized wall clock carries a sync per sample: a little looser.
+CUDA_WALL_TOLERANCE = 0.02
+#: CUDA graph mode against triton's ``do_bench_cudagraph``.
+GRAPH_VS_DO_BENCH_TOLERANCE = 0.03
+#: A sample of one call (fixed mode, cold cache) carries up to this many times the empty-sample overhead:
+#: the clock reads and sync, plus the call's own entry and exit, colder than inside a loop. Such a row
+#: is judged only while one overhead is within the base tolerance (else it shows the bias, unjudged).
+ONE_CALL_OVERHEADS = 2.0
+#: Samples of the timer's empty-call overhead (as the engine takes).
+OVERHEAD_REPS = 25
+
+PASS, FAIL, NOISY, INFO, SKIP = "pass", "fail", "noisy", "info", "skip"
+STATUSES = (PASS, FAIL, NOISY, INFO, SKIP)
+#: Methods that are other tools (shown beside ours, not judged).
+REFERENCES = frozenset({"timeit", "blocked_autorange", "do_bench", "do_bench_cudagraph", "profiler"})
+
+
+# ---- result types ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Row:
+    """One estimate of a known duration against its truth.
+
+    ``method``: ``adaptive``, ``fixed``, ``events``, ``wall``, ``cuda_graph``, ``cold_cache``, a reference
+    (``timeit``, ``blocked_autorange``, ``do_bench``, ``do_bench_cudagraph``, ``profiler``) or
+    ``graph_vs_do_bench_cudagraph``. ``truth_source``: ``self`` (the busy-wait's own clock during the
+    run), ``stream`` (synchronized wall time per call of a stream of kernels), ``profiler`` (kernel time),
+    ``sleep`` (cycles over the calibrated rate) or ``do_bench_cudagraph``. ``noise``: the relative noise
+    measured during the row. ``note``: a code (``not_installed``, ``not_applicable``, ``simulated``,
+    ``launch_bound``, ``overhead_bound``, ``error``, ``fallback_truth``) with ``detail`` holding any
+    message. ``status``: ``pass``, ``fail``, ``noisy`` (judged); ``info`` (shown, not judged); ``skip``.
+    """
+
+    duration_s: float
+    method: str
+    truth_s: float | None
+    truth_source: str
+    estimate_s: float | None
+    rel_error: float | None
+    tolerance: float | None
+    noise: float | None
+    status: str
+    note: str = ""
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        _check_status(self.status)
+
+    @property
+    def name(self) -> str:
+        """``"200us adaptive"``: the check's name (duration and method)."""
+        return _row_id(self)
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+    @property
+    def reference(self) -> bool:
+        return self.method in REFERENCES
+
+    @property
+    def judged(self) -> bool:
+        return self.status in (PASS, FAIL, NOISY)
+
+
+@dataclass(frozen=True)
+class Trap:
+    """One classic trap and whether measurefirst caught it: ``status`` is ``pass`` (detected), ``fail``
+    (missed), ``skip`` (not applicable here, or could not run: ``note`` says which)."""
+
+    code: str  # "cold_start", "implicit_sync", "unsynchronized_timer"
+    status: str
+    value: float | None = None
+    threshold: float | None = None
+    note: str = ""
+    detail: str = ""
+
+    def __post_init__(self) -> None:
+        _check_status(self.status)
+
+
+def _check_status(status: str) -> None:
+    """A row's or trap's status is one the renderers have words for (a stored file may say anything)."""
+    if status not in STATUSES:
+        raise ValueError(f"a selfcheck status must be one of {', '.join(STATUSES)}; got {status!r:.40}")
+
+
+@dataclass(frozen=True)
+class Machine:
+    """What the machine was like during the check. ``None``: not visible here."""
+
+    timer: str
+    timer_resolution_ns: float | None = None  # as the clock states it
+    timer_resolution_measured_ns: float | None = None  # the smallest step seen between two reads
+    clock_read_ns: float | None = None  # median cost of one clock read
+    timer_overhead_ns: float | None = None  # median empty sample (timer + sync), as the engine measures it
+    cpu_governor: str | None = None
+    cpu_mhz_before: float | None = None
+    cpu_mhz_after: float | None = None
+    throttle_events: int | None = None  # thermal throttle events during the check
+    other_load_cores: float | None = None  # cores other processes used during the check
+    steal_cores: float | None = None  # cores' worth of time the hypervisor gave to others
+    cores: int | None = None
+    gpu_before: dict[str, str] | None = None  # nvidia-smi: clocks.sm, clocks.max.sm, throttle reasons
+    gpu_after: dict[str, str] | None = None
+    sleep_cycles_per_s: float | None = None  # CUDA: SM cycles per second, calibrated
+    peaks: dict[str, Any] | None = None  # measured FLOP/s and bytes/s
+    notes: tuple[str, ...] = ()  # codes: "peaks_failed", "nvidia_smi_missing", ...
+
+
+@dataclass(frozen=True)
+class SelfCheck:
+    """The result of :func:`selfcheck`: rows, traps, the machine, and the measurements behind them."""
+
+    kind: ClassVar[str] = "selfcheck"
+
+    device: str
+    quick: bool
+    rows: tuple[Row, ...]
+    traps: tuple[Trap, ...]
+    machine: Machine
+    measurements: tuple[Measurement, ...] = ()
+    env: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    simulated: bool = False
+    complete: bool = True
+    schema_version: int = SELFCHECK_SCHEMA_VERSION
+
+    @property
+    def failed_rows(self) -> tuple[Row, ...]:
+        return tuple(r for r in self.rows if r.status == FAIL)
+
+    @property
+    def noisy_rows(self) -> tuple[Row, ...]:
+        return tuple(r for r in self.rows if r.status == NOISY)
+
+    @property
+    def failed_traps(self) -> tuple[Trap, ...]:
+        return tuple(t for t in self.traps if t.status == FAIL)
+
+    @property
+    def status(self) -> str:
+        """``fail`` if any row or trap failed; else ``noisy`` if any row could not be judged for the
+        machine's noise; else ``pass``."""
+        if self.failed_rows or self.failed_traps:
+            return FAIL
+        if self.noisy_rows:
+            return NOISY
+        return PASS
+
+    @property
+    def ok(self) -> bool:
+        return self.status == PASS
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Failures and unjudgeable rows as data (the words are the renderer's)."""
+        out = [found("selfcheck_failed", r.rel_error, threshold=r.tolerance, row=_row_id(r)) for r in self.failed_rows]
+        out += [found("selfcheck_trap_missed", t.value, threshold=t.threshold, trap=t.code) for t in self.failed_traps]
+        out += [found("selfcheck_noisy", r.rel_error, threshold=r.tolerance, row=_row_id(r), noise=r.noise)
+                for r in self.noisy_rows]
+        return tuple(out)
+
+    def __str__(self) -> str:
+        from ..render.selfcheck import selfcheck_text
+
+        return selfcheck_text(self)
+
+    def _repr_html_(self) -> str:
+        from ..render.report import fragment
+
+        return fragment(self)
+
+    def __repr__(self) -> str:
+        return (f"<SelfCheck {self.device}: {self.status}, {len(self.rows)} rows "
+                f"({len(self.failed_rows)} failed, {len(self.noisy_rows)} noisy), "
+                f"{sum(t.status == PASS for t in self.traps)}/{len(self.traps)} traps caught, {self.seconds:.1f} s>")
+
+    # ---- JSON -----------------------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": self.schema_version,
+            "kind": self.kind,
+            "device": self.device,
+            "quick": self.quick,
+            "status": self.status,
+            "complete": self.complete,
+            "simulated": self.simulated,
+            "seconds": self.seconds,
+            "rows": [_finite_dict(asdict(r)) for r in self.rows],
+            "traps": [_finite_dict(asdict(t)) for t in self.traps],
+            "machine": _finite_dict(asdict(self.machine)),
+            "findings": [f.to_dict() for f in self.findings],
+            "env": dict(self.env),
+            "measurements": [m.to_dict() for m in self.measurements],
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=str)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "SelfCheck":
+        if d.get("kind") != cls.kind:
+            raise ValueError('not a measurefirst selfcheck (missing "kind": "selfcheck")')
+        d = migrate(d, cls.kind, SELFCHECK_SCHEMA_VERSION)
+        stored = d.get("measurements") or []
+        if not isinstance(stored, (list, tuple)):
+            raise ValueError(f"selfcheck.measurements must be a list; got {type(stored).__name__}")
+        measurements = tuple(Measurement.from_dict(x, f"selfcheck.measurements[{i}]") for i, x in enumerate(stored))
+        return build(cls, {**d, "measurements": measurements}, "selfcheck")
+
+    @classmethod
+    def from_json(cls, text: str) -> "SelfCheck":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"not a measurefirst JSON result: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ValueError('not a measurefirst selfcheck (missing "kind": "selfcheck")')
+        return cls.from_dict(data)
+
+
+def _finite_dict(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in d.items()}
+
+
+def duration_code(seconds: float) -> str:
+    """``2e-06`` → ``"2us"``, ``0.002`` → ``"2ms"``: the short name used in labels."""
+    ns = seconds * 1e9
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if ns >= scale:
+            return f"{ns / scale:g}{unit}"
+    return f"{ns:g}ns"
+
+
+def _row_id(r: Row) -> str:
+    return f"{duration_code(r.duration_s)} {r.method}"
+
+
+# ---- pure parts: tolerances, truths, judging ------------------------------------------------------
+def cpu_tolerance(duration_ns: float) -> float:
+    """The stated CPU tolerance for a busy-wait of ``duration_ns``."""
+    for start, tol in CPU_TOLERANCES:
+        if duration_ns >= start:
+            return tol
+    return CPU_TOLERANCES[-1][1]
+
+
+def cuda_tolerance(duration_s: float, method: str) -> float:
+    """The stated CUDA tolerance for a mode before any per-sample overhead is added."""
+    if method == "graph_vs_do_bench_cudagraph":
+        return GRAPH_VS_DO_BENCH_TOLERANCE
+    if duration_s < CUDA_LONG_S:
+        return CUDA_SHORT_TOLERANCE
+    return CUDA_WALL_TOLERANCE if method == "wall" else CUDA_EVENTS_TOLERANCE
+
+
+def judge(rel_error: float | None, tolerance: float, noise: float | None) -> str:
+    """PASS within the tolerance; NOISY when the error is within the tolerance plus the noise measured
+    during the row (the machine may explain it); else FAIL. A missing estimate fails."""
+    if rel_error is None or not math.isfinite(rel_error):
+        return FAIL
+    e = abs(rel_error)
+    if e <= tolerance:
+        return PASS
+    n = noise if noise is not None else 0.0
+    if not math.isfinite(n) or e <= tolerance + n:
+        return NOISY
+    return FAIL
+
+
+@dataclass(frozen=True)
+class Truth:
+    """The per-call truth of a busy-wait, from the calls an estimate timed.
+
+    A spin can only overrun its duration, never fall short, so the shortest spin is an uninterrupted one:
+    calls within :data:`CLEAN_MARGIN_NS` of it are *clean*. ``self_ns``: median duration of the
+    clean spins; ``gap_ns``: median gap between consecutive calls of one loop (or the tight-loop gap
+    measured before, when the method timed one call per sample); ``stolen``: the time lost to
+    interruptions as a share of the per-call time: the mean excess over ``self_ns`` (each counted at most
+    once the call's duration), or, when more than a quarter of the calls were interrupted, the excess of
+    the :data:`INTERRUPTED_QUANTILE` quantile, whichever is larger (the median of the clean calls does not
+    move however many calls were interrupted; an estimate built on medians of samples does); ``drift``:
+    change of the clean median between the first and second half of the calls; ``clean``: their share.
+    """
+
+    per_call_ns: float
+    self_ns: float
+    gap_ns: float
+    stolen: float
+    drift: float
+    calls: int
+    clean: float = 1.0
+
+
+#: A spin within this of the shortest one was not interrupted (a spin overruns by one clock read, well
+#: under this; a timer-tick interrupt takes longer).
+CLEAN_MARGIN_NS = 1000.0
+#: The noise includes this quantile of the calls' interruptions: zero while at most a quarter of the
+#: calls were interrupted, the typical interruption once most were (what a median then carries).
+INTERRUPTED_QUANTILE = 0.75
+#: Gaps larger than this (or 3x the tight-loop gap) are boundaries between samples, not loop overhead.
+GAP_BOUNDARY_NS = 1000.0
+
+
+def truth_from_stamps(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.ndarray,
+                      loop_gap_ns: float) -> Truth:
+    """The truth of a run from each call's start and end on the clock (see :class:`Truth`)."""
+    e = np.asarray(entries, dtype=np.int64)
+    x = np.asarray(exits, dtype=np.int64)
+    if e.size == 0 or e.size != x.size:
+        raise ValueError("truth needs one start and one end per call, and at least one call")
+    own = (x - e).astype(float)
+    floor = float(own.min())
+    is_clean = own <= floor + CLEAN_MARGIN_NS
+    clean = own[is_clean]
+    self_ns = float(np.median(clean))
+    gap = float(loop_gap_ns)
+    if e.size > 2:
+        gaps = (e[1:] - x[:-1]).astype(float)
+        # with no loop gap at all (a simulated clock) every nonzero gap is a sample boundary
+        limit = max(3.0 * loop_gap_ns, loop_gap_ns + GAP_BOUNDARY_NS) if loop_gap_ns > 0 else 0.0
+        inner = gaps[gaps <= limit]
+        if inner.size >= 0.5 * gaps.size:
+            gap = float(np.median(inner))
+    per_call = self_ns + gap
+    stolen = 0.0
+    if per_call > 0:
+        excess = np.clip(own - self_ns, 0.0, None)
+        # the share of time lost, each interruption counted at most one call's duration; and, once more
+        # than a quarter of the calls were interrupted, how far that moves a median (uncapped: a median
+        # of samples that nearly all hold an interruption carries all of it)
+        stolen = max(float(np.mean(np.minimum(excess, per_call))), float(np.quantile(excess, INTERRUPTED_QUANTILE)))
+        stolen /= per_call
+    drift = 0.0
+    h = own.size // 2
+    first, second = own[:h][is_clean[:h]], own[h:][is_clean[h:]]
+    if own.size >= 20 and first.size and second.size and per_call > 0:
+        drift = abs(float(np.median(first)) - float(np.median(second))) / per_call
+    return Truth(per_call, self_ns, gap, stolen, drift, int(e.size), float(clean.size) / own.size)
+
+
+def sampled_truth_ns(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.ndarray,
+                     numbers: Sequence[int], used: Sequence[bool] | np.ndarray, gap_ns: float) -> float | None:
+    """The truth as the estimator aggregates it: each sample is the last ``sum(numbers)`` calls, in
+    order; its per-call time on the busy-wait's own clock is the span from its first call's start to its
+    last call's end, plus one loop gap, over its calls; the median over the samples the estimate
+    ``used`` (preempted ones set aside). Interruptions move it exactly as they move the estimate, so
+    ``|sampled - truth| / truth`` is the machine's share of the error. None if the calls do not add up."""
+    e = np.asarray(entries, dtype=np.int64)
+    x = np.asarray(exits, dtype=np.int64)
+    counts = [int(k) for k in numbers]
+    total = sum(counts)
+    if not counts or total > e.size or len(used) != len(counts):
+        return None
+    starts = np.cumsum([0] + counts[:-1]) + (e.size - total)
+    per_call = [(float(x[a + k - 1] - e[a]) + gap_ns) / k for a, k in zip(starts, counts)]
+    kept = [v for v, u in zip(per_call, used) if u]
+    return float(np.median(kept)) if kept else None
+
+
+def sleep_rate(pairs: Sequence[tuple[float, float]], cycles: float) -> float:
+    """SM cycles per second from pairs of synchronized wall times (seconds) of ``cycles`` and
+    ``2 * cycles`` sleeps: the slope cancels the launch and sync latency; the median resists noise."""
+    slopes = [(t2 - t1) / cycles for t1, t2 in pairs if t2 > t1]
+    if not slopes:
+        raise RuntimeError("sleep calibration failed: a longer sleep never took longer (is the GPU clock stuck?)")
+    return 1.0 / statistics.median(slopes)
+
+
+def _overhead_share(m: Measurement, truth_s: float | None) -> float:
+    """The run's own empty-sample overhead as a share of the truth (measured in the same stretch)."""
+    if m.calibration is None or not truth_s:
+        return 0.0
+    return m.calibration.overhead_ns / 1e9 / truth_s
+
+
+def _rel(estimate: float | None, truth: float | None) -> float | None:
+    if estimate is None or truth is None or not truth > 0 or not math.isfinite(estimate):
+        return None
+    return (estimate - truth) / truth
+
+
+def _noise(*parts: float | None) -> float:
+    vals = [p for p in parts if p is not None]
+    return max(vals) if vals else 0.0
+
+
+def _row(duration_s: float, method: str, truth_s: float | None, source: str, estimate_s: float | None,
+         tolerance: float | None, noise: float | None, *, judged: bool = True, note: str = "",
+         detail: str = "") -> Row:
+    err = _rel(estimate_s, truth_s)
+    if not judged or tolerance is None:
+        status = INFO
+    else:
+        status = judge(err, tolerance, noise)
+    return Row(duration_s, method, truth_s, source, estimate_s, err, tolerance, noise, status, note, detail)
+
+
+def _skip(duration_s: float, method: str, note: str, detail: str = "", source: str = "") -> Row:
+    return Row(duration_s, method, None, source, None, None, None, None, SKIP, note, detail)
+
+
+# ---- fault injection ------------------------------------------------------------------------------
+class FaultyTimer:
+    """A :class:`~measurefirst.measure.timers.Timer` that scales every reading by ``factor``: a clock that is
+    wrong by a known amount, to prove that :func:`selfcheck` catches it."""
+
+    def __init__(self, inner: Timer, factor: float) -> None:
+        if not (isinstance(factor, (int, float)) and math.isfinite(factor) and factor > 0):
+            raise ValueError(f"the fault factor must be a positive number such as 1.1; got {factor!r}")
+        self.inner, self.factor = inner, float(factor)
+        self.kind = f"{inner.kind}x{factor:g}"
+        self.resolution_ns = inner.resolution_ns
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        r = self.inner.time(run, prelude)
+        f = self.factor
+        return Reading(r.elapsed_ns * f, None if r.host_ns is None else r.host_ns * f, r.preempted,
+                       None if r.synced_ns is None else r.synced_ns * f)
+
+    def now_ns(self) -> int:
+        return self.inner.now_ns()
+
+    def synchronize(self) -> None:
+        self.inner.synchronize()
+
+    def probe(self) -> Callable[[], object]:
+        return self.inner.probe()
+
+    def marks(self) -> Marks:
+        return self.inner.marks()
+
+
+# ---- the busy-wait and its clock ------------------------------------------------------------------
+class _Spin:
+    """A call of known duration that records its own start and end on every call."""
+
+    def __init__(self, fn: Callable[[], None], entries: "array.array[int]", exits: "array.array[int]") -> None:
+        self.fn, self.entries, self.exits = fn, entries, exits
+
+    def reset(self) -> None:
+        del self.entries[:]
+        del self.exits[:]
+
+    def truth(self, loop_gap_ns: float) -> Truth:
+        return truth_from_stamps(np.array(self.entries, dtype=np.int64),
+                                 np.array(self.exits, dtype=np.int64), loop_gap_ns)
+
+    def sampled(self, m: Measurement, gap_ns: float) -> float | None:
+        return sampled_truth_ns(np.array(self.entries, dtype=np.int64), np.array(self.exits, dtype=np.int64),
+                                m.numbers, m.used_mask, gap_ns)
+
+
+def _real_spin(ns: int) -> _Spin:
+    clock = time.perf_counter_ns
+    entries: array.array[int] = array.array("q")
+    exits: array.array[int] = array.array("q")
+    enter, leave = entries.append, exits.append
+
+    def busy_wait() -> None:
+        start = clock()
+        end = start + ns
+        now = start
+        while now < end:
+            now = clock()
+        enter(start)
+        leave(now)
+
+    return _Spin(busy_wait, entries, exits)
+
+
+class _World:
+    """Where the known durations run: the real clock, or a seeded simulated one (tests)."""
+
+    def __init__(self, sim: Any = None) -> None:
+        self.sim = sim
+
+    @property
+    def simulated(self) -> bool:
+        return self.sim is not None
+
+    def spin(self, ns: int) -> _Spin:
+        if self.sim is None:
+            return _real_spin(ns)
+        world = self.sim
+        entries: array.array[int] = array.array("q")
+        exits: array.array[int] = array.array("q")
+
+        def simulated_wait() -> None:
+            start = world.now
+            world.call(float(ns))
+            entries.append(start)
+            exits.append(world.now)
+
+        return _Spin(simulated_wait, entries, exits)
+
+    def timer(self, device: torch.device, kind: str = "auto") -> Timer:
+        return make_timer(device, kind) if self.sim is None else self.sim.timer()
+
+
+def _loop_gap(spin: _Spin, calls: int) -> float:
+    """Median gap between consecutive calls in the loop the engine uses (a local itertools.repeat loop)."""
+    fn = spin.fn
+    spin.reset()
+    for _ in itertools.repeat(None, calls):
+        fn()
+    e = np.array(spin.entries, dtype=np.int64)
+    x = np.array(spin.exits, dtype=np.int64)
+    gap = float(np.median(e[1:] - x[:-1])) if e.size > 1 else 0.0
+    spin.reset()
+    return max(gap, 0.0)
+
+
+# ---- plan -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Plan:
+    budget: float  # adaptive benchmark() budget, seconds
+    timeit_repeat: int
+    blocked_min_time: float
+    doctor_budget: float
+    gap_calls_s: float  # seconds of tight loop for the loop gap
+    stream_s: float  # CUDA: seconds per stream-truth batch
+    calibrate_s: float  # CUDA: seconds per calibration sleep
+    calibrate_pairs: int
+
+
+_QUICK = _Plan(budget=1.0, timeit_repeat=3, blocked_min_time=0.2, doctor_budget=0.5, gap_calls_s=0.01,
+               stream_s=0.01, calibrate_s=0.01, calibrate_pairs=3)
+_FULL = _Plan(budget=3.0, timeit_repeat=5, blocked_min_time=0.5, doctor_budget=1.5, gap_calls_s=0.03,
+              stream_s=0.03, calibrate_s=0.03, calibrate_pairs=7)
+
+Progress = Callable[[str, "float | None", str], None]
+
+
+def _nothing(stage: str, duration_s: float | None, method: str) -> None:
+    """No progress report."""
+
+
+# ---- the CPU rows -----------------------------------------------------------------------------------
+def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Timer | None,
+              references: bool, progress: Progress, device_type: str) -> tuple[list[Row], list[Measurement]]:
+    rows: list[Row] = []
+    ms: list[Measurement] = []
+    cpu = torch.device("cpu")
+    for ns in durations_ns:
+        d_s = ns / 1e9
+        tol = cpu_tolerance(ns)
+        spin = world.spin(ns)
+        gap_calls = max(20, min(2000, int(plan.gap_calls_s * 1e9 / ns)))
+        label = f"selfcheck/{device_type}/{duration_code(d_s)}"
+
+        def run_measured(method: str, fixed: bool) -> None:
+            progress("row", d_s, method)
+            gap = _loop_gap(spin, gap_calls) if not world.simulated else 0.0
+            spin.reset()
+            the_timer: Timer | str = timer if timer is not None else world.timer(cpu)
+            try:
+                if fixed:
+                    m = benchmark(spin.fn, device=cpu, label=f"{label}/{method}", warmup=3, trials=10, timer=the_timer)
+                else:
+                    m = benchmark(spin.fn, device=cpu, label=f"{label}/{method}", budget=plan.budget, timer=the_timer)
+            except BenchmarkError as exc:
+                rows.append(Row(d_s, method, None, "self", None, None, tol, None, FAIL, "error", str(exc)))
+                return
+            truth = spin.truth(gap)
+            sampled = spin.sampled(m, truth.gap_ns)
+            spin.reset()
+            ms.append(m)
+            # the machine's share of the error: how far the interruptions moved the very samples the
+            # estimate used, on the busy-wait's own clock (a wrong timer does not move this)
+            moved = truth.stolen if sampled is None else abs(sampled - truth.per_call_ns) / truth.per_call_ns
+            # one call per sample carries the timer's overhead by design: the tolerance says so, and a
+            # call shorter than that makes the row a demonstration of the bias, not a check
+            share = _overhead_share(m, truth.per_call_ns / 1e9) if fixed else 0.0
+            rows.append(_row(d_s, method, truth.per_call_ns / 1e9, "self", m.median, tol + ONE_CALL_OVERHEADS * share,
+                             _noise(moved, truth.drift),
+                             judged=share <= tol, note="" if share <= tol else "overhead_bound"))
+
+        run_measured("adaptive", fixed=False)
+        run_measured("fixed", fixed=True)
+        if not references:
+            continue
+        if world.simulated:
+            rows += [_skip(d_s, "timeit", "simulated"), _skip(d_s, "blocked_autorange", "simulated")]
+            continue
+        # timeit, as `python -m timeit` reports: autorange, then the best of `repeat` runs
+        progress("row", d_s, "timeit")
+        import timeit
+
+        gap = _loop_gap(spin, gap_calls)
+        spin.reset()
+        t = timeit.Timer(spin.fn)
+        number, _ = t.autorange()
+        runs = t.repeat(repeat=plan.timeit_repeat, number=number)
+        truth = spin.truth(gap)
+        spin.reset()
+        best = min(runs) / number
+        spread = (statistics.median(runs) - min(runs)) / min(runs) if min(runs) > 0 else None
+        rows.append(_row(d_s, "timeit", truth.per_call_ns / 1e9, "self", best, None,
+                         _noise(spread, truth.stolen, truth.drift), judged=False))
+        progress("row", d_s, "blocked_autorange")
+        try:
+            import torch.utils.benchmark as tub
+        except ImportError as exc:  # pragma: no cover - part of torch
+            rows.append(_skip(d_s, "blocked_autorange", "not_installed", str(exc)))
+            continue
+        gap = _loop_gap(spin, gap_calls)
+        spin.reset()
+        b = tub.Timer(stmt="fn()", globals={"fn": spin.fn}).blocked_autorange(min_run_time=plan.blocked_min_time)
+        truth = spin.truth(gap)
+        spin.reset()
+        spread_b = float(b.iqr / b.median / 2) if b.median > 0 else None
+        rows.append(_row(d_s, "blocked_autorange", truth.per_call_ns / 1e9, "self", float(b.median), None,
+                         _noise(spread_b, truth.stolen, truth.drift), judged=False))
+    return rows, ms
+
+
+# ---- the CUDA rows ----------------------------------------------------------------------------------
+def _wall_s(sync: Callable[[], None], run: Callable[[], object]) -> float:
+    """Synchronized host-clock seconds of ``run()`` (the machine's clock: real, or the simulated GPU's)."""
+    clock = machine().clock_ns
+    sync()
+    t0 = clock()
+    run()
+    sync()
+    return (clock() - t0) / 1e9
+
+
+def _stream_per_call(fn: Callable[[], object], sync: Callable[[], None], calls: int, batches: int = 3) -> float:
+    """Synchronized wall seconds per call over ``calls`` back-to-back launches (median of batches)."""
+
+    def loop() -> None:
+        for _ in itertools.repeat(None, calls):
+            fn()
+
+    return statistics.median(_wall_s(sync, loop) / calls for _ in range(batches))
+
+
+def calibrate_sleep(cuda: Any, sync: Callable[[], None], seconds: float, pairs: int) -> float:
+    """SM cycles per second of ``cuda._sleep``: a rough guess from one sleep, then ``pairs`` pairs of
+    ``seconds``-long and twice as long sleeps against the synchronized wall clock (:func:`sleep_rate`)."""
+    probe = 1_000_000
+    _wall_s(sync, lambda: cuda._sleep(probe))  # first launch pays its own one-time costs
+    rough = probe / max(_wall_s(sync, lambda: cuda._sleep(probe)), 1e-7)
+    cycles = max(int(rough * seconds), 1000)
+    measured = [(_wall_s(sync, lambda: cuda._sleep(cycles)), _wall_s(sync, lambda: cuda._sleep(2 * cycles)))
+                for _ in range(pairs)]
+    return sleep_rate(measured, cycles)
+
+
+def _profiler_kernel_s(fn: Callable[[], object], dev: torch.device, per_step: int) -> float | None:
+    """Mean device time of the sleep kernel from the profiler (CUPTI), or None if none was seen."""
+    from ..profiling import profile
+
+    def step() -> None:
+        for _ in range(per_step):
+            fn()
+
+    p = profile(step, device=dev, steps=2, warmup=1, label="selfcheck sleep")
+    kernels = [k for k in p.kernels if k.calls > 0]
+    if not kernels:
+        return None
+    k = max(kernels, key=lambda k: k.total_s)
+    return k.total_s / k.calls
+
+
+def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: bool,
+               progress: Progress) -> tuple[list[Row], list[Measurement], float]:
+    cuda = cuda_api()
+    sync = synchronizer(dev)
+    simulated = machine().simulated  # the simulated GPU: no profiler, no other tools to compare with
+    rows: list[Row] = []
+    ms: list[Measurement] = []
+    with cuda.device(dev):
+        progress("calibrate", None, "sleep")
+        rate = calibrate_sleep(cuda, sync, plan.calibrate_s, plan.calibrate_pairs)
+        for d_s in CUDA_DURATIONS_S:
+            cycles = max(int(round(d_s * rate)), 1)
+
+            def sleep(c: int = cycles) -> None:
+                cuda._sleep(c)
+
+            sleep()
+            sync()
+            label = f"selfcheck/cuda/{duration_code(d_s)}"
+            calls = max(20, int(plan.stream_s / d_s))
+            progress("row", d_s, "profiler")
+            stream_before = _stream_per_call(sleep, sync, calls)
+            sleep_truth = cycles / rate
+            kernel: float | None = None
+            if simulated:
+                rows.append(_skip(d_s, "profiler", "simulated"))
+            else:
+                try:
+                    kernel = _profiler_kernel_s(sleep, dev, per_step=20)
+                except Exception as exc:  # noqa: BLE001 - the profiler is a reference; report, go on
+                    rows.append(_skip(d_s, "profiler", "error", f"{type(exc).__name__}: {exc}"))
+            if kernel is not None:
+                rows.append(_row(d_s, "profiler", sleep_truth, "sleep", kernel, None, None, judged=False))
+            k_truth, k_source = (kernel, "profiler") if kernel is not None else (sleep_truth, "sleep")
+            k_note = "fallback_truth" if kernel is None and not simulated else ""
+            results: dict[str, Measurement] = {}
+            modes: list[tuple[str, dict[str, Any]]] = [
+                ("events", {"budget": plan.budget, "timer": timer or "event"}),
+                ("wall", {"budget": plan.budget, "timer": "wall"}),
+                ("fixed", {"warmup": 3, "trials": 10, "timer": timer or "event"}),
+                ("cuda_graph", {"budget": plan.budget, "cuda_graph": True, "timer": timer or "event"}),
+                ("cold_cache", {"budget": plan.budget, "cold_cache": True, "timer": timer or "event"}),
+            ]
+            for method, kwargs in modes:
+                progress("row", d_s, method)
+                try:
+                    results[method] = benchmark(sleep, device=dev, label=f"{label}/{method}", **kwargs)
+                except BenchmarkError as exc:
+                    rows.append(Row(d_s, method, None, k_source, None, None, None, None, FAIL, "error", str(exc)))
+            stream_after = _stream_per_call(sleep, sync, calls)
+            stream = (stream_before + stream_after) / 2
+            drift = abs(stream_after - stream_before) / stream if stream > 0 else None
+            for method, m in results.items():
+                ms.append(m)
+                ci = m.precision_half_width_rel
+                noise = _noise(ci if math.isfinite(ci) else None, drift)
+                base = cuda_tolerance(d_s, method)
+                # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
+                launch_bound = "launch_bound" in [f.code for f in m.findings]
+                # the per-call gap a stream of launches adds to the bare kernel, as measured here
+                gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
+                if method == "events":
+                    if d_s <= CUDA_SHORT_S:  # short kernels: against the kernel time, plus the measured gaps
+                        rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise,
+                                         judged=not launch_bound, note="launch_bound" if launch_bound else k_note))
+                    else:
+                        rows.append(_row(d_s, method, stream, "stream", m.median, base, noise,
+                                         judged=not launch_bound, note="launch_bound" if launch_bound else ""))
+                elif method == "wall":
+                    rows.append(_row(d_s, method, stream, "stream", m.median, base, noise))
+                elif method in ("fixed", "cold_cache"):  # one call per sample: the overhead is in each
+                    share = _overhead_share(m, k_truth)
+                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + ONE_CALL_OVERHEADS * share, noise,
+                                     judged=share <= base, note=k_note if share <= base else "overhead_bound"))
+                else:  # cuda_graph: between the bare kernel and the stream of launches
+                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise, note=k_note))
+            if references and simulated:
+                rows += [_skip(d_s, m, "simulated") for m in ("do_bench", "do_bench_cudagraph",
+                                                              "graph_vs_do_bench_cudagraph", "blocked_autorange")]
+            elif references:
+                rows += _cuda_references(sleep, dev, d_s, k_truth, k_source, stream, results.get("cuda_graph"),
+                                         plan, progress)
+    return rows, ms, rate
+
+
+def _cuda_references(sleep: Callable[[], None], dev: torch.device, d_s: float, k_truth: float | None,
+                     k_source: str, stream: float, graph: Measurement | None, plan: _Plan,
+                     progress: Progress) -> list[Row]:
+    rows: list[Row] = []
+    try:
+        import importlib
+
+        tt = importlib.import_module("triton.testing")  # optional: untyped, and absent on most machines
+    except Exception as exc:  # noqa: BLE001 - ImportError, or a broken triton install
+        detail = f"{type(exc).__name__}: {exc}"
+        return [_skip(d_s, "do_bench", "not_installed", detail), _skip(d_s, "do_bench_cudagraph", "not_installed", detail),
+                _skip(d_s, "graph_vs_do_bench_cudagraph", "not_installed", detail)] + _blocked_cuda(sleep, d_s, stream, plan,
+                                                                                                   progress)
+    progress("row", d_s, "do_bench")
+    try:
+        ms_db = _do_bench(tt.do_bench, sleep, rep=50 if plan is _QUICK else 200)
+        rows.append(_row(d_s, "do_bench", k_truth, k_source, ms_db / 1e3, None, None, judged=False))
+    except Exception as exc:  # noqa: BLE001 - a reference failing is reported, not fatal
+        rows.append(_skip(d_s, "do_bench", "error", f"{type(exc).__name__}: {exc}"))
+    progress("row", d_s, "do_bench_cudagraph")
+    try:
+        cuda = cuda_api()
+        with cuda.stream(cuda.Stream(dev)):  # do_bench_cudagraph refuses the default stream
+            ms_g = _do_bench(tt.do_bench_cudagraph, sleep, rep=20 if plan is _QUICK else 100)
+        rows.append(_row(d_s, "do_bench_cudagraph", k_truth, k_source, ms_g / 1e3, None, None, judged=False))
+        if graph is not None:
+            ci = graph.precision_half_width_rel
+            rows.append(_row(d_s, "graph_vs_do_bench_cudagraph", ms_g / 1e3, "do_bench_cudagraph", graph.median,
+                             GRAPH_VS_DO_BENCH_TOLERANCE, ci if math.isfinite(ci) else None))
+    except Exception as exc:  # noqa: BLE001
+        detail = f"{type(exc).__name__}: {exc}"
+        rows += [_skip(d_s, "do_bench_cudagraph", "error", detail), _skip(d_s, "graph_vs_do_bench_cudagraph", "error", detail)]
+    return rows + _blocked_cuda(sleep, d_s, stream, plan, progress)
+
+
+def _do_bench(fn: Callable[..., Any], sleep: Callable[[], None], rep: int) -> float:
+    """Median milliseconds from a triton bench function, across the signatures triton has had."""
+    try:
+        out = fn(sleep, rep=rep, return_mode="median")
+    except TypeError:
+        out = fn(sleep, rep=rep, quantiles=[0.5])
+    if isinstance(out, (list, tuple)):
+        out = out[0]
+    return float(out)
+
+
+def _blocked_cuda(sleep: Callable[[], None], d_s: float, stream: float, plan: _Plan, progress: Progress) -> list[Row]:
+    progress("row", d_s, "blocked_autorange")
+    try:
+        import torch.utils.benchmark as tub
+
+        b = tub.Timer(stmt="fn()", globals={"fn": sleep}).blocked_autorange(min_run_time=plan.blocked_min_time)
+        return [_row(d_s, "blocked_autorange", stream, "stream", float(b.median), None, None, judged=False)]
+    except Exception as exc:  # noqa: BLE001
+        return [_skip(d_s, "blocked_autorange", "error", f"{type(exc).__name__}: {exc}")]
+
+
+# ---- traps --------------------------------------------------------------------------------------------
+class _OneTimeCost:
+    """A function with a real one-time cost: the first call builds a table (and, on a GPU, runs a long
+    kernel standing in for compilation or autotuning); later calls read it back with one ``.item()``."""
+
+    def __init__(self, dev: torch.device, first_sleep_cycles: int = 0) -> None:
+        self.dev, self.cycles = dev, first_sleep_cycles
+        self.table: torch.Tensor | None = None
+
+    def __call__(self) -> float:
+        if self.table is None:
+            self.table = torch.linspace(0, 1, 1 << 22, device=machine().tensor_device(self.dev)).sin_().cumsum(0)
+            if self.cycles:
+                cuda_api()._sleep(self.cycles)
+        return float(self.table[:64].sum().item())
+
+
+def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progress) -> list[Trap]:
+    from .doctor import doctor
+
+    traps: list[Trap] = []
+    progress("trap", None, "cold_start")
+    fn = _OneTimeCost(dev, int(0.02 * rate) if dev.type == "cuda" and rate else 0)
+    try:
+        d = doctor(fn, device=dev, label="selfcheck one-time cost + .item()", budget=plan.doctor_budget)
+    except Exception as exc:  # noqa: BLE001 - a broken check is a failed check, said once
+        detail = f"{type(exc).__name__}: {exc}"
+        return [Trap("cold_start", FAIL, note="error", detail=detail), Trap("implicit_sync", FAIL, note="error",
+                                                                             detail=detail)]
+    if d.error is not None:
+        traps += [Trap("cold_start", FAIL, note="error", detail=d.error),
+                  Trap("implicit_sync", FAIL, note="error", detail=d.error)]
+    else:
+        ratio = d.evidence.get("cold_ratio")
+        caught = any(f.code == "cold_start" and f.severity in ("warning", "error") for f in d.findings)
+        traps.append(Trap("cold_start", PASS if caught else FAIL, ratio, COLD_START_RATIO))
+        progress("trap", None, "implicit_sync")
+        if dev.type == "cuda":
+            syncs = d.evidence.get("cuda_syncs_per_call")
+        else:
+            syncs = sum((d.evidence.get("syncing_ops_per_call") or {}).values())
+        count = float(syncs) if syncs is not None else 0.0
+        traps.append(Trap("implicit_sync", PASS if count == 1 else FAIL, count, 1.0))
+    progress("trap", None, "unsynchronized_timer")
+    if dev.type == "cpu":
+        traps.append(Trap("unsynchronized_timer", SKIP, note="not_applicable"))
+        return traps
+    if dev.type == "cuda" and rate:
+        cycles = int(1e-3 * rate)
+
+        def work() -> None:
+            cuda_api()._sleep(cycles)
+    else:
+        a = torch.randn(2048, 2048, device=machine().tensor_device(dev))
+
+        def work() -> None:
+            a @ a
+
+    try:
+        u = doctor(work, device=dev, label="selfcheck asynchronous work", budget=plan.doctor_budget)
+        ratio_u = u.evidence.get("unsynced_ratio")
+        caught_u = any(f.code == "unsynchronized_timing" and f.severity == "warning" for f in u.findings)
+        traps.append(Trap("unsynchronized_timer", PASS if caught_u else FAIL, ratio_u, UNSYNCED_WARN_RATIO,
+                          note="" if u.error is None else "error", detail=u.error or ""))
+    except Exception as exc:  # noqa: BLE001
+        traps.append(Trap("unsynchronized_timer", FAIL, note="error", detail=f"{type(exc).__name__}: {exc}"))
+    return traps
+
+
+# ---- the machine ------------------------------------------------------------------------------------
+def _clock_steps() -> tuple[float, float]:
+    """(smallest nonzero step, median step) between consecutive ``perf_counter_ns`` reads."""
+    clock = time.perf_counter_ns
+    reads = [clock() for _ in range(20_000)]
+    steps = np.diff(np.asarray(reads, dtype=np.int64))
+    nonzero = steps[steps > 0]
+    return (float(nonzero.min()) if nonzero.size else math.nan, float(np.median(steps)))
+
+
+def _timer_overhead_ns(timer: Timer) -> float:
+    probe = timer.probe()  # as the engine measures it: the cheapest call that does device work
+    return float(statistics.median(timer.time(probe).elapsed_ns for _ in range(OVERHEAD_REPS)))
+
+
+def _cpu_mhz() -> float | None:
+    """Mean current CPU frequency over the cores (cpufreq where present, else /proc/cpuinfo)."""
+    freqs = []
+    for p in glob.glob("/sys/devices/system/cpu/cpu[0-9]*/cpufreq/scaling_cur_freq"):
+        try:
+            with open(p) as f:
+                freqs.append(int(f.read().strip()) / 1000)
+        except (OSError, ValueError):
+            pass
+    if not freqs:
+        try:
+            with open("/proc/cpuinfo") as f:
+                freqs = [float(line.split(":", 1)[1]) for line in f if line.lower().startswith("cpu mhz")]
+        except (OSError, ValueError):
+            freqs = []
+    return sum(freqs) / len(freqs) if freqs else None
+
+
+def _throttle_count() -> int | None:
+    paths = glob.glob("/sys/devices/system/cpu/cpu[0-9]*/thermal_throttle/core_throttle_count")
+    if not paths:
+        return None
+    total = 0
+    for p in paths:
+        try:
+            with open(p) as f:
+                total += int(f.read().strip())
+        except (OSError, ValueError):
+            return None
+    return total
+
+
+NVIDIA_SMI_FIELDS = ("clocks.sm", "clocks.max.sm", "clocks_throttle_reasons.active", "temperature.gpu", "power.draw")
+
+
+def nvidia_smi(index: int | None) -> dict[str, str] | None:
+    """Clocks, throttle reasons, temperature and power of GPU ``index`` from nvidia-smi, or None.
+    Newer drivers call the throttle reasons ``clocks_event_reasons``; older ones lack both: each is tried."""
+    for reasons in ("clocks_throttle_reasons.active", "clocks_event_reasons.active", None):
+        fields = [f for f in NVIDIA_SMI_FIELDS if f != "clocks_throttle_reasons.active"]
+        if reasons is not None:
+            fields.insert(2, reasons)
+        cmd = ["nvidia-smi", f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"]
+        if index is not None:
+            cmd.insert(1, f"--id={index}")
+        try:
+            out = subprocess.run(cmd, capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None  # no nvidia-smi here
+        if out.returncode == 0 and out.stdout.strip():
+            values = [v.strip() for v in out.stdout.strip().splitlines()[0].split(",")]
+            got = dict(zip(fields, values))
+            if reasons is not None:
+                got["clocks_throttle_reasons.active"] = got.pop(reasons)
+            return got
+    return None
+
+
+class _Load:
+    """Other processes' CPU use and hypervisor steal between start() and stop()."""
+
+    def __init__(self) -> None:
+        from .doctor import own_cpu_seconds, proc_stat_seconds
+
+        self._stat, self._own = proc_stat_seconds, own_cpu_seconds
+        self.t0 = time.perf_counter()
+        self.s0 = proc_stat_seconds()
+        self.own0 = own_cpu_seconds()
+
+    def stop(self) -> tuple[float | None, float | None]:
+        s1, own1, t1 = self._stat(), self._own(), time.perf_counter()
+        if self.s0 is None or s1 is None or t1 <= self.t0:
+            return None, None
+        wall = t1 - self.t0
+        other = max(0.0, (s1[0] - self.s0[0]) - (own1 - self.own0)) / wall
+        return other, max(0.0, s1[1] - self.s0[1]) / wall
+
+
+def _peaks(dev: torch.device, quick: bool) -> dict[str, Any]:
+    from .roofline import measure_peaks
+
+    dtype = "bfloat16" if dev.type == "cuda" else "float32"
+    sizes: tuple[int, ...]
+    if dev.type == "cuda":
+        sizes = (4096,) if quick else (2048, 4096, 8192)
+    else:
+        sizes = (256, 512) if quick else (256, 512, 1024)
+    p = measure_peaks(dev, dtype, budget=0.3 if quick else 1.0, sizes=sizes)
+    return {"dtype": p.dtype, "flops_per_s": p.flops_per_s, "bytes_per_s": p.bytes_per_s,
+            "matmul_size": p.matmul_size, "copy_bytes": p.copy_bytes, "threads": p.threads}
+
+
+# ---- the front end ------------------------------------------------------------------------------------
+def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer | None = None,
+              simulate: Any = None, durations_ns: Sequence[int] | None = None, references: bool = True,
+              traps: bool = True, peaks: bool = True, progress: Progress | None = None,
+              fault: float | None = None) -> SelfCheck:
+    """Check measurefirst's own accuracy on this machine (see the module docstring for what and how).
+
+    Args:
+        device: ``"auto"``, ``"cpu"``, ``"cuda"``, ``"cuda:1"`` or ``"mps"``. On CUDA the sleep kernels are
+            checked; on the CPU and MPS the host busy-waits (MPS has no kernel of known duration).
+        quick: shorter budgets (well under 30 s on two CPU cores).
+        timer: a :class:`~measurefirst.measure.timers.Timer` for the benchmark() rows instead of the default
+            (e.g. :class:`FaultyTimer`, to see a fault caught).
+        simulate: a :class:`~measurefirst.measure.simulate.SimWorld`: the busy-waits and the timer run on its
+            seeded clock (exact tests); references, traps and the machine's figures are skipped.
+        durations_ns: the CPU busy-waits to check (default 2 µs, 20 µs, 200 µs, 2 ms).
+        references, traps, peaks: include the reference tools, the traps, the measured machine peaks.
+        progress: called with ``(stage, duration_s, method)`` before each step (for a progress line).
+        fault: a clock wrong by this factor (:class:`FaultyTimer` around ``timer`` or the default one), to
+            see the fault caught.
+
+    Returns:
+        a :class:`SelfCheck`; ``status`` is ``pass``, ``fail`` or ``noisy`` (too noisy to judge).
+    """
+    from ..measure.simulate import SimWorld
+
+    check_kind("timer", timer, Timer, "a measurefirst Timer (see measurefirst.measure.timers)", optional=True)
+    check_kind("simulate", simulate, SimWorld, "a measurefirst.measure.simulate.SimWorld (tests), or None for the real clock",
+               optional=True)
+    for name, flag in (("quick", quick), ("references", references)):
+        check_flag(name, flag)
+    if durations_ns is not None:
+        durations_ns = tuple(durations_ns)
+        if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):
+            raise ValueError(f"durations_ns must be positive integers such as (2000, 200000); got {durations_ns!r}")
+        longest = max(durations_ns)
+        if longest > MAX_CPU_DURATION_NS:
+            got = str(longest) if longest < 10**30 else "more than 10**30"
+            raise ValueError(f"durations_ns must be at most {MAX_CPU_DURATION_NS} (100 ms: each is spun for many "
+                             f"samples); got {got}: give shorter busy-waits such as (2000, 200000)")
+    plan = _QUICK if quick else _FULL
+    progress = progress or _nothing
+    world = _World(simulate)
+    dev = torch.device("cpu") if world.simulated else resolve_device(device)
+    sim_machine = machine().simulated  # the simulated GPU (devices.use_machine): its clock, no real tools
+    t_start = time.perf_counter()
+    load = _Load()
+    mhz_before = None if world.simulated else _cpu_mhz()
+    throttle_before = None if world.simulated else _throttle_count()
+    notes: list[str] = []
+    gpu_before = nvidia_smi(dev.index) if dev.type == "cuda" and not sim_machine else None
+    if dev.type == "cuda" and gpu_before is None and not sim_machine:
+        notes.append("nvidia_smi_missing")
+
+    timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
+    if fault is not None:
+        timer = FaultyTimer(timer if timer is not None else world.timer(timer_dev), fault)
+
+    progress("machine", None, "timer")
+    host_timer: Timer = timer if timer is not None else world.timer(timer_dev)
+    overhead_ns = _timer_overhead_ns(host_timer)
+    resolution_measured = clock_read = None
+    if not world.simulated and not sim_machine:
+        resolution_measured, clock_read = _clock_steps()
+
+    rows: list[Row] = []
+    ms: list[Measurement] = []
+    rate: float | None = None
+    if dev.type == "cuda":
+        rows, ms, rate = _cuda_rows(dev, plan, timer, references, progress)
+    else:
+        durations = durations_ns or CPU_DURATIONS_NS
+        rows, ms = _cpu_rows(world, durations, plan, timer, references, progress, dev.type)
+        if dev.type == "mps":
+            rows.append(_skip(CUDA_DURATIONS_S[1], "events", "not_applicable"))
+
+    trap_rows: list[Trap] = []
+    if traps and not world.simulated and not sim_machine:
+        trap_rows = _traps(dev, plan, rate, progress)
+    elif traps:
+        trap_rows = [Trap(code, SKIP, note="simulated") for code in ("cold_start", "implicit_sync", "unsynchronized_timer")]
+
+    peak_figures = None
+    if peaks and not world.simulated and not sim_machine:
+        progress("machine", None, "peaks")
+        try:
+            peak_figures = _peaks(dev, quick)
+        except Exception as exc:  # noqa: BLE001 - the peaks are context, not a check
+            notes.append(f"peaks_failed: {type(exc).__name__}: {exc}")
+    other, steal = load.stop() if not world.simulated else (None, None)
+    throttle_after = None if world.simulated else _throttle_count()
+    from .doctor import cpu_governor
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    mach = Machine(
+        timer=host_timer.kind,
+        timer_resolution_ns=float(host_timer.resolution_ns),
+        timer_resolution_measured_ns=resolution_measured,
+        clock_read_ns=clock_read,
+        timer_overhead_ns=overhead_ns,
+        cpu_governor=None if world.simulated else cpu_governor(),
+        cpu_mhz_before=mhz_before, cpu_mhz_after=None if world.simulated else _cpu_mhz(),
+        throttle_events=(None if throttle_before is None or throttle_after is None
+                         else throttle_after - throttle_before),
+        other_load_cores=other, steal_cores=steal, cores=cores,
+        gpu_before=gpu_before,
+        gpu_after=nvidia_smi(dev.index) if dev.type == "cuda" and gpu_before is not None else None,
+        sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes),
+    )
+    return SelfCheck(device=str(dev), quick=quick, rows=tuple(rows), traps=tuple(trap_rows), machine=mach,
+                     measurements=tuple(ms), env=environment(dev), seconds=time.perf_counter() - t_start,
+                     simulated=world.simulated)
+
+
+__all__ = ["SelfCheck", "Row", "Trap", "Machine", "FaultyTimer", "Truth", "selfcheck", "judge", "truth_from_stamps",
+           "sampled_truth_ns",
+           "sleep_rate", "cpu_tolerance", "cuda_tolerance", "duration_code", "calibrate_sleep",
+           "STATUSES", "PASS", "FAIL", "NOISY", "INFO", "SKIP"]
