@@ -83,6 +83,21 @@ def former_names(package: str, keep: frozenset[str] = frozenset()) -> Callable[[
     return __getattr__
 
 
+def exported(package: str, exports: dict[str, str]) -> Callable[[str], Any]:
+    """The ``__getattr__`` of a package whose public names (``exports``: name -> submodule) are imported
+    from their submodule on first use, then kept on the package."""
+
+    def __getattr__(name: str) -> Any:
+        where = exports.get(name)
+        if where is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(f"{package}.{where}"), name)
+        setattr(sys.modules[package], name, value)
+        return value
+
+    return __getattr__
+
+
 class LazyPackage(types.ModuleType):
     """Keeps a public function bound under its name when the submodule of the same name is imported
     (``measurefirst.compare`` is the function, as it was when everything was imported eagerly, also

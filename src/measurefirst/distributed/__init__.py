@@ -19,9 +19,10 @@ raise :class:`RankFailed` naming it.
 
 from __future__ import annotations
 
-import importlib
 import sys
 from typing import TYPE_CHECKING, Any
+
+from .._lazy import LazyPackage, exported
 
 if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
     from .bandwidth import OPS, algbw, bus_factor, busbw, parse_byte_sizes
@@ -43,20 +44,12 @@ _EXPORTS = {
     "RankComparison": "ranked", "compare": "ranked", "GroupStepResult": "step", "benchmark_group_step": "step"}
 
 
-def __getattr__(name: str) -> Any:
-    where = _EXPORTS.get(name)
-    if where is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{where}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = exported(__name__, _EXPORTS)
 
 
 __all__ = ["OPS", "DEFAULT_TIMEOUT_SECONDS", "STRAGGLER_THRESHOLD", "CollectivePoint", "CollectivesResult",
            "GroupStepResult", "GroupSummary", "RankComparison", "RankFailed", "RankResult", "algbw", "benchmark",
            "benchmark_group_step", "bus_factor", "busbw", "collectives", "compare", "init_from_env",
            "launched_by_torchrun", "parse_byte_sizes", "spawn"]
-
-from .._lazy import LazyPackage  # noqa: E402  (``distributed.collectives`` stays the function)
 
 sys.modules[__name__].__class__ = LazyPackage

@@ -3,9 +3,10 @@
 The names are imported on first use, so that decoding kernel names (``measurefirst kernel``) does
 not import torch."""
 
-import importlib
 import sys
 from typing import TYPE_CHECKING, Any
+
+from .._lazy import LazyPackage, exported
 
 if TYPE_CHECKING:  # pragma: no cover
     from .capture import BOOKKEEPING_OPS, KernelRow, OpRow, Profile, ProfileError, profile
@@ -21,19 +22,11 @@ __all__ = ["BOOKKEEPING_OPS", "DiffRow", "KernelInfo", "KernelRow", "OpRow", "Pr
            "decode_kernel", "diff", "profile", "profile_compare", "range"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = exported(__name__, _EXPORTS)
 
 
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
 
-
-from .._lazy import LazyPackage
 
 sys.modules[__name__].__class__ = LazyPackage
