@@ -135,15 +135,10 @@ def progress_shown(args: Any) -> Iterator[None]:
             or os.environ.get("RANK", "0") != "0"):  # under torchrun, rank 0 speaks for the group
         yield
         return
-    from ..measure.progress import showing
-    from ..render.progress import ProgressLine
+    from ..render.progress import on_stderr
 
-    line = ProgressLine(lang_of(args))
-    try:
-        with showing(line):
-            yield
-    finally:
-        line.close()
+    with on_stderr(lang_of(args)):
+        yield
 
 
 def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> int:

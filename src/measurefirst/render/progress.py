@@ -7,9 +7,10 @@ measurable (it is drawn between samples, never inside a timed region)."""
 from __future__ import annotations
 
 import sys
-from typing import IO, Any
+from contextlib import contextmanager
+from typing import IO, Any, Iterator
 
-from ..measure.progress import TOOLS, Event
+from ..measure.progress import TOOLS, Event, showing
 from .text import plain
 from .words import word
 
@@ -87,3 +88,14 @@ class ProgressLine:
         if self._live is not None:
             self._live.stop()
             self._live = None
+
+
+@contextmanager
+def on_stderr(lang: str = "en") -> Iterator[None]:
+    """A :class:`ProgressLine` on stderr for the reports made inside the block, taken away at its end."""
+    line = ProgressLine(lang)
+    try:
+        with showing(line):
+            yield
+    finally:
+        line.close()

@@ -21,7 +21,7 @@ from ..measure.engine import BenchmarkError, Interrupted, Options, benchmark, ch
 from ..results.errors import check_kind
 from ..results.findings import ROOF_MAX, fit_findings, found
 from .fit import NONMONOTONE_DROP, ComplexityFit, FitError, PowerFit, fit_complexity, fit_power, largest_drop
-from ..measure.progress import active, report, showing
+from ..measure.progress import active, report
 from ..results.protocol import migrate
 from ..results.kinds import Finding, Measurement
 from .roofline import PROVENANCE_FIELDS, Bound, Peaks, classify
@@ -584,14 +584,10 @@ def _line_on_stderr(enabled: bool) -> Iterator[None]:
     if not enabled or active():
         yield
         return
-    from ..render.progress import ProgressLine
+    from ..render.progress import on_stderr
 
-    line = ProgressLine()
-    try:
-        with showing(line):
-            yield
-    finally:
-        line.close()
+    with on_stderr():
+        yield
 
 
 # ---- built-in sweeps ----------------------------------------------------------------------------
