@@ -545,9 +545,7 @@ class _Session:
         sample_ns = []
         for i, st in enumerate(self.states):
             self.current = i
-            if progress.active():
-                progress.report("compare", self.items[i][0], 0, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
-                                opts.budget)
+            self._report(i, 0)
             st.warm_up(self.colds[i])  # every candidate's first call is timed, even past the deadline
             number = st.calibrate(overhead)
             if not st.past_deadline():
@@ -575,9 +573,7 @@ class _Session:
                 order = tuple(self.rng.sample(range(k), k))
             for i in order:
                 self.current = i
-                if progress.active():  # between blocks: nothing is timed while the line is drawn
-                    progress.report("compare", self.items[i][0], r + 1, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
-                                    opts.budget)
+                self._report(i, r + 1)
                 self.blocks[i].append(self.states[i].take_block(per_block[i], deadline))
             self.orders.append(order)
             rounds = r + 1
@@ -606,6 +602,13 @@ class _Session:
             self.blocks[i].append(st.samples[-1] / st.numbers[-1])
         self.orders.append(tuple(range(len(self.states))))
         return self._result(Stop("budget", False, self.opts.precision, 0.0), True)
+
+    def _report(self, i: int, rounds: int) -> None:
+        """Candidate ``i`` is measured next, in round ``rounds`` (0: its warm-up), for a progress line: between
+        blocks, so nothing is timed while it is drawn."""
+        if progress.active():
+            progress.report("compare", self.items[i][0], rounds, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
+                            self.opts.budget)
 
     def _verdicts(self) -> list[Verdict]:
         base_label = self.items[self.base][0]
