@@ -26,9 +26,12 @@ def pytest_collection_modifyitems(config, items):
 #: where ``launched_by_torchrun()`` would take a one-process command for a rank of a group.
 TORCHRUN_ENV = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "GROUP_RANK",
                 "TORCHELASTIC_RUN_ID")
+#: pytest-xdist's variables, set in each worker when the suite itself runs in parallel (./test.sh): a test
+#: that runs pytest (in a subprocess or in process) stands for a user's own run, not for a worker of ours
+XDIST_ENV = ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID")
 
 
 @pytest.fixture(autouse=True)
-def _no_torchrun_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    for key in TORCHRUN_ENV:
+def _no_inherited_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for key in (*TORCHRUN_ENV, *XDIST_ENV):
         monkeypatch.delenv(key, raising=False)

@@ -67,3 +67,20 @@ def test_the_builtin_reference_and_bad_values():
         benchmark(w.function(), timer=w.timer(), device="cpu", reference="yes")
     m = benchmark(lambda: sum(range(100)), device="cpu", reference=True, trials=20, warmup=2)
     assert m.reference.label == BUILTIN_LABEL and m.normalized is not None
+
+
+def test_a_reference_sample_that_read_no_time_is_left_out_not_the_whole_normalization():
+    import dataclasses
+
+    from measurefirst.measure.reference import normalize
+
+    w = slowing_world()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", reference=w.function(1000, "reference"), repeats=1)
+    ref = m.reference
+    lost = list(ref.samples_ns)
+    lost[0] = lost[5] = ref.overhead_ns  # two clock readings lost to the noise: no time beyond the overhead
+    kept = normalize(m, dataclasses.replace(ref, samples_ns=tuple(lost)))
+    assert kept is not None and kept.median == pytest.approx(m.normalized.median, rel=1e-12)
+    assert kept.speed_factor == pytest.approx(m.normalized.speed_factor, rel=1e-12)
+    none = normalize(m, dataclasses.replace(ref, samples_ns=tuple(ref.overhead_ns for _ in ref.samples_ns)))
+    assert none is None

@@ -74,19 +74,19 @@ def fast_state(reference_per_call_ns: np.ndarray) -> tuple[float, bool]:
 
 def normalize(m: "Measurement", ref: "SpeedReference") -> Normalized | None:
     """``m`` normalized to the fast state of the reference interleaved with it; None when there is
-    nothing to normalize (no samples, or a reference that read no time)."""
+    nothing to normalize (no samples, or no used sample whose reference read any time). A sample
+    whose reference read no time (at or below the timer's overhead: a clock tick lost to the noise)
+    says nothing about the machine's speed and is left out, not the whole normalization."""
     n = min(len(ref.samples_ns), len(m.samples_ns))
     if n == 0:
         return None
     ref_net = (np.asarray(ref.samples_ns[:n], dtype=float) - ref.overhead_ns) / ref.number
-    if not np.all(ref_net > 0):
+    used = m.used_mask[:n] & (ref_net > 0)
+    if not used.any():
         return None
-    fast, two = fast_state(ref_net)
-    factors = ref_net / fast
+    fast, two = fast_state(ref_net[ref_net > 0])
+    factors = np.where(ref_net > 0, ref_net, fast) / fast
     samples = np.asarray(m.samples_ns[:n], dtype=float)
     numbers = np.asarray(m.numbers[:n], dtype=float)
     normalized = ((samples - ref.overhead_ns) / factors + ref.overhead_ns) / numbers
-    used = m.used_mask[:n]
-    if not used.any():
-        return None
     return Normalized(float(np.median(normalized[used])) / 1e9, float(np.median(factors[used])), fast, two)
