@@ -2,8 +2,36 @@
 # The whole test suite. Creates or reuses the local environment (.venv) by itself.
 # Extra arguments go to pytest (e.g. ./test.sh -k engine). CUDA tests are skipped without a GPU;
 # browser tests without Chromium (-m 'not browser' deselects them).
+#
+# Run whole (no arguments, or only output flags such as -q, -v, -x), the suite runs in two phases:
+# the tests on the simulated clock in parallel, one pytest-xdist worker per core (at most 4), then,
+# one at a time, those whose outcome depends on the machine's real speed: the real clock, spawned
+# ranks and agents, headless Chromium (markers realclock, slow, browser). MF_TEST_WORKERS=1 runs
+# everything in one process, as any arguments that select tests do.
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/env.sh
 source scripts/browser.sh  # headless Chromium for the report's browser tests, where it can be installed
-exec python -m pytest "$@"
+
+whole=1
+for arg in "$@"; do
+  case "$arg" in
+    -q|-qq|-v|-vv|-x|-s|-ra|-rA|--tb=*|--durations=*|--no-header) ;;
+    *) whole=0 ;;
+  esac
+done
+workers="${MF_TEST_WORKERS:-$(python -c 'import os; print(min(4, len(os.sched_getaffinity(0))))')}"
+if [ "$whole" = 0 ] || [ "$workers" -le 1 ] || ! python -c 'import xdist' 2>/dev/null; then
+  exec python -m pytest "$@"
+fi
+
+SERIAL="realclock or slow or browser"
+status=0
+python -m pytest -n "$workers" -m "not ($SERIAL)" "$@" || status=$?
+serial=0
+python -m pytest -p no:xdist -m "$SERIAL" "$@" || serial=$?
+# 5: no test selected (a phase can be empty), not a failure
+[ "$status" = 5 ] && status=0
+[ "$serial" = 5 ] && serial=0
+if [ "$status" != 0 ]; then exit "$status"; fi
+exit "$serial"

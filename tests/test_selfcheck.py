@@ -334,6 +334,7 @@ def test_cli_bad_input_is_one_line_exit_2(capsys):
 
 
 # ---- the real thing, once --------------------------------------------------------------------------
+@pytest.mark.realclock
 def test_real_quick_selfcheck_on_this_cpu(tmp_path, capsys):
     """The CPU `selfcheck --quick`, as a user runs it: on a shared host the machine may be judged too
     noisy (exit 3), but a failure (exit 1) is never accepted, and the structure is always complete."""

@@ -417,6 +417,7 @@ def test_mps_timer_resolution_is_tens_of_microseconds():
     assert MPS_EVENT_RESOLUTION_NS >= 10_000
 
 
+@pytest.mark.slow
 def test_every_flaw_test_fails_without_its_fix():
     import subprocess
     import sys
