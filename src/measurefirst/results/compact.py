@@ -9,23 +9,25 @@ or whole numbers of up to 64 bits). Standard library only: reading a run needs n
 
 A column is stored as whole numbers: whole numbers as they are; floats that are whole numbers (the
 ``106689.0`` of ``samples_ns``: ``perf_counter_ns`` counts whole nanoseconds) as those; floats that are
-float32 milliseconds times 1e6 (CUDA event times: ``elapsed_time`` is a float32) as the float32's bits;
-any other floats as their float64 bits. The whole numbers less the column's median, divided by their
-greatest common divisor (0.5 µs event ticks become 1), are then zigzagged (small magnitudes, small
-numbers) as they are, as differences from the one before (a drift) or as runs (``numbers``, the loop
-counts: one value a few times), whichever compresses best, in the fewest bytes that hold the largest,
-laid out byte plane by byte plane (all first bytes, then all second bytes...) or number by number.
-The JSON text left is compressed with a frozen dictionary of the words results repeat (keys, rules,
-options), so that a run's few hundred bytes of text do not pay for them again.
+float32 milliseconds times 1e6 (CUDA event times: ``elapsed_time`` is a float32) as the nearest whole
+nanosecond and the float32 steps from that to the event's own float32 (mostly zeros); any other floats
+as their float64 bits. The whole numbers less their median, divided by their greatest common divisor
+(0.5 µs event ticks become 1), are zigzagged (small magnitudes, small numbers) as they are, as
+differences from the one before (a drift) or as runs (``numbers``, the loop counts: one value a few
+times), whichever compresses best, in the fewest bytes that hold the largest, laid out byte plane by
+byte plane (all first bytes, then all second bytes...) or number by number. The JSON text left is
+compressed with a frozen dictionary of the words results repeat (keys, rules, options), so that a
+run's few hundred bytes of text do not pay for them again.
 
 The format: ``MFZ`` and a format byte (:data:`FORMAT`; ``1`` is the format before it, read forever:
 zlib of the JSON and byte planes), then the JSON block (method byte, its length, its compressed length,
 the bytes), the number of columns and each column (its length, its bytes), then the CRC-32 of all that
 precedes it (4 bytes, little-endian). Lengths are LEB128 varints. A column: its kind (whole numbers,
-whole floats, event floats, other floats), its count, and unless empty: its median (zigzag varint),
-the divisor, a byte of transform, layout and method, the width in bytes, how many numbers are stored
-(runs store two per run) and the compressed bytes. A new format takes a new format byte: a
-dictionary or a rule once written is never changed.
+whole floats, event times, other floats), its count, and unless empty its whole numbers (event times:
+the nanoseconds, with their length first, then the steps): their median (zigzag varint), the divisor,
+a byte of transform, layout and compressor, the width in bytes, how many numbers are stored (runs store
+two per run) and the compressed bytes. A new format takes a new format byte: a dictionary or a rule
+once written is never changed.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ MAGIC = b"MFZ"
 FORMAT = 2
 #: ``MFZ1``: zlib of the JSON and 8-byte byte planes (measurefirst before issue 29); read, never written.
 FORMAT_1 = ord("1")
-#: Lists shorter than this stay in the JSON text (a column's header costs a few bytes).
+#: Lists shorter than this stay in the JSON text (a column's header costs a few bytes), unless they hold
+#: a float that JSON cannot (``nan``, ``inf``).
 MIN_ARRAY = 8
 _SLOT = "\x00mf"
 
@@ -171,38 +174,48 @@ def is_column(values: Sequence[Any]) -> bool:
     return all(type(x) is int and x.bit_length() <= 64 for x in values)
 
 
-def _as_whole(values: Sequence[Any]) -> tuple[int, list[int]]:
-    """A column's numbers as whole numbers, and which kind they were."""
+def _float32_bits(values: Sequence[float]) -> list[int]:
+    """The bits of each value rounded to a float32, as a signed 32-bit number."""
+    out = array.array("i")
+    out.frombytes(array.array("f", values).tobytes())
+    return out.tolist()
+
+
+def _as_whole(values: Sequence[Any]) -> tuple[int, list[list[int]]]:
+    """A column's numbers as sequences of whole numbers, and which kind they were."""
     if all(type(x) is int for x in values):
-        return _INTS, list(values)
+        return _INTS, [list(values)]
     if all(x.is_integer() and abs(x) < 2**63 and (x != 0 or math.copysign(1.0, x) > 0) for x in values):
-        return _WHOLE, [int(x) for x in values]
+        return _WHOLE, [[int(x) for x in values]]
     doubles = array.array("d", values)
-    try:
-        events = array.array("f", [x / EVENT_SCALE for x in values])
-        if array.array("d", [x * EVENT_SCALE for x in events]).tobytes() == doubles.tobytes():
-            bits32 = array.array("i")
-            bits32.frombytes(events.tobytes())
-            return _EVENTS, bits32.tolist()
-    except OverflowError:
-        pass
+    if all(math.isfinite(x) and abs(x) < 2**62 for x in values):
+        # event times: the nearest whole nanosecond, and the float32 steps from its milliseconds to the event's
+        try:
+            events = array.array("f", [x / EVENT_SCALE for x in values])
+            if array.array("d", [x * EVENT_SCALE for x in events]).tobytes() == doubles.tobytes():
+                ns = [round(x) for x in values]
+                return _EVENTS, [ns, [a - b for a, b in zip(_float32_bits(events),
+                                                            _float32_bits([x / EVENT_SCALE for x in ns]))]]
+        except OverflowError:
+            pass
     bits = array.array("q")
     bits.frombytes(doubles.tobytes())
-    return _DOUBLES, bits.tolist()
+    return _DOUBLES, [bits.tolist()]
 
 
-def _from_whole(kind: int, ints: list[int]) -> list[Any]:
-    if kind == _INTS:
-        return ints
-    if kind == _WHOLE:
-        return [float(x) for x in ints]
-    if kind == _EVENTS:
+def _from_whole(kind: int, seqs: list[list[int]]) -> list[Any]:
+    if kind == _INTS and len(seqs) == 1:
+        return seqs[0]
+    if kind == _WHOLE and len(seqs) == 1:
+        return [float(x) for x in seqs[0]]
+    if kind == _EVENTS and len(seqs) == 2:
         events = array.array("f")
-        events.frombytes(array.array("i", ints).tobytes())
+        events.frombytes(array.array("i", [a + b for a, b in zip(
+            _float32_bits([x / EVENT_SCALE for x in seqs[0]]), seqs[1])]).tobytes())
         return [x * EVENT_SCALE for x in events]
-    if kind == _DOUBLES:
+    if kind == _DOUBLES and len(seqs) == 1:
         doubles = array.array("d")
-        doubles.frombytes(array.array("q", ints).tobytes())
+        doubles.frombytes(array.array("q", seqs[0]).tobytes())
         return doubles.tolist()
     raise ValueError(f"unknown column kind {kind}")
 
@@ -250,14 +263,15 @@ def _unlay(data: bytes, count: int, width: int, planes: bool) -> list[int]:
 
 def _transforms(r: list[int]) -> list[tuple[int, list[int]]]:
     """The ways to store ``r`` as small non-negative numbers: as they are, as differences, as runs."""
-    deltas = [_zz(r[0])] + [_zz(b - a) for a, b in zip(r, r[1:])]
-    out = [(_AS_IS, [_zz(x) for x in r]), (_DELTAS, deltas)]
-    runs: list[int] = []
-    previous = 0
-    for value, group in itertools.groupby(r):
-        runs += [_zz(value - previous), sum(1 for _ in group)]
-        previous = value
-    if len(runs) <= len(r):
+    steps = [r[0], *(b - a for a, b in zip(r, r[1:]))]
+    out = [(_AS_IS, [x + x if x >= 0 else -x - x - 1 for x in r]),
+           (_DELTAS, [x + x if x >= 0 else -x - x - 1 for x in steps])]
+    if 2 * (len(r) - steps.count(0)) <= len(r):  # few runs
+        runs: list[int] = []
+        previous = 0
+        for value, group in itertools.groupby(r):
+            runs += [_zz(value - previous), len(list(group))]
+            previous = value
         out.append((_RUNS, runs))
     return out
 
@@ -285,10 +299,17 @@ def encode_column(values: Sequence[Any]) -> bytes:
     compact form; :func:`decode_column` gives them back exactly."""
     if not is_column(values):
         raise ValueError("a column holds floats only, or whole numbers of at most 64 bits only")
-    kind, ints = _as_whole(values)
-    head = bytes([kind]) + _uvarint(len(ints))
-    if not ints:
-        return head
+    head = _uvarint(len(values))
+    if not values:
+        return bytes([_INTS]) + head
+    kind, seqs = _as_whole(values)
+    parts = [_encode_ints(ints) for ints in seqs]
+    return bytes([kind]) + head + b"".join(_uvarint(len(part)) + part for part in parts[:-1]) + parts[-1]
+
+
+def _encode_ints(ints: list[int]) -> bytes:
+    """Whole numbers (at least one) as small ones: less their median, over their divisor, in the
+    transform, layout and compressor that make them smallest."""
     ref = sorted(ints)[len(ints) // 2]
     divisor = math.gcd(*[x - ref for x in ints]) or 1
     r = [(x - ref) // divisor for x in ints]
@@ -303,7 +324,7 @@ def encode_column(values: Sequence[Any]) -> bytes:
     assert best is not None
     _, transform, width, planes, raw, count = best
     method, payload = _squeeze(raw, _COLUMN_METHODS)
-    return (head + _uvarint(_zz(ref)) + _uvarint(divisor) + bytes([transform | planes << 2 | method << 3])
+    return (_uvarint(_zz(ref)) + _uvarint(divisor) + bytes([transform | planes << 2 | method << 3])
             + _uvarint(width) + _uvarint(count) + payload)
 
 
@@ -318,13 +339,23 @@ def decode_column(data: bytes) -> list[Any]:
 def _decode_column(rd: _Reader) -> list[Any]:
     kind, n = rd.byte(), rd.uvarint()
     if n == 0:
-        return _from_whole(kind, [])
+        if rd.pos != rd.end:
+            raise ValueError("bytes after an empty column")
+        return []
+    seqs = []
+    if kind == _EVENTS:
+        length = rd.uvarint()
+        seqs.append(_decode_ints(_Reader(rd.take(length)), n))
+    seqs.append(_decode_ints(rd, n))
+    return _from_whole(kind, seqs)
+
+
+def _decode_ints(rd: _Reader, n: int) -> list[int]:
     ref, divisor, flags, width, count = _unzz(rd.uvarint()), rd.uvarint(), rd.byte(), rd.uvarint(), rd.uvarint()
     if width > 9 or count > 2 * n:
         raise ValueError("a column wider or longer than any written")
     raw = _expand(flags >> 3, rd.take(rd.end - rd.pos), count * width)
-    r = _untransform(flags & 3, _unlay(raw, count, width, bool(flags & 4)), n)
-    return _from_whole(kind, [ref + divisor * x for x in r])
+    return [ref + divisor * x for x in _untransform(flags & 3, _unlay(raw, count, width, bool(flags & 4)), n)]
 
 
 # ---- whole results ------------------------------------------------------------------------------------
@@ -338,7 +369,7 @@ def pack(doc: dict[str, Any]) -> bytes:
                 raise ValueError("a result with the key \\x00mf cannot be packed")
             return {k: strip(v) for k, v in o.items()}
         if isinstance(o, list):
-            if len(o) >= MIN_ARRAY and is_column(o):
+            if o and is_column(o) and (len(o) >= MIN_ARRAY or not all(math.isfinite(x) for x in o)):
                 columns.append(encode_column(o))
                 return {_SLOT: len(columns) - 1}
             return [strip(v) for v in o]
