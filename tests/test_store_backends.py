@@ -323,6 +323,59 @@ def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
     conn.close()
 
 
+COMPACT_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "compact"
+
+
+def _stored(s, run_id):
+    data = s.conn.execute("SELECT data FROM run_data WHERE id = ?", (run_id,)).fetchone()[0]
+    return data.tobytes() if isinstance(data, memoryview) else data
+
+
+def test_a_schema_3_store_is_migrated_to_the_current_compact_form_in_place(where):
+    """Results written by the compact format before (MFZ1, committed fixtures) are rewritten in the current
+    one when the store is opened: the same dictionaries come back, smaller; one that cannot be read is
+    kept as it was."""
+    from measurefirst.results.compact import FORMAT, packed_format, unpack
+    from measurefirst.results.kinds import Measurement
+
+    runs = ("matmul256", "simgpu")
+    docs = [json.loads((COMPACT_FIXTURES / f"{run}.json").read_text()) for run in runs]
+    old = [(COMPACT_FIXTURES / f"{run}.mfz1").read_bytes() for run in runs]
+    with Store(where) as s:
+        ids = [s.save(Measurement.from_dict(doc), commit="c") for doc in docs] + [s.save(_sim("bad", 0), commit="c")]
+        for run_id, blob in zip(ids, [*old, b"MFZ1 damaged"]):
+            s.conn.execute("UPDATE run_data SET data = ? WHERE id = ?", (blob, run_id))
+        s.conn.execute("PRAGMA user_version = 3" if s.backend == "sqlite"
+                       else "UPDATE measurefirst_store SET value = '3' WHERE key = 'schema'")
+    with Store(where) as s:
+        assert [r.id for r in s.list()] == ids
+        for run_id, doc, blob in zip(ids, docs, old):
+            data = _stored(s, run_id)
+            assert packed_format(data) == FORMAT and unpack(data) == doc and len(data) < len(blob)
+            assert s.get(run_id) == Measurement.from_dict(doc)
+        assert _stored(s, ids[2]) == b"MFZ1 damaged"
+        with pytest.raises(StoreError, match=f"run #{ids[2]} .* cannot be read"):
+            s.get(ids[2])
+        schema = (s.conn.execute("PRAGMA user_version").fetchone()[0] if s.backend == "sqlite" else
+                  int(s.conn.execute("SELECT value FROM measurefirst_store WHERE key = 'schema'").fetchone()[0]))
+        assert schema == STORE_SCHEMA
+
+
+def test_a_copy_keeps_results_of_an_older_compact_form_in_the_current_one(tmp_path):
+    from measurefirst.results.compact import FORMAT, packed_format, unpack
+    from measurefirst.results.kinds import Measurement
+
+    doc = json.loads((COMPACT_FIXTURES / "simgpu.json").read_text())
+    with Store(tmp_path / "a.db") as s:
+        run_id = s.save(Measurement.from_dict(doc), commit="c")
+        s.conn.execute("UPDATE run_data SET data = ? WHERE id = ?", ((COMPACT_FIXTURES / "simgpu.mfz1").read_bytes(),
+                                                                    run_id))
+        with Store(tmp_path / "b.db") as other:
+            (copied,) = s.copy_to(other)
+            data = _stored(other, copied)
+    assert packed_format(data) == FORMAT and unpack(data) == doc
+
+
 def test_the_compact_form_is_lossless_and_smaller():
     from measurefirst.results.compact import is_packed, pack, unpack
 

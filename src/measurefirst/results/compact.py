@@ -1,6 +1,5 @@
 """A result's stored form, compact and lossless: its JSON with every long list of numbers taken out as a
-column of whole numbers, each part compressed by whichever of the standard library's compressors
-makes it smallest.
+column of whole numbers, each part compressed by zlib or lzma, whichever makes it smaller.
 
 :func:`unpack` gives back exactly the dictionary :func:`pack` was given (same keys, same order, same
 types, same float64 values bit for bit), and :func:`decode_column` exactly the numbers
@@ -33,14 +32,13 @@ once written is never changed.
 from __future__ import annotations
 
 import array
-import bz2
 import itertools
 import json
 import lzma
 import math
 import sys
 import zlib
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeGuard
 
 MAGIC = b"MFZ"
 #: The format :func:`pack` writes (the byte after :data:`MAGIC`). Every earlier format stays readable.
@@ -59,14 +57,17 @@ EVENT_SCALE = 1e6
 # how a column's whole numbers are turned into small ones
 _AS_IS, _DELTAS, _RUNS = 0, 1, 2
 # compressors
-_NONE, _ZLIB, _BZ2, _LZMA, _ZLIB_WORDS = 0, 1, 2, 3, 4
-_LZMA_FILTERS = [{"id": lzma.FILTER_LZMA2, "preset": 9, "dict_size": 1 << 16}]
-_COLUMN_METHODS = (_NONE, _ZLIB, _BZ2, _LZMA)
-_TEXT_METHODS = (_NONE, _ZLIB, _ZLIB_WORDS, _BZ2, _LZMA)
+_NONE, _ZLIB, _LZMA, _ZLIB_WORDS = 0, 1, 2, 3
+#: LZMA2 without literal context (a byte plane's bytes hardly depend on the byte before them: 5% smaller)
+_LZMA_FILTERS = [{"id": lzma.FILTER_LZMA2, "preset": 9, "dict_size": 1 << 16, "lc": 0, "lp": 0, "pb": 0}]
+_COLUMN_METHODS = (_NONE, _ZLIB, _LZMA)
+#: lzma (slower to start) is tried on this many bytes or more only
+_SLOW_FROM = 1024
+_TEXT_METHODS = (_NONE, _ZLIB, _ZLIB_WORDS, _LZMA)
 _LITTLE = sys.byteorder == "little"
 
 
-def is_packed(data: Any) -> bool:
+def is_packed(data: Any) -> TypeGuard[bytes]:
     """Whether ``data`` is a compact stored result (of any format, a newer one included)."""
     return isinstance(data, bytes) and len(data) >= 4 and data[:3] == MAGIC
 
@@ -131,8 +132,6 @@ def _compress(method: int, raw: bytes) -> bytes:
         c = (zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _words_dictionary())
              if method == _ZLIB_WORDS else zlib.compressobj(9, zlib.DEFLATED, -15, 9))
         return c.compress(raw) + c.flush()
-    if method == _BZ2:
-        return bz2.compress(raw, 9)
     return lzma.compress(raw, format=lzma.FORMAT_RAW, filters=_LZMA_FILTERS)
 
 
@@ -140,7 +139,7 @@ def _squeeze(raw: bytes, methods: Sequence[int]) -> tuple[int, bytes]:
     """The smallest of ``raw`` compressed by each of ``methods``: (method, bytes)."""
     best = (_NONE, raw)
     for method in methods:
-        if method != _NONE and raw:
+        if method != _NONE and raw and (len(raw) >= _SLOW_FROM or method != _LZMA):
             out = _compress(method, raw)
             if len(out) < len(best[1]):
                 best = (method, out)
@@ -154,8 +153,6 @@ def _expand(method: int, data: bytes, size: int) -> bytes:
     elif method in (_ZLIB, _ZLIB_WORDS):
         d = (zlib.decompressobj(-15, _words_dictionary()) if method == _ZLIB_WORDS else zlib.decompressobj(-15))
         out = d.decompress(data, size + 1)
-    elif method == _BZ2:
-        out = bz2.BZ2Decompressor().decompress(data, size + 1)
     elif method == _LZMA:
         out = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=_LZMA_FILTERS).decompress(data, size + 1)
     else:
@@ -169,9 +166,8 @@ def _expand(method: int, data: bytes, size: int) -> bytes:
 def is_column(values: Sequence[Any]) -> bool:
     """Whether :func:`encode_column` takes ``values``: all floats, or all whole numbers (not bools) of at
     most 64 bits."""
-    if all(type(x) is float for x in values):
-        return True
-    return all(type(x) is int and x.bit_length() <= 64 for x in values)
+    types = set(map(type, values))
+    return types <= {float} or (types == {int} and -2**64 < min(values) and max(values) < 2**64)
 
 
 def _float32_bits(values: Sequence[float]) -> list[int]:
@@ -185,9 +181,11 @@ def _as_whole(values: Sequence[Any]) -> tuple[int, list[list[int]]]:
     """A column's numbers as sequences of whole numbers, and which kind they were."""
     if all(type(x) is int for x in values):
         return _INTS, [list(values)]
-    if all(x.is_integer() and abs(x) < 2**63 and (x != 0 or math.copysign(1.0, x) > 0) for x in values):
-        return _WHOLE, [[int(x) for x in values]]
     doubles = array.array("d", values)
+    if all(map(float.is_integer, values)) and -2**63 < min(values) and max(values) < 2**63:
+        whole = list(map(int, values))
+        if array.array("d", whole).tobytes() == doubles.tobytes():  # not when a -0.0 is there
+            return _WHOLE, [whole]
     if all(math.isfinite(x) and abs(x) < 2**62 for x in values):
         # event times: the nearest whole nanosecond, and the float32 steps from its milliseconds to the event's
         try:

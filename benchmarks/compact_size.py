@@ -1,0 +1,131 @@
+"""How many bytes does the store keep per default run? The compact form before issue 29 (format 1) and now.
+
+    python benchmarks/compact_size.py                 # each workload measured 3 times
+    python benchmarks/compact_size.py --repeats 1     # quicker
+
+Each run is a real ``benchmark(fn)`` of this machine with every option at its default (the sample
+count is the stopping rule's: a noisy machine takes more): a 1-element add, a 20 µs busy-wait and a
+256x256 matmul on the CPU (one thread), and a 50 µs kernel (2% noise) on the simulated GPU with its
+event times rounded to float32 as ``torch.cuda.Event.elapsed_time`` returns them. Printed per run: what
+stopped it, its samples and warm-up calls, its JSON, format 1 (``MFZ1``, the packer as of commit ``FORMAT_1_COMMIT``,
+read from git) and the current format, in bytes, both checked lossless; and, for scale, an estimate of
+the information in its samples and warm-up times (Vasicek's m-spacing estimate of the entropy of the
+whole nanoseconds, in bits per value and bytes): no lossless form can be much below it. This is a
+script, not a test: the machine's noise decides the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import array
+import importlib.util
+import json
+import math
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+#: The last commit whose compact.py wrote format 1.
+FORMAT_1_COMMIT = "89392e0"
+LIMIT_BYTES = 4096
+
+
+def format_1() -> ModuleType | None:
+    """The packer of format 1, as it was (None without git)."""
+    try:
+        source = subprocess.run(["git", "show", f"{FORMAT_1_COMMIT}:src/measurefirst/results/compact.py"], cwd=ROOT,
+                                capture_output=True, text=True, check=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    spec = importlib.util.spec_from_loader("compact_format_1", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    exec(compile(source, "compact_format_1.py", "exec"), module.__dict__)
+    return module
+
+
+def workloads() -> dict[str, Callable[[], Any]]:
+    """Each workload's default-options measurement (a function that measures it)."""
+    import torch
+
+    from measurefirst import benchmark
+
+    torch.set_num_threads(1)
+    x, a = torch.ones(1), torch.randn(256, 256)
+
+    def busy() -> None:
+        end = time.perf_counter_ns() + 20_000
+        while time.perf_counter_ns() < end:
+            pass
+
+    def simulated_gpu() -> Any:
+        from measurefirst.measure import simulate
+
+        exact = simulate._Event.elapsed_time
+
+        def float32(self: Any, end: Any) -> float:  # torch returns the milliseconds as a C float
+            return array.array("f", [exact(self, end)])[0]
+
+        gpu = simulate.SimGPU(noise=0.02)
+        simulate._Event.elapsed_time = float32  # type: ignore[method-assign]
+        try:
+            with gpu.installed():
+                return benchmark(gpu.kernel(50_000.0), label="simgpu")
+        finally:
+            simulate._Event.elapsed_time = exact  # type: ignore[method-assign]
+
+    return {"add1": lambda: benchmark(lambda: x + 1, label="add1"),
+            "busy20us": lambda: benchmark(busy, label="busy20us"),
+            "matmul256": lambda: benchmark(lambda: a @ a, label="matmul256"),
+            "simgpu-f32": simulated_gpu}
+
+
+def entropy_bits(values: list[float]) -> float:
+    """Vasicek's m-spacing estimate of the entropy (bits per value) of ``values`` in whole nanoseconds
+    (in steps of their greatest common divisor)."""
+    ns = sorted(round(v) for v in values)
+    step = math.gcd(*[v - ns[0] for v in ns]) or 1
+    n = len(ns)
+    if n < 2:
+        return 0.0
+    m = max(1, round(math.sqrt(n) / 2))
+    return sum(math.log2(max((ns[min(n - 1, i + m)] - ns[max(0, i - m)]) / step, 1) * n / (2 * m))
+               for i in range(n)) / n
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3, help="runs of each workload (default 3)")
+    args = ap.parse_args()
+    from measurefirst.results.compact import pack, unpack
+
+    old = format_1()
+    print(f"{'workload':12s} {'stopped by':>11s} {'samples':>7s} {'warm-up':>7s} {'JSON B':>8s} {'format 1 B':>10s} {'format 2 B':>10s} "
+          f"{'ratio':>6s} {'samples+warm-up information':>30s}  <= 4 KB")
+    for label, measure in workloads().items():
+        for _ in range(args.repeats):
+            m = measure()
+            doc = json.loads(m.to_json(indent=None))
+            now = pack(doc)
+            assert unpack(now) == doc
+            before = old.pack(doc) if old is not None else b""
+            assert old is None or old.unpack(before) == doc
+            warm = list(doc["warmup"]["times_ns"] or [])
+            bits_s, bits_w = entropy_bits(list(m.samples_ns)), entropy_bits(warm)
+            information = (bits_s * len(m.samples_ns) + bits_w * len(warm)) / 8
+            print(f"{label:12s} {m.stop.reason:>11s} {len(m.samples_ns):7d} {len(warm):7d} {len(m.to_json(indent=None)):8d} "
+                  f"{len(before) if old else float('nan'):10} {len(now):10d} "
+                  f"{len(before) / len(now) if old else float('nan'):6.2f} "
+                  f"{f'{bits_s:.1f} + {bits_w:.1f} bits/value = {information:.0f} B':>30s}  "
+                  f"{'yes' if len(now) <= LIMIT_BYTES else 'no'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
