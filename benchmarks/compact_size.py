@@ -2,6 +2,7 @@
 
     python benchmarks/compact_size.py                 # each workload measured 3 times
     python benchmarks/compact_size.py --repeats 1     # quicker
+    python benchmarks/compact_size.py --samples 1600  # runs of exactly 1,600 samples each
 
 Each run is a real ``benchmark(fn)`` of this machine with every option at its default (the sample
 count is the stopping rule's: a noisy machine takes more): a 1-element add, a 20 µs busy-wait and a
@@ -50,14 +51,16 @@ def format_1() -> ModuleType | None:
     return module
 
 
-def workloads() -> dict[str, Callable[[], Any]]:
-    """Each workload's default-options measurement (a function that measures it)."""
+def workloads(samples: int | None = None) -> dict[str, Callable[[], Any]]:
+    """Each workload's default-options measurement (a function that measures it); with ``samples``,
+    one of exactly that many samples instead (``min_samples = max_samples``)."""
     import torch
 
     from measurefirst import benchmark
 
     torch.set_num_threads(1)
     x, a = torch.ones(1), torch.randn(256, 256)
+    fixed = {} if samples is None else {"min_samples": samples, "max_samples": samples}
 
     def busy() -> None:
         end = time.perf_counter_ns() + 20_000
@@ -76,13 +79,13 @@ def workloads() -> dict[str, Callable[[], Any]]:
         simulate._Event.elapsed_time = float32  # type: ignore[method-assign]
         try:
             with gpu.installed():
-                return benchmark(gpu.kernel(50_000.0), label="simgpu")
+                return benchmark(gpu.kernel(50_000.0), label="simgpu", **fixed)
         finally:
             simulate._Event.elapsed_time = exact  # type: ignore[method-assign]
 
-    return {"add1": lambda: benchmark(lambda: x + 1, label="add1"),
-            "busy20us": lambda: benchmark(busy, label="busy20us"),
-            "matmul256": lambda: benchmark(lambda: a @ a, label="matmul256"),
+    return {"add1": lambda: benchmark(lambda: x + 1, label="add1", **fixed),
+            "busy20us": lambda: benchmark(busy, label="busy20us", **fixed),
+            "matmul256": lambda: benchmark(lambda: a @ a, label="matmul256", **fixed),
             "simgpu-f32": simulated_gpu}
 
 
@@ -102,13 +105,15 @@ def entropy_bits(values: list[float]) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3, help="runs of each workload (default 3)")
+    ap.add_argument("--samples", type=int, default=None,
+                    help="runs of exactly this many samples instead of the stopping rule's (e.g. 1600)")
     args = ap.parse_args()
     from measurefirst.results.compact import pack, unpack
 
     old = format_1()
     print(f"{'workload':12s} {'stopped by':>11s} {'samples':>7s} {'warm-up':>7s} {'JSON B':>8s} {'format 1 B':>10s} {'format 2 B':>10s} "
           f"{'ratio':>6s} {'samples+warm-up information':>30s}  <= 4 KB")
-    for label, measure in workloads().items():
+    for label, measure in workloads(args.samples).items():
         for _ in range(args.repeats):
             m = measure()
             doc = json.loads(m.to_json(indent=None))
