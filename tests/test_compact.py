@@ -108,6 +108,18 @@ def test_runs_of_one_value_and_event_ticks_are_stored_by_what_they_are():
     assert bits(decode_column(encode_column(off))) == bits(off)
 
 
+def test_a_column_that_follows_another_is_stored_against_it():
+    """``synced_ns`` is ``samples_ns`` plus a sync's cost: packed together, it costs a fraction of its own size."""
+    rng = random.Random(5)
+    samples = events([rng.randint(9000, 9300) for _ in range(400)])
+    synced = [float(round(x) + 4000 + 500 * (k % 50 == 0)) for k, x in enumerate(samples)]
+    doc = {"samples_ns": samples, "synced_ns": synced, "other": synced[:100]}
+    data = pack(doc)
+    assert unpack(data) == doc
+    alone = len(pack({"samples_ns": samples, "other": synced[:100]}))
+    assert len(data) - alone < len(encode_column(synced)) / 4
+
+
 def test_damaged_or_newer_data_is_refused_with_a_reason():
     data = pack(json.loads((FIXTURES / "simgpu.json").read_text()))
     with pytest.raises(ValueError, match="not a measurefirst stored result"):

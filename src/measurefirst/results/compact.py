@@ -14,7 +14,9 @@ as their float64 bits. The whole numbers less their median, divided by their gre
 (0.5 µs event ticks become 1), are zigzagged (small magnitudes, small numbers) as they are, as
 differences from the one before (a drift) or as runs (``numbers``, the loop counts: one value a few
 times), whichever compresses best, in the fewest bytes that hold the largest, laid out byte plane by
-byte plane (all first bytes, then all second bytes...) or number by number. The JSON text left is
+byte plane (all first bytes, then all second bytes...) or number by number; a column that follows an
+earlier one of its length (``synced_ns`` and ``host_ns`` follow ``samples_ns`` on a GPU) is stored as
+its differences from it when that is smaller. The JSON text left is
 compressed with a frozen dictionary of the words results repeat (keys, rules, options), so that a
 run's few hundred bytes of text do not pay for them again.
 
@@ -22,8 +24,9 @@ The format: ``MFZ`` and a format byte (:data:`FORMAT`; ``1`` is the format befor
 zlib of the JSON and byte planes), then the JSON block (method byte, its length, its compressed length,
 the bytes), the number of columns and each column (its length, its bytes), then the CRC-32 of all that
 precedes it (4 bytes, little-endian). Lengths are LEB128 varints. A column: its kind (whole numbers,
-whole floats, event times, other floats), its count, and unless empty its whole numbers (event times:
-the nanoseconds, with their length first, then the steps): their median (zigzag varint), the divisor,
+whole floats, event times, other floats; with the bit 0x80, the index of the earlier column it is
+stored against follows), its count, and unless empty its whole numbers (event times: the float32
+steps, with their length first, then the nanoseconds): their median (zigzag varint), the divisor,
 a byte of transform, layout and compressor, the width in bytes, how many numbers are stored (runs store
 two per run) and the compressed bytes. A new format takes a new format byte: a dictionary or a rule
 once written is never changed.
@@ -54,6 +57,9 @@ _SLOT = "\x00mf"
 _INTS, _WHOLE, _EVENTS, _DOUBLES = 0, 1, 2, 3
 #: CUDA event times: float32 milliseconds (``torch.cuda.Event.elapsed_time``) times 1e6 (nanoseconds).
 EVENT_SCALE = 1e6
+#: a column's kind with this bit: stored as its differences from an earlier column (one of the last
+#: ``_BASES`` of its length), whose index follows
+_BASED, _BASES = 0x80, 3
 # how a column's whole numbers are turned into small ones
 _AS_IS, _DELTAS, _RUNS = 0, 1, 2
 # compressors
@@ -295,14 +301,28 @@ def _untransform(transform: int, z: list[int], count: int) -> list[int]:
 def encode_column(values: Sequence[Any]) -> bytes:
     """``values`` (all floats, or all whole numbers of at most 64 bits; see :func:`is_column`) in their
     compact form; :func:`decode_column` gives them back exactly."""
+    return _encode_column(values, [])[0]
+
+
+def _encode_column(values: Sequence[Any], earlier: list[list[int]]) -> tuple[bytes, list[int]]:
+    """A column's bytes, and its (first) whole numbers; stored as its differences from the whole numbers of
+    one of the ``earlier`` columns of its length when that is smaller (``synced_ns`` and ``host_ns`` follow
+    ``samples_ns``)."""
     if not is_column(values):
         raise ValueError("a column holds floats only, or whole numbers of at most 64 bits only")
-    head = _uvarint(len(values))
     if not values:
-        return bytes([_INTS]) + head
+        return bytes([_INTS]) + _uvarint(0), []
     kind, seqs = _as_whole(values)
-    parts = [_encode_ints(ints) for ints in seqs]
-    return bytes([kind]) + head + b"".join(_uvarint(len(part)) + part for part in parts[:-1]) + parts[-1]
+    rest = b"".join(_uvarint(len(part)) + part for part in [_encode_ints(ints) for ints in seqs[1:]])
+    best = b""
+    bases = [i for i, seq in enumerate(earlier) if len(seq) == len(values)][-_BASES:]
+    for base in [None, *bases]:
+        first = seqs[0] if base is None else [a - b for a, b in zip(seqs[0], earlier[base])]
+        out = (bytes([kind | (0 if base is None else _BASED)]) + (b"" if base is None else _uvarint(base))
+               + _uvarint(len(values)) + rest + _encode_ints(first))
+        if not best or len(out) < len(best):
+            best = out
+    return best, seqs[0]
 
 
 def _encode_ints(ints: list[int]) -> bytes:
@@ -329,23 +349,30 @@ def _encode_ints(ints: list[int]) -> bytes:
 def decode_column(data: bytes) -> list[Any]:
     """The numbers :func:`encode_column` was given; ``ValueError`` for bytes it did not write."""
     try:
-        return _decode_column(_Reader(data))
+        return _decode_column(_Reader(data), [])[0]
     except (ValueError, OverflowError, TypeError, MemoryError, EOFError, OSError, lzma.LZMAError, zlib.error) as exc:
         raise ValueError(f"not a measurefirst column: {exc}") from None
 
 
-def _decode_column(rd: _Reader) -> list[Any]:
-    kind, n = rd.byte(), rd.uvarint()
+def _decode_column(rd: _Reader, earlier: list[list[int]]) -> tuple[list[Any], list[int]]:
+    kind = rd.byte()
+    base = rd.uvarint() if kind & _BASED else None
+    kind &= ~_BASED
+    n = rd.uvarint()
     if n == 0:
         if rd.pos != rd.end:
             raise ValueError("bytes after an empty column")
-        return []
-    seqs = []
+        return [], []
+    rest = []
     if kind == _EVENTS:
         length = rd.uvarint()
-        seqs.append(_decode_ints(_Reader(rd.take(length)), n))
-    seqs.append(_decode_ints(rd, n))
-    return _from_whole(kind, seqs)
+        rest.append(_decode_ints(_Reader(rd.take(length)), n))
+    first = _decode_ints(rd, n)
+    if base is not None:
+        if base >= len(earlier) or len(earlier[base]) != n:
+            raise ValueError("a column stored against one that is not there")
+        first = [a + b for a, b in zip(first, earlier[base])]
+    return _from_whole(kind, [first, *rest]), first
 
 
 def _decode_ints(rd: _Reader, n: int) -> list[int]:
@@ -360,6 +387,7 @@ def _decode_ints(rd: _Reader, n: int) -> list[int]:
 def pack(doc: dict[str, Any]) -> bytes:
     """``doc`` (a result's parsed JSON) in its compact stored form (format :data:`FORMAT`)."""
     columns: list[bytes] = []
+    earlier: list[list[int]] = []
 
     def strip(o: Any) -> Any:
         if isinstance(o, dict):
@@ -368,7 +396,9 @@ def pack(doc: dict[str, Any]) -> bytes:
             return {k: strip(v) for k, v in o.items()}
         if isinstance(o, list):
             if o and is_column(o) and (len(o) >= MIN_ARRAY or not all(math.isfinite(x) for x in o)):
-                columns.append(encode_column(o))
+                column, whole = _encode_column(o, earlier)
+                columns.append(column)
+                earlier.append(whole)
                 return {_SLOT: len(columns) - 1}
             return [strip(v) for v in o]
         return o
@@ -418,10 +448,12 @@ def _read_2(data: bytes) -> tuple[Any, list[list[Any]]]:
     rd = _Reader(data, 4, len(data) - 4)
     method, size, stored = rd.byte(), rd.uvarint(), rd.uvarint()
     doc = json.loads(_expand(method, rd.take(stored), size).decode("utf-8"))
-    columns = []
+    columns, earlier = [], []
     for _ in range(rd.uvarint()):
         length = rd.uvarint()
-        columns.append(_decode_column(_Reader(rd.take(length))))
+        values, whole = _decode_column(_Reader(rd.take(length)), earlier)
+        columns.append(values)
+        earlier.append(whole)
     if rd.pos != rd.end:
         raise ValueError("bytes after the last column")
     return doc, columns
