@@ -448,7 +448,8 @@ def _read_2(data: bytes) -> tuple[Any, list[list[Any]]]:
     rd = _Reader(data, 4, len(data) - 4)
     method, size, stored = rd.byte(), rd.uvarint(), rd.uvarint()
     doc = json.loads(_expand(method, rd.take(stored), size).decode("utf-8"))
-    columns, earlier = [], []
+    columns: list[list[Any]] = []
+    earlier: list[list[int]] = []
     for _ in range(rd.uvarint()):
         length = rd.uvarint()
         values, whole = _decode_column(_Reader(rd.take(length)), earlier)
