@@ -304,10 +304,11 @@ def encode_column(values: Sequence[Any]) -> bytes:
     return _encode_column(values, [])[0]
 
 
-def _encode_column(values: Sequence[Any], earlier: list[list[int]]) -> tuple[bytes, list[int]]:
-    """A column's bytes, and its (first) whole numbers; stored as its differences from the whole numbers of
-    one of the ``earlier`` columns of its length when that is smaller (``synced_ns`` and ``host_ns`` follow
-    ``samples_ns``)."""
+def _encode_column(values: Sequence[Any], earlier: list[list[int]],
+                   floats: Sequence[bool] = ()) -> tuple[bytes, list[int]]:
+    """A column's bytes, and its (first) whole numbers; a column of floats is stored as its differences
+    from the whole numbers of one of the ``earlier`` columns of floats (``floats``: which were) of its
+    length when that is smaller (``synced_ns`` and ``host_ns`` follow ``samples_ns``)."""
     if not is_column(values):
         raise ValueError("a column holds floats only, or whole numbers of at most 64 bits only")
     if not values:
@@ -315,7 +316,7 @@ def _encode_column(values: Sequence[Any], earlier: list[list[int]]) -> tuple[byt
     kind, seqs = _as_whole(values)
     rest = b"".join(_uvarint(len(part)) + part for part in [_encode_ints(ints) for ints in seqs[1:]])
     best = b""
-    bases = [i for i, seq in enumerate(earlier) if len(seq) == len(values)][-_BASES:]
+    bases = [i for i, seq in enumerate(earlier) if len(seq) == len(values) and kind != _INTS and floats[i]][-_BASES:]
     for base in [None, *bases]:
         first = seqs[0] if base is None else [a - b for a, b in zip(seqs[0], earlier[base])]
         out = (bytes([kind | (0 if base is None else _BASED)]) + (b"" if base is None else _uvarint(base))
@@ -388,6 +389,7 @@ def pack(doc: dict[str, Any]) -> bytes:
     """``doc`` (a result's parsed JSON) in its compact stored form (format :data:`FORMAT`)."""
     columns: list[bytes] = []
     earlier: list[list[int]] = []
+    floats: list[bool] = []
 
     def strip(o: Any) -> Any:
         if isinstance(o, dict):
@@ -396,9 +398,10 @@ def pack(doc: dict[str, Any]) -> bytes:
             return {k: strip(v) for k, v in o.items()}
         if isinstance(o, list):
             if o and is_column(o) and (len(o) >= MIN_ARRAY or not all(math.isfinite(x) for x in o)):
-                column, whole = _encode_column(o, earlier)
+                column, whole = _encode_column(o, earlier, floats)
                 columns.append(column)
                 earlier.append(whole)
+                floats.append(type(o[0]) is float)
                 return {_SLOT: len(columns) - 1}
             return [strip(v) for v in o]
         return o
