@@ -9,14 +9,15 @@ import json
 import math
 import random
 import struct
+import zlib
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from measurefirst.results.compact import (EVENT_SCALE, FORMAT, FORMAT_1, MIN_ARRAY, decode_column, encode_column,
-                                          is_packed, pack, packed_format, unpack)
+from measurefirst.results.compact import (EVENT_SCALE, FORMAT, FORMAT_1, MAGIC, MIN_ARRAY, decode_column,
+                                          encode_column, is_packed, pack, packed_format, unpack)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "compact"
 RUNS = ("matmul256", "simgpu")  # a default benchmark of a 256x256 matmul on a CPU; one on the simulated GPU
@@ -118,6 +119,19 @@ def test_a_column_that_follows_another_is_stored_against_it():
     assert unpack(data) == doc
     alone = len(pack({"samples_ns": samples, "other": synced[:100]}))
     assert len(data) - alone < len(encode_column(synced)) / 4
+
+
+@PROPERTY
+@given(body=st.binary(max_size=200), prefix=st.sampled_from([b"", b"\x00\x05", b"\x01\x05", b"\x82\x00\x05"]))
+def test_any_bytes_decode_or_are_refused_with_a_value_error(body, prefix):
+    """Bytes with a right checksum but anything in them (what damage past the checksum looks like)."""
+    data = MAGIC + bytes([FORMAT]) + prefix + body
+    data += zlib.crc32(data).to_bytes(4, "little")
+    for decode, blob in ((unpack, data), (decode_column, prefix + body)):
+        try:
+            decode(blob)
+        except ValueError:
+            pass
 
 
 def test_damaged_or_newer_data_is_refused_with_a_reason():

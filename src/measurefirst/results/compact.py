@@ -52,6 +52,8 @@ FORMAT_1 = ord("1")
 #: a float that JSON cannot (``nan``, ``inf``).
 MIN_ARRAY = 8
 _SLOT = "\x00mf"
+#: The most numbers in a column (longer lists stay in the JSON text): a count beyond it is damage.
+MAX_COLUMN = 2**26
 
 # what the numbers of a column were
 _INTS, _WHOLE, _EVENTS, _DOUBLES = 0, 1, 2, 3
@@ -171,7 +173,9 @@ def _expand(method: int, data: bytes, size: int) -> bytes:
 # ---- columns ------------------------------------------------------------------------------------------
 def is_column(values: Sequence[Any]) -> bool:
     """Whether :func:`encode_column` takes ``values``: all floats, or all whole numbers (not bools) of at
-    most 64 bits."""
+    most 64 bits; at most :data:`MAX_COLUMN` of them."""
+    if len(values) > MAX_COLUMN:
+        return False
     types = set(map(type, values))
     return types <= {float} or (types == {int} and -2**64 < min(values) and max(values) < 2**64)
 
@@ -360,6 +364,8 @@ def _decode_column(rd: _Reader, earlier: list[list[int]]) -> tuple[list[Any], li
     base = rd.uvarint() if kind & _BASED else None
     kind &= ~_BASED
     n = rd.uvarint()
+    if n > MAX_COLUMN:
+        raise ValueError("a column longer than any written")
     if n == 0:
         if rd.pos != rd.end:
             raise ValueError("bytes after an empty column")
