@@ -111,8 +111,8 @@ def main() -> int:
     from measurefirst.results.compact import pack, unpack
 
     old = format_1()
-    print(f"{'workload':12s} {'stopped by':>11s} {'samples':>7s} {'warm-up':>7s} {'JSON B':>8s} {'format 1 B':>10s} {'format 2 B':>10s} "
-          f"{'ratio':>6s} {'samples+warm-up information':>30s}  <= 4 KB")
+    print(f"{'workload':12s} {'stopped by':>11s} {'samples':>7s} {'warm-up':>7s} {'JSON B':>8s} {'format 1 B':>10s} "
+          f"{'format 2 B':>10s} {'ratio':>6s} {'samples+warm-up information':>30s}  <= 4 KB")
     for label, measure in workloads(args.samples).items():
         for _ in range(args.repeats):
             m = measure()
@@ -124,8 +124,8 @@ def main() -> int:
             warm = list(doc["warmup"]["times_ns"] or [])
             bits_s, bits_w = entropy_bits(list(m.samples_ns)), entropy_bits(warm)
             information = (bits_s * len(m.samples_ns) + bits_w * len(warm)) / 8
-            print(f"{label:12s} {m.stop.reason:>11s} {len(m.samples_ns):7d} {len(warm):7d} {len(m.to_json(indent=None)):8d} "
-                  f"{len(before) if old else float('nan'):10} {len(now):10d} "
+            print(f"{label:12s} {m.stop.reason:>11s} {len(m.samples_ns):7d} {len(warm):7d} "
+                  f"{len(m.to_json(indent=None)):8d} {len(before) if old else float('nan'):10} {len(now):10d} "
                   f"{len(before) / len(now) if old else float('nan'):6.2f} "
                   f"{f'{bits_s:.1f} + {bits_w:.1f} bits/value = {information:.0f} B':>30s}  "
                   f"{'yes' if len(now) <= LIMIT_BYTES else 'no'}")

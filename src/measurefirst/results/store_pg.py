@@ -4,9 +4,10 @@ file (:mod:`measurefirst.results.store`), so that parallel CI runners and develo
 :class:`PgConnection` is the connection the store's queries run on (they are written once, with ``?``
 placeholders): it opens the database, decides under an advisory lock whether the schema is a store
 (ours: its ``measurefirst_store`` table says so; of an older schema, it is migrated), an empty schema
-(it becomes one) or another program's (refused, nothing written), and runs each statement. psycopg 3 is imported only here, when a
-``postgresql://`` URL is used. Credentials come from the URL or the ``PG*`` variables (libpq reads
-them) and are never shown: :func:`redact` takes the password out of every location and message.
+(it becomes one) or another program's (refused, nothing written), and runs each statement. psycopg 3
+is imported only here, when a ``postgresql://`` URL is used. Credentials come from the URL or the
+``PG*`` variables (libpq reads them) and are never shown: :func:`redact` takes the password out of
+every location and message.
 """
 
 from __future__ import annotations
