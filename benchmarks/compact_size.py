@@ -3,6 +3,7 @@
     python benchmarks/compact_size.py                 # each workload measured 3 times
     python benchmarks/compact_size.py --repeats 1     # quicker
     python benchmarks/compact_size.py --samples 1600  # runs of exactly 1,600 samples each
+    python benchmarks/compact_size.py --migrate 1000  # also: migrating a store of 1,000 format-1 runs
 
 Each run is a real ``benchmark(fn)`` of this machine with every option at its default (the sample
 count is the stopping rule's: a noisy machine takes more): a 1-element add, a 20 µs busy-wait and a
@@ -12,7 +13,9 @@ stopped it, its samples and warm-up calls, its JSON, format 1 (``MFZ1``, the pac
 read from git) and the current format, in bytes, both checked lossless; and, for scale, an estimate of
 the information in its samples and warm-up times (Vasicek's m-spacing estimate of the entropy of the
 whole nanoseconds, in bits per value and bytes): no lossless form can be much below it. This is a
-script, not a test: the machine's noise decides the figures.
+script, not a test: the machine's noise decides the figures. ``--migrate N`` also times the migration of
+an SQLite store of schema 3 holding N runs in format 1 (the last run measured, N times) when it is
+opened: wall and CPU seconds.
 """
 
 from __future__ import annotations
@@ -102,9 +105,32 @@ def entropy_bits(values: list[float]) -> float:
                for i in range(n)) / n
 
 
+def migrate(doc: dict[str, Any], old: ModuleType, runs: int) -> None:
+    """Time opening (so migrating) a schema 3 SQLite store of ``runs`` runs holding ``doc`` in format 1."""
+    import tempfile
+
+    from measurefirst.results.kinds import Measurement
+    from measurefirst.results.store import STORE_SCHEMA, Store
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "old.db"
+        with Store(path) as s:
+            row = ("run", "2026-12-02", "cpu", None, "host", "commit", 1.0, 1.0, 1.0, 1, 1, "measurement")
+            s._write_rows([(row, old.pack(doc))] * runs)
+            s.conn.execute("PRAGMA user_version = 3")
+        wall, cpu = time.perf_counter(), time.process_time()
+        with Store(path) as s:
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            assert s.schema == STORE_SCHEMA and s.get(runs) == Measurement.from_dict(doc)
+    print(f"migrating {runs} format-1 runs to format 2 on opening: {wall:.2f} s wall, {cpu:.2f} s CPU "
+          f"({1e3 * cpu / runs:.1f} ms CPU per run)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3, help="runs of each workload (default 3)")
+    ap.add_argument("--migrate", type=int, default=0, metavar="N",
+                    help="also time the migration of a store of N format-1 runs (the last run measured)")
     ap.add_argument("--samples", type=int, default=None,
                     help="runs of exactly this many samples instead of the stopping rule's (e.g. 1600)")
     args = ap.parse_args()
@@ -129,6 +155,8 @@ def main() -> int:
                   f"{len(before) / len(now) if old else float('nan'):6.2f} "
                   f"{f'{bits_s:.1f} + {bits_w:.1f} bits/value = {information:.0f} B':>30s}  "
                   f"{'yes' if len(now) <= LIMIT_BYTES else 'no'}")
+    if args.migrate and old is not None:
+        migrate(doc, old, args.migrate)
     return 0
 
 
