@@ -19,7 +19,7 @@ import pytest
 import pg_server
 from measurefirst.cli.commands import main
 from measurefirst.results.kinds import Count
-from measurefirst.results.store import Store, StoreError
+from measurefirst.results.store import STORE_SCHEMA, Store, StoreError
 from test_store import sim
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -309,7 +309,7 @@ def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
                             "FROM runs ORDER BY id").fetchall()
     conn.close()
     with Store(path) as s:
-        assert s.schema == 3
+        assert s.schema == STORE_SCHEMA
         assert [(r.id, r.name, r.created, r.device, r.host, r.git_commit, r.median, r.n_samples, r.kind)
                 for r in s.list()] == old_rows
         assert [s.get(i) for i in range(1, 5)] == results[:4]
@@ -317,10 +317,63 @@ def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
             s.get(6)  # kept as it was, for the error that names it
         assert s.save(sim(label="new"), commit="x") == 7
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == STORE_SCHEMA
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {"runs", "run_data"}
     conn.close()
+
+
+COMPACT_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "compact"
+
+
+def _stored(s, run_id):
+    data = s.conn.execute("SELECT data FROM run_data WHERE id = ?", (run_id,)).fetchone()[0]
+    return data.tobytes() if isinstance(data, memoryview) else data
+
+
+def test_a_schema_3_store_is_migrated_to_the_current_compact_form_in_place(where):
+    """Results written by the compact format before (MFZ1, committed fixtures) are rewritten in the current
+    one when the store is opened: the same dictionaries come back, smaller; one that cannot be read is
+    kept as it was."""
+    from measurefirst.results.compact import FORMAT, packed_format, unpack
+    from measurefirst.results.kinds import Measurement
+
+    runs = ("matmul256", "simgpu")
+    docs = [json.loads((COMPACT_FIXTURES / f"{run}.json").read_text()) for run in runs]
+    old = [(COMPACT_FIXTURES / f"{run}.mfz1").read_bytes() for run in runs]
+    with Store(where) as s:
+        ids = [s.save(Measurement.from_dict(doc), commit="c") for doc in docs] + [s.save(_sim("bad", 0), commit="c")]
+        for run_id, blob in zip(ids, [*old, b"MFZ1 damaged"]):
+            s.conn.execute("UPDATE run_data SET data = ? WHERE id = ?", (blob, run_id))
+        s.conn.execute("PRAGMA user_version = 3" if s.backend == "sqlite"
+                       else "UPDATE measurefirst_store SET value = '3' WHERE key = 'schema'")
+    with Store(where) as s:
+        assert [r.id for r in s.list()] == ids
+        for run_id, doc, blob in zip(ids, docs, old):
+            data = _stored(s, run_id)
+            assert packed_format(data) == FORMAT and unpack(data) == doc and len(data) < len(blob)
+            assert s.get(run_id) == Measurement.from_dict(doc)
+        assert _stored(s, ids[2]) == b"MFZ1 damaged"
+        with pytest.raises(StoreError, match=f"run #{ids[2]} .* cannot be read"):
+            s.get(ids[2])
+        schema = (s.conn.execute("PRAGMA user_version").fetchone()[0] if s.backend == "sqlite" else
+                  int(s.conn.execute("SELECT value FROM measurefirst_store WHERE key = 'schema'").fetchone()[0]))
+        assert schema == STORE_SCHEMA
+
+
+def test_a_copy_keeps_results_of_an_older_compact_form_in_the_current_one(tmp_path):
+    from measurefirst.results.compact import FORMAT, packed_format, unpack
+    from measurefirst.results.kinds import Measurement
+
+    doc = json.loads((COMPACT_FIXTURES / "simgpu.json").read_text())
+    with Store(tmp_path / "a.db") as s:
+        run_id = s.save(Measurement.from_dict(doc), commit="c")
+        s.conn.execute("UPDATE run_data SET data = ? WHERE id = ?", ((COMPACT_FIXTURES / "simgpu.mfz1").read_bytes(),
+                                                                    run_id))
+        with Store(tmp_path / "b.db") as other:
+            (copied,) = s.copy_to(other)
+            data = _stored(other, copied)
+    assert packed_format(data) == FORMAT and unpack(data) == doc
 
 
 def test_the_compact_form_is_lossless_and_smaller():

@@ -3,16 +3,17 @@ file (:mod:`measurefirst.results.store`), so that parallel CI runners and develo
 
 :class:`PgConnection` is the connection the store's queries run on (they are written once, with ``?``
 placeholders): it opens the database, decides under an advisory lock whether the schema is a store
-(ours: its ``measurefirst_store`` table says so), an empty schema (it becomes one) or another
-program's (refused, nothing written), and runs each statement. psycopg 3 is imported only here, when a
-``postgresql://`` URL is used. Credentials come from the URL or the ``PG*`` variables (libpq reads
-them) and are never shown: :func:`redact` takes the password out of every location and message.
+(ours: its ``measurefirst_store`` table says so; of an older schema, it is migrated), an empty schema
+(it becomes one) or another program's (refused, nothing written), and runs each statement. psycopg 3
+is imported only here, when a ``postgresql://`` URL is used. Credentials come from the URL or the
+``PG*`` variables (libpq reads them) and are never shown: :func:`redact` takes the password out of
+every location and message.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from .errors import StoreError
@@ -20,6 +21,8 @@ from .errors import StoreError
 #: The table that makes a schema a measurefirst store: ``application`` (``mfst``) and ``schema``.
 META_TABLE = "measurefirst_store"
 APPLICATION = "mfst"
+#: The first schema of a store on PostgreSQL: a store of it (or later) is migrated when opened.
+FIRST_SCHEMA = 3
 #: Held (per transaction) while a store is created or migrated: ASCII "mfst".
 LOCK_KEY = 0x6D667374
 CONNECT_TIMEOUT_S = 10
@@ -76,9 +79,12 @@ class PgConnection:
         return text
 
     @classmethod
-    def open(cls, url: str, *, create: bool, tables: str, version: int) -> "PgConnection":
+    def open(cls, url: str, *, create: bool, tables: str, version: int,
+             migrate: Callable[["PgConnection"], object] | None = None) -> "PgConnection":
         """Connect to the store at ``url``; ``tables`` (:data:`measurefirst.results.store.SCHEMA_TABLES`) make a
-        new one of schema ``version`` in an empty schema (only with ``create``)."""
+        new one of schema ``version`` in an empty schema (only with ``create``); ``migrate`` brings the
+        results of an older one to ``version`` (its statements run on this connection, in the
+        transaction that holds the lock, with its writers kept waiting)."""
         try:
             import psycopg
         except ImportError:
@@ -95,7 +101,7 @@ class PgConnection:
                              f"URL and the PG* variables, or {_HINT}") from None
         conn = cls(raw, url, psycopg.Error)
         try:
-            conn._init(create, tables, version)
+            conn._init(create, tables, version, migrate)
         except psycopg.Error as exc:
             raw.close()
             raise StoreError(f"cannot open the results store {conn.where}: {conn.scrub(str(exc).strip())}") from None
@@ -104,7 +110,8 @@ class PgConnection:
             raise
         return conn
 
-    def _init(self, create: bool, tables: str, version: int) -> None:
+    def _init(self, create: bool, tables: str, version: int,
+              migrate: Callable[["PgConnection"], object] | None = None) -> None:
         """Decide, under the advisory lock, whether the schema is ours, empty (then create) or foreign."""
         c = self._conn
         c.execute("BEGIN")
@@ -126,9 +133,13 @@ class PgConnection:
                 if found > version:
                     raise StoreError(f"{self.where} was written by a newer measurefirst (store schema {found}); "
                                      f"upgrade")
-                if found < version:  # no older PostgreSQL schema exists yet: nothing else can be there
+                if found < FIRST_SCHEMA or (found < version and migrate is None):
                     raise StoreError(f"{self.where} has store schema {found}, which no measurefirst wrote; "
                                      f"it is damaged")
+                if found < version and migrate is not None:
+                    c.execute("LOCK TABLE run_data IN EXCLUSIVE MODE")  # readers read on, writers wait
+                    migrate(self)
+                    c.execute(f"UPDATE {META_TABLE} SET value = %s WHERE key = 'schema'", (str(version),))
             elif objects:
                 raise self._foreign(schema, "it holds " + ", ".join(objects[:8]))
             elif not create:
