@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..results.findings import Finding
+from .words import codes_words
 
 LANGS = ("en", "zh")
 PARTS = ("title", "message", "why", "fix")
@@ -898,10 +899,14 @@ def finding_lines(findings: Iterable[Finding], lang: str = "en", *, fix: bool = 
     return [finding_line(f, lang, fix=fix) for f in findings]
 
 
+#: The coded fields of a measurement's parts, in :func:`with_words`: part -> (field, prefix of its words).
+_CODED = {"warmup": ("rule", "warmup_rule_"), "calibration": ("reason", "cal_reason_")}
+
+
 def with_words(data: Any, lang: str = "en") -> Any:
     """A result's ``to_dict()`` with words: every finding (an object with a ``code`` in a
-    ``findings`` list) gains ``text``, :func:`finding_text` in ``lang``. For JSON that carries both
-    the data and the words."""
+    ``findings`` list) gains ``text``, :func:`finding_text` in ``lang``; a measurement's warm-up gains
+    ``rule_text`` and its calibration ``reason_text``. For JSON that carries both the data and the words."""
     if isinstance(data, (list, tuple)):
         return [with_words(x, lang) for x in data]
     if not isinstance(data, dict):
@@ -912,6 +917,10 @@ def with_words(data: Any, lang: str = "en") -> Any:
             out[key] = [{**x, "text": finding_text(Finding.from_dict(x), lang)}
                         if isinstance(x, dict) and isinstance(x.get("code"), str) else with_words(x, lang)
                         for x in value]
+        elif key in _CODED and isinstance(value, dict) and isinstance(value.get(_CODED[key][0]), str):
+            name, prefix = _CODED[key]
+            out[key] = {**with_words(value, lang),
+                        f"{name}_text": codes_words(prefix, value[name], lang, share=value.get("overhead_share"))}
         else:
             out[key] = with_words(value, lang)
     return out

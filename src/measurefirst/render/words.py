@@ -110,6 +110,26 @@ WORDS: dict[str, tuple[str, str]] = {
     "stop_interrupted": ("interrupted", "被中断"),
     "stop_error": ("error", "出错"),
     "stop_settled": ("every verdict settled", "所有结论已确定"),
+    # how a measurement was taken: the warm-up's rule, the calibration's reason, the CI's method (codes)
+    "codes_sep": ("; ", "；"),
+    "warmup_rule_fixed": ("a fixed count of warm-up calls", "固定次数的预热调用"),
+    "warmup_rule_steady": ("until steady: until per-call time stopped falling, within a time cap",
+                           "直到稳定：每次调用耗时不再下降为止，并有时间上限"),
+    "warmup_rule_cut": ("cut at the budget", "在预算处截断"),
+    "cal_reason_caller": ("fixed by the caller", "由调用者指定"),
+    "cal_reason_cold_cache": ("cold cache: each call timed alone after a flush", "冷缓存：每次清缓存后单独计时一次调用"),
+    "cal_reason_fixed_mode": ("fixed mode: one call per trial", "固定模式：每次试验一次调用"),
+    "cal_reason_adaptive": ("smallest count with overhead and resolution each under {share:.2%} of a sample",
+                            "使开销与分辨率各自低于样本 {share:.2%} 的最小次数"),
+    "cal_reason_capped": ("capped so that one sample lasts a small share of the budget",
+                          "设了上限，使一个样本只占预算的一小部分"),
+    "cal_reason_graph": ("recalibrated on a timed graph replay", "在计时的 CUDA 图重放上重新校准"),
+    "ci_method_order_statistics": ("order statistics", "顺序统计量"),
+    "ci_method_batch_ranks": ("batch ranks (correlated samples)", "分批秩（样本相关）"),
+    "ci_method_unbounded": ("not bounded by the samples: its ends are the quartiles",
+                            "样本无法界定：区间两端取四分位数"),
+    "ci_method_notch": ("notch of the reported quartiles", "所报告四分位数的凹口"),
+    "ci_method_none": ("none", "无"),
     "samples_heading": ("Samples in order", "按顺序的样本"),
     "samples_note": ("Each sample's time per call in the order taken, with the median and its CI band: "
                      "drift or two speeds show here.",
@@ -1015,6 +1035,16 @@ def code_word(prefix: str, code: str, lang: str, **values: Any) -> str:
     """The word for a code (a stopping reason, a profile view...): ``WORDS[prefix + code]`` in ``lang``
     (formatted with ``values``), or the code itself when the vocabulary lacks it (a code from a newer file)."""
     return word(prefix + code, lang, **values) if prefix + code in WORDS else code
+
+
+def codes_words(prefix: str, codes: str, lang: str, **values: Any) -> str:
+    """Codes joined by ``+`` (a warm-up rule ``fixed+cut``, a calibration reason ``adaptive+capped``) in words,
+    each ``WORDS[prefix + code]``; text that is not all codes of the vocabulary (the words an older file
+    carried) as it is."""
+    parts = codes.split("+")
+    if not all(prefix + p in WORDS for p in parts):
+        return codes
+    return word("codes_sep", lang).join(word(prefix + p, lang, **values) for p in parts)
 
 
 def default_lang() -> str:
