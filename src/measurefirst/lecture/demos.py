@@ -604,8 +604,7 @@ def quick_advice_lines(results: Sequence[DemoResult], quick: bool, lang: str) ->
 def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, quick: bool = False,
         emit: Emit = print) -> list[DemoResult]:
     """Run one demo (``pitfalls``, ``scaling``, ``profiler``, ``kernels``) or ``all``, narrating through ``emit``."""
-    from ..render.words import default_lang
-    from .narration import LANGS
+    from ..render.words import LANGS, default_lang
 
     lang = lang or default_lang()
     if lang not in LANGS:

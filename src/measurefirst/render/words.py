@@ -1,9 +1,11 @@
-"""The words shown to people, in English and Chinese: the HTML report's, the text renderers' and the
-command line's status lines, one table (:data:`WORDS`) for all of them.
+"""The words shown to people, in English and Chinese: the languages (:data:`LANGS`), the one format of a
+word table (:data:`Words`: a key and its text in each language), and the table of the HTML report, the text
+renderers, the command line's status lines, the selfcheck and the pytest plugin (:data:`WORDS`).
 
-Results carry codes and numbers; the sentences a person reads are here (a finding's, in
-:mod:`measurefirst.render.findings`; the selfcheck's, in :mod:`measurefirst.render.selfcheck`).
-Numbers, units, labels and user text are never translated.
+Results carry codes and numbers; the sentences a person reads are in tables of this one format: here, a
+finding's in :mod:`measurefirst.render.findings`, the lecture's in :mod:`measurefirst.lecture.narration`.
+Numbers, units, labels and user text are never translated; a value read from a file is data, filled into
+a text, never used as one.
 """
 
 from __future__ import annotations
@@ -13,16 +15,18 @@ import math
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..measure import defaults
-
 if TYPE_CHECKING:  # pragma: no cover
     from ..tools.compare import Verdict
     from ..tools.regression import Change
 
-LANGS = defaults.LANGS
+#: The languages every word is written in; the first is the default and the fallback.
+LANGS = ("en", "zh")
 
-# key: (English, Chinese). Values in braces are filled with str.format.
-WORDS: dict[str, tuple[str, str]] = {
+#: A table of words: key -> its text in each language, in the order of :data:`LANGS`. Values in braces are
+#: filled with ``str.format`` (a finding's words, with the findings' own formatter).
+Words = dict[str, tuple[str, str]]
+
+WORDS: Words = {
     # the page
     "report_title": ("measurefirst report", "measurefirst 测量报告"),
     "contents": ("contents", "目录"),
@@ -80,6 +84,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "sev_info": ("note", "提示"),
     "why": ("Why:", "原因："),
     "fix": ("Fix:", "解决："),
+    "fix_label": ("Fix", "解决"),
     "value_vs_threshold": ("measured {value}, threshold {threshold}", "测得 {value}，阈值 {threshold}"),
     "findings_of": ("Findings: {label}", "发现：{label}"),
     "no_findings": ("No findings.", "没有发现问题。"),
@@ -1022,13 +1027,17 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+def text(table: Words, key: str, lang: str) -> str:
+    """``table[key]`` in ``lang`` (in the first language for one the table does not have), unformatted."""
+    return table[key][LANGS.index(lang) if lang in LANGS else 0]
+
+
 def word(key: str, lang: str, **values: Any) -> str:
-    """The words for ``key`` in ``lang`` (English when the key has no such language), formatted."""
-    pair = WORDS.get(key)
-    if pair is None:  # not ours (a code read from a file): data, never a format string; escaped where shown
+    """The words for ``key`` in ``lang`` (English for another language), formatted."""
+    if key not in WORDS:  # not ours (a code read from a file): data, never a format string; escaped where shown
         return key
-    text = pair[1] if lang == "zh" and pair[1] else pair[0]
-    return text.format(**values) if values else text
+    template = text(WORDS, key, lang)
+    return template.format(**values) if values else template
 
 
 def code_word(prefix: str, code: str, lang: str, **values: Any) -> str:
