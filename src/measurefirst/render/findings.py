@@ -749,7 +749,7 @@ def with_words(data: Any, lang: str = "en") -> Any:
         return [with_words(x, lang) for x in data]
     if not isinstance(data, dict):
         return data
-    out = {}
+    out: dict[Any, Any] = {}
     for key, value in data.items():
         if key == "findings" and isinstance(value, (list, tuple)):
             out[key] = [{**x, "text": finding_text(Finding.from_dict(x), lang)}
