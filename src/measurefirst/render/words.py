@@ -444,6 +444,8 @@ WORDS: Words = {
                    "（{mib} MiB），脊点 {ridge} FLOP/字节"),
     "series_head": ("{label}:", "{label}："),
     "point_failed": ("  n={n}: failed — {error}", "  n={n}：失败 — {error}"),
+    "sweep_error_out_of_memory": ("out of memory: {error}", "内存不足：{error}"),
+    "sweep_error_exit": ("the code called sys.exit({error})", "代码调用了 sys.exit({error})"),
     "point_line": ("  n={n}: {time}{extra}", "  n={n}：{time}{extra}"),
     "point_rel": (", {rel}x the n={ref} time", "，为 n={ref} 耗时的 {rel}x"),
     "point_work": (" (work {work}x)", "（计算量 {work}x）"),

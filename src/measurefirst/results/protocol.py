@@ -181,6 +181,30 @@ def _measurement_v2(d: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: Why a size of a sweep failed, as version 1 wrote it in words: the code and the error's own text.
+_SWEEP_ERROR_V1 = ((re.compile(r"out of memory: (.*)", re.S), "out_of_memory"),
+                   (re.compile(r"the code called sys\.exit\((.*)\)", re.S), "exit"))
+
+
+def _sweep_point_v1(p: Any) -> Any:
+    error = p.get("error") if isinstance(p, dict) else None
+    if not isinstance(error, str):
+        return p
+    for pattern, code in _SWEEP_ERROR_V1:
+        m = pattern.fullmatch(error)
+        if m is not None:
+            return {**p, "error": m[1], "error_code": code}
+    return p
+
+
+def _sweep_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote why a size failed in English words (``out of memory: ...``); version 2 writes a code
+    beside the error's own text (other text stays as it is, and is shown as it is)."""
+    points = d.get("points")
+    return {**d, "schema_version": 2, **({"points": [_sweep_point_v1(p) for p in points]}
+                                         if isinstance(points, list) else {})}
+
+
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
     "diagnosis": {0: _stamp(1), 1: _diagnosis_v1, 2: _stamp(3)},
@@ -193,6 +217,7 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     # version 2 added run_to_run and repeats (absent: the spread was not measured, one repetition)
     # version 3 wrote the warm-up's rule and the calibration's reason as codes
     "measurement": {1: _stamp(2), 2: _measurement_v2},
+    "sweep": {1: _sweep_v1},
     # version 3 added a change's run_to_run spread (absent: none was included, as then)
     # version 4 added a change's disturbed reasons and each side's run-to-run spread (absent: none recorded)
     # version 5 added the check's findings (absent: none)
