@@ -116,7 +116,6 @@ WORDS: Words = {
     "stop_error": ("error", "出错"),
     "stop_settled": ("every verdict settled", "所有结论已确定"),
     # how a measurement was taken: the warm-up's rule, the calibration's reason, the CI's method (codes)
-    "codes_sep": ("; ", "；"),
     "warmup_rule_fixed": ("a fixed count of warm-up calls", "固定次数的预热调用"),
     "warmup_rule_steady": ("until steady: until per-call time stopped falling, within a time cap",
                            "直到稳定：每次调用耗时不再下降为止，并有时间上限"),
@@ -1165,7 +1164,7 @@ def codes_words(prefix: str, codes: str, lang: str, **values: Any) -> str:
     parts = codes.split("+")
     if not all(prefix + p in WORDS for p in parts):
         return codes
-    return word("codes_sep", lang).join(word(prefix + p, lang, **values) for p in parts)
+    return word("list_sep", lang).join(word(prefix + p, lang, **values) for p in parts)
 
 
 def default_lang() -> str:
