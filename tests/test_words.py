@@ -35,6 +35,8 @@ def test_every_key_has_every_language_with_the_same_placeholders(name: str) -> N
         first = _placeholders(texts[0])
         for lang, t in zip(LANGS[1:], texts[1:]):
             assert _placeholders(t) == first, f"{name}[{key!r}]: {lang} fills {_placeholders(t)}, en fills {first}"
+            left = t != texts[0] and t.isascii() and any(c.isalpha() for c in t)
+            assert not left, f"{name}[{key!r}]: {lang} left in English: {t!r}"
 
 
 def test_langs_is_defined_once_and_no_table_is_kept_per_language() -> None:

@@ -3,8 +3,9 @@ finding's value, threshold and context), why it matters, and the fix.
 
 A :class:`~measurefirst.results.findings.Finding` is data only; this module is the one place that turns it
 into sentences, for text, HTML, JSON-with-text, the CLI, doctor, step, the lecture and the pytest
-report. Each entry may hold variants of a part (``message.cpu``), chosen by :data:`_VARIANTS` from the
-finding's context.
+report. The words are :data:`FINDING_WORDS`, a table of the one format of
+:data:`measurefirst.render.words.Words`; a part may have variants (``message.cpu``), chosen by
+:data:`_VARIANTS` from the finding's context.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from .words import Words, code_word, codes_words, text, word
 PARTS = ("title", "message", "why", "fix")
 
 #: Every finding's words: ``"code.part"`` (a part of :data:`PARTS`), or ``"code.part.variant"`` for a variant
-#: of a part chosen by :data:`_VARIANTS` from the finding's context.
-
+#: of a part chosen by :data:`_VARIANTS` from the finding's context (an empty text: the part has none).
 FINDING_WORDS: Words = {
     # ---- a measurement --------------------------------------------------------------------------
     "incomplete.title": ("interrupted", "被中断"),
