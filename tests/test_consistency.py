@@ -28,15 +28,14 @@ from measurefirst import benchmark
 from measurefirst.results.errors import FitError
 from measurefirst.results.findings import CATALOGUE, Finding, found
 from measurefirst.results.protocol import KINDS
-from measurefirst.render.findings import EN, finding_words
+from measurefirst.render.findings import FINDING_WORDS, finding_words
 from measurefirst.render.report import fragment
 from measurefirst.render.report_html import value_vs_threshold
 from measurefirst.render.text import fit_text, format_time, sweep_lines
 from measurefirst.render.views import Options, view
-from measurefirst.render.words import word
+from measurefirst.render.words import LANGS, word
 from measurefirst.measure.simulate import SimSpec, SimWorld
 
-LANGS = ("en", "zh")
 PROPERTY = settings(max_examples=12, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -83,7 +82,7 @@ def check_finding(f: Finding) -> None:
 
 
 def _templates(code: str) -> str:
-    return " ".join(v for k, v in EN[code].items() if k.startswith("message"))
+    return " ".join(en for k, (en, _) in FINDING_WORDS.items() if k.startswith(f"{code}.message"))
 
 
 # ---- every finding code: its words at the edge of its threshold ------------------------------------------------

@@ -92,13 +92,13 @@ RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
     "render.report_step": {"tools.doctor", "tools.step"},
     "render.report_sweep": {"tools.fit", "tools.sweep"},
     "render.report_timing": {"tools.compare"},
-    "render.selfcheck": {"measure", "measure.defaults", "tools.selfcheck"},
+    "render.selfcheck": {"tools.selfcheck"},
     "render.step": {"tools.step"},
     "render.tables": {"profiling.kernels", "tools.compare", "tools.regression"},
     "render.text": {"measure.stats", "tools.compare", "tools.fit", "tools.regression", "tools.roofline",
         "tools.sweep"},
     "render.views": {"measure", "measure.defaults"},
-    "render.words": {"measure", "measure.defaults", "tools.compare", "tools.regression"},
+    "render.words": {"tools.compare", "tools.regression"},
 }
 
 

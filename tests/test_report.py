@@ -389,9 +389,7 @@ def test_every_word_exists_in_both_languages():
     assert not missing, missing
     for prefix in prefixes:
         assert any(k.startswith(prefix) for k in words.WORDS), prefix
-    for key, (en, zh) in words.WORDS.items():
-        assert en and zh, key
-        assert set(re.findall(r"{(\w+)}", en)) == set(re.findall(r"{(\w+)}", zh)), key
+    # every key's languages and placeholders: tests/test_words.py
     for reason in ("precision", "budget", "noise", "trials", "max_samples", "interrupted", "error"):
         assert f"stop_{reason}" in words.WORDS
 

@@ -475,16 +475,3 @@ def test_every_golden_file_has_a_case() -> None:
     # findings_{en,zh}.txt belong to tests/test_findings_catalogue.py (every catalogue code, both languages)
     assert sorted(p.stem for p in SNAPSHOTS.glob("*.txt") if not p.stem.startswith("findings_")) == sorted(CASES)
 
-
-def test_every_word_has_both_languages_with_the_same_placeholders() -> None:
-    import string
-
-    from measurefirst.render.words import WORDS
-
-    def fields(template: str) -> list[str]:
-        return sorted({name for _, name, _, _ in string.Formatter().parse(template) if name})
-
-    for key, (en, zh) in WORDS.items():
-        assert en and zh, f"{key}: both languages needed"
-        assert fields(en) == fields(zh), f"{key}: {fields(en)} in English, {fields(zh)} in Chinese"
-        assert zh == en or not (zh.isascii() and any(c.isalpha() for c in zh)), f"{key}: Chinese left in English: {zh!r}"

@@ -10,6 +10,7 @@ from measurefirst.measure.engine import Interrupted
 from measurefirst.tools.fit import FitError, fit_complexity, fit_power
 from measurefirst.tools.roofline import Peaks, classify
 from measurefirst.measure.simulate import SimSpec, SimWorld
+from measurefirst.render.text import point_error
 from measurefirst.tools.sweep import SweepResult, parse_sizes, size_expression, sweep
 
 SIZES = [16, 32, 64, 128, 256, 512, 1024, 2048]
@@ -119,7 +120,10 @@ def test_a_failing_size_is_recorded_and_the_sweep_goes_on():
     r = sweep(sim_make(w, fail_at=256), [32, 64, 128, 256, 512, 1024], timer=w.timer(), min_time=0.0,
               warmup_min_time=0.0)
     failed = [p for p in r.points if not p.ok]
-    assert [p.n for p in failed] == [256] and failed[0].error.startswith("out of memory")
+    assert [p.n for p in failed] == [256] and failed[0].error_code == "out_of_memory"
+    assert failed[0].error == "CUDA out of memory. Tried to allocate 64.00 GiB"  # the error's own text, as data
+    assert point_error(failed[0], "en") == "out of memory: CUDA out of memory. Tried to allocate 64.00 GiB"
+    assert point_error(failed[0], "zh") == "内存不足：CUDA out of memory. Tried to allocate 64.00 GiB"
     assert sum(p.ok for p in r.points) == 5
     r.fit()  # the other sizes still support a fit
 

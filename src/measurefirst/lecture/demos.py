@@ -22,6 +22,7 @@ from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
 from measurefirst.render.findings import title as finding_title
 from measurefirst.render.text import format_time, pad_cells, plain
+from measurefirst.render.words import word
 from measurefirst.tools.sweep import SweepResult, sweep
 
 from ..measure import defaults, progress
@@ -121,7 +122,7 @@ def issue_words(m: measurefirst.Measurement, lang: str) -> str:
                          say("issue.preempted_kept", lang, k=m.n_preempted, n=m.n_samples))
         else:
             parts.append(plain(finding_title(code, lang)))
-    return "；".join(parts) if lang == "zh" else "; ".join(parts)
+    return word("list_sep", lang).join(parts)
 
 
 def mark_lines(items: Sequence[tuple[str, measurefirst.Measurement]], lang: str) -> list[str]:
@@ -604,8 +605,7 @@ def quick_advice_lines(results: Sequence[DemoResult], quick: bool, lang: str) ->
 def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, quick: bool = False,
         emit: Emit = print) -> list[DemoResult]:
     """Run one demo (``pitfalls``, ``scaling``, ``profiler``, ``kernels``) or ``all``, narrating through ``emit``."""
-    from ..render.words import default_lang
-    from .narration import LANGS
+    from ..render.words import LANGS, default_lang
 
     lang = lang or default_lang()
     if lang not in LANGS:

@@ -407,12 +407,12 @@ class Sampler:
             start = 0 if cold is None else 1
             if cold is not None:
                 self.last_call = (cold, 1)
-            rule = f"fixed: {opts.warmup} calls"
+            rule = "fixed"  # a code (words in render/words.py); the counts are in options and notes
             for i in range(start, opts.warmup):
                 if i > 0 and self.past_deadline():  # stopped at the budget: the result says so
                     self.notes["budget_cut"] = "warmup"
                     self.notes["budget_cut_done"] = i
-                    rule += f"; {i} within the budget"
+                    rule = "fixed+cut"
                     break
                 self.index = i
                 t = self._time_call(self.fn)
@@ -446,9 +446,7 @@ class Sampler:
             if spent >= cap_ns:
                 steady = not falling
                 break
-        rule = (f"until steady: >= {WARMUP_MIN_CALLS} calls and {min_ns / 1e9:g} s, last {WARMUP_WINDOW} "
-                f"calls' median not {WARMUP_TOLERANCE:.0%} below the {WARMUP_WINDOW} before; cap {cap_ns / 1e9:g} s")
-        self.warmup = Warmup(cold, len(times), tuple(times), steady, (self.timer.now_ns() - t0) / 1e9, rule)
+        self.warmup = Warmup(cold, len(times), tuple(times), steady, (self.timer.now_ns() - t0) / 1e9, "steady")
 
     def _budget_number(self, per_call_ns: float) -> int:
         return max(1, int(SAMPLE_BUDGET_SHARE * self.opts.budget * 1e9 // max(per_call_ns, 1e-3)))
@@ -480,12 +478,12 @@ class Sampler:
         estimate = max(stats.median(recent) - overhead_ns, 0.0) if recent else 0.0
         capped = False
         if opts.number is not None:
-            number, reason = opts.number, "fixed by the caller"
+            number, reason = opts.number, "caller"
             check_number_fits(number, estimate, opts.budget)
         elif opts.cold_cache:
-            number, reason = 1, "cold cache: each call timed alone after a flush"
+            number, reason = 1, "cold_cache"
         elif opts.trials is not None and opts.warmup is not None:
-            number, reason = 1, "fixed mode: one call per trial"
+            number, reason = 1, "fixed_mode"
         else:
             self.adaptive = True
             self.phase = "calibration"
@@ -517,10 +515,7 @@ class Sampler:
                 rounds += 1
                 if settled or rounds >= CALIBRATION_ROUNDS or self.timer.now_ns() >= self.deadline_ns:
                     break
-            reason = (f"smallest count with overhead and resolution each under "
-                      f"{OVERHEAD_SHARE * opts.precision:.2%} of a sample")
-            if capped:
-                reason += f"; capped so that one sample lasts at most {SAMPLE_BUDGET_SHARE:.0%} of the budget"
+            reason = "adaptive+capped" if capped else "adaptive"
         if self.calibration is None:  # a repetition's own calibration changes the loop count, not the record
             self.calibration = Calibration(number, overhead_ns, res, estimate, OVERHEAD_SHARE * opts.precision,
                                            reason)
@@ -553,7 +548,7 @@ class Sampler:
                 break
             self.number = new
             self.calibration = replace(cal, number=new, per_call_estimate_ns=per_call,
-                                       reason=cal.reason + "; recalibrated on a timed graph replay")
+                                       reason=cal.reason if cal.reason.endswith("+graph") else cal.reason + "+graph")
             self.phase = "CUDA graph capture"
             replay = _capture_graph(self._dev, self.fn, self.number)
             replay()

@@ -332,6 +332,12 @@ def notch_interval(median: float, iqr: float, n: int) -> tuple[float, float] | N
     return (max(median - half, 0.0), median + half)
 
 
+#: How a summary's CI was found: the order statistics of the sorted samples; widened to the batch ranks
+#: (correlated samples); not bounded by the samples (its ends the quartiles); the notch of the quartiles a
+#: file of another tool reported; none.
+CI_METHODS = ("order_statistics", "batch_ranks", "unbounded", "notch", "none")
+
+
 @dataclass(frozen=True)
 class Summary:
     """Descriptive statistics of per-call times (same unit as the input)."""
@@ -348,7 +354,8 @@ class Summary:
     ci_low: float | None
     ci_high: float | None
     outliers: int
-    ci_method: str = "order statistics"
+    #: how the CI was found, a code of :data:`CI_METHODS` (the words are in :mod:`measurefirst.render.words`)
+    ci_method: str = "order_statistics"
     #: False when the samples cannot bound the median (see :attr:`BatchInterval.bounded`): the CI's ends
     #: are then the quartiles and its half-width is infinite
     ci_bounded: bool = True
@@ -405,16 +412,16 @@ def summarize(values: Values, confidence: float = 0.95, *, groups: Sequence[int]
         raise ValueError("cannot summarize zero samples")
     q1, med, q3 = (float(x) for x in np.percentile(a, [25, 50, 75]))
     ci = median_ci(a, confidence, presorted=True)
-    method = "order statistics"
+    method = "order_statistics"
     bounded = True
     if ci is not None and confidence == 0.95 and med > 0:
         bi = batch_interval(in_order)
         if bi is not None and not bi.bounded:
             ci, bounded = (min(ci[0], bi.low), max(ci[1], bi.high)), False
-            method = f"not bounded (batch ranks, {bi.batches} batches of {bi.per_batch}; correlation {bi.tau:.0f} samples)"
+            method = "unbounded"
         elif bi is not None and (bi.low < ci[0] or bi.high > ci[1]):
             ci = (min(ci[0], bi.low), max(ci[1], bi.high))
-            method = f"batch ranks ({bi.batches} batches of {bi.per_batch})"
+            method = "batch_ranks"
     return Summary(
         n=n,
         median=med,

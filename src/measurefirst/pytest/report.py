@@ -1,18 +1,18 @@
-"""The words of the pytest plugin: the header, the end-of-run summary tables, regression and assertion
+"""The lines of the pytest plugin: the header, the end-of-run summary tables, regression and assertion
 messages, the pytest-xdist refusal. Functions return strings, lines or rich tables; they never print
-(the plugin writes them through pytest's terminal reporter)."""
+(the plugin writes them through pytest's terminal reporter). Their words are ``pt_*`` in
+:data:`measurefirst.render.words.WORDS`, in :data:`LANG` (pytest speaks English)."""
 
 from __future__ import annotations
 
 import io
-from pathlib import Path
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..render.findings import finding_lines
 from ..render.text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
-from ..render.words import flag_words, ratio_ci_words, undecided_words, word
+from ..render.words import LANGS, flag_words, ratio_ci_words, undecided_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -22,79 +22,74 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..tools.regression import Change
 
 
+#: The language of the plugin's lines.
+LANG = LANGS[0]
+
+
+def _w(key: str, **values: Any) -> str:
+    return word(key, LANG, **values)
+
+
 def skip_reason(*, only: bool) -> str:
-    if only:
-        return "measurefirst: not a measuring test (--mf-only)"
-    return "measurefirst: a measuring test (--mf-skip)"
+    return "measurefirst: " + _w("pt_skip_only" if only else "pt_skip_skip")
 
 
 def header_lines(*, device: str, budget: float, simulated: bool, compat: bool, disabled_plugins: Sequence[str],
                  ignored: Sequence[tuple[str, str]], baseline: str | None, threshold: float | None,
                  save: str | None, disabled: bool, worker: str | None) -> list[str]:
-    how = "nothing timed (--mf-disable): each measured function runs once" if disabled else (
-        f"device {device}, budget {budget:g} s per measurement" + (", simulated clock" if simulated else ""))
+    how = _w("pt_head_disabled") if disabled else (
+        _w("pt_head_device", device=device, budget=f"{budget:g}") + (_w("pt_head_simulated") if simulated else ""))
     lines = [f"measurefirst: {how}"]
     if baseline is not None:
-        gate = (f"; a test fails when slower beyond its CI and {threshold:.1%}" if threshold is not None else "")
-        lines.append(f"measurefirst: comparing with {baseline}{gate}")
+        gate = _w("pt_head_gate", threshold=f"{threshold:.1%}") if threshold is not None else ""
+        lines.append("measurefirst: " + _w("pt_head_compare", baseline=baseline) + gate)
     if save is not None:
-        lines.append(f"measurefirst: saving as @{save}")
+        lines.append("measurefirst: " + _w("pt_head_save", name=save))
     if compat:
-        lines.append("measurefirst: providing pytest-benchmark's `benchmark` fixture (--mf)"
-                     + (f"; turned off for this run: {', '.join(disabled_plugins)}" if disabled_plugins else ""))
+        lines.append("measurefirst: " + _w("pt_head_compat")
+                     + (_w("pt_head_compat_off", plugins=", ".join(disabled_plugins)) if disabled_plugins else ""))
     for flag, instead in ignored:
-        lines.append(f"measurefirst: {flag} is not supported under --mf and is ignored; use {instead}")
+        lines.append("measurefirst: " + _w("pt_head_ignored", flag=flag, instead=instead))
     if worker is not None:
         lines.append(f"measurefirst: {xdist_worker_warning(worker)}")
     return lines
 
 
 def xdist_worker_warning(worker: str) -> str:
-    return (f"measurefirst refuses to measure under pytest-xdist (worker {worker}): timings taken while other "
-            f"workers run in parallel are meaningless. Each measured function ran once and nothing was timed. "
-            f"Run the measuring tests in one process: pytest -p no:xdist --mf-only (or -n 0)")
+    return _w("pt_xdist_worker", worker=worker)
 
 
 def xdist_summary(workers: Sequence[str]) -> str:
-    names = ", ".join(sorted(set(workers)))
-    return (f"refused to measure under pytest-xdist: {len(workers)} measuring test(s) ran on workers {names} "
-            f"in parallel, so nothing was timed (each measured function ran once). Timings taken while other "
-            f"workers run are meaningless: run the measuring tests in one process, e.g. "
-            f"pytest -p no:xdist --mf-only (or -n 0)")
+    return _w("pt_xdist_summary", n=len(workers), workers=", ".join(sorted(set(workers))))
 
 
 def no_saved_runs(ref: str | None, store: Path, saved: Sequence[str]) -> str:
-    known = ", ".join(saved[:10]) or "none yet"  # bare names: pytest reads a lone @NAME as a file of arguments
+    known = ", ".join(saved[:10]) or _w("pt_none_yet")  # bare names: pytest reads a lone @NAME as a file of arguments
     if ref is None:
-        return (f"--mf-compare: no runs saved with --mf-save in {store}; save a baseline first, "
-                f"e.g. pytest --mf-save base (or give the store with --mf-store PATH)")
-    return (f"--mf-compare {ref}: no runs saved under that name in {store} (saved: {known}); "
-            f"save them first with --mf-save {ref[1:].partition('~')[0]}")
+        return _w("pt_no_saved", store=store)
+    return _w("pt_no_saved_named", ref=ref, store=store, known=known, name=ref[1:].partition("~")[0])
 
 
 def benchmark_without_mf(given: Sequence[str], users: Sequence[str]) -> str:
     """``--mf-*`` options without ``--mf`` while pytest-benchmark times the ``benchmark`` fixture."""
-    return (f"{', '.join(given)} without --mf: {len(users)} test(s) use pytest-benchmark's `benchmark` fixture "
-            f"(e.g. {users[0]}), which pytest-benchmark times, so these options would not apply to them; add --mf "
-            f"(measurefirst then measures them), or leave the --mf-* options out to run pytest-benchmark alone")
+    return _w("pt_without_mf", given=", ".join(given), n=len(users), example=users[0])
 
 
 def weave_unsupported() -> str:
-    return ("benchmark.weave is not supported under --mf (it patches functions with aspectlib while the test "
-            "runs); call benchmark(fn, *args) on the function instead")
+    return _w("pt_weave")
 
 
 def regression_line(r: "Record", baseline: str, threshold: float) -> str:
     assert r.change is not None
-    return (f"{r.display}: {r.change.words()} than {baseline}, beyond the {threshold:.1%} threshold "
-            f"and the noise")
+    return _w("pt_regression_line", label=r.display, words=r.change.words(), baseline=baseline,
+              threshold=f"{threshold:.1%}")
 
 
 def undecided_line(r: "Record", baseline: str) -> str:
     """``test_a: too noisy to judge against @base (...): the new run: ...; re-run on a quiet machine``."""
     assert r.change is not None
-    return plain(word("pt_undecided_line", "en", label=r.display, baseline=baseline, words=r.change.words(),
-                      reasons=undecided_words(r.change, "en")))
+    return plain(_w("pt_undecided_line", label=r.display, baseline=baseline, words=r.change.words(),
+                    reasons=undecided_words(r.change, LANG)))
 
 
 def regression_failure(records: Sequence["Record"], baseline: str, threshold: float, *,
@@ -103,35 +98,33 @@ def regression_failure(records: Sequence["Record"], baseline: str, threshold: fl
     ``--mf-undecided fail``, could not be judged)."""
     lines = []
     if records:
-        lines.append("measurefirst: slower than the baseline beyond the noise and the threshold (--mf-fail-if-slower)")
+        lines.append(_w("pt_regression_fails"))
         lines += ["  " + regression_line(r, baseline, threshold) for r in records]
     if undecided:
-        lines.append(word("pt_undecided_fails", "en"))
+        lines.append(_w("pt_undecided_fails"))
         lines += ["  " + undecided_line(r, baseline) for r in undecided]
     return "\n".join(lines)
 
 
 def assertion_failure(claim: str, label: str, than: str, by: float, v: "Verdict", c: "Comparison") -> str:
     """``assert_faster("fused", than="manual", by=1.2)`` failing: what was asked, the verdict, its CI."""
-    want = {"faster": f"at least {by:g}x faster than", "slower": f"at least {by:g}x slower than",
-            "not slower": "not slower than" if by == 1.0 else f"not more than {by:g}x slower than"}[claim]
-    relation = " than " if v.verdict in ("faster", "slower") else " against "
-    measured = f"{v.words()}{relation}{than}"
-    if v.verdict == "faster":
-        measured += f" ({v.speedup:.3f}x)"
-    elif v.verdict == "slower":
-        measured += f" ({v.ratio:.3f}x)"
+    want = _w({"faster": "pt_want_faster", "slower": "pt_want_slower",
+               "not slower": "pt_want_not_slower" if by == 1.0 else "pt_want_not_slower_by"}[claim], by=f"{by:g}")
+    measured = _w("pt_measured_than" if v.verdict in ("faster", "slower") else "pt_measured_against",
+                  words=v.words(), than=than)
+    if v.verdict in ("faster", "slower"):
+        measured = _w("pt_measured_ratio", measured=measured,
+                      ratio=f"{v.speedup if v.verdict == 'faster' else v.ratio:.3f}")
     medians = []
     for lab in (label, than):
         m = c[lab]
         if m.summary is not None:
             medians.append(f"{lab} {format_time(m.median)}")
-    lines = [f"expected {label} to be {want} {than}",
-             f"measured: {measured}",
-             f"  {ratio_ci_words(v, 'en')}{v.rounds} interleaved rounds"
-             + (f"; medians: {', '.join(medians)}" if medians else "")]
+    lines = [_w("pt_expected", label=label, want=want, than=than), measured,
+             "  " + _w("pt_rounds", ci=ratio_ci_words(v, LANG), rounds=v.rounds)
+             + (_w("pt_medians", medians=", ".join(medians)) if medians else "")]
     if v.verdict in ("no difference", "undecided"):
-        lines.append("  (a verdict needs the ratio's 95% CI to exclude 1; a larger budget narrows it)")
+        lines.append("  " + _w("pt_verdict_needs"))
     return "\n".join(lines)
 
 
@@ -142,7 +135,8 @@ def _samples_cell(r: "Record") -> str:
     numbers = m.loop_counts
     calls = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
     aside = m.n_samples - m.n_used
-    return f"{m.n_rounds} × {calls}" + (f" (+{aside} preempted)" if aside else "")
+    cell = f"{m.n_rounds} × {calls}"
+    return _w("pt_preempted_cell", cell=cell, n=aside) if aside else cell
 
 
 def change_cell(c: "Change") -> str:
@@ -150,17 +144,14 @@ def change_cell(c: "Change") -> str:
     return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
 
 
-COMPARISON_TITLE = " (interleaved)"
-
-
-def _group_key(r: "Record") -> str:
-    """The table a record goes in: its group, else the candidates of one comparison together (rows
-    named by candidate), else its test file."""
+def _group_key(r: "Record") -> tuple[str, bool]:
+    """The table a record goes in (its title, and whether it holds the candidates of one comparison): its
+    group, else the candidates of one comparison together (rows named by candidate), else its test file."""
     if r.group:
-        return f"group {r.group}"
+        return _w("pt_group_title", group=r.group), False
     if r.comparison is not None:
-        return r.name.rsplit("::", 1)[0] + COMPARISON_TITLE
-    return r.module
+        return _w("pt_interleaved_title", name=r.name.rsplit("::", 1)[0]), True
+    return r.module, False
 
 
 def group_table(title: str, records: Sequence["Record"], *, baseline: str | None, gate: bool,
@@ -183,11 +174,11 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         mark = " !" if any(f.severity != "info" for f in m.findings) else ""
-        row = {"test": (r.label if _group_key(r).endswith(COMPARISON_TITLE) and r.label else r.display) + mark,
+        row = {"test": (r.label if _group_key(r)[1] and r.label else r.display) + mark,
                "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"
                                                             + ("*" if mixed and not m.ci_includes_run_to_run else "")),
                "median_plain": format_time(m.median, hw, unit),
-               "95% CI": "n/a" if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r),
+               "95% CI": _w("pt_na") if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r),
                "device/timer": f"{m.device}/{m.timer}"}
         style = ""
         if baseline is not None:
@@ -195,38 +186,38 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
                 row["vs"], style = change_cell(r.change), ""
                 row["verdict"], style = verdict_word(r.change, gate)
             elif r.baseline_error is not None:
-                row["vs"], row["verdict"] = "not comparable", "n/a"
+                row["vs"], row["verdict"] = _w("pt_not_comparable"), _w("pt_na")
             else:
-                row["vs"], row["verdict"] = "no baseline", "new"
+                row["vs"], row["verdict"] = _w("pt_no_baseline_row"), _w("pt_new")
         rows.append(row)
         styles.append(style)
     cols = ["test", "median", "95% CI", "samples"] + ([] if one_place else ["device/timer"])
     if baseline is not None:
         cols += ["vs", "verdict"]
-    header = {"vs": f"vs {baseline}"}
+    header = {"test": _w("pt_col_test"), "median": _w("pt_col_median"), "median_plain": _w("pt_col_median"),
+              "95% CI": _w("pt_col_ci"), "samples": _w("pt_col_samples"), "device/timer": _w("pt_col_device"),
+              "vs": _w("pt_col_vs", baseline=baseline), "verdict": _w("pt_col_verdict")}
 
     def needed(names: list[str]) -> int:
         # cell widths, one space of padding each side, a separator between columns, the edges
-        return sum(max([len(header.get(c, c))] + [len(row[c]) for row in rows]) for c in names) + 3 * len(names) + 1
+        return sum(max([len(header[c])] + [len(row[c]) for row in rows]) for c in names) + 3 * len(names) + 1
 
     for optional in ("samples", "device/timer", "95% CI"):
         if needed(cols) > width and optional in cols:
             cols.remove(optional)
     if needed(cols) > width:  # last: the median without its ± (the ratio's CI is in the row)
         cols[cols.index("median")] = "median_plain"
-        header["median_plain"] = "median"
     full_title = title + (f" [{next(iter(places))}]" if one_place else "")
     table = Table(title=cell(full_title), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   min_width=min(width, len(full_title)))
     for c in cols:
-        table.add_column(header.get(c, c), justify="left" if c in ("test", "verdict", "device/timer") else "right",
+        table.add_column(header[c], justify="left" if c in ("test", "verdict", "device/timer") else "right",
                          no_wrap=c != "test", overflow="fold")
     for row, style in zip(rows, styles):
         table.add_row(*(cell(row[c], style if c == "verdict" else "") for c in cols))
     if "median" in cols or "95% CI" in cols:  # say which interval the ± and the CI are
-        table.caption = ("±, 95% CI: where the next run may land (run to run)" if kinds == {True} else
-                         "±, 95% CI: this run's precision (run to run not measured)" if kinds == {False} else
-                         "±, 95% CI: where the next run may land (run to run); * this run's precision only")
+        table.caption = _w("pt_caption_run_to_run" if kinds == {True} else
+                           "pt_caption_precision" if kinds == {False} else "pt_caption_mixed")
         table.caption_justify = "left"
     return table
 
@@ -288,61 +279,61 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
     if refused_by_workers:
         head.append(xdist_summary(refused_by_workers))
     if s.disabled_calls and not s.measuring and s.worker is None:
-        head.append(f"nothing timed (--mf-disable): {s.disabled_calls} measured function(s) ran once each")
+        head.append(_w("pt_disabled_calls", n=s.disabled_calls))
     if measured:
-        groups: dict[str, list["Record"]] = {}
+        groups: dict[tuple[str, bool], list["Record"]] = {}
         for r in measured:
             groups.setdefault(_group_key(r), []).append(r)
-        tests = len({r.nodeid for r in measured})
-        title = f"{len(measured)} measurement(s) in {tests} test(s)"
+        title = _w("pt_title", n=len(measured), tests=len({r.nodeid for r in measured}))
         if baseline is not None:
             spread = any(r.change is not None and r.change.run_to_run > 0 for r in measured)
-            title += (f", compared with {baseline} (time ratio new/baseline, 95% CI"
-                      + ("; with both runs' run-to-run spreads" if spread else "") + ")")
+            title += _w("pt_title_compared", baseline=baseline, spread=_w("pt_title_spread") if spread else "")
         if s.simulation is not None:
-            title += "; simulated clock"
+            title += _w("pt_title_simulated")
         head.append(title)
-        tables = [group_table(key, rs, baseline=baseline, gate=s.gate, width=width) for key, rs in groups.items()]
+        tables = [group_table(key, rs, baseline=baseline, gate=s.gate, width=width) for (key, _), rs in groups.items()]
         for cr in s.comparisons:
             c = cr.comparison
             prefix = cr.name.split("::", 1)[1] if "::" in cr.name else cr.name
             for v in c.verdicts:
                 if v.verdict == "baseline":
                     continue
-                relation = " than " if v.verdict in ("faster", "slower") else " against "
-                lines.append(f"{prefix}: {v.label}: {v.words()}{relation}{v.baseline} — "
-                             f"{ratio_ci_words(v, 'en')}{v.rounds} interleaved rounds")
+                measured_words = _w("pt_relation_than" if v.verdict in ("faster", "slower") else "pt_relation_against",
+                                    words=v.words(), baseline=v.baseline)
+                lines.append(_w("pt_verdict_line", prefix=prefix, label=v.label, measured=measured_words,
+                                ci=ratio_ci_words(v, LANG), rounds=v.rounds))
         flagged = [r for r in measured if any(f.severity != "info" for f in r.measurement.findings)]
         if flagged:
-            lines.append("findings (! in the tables" + ("" if verbose else "; -v shows how to fix each") + "):")
+            lines.append(_w("pt_findings_verbose" if verbose else "pt_findings"))
         for r in flagged:
             found = [f for f in r.measurement.findings if f.severity != "info"]
-            lines += [plain(f"  {r.display}: {line}") for line in finding_lines(found, fix=verbose)]
+            lines += [plain(_w("pt_finding_line", label=r.display, line=line))
+                      for line in finding_lines(found, LANG, fix=verbose)]
             if r.change is not None:
                 for flag in r.change.flags:
-                    lines.append(f"{r.display}: note: {flag_words(r.change, flag, 'en')}")
+                    lines.append(_w("pt_flag_line", label=r.display, flag=flag_words(r.change, flag, LANG)))
             if r.baseline_error is not None:
-                lines.append(f"{r.display}: not compared with {baseline}: {r.baseline_error}")
+                lines.append(_w("pt_not_compared", label=r.display, baseline=baseline, error=r.baseline_error))
         if baseline is not None:
             lines += [plain(line) for line in spread_lines([r.change for r in measured if r.change is not None])]
         if s.threshold is not None and baseline is not None:
             slow = [r for r in measured if r.regression]
             noisy = [r for r in measured if r.undecided]
             for r in slow:
-                lines.append("REGRESSION " + regression_line(r, baseline, s.threshold))
+                lines.append(_w("pt_regression", line=regression_line(r, baseline, s.threshold)))
             for r in noisy:
-                lines.append("UNDECIDED " + undecided_line(r, baseline))
+                lines.append(_w("pt_undecided", line=undecided_line(r, baseline)))
             if not slow:
-                lines.append(f"no regression beyond {s.threshold:.1%} and the noise against {baseline}"
-                             + (word("pt_undecided_tail", "en", n=len(noisy),
-                                     policy=word(f"pt_undecided_{s.undecided_policy}", "en")) if noisy else ""))
+                tail = _w("pt_undecided_tail", n=len(noisy), policy=_w(f"pt_undecided_{s.undecided_policy}"))
+                lines.append(_w("pt_no_regression", threshold=f"{s.threshold:.1%}", baseline=baseline,
+                                tail=tail if noisy else ""))
     if s.saved is not None:
         n, name, path = s.saved
-        lines.append(f"saved {n} measurement(s) as @{name} in {path} (compare with: --mf-compare {name})")
+        lines.append(_w("pt_saved", n=n, name=name, path=path))
     for path in s.written:
-        lines.append(f"wrote {path}")
+        lines.append(_w("pt_wrote", path=path))
     for err in s.errors:
-        lines.append(f"error: {err}")
+        lines.append(_w("pt_error", error=err))
     return head, tables, lines
 
 

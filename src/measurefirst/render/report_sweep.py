@@ -11,7 +11,7 @@ import numpy as np
 from ..results.findings import ROOF_MAX
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, section, table
-from .text import format_relative, format_time
+from .text import format_relative, format_time, point_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..tools.fit import PowerFit
@@ -204,7 +204,7 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
             m = p.measurement
             if not p.ok or m is None:
                 rows.append(Row([label, num(p.n, str(p.n)), Cell(ctx.t("failed"), cls="mf-bad"), "", "", "", "", "",
-                                 "", Cell(p.error or ""), ""], cls="mf-failed"))
+                                 "", Cell(point_error(p, ctx.lang)), ""], cls="mf-failed"))
                 continue
             rel, work = result.relative(p)
             b = result.bound(p, None if f is None else f.t0)

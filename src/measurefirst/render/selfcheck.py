@@ -6,17 +6,13 @@ import io
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..measure import defaults
 from .text import format_time
-from .words import WORDS, word
+from .words import LANGS, WORDS, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
     from ..tools.selfcheck import SelfCheck, Trap
-
-LANGS = defaults.LANGS
-
 
 
 def known(key: str) -> bool:

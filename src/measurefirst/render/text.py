@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping
 from ..results.findings import ROOF_MAX
 from ..measure.stats import NOTCH_MIN_ROUNDS
 from .findings import finding_lines, finding_words
-from .words import code_word, ratio_ci_words, verdict_words, word
+from .words import WORDS, code_word, ratio_ci_words, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..tools.regression import Change
     from ..results.kinds import Count, Measurement
     from ..tools.roofline import Peaks
-    from ..tools.sweep import SweepResult
+    from ..tools.sweep import SweepPoint, SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -456,7 +456,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
     marked = False
     for p in series:
         if not p.ok:
-            table.add_row(str(p.n), cell(word("failed", lang), "red"), "", "", "", "", "", "", cell(p.error or ""), "")
+            table.add_row(str(p.n), cell(word("failed", lang), "red"), "", "", "", "", "", "", cell(point_error(p, lang)), "")
             continue
         m = p.measurement
         assert m is not None
@@ -520,7 +520,7 @@ def sweep_lines(result: "SweepResult", *, points: bool = True, lang: str = "en")
         lines.append(plain(word("series_head", lang, label=label)))
         for p in result.series(label) if points else ():
             if not p.ok:
-                lines.append(plain(word("point_failed", lang, n=p.n, error=p.error)))
+                lines.append(plain(word("point_failed", lang, n=p.n, error=point_error(p, lang))))
                 continue
             rel, work = result.relative(p)
             extra = "" if rel is None else word("point_rel", lang, rel=f"{rel:.3g}", ref=result.reference)
@@ -555,12 +555,18 @@ def verdict_word(c: "Change", gate: bool, lang: str = "en") -> tuple[str, str]:
     return word(f"reg_{verdict}", lang), style
 
 
+def point_error(p: "SweepPoint", lang: str = "en") -> str:
+    """Why a size failed: the error's text, in what its code says (``out of memory: ...``) when it has one."""
+    key = f"sweep_error_{p.error_code}"
+    return word(key, lang, error=p.error or "") if key in WORDS else p.error or ""
+
+
 def failed_sizes_lines(result: "SweepResult", lang: str = "en") -> list[str]:
     """The sizes of a sweep that failed, with their errors, in one line (none when every size ran)."""
     failed = [p for p in result.points if not p.ok]
     if not failed:
         return []
-    errors = word("list_sep", lang).join(word("size_error", lang, n=p.n, error=p.error) for p in failed)
+    errors = word("list_sep", lang).join(word("size_error", lang, n=p.n, error=point_error(p, lang)) for p in failed)
     if len(failed) == len(result.points):
         return [word("sizes_all_failed", lang, errors=errors)]
     return [word("sizes_failed", lang, n=len(failed), errors=errors)]

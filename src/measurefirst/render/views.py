@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 from ..measure import defaults
+from .words import LANGS
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.console import RenderableType
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
 class Options:
     """How to show results: the language of every word (``en`` or ``zh``) and the profile table's view."""
 
-    lang: str = defaults.LANGS[0]
+    lang: str = LANGS[0]
     view: str = defaults.VIEWS[0]
     sort: str = defaults.SORTS[0]
     limit: int = defaults.ROW_LIMIT

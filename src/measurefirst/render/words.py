@@ -1,9 +1,11 @@
-"""The words shown to people, in English and Chinese: the HTML report's, the text renderers' and the
-command line's status lines, one table (:data:`WORDS`) for all of them.
+"""The words shown to people, in English and Chinese: the languages (:data:`LANGS`), the one format of a
+word table (:data:`Words`: a key and its text in each language), and the table of the HTML report, the text
+renderers, the command line's status lines, the selfcheck and the pytest plugin (:data:`WORDS`).
 
-Results carry codes and numbers; the sentences a person reads are here (a finding's, in
-:mod:`measurefirst.render.findings`; the selfcheck's, in :mod:`measurefirst.render.selfcheck`).
-Numbers, units, labels and user text are never translated.
+Results carry codes and numbers; the sentences a person reads are in tables of this one format: here, a
+finding's in :mod:`measurefirst.render.findings`, the lecture's in :mod:`measurefirst.lecture.narration`.
+Numbers, units, labels and user text are never translated; a value read from a file is data, filled into
+a text, never used as one.
 """
 
 from __future__ import annotations
@@ -13,16 +15,18 @@ import math
 import os
 from typing import TYPE_CHECKING, Any
 
-from ..measure import defaults
-
 if TYPE_CHECKING:  # pragma: no cover
     from ..tools.compare import Verdict
     from ..tools.regression import Change
 
-LANGS = defaults.LANGS
+#: The languages every word is written in; the first is the default and the fallback.
+LANGS = ("en", "zh")
 
-# key: (English, Chinese). Values in braces are filled with str.format.
-WORDS: dict[str, tuple[str, str]] = {
+#: A table of words: key -> its text in each language, in the order of :data:`LANGS`. Values in braces are
+#: filled with ``str.format`` (a finding's words, with the findings' own formatter).
+Words = dict[str, tuple[str, str]]
+
+WORDS: Words = {
     # the page
     "report_title": ("measurefirst report", "measurefirst 测量报告"),
     "contents": ("contents", "目录"),
@@ -80,6 +84,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "sev_info": ("note", "提示"),
     "why": ("Why:", "原因："),
     "fix": ("Fix:", "解决："),
+    "fix_label": ("Fix", "解决"),
     "value_vs_threshold": ("measured {value}, threshold {threshold}", "测得 {value}，阈值 {threshold}"),
     "findings_of": ("Findings: {label}", "发现：{label}"),
     "no_findings": ("No findings.", "没有发现问题。"),
@@ -110,6 +115,25 @@ WORDS: dict[str, tuple[str, str]] = {
     "stop_interrupted": ("interrupted", "被中断"),
     "stop_error": ("error", "出错"),
     "stop_settled": ("every verdict settled", "所有结论已确定"),
+    # how a measurement was taken: the warm-up's rule, the calibration's reason, the CI's method (codes)
+    "warmup_rule_fixed": ("a fixed count of warm-up calls", "固定次数的预热调用"),
+    "warmup_rule_steady": ("until steady: until per-call time stopped falling, within a time cap",
+                           "直到稳定：每次调用耗时不再下降为止，并有时间上限"),
+    "warmup_rule_cut": ("cut at the budget", "在预算处截断"),
+    "cal_reason_caller": ("fixed by the caller", "由调用者指定"),
+    "cal_reason_cold_cache": ("cold cache: each call timed alone after a flush", "冷缓存：每次清缓存后单独计时一次调用"),
+    "cal_reason_fixed_mode": ("fixed mode: one call per trial", "固定模式：每次试验一次调用"),
+    "cal_reason_adaptive": ("smallest count with overhead and resolution each under {share:.2%} of a sample",
+                            "使开销与分辨率各自低于样本 {share:.2%} 的最小次数"),
+    "cal_reason_capped": ("capped so that one sample lasts a small share of the budget",
+                          "设了上限，使一个样本只占预算的一小部分"),
+    "cal_reason_graph": ("recalibrated on a timed graph replay", "在计时的 CUDA 图重放上重新校准"),
+    "ci_method_order_statistics": ("order statistics", "顺序统计量"),
+    "ci_method_batch_ranks": ("batch ranks (correlated samples)", "分批秩（样本相关）"),
+    "ci_method_unbounded": ("not bounded by the samples: its ends are the quartiles",
+                            "样本无法界定：区间两端取四分位数"),
+    "ci_method_notch": ("notch of the reported quartiles", "所报告四分位数的凹口"),
+    "ci_method_none": ("none", "无"),
     "samples_heading": ("Samples in order", "按顺序的样本"),
     "samples_note": ("Each sample's time per call in the order taken, with the median and its CI band: "
                      "drift or two speeds show here.",
@@ -419,6 +443,8 @@ WORDS: dict[str, tuple[str, str]] = {
                    "（{mib} MiB），脊点 {ridge} FLOP/字节"),
     "series_head": ("{label}:", "{label}："),
     "point_failed": ("  n={n}: failed — {error}", "  n={n}：失败 — {error}"),
+    "sweep_error_out_of_memory": ("out of memory: {error}", "内存不足：{error}"),
+    "sweep_error_exit": ("the code called sys.exit({error})", "代码调用了 sys.exit({error})"),
     "point_line": ("  n={n}: {time}{extra}", "  n={n}：{time}{extra}"),
     "point_rel": (", {rel}x the n={ref} time", "，为 n={ref} 耗时的 {rel}x"),
     "point_work": (" (work {work}x)", "（计算量 {work}x）"),
@@ -522,6 +548,116 @@ WORDS: dict[str, tuple[str, str]] = {
                           "；{n} 项无法判定：噪声过大（{policy}）"),
     "pt_undecided_pass": ("they pass; --mf-undecided fail makes them fail", "视为通过；--mf-undecided fail 会使其失败"),
     "pt_undecided_fail": ("they fail: --mf-undecided fail", "视为失败：--mf-undecided fail"),
+    # the pytest plugin's lines (pytest/report.py)
+    "pt_skip_only": ("not a measuring test (--mf-only)", "不是测量测试（--mf-only）"),
+    "pt_skip_skip": ("a measuring test (--mf-skip)", "测量测试（--mf-skip）"),
+    "pt_head_disabled": ("nothing timed (--mf-disable): each measured function runs once",
+                         "不计时（--mf-disable）：每个被测函数只运行一次"),
+    "pt_head_device": ("device {device}, budget {budget} s per measurement", "设备 {device}，每次测量预算 {budget} 秒"),
+    "pt_head_simulated": (", simulated clock", "，模拟时钟"),
+    "pt_head_compare": ("comparing with {baseline}", "与 {baseline} 比较"),
+    "pt_head_gate": ("; a test fails when slower beyond its CI and {threshold}",
+                     "；慢于置信区间且超过 {threshold} 时测试失败"),
+    "pt_head_save": ("saving as @{name}", "保存为 @{name}"),
+    "pt_head_compat": ("providing pytest-benchmark's `benchmark` fixture (--mf)",
+                       "提供 pytest-benchmark 的 `benchmark` fixture（--mf）"),
+    "pt_head_compat_off": ("; turned off for this run: {plugins}", "；本次运行已关闭：{plugins}"),
+    "pt_head_ignored": ("{flag} is not supported under --mf and is ignored; use {instead}",
+                        "{flag} 在 --mf 下不受支持，已忽略；请改用 {instead}"),
+    "pt_xdist_worker": ("measurefirst refuses to measure under pytest-xdist (worker {worker}): timings taken while "
+                        "other workers run in parallel are meaningless. Each measured function ran once and nothing "
+                        "was timed. Run the measuring tests in one process: pytest -p no:xdist --mf-only (or -n 0)",
+                        "measurefirst 拒绝在 pytest-xdist 下测量（工作进程 {worker}）：其他工作进程并行运行时测得的时间"
+                        "没有意义。每个被测函数只运行了一次，没有计时。请在单个进程中运行测量测试：pytest -p no:xdist "
+                        "--mf-only（或 -n 0）"),
+    "pt_xdist_summary": ("refused to measure under pytest-xdist: {n} measuring test(s) ran on workers {workers} in "
+                         "parallel, so nothing was timed (each measured function ran once). Timings taken while "
+                         "other workers run are meaningless: run the measuring tests in one process, e.g. pytest -p "
+                         "no:xdist --mf-only (or -n 0)",
+                         "拒绝在 pytest-xdist 下测量：{n} 个测量测试在工作进程 {workers} 上并行运行，因此没有计时（每个"
+                         "被测函数只运行了一次）。其他工作进程运行时测得的时间没有意义：请在单个进程中运行测量测试，"
+                         "例如 pytest -p no:xdist --mf-only（或 -n 0）"),
+    "pt_none_yet": ("none yet", "尚无"),
+    "pt_no_saved": ("--mf-compare: no runs saved with --mf-save in {store}; save a baseline first, e.g. pytest "
+                    "--mf-save base (or give the store with --mf-store PATH)",
+                    "--mf-compare：{store} 中没有用 --mf-save 保存的运行；请先保存基线，例如 pytest --mf-save base"
+                    "（或用 --mf-store PATH 指定存储）"),
+    "pt_no_saved_named": ("--mf-compare {ref}: no runs saved under that name in {store} (saved: {known}); save them "
+                          "first with --mf-save {name}",
+                          "--mf-compare {ref}：{store} 中没有以此名保存的运行（已保存：{known}）；请先用 "
+                          "--mf-save {name} 保存"),
+    "pt_without_mf": ("{given} without --mf: {n} test(s) use pytest-benchmark's `benchmark` fixture (e.g. {example}), "
+                      "which pytest-benchmark times, so these options would not apply to them; add --mf "
+                      "(measurefirst then measures them), or leave the --mf-* options out to run pytest-benchmark "
+                      "alone",
+                      "{given} 未配合 --mf：{n} 个测试使用 pytest-benchmark 的 `benchmark` fixture（例如 {example}），"
+                      "由 pytest-benchmark 计时，这些选项对它们不起作用；请加上 --mf（由 measurefirst 测量），"
+                      "或去掉 --mf-* 选项，单独运行 pytest-benchmark"),
+    "pt_weave": ("benchmark.weave is not supported under --mf (it patches functions with aspectlib while the test "
+                 "runs); call benchmark(fn, *args) on the function instead",
+                 "--mf 下不支持 benchmark.weave（它在测试运行时用 aspectlib 修补函数）；请改为对函数调用 "
+                 "benchmark(fn, *args)"),
+    "pt_regression_line": ("{label}: {words} than {baseline}, beyond the {threshold} threshold and the noise",
+                           "{label}：比 {baseline} {words}，超出 {threshold} 的阈值和噪声"),
+    "pt_regression_fails": ("measurefirst: slower than the baseline beyond the noise and the threshold "
+                            "(--mf-fail-if-slower)",
+                            "measurefirst：比基线慢，超出噪声和阈值（--mf-fail-if-slower）"),
+    "pt_want_faster": ("at least {by}x faster than", "至少快 {by} 倍于"),
+    "pt_want_slower": ("at least {by}x slower than", "至少慢 {by} 倍于"),
+    "pt_want_not_slower": ("not slower than", "不慢于"),
+    "pt_want_not_slower_by": ("not more than {by}x slower than", "慢不超过 {by} 倍于"),
+    "pt_expected": ("expected {label} to be {want} {than}", "期望 {label} {want} {than}"),
+    "pt_measured_than": ("measured: {words} than {than}", "实测：比 {than} {words}"),
+    "pt_measured_against": ("measured: {words} against {than}", "实测：与 {than} 相比{words}"),
+    "pt_measured_ratio": ("{measured} ({ratio}x)", "{measured}（{ratio} 倍）"),
+    "pt_rounds": ("{ci}{rounds} interleaved rounds", "{ci}{rounds} 轮交错测量"),
+    "pt_medians": ("; medians: {medians}", "；中位数：{medians}"),
+    "pt_verdict_needs": ("(a verdict needs the ratio's 95% CI to exclude 1; a larger budget narrows it)",
+                         "（要下结论，比值的 95% 置信区间必须不含 1；更大的预算可收窄它）"),
+    "pt_preempted_cell": ("{cell} (+{n} preempted)", "{cell}（+{n} 被抢占）"),
+    "pt_not_comparable": ("not comparable", "不可比较"),
+    "pt_na": ("n/a", "不可用"),
+    "pt_no_baseline_row": ("no baseline", "无基线"),
+    "pt_new": ("new", "新增"),
+    "pt_col_test": ("test", "测试"),
+    "pt_col_median": ("median", "中位数"),
+    "pt_col_ci": ("95% CI", "95% 置信区间"),
+    "pt_col_samples": ("samples", "样本"),
+    "pt_col_device": ("device/timer", "设备/计时器"),
+    "pt_col_vs": ("vs {baseline}", "对比 {baseline}"),
+    "pt_col_verdict": ("verdict", "结论"),
+    "pt_group_title": ("group {group}", "分组 {group}"),
+    "pt_interleaved_title": ("{name} (interleaved)", "{name}（交错）"),
+    "pt_caption_run_to_run": ("±, 95% CI: where the next run may land (run to run)",
+                              "±、95% 置信区间：下一次运行可能落在的范围（运行间）"),
+    "pt_caption_precision": ("±, 95% CI: this run's precision (run to run not measured)",
+                             "±、95% 置信区间：本次运行的精度（未测量运行间离散）"),
+    "pt_caption_mixed": ("±, 95% CI: where the next run may land (run to run); * this run's precision only",
+                         "±、95% 置信区间：下一次运行可能落在的范围（运行间）；* 仅本次运行的精度"),
+    "pt_disabled_calls": ("nothing timed (--mf-disable): {n} measured function(s) ran once each",
+                          "不计时（--mf-disable）：{n} 个被测函数各运行了一次"),
+    "pt_title": ("{n} measurement(s) in {tests} test(s)", "{tests} 个测试中的 {n} 次测量"),
+    "pt_title_compared": (", compared with {baseline} (time ratio new/baseline, 95% CI{spread})",
+                          "，与 {baseline} 比较（时间比 新/基线，95% 置信区间{spread}）"),
+    "pt_title_spread": ("; with both runs' run-to-run spreads", "；含两次运行各自的运行间离散"),
+    "pt_title_simulated": ("; simulated clock", "；模拟时钟"),
+    "pt_verdict_line": ("{prefix}: {label}: {measured} — {ci}{rounds} interleaved rounds",
+                        "{prefix}：{label}：{measured} —— {ci}{rounds} 轮交错测量"),
+    "pt_relation_than": ("{words} than {baseline}", "比 {baseline} {words}"),
+    "pt_relation_against": ("{words} against {baseline}", "与 {baseline} 相比{words}"),
+    "pt_findings": ("findings (! in the tables; -v shows how to fix each):", "发现（表中的 !；-v 显示各自的解决办法）："),
+    "pt_findings_verbose": ("findings (! in the tables):", "发现（表中的 !）："),
+    "pt_finding_line": ("  {label}: {line}", "  {label}：{line}"),
+    "pt_flag_line": ("{label}: note: {flag}", "{label}：说明：{flag}"),
+    "pt_not_compared": ("{label}: not compared with {baseline}: {error}", "{label}：未与 {baseline} 比较：{error}"),
+    "pt_regression": ("REGRESSION {line}", "性能退化 {line}"),
+    "pt_undecided": ("UNDECIDED {line}", "无法判定 {line}"),
+    "pt_no_regression": ("no regression beyond {threshold} and the noise against {baseline}{tail}",
+                         "与 {baseline} 相比没有超出 {threshold} 和噪声的性能退化{tail}"),
+    "pt_saved": ("saved {n} measurement(s) as @{name} in {path} (compare with: --mf-compare {name})",
+                 "已将 {n} 次测量保存为 @{name}，位于 {path}（比较：--mf-compare {name}）"),
+    "pt_wrote": ("wrote {path}", "已写入 {path}"),
+    "pt_error": ("error: {error}", "错误：{error}"),
     "undecided_count": ("{n} change(s) undecided: too noisy to judge (exit code 3); nothing failed",
                         "{n} 项变化无法判定：噪声过大（退出码 3）；没有失败项"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
@@ -1002,19 +1138,33 @@ WORDS: dict[str, tuple[str, str]] = {
 }
 
 
+def text(table: Words, key: str, lang: str) -> str:
+    """``table[key]`` in ``lang`` (in the first language for one the table does not have), unformatted."""
+    return table[key][LANGS.index(lang) if lang in LANGS else 0]
+
+
 def word(key: str, lang: str, **values: Any) -> str:
-    """The words for ``key`` in ``lang`` (English when the key has no such language), formatted."""
-    pair = WORDS.get(key)
-    if pair is None:  # not ours (a code read from a file): data, never a format string; escaped where shown
+    """The words for ``key`` in ``lang`` (English for another language), formatted."""
+    if key not in WORDS:  # not ours (a code read from a file): data, never a format string; escaped where shown
         return key
-    text = pair[1] if lang == "zh" and pair[1] else pair[0]
-    return text.format(**values) if values else text
+    template = text(WORDS, key, lang)
+    return template.format(**values) if values else template
 
 
 def code_word(prefix: str, code: str, lang: str, **values: Any) -> str:
     """The word for a code (a stopping reason, a profile view...): ``WORDS[prefix + code]`` in ``lang``
     (formatted with ``values``), or the code itself when the vocabulary lacks it (a code from a newer file)."""
     return word(prefix + code, lang, **values) if prefix + code in WORDS else code
+
+
+def codes_words(prefix: str, codes: str, lang: str, **values: Any) -> str:
+    """Codes joined by ``+`` (a warm-up rule ``fixed+cut``, a calibration reason ``adaptive+capped``) in words,
+    each ``WORDS[prefix + code]``; text that is not all codes of the vocabulary (the words an older file
+    carried) as it is."""
+    parts = codes.split("+")
+    if not all(prefix + p in WORDS for p in parts):
+        return codes
+    return word("list_sep", lang).join(word(prefix + p, lang, **values) for p in parts)
 
 
 def default_lang() -> str:

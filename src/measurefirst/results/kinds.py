@@ -25,7 +25,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Version of the stored JSON form; bump it and add a migration when the form changes.
 #: Version 2 added ``run_to_run`` and ``repeats`` (absent in version 1: nothing measured the spread).
-SCHEMA_VERSION = 2
+#: Version 3 writes the warm-up's rule and the calibration's reason as codes, where version 2 wrote words.
+SCHEMA_VERSION = 3
 #: Version of a :class:`Count`'s stored form.
 COUNT_SCHEMA_VERSION = 1
 #: Samples are set aside as preempted only while at most this fraction of them were preempted;
@@ -34,9 +35,21 @@ COUNT_SCHEMA_VERSION = 1
 MAX_PREEMPTED_FRACTION_TO_DISCARD = 0.5
 
 
+#: How warm-up ended (:attr:`Warmup.rule`): a fixed count of calls, or once per-call time stopped falling.
+#: A rule may add ``+cut``: the fixed count was cut at the budget. The words are in
+#: :mod:`measurefirst.render.words`; a rule read from an older file may be words, shown as they are.
+WARMUP_RULES = ("fixed", "steady")
+#: Why a sample holds :attr:`Calibration.number` calls (:attr:`Calibration.reason`): the caller fixed it;
+#: cold cache (one call per flush); fixed mode (one call per trial); the smallest count that keeps the
+#: overhead and the resolution a small share of a sample. ``adaptive`` may add ``+capped`` (one sample
+#: kept a small share of the budget) and ``+graph`` (recalibrated on a timed CUDA graph replay).
+CALIBRATION_REASONS = ("caller", "cold_cache", "fixed_mode", "adaptive")
+
+
 @dataclass(frozen=True)
 class Warmup:
-    """What warm-up did: the cold first call, then ``calls`` more until steady."""
+    """What warm-up did: the cold first call, then ``calls`` more until steady (``rule``: a code of
+    :data:`WARMUP_RULES`)."""
 
     cold_ns: float | None  # None: the first call was not observed apart
     calls: int
@@ -48,7 +61,8 @@ class Warmup:
 
 @dataclass(frozen=True)
 class Calibration:
-    """How samples were formed: ``number`` calls per sample, chosen from the measured overhead."""
+    """How samples were formed: ``number`` calls per sample, chosen from the measured overhead (``reason``: a
+    code of :data:`CALIBRATION_REASONS`)."""
 
     number: int
     overhead_ns: float
@@ -120,7 +134,7 @@ class Imported:
         return stats.Summary(n=self.rounds, median=med, mean=s.get("mean", math.nan), min=s.get("min", math.nan),
                              max=s.get("max", math.nan), stdev=s.get("stddev", math.nan), q1=q1, q3=q3, iqr=iqr,
                              ci_low=None if ci is None else ci[0], ci_high=None if ci is None else ci[1],
-                             outliers=0, ci_method="notch of the reported quartiles" if ci else "none")
+                             outliers=0, ci_method="notch" if ci else "none")
 
     def to_dict(self) -> dict[str, Any]:
         return {"source": self.source, "recomputed": self.recomputed, "rounds": self.rounds,

@@ -142,6 +142,69 @@ def _benchmark_v1(b: Any) -> Any:
     return {**b, "change": _change_v1(b.get("change"))} if isinstance(b, dict) else b
 
 
+#: The words version 2 of a measurement wrote for its warm-up rule and its calibration's reason (with the
+#: figures of that run in them), as patterns, by their codes.
+WARMUP_RULE_V2 = ((re.compile(r"fixed: \d+ calls"), "fixed"),
+                  (re.compile(r"fixed: \d+ calls; \d+ within the budget"), "fixed+cut"),
+                  (re.compile(r"until steady: .*"), "steady"))
+CALIBRATION_PARTS_V2 = ((re.compile(r"fixed by the caller"), "caller"),
+                        (re.compile(r"cold cache: each call timed alone after a flush"), "cold_cache"),
+                        (re.compile(r"fixed mode: one call per trial"), "fixed_mode"),
+                        (re.compile(r"smallest count with overhead and resolution each under \S+ of a sample"), "adaptive"),
+                        (re.compile(r"capped so that one sample lasts at most \S+ of the budget"), "capped"),
+                        (re.compile(r"recalibrated on a timed graph replay"), "graph"))
+
+
+def _code_v2(text: Any, patterns: tuple[tuple[re.Pattern[str], str], ...], sep: str | None = None) -> Any:
+    """``text`` (words of version 2; with ``sep``, parts joined by it) as its code (parts joined by ``+``), or
+    as it is when any part is not known (an older text, shown as it is)."""
+    if not isinstance(text, str):
+        return text
+    codes = []
+    for part in (text.split(sep) if sep else [text]):
+        code = next((c for p, c in patterns if p.fullmatch(part.strip())), None)
+        if code is None:
+            return text
+        codes.append(code)
+    return "+".join(dict.fromkeys(codes))  # each repetition's graph recalibration added its words again
+
+
+def _measurement_v2(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 wrote the warm-up's rule and the calibration's reason in English words; version 3 writes
+    codes (other text stays as it is, and is shown as it is)."""
+    out = {**d, "schema_version": 3}
+    if isinstance(d.get("warmup"), dict):
+        out["warmup"] = {**d["warmup"], "rule": _code_v2(d["warmup"].get("rule"), WARMUP_RULE_V2)}
+    if isinstance(d.get("calibration"), dict):
+        out["calibration"] = {**d["calibration"],
+                              "reason": _code_v2(d["calibration"].get("reason"), CALIBRATION_PARTS_V2, ";")}
+    return out
+
+
+#: Why a size of a sweep failed, as version 1 wrote it in words: the code and the error's own text.
+_SWEEP_ERROR_V1 = ((re.compile(r"out of memory: (.*)", re.S), "out_of_memory"),
+                   (re.compile(r"the code called sys\.exit\((.*)\)", re.S), "exit"))
+
+
+def _sweep_point_v1(p: Any) -> Any:
+    error = p.get("error") if isinstance(p, dict) else None
+    if not isinstance(error, str):
+        return p
+    for pattern, code in _SWEEP_ERROR_V1:
+        m = pattern.fullmatch(error)
+        if m is not None:
+            return {**p, "error": m[1], "error_code": code}
+    return p
+
+
+def _sweep_v1(d: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 wrote why a size failed in English words (``out of memory: ...``); version 2 writes a code
+    beside the error's own text (other text stays as it is, and is shown as it is)."""
+    points = d.get("points")
+    return {**d, "schema_version": 2, **({"points": [_sweep_point_v1(p) for p in points]}
+                                         if isinstance(points, list) else {})}
+
+
 #: ``MIGRATIONS[kind][v]`` turns a stored dict of version ``v`` into version ``v + 1``.
 MIGRATIONS: dict[str, dict[int, Migration]] = {
     "diagnosis": {0: _stamp(1), 1: _diagnosis_v1, 2: _stamp(3)},
@@ -152,7 +215,9 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     "step_comparison": {0: _step_comparison_v0},
     "rank_group": {0: _stamp(1)},
     # version 2 added run_to_run and repeats (absent: the spread was not measured, one repetition)
-    "measurement": {1: _stamp(2)},
+    # version 3 wrote the warm-up's rule and the calibration's reason as codes
+    "measurement": {1: _stamp(2), 2: _measurement_v2},
+    "sweep": {1: _sweep_v1},
     # version 3 added a change's run_to_run spread (absent: none was included, as then)
     # version 4 added a change's disturbed reasons and each side's run-to-run spread (absent: none recorded)
     # version 5 added the check's findings (absent: none)

@@ -196,9 +196,16 @@ def work_table(sizes: Sequence[int], flops: SizeFn | str | None, bytes: SizeFn |
             for n in sizes}
 
 
+#: Why a size failed, beside the error's own text (:attr:`SweepPoint.error_code`; the words are in
+#: :mod:`measurefirst.render.words`): out of memory, or the code called ``sys.exit`` (``error``: its code).
+#: ``None``: another exception, whose type and message are the error.
+ERROR_CODES = ("out_of_memory", "exit")
+
+
 @dataclass(frozen=True)
 class SweepPoint:
-    """One size of one implementation: its measurement, or why it failed."""
+    """One size of one implementation: its measurement, or why it failed (``error``: the error's text, as
+    data; ``error_code``: one of :data:`ERROR_CODES` or ``None``)."""
 
     label: str
     n: int
@@ -206,6 +213,7 @@ class SweepPoint:
     error: str | None = None
     flops: float | None = None
     bytes: float | None = None
+    error_code: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -228,8 +236,9 @@ class SweepPoint:
         return self.flops / self.bytes if (self.flops and self.bytes) else None
 
 
-#: Version of a :class:`SweepResult`'s stored form (see :mod:`measurefirst.results.protocol`).
-SCHEMA_VERSION = 1
+#: Version of a :class:`SweepResult`'s stored form (see :mod:`measurefirst.results.protocol`). Version 2
+#: writes why a size failed as a code (``error_code``) beside the error's own text, where version 1 wrote words.
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -353,7 +362,8 @@ class SweepResult:
             "options": dict(self.options),
             # the sweep's own findings, written for readers of the file; loading recomputes them
             "findings": [f.to_dict() for f in self.checks()],
-            "points": [{"label": p.label, "n": p.n, "error": p.error, "flops": p.flops, "bytes": p.bytes,
+            "points": [{"label": p.label, "n": p.n, "error": p.error, "error_code": p.error_code,
+                        "flops": p.flops, "bytes": p.bytes,
                         "measurement": None if p.measurement is None else p.measurement.to_dict()}
                        for p in self.points],
         }
@@ -389,15 +399,17 @@ class SweepResult:
             path = f"sweep.points[{i}]"
             if not isinstance(p, dict):
                 raise ValueError(f"{path} must be an object")
-            label, error = p.get("label"), p.get("error")
+            label, error, code = p.get("label"), p.get("error"), p.get("error_code")
             if label not in labels:
                 raise ValueError(f"{path}.label {str(label)[:40]!r} is not one of sweep.labels")
-            if error is not None and not isinstance(error, str):
-                raise ValueError(f"{path}.error must be a string or null")
+            for name, value in (("error", error), ("error_code", code)):
+                if value is not None and not isinstance(value, str):
+                    raise ValueError(f"{path}.{name} must be a string or null")
             m = p.get("measurement")
             points.append(SweepPoint(str(label), _whole(p.get("n"), f"{path}.n"),
                                      None if m is None else Measurement.from_dict(m, f"{path}.measurement"),
-                                     error, _work(p.get("flops"), f"{path}.flops"), _work(p.get("bytes"), f"{path}.bytes")))
+                                     error, _work(p.get("flops"), f"{path}.flops"), _work(p.get("bytes"), f"{path}.bytes"),
+                                     code))
         peaks = d.get("peaks")
         if peaks is not None:
             fields_ = Peaks.__dataclass_fields__
@@ -469,11 +481,12 @@ def validate_sizes(sizes: Sequence[int]) -> list[int]:
     return out
 
 
-def _describe_failure(exc: BaseException) -> str:
+def _failure(exc: BaseException) -> tuple[str, str | None]:
+    """The error's text (its first line) and its code (:data:`ERROR_CODES`)."""
     text = f"{type(exc).__name__}: {exc}"
     if "out of memory" in text.lower() or type(exc).__name__ == "OutOfMemoryError":
-        return "out of memory: " + str(exc).splitlines()[0][:200]
-    return text.splitlines()[0][:300]
+        return str(exc).splitlines()[0][:200], "out_of_memory"
+    return text.splitlines()[0][:300], None
 
 
 def sweep(
@@ -543,11 +556,13 @@ def sweep(
                     except (KeyboardInterrupt, Interrupted):
                         raise
                     except BenchmarkError as exc:
-                        points.append(SweepPoint(name, n, exc.partial, _describe_failure(exc.__cause__ or exc), fl, by))
+                        error, code = _failure(exc.__cause__ or exc)
+                        points.append(SweepPoint(name, n, exc.partial, error, fl, by, code))
                     except Exception as exc:  # noqa: BLE001 - a failed size is data; the sweep goes on
-                        points.append(SweepPoint(name, n, None, _describe_failure(exc), fl, by))
+                        error, code = _failure(exc)
+                        points.append(SweepPoint(name, n, None, error, fl, by, code))
                     except SystemExit as exc:  # sys.exit() in the user's code is a failure of that size
-                        points.append(SweepPoint(name, n, None, f"the code called sys.exit({exc.code!r})", fl, by))
+                        points.append(SweepPoint(name, n, None, repr(exc.code), fl, by, "exit"))
                     finally:
                         fn = None  # release the inputs before the next size
                         _free_memory(dev)
