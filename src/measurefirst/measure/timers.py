@@ -19,13 +19,15 @@ and a simulated GPU (:mod:`measurefirst.measure.simulate`).
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import torch
 
 from . import defaults
-from .devices import machine, synchronizer
+from .devices import Machine, machine, synchronizer
 
 #: Documented resolution of CUDA event timing (about half a microsecond).
 CUDA_EVENT_RESOLUTION_NS = 500.0
@@ -117,16 +119,62 @@ class ClockMarks:
         return [(name, float(t - t0)) for name, t in self._marks]
 
 
-def host_time(run: Callable[[], object], sync: Callable[[], None]) -> float:
+def host_time(run: Callable[[], object], sync: Callable[[], None] = _nothing) -> float:
     """One call of ``run`` on the machine's host clock, in ns: synchronize, start the clock, call,
-    synchronize, stop. For the calls made before a timer exists (``choose_device`` observes each
-    function's cold call to decide the device that the timer is then made for)."""
-    clock = machine().clock_ns
+    synchronize, stop (no ``sync``: a call that leaves no device work, such as a blocking gloo
+    collective). For the calls made before a timer exists (``choose_device`` observes each function's
+    cold call to decide the device that the timer is then made for) and beside one (a step's waits in
+    collectives)."""
+    clock = host_clock()
     sync()
     t0 = clock()
     run()
     sync()
     return float(clock() - t0)
+
+
+def host_clock() -> Callable[[], int]:
+    """The machine's host clock (ns), for what is timed beside a timer rather than through one: a truth
+    that a timer is checked against (selfcheck's busy-waits stamp their own start and end), a workload
+    that spins for a while (the noise workloads), the whole run's wall time. On the real machine it is
+    ``time.perf_counter_ns`` itself (no call in between, so a busy-wait's granularity is the clock's); under
+    a simulation, the simulated clock."""
+    m = machine()
+    return time.perf_counter_ns if type(m).clock_ns is Machine.clock_ns else m.clock_ns
+
+
+def python_timeit(fn: Callable[[], object], repeat: int) -> tuple[int, list[float]]:
+    """Python's ``timeit`` on ``fn`` as ``python -m timeit`` runs it: the loop count from ``autorange``, then
+    ``repeat`` runs of that many calls (seconds each). A reference that reads its own clock, so it runs
+    here, beside the timers (selfcheck shows it next to benchmark())."""
+    import timeit
+
+    t = timeit.Timer(fn)
+    number, _ = t.autorange()
+    return number, t.repeat(repeat=repeat, number=number)
+
+
+class Deadline:
+    """A point on the monotonic clock for a timeout or a time budget: not a measurement, but a clock all
+    the same, so it is read here. ``Deadline(seconds)`` passes ``seconds`` from now; ``Deadline(None)``
+    never passes."""
+
+    __slots__ = ("_end",)
+
+    def __init__(self, seconds: float | None) -> None:
+        self._end = math.inf if seconds is None else time.monotonic() + seconds
+
+    def left(self) -> float:
+        """Seconds until it passes (negative once it has; ``inf`` for none)."""
+        return self._end - time.monotonic()
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self._end
+
+    def sooner(self, seconds: float) -> "Deadline":
+        """The earlier of this deadline and one ``seconds`` from now."""
+        other = Deadline(seconds)
+        return other if other._end < self._end else self
 
 
 class WallTimer:
