@@ -23,7 +23,6 @@ STRAGGLER_THRESHOLD = 0.10
 #: default timeout of every collective measurefirst issues (and of the group it initializes), seconds
 DEFAULT_TIMEOUT_SECONDS = 60.0
 _FAIL_KEY = "measurefirst/failed/"
-_GROUP_TIMEOUT: datetime.timedelta | None = None
 
 
 class RankFailed(RuntimeError):
@@ -67,9 +66,7 @@ def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOU
         import torch
 
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-    global _GROUP_TIMEOUT
-    _GROUP_TIMEOUT = datetime.timedelta(seconds=timeout_seconds)
-    d.init_process_group(backend=backend, timeout=_GROUP_TIMEOUT)
+    d.init_process_group(backend=backend, timeout=datetime.timedelta(seconds=timeout_seconds))
     return True
 
 
@@ -149,15 +146,23 @@ def barrier() -> None:
     """A barrier with the group's timeout (``monitored_barrier`` on gloo names a rank that never came)."""
     d = dist()
     if d.get_backend() == "gloo":
-        d.monitored_barrier(timeout=_timeout())
+        d.monitored_barrier(timeout=group_timeout())
     else:
         d.barrier()
 
 
-def _timeout() -> datetime.timedelta:
-    """The timeout this module initialized the group with, else torch's default process-group timeout."""
-    if _GROUP_TIMEOUT is not None:
-        return _GROUP_TIMEOUT
+def group_timeout() -> datetime.timedelta:
+    """The default process group's own timeout (the one it was initialized with, by :func:`init_from_env`
+    or by the user), as its gloo backend holds it; torch's default process-group timeout where the group
+    does not say."""
+    try:
+        import torch
+
+        timeout = dist().distributed_c10d._get_default_group()._get_backend(torch.device("cpu")).options._timeout
+        if isinstance(timeout, datetime.timedelta):
+            return timeout
+    except Exception:  # noqa: BLE001 - a private attribute of torch: its default below
+        pass
     try:
         from torch.distributed.constants import default_pg_timeout
 
