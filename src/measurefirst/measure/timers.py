@@ -27,7 +27,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import torch
 
 from . import defaults
-from .devices import Machine, machine, synchronizer
+from .devices import Machine, machine as current_machine, synchronizer
 
 #: Documented resolution of CUDA event timing (about half a microsecond).
 CUDA_EVENT_RESOLUTION_NS = 500.0
@@ -133,13 +133,13 @@ def host_time(run: Callable[[], object], sync: Callable[[], None] = _nothing) ->
     return float(clock() - t0)
 
 
-def host_clock() -> Callable[[], int]:
+def host_clock(on: Machine | None = None) -> Callable[[], int]:
     """The machine's host clock (ns), for what is timed beside a timer rather than through one: a truth
     that a timer is checked against (selfcheck's busy-waits stamp their own start and end), a workload
     that spins for a while (the noise workloads), the whole run's wall time. On the real machine it is
     ``time.perf_counter_ns`` itself (no call in between, so a busy-wait's granularity is the clock's); under
-    a simulation, the simulated clock."""
-    m = machine()
+    a simulation, the simulated clock. ``on``: the machine (default the current one)."""
+    m = on or current_machine()
     return time.perf_counter_ns if type(m).clock_ns is Machine.clock_ns else m.clock_ns
 
 
@@ -182,10 +182,11 @@ class WallTimer:
 
     kind = "wall"
 
-    def __init__(self, device: torch.device | None = None, *, count_preemptions: bool = True) -> None:
+    def __init__(self, device: torch.device | None = None, *, count_preemptions: bool = True,
+                 machine: Machine | None = None) -> None:
+        m = machine or current_machine()
         self._device = device or torch.device("cpu")
-        self._sync = synchronizer(self._device)
-        m = machine()
+        self._sync = synchronizer(self._device, m)
         self._clock = m.clock_ns
         self._switches = m.context_switches if count_preemptions and m.context_switches() is not None else None
         self._probe = m.probe_kernel(self._device)
@@ -256,12 +257,11 @@ class _EventTimer:
     kind = "event"
     resolution_ns = CUDA_EVENT_RESOLUTION_NS
 
-    def __init__(self, device: torch.device, new_event: Callable[[], Any]) -> None:
-        m = machine()
+    def __init__(self, device: torch.device, new_event: Callable[[], Any], m: Machine) -> None:
         self._device = device
         self._new_event = new_event
         self._start, self._end = new_event(), new_event()
-        self._sync = synchronizer(device)
+        self._sync = synchronizer(device, m)
         self._clock = m.clock_ns
         self._probe = m.probe_kernel(device)
 
@@ -305,17 +305,18 @@ class CudaEventTimer(_EventTimer):
     kind = "cuda-event"
     resolution_ns = CUDA_EVENT_RESOLUTION_NS
 
-    def __init__(self, device: torch.device) -> None:
+    def __init__(self, device: torch.device, *, machine: Machine | None = None) -> None:
         if device.type != "cuda":
             raise ValueError(f"CUDA event timer needs a CUDA device, got {device}")
-        cuda = machine().cuda
+        m = machine or current_machine()
+        cuda = m.cuda
         self._cuda = cuda
 
         def new_event() -> Any:
             with cuda.device(device):
                 return cuda.Event(enable_timing=True)
 
-        super().__init__(device, new_event)
+        super().__init__(device, new_event, m)
 
     def _record(self, event: Any) -> None:
         # on this device's current stream, whichever GPU is current for the caller
@@ -326,8 +327,8 @@ class CudaEventTimer(_EventTimer):
             return super().time(run, prelude)
 
 
-def mps_events_available() -> bool:
-    event_mod = getattr(machine().mps, "event", None)
+def mps_events_available(on: Machine | None = None) -> bool:
+    event_mod = getattr((on or current_machine()).mps, "event", None)
     return event_mod is not None and hasattr(event_mod, "Event")
 
 
@@ -337,30 +338,34 @@ class MpsEventTimer(_EventTimer):
     kind = "mps-event"
     resolution_ns = MPS_EVENT_RESOLUTION_NS
 
-    def __init__(self) -> None:
-        if not mps_events_available():
+    def __init__(self, *, machine: Machine | None = None) -> None:
+        m = machine or current_machine()
+        if not mps_events_available(m):
             raise RuntimeError("this torch has no MPS events; use timer='wall'")
-        mps = machine().mps
-        super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True))
+        mps = m.mps
+        super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True), m)
 
 
 TIMER_CHOICES = defaults.TIMERS
 
 
-def make_timer(device: torch.device, kind: str = "auto") -> Timer:
-    """The timer for ``device``: events on GPUs (``"auto"`` or ``"event"``), wall clock on the CPU."""
+def make_timer(device: torch.device, kind: str = "auto", *, machine: Machine | None = None) -> Timer:
+    """The timer for ``device``: events on GPUs (``"auto"`` or ``"event"``), wall clock on the CPU. The
+    timer reads ``machine`` (default: the current one, :func:`~measurefirst.measure.devices.machine`) from
+    then on: its clock, its device's synchronize and events are handed to it here."""
     if kind not in TIMER_CHOICES:
         raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)}; got {kind!r}")
+    m = machine or current_machine()
     if kind == "wall" or device.type == "cpu":
         if kind == "event":
             raise ValueError("timer='event' needs a GPU device (cuda or mps); on the CPU use timer='wall'")
-        return WallTimer(device)
+        return WallTimer(device, machine=m)
     if device.type == "cuda":
-        return CudaEventTimer(device)
+        return CudaEventTimer(device, machine=m)
     if device.type == "mps":
-        if mps_events_available():
-            return MpsEventTimer()
+        if mps_events_available(m):
+            return MpsEventTimer(machine=m)
         if kind == "event":
             raise ValueError("this torch has no MPS events; upgrade torch or use timer='wall'")
-        return WallTimer(device)
+        return WallTimer(device, machine=m)
     raise ValueError(f"no timer for device type {device.type!r}")

@@ -326,7 +326,7 @@ def profile(
     m = machine()
     if files.snapshot is not None and m.simulated:
         raise ProfileError("memory_snapshot needs a real CUDA device, not the simulated one")
-    timer = make_timer(dev)
+    timer = make_timer(dev, machine=m)
     from torch.profiler import ProfilerActivity
 
     activities = [ProfilerActivity.CPU]
