@@ -548,7 +548,13 @@ def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
             add(working, e)
         if top_level(e):
             add(tops, e, inclusive_device=True)
-    # device kernels, each with the op that launched it
+    work_keys, top_keys = set(working), set(tops)
+    return (_rows(every, steps, work_keys, top_keys), _rows(working, steps, work_keys, top_keys),
+            _rows(tops, steps, work_keys, top_keys), _kernel_rows(events, device, steps))
+
+
+def _kernel_rows(events: Sequence[Any], device: Sequence[Any], steps: int) -> tuple[KernelRow, ...]:
+    """The device kernels per step, each with the op that launched it, longest first."""
     # a kernel's linked_correlation_id names the front-end op that launched it (torch matches them the
     # same way): CPU, synchronous events that are not themselves linked to another event
     by_id = {e.id: e for e in events if not _is_device_event(e) and not e.is_async
@@ -559,12 +565,9 @@ def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
         ka = kern_agg[(d.name, launcher)]
         ka["calls"] += 1
         ka["total_us"] += d.time_range.end - d.time_range.start
-    kernels = sorted((KernelRow(name, launcher, a["calls"] / steps, a["total_us"] / 1e6 / steps,
-                                a["total_us"] / 1e6 / a["calls"], decode_kernel(name).to_dict())
-                      for (name, launcher), a in kern_agg.items()), key=lambda k: (-k.total_s, k.name))
-    work_keys, top_keys = set(working), set(tops)
-    return (_rows(every, steps, work_keys, top_keys), _rows(working, steps, work_keys, top_keys),
-            _rows(tops, steps, work_keys, top_keys), tuple(kernels))
+    return tuple(sorted((KernelRow(name, launcher, a["calls"] / steps, a["total_us"] / 1e6 / steps,
+                                   a["total_us"] / 1e6 / a["calls"], decode_kernel(name).to_dict())
+                         for (name, launcher), a in kern_agg.items()), key=lambda k: (-k.total_s, k.name)))
 
 
 def _launching_op(runtime: Any) -> str:

@@ -799,28 +799,7 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
             drift = abs(stream_after - stream_before) / stream if stream > 0 else None
             for method, m in results.items():
                 ms.append(m)
-                ci = m.precision_half_width_rel
-                noise = _noise(ci if math.isfinite(ci) else None, drift)
-                base = cuda_tolerance(d_s, method)
-                # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
-                launch_bound = "launch_bound" in [f.code for f in m.findings]
-                # the per-call gap a stream of launches adds to the bare kernel, as measured here
-                gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
-                if method == "events":
-                    if d_s <= CUDA_SHORT_S:  # short kernels: against the kernel time, plus the measured gaps
-                        rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise,
-                                         judged=not launch_bound, note="launch_bound" if launch_bound else k_note))
-                    else:
-                        rows.append(_row(d_s, method, stream, "stream", m.median, base, noise,
-                                         judged=not launch_bound, note="launch_bound" if launch_bound else ""))
-                elif method == "wall":
-                    rows.append(_row(d_s, method, stream, "stream", m.median, base, noise))
-                elif method in ("fixed", "cold_cache"):  # one call per sample: the overhead is in each
-                    share = _overhead_share(m, k_truth)
-                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + ONE_CALL_OVERHEADS * share, noise,
-                                     judged=share <= base, note=k_note if share <= base else "overhead_bound"))
-                else:  # cuda_graph: between the bare kernel and the stream of launches
-                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise, note=k_note))
+                rows.append(_cuda_row(d_s, method, m, (k_truth, k_source, k_note), stream, drift))
             if references and simulated:
                 rows += [_skip(d_s, m, "simulated") for m in ("do_bench", "do_bench_cudagraph",
                                                               "graph_vs_do_bench_cudagraph", "blocked_autorange")]
@@ -828,6 +807,34 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
                 rows += _cuda_references(sleep, dev, d_s, k_truth, k_source, stream, results.get("cuda_graph"),
                                          plan, progress)
     return rows, ms, rate
+
+
+def _cuda_row(d_s: float, method: str, m: Measurement, kernel: tuple[float, str, str], stream: float,
+              drift: float | None) -> Row:
+    """benchmark()'s row for a CUDA sleep of ``d_s`` seconds measured by ``method``, judged against its truth:
+    ``kernel`` (the kernel's time, where it came from, a note) or the ``stream`` of launches' time per call."""
+    k_truth, k_source, k_note = kernel
+    ci = m.precision_half_width_rel
+    noise = _noise(ci if math.isfinite(ci) else None, drift)
+    base = cuda_tolerance(d_s, method)
+    # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
+    launch_bound = "launch_bound" in [f.code for f in m.findings]
+    # the per-call gap a stream of launches adds to the bare kernel, as measured here
+    gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
+    if method == "events":
+        if d_s <= CUDA_SHORT_S:  # short kernels: against the kernel time, plus the measured gaps
+            return _row(d_s, method, k_truth, k_source, m.median, base + gaps, noise,
+                        judged=not launch_bound, note="launch_bound" if launch_bound else k_note)
+        return _row(d_s, method, stream, "stream", m.median, base, noise,
+                    judged=not launch_bound, note="launch_bound" if launch_bound else "")
+    if method == "wall":
+        return _row(d_s, method, stream, "stream", m.median, base, noise)
+    if method in ("fixed", "cold_cache"):  # one call per sample: the overhead is in each
+        share = _overhead_share(m, k_truth)
+        return _row(d_s, method, k_truth, k_source, m.median, base + ONE_CALL_OVERHEADS * share, noise,
+                    judged=share <= base, note=k_note if share <= base else "overhead_bound")
+    # cuda_graph: between the bare kernel and the stream of launches
+    return _row(d_s, method, k_truth, k_source, m.median, base + gaps, noise, note=k_note)
 
 
 def _cuda_references(sleep: Callable[[], None], dev: torch.device, d_s: float, k_truth: float | None,

@@ -421,12 +421,9 @@ def benchmark_step(
     timed = _TimedSteps(run_step, make_timer(dev) if timer is None else timer, dev, label)
 
     # warm-up: compilation, allocation, autotuning happen here, timed apart
-    warm_times: list[float] = []
-    compile_s = None
     model.train()
-    for i in range(warmup):
-        progress.report("step", label, i + 1, warmup + steps)
-        warm_times.append(sum(timed.step(i, None).values()))
+    warm_times = timed.warm_up(warmup, steps)
+    compile_s = None
     if variant != "eager" and warm_times:
         compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
     graphs_after_warmup = _dynamo_graphs()
@@ -435,14 +432,7 @@ def benchmark_step(
     stats0 = api.memory_stats(dev) if api is not None else {}
     if api is not None:
         api.reset_peak_memory_stats(dev)
-    per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
-    totals: list[float] = []
-    for i in range(steps):
-        progress.report("step", label, warmup + i + 1, warmup + steps)
-        t = timed.step(warmup + i, memory)
-        for p in PHASES:
-            per_phase[p].append(t.get(p, 0.0))
-        totals.append(sum(t.values()))
+    per_phase, totals = timed.measured(warmup, steps, memory)
     recompiles = max(0, _dynamo_graphs() - graphs_after_warmup)
     stats1 = api.memory_stats(dev) if api is not None else {}
     med = {p: _median(v) for p, v in per_phase.items()}
@@ -512,6 +502,27 @@ class _TimedSteps:
     def __init__(self, run_step: "_Step", timer: Timer, dev: torch.device, label: str) -> None:
         self.run_step, self.timer, self.dev, self.label = run_step, timer, dev, label
         self.api = cuda_api() if dev.type == "cuda" else None
+
+    def warm_up(self, warmup: int, steps: int) -> list[float]:
+        """The ``warmup`` steps' seconds (``steps`` timed ones follow: the progress counts both)."""
+        warm_times: list[float] = []
+        for i in range(warmup):
+            progress.report("step", self.label, i + 1, warmup + steps)
+            warm_times.append(sum(self.step(i, None).values()))
+        return warm_times
+
+    def measured(self, warmup: int, steps: int,
+                 memory: dict[str, dict[str, int]] | None) -> tuple[dict[str, list[float]], list[float]]:
+        """The timed steps, after ``warmup`` ones: each phase's seconds, step by step, and each step's total."""
+        per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
+        totals: list[float] = []
+        for i in range(steps):
+            progress.report("step", self.label, warmup + i + 1, warmup + steps)
+            t = self.step(warmup + i, memory)
+            for p in PHASES:
+                per_phase[p].append(t.get(p, 0.0))
+            totals.append(sum(t.values()))
+        return per_phase, totals
 
     def step(self, i: int, memory: dict[str, dict[str, int]] | None) -> dict[str, float]:
         """Step ``i``'s seconds by phase (``memory``: where to book the phases' peaks, None: not booked)."""
