@@ -13,10 +13,15 @@ import statistics
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..results.protocol import JsonForm, of_kind
 from .layout import node_words as node_words  # re-exported
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
+    from ..measure.engine import BenchmarkOptions
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
 STRAGGLER_THRESHOLD = 0.10
@@ -288,7 +293,7 @@ class RankResult(JsonForm):
 
 
 def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLER_THRESHOLD,
-              **options: Any) -> RankResult:
+              **options: Unpack[BenchmarkOptions]) -> RankResult:
     """:func:`measurefirst.benchmark` on every rank of the initialized process group: a barrier, each rank
     measures its own ``fn`` (``options`` as for ``measurefirst.benchmark``), then every rank's result
     (raw samples included) is gathered on all ranks and summarized (per-rank medians, spread, straggler).

@@ -1020,6 +1020,10 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
               **options: Unpack[BenchmarkOptions]) -> Measurement | Count:
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
 
+    Every keyword is optional: its type is in :class:`BenchmarkOptions`, its default is :class:`Options`'s
+    (the engine's knobs, from :mod:`measurefirst.measure.defaults`) or :data:`CALL_DEFAULTS`'s, and
+    ``help(benchmark)`` (``inspect.signature``) shows the whole signature with the defaults.
+
     Args:
         fn: a callable taking no arguments, e.g. ``lambda: a @ b``.
         device: ``"auto"`` (cuda, then mps, then cpu; on a GPU machine the first call is observed, and a
