@@ -92,3 +92,15 @@ def test_the_moved_table_names_only_modules_that_exist_at_their_new_path() -> No
     for old, new in {**MOVED, **FORMER}.items():
         assert not (ROOT / "src" / (old.replace(".", "/") + ".py")).exists(), f"{old} is still a file"
         assert (ROOT / "src" / (new.replace(".", "/") + ".py")).is_file(), new
+
+
+def test_a_deadline_is_the_one_clock_for_timeouts() -> None:
+    import math
+
+    from measurefirst.measure.timers import Deadline
+
+    never, now, far = Deadline(None), Deadline(0), Deadline(1e6)
+    assert not never.passed() and never.left() == math.inf
+    assert now.passed() and now.left() <= 0
+    assert not far.passed() and 1e6 - 60 < far.left() <= 1e6  # orderings with wide margins, not timings
+    assert far.sooner(0).passed() and far.sooner(1e9) is far and never.sooner(1e6).left() <= 1e6
