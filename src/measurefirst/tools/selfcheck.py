@@ -63,6 +63,7 @@ import numpy as np
 import torch
 
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
+from ..measure.devices import Machine as RealMachine
 from ..measure.engine import BenchmarkError, benchmark
 from ..results.errors import check_flag, check_kind
 from ..results.findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
@@ -538,7 +539,9 @@ class _Spin:
 
 
 def _real_spin(ns: int) -> _Spin:
-    clock = host_clock()
+    # the real machine's clock even under a simulated GPU: a simulated clock moves only with simulated
+    # work, so a busy-wait on it would never end (the simulated world spins on its own clock, below)
+    clock = host_clock(RealMachine())
     entries: array.array[int] = array.array("q")
     exits: array.array[int] = array.array("q")
     enter, leave = entries.append, exits.append
