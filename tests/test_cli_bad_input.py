@@ -263,6 +263,23 @@ def test_the_codes_own_keyboard_interrupt_is_a_failure_not_ctrl_c(capsys):
     assert "KeyboardInterrupt" in _one_error(capsys)
 
 
+def test_each_command_counts_its_own_ctrl_cs(capsys):
+    import signal
+
+    from measurefirst.cli.guard import EXIT_FAILED, EXIT_INTERRUPTED, CtrlC, run
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    first, second, before = CtrlC(), CtrlC(), signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt), first.counted():
+        os.kill(os.getpid(), signal.SIGINT)
+    assert (first.sigints, second.sigints) == (1, 0)  # counted by the one installed, in no module state
+    assert run(interrupted, ("code", ""), ctrl_c=first)[1] == EXIT_INTERRUPTED
+    assert run(interrupted, ("code", ""), ctrl_c=second)[1] == run(interrupted, ("code", ""))[1] == EXIT_FAILED
+    assert signal.getsignal(signal.SIGINT) is before  # the previous handler is back
+
+
 def test_a_real_ctrl_c_still_exits_130_with_the_results_so_far(capsys):
     code = main(["bench", "x = 1", "import os, signal; os.kill(os.getpid(), signal.SIGINT)", "--budget", "0.3",
                  "--min-time", "0.01"])

@@ -213,3 +213,23 @@ def test_cli_under_torchrun() -> None:
     assert "busbw GB/s" in p.stdout
     for op in ("all_reduce", "all_gather", "send_recv"):
         assert p.stdout.count(op) >= 2
+
+
+def test_the_barrier_timeout_is_the_groups_own() -> None:
+    """No module state: the timeout of a gloo group's monitored barrier is read from the group, whoever
+    initialized it (this module, or the user with a timeout of their own)."""
+    import datetime
+
+    import torch.distributed as dist
+
+    from measurefirst.distributed.group import group_timeout
+
+    if dist.is_initialized():
+        pytest.skip("a process group is already initialized in this process")
+    store = dist.HashStore()
+    for seconds in (17, 42):
+        dist.init_process_group("gloo", rank=0, world_size=1, store=store, timeout=datetime.timedelta(seconds=seconds))
+        try:
+            assert group_timeout() == datetime.timedelta(seconds=seconds)
+        finally:
+            dist.destroy_process_group()

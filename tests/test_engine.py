@@ -238,6 +238,29 @@ def test_invalid_options_name_the_option(kwargs, name):
         benchmark(lambda: None, device="cpu", **kwargs)
 
 
+def test_benchmark_keywords_are_written_once_and_the_signature_is_made_from_them():
+    import inspect
+    from dataclasses import fields
+
+    from measurefirst.measure.engine import BENCHMARK_KEYWORDS, CALL_DEFAULTS, BenchmarkOptions, Options
+
+    hints = {k: getattr(v, "__forward_arg__", v) for k, v in BenchmarkOptions.__annotations__.items()}
+    for f in fields(Options):  # the engine's knobs are benchmark's keywords, with the same types
+        assert hints[f.name] == f.type, f.name
+    assert set(BENCHMARK_KEYWORDS) == {f.name for f in fields(Options)} | set(CALL_DEFAULTS)
+    params = inspect.signature(benchmark).parameters
+    assert list(params) == ["fn", *BENCHMARK_KEYWORDS, "count"]
+    assert {k: params[k].default for k in CALL_DEFAULTS} == CALL_DEFAULTS
+    assert all(params[f.name].default == getattr(Options(), f.name) for f in fields(Options))
+
+
+def test_an_unknown_keyword_is_refused_naming_the_nearest_one():
+    with pytest.raises(TypeError, match="unexpected keyword argument 'precison'; did you mean 'precision'"):
+        benchmark(lambda: None, device="cpu", precison=0.1)  # type: ignore[call-overload]
+    with pytest.raises(TypeError, match="the keywords are: device, label"):
+        benchmark(lambda: None, zzz=1)  # type: ignore[call-overload]
+
+
 def test_non_callable_is_a_type_error_that_says_what_to_pass():
     with pytest.raises(TypeError, match="lambda"):
         benchmark(42)  # type: ignore[arg-type]

@@ -14,15 +14,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PKG = ROOT / "src" / "measurefirst"
 #: Where a clock may be read: the timers and the machine seam (``machine().clock_ns``).
 CLOCK_HOMES = {"measure/timers.py", "measure/devices.py"}
-#: The clock reads outside them today, with why (issue 26 moves selfcheck onto the timer it is given).
-KNOWN_CLOCK_READS = {
-    "tools/selfcheck.py": {".clock_ns", "import timeit", "time.perf_counter", "time.perf_counter_ns"},  # its own probes
-    "measure/_worker.py": {"time.perf_counter_ns"},  # the noise workloads' busy-wait, in the worker process
-    "distributed/collectives.py": {"time.monotonic"},  # timeouts, not measurements
-    "distributed/launch.py": {"time.monotonic"},
-    "distributed/step.py": {"time.monotonic", "time.perf_counter_ns"},  # each collective's wait, on gloo; a timeout
-    "results/store.py": {"time.monotonic"},  # the wait for a locked database
-}
 CLOCKS = {"perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time", "time_ns", "process_time",
           "process_time_ns", "thread_time", "thread_time_ns", "clock_gettime", "clock_gettime_ns"}
 
@@ -46,14 +37,14 @@ def test_the_clock_rule_sees_every_way_to_read_a_clock() -> None:
     assert clock_reads(ast.parse(code)) == {"import timeit", "from time import", "time.perf_counter", ".clock_ns"}
 
 
-def test_only_the_timers_and_the_machine_seam_read_a_clock_beyond_the_known_reads() -> None:
+def test_only_the_timers_and_the_machine_seam_read_a_clock() -> None:
+    # a timeout's deadline is timers.Deadline; a truth or a workload read beside a timer, timers.host_clock;
+    # a reference tool with its own clock (timeit), timers.python_timeit
     found = {p.relative_to(PKG).as_posix(): clock_reads(ast.parse(p.read_text(encoding="utf-8")))
              for p in sorted(PKG.rglob("*.py"))}
-    found = {k: v for k, v in found.items() if v and k not in CLOCK_HOMES}
-    new = {k: v - KNOWN_CLOCK_READS.get(k, set()) for k, v in found.items()}
-    gone = {k: v - found.get(k, set()) for k, v in KNOWN_CLOCK_READS.items()}
-    assert not {k: v for k, v in new.items() if v}, "a clock read outside measure/timers.py and the machine seam"
-    assert not {k: v for k, v in gone.items() if v}, "listed clock reads that are gone: strike them"
+    outside = {k: v for k, v in found.items() if v and k not in CLOCK_HOMES}
+    assert not outside, f"a clock read outside measure/timers.py and the machine seam: {outside}"
+    assert found["measure/timers.py"] and found["measure/devices.py"], "the rule looks where the clocks are"
 
 
 def test_at_most_eight_modules_at_the_top_and_py_typed_shipped() -> None:
@@ -101,3 +92,15 @@ def test_the_moved_table_names_only_modules_that_exist_at_their_new_path() -> No
     for old, new in {**MOVED, **FORMER}.items():
         assert not (ROOT / "src" / (old.replace(".", "/") + ".py")).exists(), f"{old} is still a file"
         assert (ROOT / "src" / (new.replace(".", "/") + ".py")).is_file(), new
+
+
+def test_a_deadline_is_the_one_clock_for_timeouts() -> None:
+    import math
+
+    from measurefirst.measure.timers import Deadline
+
+    never, now, far = Deadline(None), Deadline(0), Deadline(1e6)
+    assert not never.passed() and never.left() == math.inf
+    assert now.passed() and now.left() <= 0
+    assert not far.passed() and 1e6 - 60 < far.left() <= 1e6  # orderings with wide margins, not timings
+    assert far.sooner(0).passed() and far.sooner(1e9) is far and never.sooner(1e6).left() <= 1e6

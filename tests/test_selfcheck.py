@@ -125,6 +125,13 @@ def sim_check(**kw):
     return selfcheck(simulate=world, quick=True, timer=timer, **kw)
 
 
+def test_the_simulated_clock_drives_the_whole_check_its_run_time_too():
+    world = SimWorld(SimSpec(timer_ns=50, seed=0))
+    start = world.now
+    sc = selfcheck(simulate=world, quick=True, durations_ns=(20_000,), references=False, traps=False, peaks=False)
+    assert sc.seconds == (world.now - start) / 1e9 > 0  # no clock read beside the simulated one
+
+
 def test_simulated_check_passes_with_exact_truths():
     sc = sim_check()
     assert sc.status == PASS and sc.ok and sc.simulated

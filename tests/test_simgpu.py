@@ -465,3 +465,25 @@ def test_doctor_notes_tf32_off_for_fp32_matmuls(gpu):
     finally:
         torch.backends.cuda.matmul.fp32_precision = prev
     assert "tf32_off" in d.codes()
+
+
+def test_the_machine_is_handed_down_and_a_simulation_stays_in_its_context():
+    import threading
+
+    from measurefirst.measure.simulate import SimMachine
+    from measurefirst.measure.timers import CudaEventTimer, make_timer
+
+    g = SimGPU()
+    seen: list[bool] = []
+    with g.installed():
+        other = threading.Thread(target=lambda: seen.append(machine().simulated))
+        other.start()
+        other.join()
+        assert machine().simulated
+    assert seen == [False] and not machine().simulated  # another thread measured on the real machine
+    # a timer made for a machine reads that one from then on, installed or not
+    timer = make_timer(torch.device("cuda", 0), machine=SimMachine(g))
+    assert isinstance(timer, CudaEventTimer)
+    syncs = g.syncs
+    timer.synchronize()
+    assert g.syncs == syncs + 1 and timer.now_ns() == g.world.now

@@ -48,7 +48,8 @@ def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXI
 
 
 def _run(args: argparse.Namespace, who: tuple[str, str], call: Callable[[], Any]) -> tuple[Any, int]:
-    return _guarded(call, who, simulated=bool(getattr(args, "simulate", None)), lang=_lang(args))
+    return _guarded(call, who, ctrl_c=getattr(args, "ctrl_c", None), simulated=bool(getattr(args, "simulate", None)),
+                    lang=_lang(args))
 
 
 # ---- the commands -------------------------------------------------------------------------------------

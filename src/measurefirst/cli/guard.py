@@ -2,8 +2,9 @@
 was measured so far (marked incomplete) and become an exit code, with one line saying why.
 
 A Ctrl-C is told apart from the code under test raising ``KeyboardInterrupt`` itself by counting
-SIGINTs while :func:`sigint_counted` is active (the simulated clock's ``interrupt_at`` stands for a
-Ctrl-C). Nothing here measures.
+SIGINTs: each command has its own :class:`CtrlC`, which counts while :meth:`CtrlC.counted` is active and is
+handed to the runs of the code under test (the simulated clock's ``interrupt_at`` stands for a Ctrl-C).
+Nothing here measures.
 """
 
 from __future__ import annotations
@@ -13,51 +14,48 @@ import signal
 import sys
 import threading
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, TypeVar
+from argparse import Namespace
+from typing import Any, Callable, Iterator
 
 from .emit import say
 from ..results.errors import StoreError, UsageError
 from .targets import SetupFailed, UserExit, exits_are_failures
 
-Args = TypeVar("Args")
-
 #: The exit statuses of the command line: success, the measured code failed (or a selfcheck check
 #: failed), bad usage or input, selfcheck: too noisy to judge, interrupted.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_NOISY, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
-_sigints = 0
+class CtrlC:
+    """The Ctrl-Cs of one command: the SIGINTs that came while :meth:`counted` was active."""
 
+    def __init__(self) -> None:
+        self.sigints = 0
 
-def _on_sigint(signum: int, frame: Any) -> None:
-    """The first Ctrl-C raises ``KeyboardInterrupt``; a later one, which comes while the first is being
-    handled (what was measured kept and shown), is counted and ignored, so that it cannot lose the partial
-    results or end the process by the signal instead of with EXIT_INTERRUPTED. The run cannot hang on it:
-    the budget bounds what is left."""
-    global _sigints
-    _sigints += 1
-    if _sigints == 1:
-        signal.default_int_handler(signum, frame)
+    def _on_sigint(self, signum: int, frame: Any) -> None:
+        """The first Ctrl-C raises ``KeyboardInterrupt``; a later one, which comes while the first is being
+        handled (what was measured kept and shown), is counted and ignored, so that it cannot lose the partial
+        results or end the process by the signal instead of with EXIT_INTERRUPTED. The run cannot hang on it:
+        the budget bounds what is left."""
+        self.sigints += 1
+        if self.sigints == 1:
+            signal.default_int_handler(signum, frame)
 
+    @contextmanager
+    def counted(self) -> Iterator["CtrlC"]:
+        """Count Ctrl-Cs (SIGINT still raises ``KeyboardInterrupt``) until the block ends; the previous
+        handler is restored. Outside the main thread no handler can be installed: nothing is counted."""
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGINT, self._on_sigint) if main_thread else None
+        try:
+            yield self
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
 
-@contextmanager
-def sigint_counted() -> Iterator[None]:
-    """Count Ctrl-Cs (SIGINT still raises ``KeyboardInterrupt``) until the block ends; the previous
-    handler is restored. Outside the main thread no handler can be installed: nothing is counted."""
-    global _sigints
-    _sigints = 0
-    main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, _on_sigint) if main_thread else None
-    try:
-        yield
-    finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
-
-
-def ctrl_c(simulated: bool = False) -> bool:
-    """Whether the KeyboardInterrupt being handled came from Ctrl-C (a SIGINT), not from the code under
-    test raising it; on the simulated clock an interruption stands for a Ctrl-C."""
-    return _sigints > 0 or simulated
+    def pressed(self, simulated: bool = False) -> bool:
+        """Whether the KeyboardInterrupt being handled came from Ctrl-C (a SIGINT), not from the code under
+        test raising it; on the simulated clock an interruption stands for a Ctrl-C."""
+        return self.sigints > 0 or simulated
 
 
 def first(code: int, other: int) -> int:
@@ -65,13 +63,17 @@ def first(code: int, other: int) -> int:
     return code if code != EXIT_OK else other
 
 
-def run(call: Callable[[], Any], who: tuple[str, str], *, simulated: bool = False, lang: str = "en") -> tuple[Any, int]:
+def run(call: Callable[[], Any], who: tuple[str, str], *, ctrl_c: CtrlC | None = None, simulated: bool = False,
+        lang: str = "en") -> tuple[Any, int]:
     """``call()`` and EXIT_OK; or, when the code under test fails or Ctrl-C stops it, what was measured
     so far (marked incomplete, ``None`` when nothing was) and the exit code, with one line in ``lang``
     saying why (the failure's own message stays as it was raised). ``who`` names the code under test: a
-    ``who_`` word of the vocabulary and a label (``("benchmark", "matmul")``)."""
+    ``who_`` word of the vocabulary and a label (``("benchmark", "matmul")``). ``ctrl_c``: the command's
+    Ctrl-Cs (None: none counted, so a ``KeyboardInterrupt`` is the code's own unless ``simulated``)."""
     from ..measure.engine import BenchmarkError, Interrupted
     from ..render.words import word
+
+    pressed = (ctrl_c or CtrlC()).pressed
 
     code_words = word("who_" + who[0], lang, label=who[1])
 
@@ -85,14 +87,14 @@ def run(call: Callable[[], Any], who: tuple[str, str], *, simulated: bool = Fals
         failed(exc)
         return exc.partial, EXIT_FAILED
     except Interrupted as exc:
-        if ctrl_c(simulated):
+        if pressed(simulated):
             say(word("interrupted_partial", lang))
             return exc.partial, EXIT_INTERRUPTED
         say(word("raised_interrupt", lang, who=code_words))
         return exc.partial, EXIT_FAILED
     except KeyboardInterrupt:
-        say(word("interrupted", lang) if ctrl_c(simulated) else word("code_raised_interrupt", lang))
-        return None, EXIT_INTERRUPTED if ctrl_c(simulated) else EXIT_FAILED
+        say(word("interrupted", lang) if pressed(simulated) else word("code_raised_interrupt", lang))
+        return None, EXIT_INTERRUPTED if pressed(simulated) else EXIT_FAILED
     except RuntimeError as exc:
         from ..measure.counting import CountError
         from ..profiling import ProfileError
@@ -141,8 +143,9 @@ def progress_shown(args: Any) -> Iterator[None]:
         yield
 
 
-def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> int:
-    """A command's exit status: ``call(parse())``, with Ctrl-C counted; bad input (an option, a file, a
+def command(parse: Callable[[], Namespace | None], call: Callable[[Namespace], int]) -> int:
+    """A command's exit status: ``call(parse())``, with Ctrl-C counted (the command's :class:`CtrlC` handed
+    down as ``args.ctrl_c``, for :func:`run`); bad input (an option, a file, a
     device...) is one error line and EXIT_USAGE, a failure or ``sys.exit()`` of the code under test one
     line and EXIT_FAILED, Ctrl-C EXIT_INTERRUPTED. ``parse`` returns ``None`` when there is nothing to
     run (help was printed): EXIT_USAGE. argparse's own exits (``--help``, ``--version``) pass through.
@@ -150,8 +153,9 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
     from ..render.words import word
 
     lang = lang_of(None)
+    ctrl_c = CtrlC()
     try:
-        with sigint_counted():
+        with ctrl_c.counted():
             try:
                 args = parse()
             except UsageError as exc:
@@ -159,6 +163,7 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
                 return EXIT_USAGE
             if args is None:
                 return EXIT_USAGE
+            args.ctrl_c = ctrl_c
             lang = lang_of(args)
             try:
                 with exits_are_failures(), progress_shown(args):
@@ -173,7 +178,7 @@ def command(parse: Callable[[], Args | None], call: Callable[[Args], int]) -> in
                 print(word("called_exit", lang, who=word("who_code", lang), code=repr(exc.code)), file=sys.stderr)
                 return EXIT_FAILED
     except KeyboardInterrupt:
-        if ctrl_c():
+        if ctrl_c.pressed():
             print(word("interrupted", lang), file=sys.stderr)
             return EXIT_INTERRUPTED
         print(word("raised_interrupt", lang, who=word("who_code", lang)), file=sys.stderr)

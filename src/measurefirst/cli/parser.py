@@ -288,7 +288,6 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
         return None
     return args
 
-
 def build_parser(version: str) -> argparse.ArgumentParser:
     """The parser (it imports neither numpy, torch nor the store: ``--help`` answers at once)."""
     parser = Parser(
@@ -299,7 +298,28 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _add_bench(sub)
+    _add_compare(sub)
+    _add_runs(sub)
+    _add_sweep(sub)
+    _add_peaks(sub)
+    _add_profile(sub)
+    _add_doctor(sub)
+    _add_demo(sub)
+    _add_step(sub)
+    _add_kernel(sub)
+    _add_selfcheck(sub)
+    _add_history(sub)
+    _add_report(sub)
 
+    from ..distributed.cli import add_parser as add_collectives
+
+    add_collectives(sub, _sub, _common, _seconds)
+    return parser
+
+
+def _add_bench(sub: Any) -> None:
+    """``measurefirst bench``."""
     b = _sub(
         sub, "bench", "time statements or functions, device-aware (like python -m timeit)",
         "Time each TARGET: a Python statement (run after the -s setup, with `torch` imported and `device` set to "
@@ -342,6 +362,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _labels(b)
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
 
+
+def _add_compare(sub: Any) -> None:
+    """``measurefirst compare``."""
     c = _sub(
         sub, "compare", "compare candidates interleaved (live), or saved results (regression check)",
         "Live: each TARGET is a statement or module:function, run interleaved with the others; the first is "
@@ -376,6 +399,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                         f"{_pct(D.RUN_TO_RUN_CV)} assumed)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 
+
+def _add_runs(sub: Any) -> None:
+    """``measurefirst runs``."""
     r = _sub(sub, "runs", "list, show, delete, export, prune, copy or import saved runs",
              "The results history: list the latest saved runs (of one NAME, kind, machine, or since a date), "
              "show or export some by id, delete them, prune old ones (runs matching every rule given are "
@@ -408,6 +434,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                         "so that `pytest --mf --mf-compare NAME` compares with it (default: under its test name)")
     _common(r, device=False, json=False, lang=True)
 
+
+def _add_sweep(sub: Any) -> None:
+    """``measurefirst sweep``."""
     w = _sub(
         sub, "sweep", "time vs size: throughput, a fitted cost model, the roofline, plots",
         "TARGET is module:make_fn, a function of the size n that builds inputs and returns the callable to "
@@ -431,6 +460,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     w.add_argument("--plot", type=_path, default=None,
                    help="write plots: FILE.png|svg (+ FILE-throughput, FILE-roofline), atomically")
 
+
+def _add_peaks(sub: Any) -> None:
+    """``measurefirst peaks``."""
     k = _sub(sub, "peaks", "measure (or show the cached) matmul FLOP/s and copy bandwidth",
              "The machine's measured peaks: a large matrix product's FLOP/s and a large copy's bytes/s on the "
              "device and dtype, cached in the results store per machine, device, dtype and thread count.")
@@ -439,6 +471,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     k.add_argument("--refresh", action="store_true", help="measure again instead of using the cache")
     _common(k, store=_STORE_HELP + "; holds the cache")
 
+
+def _add_profile(sub: Any) -> None:
+    """``measurefirst profile``."""
     f = _sub(sub, "profile", "where the time goes: op and kernel tables, diffs, traces",
              "TARGET: a statement (after -s setup) or module:function taking no arguments. Runs --warmup plain "
              "calls, then profiles --steps steps; every table is per step.")
@@ -462,6 +497,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     f.add_argument("--flops-by-module", action="store_true", help="count FLOPs per module (FlopCounterMode)")
     _labels(f)
 
+
+def _add_doctor(sub: Any) -> None:
+    """``measurefirst doctor``."""
     dr = _sub(sub, "doctor", "audit a function for measurement and performance pitfalls",
               "TARGET: a statement (after -s setup) or module:function taking no arguments. Each finding says "
               "what was measured, why it matters and what to do.")
@@ -472,6 +510,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     dr.add_argument("--strict", action="store_true", help="exit 1 on any warning (for CI)")
     dr.add_argument("--simulate", default=None, help=argparse.SUPPRESS)
 
+
+def _add_demo(sub: Any) -> None:
+    """``measurefirst demo``."""
     dm = _sub(sub, "demo", "the lecture, runnable: timing traps, scaling, profiler, kernel names, a training step (zh/en)",
               "The lecture's five demonstrations, measured live on this machine: pitfalls (warm-up and "
               "synchronization), scaling (time vs size, the fitted cost model), profiler (the op table, 9 ops "
@@ -481,6 +522,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     dm.add_argument("--quick", action="store_true", help="smaller sizes: well under a minute on 2 CPU cores")
     dm.add_argument("--json", action="store_true", help="also print the measured numbers as JSON")
 
+
+def _add_step(sub: Any) -> None:
+    """``measurefirst step``."""
     st = _sub(sub, "step", "time a training step phase by phase: memory, tokens/s, MFU, variants",
               "TARGET is module:build or file.py:build; " + STEP_CONTRACT)
     st.add_argument("target", metavar="TARGET")
@@ -505,11 +549,17 @@ def build_parser(version: str) -> argparse.ArgumentParser:
 
     add_step_arguments(st)
 
+
+def _add_kernel(sub: Any) -> None:
+    """``measurefirst kernel``."""
     kn = _sub(sub, "kernel", "decode GPU kernel names: library, op, arch, dtype, tile, layout",
               "Decode kernel names as they appear in profiles (cuBLAS, CUTLASS, Triton, flash-attention, NCCL, ...).")
     kn.add_argument("names", nargs="+", metavar="NAME")
     _common(kn, device=False, store="", lang=True)
 
+
+def _add_selfcheck(sub: Any) -> None:
+    """``measurefirst selfcheck``."""
     sc = _sub(sub, "selfcheck", "check measurefirst's own accuracy here: known durations, the classic traps, the machine",
               "Times calls of known duration (CPU busy-waits of 2 us-2 ms; CUDA sleep kernels of 5 us-1 ms) with "
               "benchmark() in every mode and with the reference tools installed, against a truth taken during the "
@@ -529,6 +579,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     sc.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
     sc.add_argument("--fault", type=float, default=None, help=argparse.SUPPRESS)  # scale every timer reading
 
+
+def _add_history(sub: Any) -> None:
+    """``measurefirst history``."""
     h = _sub(sub, "history", "the saved series of one benchmark, with step changes flagged",
              "The latest saved runs of NAME (-n, --all), oldest first, with the change against the run before "
              "and the steps (changes beyond both CIs and 2%) flagged.")
@@ -538,6 +591,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     h.add_argument("--all", action="store_true", help="every run")
     _common(h, device=False, output=True, lang=True)
 
+
+def _add_report(sub: Any) -> None:
+    """``measurefirst report``."""
     rp = _sub(sub, "report", "one self-contained HTML page of any results: plots, tables, findings (en/zh)",
               "Each TARGET is a results file (the JSON of --json or -o: measurements, comparisons, sweeps, "
               "profiles, steps, doctor), a saved run (#ID, @NAME, @NAME~K) or the name of a history in the "
@@ -553,8 +609,3 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                     help="auto follows the system (the page has a toggle); default auto")
     rp.add_argument("--title", default=None, help="the page's title")
     _common(rp, device=False, json=False)
-
-    from ..distributed.cli import add_parser as add_collectives
-
-    add_collectives(sub, _sub, _common, _seconds)
-    return parser

@@ -13,13 +13,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..measure import progress
 from ..measure.dtypes import DTYPE_ALIASES, torch_dtype
 from ..results.findings import Finding
 from .bandwidth import OPS, algbw, bus_factor, busbw, elements
 from .group import barrier, dist, guarded
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..measure.timers import Deadline
 
 DEFAULT_SIZES = tuple(4**i * 1024 for i in range(8))  # 1K, 4K, ..., 16M
 DEFAULT_WARMUP = 5
@@ -251,11 +254,10 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
 
     With ``budget`` (seconds), rank 0 stops the sweep once that much time is spent (every rank follows
     it): the ops and sizes left are counted in ``env["skipped"]`` and the result is incomplete."""
-    import time
-
     import torch
 
     from ..measure.engine import benchmark
+    from ..measure.timers import Deadline
 
     d = dist()
     if not d.is_available() or not d.is_initialized():
@@ -271,7 +273,7 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
     device = torch.device(device)
     element = torch.empty((), dtype=tdtype).element_size()
     rows: list[tuple[str, int, int, float, int, str | None]] = []
-    start, skipped = time.monotonic(), 0
+    deadline, skipped = Deadline(budget), 0
     for op in ops:
         if op == "send_recv" and world < 2:
             continue
@@ -279,7 +281,7 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
             count = elements(op, size, element, world)
             if count == 0:
                 continue
-            if budget is not None and (skipped or _spent(start, budget)):
+            if budget is not None and (skipped or _spent(deadline)):
                 skipped += 1
                 continue
             progress.report("collectives", f"{op} {size}", len(rows) + 1, len(ops) * len(sizes))
@@ -307,12 +309,10 @@ def collectives(ops: Sequence[str] = OPS, sizes: Sequence[int] = DEFAULT_SIZES, 
     return CollectivesResult(world, backend, str(device), points, env)
 
 
-def _spent(start: float, budget: float) -> bool:
-    """Whether rank 0 has spent ``budget`` seconds since ``start`` (every rank gets rank 0's answer)."""
-    import time
-
+def _spent(budget: "Deadline") -> bool:
+    """Whether rank 0's ``budget`` has passed (every rank gets rank 0's answer)."""
     d = dist()
-    box = [time.monotonic() - start >= budget if d.get_rank() == 0 else None]
+    box = [budget.passed() if d.get_rank() == 0 else None]
     with guarded("collectives: the budget"):
         d.broadcast_object_list(box, src=0)
     return bool(box[0])

@@ -13,17 +13,21 @@ import statistics
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..results.protocol import JsonForm, of_kind
 from .layout import node_words as node_words  # re-exported
+
+if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
+    from ..measure.engine import BenchmarkOptions
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
 STRAGGLER_THRESHOLD = 0.10
 #: default timeout of every collective measurefirst issues (and of the group it initializes), seconds
 DEFAULT_TIMEOUT_SECONDS = 60.0
 _FAIL_KEY = "measurefirst/failed/"
-_GROUP_TIMEOUT: datetime.timedelta | None = None
 
 
 class RankFailed(RuntimeError):
@@ -67,9 +71,7 @@ def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOU
         import torch
 
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
-    global _GROUP_TIMEOUT
-    _GROUP_TIMEOUT = datetime.timedelta(seconds=timeout_seconds)
-    d.init_process_group(backend=backend, timeout=_GROUP_TIMEOUT)
+    d.init_process_group(backend=backend, timeout=datetime.timedelta(seconds=timeout_seconds))
     return True
 
 
@@ -149,15 +151,23 @@ def barrier() -> None:
     """A barrier with the group's timeout (``monitored_barrier`` on gloo names a rank that never came)."""
     d = dist()
     if d.get_backend() == "gloo":
-        d.monitored_barrier(timeout=_timeout())
+        d.monitored_barrier(timeout=group_timeout())
     else:
         d.barrier()
 
 
-def _timeout() -> datetime.timedelta:
-    """The timeout this module initialized the group with, else torch's default process-group timeout."""
-    if _GROUP_TIMEOUT is not None:
-        return _GROUP_TIMEOUT
+def group_timeout() -> datetime.timedelta:
+    """The default process group's own timeout (the one it was initialized with, by :func:`init_from_env`
+    or by the user), as its gloo backend holds it; torch's default process-group timeout where the group
+    does not say."""
+    try:
+        import torch
+
+        timeout = dist().distributed_c10d._get_default_group()._get_backend(torch.device("cpu")).options._timeout
+        if isinstance(timeout, datetime.timedelta):
+            return timeout
+    except Exception:  # noqa: BLE001 - a private attribute of torch: its default below
+        pass
     try:
         from torch.distributed.constants import default_pg_timeout
 
@@ -283,7 +293,7 @@ class RankResult(JsonForm):
 
 
 def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLER_THRESHOLD,
-              **options: Any) -> RankResult:
+              **options: Unpack[BenchmarkOptions]) -> RankResult:
     """:func:`measurefirst.benchmark` on every rank of the initialized process group: a barrier, each rank
     measures its own ``fn`` (``options`` as for ``measurefirst.benchmark``), then every rank's result
     (raw samples included) is gathered on all ranks and summarized (per-rank medians, spread, straggler).

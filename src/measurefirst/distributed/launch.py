@@ -8,7 +8,6 @@ import math
 import os
 import queue as queue_mod
 import socket
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -96,6 +95,8 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
     ``Connection closed by peer``, is not the cause), and ``reports`` holds every rank's own message."""
     import torch.multiprocessing as mp
 
+    from ..measure.timers import Deadline
+
     check_spawn(nproc, timeout_seconds)
     ctx = mp.get_context("spawn")
     results = ctx.Queue()
@@ -105,7 +106,7 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
     for p in procs:
         p.start()
     # the timeout runs from when every rank is up (start-up, at most STARTUP_SECONDS, not counted)
-    deadline = time.monotonic() + STARTUP_SECONDS
+    deadline = Deadline(STARTUP_SECONDS)
     ups: set[int] = set()
     up = False
     got: dict[int, tuple[bool, Any, Any, bool]] = {}
@@ -117,18 +118,18 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
         if kind == "up":
             ups.add(rank)
             if len(ups) == nproc and not order:
-                up, deadline = True, time.monotonic() + timeout_seconds + REPORT_GRACE_SECONDS
+                up, deadline = True, Deadline(timeout_seconds + REPORT_GRACE_SECONDS)
             return
         got[rank] = (kind == "ok", value, named, peer)
         if kind != "ok":
             order.append(rank)
             # one rank failed: the others get a short grace to say why they stopped, then are stopped
-            deadline = min(deadline, time.monotonic() + REPORT_GRACE_SECONDS)
+            deadline = deadline.sooner(REPORT_GRACE_SECONDS)
 
     try:
         while len(got) < nproc:
             try:
-                take(results.get(timeout=max(0.05, min(1.0, deadline - time.monotonic()))))
+                take(results.get(timeout=max(0.05, min(1.0, deadline.left()))))
                 continue
             except queue_mod.Empty:
                 pass
@@ -139,7 +140,7 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
                 if dead and not order:
                     raise RankFailed(f"rank {dead[0]} of {nproc} died (exit code {procs[dead[0]].exitcode}) "
                                      f"without reporting", rank=dead[0])
-            if time.monotonic() >= deadline:
+            if deadline.passed():
                 break
     finally:
         _stop(procs)
@@ -175,9 +176,11 @@ def _stop(procs: list[Any]) -> None:
     for p in procs:
         if p.is_alive():
             p.terminate()
-    end = time.monotonic() + KILL_GRACE_SECONDS
+    from ..measure.timers import Deadline
+
+    end = Deadline(KILL_GRACE_SECONDS)
     for p in procs:
-        p.join(timeout=max(0.0, end - time.monotonic()))
+        p.join(timeout=max(0.0, end.left()))
         if p.is_alive():
             p.kill()
             p.join(timeout=KILL_GRACE_SECONDS)

@@ -258,9 +258,9 @@ class _WaitClock:
             b.record()
             self.pending.append((a, b))
             return
-        t0 = time.perf_counter_ns()
-        run()
-        self.pending.append((time.perf_counter_ns() - t0) / 1e9)
+        from ..measure.timers import host_time
+
+        self.pending.append(host_time(run) / 1e9)
 
     def begin(self) -> None:
         self.active, self.pending, self.step = True, [], {}
@@ -484,9 +484,11 @@ def _silent_ranks(rank: int, world: int) -> list[int]:
         store.set(f"{_WAITING_KEY}{rank}", "1")
     except Exception:  # noqa: BLE001 - the store may be gone with the group
         return []
-    deadline = time.monotonic() + HANG_GRACE_SECONDS
+    from ..measure.timers import Deadline
+
+    deadline = Deadline(HANG_GRACE_SECONDS)
     silent: list[int] = []
-    while time.monotonic() < deadline:
+    while not deadline.passed():
         silent = []
         for r in range(world):
             try:

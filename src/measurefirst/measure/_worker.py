@@ -16,13 +16,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from typing import Any, Callable
 
 
 def busy_wait(ns: int) -> Callable[[], None]:
-    """A pure-Python busy-wait of ``ns`` nanoseconds on the clock."""
-    clock = time.perf_counter_ns
+    """A pure-Python busy-wait of ``ns`` nanoseconds on the host clock."""
+    from .timers import host_clock
+
+    clock = host_clock()
 
     def python_busy_wait() -> None:
         end = clock() + ns

@@ -7,6 +7,7 @@ rest of the package talks to one small interface.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import datetime as _dt
 import functools
 import os
@@ -116,34 +117,36 @@ class Machine:
             yield seen
 
 
-_MACHINE: Machine = Machine()
+#: The machine of the current context: the real one, unless :func:`use_machine` installed another for a
+#: block (a context variable, not a swapped global: a simulation installed in one thread or task is not
+#: seen by another). Read once where a call starts (a timer, a device's synchronizer) and handed down.
+_CURRENT: contextvars.ContextVar[Machine] = contextvars.ContextVar("measurefirst_machine", default=Machine())
 
 
 def machine() -> Machine:
     """The machine measurefirst measures on (the real one unless a simulation is installed)."""
-    return _MACHINE
+    return _CURRENT.get()
 
 
 @contextlib.contextmanager
 def use_machine(m: Machine) -> Iterator[Machine]:
     """Measure on ``m`` inside the block (the simulated GPU uses this)."""
-    global _MACHINE
-    previous, _MACHINE = _MACHINE, m
+    token = _CURRENT.set(m)
     try:
         yield m
     finally:
-        _MACHINE = previous
+        _CURRENT.reset(token)
 
 
 def cuda_api() -> Any:
     """The ``torch.cuda``-like API of the current machine (real or simulated)."""
-    return _MACHINE.cuda
+    return machine().cuda
 
 
 
 def available_devices() -> list[str]:
     """The device strings usable on this machine, e.g. ``["cpu", "cuda:0", "mps"]``."""
-    m = _MACHINE
+    m = machine()
     found = ["cpu"]
     if m.cuda_available():
         found += [f"cuda:{i}" for i in range(m.cuda.device_count())]
@@ -164,7 +167,7 @@ def resolve_device(device: DeviceLike = "auto") -> torch.device:
     ``"auto"`` (or ``None``) picks CUDA, then MPS, then the CPU. An unavailable device raises
     :class:`DeviceError` listing the devices that are available.
     """
-    m = _MACHINE
+    m = machine()
     if is_auto(device):
         if m.cuda_available():
             return torch.device("cuda", m.cuda.current_device())
@@ -202,18 +205,20 @@ def resolve_device(device: DeviceLike = "auto") -> torch.device:
     raise DeviceError(f"device type {dev.type!r} is not supported; available: {avail}")
 
 
-def synchronizer(device: torch.device) -> Callable[[], None]:
-    """A zero-argument function that waits until all work queued on ``device`` is done."""
+def synchronizer(device: torch.device, on: Machine | None = None) -> Callable[[], None]:
+    """A zero-argument function that waits until all work queued on ``device`` (of the machine ``on``,
+    default the current one) is done."""
+    m = on or machine()
     if device.type == "cuda":
         index = device.index
-        cuda = _MACHINE.cuda
+        cuda = m.cuda
 
         def sync_cuda() -> None:
             cuda.synchronize(index)
 
         return sync_cuda
     if device.type == "mps":
-        return _MACHINE.mps.synchronize  # type: ignore[no-any-return]
+        return m.mps.synchronize  # type: ignore[no-any-return]
     return _no_sync
 
 
@@ -225,7 +230,7 @@ def last_level_cache_bytes(device: torch.device) -> int:
     """Size of the cache that a cold-cache flush must evict: the GPU's L2 on CUDA, the CPU's
     last-level cache otherwise (falls back to :data:`FALLBACK_CPU_LLC_BYTES`)."""
     if device.type == "cuda":
-        props = _MACHINE.cuda.get_device_properties(device)
+        props = machine().cuda.get_device_properties(device)
         size = int(getattr(props, "L2_cache_size", 0) or 0)
         return size if size > 0 else FALLBACK_GPU_L2_BYTES
     if device.type == "mps":
@@ -298,7 +303,7 @@ def cpu_model() -> str:
 
 def device_name(device: torch.device) -> str:
     if device.type == "cuda":
-        return str(_MACHINE.cuda.get_device_name(device))
+        return str(machine().cuda.get_device_name(device))
     if device.type == "mps":
         return f"Apple MPS ({cpu_model()})"
     return cpu_model()
@@ -333,10 +338,11 @@ def environment(device: torch.device) -> dict[str, Any]:
         "timestamp": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "measurefirst_version": getattr(sys.modules.get("measurefirst"), "__version__", None),
     }
-    if _MACHINE.simulated:
+    m = machine()
+    if m.simulated:
         env["simulated"] = True
     if device.type == "cuda":
-        props = _MACHINE.cuda.get_device_properties(device)
+        props = m.cuda.get_device_properties(device)
         env["cuda_driver_version"] = _cuda_driver_version()
         env["gpu_capability"] = f"{props.major}.{props.minor}"
         env["gpu_memory_bytes"] = int(props.total_memory)

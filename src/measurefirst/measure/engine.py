@@ -60,10 +60,11 @@ from __future__ import annotations
 import bisect
 import functools
 import gc
+import inspect
 import itertools
 import math
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Literal, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, TypedDict, overload
 
 import torch
 
@@ -115,6 +116,8 @@ REPEAT_MIN_SAMPLES = 3
 
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing_extensions import Unpack
+
     from .noise import NoiseProfile
     from ..results.protocol import Result
 
@@ -963,94 +966,58 @@ def _count(fn: Callable[[], object], event: str, *, device: DeviceLike, label: s
                              phase="counting", index=None) from None
 
 
-@overload
-def benchmark(
-    fn: Callable[[], object],
-    *,
-    device: DeviceLike = "auto",
-    label: str | None = None,
-    setup: Callable[[], object] | None = None,
-    precision: float = defaults.PRECISION,
-    budget: float = defaults.BUDGET_S,
-    min_time: float = defaults.MIN_TIME_S,
-    min_samples: int = defaults.MIN_SAMPLES,
-    max_samples: int | None = None,
-    warmup: int | None = None,
-    trials: int | None = None,
-    number: int | None = None,
-    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S,
-    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S,
-    cold_cache: bool = False,
-    cuda_graph: bool = False,
-    timer: str | Timer = "auto",
-    discard_preempted: bool = True,
-    stop_early: bool = True,
-    reference: bool | Callable[[], object] = False,
-    repeats: int | None = None,
-    count: None = None,
-    processes: int | None = None,
-    noise_profile: "NoiseProfile | Literal[False] | None" = None,
-) -> Measurement: ...
+class BenchmarkOptions(TypedDict, total=False):
+    """The keywords of :func:`benchmark` besides ``count``, each with its type: written once here. The
+    engine's knobs (:class:`Options`'s fields, same names and types) take :class:`Options`'s defaults,
+    the others :data:`CALL_DEFAULTS`; benchmark's typing overloads and its run-time signature
+    (``inspect.signature``, ``help``) are made from this table."""
+
+    device: DeviceLike
+    label: str | None
+    setup: Callable[[], object] | None
+    precision: float
+    budget: float
+    min_time: float
+    min_samples: int
+    max_samples: int | None
+    warmup: int | None
+    trials: int | None
+    number: int | None
+    warmup_min_time: float
+    warmup_max_time: float
+    cold_cache: bool
+    cuda_graph: bool
+    timer: str | Timer
+    discard_preempted: bool
+    stop_early: bool
+    reference: bool | Callable[[], object]
+    repeats: int | None
+    processes: int | None
+    noise_profile: NoiseProfile | Literal[False] | None
+
+
+#: The defaults of benchmark()'s keywords that are not engine knobs (those are :class:`Options`'s).
+CALL_DEFAULTS: BenchmarkOptions = {"device": "auto", "label": None, "setup": None, "timer": "auto",
+                                   "reference": False, "processes": None, "noise_profile": None}
+#: Every keyword benchmark() takes besides ``count``, in the order of its signature.
+BENCHMARK_KEYWORDS: tuple[str, ...] = tuple(BenchmarkOptions.__annotations__)
 
 
 @overload
-def benchmark(
-    fn: Callable[[], object],
-    *,
-    device: DeviceLike = "auto",
-    label: str | None = None,
-    setup: Callable[[], object] | None = None,
-    precision: float = defaults.PRECISION,
-    budget: float = defaults.BUDGET_S,
-    min_time: float = defaults.MIN_TIME_S,
-    min_samples: int = defaults.MIN_SAMPLES,
-    max_samples: int | None = None,
-    warmup: int | None = None,
-    trials: int | None = None,
-    number: int | None = None,
-    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S,
-    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S,
-    cold_cache: bool = False,
-    cuda_graph: bool = False,
-    timer: str | Timer = "auto",
-    discard_preempted: bool = True,
-    stop_early: bool = True,
-    reference: bool | Callable[[], object] = False,
-    repeats: int | None = None,
-    count: str,
-    processes: int | None = None,
-    noise_profile: "NoiseProfile | Literal[False] | None" = None,
-) -> Count: ...
+def benchmark(fn: Callable[[], object], *, count: None = None, **options: Unpack[BenchmarkOptions]) -> Measurement: ...
 
 
-def benchmark(
-    fn: Callable[[], object],
-    *,
-    device: DeviceLike = "auto",
-    label: str | None = None,
-    setup: Callable[[], object] | None = None,
-    precision: float = defaults.PRECISION,
-    budget: float = defaults.BUDGET_S,
-    min_time: float = defaults.MIN_TIME_S,
-    min_samples: int = defaults.MIN_SAMPLES,
-    max_samples: int | None = None,
-    warmup: int | None = None,
-    trials: int | None = None,
-    number: int | None = None,
-    warmup_min_time: float = defaults.WARMUP_MIN_TIME_S,
-    warmup_max_time: float = defaults.WARMUP_MAX_TIME_S,
-    cold_cache: bool = False,
-    cuda_graph: bool = False,
-    timer: str | Timer = "auto",
-    discard_preempted: bool = True,
-    stop_early: bool = True,
-    reference: bool | Callable[[], object] = False,
-    repeats: int | None = None,
-    count: str | None = None,
-    processes: int | None = None,
-    noise_profile: "NoiseProfile | Literal[False] | None" = None,
-) -> Measurement | Count:
+@overload
+def benchmark(fn: Callable[[], object], *, count: str, **options: Unpack[BenchmarkOptions]) -> Count: ...
+
+
+def benchmark(fn: Callable[[], object], *, count: str | None = None,
+              **options: Unpack[BenchmarkOptions]) -> Measurement | Count:
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
+
+    Every keyword is optional: its type is in :class:`BenchmarkOptions`, its default is :class:`Options`'s
+    (the engine's knobs, from :mod:`measurefirst.measure.defaults`) or :data:`CALL_DEFAULTS`'s, and
+    ``help(benchmark)`` (``inspect.signature``) shows the whole signature with the defaults.
 
     Args:
         fn: a callable taking no arguments, e.g. ``lambda: a @ b``.
@@ -1106,55 +1073,95 @@ def benchmark(
         unavailable. BenchmarkError: ``fn`` raised (with ``.partial`` results). Interrupted: Ctrl-C
         (a ``KeyboardInterrupt`` with ``.partial``).
     """
-    check_function(fn)
-    check_label(label)
-    if setup is not None and not callable(setup):
-        raise TypeError(f"setup must be a callable taking no arguments; got {type(setup).__name__}")
-    if count is not None and processes is not None:
-        raise ValueError(f"count={count!r} already counts in a fresh process; drop processes=...")
+    call = _checked_call(fn, count, options)
+    label, setup, timer, device = call["label"], call["setup"], call["timer"], call["device"]
     if count is not None:
-        return _count(fn, count, device=device, label=label, setup=setup, warmup=warmup, trials=trials,
-                      number=number, cold_cache=cold_cache, cuda_graph=cuda_graph, timer=timer, reference=reference)
-    opts = Options(precision=precision, budget=budget, min_time=min_time, min_samples=min_samples,
-                   max_samples=max_samples, warmup=warmup, trials=trials, number=number,
-                   warmup_min_time=warmup_min_time, warmup_max_time=warmup_max_time,
-                   cold_cache=cold_cache, cuda_graph=cuda_graph, discard_preempted=discard_preempted,
-                   stop_early=stop_early, repeats=repeats)
+        return _count(fn, count, device=device, label=label, setup=setup, warmup=call.get("warmup"),
+                      trials=call.get("trials"), number=call.get("number"), cold_cache=call.get("cold_cache", False),
+                      cuda_graph=call.get("cuda_graph", False), timer=timer, reference=call["reference"])
+    opts = engine_options(options)
     check_timer(timer)
-    ref_fn, ref_label = _reference(reference)
+    ref_fn, ref_label = _reference(call["reference"])
     label = label or default_label(fn)
-    if processes is not None:
+    if call["processes"] is not None:
         from . import workers
 
-        return _with_profile(workers.run(fn, processes, opts, label=label, device=device, setup=setup, timer=timer,
-                                         reference=reference, failed=BenchmarkError, interrupted=Interrupted),
-                             noise_profile, timer)
-    cold_ns: float | None = None
-    notes: dict[str, Any] = {}
-    if isinstance(timer, str):
-        try:
-            dev, colds, notes = choose_device([fn], setup, device)
-        except KeyboardInterrupt as exc:
-            raise Interrupted(None) from exc
-        except (SetupError, ColdCallError) as exc:
-            cause = exc.__cause__ or exc
-            what = "setup" if isinstance(exc, SetupError) else "the function"
-            raise BenchmarkError(f"benchmark {label!r}: {what} raised during cold call: {type(cause).__name__}: "
-                                 f"{cause}", label=label, phase="setup" if isinstance(exc, SetupError) else "cold call",
-                                 index=0) from cause
-        cold_ns = colds[0]
-        the_timer = make_timer(dev, timer)
-    else:
-        dev = resolve_device(device)
-        the_timer = timer
-    if cuda_graph and setup is not None:
+        return _with_profile(workers.run(fn, call["processes"], opts, label=label, device=device, setup=setup,
+                                         timer=timer, reference=call["reference"], failed=BenchmarkError,
+                                         interrupted=Interrupted), call["noise_profile"], timer)
+    dev, the_timer, cold_ns, notes = _device_and_timer(fn, setup, device, timer, label)
+    if opts.cuda_graph and setup is not None:
         notes["setup_given"] = True
-    if cuda_graph and dev.type != "cuda":
+    if opts.cuda_graph and dev.type != "cuda":
         raise ValueError(f"cuda_graph=True needs a CUDA device; the device is {dev}")
-    m = measure(fn, the_timer, opts, label=label or default_label(fn), device=dev,
-                env=environment(dev), setup=setup, cold_ns=cold_ns, notes=notes,
-                reference=ref_fn, reference_label=ref_label)
-    return _with_profile(m, noise_profile, timer)
+    m = measure(fn, the_timer, opts, label=label, device=dev, env=environment(dev), setup=setup, cold_ns=cold_ns,
+                notes=notes, reference=ref_fn, reference_label=ref_label)
+    return _with_profile(m, call["noise_profile"], timer)
+
+
+def _signature() -> inspect.Signature:
+    """benchmark()'s signature as ``inspect`` and ``help`` show it, made from :class:`BenchmarkOptions`."""
+    engine = Options()
+    annotations = {name: getattr(hint, "__forward_arg__", hint) for name, hint in BenchmarkOptions.__annotations__.items()}
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    return inspect.Signature(
+        [inspect.Parameter("fn", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation="Callable[[], object]")]
+        + [inspect.Parameter(name, keyword, annotation=annotations[name],
+                             default=CALL_DEFAULTS[name] if name in CALL_DEFAULTS else getattr(engine, name))  # type: ignore[literal-required]
+           for name in BENCHMARK_KEYWORDS]
+        + [inspect.Parameter("count", keyword, annotation="str | None", default=None)],
+        return_annotation="Measurement | Count")
+
+
+benchmark.__signature__ = _signature()  # type: ignore[attr-defined]
+
+
+def _checked_call(fn: object, count: object, options: BenchmarkOptions) -> BenchmarkOptions:
+    """benchmark()'s keywords with the defaults filled in, after refusing what cannot be run: an unknown
+    keyword (naming the nearest one), a function that cannot be timed, a bad label or setup."""
+    unknown = [name for name in options if name not in BENCHMARK_KEYWORDS]
+    if unknown:
+        import difflib
+
+        near = difflib.get_close_matches(unknown[0], (*BENCHMARK_KEYWORDS, "count"), n=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"the keywords are: {', '.join(BENCHMARK_KEYWORDS)}, count"
+        raise TypeError(f"benchmark() got an unexpected keyword argument {unknown[0]!r}; {hint}")
+    check_function(fn)
+    call: BenchmarkOptions = {**CALL_DEFAULTS, **options}
+    check_label(call["label"])
+    setup = call["setup"]
+    if setup is not None and not callable(setup):
+        raise TypeError(f"setup must be a callable taking no arguments; got {type(setup).__name__}")
+    if count is not None and call["processes"] is not None:
+        raise ValueError(f"count={count!r} already counts in a fresh process; drop processes=...")
+    return call
+
+
+def engine_options(options: BenchmarkOptions) -> Options:
+    """The engine's knobs among benchmark()'s keywords, validated (defaults: :class:`Options`'s)."""
+    knobs: dict[str, Any] = {name: value for name, value in options.items() if name in Options.__dataclass_fields__}
+    return Options(**knobs)
+
+
+def _device_and_timer(fn: Callable[[], object], setup: Callable[[], object] | None, device: DeviceLike,
+                      timer: str | Timer, label: str) -> tuple[torch.device, Timer, float | None, dict[str, Any]]:
+    """The device and the timer to measure with, the cold call's time (ns; None when not observed) and
+    the notes for the result's options. A timer given by name is made for the device that
+    :func:`choose_device` resolves (observing the cold call for ``"auto"``); a timer instance is used as
+    given."""
+    if not isinstance(timer, str):
+        return resolve_device(device), timer, None, {}
+    try:
+        dev, colds, notes = choose_device([fn], setup, device)
+    except KeyboardInterrupt as exc:
+        raise Interrupted(None) from exc
+    except (SetupError, ColdCallError) as exc:
+        cause = exc.__cause__ or exc
+        what = "setup" if isinstance(exc, SetupError) else "the function"
+        raise BenchmarkError(f"benchmark {label!r}: {what} raised during cold call: {type(cause).__name__}: "
+                             f"{cause}", label=label, phase="setup" if isinstance(exc, SetupError) else "cold call",
+                             index=0) from cause
+    return dev, make_timer(dev, timer), colds[0], notes
 
 
 def _with_profile(m: Measurement, noise_profile: "NoiseProfile | Literal[False] | None",

@@ -19,13 +19,15 @@ and a simulated GPU (:mod:`measurefirst.measure.simulate`).
 
 from __future__ import annotations
 
+import math
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import torch
 
 from . import defaults
-from .devices import machine, synchronizer
+from .devices import Machine, machine as current_machine, synchronizer
 
 #: Documented resolution of CUDA event timing (about half a microsecond).
 CUDA_EVENT_RESOLUTION_NS = 500.0
@@ -117,11 +119,13 @@ class ClockMarks:
         return [(name, float(t - t0)) for name, t in self._marks]
 
 
-def host_time(run: Callable[[], object], sync: Callable[[], None]) -> float:
+def host_time(run: Callable[[], object], sync: Callable[[], None] = _nothing) -> float:
     """One call of ``run`` on the machine's host clock, in ns: synchronize, start the clock, call,
-    synchronize, stop. For the calls made before a timer exists (``choose_device`` observes each
-    function's cold call to decide the device that the timer is then made for)."""
-    clock = machine().clock_ns
+    synchronize, stop (no ``sync``: a call that leaves no device work, such as a blocking gloo
+    collective). For the calls made before a timer exists (``choose_device`` observes each function's
+    cold call to decide the device that the timer is then made for) and beside one (a step's waits in
+    collectives)."""
+    clock = host_clock()
     sync()
     t0 = clock()
     run()
@@ -129,15 +133,60 @@ def host_time(run: Callable[[], object], sync: Callable[[], None]) -> float:
     return float(clock() - t0)
 
 
+def host_clock(on: Machine | None = None) -> Callable[[], int]:
+    """The machine's host clock (ns), for what is timed beside a timer rather than through one: a truth
+    that a timer is checked against (selfcheck's busy-waits stamp their own start and end), a workload
+    that spins for a while (the noise workloads), the whole run's wall time. On the real machine it is
+    ``time.perf_counter_ns`` itself (no call in between, so a busy-wait's granularity is the clock's); under
+    a simulation, the simulated clock. ``on``: the machine (default the current one)."""
+    m = on or current_machine()
+    return time.perf_counter_ns if type(m).clock_ns is Machine.clock_ns else m.clock_ns
+
+
+def python_timeit(fn: Callable[[], object], repeat: int) -> tuple[int, list[float]]:
+    """Python's ``timeit`` on ``fn`` as ``python -m timeit`` runs it: the loop count from ``autorange``, then
+    ``repeat`` runs of that many calls (seconds each). A reference that reads its own clock, so it runs
+    here, beside the timers (selfcheck shows it next to benchmark())."""
+    import timeit
+
+    t = timeit.Timer(fn)
+    number, _ = t.autorange()
+    return number, t.repeat(repeat=repeat, number=number)
+
+
+class Deadline:
+    """A point on the monotonic clock for a timeout or a time budget: not a measurement, but a clock all
+    the same, so it is read here. ``Deadline(seconds)`` passes ``seconds`` from now; ``Deadline(None)``
+    never passes."""
+
+    __slots__ = ("_end",)
+
+    def __init__(self, seconds: float | None) -> None:
+        self._end = math.inf if seconds is None else time.monotonic() + seconds
+
+    def left(self) -> float:
+        """Seconds until it passes (negative once it has; ``inf`` for none)."""
+        return self._end - time.monotonic()
+
+    def passed(self) -> bool:
+        return time.monotonic() >= self._end
+
+    def sooner(self, seconds: float) -> "Deadline":
+        """The earlier of this deadline and one ``seconds`` from now."""
+        other = Deadline(seconds)
+        return other if other._end < self._end else self
+
+
 class WallTimer:
     """Synchronize, then the host clock; counts preemptions where the OS reports them."""
 
     kind = "wall"
 
-    def __init__(self, device: torch.device | None = None, *, count_preemptions: bool = True) -> None:
+    def __init__(self, device: torch.device | None = None, *, count_preemptions: bool = True,
+                 machine: Machine | None = None) -> None:
+        m = machine or current_machine()
         self._device = device or torch.device("cpu")
-        self._sync = synchronizer(self._device)
-        m = machine()
+        self._sync = synchronizer(self._device, m)
         self._clock = m.clock_ns
         self._switches = m.context_switches if count_preemptions and m.context_switches() is not None else None
         self._probe = m.probe_kernel(self._device)
@@ -208,12 +257,11 @@ class _EventTimer:
     kind = "event"
     resolution_ns = CUDA_EVENT_RESOLUTION_NS
 
-    def __init__(self, device: torch.device, new_event: Callable[[], Any]) -> None:
-        m = machine()
+    def __init__(self, device: torch.device, new_event: Callable[[], Any], m: Machine) -> None:
         self._device = device
         self._new_event = new_event
         self._start, self._end = new_event(), new_event()
-        self._sync = synchronizer(device)
+        self._sync = synchronizer(device, m)
         self._clock = m.clock_ns
         self._probe = m.probe_kernel(device)
 
@@ -257,17 +305,18 @@ class CudaEventTimer(_EventTimer):
     kind = "cuda-event"
     resolution_ns = CUDA_EVENT_RESOLUTION_NS
 
-    def __init__(self, device: torch.device) -> None:
+    def __init__(self, device: torch.device, *, machine: Machine | None = None) -> None:
         if device.type != "cuda":
             raise ValueError(f"CUDA event timer needs a CUDA device, got {device}")
-        cuda = machine().cuda
+        m = machine or current_machine()
+        cuda = m.cuda
         self._cuda = cuda
 
         def new_event() -> Any:
             with cuda.device(device):
                 return cuda.Event(enable_timing=True)
 
-        super().__init__(device, new_event)
+        super().__init__(device, new_event, m)
 
     def _record(self, event: Any) -> None:
         # on this device's current stream, whichever GPU is current for the caller
@@ -278,8 +327,8 @@ class CudaEventTimer(_EventTimer):
             return super().time(run, prelude)
 
 
-def mps_events_available() -> bool:
-    event_mod = getattr(machine().mps, "event", None)
+def mps_events_available(on: Machine | None = None) -> bool:
+    event_mod = getattr((on or current_machine()).mps, "event", None)
     return event_mod is not None and hasattr(event_mod, "Event")
 
 
@@ -289,30 +338,34 @@ class MpsEventTimer(_EventTimer):
     kind = "mps-event"
     resolution_ns = MPS_EVENT_RESOLUTION_NS
 
-    def __init__(self) -> None:
-        if not mps_events_available():
+    def __init__(self, *, machine: Machine | None = None) -> None:
+        m = machine or current_machine()
+        if not mps_events_available(m):
             raise RuntimeError("this torch has no MPS events; use timer='wall'")
-        mps = machine().mps
-        super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True))
+        mps = m.mps
+        super().__init__(torch.device("mps"), lambda: mps.event.Event(enable_timing=True), m)
 
 
 TIMER_CHOICES = defaults.TIMERS
 
 
-def make_timer(device: torch.device, kind: str = "auto") -> Timer:
-    """The timer for ``device``: events on GPUs (``"auto"`` or ``"event"``), wall clock on the CPU."""
+def make_timer(device: torch.device, kind: str = "auto", *, machine: Machine | None = None) -> Timer:
+    """The timer for ``device``: events on GPUs (``"auto"`` or ``"event"``), wall clock on the CPU. The
+    timer reads ``machine`` (default: the current one, :func:`~measurefirst.measure.devices.machine`) from
+    then on: its clock, its device's synchronize and events are handed to it here."""
     if kind not in TIMER_CHOICES:
         raise ValueError(f"timer must be one of {', '.join(TIMER_CHOICES)}; got {kind!r}")
+    m = machine or current_machine()
     if kind == "wall" or device.type == "cpu":
         if kind == "event":
             raise ValueError("timer='event' needs a GPU device (cuda or mps); on the CPU use timer='wall'")
-        return WallTimer(device)
+        return WallTimer(device, machine=m)
     if device.type == "cuda":
-        return CudaEventTimer(device)
+        return CudaEventTimer(device, machine=m)
     if device.type == "mps":
-        if mps_events_available():
-            return MpsEventTimer()
+        if mps_events_available(m):
+            return MpsEventTimer(machine=m)
         if kind == "event":
             raise ValueError("this torch has no MPS events; upgrade torch or use timer='wall'")
-        return WallTimer(device)
+        return WallTimer(device, machine=m)
     raise ValueError(f"no timer for device type {device.type!r}")

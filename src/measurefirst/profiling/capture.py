@@ -34,7 +34,7 @@ from ..measure import defaults, progress
 from ..measure.devices import DeviceLike, environment, machine, resolve_device
 from ..measure.engine import check_label, default_label
 from ..results.errors import check_flag, check_limit
-from ..measure.timers import make_timer
+from ..measure.timers import Timer, make_timer
 from ..results.protocol import build, finite_fields, migrate
 from .kernels import decode_kernel
 
@@ -320,17 +320,14 @@ def profile(
     check_label(label)
     label = label or default_label(fn)
     dev = resolve_device(device)
-    trace_p = _check_writable(trace, "trace")
-    snap_p = _check_writable(memory_snapshot, "memory snapshot")
-    if snap_p is not None and dev.type != "cuda":
+    files = _Files(_check_writable(trace, "trace"), _check_writable(memory_snapshot, "memory snapshot"))
+    if files.snapshot is not None and dev.type != "cuda":
         raise ProfileError("memory_snapshot needs a CUDA device (torch.cuda.memory._record_memory_history)")
     m = machine()
-    if snap_p is not None and m.simulated:
+    if files.snapshot is not None and m.simulated:
         raise ProfileError("memory_snapshot needs a real CUDA device, not the simulated one")
-    timer = make_timer(dev)
-    sync = timer.synchronize
-    cuda = m.cuda if dev.type == "cuda" else None
-    from torch.profiler import ProfilerActivity, schedule
+    timer = make_timer(dev, machine=m)
+    from torch.profiler import ProfilerActivity
 
     activities = [ProfilerActivity.CPU]
     if dev.type == "cuda" and not m.simulated:
@@ -338,87 +335,127 @@ def profile(
     try:
         for _ in range(warmup):
             fn()
-        sync()
+        timer.synchronize()
     except KeyboardInterrupt:
         raise
     except BaseException as exc:  # sys.exit() and other BaseExceptions too: a failure of the function
         raise ProfileError(f"profile {label!r}: the function raised during warm-up: {type(exc).__name__}: {exc}",
                            label=label) from exc
-    tmp_trace: Path | None = None
-    tmp_snap: Path | None = None
-    collected: dict[str, Any] = {}
-
-    def on_ready(prof: Any) -> None:
-        collected["events"] = prof.events()
-        if trace_p is not None:
-            nonlocal tmp_trace
-            fd, name = tempfile.mkstemp(dir=trace_p.parent, prefix=f".{trace_p.name}.", suffix=".tmp")
-            os.close(fd)
-            tmp_trace = Path(name)
-            prof.export_chrome_trace(str(tmp_trace))
-
-    step_times: list[float] = []
-    step_peaks: list[int] = []
-    skip = wait + profiler_warmup
     try:
+        steps_run = _Steps(fn, timer, dev, m.cuda if dev.type == "cuda" else None, label, wait + profiler_warmup)
         try:
-            if snap_p is not None:  # real CUDA only (checked above)
-                torch.cuda.memory._record_memory_history(max_entries=100_000)
-            with quiet_profiler_stderr():
-                with torch.profiler.profile(
-                    activities=activities, schedule=schedule(wait=wait, warmup=profiler_warmup, active=steps),
-                    on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
-                    with_stack=with_stack,
-                ) as prof:
-                    for i in range(steps + skip):
-                        progress.report("profile", label, i + 1, steps + skip)
-                        marks = timer.marks()  # synchronizes first
-                        if cuda is not None:
-                            cuda.reset_peak_memory_stats(dev)  # each step's own peak
-                        with torch.profiler.record_function(STEP_RANGE):
-                            fn()
-                        marks.mark("step")
-                        step_ns = marks.read()[-1][1]
-                        if i >= skip:
-                            step_times.append(step_ns / 1e9)
-                            if cuda is not None:
-                                step_peaks.append(int(cuda.max_memory_allocated(dev)))
-                        prof.step()
+            events = steps_run.profiled(activities, wait, profiler_warmup, steps, with_stack, files)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            if snap_p is not None and dev.type == "cuda":
+            if files.snapshot is not None and dev.type == "cuda":
                 torch.cuda.memory._record_memory_history(enabled=None)
             raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: "
                                f"{exc}", label=label) from exc
-        try:  # writing the files is not the function's failure: ProfileError without a label
-            if snap_p is not None:
-                fd, snap_name = tempfile.mkstemp(dir=snap_p.parent, prefix=f".{snap_p.name}.", suffix=".tmp")
+        files.publish()
+    finally:  # a failure or Ctrl-C leaves no temporary file behind
+        files.clean()
+    ops, work, top, kernels = _tables(events, steps, group_by_shape)
+    module_flops = _flops_by_module(fn) if flops_by_module else None
+    step_times, step_peaks = steps_run.times, steps_run.peaks
+    return Profile(label, str(dev), steps, ops, work, top, kernels,
+                   sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
+                   None if files.trace is None else str(files.trace),
+                   None if files.snapshot is None else str(files.snapshot), module_flops, environment(dev))
+
+
+class _Files:
+    """The trace and the memory snapshot a profile writes: each to a temporary file beside its
+    destination first, moved into place once the profile succeeded (:meth:`publish`); :meth:`clean`
+    removes what a failure or Ctrl-C left."""
+
+    def __init__(self, trace: Path | None, snapshot: Path | None) -> None:
+        self.trace, self.snapshot = trace, snapshot
+        self._tmp_trace: Path | None = None
+        self._tmp_snap: Path | None = None
+
+    def export_trace(self, prof: Any) -> None:
+        if self.trace is not None:
+            fd, name = tempfile.mkstemp(dir=self.trace.parent, prefix=f".{self.trace.name}.", suffix=".tmp")
+            os.close(fd)
+            self._tmp_trace = Path(name)
+            prof.export_chrome_trace(str(self._tmp_trace))
+
+    def publish(self) -> None:
+        """Dump the snapshot and move both files into place (a failure to write is not the function's:
+        ProfileError without a label)."""
+        try:
+            if self.snapshot is not None:
+                fd, snap_name = tempfile.mkstemp(dir=self.snapshot.parent, prefix=f".{self.snapshot.name}.",
+                                                 suffix=".tmp")
                 os.close(fd)
-                tmp_snap = Path(snap_name)
-                torch.cuda.memory._dump_snapshot(str(tmp_snap))  # type: ignore[no-untyped-call]
+                self._tmp_snap = Path(snap_name)
+                torch.cuda.memory._dump_snapshot(str(self._tmp_snap))  # type: ignore[no-untyped-call]
                 torch.cuda.memory._record_memory_history(enabled=None)
-                os.replace(tmp_snap, snap_p)
-                tmp_snap = None
-            if tmp_trace is not None and trace_p is not None:
-                os.replace(tmp_trace, trace_p)
-                tmp_trace = None
+                os.replace(self._tmp_snap, self.snapshot)
+                self._tmp_snap = None
+            if self._tmp_trace is not None and self.trace is not None:
+                os.replace(self._tmp_trace, self.trace)
+                self._tmp_trace = None
         except OSError as exc:
             raise ProfileError(f"cannot write the profile's files: {exc.strerror or exc}") from exc
-    finally:  # a failure or Ctrl-C leaves no temporary file behind
-        for leftover in (tmp_trace, tmp_snap):
+
+    def clean(self) -> None:
+        for leftover in (self._tmp_trace, self._tmp_snap):
             if leftover is not None:
                 try:
                     leftover.unlink()
                 except OSError:
                     pass
-    events = collected.get("events") or []
-    ops, work, top, kernels = _tables(events, steps, group_by_shape)
-    module_flops = _flops_by_module(fn) if flops_by_module else None
-    return Profile(label, str(dev), steps, ops, work, top, kernels,
-                   sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
-                   None if trace_p is None else str(trace_p), None if snap_p is None else str(snap_p),
-                   module_flops, environment(dev))
+
+
+class _Steps:
+    """The profiled calls: each one a step (a :data:`STEP_RANGE` range, its time on the timer and, on CUDA,
+    its own peak memory), the first ``skip`` ones (the profiler's wait and warm-up) left out."""
+
+    def __init__(self, fn: Callable[[], object], timer: Timer, dev: torch.device, cuda: Any, label: str,
+                 skip: int) -> None:
+        self.fn, self.timer, self.dev, self.cuda, self.label, self.skip = fn, timer, dev, cuda, label, skip
+        self.times: list[float] = []
+        self.peaks: list[int] = []
+
+    def profiled(self, activities: list[Any], wait: int, warmup: int, steps: int, with_stack: bool,
+                 files: _Files) -> Any:
+        """Run ``steps`` active steps under torch.profiler; the events of the active steps."""
+        from torch.profiler import schedule
+
+        collected: dict[str, Any] = {}
+
+        def on_ready(prof: Any) -> None:
+            collected["events"] = prof.events()
+            files.export_trace(prof)
+
+        if files.snapshot is not None:  # real CUDA only (checked by profile)
+            torch.cuda.memory._record_memory_history(max_entries=100_000)
+        with quiet_profiler_stderr():
+            with torch.profiler.profile(
+                activities=activities, schedule=schedule(wait=wait, warmup=warmup, active=steps),
+                on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
+                with_stack=with_stack,
+            ) as prof:
+                for i in range(steps + self.skip):
+                    progress.report("profile", self.label, i + 1, steps + self.skip)
+                    self._step(i)
+                    prof.step()
+        return collected.get("events") or []
+
+    def _step(self, i: int) -> None:
+        marks = self.timer.marks()  # synchronizes first
+        if self.cuda is not None:
+            self.cuda.reset_peak_memory_stats(self.dev)  # each step's own peak
+        with torch.profiler.record_function(STEP_RANGE):
+            self.fn()
+        marks.mark("step")
+        step_ns = marks.read()[-1][1]
+        if i >= self.skip:
+            self.times.append(step_ns / 1e9)
+            if self.cuda is not None:
+                self.peaks.append(int(self.cuda.max_memory_allocated(self.dev)))
 
 
 def _flops_by_module(fn: Callable[[], object]) -> dict[str, float]:
@@ -511,7 +548,13 @@ def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
             add(working, e)
         if top_level(e):
             add(tops, e, inclusive_device=True)
-    # device kernels, each with the op that launched it
+    work_keys, top_keys = set(working), set(tops)
+    return (_rows(every, steps, work_keys, top_keys), _rows(working, steps, work_keys, top_keys),
+            _rows(tops, steps, work_keys, top_keys), _kernel_rows(events, device, steps))
+
+
+def _kernel_rows(events: Sequence[Any], device: Sequence[Any], steps: int) -> tuple[KernelRow, ...]:
+    """The device kernels per step, each with the op that launched it, longest first."""
     # a kernel's linked_correlation_id names the front-end op that launched it (torch matches them the
     # same way): CPU, synchronous events that are not themselves linked to another event
     by_id = {e.id: e for e in events if not _is_device_event(e) and not e.is_async
@@ -522,12 +565,9 @@ def _tables(events: Sequence[Any], steps: int, group_by_shape: bool
         ka = kern_agg[(d.name, launcher)]
         ka["calls"] += 1
         ka["total_us"] += d.time_range.end - d.time_range.start
-    kernels = sorted((KernelRow(name, launcher, a["calls"] / steps, a["total_us"] / 1e6 / steps,
-                                a["total_us"] / 1e6 / a["calls"], decode_kernel(name).to_dict())
-                      for (name, launcher), a in kern_agg.items()), key=lambda k: (-k.total_s, k.name))
-    work_keys, top_keys = set(working), set(tops)
-    return (_rows(every, steps, work_keys, top_keys), _rows(working, steps, work_keys, top_keys),
-            _rows(tops, steps, work_keys, top_keys), tuple(kernels))
+    return tuple(sorted((KernelRow(name, launcher, a["calls"] / steps, a["total_us"] / 1e6 / steps,
+                                   a["total_us"] / 1e6 / a["calls"], decode_kernel(name).to_dict())
+                         for (name, launcher), a in kern_agg.items()), key=lambda k: (-k.total_s, k.name)))
 
 
 def _launching_op(runtime: Any) -> str:

@@ -43,6 +43,7 @@ from .errors import check_text
 from .protocol import Result, from_dict
 
 if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
+    from ..measure.timers import Deadline
     from .kinds import Count, Measurement
 
     #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
@@ -298,7 +299,7 @@ class Store:
         switching it to WAL) is waited for, up to the busy timeout, rather than refused."""
         import time
 
-        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        deadline: "Deadline | None" = None  # runs from the first refusal (the timers, and torch, load only then)
         pause = 0.005
         while True:
             try:
@@ -309,8 +310,12 @@ class Store:
                 return
             except sqlite3.OperationalError as exc:
                 transient = "locked" in str(exc).lower() or "busy" in str(exc).lower()
-                if not transient or time.monotonic() > deadline:
+                if not transient or (deadline is not None and deadline.passed()):
                     raise
+                if deadline is None:
+                    from ..measure.timers import Deadline
+
+                    deadline = Deadline(BUSY_TIMEOUT_MS / 1000)
                 self._close_quietly()
                 time.sleep(pause)
                 pause = min(pause * 2, 0.2)

@@ -13,9 +13,9 @@ before or after an estimate is not the truth *during* it. The CPU busy-wait ther
 start and end on the clock (``time.perf_counter_ns``) on every call, while the estimate runs. The truth
 of a row is the median of those self-measured durations plus the median gap between consecutive calls
 of the same loop (call, return and loop overhead), both taken from the very calls the estimate timed;
-where a method times one call per sample, the gap comes from a tight loop run just before. This module
-reads the clock directly, the one place outside ``timers.py`` that does: the truth must not come
-through the code under test. On CUDA the truth is the profiler's kernel time (CUPTI, independent of
+where a method times one call per sample, the gap comes from a tight loop run just before. The busy-wait
+reads the host clock itself (:func:`~measurefirst.measure.timers.host_clock`: ``perf_counter_ns`` with
+nothing in between), not through a Timer: the truth must not come through the code under test. On CUDA the truth is the profiler's kernel time (CUPTI, independent of
 events and of the host clock) and the synchronized wall time per call of a long stream of the same
 kernel, taken before and after the rows of each duration.
 
@@ -56,7 +56,6 @@ import math
 import os
 import statistics
 import subprocess
-import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar, Sequence
 
@@ -64,12 +63,13 @@ import numpy as np
 import torch
 
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
+from ..measure.devices import Machine as RealMachine
 from ..measure.engine import BenchmarkError, benchmark
 from ..results.errors import check_flag, check_kind
 from ..results.findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
 from ..results.protocol import build, migrate
 from ..results.kinds import Measurement
-from ..measure.timers import Marks, Reading, Timer, make_timer
+from ..measure.timers import Marks, Reading, Timer, host_clock, host_time, make_timer, python_timeit
 
 #: Version of the stored selfcheck JSON form.
 SELFCHECK_SCHEMA_VERSION = 1
@@ -539,7 +539,9 @@ class _Spin:
 
 
 def _real_spin(ns: int) -> _Spin:
-    clock = time.perf_counter_ns
+    # the real machine's clock even under a simulated GPU: a simulated clock moves only with simulated
+    # work, so a busy-wait on it would never end (the simulated world spins on its own clock, below)
+    clock = host_clock(RealMachine())
     entries: array.array[int] = array.array("q")
     exits: array.array[int] = array.array("q")
     enter, leave = entries.append, exits.append
@@ -583,6 +585,10 @@ class _World:
 
     def timer(self, device: torch.device, kind: str = "auto") -> Timer:
         return make_timer(device, kind) if self.sim is None else self.sim.timer()
+
+    def clock(self) -> Callable[[], int]:
+        """The clock its timers read (ns): the machine's host clock, or the simulated one."""
+        return host_clock() if self.sim is None else self.sim.timer().now_ns
 
 
 def _loop_gap(spin: _Spin, calls: int) -> float:
@@ -672,13 +678,9 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             continue
         # timeit, as `python -m timeit` reports: autorange, then the best of `repeat` runs
         progress("row", d_s, "timeit")
-        import timeit
-
         gap = _loop_gap(spin, gap_calls)
         spin.reset()
-        t = timeit.Timer(spin.fn)
-        number, _ = t.autorange()
-        runs = t.repeat(repeat=plan.timeit_repeat, number=number)
+        number, runs = python_timeit(spin.fn, plan.timeit_repeat)
         truth = spin.truth(gap)
         spin.reset()
         best = min(runs) / number
@@ -705,12 +707,7 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
 # ---- the CUDA rows ----------------------------------------------------------------------------------
 def _wall_s(sync: Callable[[], None], run: Callable[[], object]) -> float:
     """Synchronized host-clock seconds of ``run()`` (the machine's clock: real, or the simulated GPU's)."""
-    clock = machine().clock_ns
-    sync()
-    t0 = clock()
-    run()
-    sync()
-    return (clock() - t0) / 1e9
+    return host_time(run, sync) / 1e9
 
 
 def _stream_per_call(fn: Callable[[], object], sync: Callable[[], None], calls: int, batches: int = 3) -> float:
@@ -805,28 +802,7 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
             drift = abs(stream_after - stream_before) / stream if stream > 0 else None
             for method, m in results.items():
                 ms.append(m)
-                ci = m.precision_half_width_rel
-                noise = _noise(ci if math.isfinite(ci) else None, drift)
-                base = cuda_tolerance(d_s, method)
-                # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
-                launch_bound = "launch_bound" in [f.code for f in m.findings]
-                # the per-call gap a stream of launches adds to the bare kernel, as measured here
-                gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
-                if method == "events":
-                    if d_s <= CUDA_SHORT_S:  # short kernels: against the kernel time, plus the measured gaps
-                        rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise,
-                                         judged=not launch_bound, note="launch_bound" if launch_bound else k_note))
-                    else:
-                        rows.append(_row(d_s, method, stream, "stream", m.median, base, noise,
-                                         judged=not launch_bound, note="launch_bound" if launch_bound else ""))
-                elif method == "wall":
-                    rows.append(_row(d_s, method, stream, "stream", m.median, base, noise))
-                elif method in ("fixed", "cold_cache"):  # one call per sample: the overhead is in each
-                    share = _overhead_share(m, k_truth)
-                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + ONE_CALL_OVERHEADS * share, noise,
-                                     judged=share <= base, note=k_note if share <= base else "overhead_bound"))
-                else:  # cuda_graph: between the bare kernel and the stream of launches
-                    rows.append(_row(d_s, method, k_truth, k_source, m.median, base + gaps, noise, note=k_note))
+                rows.append(_cuda_row(d_s, method, m, (k_truth, k_source, k_note), stream, drift))
             if references and simulated:
                 rows += [_skip(d_s, m, "simulated") for m in ("do_bench", "do_bench_cudagraph",
                                                               "graph_vs_do_bench_cudagraph", "blocked_autorange")]
@@ -834,6 +810,34 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
                 rows += _cuda_references(sleep, dev, d_s, k_truth, k_source, stream, results.get("cuda_graph"),
                                          plan, progress)
     return rows, ms, rate
+
+
+def _cuda_row(d_s: float, method: str, m: Measurement, kernel: tuple[float, str, str], stream: float,
+              drift: float | None) -> Row:
+    """benchmark()'s row for a CUDA sleep of ``d_s`` seconds measured by ``method``, judged against its truth:
+    ``kernel`` (the kernel's time, where it came from, a note) or the ``stream`` of launches' time per call."""
+    k_truth, k_source, k_note = kernel
+    ci = m.precision_half_width_rel
+    noise = _noise(ci if math.isfinite(ci) else None, drift)
+    base = cuda_tolerance(d_s, method)
+    # the host, not the kernel, sets the per-call time: shown, but not judged against the kernel
+    launch_bound = "launch_bound" in [f.code for f in m.findings]
+    # the per-call gap a stream of launches adds to the bare kernel, as measured here
+    gaps = max(0.0, stream / k_truth - 1) if k_truth else 0.0
+    if method == "events":
+        if d_s <= CUDA_SHORT_S:  # short kernels: against the kernel time, plus the measured gaps
+            return _row(d_s, method, k_truth, k_source, m.median, base + gaps, noise,
+                        judged=not launch_bound, note="launch_bound" if launch_bound else k_note)
+        return _row(d_s, method, stream, "stream", m.median, base, noise,
+                    judged=not launch_bound, note="launch_bound" if launch_bound else "")
+    if method == "wall":
+        return _row(d_s, method, stream, "stream", m.median, base, noise)
+    if method in ("fixed", "cold_cache"):  # one call per sample: the overhead is in each
+        share = _overhead_share(m, k_truth)
+        return _row(d_s, method, k_truth, k_source, m.median, base + ONE_CALL_OVERHEADS * share, noise,
+                    judged=share <= base, note=k_note if share <= base else "overhead_bound")
+    # cuda_graph: between the bare kernel and the stream of launches
+    return _row(d_s, method, k_truth, k_source, m.median, base + gaps, noise, note=k_note)
 
 
 def _cuda_references(sleep: Callable[[], None], dev: torch.device, d_s: float, k_truth: float | None,
@@ -964,8 +968,8 @@ def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progres
 
 # ---- the machine ------------------------------------------------------------------------------------
 def _clock_steps() -> tuple[float, float]:
-    """(smallest nonzero step, median step) between consecutive ``perf_counter_ns`` reads."""
-    clock = time.perf_counter_ns
+    """(smallest nonzero step, median step) between consecutive reads of the host clock (``perf_counter_ns``)."""
+    clock = host_clock()
     reads = [clock() for _ in range(20_000)]
     steps = np.diff(np.asarray(reads, dtype=np.int64))
     nonzero = steps[steps > 0]
@@ -1036,21 +1040,22 @@ def nvidia_smi(index: int | None) -> dict[str, str] | None:
 
 
 class _Load:
-    """Other processes' CPU use and hypervisor steal between start() and stop()."""
+    """Other processes' CPU use and hypervisor steal between start() and stop(), over the wall time on
+    ``clock`` (ns)."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], int]) -> None:
         from .doctor import own_cpu_seconds, proc_stat_seconds
 
-        self._stat, self._own = proc_stat_seconds, own_cpu_seconds
-        self.t0 = time.perf_counter()
+        self._stat, self._own, self._clock = proc_stat_seconds, own_cpu_seconds, clock
+        self.t0 = clock()
         self.s0 = proc_stat_seconds()
         self.own0 = own_cpu_seconds()
 
     def stop(self) -> tuple[float | None, float | None]:
-        s1, own1, t1 = self._stat(), self._own(), time.perf_counter()
+        s1, own1, t1 = self._stat(), self._own(), self._clock()
         if self.s0 is None or s1 is None or t1 <= self.t0:
             return None, None
-        wall = t1 - self.t0
+        wall = (t1 - self.t0) / 1e9
         other = max(0.0, (s1[0] - self.s0[0]) - (own1 - self.own0)) / wall
         return other, max(0.0, s1[1] - self.s0[1]) / wall
 
@@ -1093,36 +1098,17 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     Returns:
         a :class:`SelfCheck`; ``status`` is ``pass``, ``fail`` or ``noisy`` (too noisy to judge).
     """
-    from ..measure.simulate import SimWorld
-
-    check_kind("timer", timer, Timer, "a measurefirst Timer (see measurefirst.measure.timers)", optional=True)
-    check_kind("simulate", simulate, SimWorld, "a measurefirst.measure.simulate.SimWorld (tests), or None for the real clock",
-               optional=True)
-    for name, flag in (("quick", quick), ("references", references)):
-        check_flag(name, flag)
-    if durations_ns is not None:
-        durations_ns = tuple(durations_ns)
-        if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):
-            raise ValueError(f"durations_ns must be positive integers such as (2000, 200000); got {durations_ns!r}")
-        longest = max(durations_ns)
-        if longest > MAX_CPU_DURATION_NS:
-            got = str(longest) if longest < 10**30 else "more than 10**30"
-            raise ValueError(f"durations_ns must be at most {MAX_CPU_DURATION_NS} (100 ms: each is spun for many "
-                             f"samples); got {got}: give shorter busy-waits such as (2000, 200000)")
+    _check_arguments(timer, simulate, quick, references)
+    durations_ns = _checked_durations(durations_ns)
     plan = _QUICK if quick else _FULL
     progress = progress or _nothing
     world = _World(simulate)
     dev = torch.device("cpu") if world.simulated else resolve_device(device)
-    sim_machine = machine().simulated  # the simulated GPU (devices.use_machine): its clock, no real tools
-    t_start = time.perf_counter()
-    load = _Load()
-    mhz_before = None if world.simulated else _cpu_mhz()
-    throttle_before = None if world.simulated else _throttle_count()
-    notes: list[str] = []
-    gpu_before = nvidia_smi(dev.index) if dev.type == "cuda" and not sim_machine else None
-    if dev.type == "cuda" and gpu_before is None and not sim_machine:
-        notes.append("nvidia_smi_missing")
-
+    real = not world.simulated and not machine().simulated  # the simulated GPU (devices.use_machine): no real tools
+    clock = timer.now_ns if timer is not None else world.clock()  # the clock of the timer given, or the world's
+    t_start = clock()
+    load = _Load(clock)
+    before = _Before.read(dev, world.simulated, real)
     timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
     if fault is not None:
         timer = FaultyTimer(timer if timer is not None else world.timer(timer_dev), fault)
@@ -1130,57 +1116,94 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     progress("machine", None, "timer")
     host_timer: Timer = timer if timer is not None else world.timer(timer_dev)
     overhead_ns = _timer_overhead_ns(host_timer)
-    resolution_measured = clock_read = None
-    if not world.simulated and not sim_machine:
-        resolution_measured, clock_read = _clock_steps()
+    resolution_measured, clock_read = _clock_steps() if real else (None, None)
 
-    rows: list[Row] = []
-    ms: list[Measurement] = []
     rate: float | None = None
     if dev.type == "cuda":
         rows, ms, rate = _cuda_rows(dev, plan, timer, references, progress)
     else:
-        durations = durations_ns or CPU_DURATIONS_NS
-        rows, ms = _cpu_rows(world, durations, plan, timer, references, progress, dev.type)
+        rows, ms = _cpu_rows(world, durations_ns or CPU_DURATIONS_NS, plan, timer, references, progress, dev.type)
         if dev.type == "mps":
             rows.append(_skip(CUDA_DURATIONS_S[1], "events", "not_applicable"))
 
     trap_rows: list[Trap] = []
-    if traps and not world.simulated and not sim_machine:
+    if traps and real:
         trap_rows = _traps(dev, plan, rate, progress)
     elif traps:
         trap_rows = [Trap(code, SKIP, note="simulated") for code in ("cold_start", "implicit_sync", "unsynchronized_timer")]
 
+    notes = list(before.notes)
     peak_figures = None
-    if peaks and not world.simulated and not sim_machine:
+    if peaks and real:
         progress("machine", None, "peaks")
         try:
             peak_figures = _peaks(dev, quick)
         except Exception as exc:  # noqa: BLE001 - the peaks are context, not a check
             notes.append(f"peaks_failed: {type(exc).__name__}: {exc}")
     other, steal = load.stop() if not world.simulated else (None, None)
-    throttle_after = None if world.simulated else _throttle_count()
-    from .doctor import cpu_governor
-
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    mach = Machine(
-        timer=host_timer.kind,
-        timer_resolution_ns=float(host_timer.resolution_ns),
-        timer_resolution_measured_ns=resolution_measured,
-        clock_read_ns=clock_read,
-        timer_overhead_ns=overhead_ns,
-        cpu_governor=None if world.simulated else cpu_governor(),
-        cpu_mhz_before=mhz_before, cpu_mhz_after=None if world.simulated else _cpu_mhz(),
-        throttle_events=(None if throttle_before is None or throttle_after is None
-                         else throttle_after - throttle_before),
-        other_load_cores=other, steal_cores=steal, cores=cores,
-        gpu_before=gpu_before,
-        gpu_after=nvidia_smi(dev.index) if dev.type == "cuda" and gpu_before is not None else None,
-        sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes),
-    )
+    mach = before.machine_after(
+        dev, world.simulated, timer=host_timer.kind, timer_resolution_ns=float(host_timer.resolution_ns),
+        timer_resolution_measured_ns=resolution_measured, clock_read_ns=clock_read, timer_overhead_ns=overhead_ns,
+        other_load_cores=other, steal_cores=steal, sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes))
     return SelfCheck(device=str(dev), quick=quick, rows=tuple(rows), traps=tuple(trap_rows), machine=mach,
-                     measurements=tuple(ms), env=environment(dev), seconds=time.perf_counter() - t_start,
+                     measurements=tuple(ms), env=environment(dev), seconds=(clock() - t_start) / 1e9,
                      simulated=world.simulated)
+
+
+def _check_arguments(timer: object, simulate: object, quick: object, references: object) -> None:
+    """Refuse a timer that is not a Timer, a world that is not a SimWorld, a flag that is not a bool."""
+    from ..measure.simulate import SimWorld
+
+    check_kind("timer", timer, Timer, "a measurefirst Timer (see measurefirst.measure.timers)", optional=True)
+    check_kind("simulate", simulate, SimWorld, "a measurefirst.measure.simulate.SimWorld (tests), or None for the real clock",
+               optional=True)
+    for name, flag in (("quick", quick), ("references", references)):
+        check_flag(name, flag)
+
+
+def _checked_durations(durations_ns: Sequence[int] | None) -> tuple[int, ...] | None:
+    """The CPU busy-waits asked for, refused unless positive integers of at most :data:`MAX_CPU_DURATION_NS`."""
+    if durations_ns is None:
+        return None
+    durations_ns = tuple(durations_ns)
+    if not durations_ns or any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in durations_ns):
+        raise ValueError(f"durations_ns must be positive integers such as (2000, 200000); got {durations_ns!r}")
+    longest = max(durations_ns)
+    if longest > MAX_CPU_DURATION_NS:
+        got = str(longest) if longest < 10**30 else "more than 10**30"
+        raise ValueError(f"durations_ns must be at most {MAX_CPU_DURATION_NS} (100 ms: each is spun for many "
+                         f"samples); got {got}: give shorter busy-waits such as (2000, 200000)")
+    return durations_ns
+
+
+@dataclass(frozen=True)
+class _Before:
+    """The machine's state read before the check (None where not visible, or on a simulated clock)."""
+
+    mhz: float | None
+    throttle: int | None
+    gpu: dict[str, str] | None
+    notes: tuple[str, ...]
+
+    @classmethod
+    def read(cls, dev: torch.device, simulated: bool, real: bool) -> "_Before":
+        gpu = nvidia_smi(dev.index) if dev.type == "cuda" and real else None
+        missing = dev.type == "cuda" and gpu is None and real
+        return cls(None if simulated else _cpu_mhz(), None if simulated else _throttle_count(), gpu,
+                   ("nvidia_smi_missing",) if missing else ())
+
+    def machine_after(self, dev: torch.device, simulated: bool, **measured: Any) -> Machine:
+        """The :class:`Machine` of the check: this state before, the same read again after, and ``measured``."""
+        from .doctor import cpu_governor
+
+        throttle_after = None if simulated else _throttle_count()
+        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+        return Machine(
+            cpu_governor=None if simulated else cpu_governor(), cpu_mhz_before=self.mhz,
+            cpu_mhz_after=None if simulated else _cpu_mhz(),
+            throttle_events=None if self.throttle is None or throttle_after is None else throttle_after - self.throttle,
+            cores=cores, gpu_before=self.gpu,
+            gpu_after=nvidia_smi(dev.index) if dev.type == "cuda" and self.gpu is not None else None, **measured)
 
 
 __all__ = ["SelfCheck", "Row", "Trap", "Machine", "FaultyTimer", "Truth", "selfcheck", "judge", "truth_from_stamps",

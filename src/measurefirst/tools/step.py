@@ -405,96 +405,34 @@ def benchmark_step(
     if measured_peak is not None and not isinstance(measured_peak, (int, float)):
         peak_how = _peak_how(measured_peak)
         measured_peak = float(measured_peak.flops_per_s)
-    if not isinstance(model, torch.nn.Module):
-        raise StepError(f"model is a {type(model).__name__}, not a torch.nn.Module; " + CONTRACT)
-    if not isinstance(optimizer, torch.optim.Optimizer):
-        raise StepError(f"optimizer is a {type(optimizer).__name__}, not a torch.optim.Optimizer; " + CONTRACT)
-    for name, v, lo in (("steps", steps, 1), ("warmup", warmup, 0), ("grad_accum", grad_accum, 1),
-                        ("world_size", world_size, 1)):
-        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
-            raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
-    dtype = dtype_name(dtype, STEP_DTYPES)
-    for name, value in (("seq_len", seq_len), ("micro_batch", micro_batch)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise ValueError(f"{name} must be a positive integer (or None); got {value!r}")
-    for name, number in (("flops_per_step", flops_per_step), ("measured_peak", measured_peak)):
-        if isinstance(number, (int, float)) and not isinstance(number, bool) and not (
-                math.isfinite(number) and number > 0):
-            raise ValueError(f"{name} must be a positive, finite number of FLOPs (or None); got {number!r}")
-    if loss_fn is not None and not callable(loss_fn):
-        raise TypeError(f"loss_fn must be a function (outputs, targets) -> loss tensor, or None for the default; "
-                        f"got {type(loss_fn).__name__}")
+    dtype = _checked_arguments(model, optimizer, dtype, loss_fn, steps=steps, warmup=warmup, grad_accum=grad_accum,
+                               world_size=world_size, seq_len=seq_len, micro_batch=micro_batch,
+                               flops_per_step=flops_per_step, measured_peak=measured_peak)
     backend = _compile_backend(compile)
     dev = resolve_device(device)
     next_batch = _batch_source(batches)
     loss_of = loss_fn or default_loss
-    forward_model: Callable[..., Any] = model
-    variant = "eager"
-    if callable(compile) and not isinstance(compile, (bool, str)):
-        forward_model = compile  # already compiled by the caller (compare_steps reuses it)
-        variant = "compile"
-    elif backend is not None:
-        forward_model = torch.compile(model, backend=backend)
-        variant = f"compile({backend})"
+    forward_model, variant = _compiled(model, compile, backend)
     tdev = machine().tensor_device(dev)
     model.to(tdev)
     autocast = _autocast(tdev, dtype)
-    timer = make_timer(dev) if timer is None else timer
     cuda = dev.type == "cuda"
     run_step = _Step(forward_model, optimizer, next_batch, loss_of, autocast, tdev, grad_accum)
-    seen_shapes, first_batch = run_step.shapes, run_step.first_batch
-
-    def one_step(i: int, memory: dict[str, dict[str, int]] | None) -> dict[str, float]:
-        marks = timer.marks()
-
-        def phase_done(name: str) -> None:
-            marks.mark(name)
-            _mem(memory, name)
-
-        try:
-            run_step(phase_done)
-        except StepError as exc:
-            exc.step = i
-            raise
-        except Exception as exc:
-            raise StepError(f"{label}: the {run_step.phase} phase raised at step {i}: {type(exc).__name__}: {exc}",
-                            phase=run_step.phase, step=i) from exc
-        return _phase_seconds(marks)
-
-    api = cuda_api() if cuda else None
-
-    def _mem(memory: dict[str, dict[str, int]] | None, phase: str) -> None:
-        if memory is None or api is None:
-            return
-        peak = int(api.max_memory_allocated(dev))
-        reserved = int(api.max_memory_reserved(dev))
-        cur = memory.setdefault(phase, {"peak_allocated": 0, "peak_reserved": 0})
-        cur["peak_allocated"] = max(cur["peak_allocated"], peak)
-        cur["peak_reserved"] = max(cur["peak_reserved"], reserved)
-        api.reset_peak_memory_stats(dev)  # the next phase's peak starts from here
+    timed = _TimedSteps(run_step, make_timer(dev) if timer is None else timer, dev, label)
 
     # warm-up: compilation, allocation, autotuning happen here, timed apart
-    warm_times: list[float] = []
-    compile_s = None
     model.train()
-    for i in range(warmup):
-        progress.report("step", label, i + 1, warmup + steps)
-        warm_times.append(sum(one_step(i, None).values()))
+    warm_times = timed.warm_up(warmup, steps)
+    compile_s = None
     if variant != "eager" and warm_times:
         compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
     graphs_after_warmup = _dynamo_graphs()
     memory: dict[str, dict[str, int]] | None = {} if cuda else None
+    api = timed.api
     stats0 = api.memory_stats(dev) if api is not None else {}
     if api is not None:
         api.reset_peak_memory_stats(dev)
-    per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
-    totals: list[float] = []
-    for i in range(steps):
-        progress.report("step", label, warmup + i + 1, warmup + steps)
-        t = one_step(warmup + i, memory)
-        for p in PHASES:
-            per_phase[p].append(t.get(p, 0.0))
-        totals.append(sum(t.values()))
+    per_phase, totals = timed.measured(warmup, steps, memory)
     recompiles = max(0, _dynamo_graphs() - graphs_after_warmup)
     stats1 = api.memory_stats(dev) if api is not None else {}
     med = {p: _median(v) for p, v in per_phase.items()}
@@ -502,26 +440,13 @@ def benchmark_step(
     peak_phase = None
     if memory:
         peak_phase = max(memory, key=lambda p: memory[p]["peak_allocated"])
-    # throughput
+    first_batch = run_step.first_batch
     mb = micro_batch if micro_batch is not None else (_leading_dim(first_batch[0]) if first_batch else None)
-    note = "no_seq_len" if seq_len is None else ""
-    samples_dev = None if mb is None else mb * grad_accum / step_s
-    tput = Throughput(mb, seq_len, grad_accum, world_size, samples_dev,
-                      None if samples_dev is None else samples_dev * world_size,
-                      None if (samples_dev is None or seq_len is None) else samples_dev * seq_len,
-                      None if (samples_dev is None or seq_len is None) else samples_dev * seq_len * world_size, note)
-    # FLOPs
+    tput = _throughput(mb, seq_len, grad_accum, world_size, step_s)
     flops, source = _step_flops(flops_per_step, model, loss_of, first_batch, grad_accum, mb, seq_len, autocast)
-    name = device_name(dev)
-    peak_dtype = "tf32" if (dtype == "fp32" and cuda and tf32_matmul_enabled()) else dtype
-    table = dense_peak(name, peak_dtype) if cuda else None
-    achieved = None if flops is None else flops / step_s
-    mfu_table = None if (achieved is None or table is None) else achieved / table[1]
-    peak_words = "fp32 (TF32 on)" if peak_dtype == "tf32" else dtype
-    table_peak = (f"{table[0]} {peak_words} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
-                  else (NOT_IN_TABLE if cuda else NO_TABLE_PEAK_CPU))
-    mfu_measured = None if (achieved is None or not measured_peak) else achieved / measured_peak
-    findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, seen_shapes,
+    mfu_table, table_peak = _table_mfu(dev, dtype, flops, step_s)
+    mfu_measured = None if (flops is None or not measured_peak) else flops / step_s / measured_peak
+    findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, run_step.shapes,
                          micro_batch, first_batch, cuda, compile_s, {"peak_flops": measured_peak, **peak_how})
     return StepResult(
         label=label, device=str(dev), variant=variant, dtype=dtype, steps=steps, warmup_steps=warmup,
@@ -531,6 +456,125 @@ def benchmark_step(
         ooms=(stats1.get("num_ooms", 0) - stats0.get("num_ooms", 0)) if cuda else None,
         throughput=tput, flops_per_step=flops, flops_source=source, mfu_table=mfu_table, mfu_table_peak=table_peak,
         mfu_measured=mfu_measured, mfu_measured_peak=measured_peak, findings=findings, env=environment(dev))
+
+
+def _checked_arguments(model: object, optimizer: object, dtype: str | torch.dtype, loss_fn: object,
+                       **numbers: Any) -> str:
+    """Refuse what benchmark_step cannot run, naming the fix; the dtype's short name."""
+    if not isinstance(model, torch.nn.Module):
+        raise StepError(f"model is a {type(model).__name__}, not a torch.nn.Module; " + CONTRACT)
+    if not isinstance(optimizer, torch.optim.Optimizer):
+        raise StepError(f"optimizer is a {type(optimizer).__name__}, not a torch.optim.Optimizer; " + CONTRACT)
+    for name, lo in (("steps", 1), ("warmup", 0), ("grad_accum", 1), ("world_size", 1)):
+        v = numbers[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < lo:
+            raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+    short = dtype_name(dtype, STEP_DTYPES)
+    for name in ("seq_len", "micro_batch"):
+        value = numbers[name]
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+            raise ValueError(f"{name} must be a positive integer (or None); got {value!r}")
+    for name in ("flops_per_step", "measured_peak"):
+        number = numbers[name]
+        if isinstance(number, (int, float)) and not isinstance(number, bool) and not (
+                math.isfinite(number) and number > 0):
+            raise ValueError(f"{name} must be a positive, finite number of FLOPs (or None); got {number!r}")
+    if loss_fn is not None and not callable(loss_fn):
+        raise TypeError(f"loss_fn must be a function (outputs, targets) -> loss tensor, or None for the default; "
+                        f"got {type(loss_fn).__name__}")
+    return short
+
+
+def _compiled(model: torch.nn.Module, compile: bool | str | Callable[..., Any],
+              backend: str | None) -> tuple[Callable[..., Any], str]:
+    """The forward to run and the variant's name: the model (eager), the model the caller already compiled
+    (compare_steps reuses it), or the model compiled here with ``backend``."""
+    if callable(compile) and not isinstance(compile, (bool, str)):
+        return compile, "compile"
+    if backend is not None:
+        return torch.compile(model, backend=backend), f"compile({backend})"
+    return model, "eager"
+
+
+class _TimedSteps:
+    """Runs one step at a time, marking its phases on the timer, and on CUDA books each phase's peak memory."""
+
+    def __init__(self, run_step: "_Step", timer: Timer, dev: torch.device, label: str) -> None:
+        self.run_step, self.timer, self.dev, self.label = run_step, timer, dev, label
+        self.api = cuda_api() if dev.type == "cuda" else None
+
+    def warm_up(self, warmup: int, steps: int) -> list[float]:
+        """The ``warmup`` steps' seconds (``steps`` timed ones follow: the progress counts both)."""
+        warm_times: list[float] = []
+        for i in range(warmup):
+            progress.report("step", self.label, i + 1, warmup + steps)
+            warm_times.append(sum(self.step(i, None).values()))
+        return warm_times
+
+    def measured(self, warmup: int, steps: int,
+                 memory: dict[str, dict[str, int]] | None) -> tuple[dict[str, list[float]], list[float]]:
+        """The timed steps, after ``warmup`` ones: each phase's seconds, step by step, and each step's total."""
+        per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
+        totals: list[float] = []
+        for i in range(steps):
+            progress.report("step", self.label, warmup + i + 1, warmup + steps)
+            t = self.step(warmup + i, memory)
+            for p in PHASES:
+                per_phase[p].append(t.get(p, 0.0))
+            totals.append(sum(t.values()))
+        return per_phase, totals
+
+    def step(self, i: int, memory: dict[str, dict[str, int]] | None) -> dict[str, float]:
+        """Step ``i``'s seconds by phase (``memory``: where to book the phases' peaks, None: not booked)."""
+        marks = self.timer.marks()
+
+        def phase_done(name: str) -> None:
+            marks.mark(name)
+            self._book_memory(memory, name)
+
+        try:
+            self.run_step(phase_done)
+        except StepError as exc:
+            exc.step = i
+            raise
+        except Exception as exc:
+            raise StepError(f"{self.label}: the {self.run_step.phase} phase raised at step {i}: "
+                            f"{type(exc).__name__}: {exc}", phase=self.run_step.phase, step=i) from exc
+        return _phase_seconds(marks)
+
+    def _book_memory(self, memory: dict[str, dict[str, int]] | None, phase: str) -> None:
+        api, dev = self.api, self.dev
+        if memory is None or api is None:
+            return
+        peak = int(api.max_memory_allocated(dev))
+        reserved = int(api.max_memory_reserved(dev))
+        cur = memory.setdefault(phase, {"peak_allocated": 0, "peak_reserved": 0})
+        cur["peak_allocated"] = max(cur["peak_allocated"], peak)
+        cur["peak_reserved"] = max(cur["peak_reserved"], reserved)
+        api.reset_peak_memory_stats(dev)  # the next phase's peak starts from here
+
+
+def _throughput(mb: int | None, seq_len: int | None, grad_accum: int, world_size: int, step_s: float) -> Throughput:
+    """Samples and tokens per second, on one device and over the job (tokens need ``seq_len``)."""
+    note = "no_seq_len" if seq_len is None else ""
+    samples_dev = None if mb is None else mb * grad_accum / step_s
+    return Throughput(mb, seq_len, grad_accum, world_size, samples_dev,
+                      None if samples_dev is None else samples_dev * world_size,
+                      None if (samples_dev is None or seq_len is None) else samples_dev * seq_len,
+                      None if (samples_dev is None or seq_len is None) else samples_dev * seq_len * world_size, note)
+
+
+def _table_mfu(dev: torch.device, dtype: str, flops: float | None, step_s: float) -> tuple[float | None, str]:
+    """The MFU against the datasheet's dense peak for this GPU and dtype (TF32 when fp32 matmuls use it), and
+    which peak that was (or why there is none)."""
+    cuda = dev.type == "cuda"
+    peak_dtype = "tf32" if (dtype == "fp32" and cuda and tf32_matmul_enabled()) else dtype
+    table = dense_peak(device_name(dev), peak_dtype) if cuda else None
+    mfu = None if (flops is None or table is None) else flops / step_s / table[1]
+    peak_words = "fp32 (TF32 on)" if peak_dtype == "tf32" else dtype
+    table_peak = (f"{table[0]} {peak_words} dense {table[1] / 1e12:.1f} TFLOP/s" if table is not None
+                  else (NOT_IN_TABLE if cuda else NO_TABLE_PEAK_CPU))
+    return mfu, table_peak
 
 
 def _autocast(tdev: torch.device, dtype: str) -> Any:
