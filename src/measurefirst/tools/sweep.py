@@ -22,6 +22,7 @@ from ..results.errors import check_kind
 from ..results.findings import ROOF_MAX, fit_findings, found
 from .fit import NONMONOTONE_DROP, ComplexityFit, FitError, PowerFit, fit_complexity, fit_power, largest_drop
 from ..measure.progress import active, report
+from ..results.base import ResultBase
 from ..results.protocol import migrate
 from ..results.kinds import Finding, Measurement
 from .roofline import PROVENANCE_FIELDS, Bound, Peaks, classify
@@ -233,7 +234,7 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
-class SweepResult:
+class SweepResult(ResultBase):
     """All points of a sweep, with fits and roofline classification computed on request."""
 
     points: tuple[SweepPoint, ...]
@@ -330,20 +331,10 @@ class SweepResult:
     def measurements(self) -> tuple[Measurement, ...]:
         return tuple(p.measurement for p in self.points if p.measurement is not None)
 
-    def __str__(self) -> str:
-        from ..render.text import sweep_lines
-
-        return "\n".join(sweep_lines(self))
-
     def __repr__(self) -> str:
         ok = sum(p.ok for p in self.points)
         return (f"<SweepResult {', '.join(self.labels)} over {len(self.sizes)} sizes on {self.device}: "
                 f"{ok}/{len(self.points)} points measured{'' if self.complete else ', incomplete'}>")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -357,11 +348,6 @@ class SweepResult:
                         "measurement": None if p.measurement is None else p.measurement.to_dict()}
                        for p in self.points],
         }
-
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SweepResult":
