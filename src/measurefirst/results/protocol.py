@@ -3,7 +3,8 @@
 Every result (a measurement, a comparison, a sweep, a profile, a diagnosis, a step, ...) has a
 ``kind`` (a class constant naming it in JSON), its own ``schema_version``, ``to_dict``/``from_dict``/
 ``to_json``, ``complete`` (False for a partial result, as after Ctrl-C) and ``findings`` (data; ``()``
-for a kind that finds nothing). A stored dict is brought up to the kind's current version by
+for a kind that finds nothing); the part every kind shares (JSON, saving, words, HTML) is written once in
+:class:`measurefirst.results.base.ResultBase`. A stored dict is brought up to the kind's current version by
 :func:`migrate`, one version at a time, through ``MIGRATIONS[kind][version]``.
 
 A stored dict is read back into its dataclasses by :func:`build`, which checks every field against its
