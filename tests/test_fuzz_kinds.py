@@ -34,6 +34,7 @@ from measurefirst.render.views import view
 from measurefirst.results.store import Store
 
 import report_kinds
+from json_paths import holder, paths
 
 N_LOADER = 600
 N_CLI = 300
@@ -62,23 +63,6 @@ def _write(path, doc):
     return path
 
 
-def _paths(obj, prefix=()):
-    yield prefix, obj
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
-def _holder(doc, path):
-    target = doc
-    for p in path[:-1]:
-        target = target[p]
-    return target
-
-
 def _swap_type(value, rng):
     """A value of another JSON type that a careless reader might still take."""
     if isinstance(value, bool):
@@ -97,32 +81,32 @@ def _swap_type(value, rng):
 def mutate(doc, rng):
     """One mutated document (a deep copy)."""
     doc = copy.deepcopy(doc)
-    paths = [p for p, _ in _paths(doc) if p]
-    path = rng.choice(paths)
-    holder = _holder(doc, path)
+    spots = [p for p, _ in paths(doc) if p]
+    path = rng.choice(spots)
+    parent = holder(doc, path)
     op = rng.randrange(8)
     if op == 0:
-        holder.pop(path[-1])
+        parent.pop(path[-1])
     elif op in (1, 2):
-        holder[path[-1]] = _swap_type(holder[path[-1]], rng)
+        parent[path[-1]] = _swap_type(parent[path[-1]], rng)
     elif op == 3:
-        holder[path[-1]] = copy.deepcopy(rng.choice(NASTY))
+        parent[path[-1]] = copy.deepcopy(rng.choice(NASTY))
     elif op == 4:
-        lists = [p for p, v in _paths(doc) if p and isinstance(v, list) and v]
+        lists = [p for p, v in paths(doc) if p and isinstance(v, list) and v]
         if lists:
-            target = _holder(doc, rng.choice(lists) + (0,))
+            target = holder(doc, rng.choice(lists) + (0,))
             del target[rng.randrange(len(target)):]
     elif op == 5:
-        versions = [p for p, _ in _paths(doc) if p and p[-1] == "schema_version"] or [path]
-        _holder(doc, p := rng.choice(versions))[p[-1]] = rng.choice([-1, 0, 2, 99, "1", 1.0, True, None, 2**64])
+        versions = [p for p, _ in paths(doc) if p and p[-1] == "schema_version"] or [path]
+        holder(doc, p := rng.choice(versions))[p[-1]] = rng.choice([-1, 0, 2, 99, "1", 1.0, True, None, 2**64])
     elif op == 6:
-        kinds = [p for p, _ in _paths(doc) if p and p[-1] == "kind"] or [path]
-        _holder(doc, p := rng.choice(kinds))[p[-1]] = rng.choice([*KINDS, [], None, 1])
+        kinds = [p for p, _ in paths(doc) if p and p[-1] == "kind"] or [path]
+        holder(doc, p := rng.choice(kinds))[p[-1]] = rng.choice([*KINDS, [], None, 1])
     else:  # several values at once
         for _ in range(3):
-            p = rng.choice(paths)
+            p = rng.choice(spots)
             try:
-                _holder(doc, p)[p[-1]] = _swap_type(_holder(doc, p)[p[-1]], rng)
+                holder(doc, p)[p[-1]] = _swap_type(holder(doc, p)[p[-1]], rng)
             except (KeyError, IndexError, TypeError):
                 pass
     return doc

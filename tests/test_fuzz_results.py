@@ -26,6 +26,8 @@ from measurefirst.results.kinds import Measurement, parse_json
 from measurefirst.measure.simulate import SimWorld
 from measurefirst.tools.sweep import SweepResult, sweep
 
+from json_paths import holder, paths
+
 N_LOADER = 600
 N_CLI = 240
 NASTY = [None, True, False, -1, 0, 1, -1e308, 1e308, math.nan, math.inf, -math.inf, "", "x" * 50, [], {}, [None],
@@ -50,57 +52,34 @@ def documents(tmp_path_factory):
     return d, docs
 
 
-def _paths(obj, prefix=()):
-    """Every (path, value) in a JSON document."""
-    yield prefix, obj
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            yield from _paths(v, prefix + (k,))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj):
-            yield from _paths(v, prefix + (i,))
-
-
 def _set(doc, path, value):
-    target = doc
-    for p in path[:-1]:
-        target = target[p]
-    target[path[-1]] = value
+    holder(doc, path)[path[-1]] = value
 
 
 def _delete(doc, path):
-    target = doc
-    for p in path[:-1]:
-        target = target[p]
-    if isinstance(target, dict):
-        del target[path[-1]]
-    else:
-        target.pop(path[-1])
+    holder(doc, path).pop(path[-1])
 
 
 def mutate(doc, rng):
     """One mutated file, as bytes."""
     doc = copy.deepcopy(doc)
-    paths = [p for p, _ in _paths(doc) if p]
+    spots = [p for p, _ in paths(doc) if p]
     op = rng.randrange(10)
-    path = rng.choice(paths)
+    path = rng.choice(spots)
     if op == 0:
         _delete(doc, path)
     elif op in (1, 2, 3):
         _set(doc, path, copy.deepcopy(rng.choice(NASTY)))
     elif op == 4:
-        lists = [p for p, v in _paths(doc) if p and isinstance(v, list) and v]
+        lists = [p for p, v in paths(doc) if p and isinstance(v, list) and v]
         if lists:
-            p = rng.choice(lists)
-            target = doc
-            for k in p:
-                target = target[k]
+            target = holder(doc, rng.choice(lists) + (0,))
             del target[rng.randrange(len(target)):]
     elif op == 5:
-        versions = [p for p, _ in _paths(doc) if p and p[-1] == "schema_version"]
+        versions = [p for p, _ in paths(doc) if p and p[-1] == "schema_version"]
         _set(doc, rng.choice(versions), rng.choice([-1, 0, 2, 99, "1", 1.0, True, None, 2**64]))
     elif op == 6:
-        kinds = [p for p, _ in _paths(doc) if p and p[-1] == "kind"]
+        kinds = [p for p, _ in paths(doc) if p and p[-1] == "kind"]
         _set(doc, rng.choice(kinds), rng.choice(["measurement", "comparison", "sweep", "profile", None, 1]))
     elif op == 7:
         doc = [doc, copy.deepcopy(doc)] if rng.random() < 0.5 else [doc, 5]

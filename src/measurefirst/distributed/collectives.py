@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..measure import progress
 from ..measure.dtypes import DTYPE_ALIASES, torch_dtype
+from ..results.base import ResultBase
+from ..results.protocol import build, migrate
 from ..results.findings import Finding
-from .bandwidth import OPS, algbw, bus_factor, busbw, elements
+from .bandwidth import OPS, algbw, bus_factor, busbw, elements, human_bytes
 from .group import barrier, dist, guarded
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -49,9 +51,14 @@ class CollectivePoint:
     def busbw(self, n: int) -> float:
         return busbw(self.op, self.size_bytes, self.seconds, n)
 
+    @property
+    def size(self) -> str:
+        """The size as nccl-tests writes it (``64K``, ``16M``; bytes when not a whole unit)."""
+        return human_bytes(self.size_bytes)
+
 
 @dataclass(frozen=True)
-class CollectivesResult:
+class CollectivesResult(ResultBase):
     world_size: int
     backend: str
     device: str
@@ -125,6 +132,10 @@ class CollectivesResult:
         pts = [p for p in self.points if p.op == op and p.error is None]
         return fit_power([p.size_bytes for p in pts], [p.seconds for p in pts])
 
+    def bus_factor(self, op: str) -> float:
+        """busbw / algbw of ``op`` on this group (see :func:`measurefirst.distributed.bandwidth.bus_factor`)."""
+        return bus_factor(op, self.world_size)
+
     def latency_bandwidth(self, op: str) -> tuple[float, float]:
         """The linear model ``t = t0 + size / bw`` fitted to ``op``'s times (least squares on relative
         errors): the latency ``t0`` in seconds and the asymptotic algorithm bandwidth ``bw`` in bytes/s
@@ -151,16 +162,9 @@ class CollectivesResult:
                             "error": p.error} for p in self.points],
                 "findings": [f.to_dict() for f in self.findings]}  # for readers; loading recomputes them
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "CollectivesResult":
         """Load what :meth:`to_dict` wrote (the bandwidths it adds are recomputed)."""
-        from ..results.protocol import build, migrate
-
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         points = d.get("points")
         if not (isinstance(points, (list, tuple)) and all(isinstance(p, dict) for p in points)):
@@ -170,16 +174,6 @@ class CollectivesResult:
                    "rank_seconds": [_real(x) for x in p["rank_seconds"]] if isinstance(p.get("rank_seconds"), list)
                    else p.get("rank_seconds")} for p in points]
         return build(cls, {**d, "points": points}, "collectives")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
-
-    def __str__(self) -> str:
-        from ..render.distributed import collectives_lines
-
-        return "\n".join(collectives_lines(self))
 
 
 def _real(v: Any) -> Any:

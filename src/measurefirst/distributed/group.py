@@ -12,10 +12,11 @@ import os
 import statistics
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..results.protocol import JsonForm, of_kind
+from ..results.base import ResultBase
+from ..results.protocol import build, each, of_kind
 from .layout import node_words as node_words  # re-exported
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -230,7 +231,7 @@ class GroupSummary:
 
 
 @dataclass(frozen=True)
-class RankResult(JsonForm):
+class RankResult(ResultBase):
     """What :func:`benchmark` returns on every rank: its own measurement, every rank's (raw samples
     included) and the group summary."""
 
@@ -278,18 +279,13 @@ class RankResult(JsonForm):
         from ..results.kinds import Measurement
 
         d = of_kind(d, cls.kind, SCHEMA_VERSION)
-        ms = tuple(Measurement.from_dict(m) for m in d["ranks"])
-        rank, summary = int(d["rank"]), d["summary"]
-        if not 0 <= rank < len(ms):
-            raise ValueError(f"rank_group result: rank {rank} is not one of its {len(ms)} ranks")
-        return cls(rank, ms[rank], ms, GroupSummary(tuple(float(x) for x in summary["medians"]),
-                                                    float(summary["threshold"])),
-                   str(d.get("backend") or ""), tuple(dict(n) for n in d.get("nodes") or ()))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        # every rank's measurement is stored under "ranks"; this rank's is the one its number picks
+        r = build(cls, {**d, "measurements": d.get("ranks"), "measurement": None, "backend": d.get("backend") or "",
+                        "nodes": d.get("nodes") or []}, "rank_group",
+                  read={"measurements": lambda v, _: each(Measurement.from_dict)(v, "rank_group.ranks")})
+        if not 0 <= r.rank < len(r.measurements):
+            raise ValueError(f"rank_group result: rank {r.rank} is not one of its {len(r.measurements)} ranks")
+        return replace(r, measurement=r.measurements[r.rank])
 
 
 def benchmark(fn: Callable[[], object], *, straggler_threshold: float = STRAGGLER_THRESHOLD,

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Sequence
 
 from ..results.findings import Finding, found
-from ..results.protocol import migrate
+from ..results.base import ResultBase
+from ..results.protocol import build, each, migrate
 from .group import run_on_ranks
 from .layout import node_of
 
@@ -60,7 +61,7 @@ def group_verdict(per_rank: Sequence["Verdict"]) -> RankVerdict:
 
 
 @dataclass(frozen=True)
-class RankComparison:
+class RankComparison(ResultBase):
     """What :func:`compare` returns on every rank: every rank's :class:`~measurefirst.tools.compare.Comparison`
     (raw samples and block values included), by rank, with the group's backend and each rank's node."""
 
@@ -116,36 +117,18 @@ class RankComparison:
                 "comparisons": [c.to_dict() for c in self.comparisons],
                 "findings": [f.to_dict() for f in self.findings]}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RankComparison":
         from ..tools.compare import Comparison
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            comps = tuple(Comparison.from_dict(c) for c in d["comparisons"])
-            rank = int(d["rank"])
-        except KeyError as exc:
-            raise ValueError(f"rank_comparison result is missing the field {exc}") from exc
-        if not 0 <= rank < len(comps):
-            raise ValueError(f"rank_comparison result: rank {rank} is not one of its {len(comps)} ranks")
-        if len({c.labels for c in comps}) != 1:
+        r = build(cls, {**d, "backend": d.get("backend") or "", "nodes": d.get("nodes") or []}, "rank_comparison",
+                  {"Comparison": Comparison}, read={"comparisons": each(lambda v, _: Comparison.from_dict(v))})
+        if not 0 <= r.rank < len(r.comparisons):
+            raise ValueError(f"rank_comparison result: rank {r.rank} is not one of its {len(r.comparisons)} ranks")
+        if len({c.labels for c in r.comparisons}) != 1:
             raise ValueError("rank_comparison result: the ranks compared different candidates")
-        return cls(rank, comps, str(d.get("backend") or ""), tuple(dict(n) for n in d.get("nodes") or ()))
-
-    def __str__(self) -> str:
-        from ..render.ranks import rank_comparison_lines
-
-        return "\n".join(rank_comparison_lines(self))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        return r
 
 
 def compare(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]],

@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from ..results.findings import Finding, found
-from ..results.protocol import migrate
+from ..results.base import ResultBase
+from ..results.protocol import build, each, migrate
 from ..tools.regression import Change, Regression, change, check_fraction, run_to_run_cv
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -48,9 +49,7 @@ SCHEMA_VERSION = 1
 
 
 def point_label(p: "CollectivePoint") -> str:
-    from .bandwidth import human_bytes
-
-    return f"{p.op} {human_bytes(p.size_bytes)}"
+    return f"{p.op} {p.size}"
 
 
 def check_groups(base: Any, new: Any, *, base_name: str = "base", new_name: str = "new",
@@ -244,7 +243,7 @@ class GroupRun:
 
 
 @dataclass(frozen=True)
-class GroupHistory:
+class GroupHistory(ResultBase):
     """Every saved run of one name of one of :data:`GROUP_KINDS`, oldest first, with the regression check of
     each run against the one before (:meth:`checks`)."""
 
@@ -337,33 +336,17 @@ class GroupHistory:
         return {"kind": self.kind, "schema_version": self.schema_version, "name": self.name, "store": self.store,
                 "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "GroupHistory":
         from ..results.protocol import from_dict
 
+        def run(v: Any, where: str) -> GroupRun:
+            # a run without its date (null or absent) was saved before dates were kept
+            return build(GroupRun, {**v, "created": v.get("created") or ""} if isinstance(v, dict) else v, where,
+                         read={"result": lambda r, _: from_dict(r)})
+
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            runs = tuple(GroupRun(int(r["id"]), str(r["name"]), str(r.get("created") or ""),
-                                  None if r.get("git_commit") is None else str(r["git_commit"]), from_dict(r["result"]))
-                         for r in d["runs"])
-            return cls(str(d["name"]), runs, str(d.get("store") or ""))
-        except KeyError as exc:
-            raise ValueError(f"group history is missing the field {exc}") from exc
-
-    def __str__(self) -> str:
-        from ..render.ranks import group_history_lines
-
-        return "\n".join(group_history_lines(self))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        return build(cls, {**d, "store": d.get("store") or ""}, "group_history", read={"runs": each(run)})
 
 
 def load_group_history(store: "Store", name: str, kind: str) -> GroupHistory:

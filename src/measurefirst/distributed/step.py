@@ -33,7 +33,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar, cast
 
 from ..results.findings import Finding, found
-from ..results.protocol import JsonForm, of_kind
+from ..results.base import ResultBase
+from ..results.protocol import build, each, of_kind
 from .group import STRAGGLER_THRESHOLD, GroupSummary, RankFailed, _post_failure, dist, failed_ranks, guarded
 
 #: ``parallel``: how the model is spread over the ranks.
@@ -92,19 +93,9 @@ class RankStep:
         return max((m["peak_allocated"] for m in self.memory.values()), default=None) if self.memory else None
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "RankStep":
-        return cls(int(d["rank"]), str(d["host"]), int(d["local_rank"]), int(d["node_rank"]),
-                   {str(k): float(v) for k, v in d["phase_s"].items()},
-                   {str(k): float(v) for k, v in d["wait_phase_s"].items()}, float(d["step_s"]), float(d["wait_s"]),
-                   tuple(float(x) for x in d["step_samples_s"]), tuple(float(x) for x in d["wait_samples_s"]),
-                   None if d.get("memory") is None else {str(p): {str(k): int(v) for k, v in m.items()}
-                                                         for p, m in d["memory"].items()},
-                   _opt(d.get("samples_per_s")), _opt(d.get("tokens_per_s")), _opt(d.get("flops_per_step")),
-                   _opt(d.get("mfu_table")))
+    def from_dict(cls, d: Any, where: str = "group_step.rank") -> "RankStep":
+        return build(cls, d, where)
 
-
-def _opt(x: Any) -> float | None:
-    return None if x is None else float(x)
 
 
 @dataclass(frozen=True)
@@ -119,7 +110,7 @@ class PhaseStraggler:
 
 
 @dataclass(frozen=True)
-class GroupStepResult(JsonForm):
+class GroupStepResult(ResultBase):
     """A training step on every rank of a group: per-rank phases, waits and memory; the group's throughput,
     MFU and stragglers (see the module docstring)."""
 
@@ -210,22 +201,11 @@ class GroupStepResult(JsonForm):
     def from_dict(cls, d: dict[str, Any]) -> "GroupStepResult":
         """Load what :meth:`to_dict` wrote, of any version (derived figures and findings are recomputed)."""
         d = of_kind(d, cls.kind, SCHEMA_VERSION)
-        ranks = tuple(RankStep.from_dict(r) for r in d["ranks"])
-        if [r.rank for r in ranks] != list(range(len(ranks))) or not ranks:
+        g = build(cls, {**d, "mfu_table_peak": d.get("mfu_table_peak") or "", "env": d.get("env") or {}}, "group_step",
+                  read={"ranks": each(RankStep.from_dict)})
+        if [r.rank for r in g.ranks] != list(range(len(g.ranks))) or not g.ranks:
             raise ValueError("group_step result: its ranks must be 0..n-1 in order")
-        return cls(str(d["label"]), str(d["parallel"]), str(d["backend"]), str(d["device"]), str(d["dtype"]),
-                   int(d["steps"]), int(d["warmup_steps"]), str(d["wait_method"]), ranks, float(d["threshold"]),
-                   str(d.get("mfu_table_peak") or ""), dict(d.get("env") or {}))
-
-    def __str__(self) -> str:
-        from ..render.group_step import group_step_lines
-
-        return "\n".join(group_step_lines(self))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        return g
 
 
 def _total(values: Any) -> float | None:

@@ -15,7 +15,6 @@ Views of the op table:
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -35,6 +34,7 @@ from ..measure.devices import DeviceLike, environment, machine, resolve_device
 from ..measure.engine import check_label, default_label
 from ..results.errors import check_flag, check_limit
 from ..measure.timers import Timer, make_timer
+from ..results.base import ResultBase
 from ..results.protocol import build, finite_fields, migrate
 from .kernels import decode_kernel
 
@@ -123,7 +123,7 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
-class Profile:
+class Profile(ResultBase):
     """Where the time of one call of ``fn`` goes. Built by :func:`profile`."""
 
     label: str
@@ -173,26 +173,13 @@ class Profile:
     def total_s(self, view: str = "top") -> float:
         return sum(r.total_s for r in self.rows(view))
 
-    def __str__(self) -> str:
-        from ..render.profile import profile_lines
-
-        return "\n".join(profile_lines(self))
-
     def __repr__(self) -> str:
         unit = "kernels" if self.kernels else "work ops"
         return f"<Profile {self.label!r} on {self.device}: {self.work_count:g} {unit} per step, {self.steps} steps>"
 
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
-
     def to_dict(self) -> dict[str, Any]:
         return {"schema_version": self.schema_version, "kind": self.kind, **{
             k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(self).items() if k != "schema_version"}}
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=str)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Profile":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Mapping
 
+from ..results.base import ResultBase
 from ..results.protocol import migrate
 from .capture import Profile, profile
 
@@ -29,7 +30,7 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
-class ProfileDiff:
+class ProfileDiff(ResultBase):
     labels: tuple[str, ...]
     profiles: tuple[Profile, ...]
     rows: tuple[DiffRow, ...]
@@ -43,16 +44,6 @@ class ProfileDiff:
     def counts(self) -> dict[str, int | float]:
         """Work ops (or kernels) launched per step, per implementation."""
         return {label: p.work_count for label, p in zip(self.labels, self.profiles)}
-
-    def __str__(self) -> str:
-        from ..render.profile import diff_lines
-
-        return "\n".join(diff_lines(self))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "ProfileDiff":
@@ -76,11 +67,6 @@ class ProfileDiff:
                 "profiles": [p.to_dict() for p in self.profiles],
                 "rows": [{"name": r.name, "calls": list(r.calls), "time_s": list(r.time_s),
                           "bytes_est": list(r.bytes_est)} for r in self.rows]}
-
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
 
 
 def diff(profiles: Mapping[str, Profile]) -> ProfileDiff:

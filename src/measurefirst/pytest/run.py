@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..results.protocol import JsonForm, build, of_kind
+from ..results.base import ResultBase
+from ..results.protocol import build, of_kind
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..tools.compare import Comparison
@@ -103,7 +104,7 @@ class PytestComparison:
 
 
 @dataclass(frozen=True)
-class PytestRun(JsonForm):
+class PytestRun(ResultBase):
     """What ``pytest --mf-json`` writes: the run's settings, its benchmarks and its comparisons."""
 
     benchmarks: tuple[PytestBenchmark, ...]
@@ -166,8 +167,3 @@ class PytestRun(JsonForm):
     def __repr__(self) -> str:
         return (f"<PytestRun {len(self.benchmarks)} benchmark(s), {len(self.comparisons)} comparison(s), "
                 f"{len(self.regressions)} regression(s)>")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)

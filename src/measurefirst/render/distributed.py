@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..distributed.bandwidth import bus_factor, human_bytes
 from .findings import finding_lines
 from .text import gbps
 from .words import word
@@ -23,9 +22,9 @@ def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str
              f"{'op':<15}{'size':>8}{'count':>11}{'dtype':>9}{'time us':>12}{'algbw GB/s':>12}{'busbw GB/s':>12}"]
     for p in result.points:
         if p.error:
-            lines.append(f"{p.op:<15}{human_bytes(p.size_bytes):>8}  " + word("error_line", lang, error=p.error))
+            lines.append(f"{p.op:<15}{p.size:>8}  " + word("error_line", lang, error=p.error))
             continue
-        lines.append(f"{p.op:<15}{human_bytes(p.size_bytes):>8}{p.count:>11}{p.dtype:>9}{p.seconds * 1e6:>12.1f}"
+        lines.append(f"{p.op:<15}{p.size:>8}{p.count:>11}{p.dtype:>9}{p.seconds * 1e6:>12.1f}"
                      f"{gbps(p.algbw):>12}{gbps(p.busbw(n)):>12}")
     fits = []
     for op in dict.fromkeys(p.op for p in result.points):
@@ -40,7 +39,7 @@ def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str
         if result.fit_problems(op):  # flat or scattered points: the bandwidth is no figure of these data
             fits.append(latency + word("co_fit_poor", lang))
             continue
-        fits.append(latency + word("co_bandwidth", lang, algbw=f"{gbps(bw):>7}", busbw=f"{gbps(bw * bus_factor(op, n)):>7}"))
+        fits.append(latency + word("co_bandwidth", lang, algbw=f"{gbps(bw):>7}", busbw=f"{gbps(bw * result.bus_factor(op)):>7}"))
     if fits:
         lines.append(word("co_fit_head", lang))
         lines += fits

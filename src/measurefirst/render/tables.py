@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .text import cell, ci_range, columns, format_time, format_value, plain, time_unit, verdict_word
 from .gate import spread_lines, undecided_lines
@@ -19,7 +19,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.history import History, SavedRun
     from ..profiling.kernels import KernelInfo
     from ..tools.regression import Regression
-    from ..results.kinds import Measurement
+    from typing_extensions import TypeIs
+
+    from ..results.kinds import Count, Measurement
     from ..results.store import RunRow
 
 
@@ -103,24 +105,27 @@ def imported_line(path: "Path | str", found: Sequence[tuple["Measurement", Path]
     return plain(text)
 
 
+def _is_count(m: Any) -> "TypeIs[Count]":
+    """Whether a saved result is an instruction count (else a time measurement)."""
+    return getattr(m, "kind", None) == "count"
+
+
 def history_table(h: "History", lang: str = "en") -> "Table":
     """Every run of one name with its change against the run before; steps marked."""
     from rich.table import Table
 
-    from ..results.kinds import Count
-
     flagged = set(h.steps())
-    counts = any(isinstance(r.measurement, Count) for r in h.runs)
+    counts = any(_is_count(r.measurement) for r in h.runs)
     table = Table(title=cell(word("history_of", lang, name=h.name)))
     columns(table, (("col_id", "left"), ("created", "left"), ("commit", "left"),
                     ("per_call" if counts else "median", "left"), ("ci95", "left"), ("vs_previous", "left"),
                     ("step_col", "left")), lang)
-    values = [m.per_call if isinstance(m, Count) else m.median for m in h.measurements]
+    values = [m.per_call if _is_count(m) else m.median for m in h.measurements]
     for i, (r, v) in enumerate(zip(h.runs, values)):
         m = r.measurement
         ratio = v / values[i - 1] if i and values[i - 1] > 0 else math.nan
         prev = "" if i == 0 else ("n/a" if not math.isfinite(ratio) else f"{(ratio - 1) * 100:+.1f}%")
-        if isinstance(m, Count):
+        if _is_count(m):
             shown, ci = f"{v:,.0f} {m.event}", word("spread_over", lang, spread=f"{m.spread:.2%}", n=m.n_repeats)
         else:
             # the digits the interval supports, as every other view of a measurement shows it
@@ -136,23 +141,20 @@ def history_table(h: "History", lang: str = "en") -> "Table":
 
 def saved_run_line(r: "SavedRun", lang: str = "en") -> str:
     """``#3 matmul (2026-01-01 00:00:00): matmul: 1.234 ms ...``: a saved run and its result in one line."""
-    from ..results.kinds import Count
     from .text import count_line, measurement_line
 
     m = r.measurement
-    line = count_line(m, lang) if isinstance(m, Count) else measurement_line(m, lang)
+    line = count_line(m, lang) if _is_count(m) else measurement_line(m, lang)
     return word("saved_run_line", lang, id=r.id, name=r.name, created=r.created, line=line)
 
 
 def history_lines(h: "History", lang: str = "en") -> list[str]:
     """Every run of one name in a line: its median (``0.00123 s``) or count per call, steps marked."""
-    from ..results.kinds import Count
-
     flagged = set(h.steps())
     lines = [word("history_head", lang, name=h.name, n=len(h.runs))]
     for i, r in enumerate(h.runs):
         m = r.measurement
-        shown = f"{m.per_call:,.0f} {m.event}" if isinstance(m, Count) else f"{m.median:.6g} s"
+        shown = f"{m.per_call:,.0f} {m.event}" if _is_count(m) else f"{m.median:.6g} s"
         lines.append(word("history_run", lang, id=r.id, created=r.created, value=shown)
                      + (word("history_step_mark", lang) if i in flagged else ""))
     return lines

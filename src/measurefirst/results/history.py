@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .protocol import migrate
+from .base import ResultBase
+from .protocol import build, each, migrate
 from ..tools.regression import steps
 from .kinds import Count, Finding, Measurement, load_result
 
@@ -21,7 +22,7 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
-class SavedRun:
+class SavedRun(ResultBase):
     """A result read from the store (a measurement, or an instruction count), with its run id, name,
     date and git commit."""
 
@@ -50,34 +51,16 @@ class SavedRun:
         return {"kind": self.kind, "schema_version": self.schema_version, "id": self.id, "name": self.name, "created": self.created,
                 "git_commit": self.git_commit, "measurement": self.measurement.to_dict()}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from .safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SavedRun":
+    def from_dict(cls, d: dict[str, Any], where: str = "saved_run") -> "SavedRun":
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            return cls(int(d["id"]), str(d["name"]), str(d.get("created") or ""),
-                       None if d.get("git_commit") is None else str(d["git_commit"]),
-                       load_result(d["measurement"]))
-        except KeyError as exc:
-            raise ValueError(f"saved run is missing the field {exc}") from exc
-
-    def __str__(self) -> str:
-        from ..render.tables import saved_run_line
-
-        return saved_run_line(self)
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        # a run without its date (null or absent) was saved before dates were kept
+        return build(cls, {**d, "created": d.get("created") or ""}, where,
+                     read={"measurement": lambda v, _: load_result(v)})
 
 
 @dataclass(frozen=True)
-class History:
+class History(ResultBase):
     """Every saved run of one name, oldest first, with the runs where the time stepped."""
 
     name: str
@@ -108,28 +91,11 @@ class History:
         return {"kind": self.kind, "schema_version": self.schema_version, "name": self.name, "store": self.store,
                 "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from .safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "History":
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        try:
-            return cls(str(d["name"]), tuple(SavedRun.from_dict(r) for r in d["runs"]), str(d.get("store") or ""))
-        except KeyError as exc:
-            raise ValueError(f"history is missing the field {exc}") from exc
-
-    def __str__(self) -> str:
-        from ..render.tables import history_lines
-
-        return "\n".join(history_lines(self))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        return build(cls, {**d, "store": d.get("store") or ""}, "history",
+                     read={"runs": each(SavedRun.from_dict)})
 
 
 def usable(m: Measurement | Count) -> bool:

@@ -6,7 +6,6 @@ recomputed, filtered or merged later without re-running anything.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
@@ -17,7 +16,9 @@ import numpy as np
 from ..measure import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
 from .findings import assess, assess_count
+from .base import ResultBase
 from .protocol import build
+from .protocol import parse_json as parse_json  # re-exported: read by loading and the store
 from .protocol import migrate as migrate_kind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -202,7 +203,7 @@ def spread_factor(n: int) -> float:
 
 
 @dataclass(frozen=True)
-class Measurement:
+class Measurement(ResultBase):
     """The result of :func:`measurefirst.benchmark`: raw samples plus how they were taken.
 
     Per-call statistics, in seconds, are attributes: ``median``, ``mean``, ``min``, ``max``,
@@ -435,12 +436,7 @@ class Measurement:
     def target_met(self) -> bool:
         return self.stop.target_met
 
-    # ---- rendering --------------------------------------------------------------------------
-    def __str__(self) -> str:
-        from ..render.text import measurement_line
-
-        return measurement_line(self)
-
+    # ---- rendering (str and HTML: ResultBase) ------------------------------------------------
     def __repr__(self) -> str:
         if self.summary is None:
             return f"<Measurement {self.label!r}: no samples [{self.device}, {self.timer}]>"
@@ -450,11 +446,6 @@ class Measurement:
                 f"±{format_relative(self.ci_half_width_rel)}, {self.n_rounds} samples × {self.loop_counts[-1]} calls "
                 f"[{self.device}, {self.timer}]{'' if self.complete else ' incomplete'}"
                 f"{', ' + str(len(self.findings)) + ' finding(s)' if self.findings else ''}>")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     # ---- JSON -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -500,12 +491,6 @@ class Measurement:
             d["normalized"] = None if norm is None else asdict(norm)
         return d
 
-    def to_json(self, indent: int | None = 2) -> str:
-        """Strict JSON (non-finite numbers become null, noted in the object; see :mod:`measurefirst.results.safeio`)."""
-        from .safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any], path: str = "measurement") -> "Measurement":
         """Rebuild a measurement from its stored form, migrating older schema versions. The whole
@@ -543,16 +528,10 @@ class Measurement:
             schema_version=SCHEMA_VERSION,
         )
 
-    @classmethod
-    def from_json(cls, text: str | bytes) -> "Measurement":
-        data = parse_json(text)
-        if not isinstance(data, dict) or data.get("kind") != "measurement":
-            raise ValueError("not a measurefirst measurement (missing \"kind\": \"measurement\")")
-        return cls.from_dict(data)
 
 
 @dataclass(frozen=True)
-class Count:
+class Count(ResultBase):
     """The result of ``benchmark(fn, count="instructions")``: how many user-space instructions one
     call of ``fn`` executes, counted (not timed) over ``calls`` calls in each of several repeats.
 
@@ -611,19 +590,9 @@ class Count:
     def n_repeats(self) -> int:
         return len(self.counts)
 
-    def __str__(self) -> str:
-        from ..render.text import count_line
-
-        return count_line(self)
-
     def __repr__(self) -> str:
         return (f"<Count {self.label!r}: {self.per_call:,.0f} {self.event}/call over {self.n_repeats} x "
                 f"{self.calls} calls [{self.backend}]>")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -635,24 +604,9 @@ class Count:
             "findings": [f.to_dict() for f in self.findings], "complete": self.complete,
         }
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from .safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Count":
         return build(cls, migrate_kind(d, "count", COUNT_SCHEMA_VERSION), "count")
-
-    @classmethod
-    def from_json(cls, text: str) -> "Count":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a measurefirst JSON result: {exc}") from exc
-        if not isinstance(data, dict) or data.get("kind") != "count":
-            raise ValueError("not a measurefirst count (missing \"kind\": \"count\")")
-        return cls.from_dict(data)
 
 
 def load_result(data: dict[str, Any]) -> "Measurement | Count":
@@ -696,24 +650,6 @@ def migrate(d: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---- loading: parse and validate, raising only ValueError ----------------------------------------
-def parse_json(text: str | bytes) -> Any:
-    """``json.loads`` that raises only ``ValueError`` (bad syntax, bad encoding, numbers too long,
-    nesting deep enough to exhaust the recursion limit) with a one-line message."""
-    if isinstance(text, bytes):
-        try:
-            text = text.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ValueError(f"not a measurefirst JSON result: not UTF-8 text (byte {exc.start})") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"not a measurefirst JSON result: invalid JSON ({exc.msg} at line {exc.lineno} "
-                         f"column {exc.colno})") from None
-    except (ValueError, RecursionError) as exc:
-        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ValueError(f"not a measurefirst JSON result: invalid JSON ({why})") from None
-
-
 def measurements_in(item: Any, path: str) -> "list[Measurement | Count]":
     """The measurements (or instruction counts) in one parsed results document of a kind defined here:
     a measurement, a count, a comparison's or ``pytest --mf-json``'s measurements. Raises ``ValueError``

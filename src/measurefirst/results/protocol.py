@@ -3,7 +3,8 @@
 Every result (a measurement, a comparison, a sweep, a profile, a diagnosis, a step, ...) has a
 ``kind`` (a class constant naming it in JSON), its own ``schema_version``, ``to_dict``/``from_dict``/
 ``to_json``, ``complete`` (False for a partial result, as after Ctrl-C) and ``findings`` (data; ``()``
-for a kind that finds nothing). A stored dict is brought up to the kind's current version by
+for a kind that finds nothing); the part every kind shares (JSON, saving, words, HTML) is written once in
+:class:`measurefirst.results.base.ResultBase`. A stored dict is brought up to the kind's current version by
 :func:`migrate`, one version at a time, through ``MIGRATIONS[kind][version]``.
 
 A stored dict is read back into its dataclasses by :func:`build`, which checks every field against its
@@ -18,11 +19,12 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import json
 import math
 import re
 import types
 import typing
-from typing import Any, Callable, Protocol, TypeVar, Union, runtime_checkable
+from typing import Any, Callable, Mapping, Protocol, TypeVar, Union, runtime_checkable
 
 T = TypeVar("T")
 
@@ -247,13 +249,22 @@ class Result(Protocol):
     def to_json(self, indent: int | None = 2) -> str: ...
 
 
-class JsonForm:
-    """A result's ``to_json``: its ``to_dict`` as strict JSON (NaN written as null), for kinds to inherit."""
-
-    def to_json(self: Result, indent: int | None = 2) -> str:
-        from .safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
+def parse_json(text: str | bytes) -> Any:
+    """``json.loads`` that raises only ``ValueError`` (bad syntax, bad encoding, numbers too long,
+    nesting deep enough to exhaust the recursion limit) with a one-line message."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not a measurefirst JSON result: not UTF-8 text (byte {exc.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not a measurefirst JSON result: invalid JSON ({exc.msg} at line {exc.lineno} "
+                         f"column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ValueError(f"not a measurefirst JSON result: invalid JSON ({why})") from None
 
 
 def of_kind(d: Any, kind: str, current: int) -> dict[str, Any]:
@@ -349,12 +360,19 @@ def _check(hint: Any, v: Any, where: str) -> Any:
     raise ValueError(f"{where} must be {_expected(hint)}; got {_short(v)}")
 
 
-def build(cls: type[T], d: Any, where: str, names: dict[str, Any] | None = None) -> T:
+#: Reads one stored field: its value and where it is (``history.runs``) in, the field's value out.
+Reader = Callable[[Any, str], Any]
+
+
+def build(cls: type[T], d: Any, where: str, names: dict[str, Any] | None = None,
+          read: Mapping[str, Reader] | None = None) -> T:
     """The dataclass ``cls`` from its stored dict ``d``, every field checked against its annotation (lists
     become tuples where a tuple is declared; nested dataclasses are built in turn); ``kind``,
     ``schema_version`` and keys ``cls`` does not have are left out. A missing field without a default, or
     one of the wrong type, raises ``ValueError`` naming it (``profile.ops[3].calls must be a number``).
-    ``names``: classes the annotations name but the class's module imports only for type checking."""
+    ``names``: classes the annotations name but the class's module imports only for type checking.
+    ``read``: fields read by a reader of their own (a nested result kind's ``from_dict``; see :func:`each`)
+    before their annotation is checked."""
     if not isinstance(d, dict):
         raise ValueError(f"{where} must be a JSON object; got {_short(d)}")
     note = d.get(_NON_FINITE_KEY)
@@ -370,8 +388,21 @@ def build(cls: type[T], d: Any, where: str, names: dict[str, Any] | None = None)
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise ValueError(f"{where} is missing the field {f.name!r}")
             continue
-        values[f.name] = _check(hints[f.name], d[f.name], f"{where}.{f.name}")
+        value = d[f.name] if read is None or f.name not in read else read[f.name](d[f.name], f"{where}.{f.name}")
+        values[f.name] = _check(hints[f.name], value, f"{where}.{f.name}")
     return cls(**values)
+
+
+def each(read: Reader) -> Reader:
+    """A reader of a stored list whose items ``read`` reads (``each(lambda v, w: SavedRun.from_dict(v))``):
+    a tuple of what it returns, or ``ValueError`` when the value is not a list."""
+
+    def read_all(v: Any, where: str) -> tuple[Any, ...]:
+        if not isinstance(v, (list, tuple)):
+            raise ValueError(f"{where} must be a list; got {_short(v)}")
+        return tuple(read(x, f"{where}[{i}]") for i, x in enumerate(v))
+
+    return read_all
 
 
 def finite_fields(obj: Any, where: str, names: tuple[str, ...]) -> None:

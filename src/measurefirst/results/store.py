@@ -35,7 +35,7 @@ import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeAlias, TypeVar
 from urllib.parse import quote
 
 from .errors import StoreError as StoreError  # measurefirst.results.store.StoreError, as before
@@ -47,7 +47,7 @@ if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs 
     from .kinds import Count, Measurement
 
     #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
-    Measured = Measurement | Count
+    Measured: TypeAlias = "Measurement | Count"
 #: The kinds of :data:`Measured`: a history, ``latest`` and ``get`` read only these.
 MEASURED_KINDS = ("measurement", "count")
 

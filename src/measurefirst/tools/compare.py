@@ -35,7 +35,6 @@ The rules (asserted exactly by the tests with a simulated clock):
 
 from __future__ import annotations
 
-import json
 import math
 import random
 from dataclasses import asdict, dataclass, field
@@ -58,6 +57,7 @@ from ..measure.engine import (
     choose_device,
     raised_words,
 )
+from ..results.base import ResultBase
 from ..results.protocol import build, migrate
 from ..results.kinds import Finding, Measurement, Stop
 from ..measure.timers import Timer, make_timer
@@ -127,7 +127,7 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(ResultBase):
     """Result of :func:`compare`: per-candidate measurements, the round order, the verdicts."""
 
     labels: tuple[str, ...]
@@ -154,19 +154,9 @@ class Comparison:
     def verdict(self, label: str) -> Verdict:
         return self.verdicts[self.labels.index(label)]
 
-    def __str__(self) -> str:
-        from ..render.text import comparison_lines
-
-        return "\n".join(comparison_lines(self))
-
     def __repr__(self) -> str:
         parts = ", ".join(f"{v.label}: {v.words()}" for v in self.verdicts if v.verdict != "baseline")
         return f"<Comparison vs {self.baseline!r}: {parts}; {len(self.orders)} rounds>"
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -176,9 +166,6 @@ class Comparison:
             "orders": [list(o) for o in self.orders], "verdicts": [asdict(v) for v in self.verdicts],
             "stop": asdict(self.stop), "options": dict(self.options), "complete": self.complete,
         }
-
-    def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Comparison":

@@ -26,6 +26,7 @@ from ..measure import defaults, progress
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from ..measure.engine import BenchmarkError, benchmark, check_label, check_timer, default_label
 from ..results.findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
+from ..results.base import ResultBase
 from ..results.protocol import build, migrate
 from ..results.kinds import Measurement
 from ..measure.timers import Timer, make_timer
@@ -58,7 +59,7 @@ SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)
-class Diagnosis:
+class Diagnosis(ResultBase):
     """What :func:`doctor` found. ``findings`` are data; ``str()`` explains them in words."""
 
     label: str
@@ -94,24 +95,9 @@ class Diagnosis:
         return (f"<Diagnosis {self.label!r} on {self.device}: {len(self.warnings)} warning(s), "
                 f"{len(self.findings)} finding(s){', failed' if self.error else ''}>")
 
-    def __str__(self) -> str:
-        from ..render.doctor import diagnosis_lines
-
-        return "\n".join(diagnosis_lines(self))
-
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, **asdict(replace(self, measurement=None)),
                 "measurement": None if self.measurement is None else self.measurement.to_dict()}
-
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Diagnosis":

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence, TypeVar
 
 from ..measure import defaults, stats
 from ..results.errors import check_kind
+from ..results.base import ResultBase
 from ..results.protocol import build, migrate
 from ..results.kinds import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Finding, Measurement
 
@@ -214,7 +215,7 @@ class Change:
 
 
 @dataclass(frozen=True)
-class Regression:
+class Regression(ResultBase):
     """A regression check of saved results: the :class:`Change` of each benchmark found in both
     ``base`` and ``new`` (what they were: files, ``#ID``, ``@NAME~K``), the labels found in one only,
     and whether a gate (``--fail-if-slower``) was set."""
@@ -253,11 +254,6 @@ class Regression:
                 "changes": [{**asdict(c), "verdict": c.verdict(self.gate)} for c in self.changes],
                 "findings": [f.to_dict() for f in self.findings]}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Regression":
         d = migrate(d, cls.kind, SCHEMA_VERSION)
@@ -266,16 +262,6 @@ class Regression:
             raise ValueError("regression.changes must be a list")
         return build(cls, {**d, "changes": tuple(Change.from_dict(c) for c in changes),
                            "findings": tuple(Finding.from_dict(f) for f in d.get("findings") or ())}, "regression")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
-
-    def __str__(self) -> str:
-        from ..render.tables import regression_text
-
-        return regression_text(self)
 
 
 def _log_half_width(m: Measurement) -> float:

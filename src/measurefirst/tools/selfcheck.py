@@ -51,7 +51,6 @@ from __future__ import annotations
 import array
 import glob
 import itertools
-import json
 import math
 import os
 import statistics
@@ -67,6 +66,7 @@ from ..measure.devices import Machine as RealMachine
 from ..measure.engine import BenchmarkError, benchmark
 from ..results.errors import check_flag, check_kind
 from ..results.findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO, Finding, found
+from ..results.base import ResultBase
 from ..results.protocol import build, migrate
 from ..results.kinds import Measurement
 from ..measure.timers import Marks, Reading, Timer, host_clock, host_time, make_timer, python_timeit
@@ -195,7 +195,7 @@ class Machine:
 
 
 @dataclass(frozen=True)
-class SelfCheck:
+class SelfCheck(ResultBase):
     """The result of :func:`selfcheck`: rows, traps, the machine, and the measurements behind them."""
 
     kind: ClassVar[str] = "selfcheck"
@@ -247,16 +247,6 @@ class SelfCheck:
                 for r in self.noisy_rows]
         return tuple(out)
 
-    def __str__(self) -> str:
-        from ..render.selfcheck import selfcheck_text
-
-        return selfcheck_text(self)
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
-
     def __repr__(self) -> str:
         return (f"<SelfCheck {self.device}: {self.status}, {len(self.rows)} rows "
                 f"({len(self.failed_rows)} failed, {len(self.noisy_rows)} noisy), "
@@ -281,9 +271,6 @@ class SelfCheck:
             "measurements": [m.to_dict() for m in self.measurements],
         }
 
-    def to_json(self, indent: int | None = 2) -> str:
-        return json.dumps(self.to_dict(), indent=indent, allow_nan=False, default=str)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SelfCheck":
         if d.get("kind") != cls.kind:
@@ -294,16 +281,6 @@ class SelfCheck:
             raise ValueError(f"selfcheck.measurements must be a list; got {type(stored).__name__}")
         measurements = tuple(Measurement.from_dict(x, f"selfcheck.measurements[{i}]") for i, x in enumerate(stored))
         return build(cls, {**d, "measurements": measurements}, "selfcheck")
-
-    @classmethod
-    def from_json(cls, text: str) -> "SelfCheck":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"not a measurefirst JSON result: {exc}") from exc
-        if not isinstance(data, dict):
-            raise ValueError('not a measurefirst selfcheck (missing "kind": "selfcheck")')
-        return cls.from_dict(data)
 
 
 def _finite_dict(d: dict[str, Any]) -> dict[str, Any]:

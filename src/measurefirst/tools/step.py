@@ -21,7 +21,8 @@ from ..measure import defaults, progress, stats
 from ..measure.devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from ..measure.dtypes import dtype_name, torch_dtype
 from ..results.findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
-from ..results.protocol import JsonForm, build, migrate, of_kind
+from ..results.base import ResultBase
+from ..results.protocol import build, each, migrate, of_kind
 from ..cli.targets import STEP_CONTRACT as CONTRACT
 from ..measure.timers import Marks, Timer, make_timer
 
@@ -107,7 +108,7 @@ RANGED_SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
-class StepResult:
+class StepResult(ResultBase):
     """Phase times (median seconds per step), the step, memory, throughput, FLOPs, MFU, findings."""
 
     label: str
@@ -153,23 +154,8 @@ class StepResult:
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, **asdict(self)}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     def __repr__(self) -> str:
         return f"<StepResult {self.label!r} on {self.device}: step {self.step_s * 1e3:.3f} ms, {len(self.findings)} finding(s)>"
-
-    def __str__(self) -> str:
-        from ..render.step import step_lines
-
-        return "\n".join(step_lines([self]))
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "StepResult":
@@ -185,7 +171,7 @@ class StepResult:
 
 
 @dataclass(frozen=True)
-class StepComparison:
+class StepComparison(ResultBase):
     """The result of :func:`compare_steps`: each variant's :class:`StepResult`, and the interleaved
     comparison of their whole steps (``None`` with a single variant)."""
 
@@ -207,34 +193,15 @@ class StepComparison:
         return {"kind": self.kind, "schema_version": self.schema_version, "steps": [r.to_dict() for r in self.steps],
                 "comparison": None if self.comparison is None else self.comparison.to_dict()}
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "StepComparison":
         """Load what :meth:`to_dict` (``measurefirst step --json``) wrote, of any version."""
         from .compare import Comparison
 
-        if not isinstance(d, dict):
-            raise ValueError(f"a step comparison must be a JSON object; got {type(d).__name__}")
         d = migrate(d, cls.kind, COMPARISON_SCHEMA_VERSION)
-        steps, comparison = d.get("steps"), d.get("comparison")
-        if not isinstance(steps, list):
-            raise ValueError("step comparison.steps must be a list of step results")
-        return cls(tuple(StepResult.from_dict(r) for r in steps),
-                   None if comparison is None else Comparison.from_dict(comparison))
-
-    def __str__(self) -> str:
-        from ..render.step import step_comparison_text
-
-        return step_comparison_text(self)
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
+        return build(cls, d, "step_comparison", {"Comparison": Comparison},
+                     read={"steps": each(lambda v, _: StepResult.from_dict(v)),
+                           "comparison": lambda v, _: None if v is None else Comparison.from_dict(v)})
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -838,7 +805,7 @@ class _RangeRecorder:
 
 
 @dataclass(frozen=True)
-class RangedStepResult(JsonForm):
+class RangedStepResult(ResultBase):
     """A single step callable timed by its ``measurefirst.range`` phases (median seconds per step)."""
 
     label: str
@@ -865,16 +832,6 @@ class RangedStepResult(JsonForm):
     def from_dict(cls, d: dict[str, Any]) -> "RangedStepResult":
         """Load what :meth:`to_dict` wrote, of any version."""
         return build(cls, of_kind(d, cls.kind, RANGED_SCHEMA_VERSION), "ranged_step")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
-
-    def __str__(self) -> str:
-        from ..render.step import ranged_step_line
-
-        return ranged_step_line(self)
 
 
 def benchmark_ranged_step(step: Callable[[], object], *, device: DeviceLike = "auto", steps: int = 20,

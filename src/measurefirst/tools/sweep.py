@@ -22,7 +22,8 @@ from ..results.errors import check_kind
 from ..results.findings import ROOF_MAX, fit_findings, found
 from .fit import NONMONOTONE_DROP, ComplexityFit, FitError, PowerFit, fit_complexity, fit_power, largest_drop
 from ..measure.progress import active, report
-from ..results.protocol import migrate
+from ..results.base import ResultBase
+from ..results.protocol import build, each, migrate
 from ..results.kinds import Finding, Measurement
 from .roofline import PROVENANCE_FIELDS, Bound, Peaks, classify
 
@@ -242,7 +243,7 @@ SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
-class SweepResult:
+class SweepResult(ResultBase):
     """All points of a sweep, with fits and roofline classification computed on request."""
 
     points: tuple[SweepPoint, ...]
@@ -339,20 +340,10 @@ class SweepResult:
     def measurements(self) -> tuple[Measurement, ...]:
         return tuple(p.measurement for p in self.points if p.measurement is not None)
 
-    def __str__(self) -> str:
-        from ..render.text import sweep_lines
-
-        return "\n".join(sweep_lines(self))
-
     def __repr__(self) -> str:
         ok = sum(p.ok for p in self.points)
         return (f"<SweepResult {', '.join(self.labels)} over {len(self.sizes)} sizes on {self.device}: "
                 f"{ok}/{len(self.points)} points measured{'' if self.complete else ', incomplete'}>")
-
-    def _repr_html_(self) -> str:
-        from ..render.report import fragment
-
-        return fragment(self)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -368,70 +359,47 @@ class SweepResult:
                        for p in self.points],
         }
 
-    def to_json(self, indent: int | None = 2) -> str:
-        from ..results.safeio import strict_json
-
-        return strict_json(self.to_dict(), indent=indent)
-
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "SweepResult":
         """Rebuild a sweep from its stored form; anything missing, ill-typed or inconsistent raises
         ``ValueError`` naming the field (and nothing else is raised)."""
         d = migrate(d, cls.kind, SCHEMA_VERSION)
-        labels = d.get("labels")
-        if not isinstance(labels, (list, tuple)) or not all(isinstance(x, str) for x in labels):
-            raise ValueError("sweep.labels must be a list of strings")
-        if len(set(labels)) != len(labels):
+        r = build(cls, {**d, "options": d.get("options") or {}}, "sweep",
+                  read={"points": each(_point), "sizes": each(_whole), "reference": _whole, "peaks": _peaks})
+        if len(set(r.labels)) != len(r.labels):
             raise ValueError("sweep.labels must be unique")
-        sizes = d.get("sizes")
-        if not isinstance(sizes, (list, tuple)):
-            raise ValueError("sweep.sizes must be a list of sizes")
-        sizes_t = tuple(_whole(n, f"sweep.sizes[{i}]") for i, n in enumerate(sizes))
-        reference = _whole(d.get("reference"), "sweep.reference")
-        device = d.get("device")
-        if not isinstance(device, str):
-            raise ValueError("sweep.device must be a string")
-        raw_points = d.get("points")
-        if not isinstance(raw_points, (list, tuple)):
-            raise ValueError("sweep.points must be a list")
-        points = []
-        for i, p in enumerate(raw_points):
-            path = f"sweep.points[{i}]"
-            if not isinstance(p, dict):
-                raise ValueError(f"{path} must be an object")
-            label, error, code = p.get("label"), p.get("error"), p.get("error_code")
-            if label not in labels:
-                raise ValueError(f"{path}.label {str(label)[:40]!r} is not one of sweep.labels")
-            for name, value in (("error", error), ("error_code", code)):
-                if value is not None and not isinstance(value, str):
-                    raise ValueError(f"{path}.{name} must be a string or null")
-            m = p.get("measurement")
-            points.append(SweepPoint(str(label), _whole(p.get("n"), f"{path}.n"),
-                                     None if m is None else Measurement.from_dict(m, f"{path}.measurement"),
-                                     error, _work(p.get("flops"), f"{path}.flops"), _work(p.get("bytes"), f"{path}.bytes"),
-                                     code))
-        peaks = d.get("peaks")
-        if peaks is not None:
-            fields_ = Peaks.__dataclass_fields__
-            required = set(fields_) - set(PROVENANCE_FIELDS)
-            if not isinstance(peaks, dict) or not required <= set(peaks) or not set(peaks) <= set(fields_):
-                raise ValueError("sweep.peaks must be an object with " + ", ".join(fields_))
-            for k, f in fields_.items():
-                if k not in peaks:
-                    continue
-                v = peaks[k]
-                low = -1.0 if k in PROVENANCE_FIELDS else 0.0  # unknown provenance reads -1 or 0
-                ok = (isinstance(v, str) if f.type in ("str", str) else
-                      isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                      and (v > low if k not in PROVENANCE_FIELDS else v >= low))
-                if not ok:
-                    raise ValueError(f"sweep.peaks.{k} has an invalid value {str(v)[:40]!r}")
-            peaks = Peaks(**peaks)
-        complete, options = d.get("complete", True), d.get("options") or {}
-        if not isinstance(complete, bool) or not isinstance(options, dict):
-            raise ValueError("sweep.complete must be true or false and sweep.options an object")
-        return cls(points=tuple(points), labels=tuple(labels), sizes=sizes_t, reference=reference,
-                   device=device, peaks=peaks, complete=complete, options=dict(options))
+        for i, p in enumerate(r.points):
+            if p.label not in r.labels:
+                raise ValueError(f"sweep.points[{i}].label {p.label[:40]!r} is not one of sweep.labels")
+        return r
+
+
+def _point(v: Any, where: str) -> SweepPoint:
+    return build(SweepPoint, v, where, read={
+        "n": _whole, "flops": _work, "bytes": _work,
+        "measurement": lambda m, at: None if m is None else Measurement.from_dict(m, at)})
+
+
+def _peaks(v: Any, where: str) -> Peaks | None:
+    """Stored roofs: every field of :class:`Peaks` (the provenance may be absent), each a positive finite
+    number (the provenance: >= its unknown value) or text."""
+    if v is None:
+        return None
+    fields_ = Peaks.__dataclass_fields__
+    required = set(fields_) - set(PROVENANCE_FIELDS)
+    if not isinstance(v, dict) or not required <= set(v) or not set(v) <= set(fields_):
+        raise ValueError(f"{where} must be an object with " + ", ".join(fields_))
+    for k, f in fields_.items():
+        if k not in v:
+            continue
+        x = v[k]
+        low = -1.0 if k in PROVENANCE_FIELDS else 0.0  # unknown provenance reads -1 or 0
+        ok = (isinstance(x, str) if f.type in ("str", str) else
+              isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+              and (x > low if k not in PROVENANCE_FIELDS else x >= low))
+        if not ok:
+            raise ValueError(f"{where}.{k} has an invalid value {str(x)[:40]!r}")
+    return Peaks(**v)
 
 
 def _whole(v: Any, path: str) -> int:
