@@ -105,6 +105,7 @@ def _build():
             "batches": [(torch.randn(8, 64), torch.randint(0, 64, (8,))) for _ in range(2)]}
 
 
+@pytest.mark.realclock
 def test_step_table_and_verdict_do_not_contradict_silently():
     calls = {"n": 0}
 
