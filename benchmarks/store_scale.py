@@ -3,6 +3,7 @@
     python benchmarks/store_scale.py                          # SQLite and PostgreSQL, 1,000 / 10,000 / 100,000 runs
     python benchmarks/store_scale.py --sizes 1000,10000 --backends sqlite     # quicker
     python benchmarks/store_scale.py --log                    # also write docs/store-scale-DATE.txt
+    python benchmarks/store_scale.py --sizes 100000 --backends sqlite --keep /tmp/mf-scale   # build once, reuse
 
 The runs: 50 benchmark names (bench0..bench49), saved in turn, each run of a name a real default-options
 measurement of this machine (``benchmark(fn)`` with every option at its default; a pool of a few
@@ -19,6 +20,8 @@ scale, ``measurefirst --version`` (the start-up alone, measured beside them: on 
 is most of each command's time); then the store's part of ``runs``, ``history`` and ``compare`` timed
 inside this process (new connection each time), which shows what grows with the store.
 PostgreSQL runs on a throwaway local server started from the installed binaries (tests/pg_server.py).
+With ``--keep DIR`` (SQLite only) the store is kept in DIR and reused by the next run: a size it already
+holds is not filled again, and the saves timed there are deleted afterwards, so it keeps its size.
 This is a script, not a test: the machine's load decides the figures.
 """
 
@@ -129,6 +132,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--backends", default="sqlite,postgresql")
     ap.add_argument("--log", action="store_true", help="also write the output to docs/store-scale-DATE.txt")
+    ap.add_argument("--keep", metavar="DIR", help="keep the SQLite store in DIR and reuse it next time "
+                    "(a size it holds already is not filled again)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     lines: list[str] = []
@@ -147,7 +152,9 @@ def main() -> None:
         say(f"  {m.label:10s} {m.n_samples:5d} samples, {len(m.warmup.times_ns) if m.warmup else 0:5d} warm-up calls: "
             f"JSON {len(m.to_json(indent=None)) / 1024:6.1f} KiB -> compact {len(data) / 1024:4.1f} KiB")
     for backend in args.backends.split(","):
-        folder = Path(tempfile.mkdtemp(prefix="mf-scale-"))
+        kept = args.keep is not None and backend == "sqlite"
+        folder = Path(args.keep) if kept else Path(tempfile.mkdtemp(prefix="mf-scale-"))
+        folder.mkdir(parents=True, exist_ok=True)
         server = None
         if backend == "sqlite":
             where = str(folder / "results.db")
@@ -164,16 +171,23 @@ def main() -> None:
             f"{'compare':>7s}")
         try:
             with Store(where) as store:
-                have = 0
+                have = store.count()
                 for n in sizes:
+                    if have > n:
+                        say(f"{'':{len(backend)}s}  {n:7d} skipped: the kept store holds {have} runs")
+                        continue
+                    reused = have == n
                     fill(store, have, n - SAVES, packed)
-                    saves = []
+                    saves, saved = [], []
                     for i in range(SAVES):
                         k = (n - SAVES + i) % NAMES
                         m = measured[k % len(measured)]
                         t0 = time.perf_counter()
-                        store.save(m, f"bench{k}", commit="bench")
+                        saved.append(store.save(m, f"bench{k}", commit="bench"))
                         saves.append(time.perf_counter() - t0)
+                    if reused:  # the kept store keeps its size
+                        for run_id in saved:
+                            store.delete(run_id)
                     have = n
                     t_runs = cli(where, folder, "runs")
                     t_hist = cli(where, folder, "history", "bench7")
@@ -187,7 +201,8 @@ def main() -> None:
         finally:
             if server is not None:
                 server.stop()
-            shutil.rmtree(folder, ignore_errors=True)
+            if not kept:
+                shutil.rmtree(folder, ignore_errors=True)
     if args.log:
         path = ROOT / "docs" / f"store-scale-{time.strftime('%Y-%m-%d')}.txt"
         path.write_text("$ python benchmarks/store_scale.py " + " ".join(sys.argv[1:]) + "\n" + "\n".join(lines) + "\n")
