@@ -62,9 +62,12 @@ def pool() -> list:
 
 
 def columns(m, name: str) -> tuple:
+    from measurefirst.results.history import summary_of
+
     env = m.env or {}
     return (name, env.get("timestamp"), m.device, env.get("device_name"), env.get("hostname"), "bench",
-            m.median, m.ci[0] if m.ci else None, m.ci[1] if m.ci else None, m.n_samples, int(m.complete), m.kind)
+            m.median, m.ci[0] if m.ci else None, m.ci[1] if m.ci else None, m.n_samples, int(m.complete), m.kind,
+            summary_of(m))
 
 
 def fill(store, start: int, stop: int, packed: list) -> None:

@@ -9,7 +9,7 @@ from measurefirst import benchmark
 from measurefirst.tools.regression import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
 from measurefirst.measure.stats import MAD_TO_SIGMA
 from measurefirst.measure.simulate import SimSpec, SimWorld
-from measurefirst.results.store import Store, StoreError
+from measurefirst.results.store import STORE_SCHEMA, Store, StoreError
 
 
 def sim(call_ns=10_000, label="sim", seed=1, noise=0.01):
@@ -221,7 +221,7 @@ def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_pa
         assert [(r.id, r.kind) for r in s.list()] == [(1, "measurement"), (2, "count")]
         assert s.get(1) == m and s.get(2) == c
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == STORE_SCHEMA
     assert conn.execute("SELECT kind FROM runs ORDER BY id").fetchall() == [("measurement",), ("count",)]
     conn.close()
 

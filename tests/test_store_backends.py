@@ -19,7 +19,7 @@ import pytest
 import pg_server
 from measurefirst.cli.commands import main
 from measurefirst.results.kinds import Count
-from measurefirst.results.store import Store, StoreError
+from measurefirst.results.store import STORE_SCHEMA, Store, StoreError
 from test_store import sim
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
@@ -309,7 +309,7 @@ def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
                             "FROM runs ORDER BY id").fetchall()
     conn.close()
     with Store(path) as s:
-        assert s.schema == 3
+        assert s.schema == STORE_SCHEMA
         assert [(r.id, r.name, r.created, r.device, r.host, r.git_commit, r.median, r.n_samples, r.kind)
                 for r in s.list()] == old_rows
         assert [s.get(i) for i in range(1, 5)] == results[:4]
@@ -317,7 +317,7 @@ def test_a_schema_2_store_is_migrated_in_place_every_run_intact(tmp_path):
             s.get(6)  # kept as it was, for the error that names it
         assert s.save(sim(label="new"), commit="x") == 7
     conn = sqlite3.connect(path)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 3
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == STORE_SCHEMA
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")} >= {"runs", "run_data"}
     conn.close()

@@ -8,12 +8,17 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
-import numpy as np
+from .._lazy import deferred
 
-#: A series of numbers: a list or a numpy array.
-Values = Union[Sequence[float], np.ndarray]
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    #: A series of numbers: a list or a numpy array.
+    Values = Union[Sequence[float], np.ndarray]
+else:  # imported on first use: the commands that only read the store's columns never need it
+    np = deferred("numpy", globals(), "np")
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054

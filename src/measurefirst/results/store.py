@@ -54,8 +54,12 @@ MEASURED_KINDS = ("measurement", "count")
 APPLICATION_ID = 0x6D667374
 #: Schema 2 added the ``kind`` column; schema 3 keeps each run's result compact (:mod:`measurefirst.results.compact`)
 #: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
-#: machine and the date. Older stores are migrated when opened for writing.
-STORE_SCHEMA = 3
+#: machine and the date; schema 4 adds the ``summary`` column (what a history row needs beyond the
+#: median, CI and repeats: :func:`measurefirst.results.history.summary_of`), so that a history reads no
+#: sample. Older stores are migrated when opened for writing.
+STORE_SCHEMA = 4
+#: Runs whose summary the migration to schema 4 computes per statement batch.
+SUMMARY_BATCH = 200
 ENV_VAR = "MEASUREFIRST_STORE"
 DEFAULT_PATH = Path(".measurefirst") / "results.db"
 BUSY_TIMEOUT_MS = 30_000
@@ -82,7 +86,8 @@ CREATE TABLE IF NOT EXISTS runs (
     ci_high_s {real},
     n_samples BIGINT,
     complete INTEGER NOT NULL,
-    kind TEXT NOT NULL DEFAULT 'measurement'
+    kind TEXT NOT NULL DEFAULT 'measurement',
+    summary TEXT
 );
 CREATE TABLE IF NOT EXISTS run_data (
     id BIGINT PRIMARY KEY,
@@ -200,6 +205,9 @@ class RunRow:
     n_samples: int
     complete: bool
     kind: str = "measurement"
+    #: What the run's history row needs beyond these columns (JSON; ``""``: no samples, no row; None: not
+    #: kept, read the run whole): see :func:`measurefirst.results.history.summary_of`.
+    summary: str | None = None
 
 
 def default_path() -> Path | str:
@@ -243,10 +251,17 @@ class Store:
         if isinstance(where, str):
             from .store_pg import PgConnection, redact
 
-            self.path, self.backend, self.schema = redact(where), "postgresql", STORE_SCHEMA
+            self.path, self.backend = redact(where), "postgresql"
             self.conn: sqlite3.Connection | PgConnection = PgConnection.open(where, create=create, tables=SCHEMA_TABLES,
                                                                               version=STORE_SCHEMA)
             self._errors = (sqlite3.Error, self.conn.error)
+            self.schema = self.conn.schema
+            if self.schema < STORE_SCHEMA:
+                try:
+                    self._migrate_pg()
+                except self.conn.error as exc:
+                    self.conn.close()
+                    raise self._failure("migrate the results store", exc) from None
             return
         self.path = self._file = where
         self.backend = "sqlite"
@@ -459,10 +474,10 @@ class Store:
         c.execute("PRAGMA journal_mode=WAL")
 
     def _migrate(self) -> None:
-        """Bring a store of schema 1 or 2 to :data:`STORE_SCHEMA` in place, under the write lock, in one
+        """Bring a store of schema 1, 2 or 3 to :data:`STORE_SCHEMA` in place, under the write lock, in one
         transaction: every run keeps its id, its columns and its result (made compact; a result that
-        cannot be read is kept as it was, for the error that names it). A store that cannot be written
-        is read as it is."""
+        cannot be read is kept as it was, for the error that names it), and gains its summary
+        (:meth:`_fill_summaries`). A store that cannot be written is read as it is."""
         from .compact import pack
         from .kinds import parse_json
 
@@ -493,11 +508,73 @@ class Store:
                 c.execute("DROP TABLE runs_schema_2")
                 if seq is not None:  # ids of deleted runs are never given again
                     c.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'runs'", (seq[0],))
+            if version == 3:
+                c.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
+            if version in (1, 2, 3):
+                self._fill_summaries()
                 c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
+
+    def _migrate_pg(self) -> None:
+        """Bring a PostgreSQL store of schema 3 to :data:`STORE_SCHEMA` in place, under the advisory lock, in one
+        transaction (another process may have done it meanwhile: then nothing is left to do)."""
+        from .store_pg import LOCK_KEY, META_TABLE
+
+        c = self.conn
+        c.execute("BEGIN")
+        try:
+            c.execute("SELECT pg_advisory_xact_lock(?)", (LOCK_KEY,))
+            found = int(c.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'schema'").fetchone()[0])
+            if found < STORE_SCHEMA:
+                c.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
+                self._fill_summaries()
+                c.execute(f"UPDATE {META_TABLE} SET value = ? WHERE key = 'schema'", (str(STORE_SCHEMA),))
+            c.execute("COMMIT")
+        except BaseException:
+            c.execute("ROLLBACK")
+            raise
+        self.schema = STORE_SCHEMA
+
+    def _fill_summaries(self) -> None:
+        """Give every run of a time or a count its summary (:func:`measurefirst.results.history.summary_of`), in
+        the transaction of a migration. A run that cannot be read, or whose columns do not show what it
+        holds, keeps none: a history reads it whole."""
+        c = self.conn
+        last = 0
+        while True:
+            batch = c.execute(
+                "SELECT r.id, r.median_s, r.ci_low_s, r.ci_high_s, r.n_samples, d.data FROM runs AS r LEFT JOIN "
+                "run_data AS d ON d.id = r.id WHERE r.id > ? AND r.kind IN ('measurement', 'count') ORDER BY r.id "
+                "LIMIT ?", (last, SUMMARY_BATCH)).fetchall()
+            if not batch:
+                return
+            for r in batch:
+                summary = self._summary(int(r[0]), r[5], r[1:5])
+                if summary is not None:
+                    c.execute("UPDATE runs SET summary = ? WHERE id = ?", (summary, r[0]))
+            last = int(batch[-1][0])
+
+    def _summary(self, run_id: int, data: Any, columns: tuple[Any, ...]) -> str | None:
+        """The summary of the run ``run_id`` that holds ``data``, if its ``columns`` (median, CI, samples)
+        are what the result shows; else None (a result that cannot be read included)."""
+        from .history import summary_of
+        from .kinds import Count, Measurement
+
+        try:
+            m = self._decode(run_id, data)
+        except StoreError:
+            return None
+        if isinstance(m, Count):
+            shown: tuple[Any, ...] = (None, None, None, m.n_repeats)
+        elif isinstance(m, Measurement):
+            ci = m.ci
+            shown = (_finite(m.median), None if ci is None else ci[0], None if ci is None else ci[1], m.n_samples)
+        else:
+            return None
+        return summary_of(m) if tuple(columns) == shown else None
 
     @property
     def _kind_column(self) -> str:
@@ -564,6 +641,7 @@ class Store:
     def _insert(self, ms: builtins.list[Result], names: builtins.list[str] | None,
                 commit: str | None) -> builtins.list[int]:
         from .compact import pack
+        from .history import summary_of
         from .kinds import Count, Measurement
 
         rows = []
@@ -575,20 +653,22 @@ class Store:
             env: dict[str, Any] = getattr(m, "env", None) or {}
             rows.append(((name, env.get("timestamp") or _now(), getattr(m, "device", None), env.get("device_name"),
                           env.get("hostname"), commit, median, None if ci is None else ci[0],
-                          None if ci is None else ci[1], n, int(m.complete), m.kind),
+                          None if ci is None else ci[1], n, int(m.complete), m.kind,
+                          summary_of(m) if isinstance(m, (Measurement, Count)) else None),
                          pack(json.loads(m.to_json(indent=None)))))
         return self._write_rows(rows)
 
     def _write_rows(self, rows: builtins.list[tuple[tuple[Any, ...], Any]]) -> builtins.list[int]:
-        """Insert runs (their columns less the id, and their stored result) in one transaction; their ids."""
+        """Insert runs (their columns less the id, kind and summary included, and their stored result) in one
+        transaction; their ids."""
         ids = []
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
             returning = "" if self.backend == "sqlite" else " RETURNING id"  # SQLite before 3.35 has no RETURNING
             for columns, data in rows:
-                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-                                + returning, columns)
+                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind, summary) VALUES "
+                                f"(?,?,?,?,?,?,?,?,?,?,?,?,?){returning}", columns)
                 run_id = int(cur.fetchone()[0] if returning else cur.lastrowid or 0)
                 c.execute("INSERT INTO run_data (id, data) VALUES (?, ?)", (run_id, data))
                 ids.append(run_id)
@@ -658,14 +738,20 @@ class Store:
     _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
 
     def _rows(self, sql: str, params: Iterable[Any]) -> builtins.list[RunRow]:
-        return [RunRow(*r[:11], bool(r[11]), str(r[12]))  # type: ignore[call-arg]  # the columns match
+        return [RunRow(*r[:11], bool(r[11]), str(r[12]), r[13])  # type: ignore[call-arg]  # the columns match
                 for r in self.conn.execute(sql, builtins.list(params))]
+
+    @property
+    def _row_columns(self) -> str:
+        """What a :class:`RunRow` reads: the columns, the kind and the summary (a store older than schema 4,
+        read as it is, has none: its runs are read whole)."""
+        return f"{self._COLS}, {self._kind_column}, {'summary' if self.schema >= 4 else 'NULL'}"
 
     def list_query(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
                    since: str | None = None, limit: int | None = None) -> tuple[str, builtins.list[Any]]:
         """The SQL :meth:`list` runs, and its parameters (the latest first; indexed, see EXPLAIN)."""
         where, params = self._where(name, kinds, host, since)
-        sql = f"SELECT {self._COLS}, {self._kind_column} FROM runs{where} ORDER BY id DESC"
+        sql = f"SELECT {self._row_columns} FROM runs{where} ORDER BY id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
@@ -707,7 +793,7 @@ class Store:
     @_guarded("read a run")
     def row(self, run_id: int) -> RunRow:
         """Run ``run_id``'s columns, without its result."""
-        rows = self._rows(f"SELECT {self._COLS}, {self._kind_column} FROM runs WHERE id = ?", [check_run_id(run_id)])
+        rows = self._rows(f"SELECT {self._row_columns} FROM runs WHERE id = ?", [check_run_id(run_id)])
         if not rows:
             raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
         return rows[0]
@@ -759,9 +845,14 @@ class Store:
             raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
                              f"`measurefirst runs delete {run_id}`") from exc
 
-    @_guarded("read a run")
     def latest_run(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> tuple[int, Result]:
         """The latest run of ``name`` (``back=1``: the one before it), of any kind or of ``kinds``."""
+        run_id = self.latest_id(name, back, kinds=kinds)
+        return run_id, self.result(run_id)
+
+    @_guarded("read a run")
+    def latest_id(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> int:
+        """The id of :meth:`latest_run`, read from the name index alone."""
         if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
             raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
         where, params = self._where(name, kinds)
@@ -771,7 +862,7 @@ class Store:
             known = ", ".join(self.names()[:10]) or "none yet"
             raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
                              f"saved names: {known}")
-        return int(rows[0][0]), self.result(int(rows[0][0]))
+        return int(rows[0][0])
 
     def latest(self, name: str, back: int = 0) -> tuple[int, Measured]:
         """The latest measurement (or count) of ``name`` (``back=1``: the one before it)."""
@@ -781,14 +872,15 @@ class Store:
     def resolve(self, ref: str | Ref) -> tuple[RunRow, Result]:
         """The saved run a reference names (``#ID``, ``@NAME``, ``@NAME~K``; see :func:`parse_ref`), of
         any kind, with its row."""
+        row = self.resolve_row(ref)
+        return row, self.result(row.id)
+
+    def resolve_row(self, ref: str | Ref) -> RunRow:
+        """The row of the saved run a reference names (see :meth:`resolve`), without reading its result."""
         parsed = parse_ref(ref) if isinstance(ref, str) else ref
         if parsed is None:
             raise StoreError(f"{ref!r} is not a saved run: give #ID, @NAME or @NAME~K")
-        if parsed.id is not None:
-            run_id, result = parsed.id, self.result(parsed.id)
-        else:
-            run_id, result = self.latest_run(str(parsed.name), parsed.back)
-        return self.row(run_id), result
+        return self.row(parsed.id if parsed.id is not None else self.latest_id(str(parsed.name), parsed.back))
 
     def iter_results(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
         for i in ids:
@@ -809,18 +901,20 @@ class Store:
         while True:
             batch = self.conn.execute(
                 f"SELECT r.id, r.name, r.created, r.device, r.device_name, r.host, r.git_commit, r.median_s, "
-                f"r.ci_low_s, r.ci_high_s, r.n_samples, r.complete, {self._kind_column}, d.data FROM runs AS r "
+                f"r.ci_low_s, r.ci_high_s, r.n_samples, r.complete, {self._kind_column}, "
+                f"{'r.summary' if self.schema >= 4 else 'NULL'}, d.data FROM runs AS r "
                 f"LEFT JOIN {self._data_table} AS d ON d.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?",
                 (last, COPY_BATCH)).fetchall()
             if not batch:
                 return ids
             rows = []
             for r in batch:
-                data = r[13].tobytes() if isinstance(r[13], memoryview) else r[13]
+                data = r[14].tobytes() if isinstance(r[14], memoryview) else r[14]
                 if not is_packed(data):  # a run that cannot be read is named, and nothing more is copied
                     self._decode(int(r[0]), data)
                     data = pack(parse_json(data))
-                rows.append((tuple(r[1:13]), data))
+                summary = r[13] if r[13] is not None else self._summary(int(r[0]), data, r[7:11])
+                rows.append(((*r[1:13], summary), data))
             ids += other._guarded_write(rows)
             last = int(batch[-1][0])
 
