@@ -62,7 +62,7 @@ def pool() -> list:
 
 
 def columns(m, name: str) -> tuple:
-    from measurefirst.results.history import summary_of
+    from measurefirst.results.store import summary_of
 
     env = m.env or {}
     return (name, env.get("timestamp"), m.device, env.get("device_name"), env.get("hostname"), "bench",

@@ -8,7 +8,12 @@ import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.abc import Loader as _Loader
+else:  # the loader protocol, without importing importlib.abc at every start of the command
+    _Loader = object
 
 #: The modules that moved into the folders by concept: old dotted path -> new one. Importing an old
 #: path gives the very module of the new one (one object under two names), with a DeprecationWarning.
@@ -39,10 +44,9 @@ def _moved(old: str, new: str) -> None:
                   DeprecationWarning, stacklevel=3)
 
 
-class MovedModules:
+class MovedModules(_Loader):
     """Finds an old module path of :data:`MOVED` and loads it as the module at its new path (a meta path
-    finder and loader by their protocols: ``importlib.abc`` would cost every start of the command a few
-    milliseconds)."""
+    finder and a loader by their protocols: ``importlib.abc`` costs every start of the command)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:

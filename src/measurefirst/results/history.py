@@ -176,38 +176,17 @@ class HistoryTable:
         return point_steps([r.point for r in self.runs])
 
 
-def summary_of(m: Measurement | Count) -> str:
-    """What a run's history row needs beyond the store's columns (its median, CI, repeats), as the
-    compact JSON the store keeps beside them (``runs.summary``); ``""`` for a run without samples,
-    which a history leaves out."""
-    import json
-
-    if not usable(m):
-        return ""
-    p = step_point(m)
-    if isinstance(m, Count):
-        return json.dumps({"value": p.value, "lhw": p.log_half_width, "event": p.event, "spread": m.spread},
-                          separators=(",", ":"))
-    return json.dumps({"lhw": p.log_half_width, "own": p.own}, separators=(",", ":"))
-
-
 def _row(r: "RunRow") -> HistoryRow | None:
-    """A run's history row from its columns and stored summary; None when the row cannot tell (a run
-    saved without a summary, or a value missing): the run is then read whole."""
-    import json
+    """A run's history row from its columns and stored summary; None when they cannot tell (the run is
+    then read whole)."""
+    from .store import read_summary
 
-    if r.summary is None or (r.kind == "measurement" and r.median is None):
+    found = read_summary(r)
+    if found is None:
         return None
-    try:
-        s = json.loads(r.summary)
-        if r.kind == "count":
-            point = StepPoint(float(s["value"]), float(s["lhw"]), str(s["event"]))
-            return HistoryRow(r.id, r.created, r.git_commit, point, None, float(s["spread"]), r.n_samples)
-        own = s["own"]
-        point = StepPoint(float(r.median), float(s["lhw"]), "",  # type: ignore[arg-type]  # not None: tested
-                          None if own is None else (float(own[0]), float(own[1]), str(own[2])))
-    except (ValueError, KeyError, TypeError, IndexError):
-        return None
+    point, spread = found
+    if point.event:
+        return HistoryRow(r.id, r.created, r.git_commit, point, None, spread, r.n_samples)
     ci = None if r.ci_low is None or r.ci_high is None else (r.ci_low, r.ci_high)
     return HistoryRow(r.id, r.created, r.git_commit, point, ci)
 

@@ -43,6 +43,7 @@ from .errors import check_text
 from .protocol import Result, from_dict
 
 if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
+    from ..tools.regression import StepPoint
     from .kinds import Count, Measurement
 
     #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
@@ -55,7 +56,7 @@ APPLICATION_ID = 0x6D667374
 #: Schema 2 added the ``kind`` column; schema 3 keeps each run's result compact (:mod:`measurefirst.results.compact`)
 #: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
 #: machine and the date; schema 4 adds the ``summary`` column (what a history row needs beyond the
-#: median, CI and repeats: :func:`measurefirst.results.history.summary_of`), so that a history reads no
+#: median, CI and repeats: :func:`summary_of`), so that a history reads no
 #: sample. Older stores are migrated when opened for writing.
 STORE_SCHEMA = 4
 #: Runs whose summary the migration to schema 4 computes per statement batch.
@@ -206,7 +207,7 @@ class RunRow:
     complete: bool
     kind: str = "measurement"
     #: What the run's history row needs beyond these columns (JSON; ``""``: no samples, no row; None: not
-    #: kept, read the run whole): see :func:`measurefirst.results.history.summary_of`.
+    #: kept, read the run whole): see :func:`summary_of`.
     summary: str | None = None
 
 
@@ -539,7 +540,7 @@ class Store:
         self.schema = STORE_SCHEMA
 
     def _fill_summaries(self) -> None:
-        """Give every run of a time or a count its summary (:func:`measurefirst.results.history.summary_of`), in
+        """Give every run of a time or a count its summary (:func:`summary_of`), in
         the transaction of a migration. A run that cannot be read, or whose columns do not show what it
         holds, keeps none: a history reads it whole."""
         c = self.conn
@@ -560,7 +561,6 @@ class Store:
     def _summary(self, run_id: int, data: Any, columns: tuple[Any, ...]) -> str | None:
         """The summary of the run ``run_id`` that holds ``data``, if its ``columns`` (median, CI, samples)
         are what the result shows; else None (a result that cannot be read included)."""
-        from .history import summary_of
         from .kinds import Count, Measurement
 
         try:
@@ -641,7 +641,6 @@ class Store:
     def _insert(self, ms: builtins.list[Result], names: builtins.list[str] | None,
                 commit: str | None) -> builtins.list[int]:
         from .compact import pack
-        from .history import summary_of
         from .kinds import Count, Measurement
 
         rows = []
@@ -1039,6 +1038,42 @@ def _lock_holders(path: Path) -> str:
         except OSError:
             names.append(f"process {pid}")
     return ", ".join(names)
+
+
+def summary_of(m: Measured) -> str:
+    """What a run's history row needs beyond the store's columns (median, CI, repeats), as the compact
+    JSON kept beside them (``runs.summary``): a time's precision and own run-to-run spread, a count's
+    events per call, precision, event and spread (see :class:`measurefirst.tools.regression.StepPoint`);
+    ``""`` for a run without samples, which a history leaves out."""
+    from ..tools.regression import step_point
+    from .kinds import Count
+
+    if not has_samples(m):
+        return ""
+    p = step_point(m)
+    if isinstance(m, Count):
+        fields: dict[str, Any] = {"value": p.value, "lhw": p.log_half_width, "event": p.event, "spread": m.spread}
+    else:
+        fields = {"lhw": p.log_half_width, "own": p.own}
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def read_summary(r: RunRow) -> "tuple[StepPoint, float] | None":
+    """What :func:`summary_of` kept of the run ``r``, with its columns: the run's point and a count's
+    spread; None when they cannot tell (a run saved without a summary, or a value missing)."""
+    from ..tools.regression import StepPoint
+
+    if not r.summary or (r.kind == "measurement" and r.median is None):
+        return None
+    try:
+        s = json.loads(r.summary)
+        if r.kind == "count":
+            return StepPoint(float(s["value"]), float(s["lhw"]), str(s["event"])), float(s["spread"])
+        own = s["own"]
+        return StepPoint(float(r.median or 0.0), float(s["lhw"]), "",
+                         None if own is None else (float(own[0]), float(own[1]), str(own[2]))), 0.0
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def has_samples(m: Measured) -> bool:
