@@ -13,7 +13,7 @@ size through the store's own insert (``Store._write_rows``: the statements and t
 apart, as users call it: single ``Store.save`` calls, each its own transaction, into the full store.
 
 Printed per backend and size: the median of 20 saves (ms), the median of 3 runs of each command in a
-new process (CLI start-up included, as users run it: ``measurefirst runs``, ``history bench7``,
+new process (after one untimed run, with the bytecode cached; CLI start-up included, as users run it: ``measurefirst runs``, ``history bench7``,
 ``compare @bench7`` and ``report @bench7 -o r.html``), the store's size per run (SQLite: the file
 after a checkpoint; PostgreSQL: the runs' and results' tables with their indexes and TOAST), and, for
 scale, ``measurefirst --version`` (the start-up alone, measured beside them: on a loaded machine it
@@ -81,25 +81,28 @@ def fill(store, start: int, stop: int, packed: list) -> None:
 
 
 def cli(where: str | None, folder: Path, *args: str) -> float:
-    """Median wall seconds of REPEATS runs of ``measurefirst ARGS --store WHERE`` in a new process."""
+    """Median wall seconds of REPEATS runs of ``measurefirst ARGS --store WHERE`` in a new process, after
+    one untimed run: with the modules' bytecode cached, as an installed package has it (a
+    PYTHONDONTWRITEBYTECODE of this shell would have every start compile them all again)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     times = []
-    for _ in range(REPEATS):
+    for _ in range(REPEATS + 1):
         t0 = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "measurefirst", *args, *(["--store", where] if where else [])],
                               cwd=folder, env=env, capture_output=True, text=True)
         times.append(time.perf_counter() - t0)
         if done.returncode != 0:
             raise SystemExit(f"measurefirst {' '.join(args)} failed: {done.stderr.strip()[-400:]}")
-    return statistics.median(times)
+    return statistics.median(times[1:])
 
 
 def in_process(where: str) -> tuple[float, float, float]:
     """Seconds of the store's part of ``runs``, ``history bench7`` and ``compare @bench7`` in this process
-    (the latest 20 rows and whether there are more; the latest 20 runs of bench7; its two latest runs
-    and the spread), each the
+    (the latest 20 rows and whether there are more; the table of the latest 20 runs of bench7, from their
+    columns; its two latest runs and the spread), each the
     median of REPEATS, on a new connection: what grows with the store, if anything does."""
-    from measurefirst.results.history import load_history
+    from measurefirst.results.history import load_history_table
     from measurefirst.results.loading import check_saved
     from measurefirst.results.store import Store
 
@@ -117,7 +120,7 @@ def in_process(where: str) -> tuple[float, float, float]:
 
     def history() -> None:
         with Store(where, create=False) as s:
-            load_history(s, "bench7", 20)
+            load_history_table(s, "bench7", 20)
 
     return timed(listing), timed(history), timed(lambda: check_saved(["@bench7"], store=where))
 

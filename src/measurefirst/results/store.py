@@ -25,14 +25,11 @@ that cannot be written (a read-only folder) is opened read-only for the commands
 from __future__ import annotations
 
 import builtins
-import csv
 import functools
-import io
 import json
 import os
 import re
 import sqlite3
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeVar
@@ -227,6 +224,8 @@ def location(where: str | os.PathLike[str] | None) -> Path | str:
 
 def git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
     """The commit checked out in ``cwd`` (with ``-dirty`` when there are changes), or None."""
+    import subprocess
+
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=5)
         if head.returncode != 0:
@@ -972,6 +971,9 @@ class Store:
                     r.n_samples, m.complete, " ".join(w.code for w in m.findings),
                     *((m.per_call, m.event) if isinstance(m, Count) else (None, None))] for r, m in pairs]
         if fmt == "csv":
+            import csv
+            import io
+
             buf = io.StringIO()
             w = csv.writer(buf)
             w.writerow(header)
