@@ -247,9 +247,11 @@ def test_compare_at_name_reads_the_two_runs_it_compares(where, monkeypatch, caps
     assert sorted(decoded) == ids[-2:]
 
 
-def test_a_store_of_schema_3_gains_the_summaries_in_place(where):
-    """The migration to schema 4 computes each run's summary from its stored result, under the write
-    lock; a run whose columns do not show what it holds keeps none (its history row is read whole)."""
+def test_a_store_of_schema_3_is_migrated_at_once_and_vacuum_fills_the_summaries(where, capsys):
+    """The migration to schema 4 adds the summary column in place, under the write lock, at once: its
+    old runs' history rows are read whole until ``runs vacuum`` computes their summaries (decoding
+    without a lock, writing in short transactions); a run whose columns do not show what it holds keeps
+    none. The history is the same all along."""
     from measurefirst.results.history import load_history, load_history_table
 
     times, counts = _history_runs()
@@ -265,10 +267,16 @@ def test_a_store_of_schema_3_gains_the_summaries_in_place(where):
             s.conn.execute("UPDATE measurefirst_store SET value = '3' WHERE key = 'schema'")
     assert all(summaries) and len(set(summaries)) > 2
     with Store(where) as s:
-        assert s.schema == STORE_SCHEMA
-        assert [r.summary for r in s.list()] == [x if i != 1 else None for i, x in enumerate(summaries)]
-        assert load_history_table(s, "t") == load_history(s, "t").table()
-        assert s.save(times[0], "t", commit="new") > 0
+        assert s.schema == STORE_SCHEMA and {r.summary for r in s.list()} == {None}
+        tables = [load_history(s, name).table() for name in ("t", "n")]
+        assert [load_history_table(s, name) for name in ("t", "n")] == tables
+        new = s.save(times[0], "t", commit="new")
+    assert main(["runs", "vacuum", "--store", where]) == 0 and "gave the space" in capsys.readouterr().err
+    with Store(where) as s:
+        assert [r.summary for r in s.list()][:-1] == [x if i != 1 else None for i, x in enumerate(summaries)]
+        assert s.fill_summaries() == 0 and s.row(new).summary == summaries[0]
+        assert [load_history_table(s, name) for name in ("t", "n")] == [
+            load_history(s, name).table() for name in ("t", "n")]
 
 
 # ---- PostgreSQL only --------------------------------------------------------------------------------

@@ -54,9 +54,10 @@ APPLICATION_ID = 0x6D667374
 #: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
 #: machine and the date; schema 4 adds the ``summary`` column (what a history row needs beyond the
 #: median, CI and repeats: :func:`summary_of`), so that a history reads no
-#: sample. Older stores are migrated when opened for writing.
+#: sample (the runs of an older store get theirs from :meth:`Store.fill_summaries`, which ``runs vacuum``
+#: runs). Older stores are migrated when opened for writing.
 STORE_SCHEMA = 4
-#: Runs whose summary the migration to schema 4 computes per statement batch.
+#: Runs given their summary per transaction by :meth:`Store.fill_summaries`.
 SUMMARY_BATCH = 200
 ENV_VAR = "MEASUREFIRST_STORE"
 DEFAULT_PATH = Path(".measurefirst") / "results.db"
@@ -476,8 +477,8 @@ class Store:
     def _migrate(self) -> None:
         """Bring a store of schema 1, 2 or 3 to :data:`STORE_SCHEMA` in place, under the write lock, in one
         transaction: every run keeps its id, its columns and its result (made compact; a result that
-        cannot be read is kept as it was, for the error that names it), and gains its summary
-        (:meth:`_fill_summaries`). A store that cannot be written is read as it is."""
+        cannot be read is kept as it was, for the error that names it), and gains an empty summary
+        column (:meth:`fill_summaries` fills it). A store that cannot be written is read as it is."""
         from .compact import pack
         from .kinds import parse_json
 
@@ -511,7 +512,6 @@ class Store:
             if version == 3:
                 c.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
             if version in (1, 2, 3):
-                self._fill_summaries()
                 c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
             c.execute("COMMIT")
         except BaseException:
@@ -530,7 +530,6 @@ class Store:
             found = int(c.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'schema'").fetchone()[0])
             if found < STORE_SCHEMA:
                 c.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
-                self._fill_summaries()
                 c.execute(f"UPDATE {META_TABLE} SET value = ? WHERE key = 'schema'", (str(STORE_SCHEMA),))
             c.execute("COMMIT")
         except BaseException:
@@ -538,23 +537,37 @@ class Store:
             raise
         self.schema = STORE_SCHEMA
 
-    def _fill_summaries(self) -> None:
-        """Give every run of a time or a count its summary (:func:`summary_of`), in
-        the transaction of a migration. A run that cannot be read, or whose columns do not show what it
-        holds, keeps none: a history reads it whole."""
+    @_guarded("fill the runs' summaries")
+    def fill_summaries(self) -> int:
+        """Give each run of a time or a count saved without its summary (by a measurefirst before store
+        schema 4) the summary :func:`summary_of` keeps, so that its history row is read from the columns
+        too; how many were given one. Each batch of :data:`SUMMARY_BATCH` runs is read and decoded without
+        a lock, then written in a short transaction of its own: writers wait for none of the decoding. A
+        run that cannot be read, or whose columns do not show what it holds, keeps none (a history reads
+        it whole). :meth:`vacuum` calls it."""
+        if self.schema < STORE_SCHEMA or self.read_only:
+            return 0
         c = self.conn
-        last = 0
+        last, filled = 0, 0
         while True:
             batch = c.execute(
                 "SELECT r.id, r.median_s, r.ci_low_s, r.ci_high_s, r.n_samples, d.data FROM runs AS r LEFT JOIN "
-                "run_data AS d ON d.id = r.id WHERE r.id > ? AND r.kind IN ('measurement', 'count') ORDER BY r.id "
-                "LIMIT ?", (last, SUMMARY_BATCH)).fetchall()
+                "run_data AS d ON d.id = r.id WHERE r.id > ? AND r.summary IS NULL AND "
+                "r.kind IN ('measurement', 'count') ORDER BY r.id LIMIT ?", (last, SUMMARY_BATCH)).fetchall()
             if not batch:
-                return
-            for r in batch:
-                summary = self._summary(int(r[0]), r[5], r[1:5])
-                if summary is not None:
-                    c.execute("UPDATE runs SET summary = ? WHERE id = ?", (summary, r[0]))
+                return filled
+            found = [(summary, int(r[0])) for r in batch
+                     if (summary := self._summary(int(r[0]), r[5], r[1:5])) is not None]
+            if found:
+                c.execute("BEGIN IMMEDIATE")
+                try:
+                    for summary, run_id in found:
+                        c.execute("UPDATE runs SET summary = ? WHERE id = ? AND summary IS NULL", (summary, run_id))
+                    c.execute("COMMIT")
+                except BaseException:
+                    c.execute("ROLLBACK")
+                    raise
+            filled += len(found)
             last = int(batch[-1][0])
 
     def _summary(self, run_id: int, data: Any, columns: tuple[Any, ...]) -> str | None:
@@ -727,9 +740,11 @@ class Store:
 
     @_guarded("vacuum")
     def vacuum(self) -> None:
-        """Give the space of deleted runs back to the file system (SQLite) or the server (PostgreSQL)."""
+        """Give the space of deleted runs back to the file system (SQLite) or the server (PostgreSQL), after
+        giving the runs of an older measurefirst their summaries (:meth:`fill_summaries`)."""
         if self.read_only:
             raise StoreError(f"cannot vacuum: the results store {self.path} is read-only")
+        self.fill_summaries()
         self.conn.execute("VACUUM")
 
     # -- reading -----------------------------------------------------------------------------
