@@ -248,7 +248,7 @@ def test_compare_at_name_reads_the_two_runs_it_compares(where, monkeypatch, caps
 
 
 def test_a_store_of_schema_3_is_migrated_at_once_and_vacuum_fills_the_summaries(where, capsys):
-    """The migration to schema 4 adds the summary column in place, under the write lock, at once: its
+    """The migration to store schema 5 adds the summary column in place, under the write lock, at once: its
     old runs' history rows are read whole until ``runs vacuum`` computes their summaries (decoding
     without a lock, writing in short transactions); a run whose columns do not show what it holds keeps
     none. The history is the same all along."""

@@ -52,11 +52,13 @@ MEASURED_KINDS = ("measurement", "count")
 APPLICATION_ID = 0x6D667374
 #: Schema 2 added the ``kind`` column; schema 3 keeps each run's result compact (:mod:`measurefirst.results.compact`)
 #: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
-#: machine and the date; schema 4 adds the ``summary`` column (what a history row needs beyond the
-#: median, CI and repeats: :func:`summary_of`), so that a history reads no
-#: sample (the runs of an older store get theirs from :meth:`Store.fill_summaries`, which ``runs vacuum``
-#: runs). Older stores are migrated when opened for writing.
-STORE_SCHEMA = 4
+#: machine and the date; schema 5 adds the ``summary`` column (what a history row needs beyond the
+#: median, CI and repeats: :func:`summary_of`), so that a history reads no sample (the runs of an older
+#: store get theirs from :meth:`Store.fill_summaries`, which ``runs vacuum`` runs). Older stores are
+#: migrated when opened for writing.
+STORE_SCHEMA = 5
+#: The first schema whose runs have a summary column.
+SUMMARY_SCHEMA = 5
 #: Runs given their summary per transaction by :meth:`Store.fill_summaries`.
 SUMMARY_BATCH = 200
 ENV_VAR = "MEASUREFIRST_STORE"
@@ -252,17 +254,11 @@ class Store:
         if isinstance(where, str):
             from .store_pg import PgConnection, redact
 
-            self.path, self.backend = redact(where), "postgresql"
+            self.path, self.backend, self.schema = redact(where), "postgresql", STORE_SCHEMA
             self.conn: sqlite3.Connection | PgConnection = PgConnection.open(where, create=create, tables=SCHEMA_TABLES,
-                                                                              version=STORE_SCHEMA)
+                                                                              version=STORE_SCHEMA,
+                                                                              migrate=add_summary_column)
             self._errors = (sqlite3.Error, self.conn.error)
-            self.schema = self.conn.schema
-            if self.schema < STORE_SCHEMA:
-                try:
-                    self._migrate_pg()
-                except self.conn.error as exc:
-                    self.conn.close()
-                    raise self._failure("migrate the results store", exc) from None
             return
         self.path = self._file = where
         self.backend = "sqlite"
@@ -509,43 +505,24 @@ class Store:
                 c.execute("DROP TABLE runs_schema_2")
                 if seq is not None:  # ids of deleted runs are never given again
                     c.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'runs'", (seq[0],))
-            if version == 3:
-                c.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
-            if version in (1, 2, 3):
+            if version in (3, 4):  # schemas 1 and 2 were rebuilt above, with the column
+                add_summary_column(c)
+            if version < STORE_SCHEMA:
                 c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
 
-    def _migrate_pg(self) -> None:
-        """Bring a PostgreSQL store of schema 3 to :data:`STORE_SCHEMA` in place, under the advisory lock, in one
-        transaction (another process may have done it meanwhile: then nothing is left to do)."""
-        from .store_pg import LOCK_KEY, META_TABLE
-
-        c = self.conn
-        c.execute("BEGIN")
-        try:
-            c.execute("SELECT pg_advisory_xact_lock(?)", (LOCK_KEY,))
-            found = int(c.execute(f"SELECT value FROM {META_TABLE} WHERE key = 'schema'").fetchone()[0])
-            if found < STORE_SCHEMA:
-                c.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
-                c.execute(f"UPDATE {META_TABLE} SET value = ? WHERE key = 'schema'", (str(STORE_SCHEMA),))
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        self.schema = STORE_SCHEMA
-
     @_guarded("fill the runs' summaries")
     def fill_summaries(self) -> int:
         """Give each run of a time or a count saved without its summary (by a measurefirst before store
-        schema 4) the summary :func:`summary_of` keeps, so that its history row is read from the columns
+        schema 5) the summary :func:`summary_of` keeps, so that its history row is read from the columns
         too; how many were given one. Each batch of :data:`SUMMARY_BATCH` runs is read and decoded without
         a lock, then written in a short transaction of its own: writers wait for none of the decoding. A
         run that cannot be read, or whose columns do not show what it holds, keeps none (a history reads
         it whole). :meth:`vacuum` calls it."""
-        if self.schema < STORE_SCHEMA or self.read_only:
+        if self.schema < SUMMARY_SCHEMA or self.read_only:
             return 0
         c = self.conn
         last, filled = 0, 0
@@ -756,9 +733,9 @@ class Store:
 
     @property
     def _row_columns(self) -> str:
-        """What a :class:`RunRow` reads: the columns, the kind and the summary (a store older than schema 4,
-        read as it is, has none: its runs are read whole)."""
-        return f"{self._COLS}, {self._kind_column}, {'summary' if self.schema >= 4 else 'NULL'}"
+        """What a :class:`RunRow` reads: the columns, the kind and the summary (a store older than
+        :data:`SUMMARY_SCHEMA`, read as it is, has none: its runs are read whole)."""
+        return f"{self._COLS}, {self._kind_column}, {'summary' if self.schema >= SUMMARY_SCHEMA else 'NULL'}"
 
     def list_query(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
                    since: str | None = None, limit: int | None = None) -> tuple[str, builtins.list[Any]]:
@@ -915,7 +892,7 @@ class Store:
             batch = self.conn.execute(
                 f"SELECT r.id, r.name, r.created, r.device, r.device_name, r.host, r.git_commit, r.median_s, "
                 f"r.ci_low_s, r.ci_high_s, r.n_samples, r.complete, {self._kind_column}, "
-                f"{'r.summary' if self.schema >= 4 else 'NULL'}, d.data FROM runs AS r "
+                f"{'r.summary' if self.schema >= SUMMARY_SCHEMA else 'NULL'}, d.data FROM runs AS r "
                 f"LEFT JOIN {self._data_table} AS d ON d.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?",
                 (last, COPY_BATCH)).fetchall()
             if not batch:
@@ -1055,6 +1032,13 @@ def _lock_holders(path: Path) -> str:
         except OSError:
             names.append(f"process {pid}")
     return ", ".join(names)
+
+
+def add_summary_column(conn: Any) -> None:
+    """The migration to :data:`SUMMARY_SCHEMA` (either backend, in the caller's transaction, under its
+    write lock): the runs gain an empty summary column, at once (no run is read: :meth:`Store.fill_summaries`
+    fills it, without the lock)."""
+    conn.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
 
 
 def summary_of(m: Measured) -> str:
