@@ -311,17 +311,12 @@ def step_point(m: Measurement | Count) -> StepPoint:
                      else None)
 
 
-def side_spread(m: Measurement, *, floor: tuple[float, str] | None = None,
+def side_spread(p: StepPoint, *, floor: tuple[float, str] | None = None,
                 given: float | None = None) -> tuple[float, float, str]:
     """One side's run-to-run part of a change: (relative standard deviation, relative 95% half-width,
-    source). A ``given`` figure wins; else the larger of the run's own measured spread
-    (:attr:`~measurefirst.results.kinds.Measurement.run_to_run`) and ``floor`` (a spread measured from the
-    saved history, with its source); else :data:`RUN_TO_RUN_CV`, "assumed"."""
-    return _side_spread(step_point(m), floor=floor, given=given)
-
-
-def _side_spread(p: StepPoint, *, floor: tuple[float, str] | None = None,
-                 given: float | None = None) -> tuple[float, float, str]:
+    source). A ``given`` figure wins; else the larger of the run's own measured spread (``p.own``: the
+    measurement's :attr:`~measurefirst.results.kinds.Measurement.run_to_run`) and ``floor`` (a spread
+    measured from the saved history, with its source); else :data:`RUN_TO_RUN_CV`, "assumed"."""
     if given is not None:
         return given, stats.Z95 * given, "given"
     found: list[tuple[float, float, str]] = []
@@ -420,7 +415,7 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     floor = None if run_to_run is None or run_to_run_source != "history" else (float(run_to_run), "history")
     given = None if run_to_run is None or floor is not None else float(run_to_run)
     points = step_point(base), step_point(new)
-    sides = [_side_spread(p, floor=floor, given=given) for p in points]
+    sides = [side_spread(p, floor=floor, given=given) for p in points]
     ratio, lo, hi = _interval(*points, sides)
     disturbed = (disturbances(base, "base", threshold, check_spread=given is None)
                  + disturbances(new, "new", threshold, check_spread=given is None))
@@ -493,7 +488,7 @@ def point_steps(points: Sequence[StepPoint]) -> list[int]:
                              f"holds runs of one kind")
         if not (base.value > 0 and math.isfinite(base.value) and new.value > 0 and math.isfinite(new.value)):
             raise ValueError("a run of this history has no usable samples (interrupted or failed run)")
-        sides = () if new.event else [_side_spread(p, floor=floor) for p in (base, new)]
+        sides = () if new.event else [side_spread(p, floor=floor) for p in (base, new)]
         ratio, lo, hi = _interval(base, new, sides)
         step = COUNT_THRESHOLD if new.event else STEP_FRACTION
         if (lo > 1 or hi < 1) and abs(ratio - 1) > step:
