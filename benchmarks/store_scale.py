@@ -3,6 +3,7 @@
     python benchmarks/store_scale.py                          # SQLite and PostgreSQL, 1,000 / 10,000 / 100,000 runs
     python benchmarks/store_scale.py --sizes 1000,10000 --backends sqlite     # quicker
     python benchmarks/store_scale.py --log                    # also write docs/store-scale-DATE.txt
+    python benchmarks/store_scale.py --sizes 100000 --backends sqlite --keep /tmp/mf-scale   # build once, reuse
 
 The runs: 50 benchmark names (bench0..bench49), saved in turn, each run of a name a real default-options
 measurement of this machine (``benchmark(fn)`` with every option at its default; a pool of a few
@@ -12,13 +13,15 @@ size through the store's own insert (``Store._write_rows``: the statements and t
 apart, as users call it: single ``Store.save`` calls, each its own transaction, into the full store.
 
 Printed per backend and size: the median of 20 saves (ms), the median of 3 runs of each command in a
-new process (CLI start-up included, as users run it: ``measurefirst runs``, ``history bench7``,
+new process (after one untimed run, with the bytecode cached; CLI start-up included, as users run it: ``measurefirst runs``, ``history bench7``,
 ``compare @bench7`` and ``report @bench7 -o r.html``), the store's size per run (SQLite: the file
 after a checkpoint; PostgreSQL: the runs' and results' tables with their indexes and TOAST), and, for
 scale, ``measurefirst --version`` (the start-up alone, measured beside them: on a loaded machine it
 is most of each command's time); then the store's part of ``runs``, ``history`` and ``compare`` timed
 inside this process (new connection each time), which shows what grows with the store.
 PostgreSQL runs on a throwaway local server started from the installed binaries (tests/pg_server.py).
+With ``--keep DIR`` (SQLite only) the store is kept in DIR and reused by the next run: a size it already
+holds is not filled again, and the saves timed there are deleted afterwards, so it keeps its size.
 This is a script, not a test: the machine's load decides the figures.
 """
 
@@ -59,9 +62,12 @@ def pool() -> list:
 
 
 def columns(m, name: str) -> tuple:
+    from measurefirst.results.store import summary_of
+
     env = m.env or {}
     return (name, env.get("timestamp"), m.device, env.get("device_name"), env.get("hostname"), "bench",
-            m.median, m.ci[0] if m.ci else None, m.ci[1] if m.ci else None, m.n_samples, int(m.complete), m.kind)
+            m.median, m.ci[0] if m.ci else None, m.ci[1] if m.ci else None, m.n_samples, int(m.complete), m.kind,
+            summary_of(m))
 
 
 def fill(store, start: int, stop: int, packed: list) -> None:
@@ -75,25 +81,28 @@ def fill(store, start: int, stop: int, packed: list) -> None:
 
 
 def cli(where: str | None, folder: Path, *args: str) -> float:
-    """Median wall seconds of REPEATS runs of ``measurefirst ARGS --store WHERE`` in a new process."""
+    """Median wall seconds of REPEATS runs of ``measurefirst ARGS --store WHERE`` in a new process, after
+    one untimed run: with the modules' bytecode cached, as an installed package has it (a
+    PYTHONDONTWRITEBYTECODE of this shell would have every start compile them all again)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     times = []
-    for _ in range(REPEATS):
+    for _ in range(REPEATS + 1):
         t0 = time.perf_counter()
         done = subprocess.run([sys.executable, "-m", "measurefirst", *args, *(["--store", where] if where else [])],
                               cwd=folder, env=env, capture_output=True, text=True)
         times.append(time.perf_counter() - t0)
         if done.returncode != 0:
             raise SystemExit(f"measurefirst {' '.join(args)} failed: {done.stderr.strip()[-400:]}")
-    return statistics.median(times)
+    return statistics.median(times[1:])
 
 
 def in_process(where: str) -> tuple[float, float, float]:
     """Seconds of the store's part of ``runs``, ``history bench7`` and ``compare @bench7`` in this process
-    (the latest 20 rows and whether there are more; the latest 20 runs of bench7; its two latest runs
-    and the spread), each the
+    (the latest 20 rows and whether there are more; the table of the latest 20 runs of bench7, from their
+    columns; its two latest runs and the spread), each the
     median of REPEATS, on a new connection: what grows with the store, if anything does."""
-    from measurefirst.results.history import load_history
+    from measurefirst.results.history import load_history_table
     from measurefirst.results.loading import check_saved
     from measurefirst.results.store import Store
 
@@ -111,7 +120,7 @@ def in_process(where: str) -> tuple[float, float, float]:
 
     def history() -> None:
         with Store(where, create=False) as s:
-            load_history(s, "bench7", 20)
+            load_history_table(s, "bench7", 20)
 
     return timed(listing), timed(history), timed(lambda: check_saved(["@bench7"], store=where))
 
@@ -129,6 +138,8 @@ def main() -> None:
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--backends", default="sqlite,postgresql")
     ap.add_argument("--log", action="store_true", help="also write the output to docs/store-scale-DATE.txt")
+    ap.add_argument("--keep", metavar="DIR", help="keep the SQLite store in DIR and reuse it next time "
+                    "(a size it holds already is not filled again)")
     args = ap.parse_args()
     sizes = [int(x) for x in args.sizes.split(",")]
     lines: list[str] = []
@@ -147,7 +158,9 @@ def main() -> None:
         say(f"  {m.label:10s} {m.n_samples:5d} samples, {len(m.warmup.times_ns) if m.warmup else 0:5d} warm-up calls: "
             f"JSON {len(m.to_json(indent=None)) / 1024:6.1f} KiB -> compact {len(data) / 1024:4.1f} KiB")
     for backend in args.backends.split(","):
-        folder = Path(tempfile.mkdtemp(prefix="mf-scale-"))
+        kept = args.keep is not None and backend == "sqlite"
+        folder = Path(args.keep) if kept else Path(tempfile.mkdtemp(prefix="mf-scale-"))
+        folder.mkdir(parents=True, exist_ok=True)
         server = None
         if backend == "sqlite":
             where = str(folder / "results.db")
@@ -164,16 +177,23 @@ def main() -> None:
             f"{'compare':>7s}")
         try:
             with Store(where) as store:
-                have = 0
+                have = store.count()
                 for n in sizes:
+                    if have > n:
+                        say(f"{'':{len(backend)}s}  {n:7d} skipped: the kept store holds {have} runs")
+                        continue
+                    reused = have == n
                     fill(store, have, n - SAVES, packed)
-                    saves = []
+                    saves, saved = [], []
                     for i in range(SAVES):
                         k = (n - SAVES + i) % NAMES
                         m = measured[k % len(measured)]
                         t0 = time.perf_counter()
-                        store.save(m, f"bench{k}", commit="bench")
+                        saved.append(store.save(m, f"bench{k}", commit="bench"))
                         saves.append(time.perf_counter() - t0)
+                    if reused:  # the kept store keeps its size
+                        for run_id in saved:
+                            store.delete(run_id)
                     have = n
                     t_runs = cli(where, folder, "runs")
                     t_hist = cli(where, folder, "history", "bench7")
@@ -187,7 +207,8 @@ def main() -> None:
         finally:
             if server is not None:
                 server.stop()
-            shutil.rmtree(folder, ignore_errors=True)
+            if not kept:
+                shutil.rmtree(folder, ignore_errors=True)
     if args.log:
         path = ROOT / "docs" / f"store-scale-{time.strftime('%Y-%m-%d')}.txt"
         path.write_text("$ python benchmarks/store_scale.py " + " ".join(sys.argv[1:]) + "\n" + "\n".join(lines) + "\n")

@@ -133,3 +133,19 @@ def test_level_shifts_between_repetitions_are_taken_out_of_the_precision():
     with_groups = stats.summarize(x, groups=[200] * 5)
     without = stats.summarize(x)
     assert with_groups.ci_half_width_rel < 0.002 < without.ci_half_width_rel  # the shifts widened it, as stretches
+
+
+def test_the_median_of_a_list_is_numpys_to_the_bit_without_numpy():
+    """A list or tuple is taken in Python (a history's few medians need no numpy): the very value
+    ``np.median`` gives (equal as numbers: a zero's sign may differ), odd and even counts, infinities,
+    subnormals and NaN included."""
+    import random
+
+    r = random.Random(1)
+    for trial in range(5000):
+        xs = [r.choice([r.random(), r.lognormvariate(0, 3), r.uniform(-1e300, 1e300), float(r.randint(-2, 2)), 5e-324,
+                        -0.0]) for _ in range(r.randint(1, 30))]
+        xs[0] = [xs[0], math.inf, -math.inf, math.nan][trial % 4] if trial % 7 == 0 else xs[0]
+        for values in (xs, tuple(xs)):
+            got, want = stats.median(values), float(np.median(np.asarray(xs, dtype=float)))
+            assert (got != got and want != want) or got == want, xs

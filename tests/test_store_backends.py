@@ -190,6 +190,95 @@ def test_a_history_whose_runs_differ_threefold_is_shown_and_compared(where, caps
     assert change["run_to_run_source"] == "history" and change["run_to_run"] > 1
 
 
+def _history_runs():
+    """Runs of one name: times with their own run-to-run spread and without, a step up (1.3x), then the
+    same as counts under another name."""
+    base = _sim("t", 0)
+    times = [replace(base, samples_ns=tuple(x * (1.3 if i >= 6 else 1) * (1 + i % 3 / 200) for x in base.samples_ns),
+                     run_to_run=None if i % 4 == 1 else base.run_to_run, repeats=None if i % 4 == 1 else base.repeats)
+             for i in range(9)]
+    return times, [_count("n", k) for k in range(3)] + [_count("n", 400)]
+
+
+def _no_decoding(monkeypatch):
+    def refuse(self, run_id, data):
+        raise AssertionError(f"run #{run_id} was decoded")
+
+    monkeypatch.setattr(Store, "_decode", refuse)
+
+
+def test_a_history_table_is_read_from_the_columns_the_same_as_from_the_runs(where, monkeypatch, capsys):
+    """``history NAME`` reads its table from the runs' columns and stored summaries (no sample decoded):
+    the same rows, steps and output as the view of the decoded runs, for times and counts."""
+    from measurefirst.cli.emit import show
+    from measurefirst.render.views import Options, view
+    from measurefirst.results.history import load_history, load_history_table
+
+    times, counts = _history_runs()
+    assert times[1].run_to_run is None and times[0].run_to_run is not None
+    with Store(where) as s:
+        s.save_many(times, names=["t"] * len(times), commit="c")
+        s.save_many(counts, names=["n"] * len(counts), commit="k")
+        decoded = {(name, last): load_history(s, name, last) for name in ("t", "n") for last in (None, 3)}
+    assert decoded["t", None].steps() == [6] and decoded["n", None].steps() == [3]
+    shown = {}
+    for (name, last), h in decoded.items():
+        for lang in ("en", "zh"):
+            show(view([h], Options(lang=lang)))  # what the command showed when it decoded every run
+            shown[name, last, lang] = capsys.readouterr().out
+    _no_decoding(monkeypatch)
+    with Store(where, create=False) as s:
+        for (name, last), h in decoded.items():
+            assert load_history_table(s, name, last) == h.table()
+    for name, last, lang in shown:
+        assert main(["history", name, "--lang", lang, "--store", where, *(["-n", str(last)] if last else [])]) == 0
+        assert capsys.readouterr().out == shown[name, last, lang]
+
+
+def test_compare_at_name_reads_the_two_runs_it_compares(where, monkeypatch, capsys):
+    """``compare @NAME`` decodes its two runs, once each, and reads the others' medians only."""
+    with Store(where) as s:
+        ids = [s.save(_sim("c", i), commit=f"c{i}") for i in range(10)]
+    decoded: list[int] = []
+    real = Store._decode
+    monkeypatch.setattr(Store, "_decode", lambda self, run_id, data: decoded.append(run_id) or real(self, run_id, data))
+    assert main(["compare", "@c", "--json", "--store", where]) == 0
+    assert json.loads(capsys.readouterr().out)["changes"][0]["run_to_run_source"] == "history"
+    assert sorted(decoded) == ids[-2:]
+
+
+def test_a_store_of_schema_3_is_migrated_at_once_and_vacuum_fills_the_summaries(where, capsys):
+    """The migration to store schema 5 adds the summary column in place, under the write lock, at once: its
+    old runs' history rows are read whole until ``runs vacuum`` computes their summaries (decoding
+    without a lock, writing in short transactions); a run whose columns do not show what it holds keeps
+    none. The history is the same all along."""
+    from measurefirst.results.history import load_history, load_history_table
+
+    times, counts = _history_runs()
+    with Store(where) as s:
+        s.save_many(times, names=["t"] * len(times), commit="c")
+        s.save_many(counts, names=["n"] * len(counts), commit="k")
+        summaries = [r.summary for r in s.list()]
+        s.conn.execute("ALTER TABLE runs DROP COLUMN summary")
+        s.conn.execute("UPDATE runs SET n_samples = 3 WHERE id = 2")  # as written by an older measurefirst
+        if s.backend == "sqlite":
+            s.conn.execute("PRAGMA user_version = 3")
+        else:
+            s.conn.execute("UPDATE measurefirst_store SET value = '3' WHERE key = 'schema'")
+    assert all(summaries) and len(set(summaries)) > 2
+    with Store(where) as s:
+        assert s.schema == STORE_SCHEMA and {r.summary for r in s.list()} == {None}
+        tables = [load_history(s, name).table() for name in ("t", "n")]
+        assert [load_history_table(s, name) for name in ("t", "n")] == tables
+        new = s.save(times[0], "t", commit="new")
+    assert main(["runs", "vacuum", "--store", where]) == 0 and "gave the space" in capsys.readouterr().err
+    with Store(where) as s:
+        assert [r.summary for r in s.list()][:-1] == [x if i != 1 else None for i, x in enumerate(summaries)]
+        assert s.fill_summaries() == 0 and s.row(new).summary == summaries[0]
+        assert [load_history_table(s, name) for name in ("t", "n")] == [
+            load_history(s, name).table() for name in ("t", "n")]
+
+
 # ---- PostgreSQL only --------------------------------------------------------------------------------
 def test_a_foreign_database_or_schema_is_refused_untouched(pg):
     url = pg.fresh_schema()
@@ -242,7 +331,7 @@ def test_listing_history_and_references_use_the_indexes(tmp_path):
     """Every query that ``runs``, ``history``, ``compare @NAME``, ``report @NAME`` and the run-to-run
     spread run (recorded as the store runs them) reads through an index (EXPLAIN QUERY PLAN): no full
     scan of the runs, no sort of them all, and no read of the results' table but by id."""
-    from measurefirst.results.history import load_history
+    from measurefirst.results.history import load_history, load_history_table
     from measurefirst.results.loading import _saved_spread, load_target
     from measurefirst.results.store import MEASURED_KINDS
 
@@ -254,8 +343,8 @@ def test_listing_history_and_references_use_the_indexes(tmp_path):
         for kw in ({}, {"name": "q1"}, {"kinds": ["count"]}, {"host": "h1"}, {"name": "q1", "kinds": MEASURED_KINDS}):
             s.list(**kw, limit=20)
             s.count(**kw)
-        load_history(s, "q1", 20)
-        s.resolve("@q1"), s.resolve("@q1~1"), s.resolve("#2"), s.latest("q2", 1)
+        load_history(s, "q1", 20), load_history_table(s, "q1", 20)
+        s.resolve("@q1"), s.resolve("@q1~1"), s.resolve("#2"), s.latest("q2", 1), s.resolve_row("@q1~2")
         s.medians("q1"), s.latest_ids()
         s.conn.set_trace_callback(None)
         queries = {q for q in seen if q.lstrip().upper().startswith("SELECT")}

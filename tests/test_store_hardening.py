@@ -90,8 +90,10 @@ def test_unreadable_rows_name_the_run_and_the_fix(store, data, needle, capsys):
         assert "run #2" in str(info.value) and "runs delete 2" in str(info.value)
     assert main(["runs", "show", "2", "--store", str(store)]) == 2
     assert "run #2" in _one_error(capsys)
-    assert main(["history", "b", "--store", str(store)]) == 2
+    assert main(["history", "b", "--json", "--store", str(store)]) == 2  # the whole runs: read, and refused
     assert needle in _one_error(capsys)
+    assert main(["history", "b", "--store", str(store)]) == 0  # its table: the run's columns, which are intact
+    assert "history of b" in capsys.readouterr().out
     assert main(["runs", "delete", "2", "--store", str(store)]) == 0  # the fix it names works
 
 

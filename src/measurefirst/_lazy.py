@@ -4,12 +4,16 @@ the import paths of the flat layout working for a release (see docs/architecture
 from __future__ import annotations
 
 import importlib
-import importlib.abc
 import importlib.machinery
 import sys
 import types
 import warnings
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from importlib.abc import Loader as _Loader
+else:  # the loader protocol, without importing importlib.abc at every start of the command
+    _Loader = object
 
 #: The modules that moved into the folders by concept: old dotted path -> new one. Importing an old
 #: path gives the very module of the new one (one object under two names), with a DeprecationWarning.
@@ -40,8 +44,9 @@ def _moved(old: str, new: str) -> None:
                   DeprecationWarning, stacklevel=3)
 
 
-class MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds an old module path of :data:`MOVED` and loads it as the module at its new path."""
+class MovedModules(_Loader):
+    """Finds an old module path of :data:`MOVED` and loads it as the module at its new path (a meta path
+    finder and a loader by their protocols: ``importlib.abc`` costs every start of the command)."""
 
     def find_spec(self, fullname: str, path: Sequence[str] | None,
                   target: types.ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
@@ -96,6 +101,26 @@ def exported(package: str, exports: dict[str, str]) -> Callable[[str], Any]:
         return value
 
     return __getattr__
+
+
+class _Deferred:
+    """See :func:`deferred`."""
+
+    def __init__(self, name: str, namespace: dict[str, Any], alias: str) -> None:
+        self._name, self._namespace, self._alias = name, namespace, alias
+
+    def __getattr__(self, attr: str) -> Any:
+        module = importlib.import_module(self._name)
+        self._namespace[self._alias] = module  # from now on the name is the module itself
+        return getattr(module, attr)
+
+
+def deferred(name: str, namespace: dict[str, Any], alias: str) -> Any:
+    """A stand-in for the module ``name`` under ``alias`` in ``namespace`` (a module's globals): the first
+    attribute read through it imports the module and puts it in its place. For a module whose functions
+    need numpy but whose names (constants, types) are read by commands that never call them: ``runs`` and
+    ``history`` start without paying for numpy."""
+    return _Deferred(name, namespace, alias)
 
 
 class LazyPackage(types.ModuleType):

@@ -144,17 +144,24 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from ..distributed.saved import history_of as load_history
+    from ..render.tables import history_table
     from ..render.words import word
+    from ..results.history import HistoryTable
     from ..results.store import MEASURED_KINDS, Store
 
     _check(args)  # before reading anything: -o must not replace the store it reads
+    table = not args.json and args.output is None  # the table alone: from the runs' columns, no sample read
     with Store(args.store, create=False) as store:
-        h = load_history(store, args.name, None if args.all else args.limit)
+        h = load_history(store, args.name, None if args.all else args.limit, table=table)
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
         more = not args.all and len(store.list(args.name, kinds=MEASURED_KINDS, limit=args.limit + 1)) > args.limit
-    code = _emit(args, [h])
+    code = EXIT_OK
+    if isinstance(h, HistoryTable):
+        _show([history_table(h, _lang(args))])
+    else:
+        code = _emit(args, [h])
     if more:
         _say(word("history_shown", _lang(args), shown=len(h.runs), name=args.name))
     return code

@@ -108,8 +108,10 @@ def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None
     from ..results.safeio import DestinationError, strict_json, write_atomic
 
     options = options or Options()
-    data = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
-    text = strict_json(with_words(data, options.lang), indent=2)  # the findings' data and their words
+    text = ""
+    if json or output is not None:  # the findings' data and their words; only when shown or written
+        data = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
+        text = strict_json(with_words(data, options.lang), indent=2)
     if json:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()

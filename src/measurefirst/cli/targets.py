@@ -5,10 +5,8 @@ checked before anything is measured. Nothing here measures or prints.
 
 from __future__ import annotations
 
-import ast
 import importlib
 import importlib.util
-import inspect
 import os
 import re
 import sys
@@ -41,9 +39,6 @@ class UserExit(Exception):
     silent way out of measurefirst with its exit status."""
 
 
-_CO_ASYNC_OR_GENERATOR = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
-
-
 def _user_exit(exc: SystemExit) -> NoReturn:
     raise UserExit(f"the code called sys.exit({exc.code!r}); code under measurement must return, not exit")
 
@@ -53,6 +48,9 @@ def is_function_target(target: str) -> bool:
 
 
 def load_target(target: str, namespace: dict[str, Any]) -> tuple[str, Callable[[], object]]:
+    import ast  # here: every start of the command (the parser imports this module) need not pay for them
+    import inspect
+
     m = TARGET_RE.match(target.strip())
     if m:
         attr, obj = load_callable(target.strip())
@@ -94,7 +92,7 @@ def load_target(target: str, namespace: dict[str, Any]) -> tuple[str, Callable[[
     namespace["__measurefirst_exit__"] = _user_exit
     exec(code, namespace)
     fn = namespace.pop("__measurefirst_stmt__")
-    if fn.__code__.co_flags & _CO_ASYNC_OR_GENERATOR:
+    if fn.__code__.co_flags & (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR):
         raise TargetError(f"statement {target!r} contains yield or await: as a function body it only creates a "
                           f"generator, so the time would be that of creating it; time code that runs to the end")
     return target.strip(), fn

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import statistics
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -198,6 +197,8 @@ class GroupSummary:
 
     @property
     def median(self) -> float:
+        import statistics  # here: every start of the command imports this module (the parser's options)
+
         return float(statistics.median(self.medians))
 
     @property

@@ -356,18 +356,19 @@ def load_group_history(store: "Store", name: str, kind: str) -> GroupHistory:
                         str(store.path))
 
 
-def history_of(store: "Store", name: str, last: int | None = None) -> Any:
+def history_of(store: "Store", name: str, last: int | None = None, *, table: bool = False) -> Any:
     """The history of ``name``: a :class:`GroupHistory` when its latest run is of many ranks, else a
     :class:`measurefirst.results.history.History` of its measurements. ``ValueError`` when runs of that name are saved
     but none is of a kind a history shows (or none has samples), saying which kinds they are and what shows
     them; an empty history when there are no runs of that name. ``last``: only the latest runs of a history
-    of measurements (only those are read)."""
+    of measurements (only those are read). ``table``: of a history of measurements, only its table
+    (:class:`measurefirst.results.history.HistoryTable`, read from the store's columns: no sample is read)."""
     latest = store.list(name, limit=1)
     if latest and latest[-1].kind in GROUP_KINDS:
         return load_group_history(store, name, latest[-1].kind)
-    from ..results.history import load_history
+    from ..results.history import load_history, load_history_table
 
-    h = load_history(store, name, last)
+    h = (load_history_table if table else load_history)(store, name, last)
     if latest and not h.runs:
         rows = store.list(name)
         from ..results.store import MEASURED_KINDS

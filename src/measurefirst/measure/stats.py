@@ -8,12 +8,17 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence, Union
+from typing import TYPE_CHECKING, Sequence, Union
 
-import numpy as np
+from .._lazy import deferred
 
-#: A series of numbers: a list or a numpy array.
-Values = Union[Sequence[float], np.ndarray]
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+    #: A series of numbers: a list or a numpy array.
+    Values = Union[Sequence[float], np.ndarray]
+else:  # imported on first use: the commands that only read the store's columns never need it
+    np = deferred("numpy", globals(), "np")
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
@@ -28,8 +33,16 @@ MIN_SAMPLES_FOR_CI = 6
 
 
 def median(values: Values) -> float:
+    """The median; of a list or tuple, in Python (the very value numpy gives: the middle value, or the
+    mean of the two middle ones; NaN when one is NaN), so that a few numbers need no numpy."""
     if len(values) == 0:
         raise ValueError("median of no values")
+    if isinstance(values, (list, tuple)):
+        xs = sorted(float(x) for x in values)
+        if any(x != x for x in xs):
+            return math.nan
+        k = len(xs) // 2
+        return xs[k] if len(xs) % 2 else (xs[k - 1] + xs[k]) / 2
     return float(np.median(np.asarray(values, dtype=float)))
 
 

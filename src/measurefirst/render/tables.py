@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
     from ..tools.compare import Verdict
-    from ..results.history import History, SavedRun
+    from ..results.history import History, HistoryTable, SavedRun
     from ..profiling.kernels import KernelInfo
     from ..tools.regression import Regression
     from typing_extensions import TypeIs
@@ -110,28 +110,29 @@ def _is_count(m: Any) -> "TypeIs[Count]":
     return getattr(m, "kind", None) == "count"
 
 
-def history_table(h: "History", lang: str = "en") -> "Table":
-    """Every run of one name with its change against the run before; steps marked."""
+def history_table(h: "HistoryTable", lang: str = "en") -> "Table":
+    """Every run of one name with its change against the run before; steps marked. From the rows alone
+    (:class:`~measurefirst.results.history.HistoryTable`: read from the store's columns, or
+    ``History.table()``)."""
     from rich.table import Table
 
     flagged = set(h.steps())
-    counts = any(_is_count(r.measurement) for r in h.runs)
+    counts = any(r.point.event for r in h.runs)
     table = Table(title=cell(word("history_of", lang, name=h.name)))
     columns(table, (("col_id", "left"), ("created", "left"), ("commit", "left"),
                     ("per_call" if counts else "median", "left"), ("ci95", "left"), ("vs_previous", "left"),
                     ("step_col", "left")), lang)
-    values = [m.per_call if _is_count(m) else m.median for m in h.measurements]
+    values = [r.point.value for r in h.runs]
     for i, (r, v) in enumerate(zip(h.runs, values)):
-        m = r.measurement
         ratio = v / values[i - 1] if i and values[i - 1] > 0 else math.nan
         prev = "" if i == 0 else ("n/a" if not math.isfinite(ratio) else f"{(ratio - 1) * 100:+.1f}%")
-        if _is_count(m):
-            shown, ci = f"{v:,.0f} {m.event}", word("spread_over", lang, spread=f"{m.spread:.2%}", n=m.n_repeats)
+        if r.point.event:
+            shown, ci = f"{v:,.0f} {r.point.event}", word("spread_over", lang, spread=f"{r.spread:.2%}", n=r.n)
         else:
             # the digits the interval supports, as every other view of a measurement shows it
-            hw = None if m.ci is None else (m.ci[1] - m.ci[0]) / 2
+            hw = None if r.ci is None else (r.ci[1] - r.ci[0]) / 2
             shown = format_time(v, hw)
-            ci = "n/a" if m.ci is None else ci_range(m.ci, hw, time_unit(v))
+            ci = "n/a" if r.ci is None else ci_range(r.ci, hw, time_unit(v))
         step = cell("")
         if i in flagged:
             step = cell(word("step_slower", lang), "red") if v > values[i - 1] else cell(word("step_faster", lang), "green")

@@ -68,7 +68,7 @@ def _saved_run(r: Any, options: Options) -> View:
 def _history(h: Any, options: Options) -> View:
     from .tables import history_table
 
-    return [history_table(h, options.lang)]
+    return [history_table(h.table(), options.lang)]
 
 
 def _comparison(c: Any, options: Options) -> View:

@@ -17,12 +17,15 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
+from .._lazy import deferred
 from ..measure import stats
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from .kinds import Count, Measurement
+else:  # imported on first use (by the checks): the catalogue alone needs no numpy
+    np = deferred("numpy", globals(), "np")
 
 #: Fewest points where the work term ``c·n^k`` is at least the overhead ``t0`` for the exponent to be
 #: read from the data (two points always lie on some power law).

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .base import ResultBase
 from .protocol import build, each, migrate
-from ..tools.regression import steps
+from ..tools.regression import StepPoint, point_steps, step_point, steps
 from .kinds import Count, Finding, Measurement, load_result
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,6 +87,10 @@ class History(ResultBase):
         """Indices of runs that differ from the run before beyond both CIs (see :func:`regression.steps`)."""
         return steps(self.measurements)
 
+    def table(self) -> "HistoryTable":
+        """What the history's table shows of each run (:class:`HistoryTable`)."""
+        return HistoryTable(self.name, tuple(HistoryRow.of(r) for r in self.runs), self.store)
+
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "name": self.name, "store": self.store,
                 "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
@@ -96,6 +100,83 @@ class History(ResultBase):
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         return build(cls, {**d, "store": d.get("store") or ""}, "history",
                      read={"runs": each(SavedRun.from_dict)})
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """One run of a history as its table shows it, with what its step needs: from the run's
+    measurement (:meth:`of`) or from the store's columns and the run's stored summary
+    (:func:`load_history_table`, no sample read); the same numbers either way."""
+
+    id: int
+    created: str
+    git_commit: str | None
+    #: the value (a time's median, seconds, or a count's events per call), its precision, the count's event
+    point: StepPoint
+    #: a time's headline 95% interval (seconds)
+    ci: tuple[float, float] | None = None
+    #: a count's spread over its repeats, and how many repeats
+    spread: float = 0.0
+    n: int = 0
+
+    @classmethod
+    def of(cls, r: SavedRun) -> "HistoryRow":
+        m = r.measurement
+        if isinstance(m, Count):
+            return cls(r.id, r.created, r.git_commit, step_point(m), None, m.spread, m.n_repeats)
+        return cls(r.id, r.created, r.git_commit, step_point(m), m.ci)
+
+
+@dataclass(frozen=True)
+class HistoryTable:
+    """The rows of a history's table (:class:`HistoryRow`), oldest first: what ``measurefirst history NAME``
+    shows, read from the store's columns without a sample (:func:`load_history_table`), or from a
+    :class:`History` (:meth:`History.table`)."""
+
+    name: str
+    runs: tuple[HistoryRow, ...]
+    store: str = ""
+
+    def steps(self) -> list[int]:
+        """The same indices as :meth:`History.steps`, from the rows."""
+        return point_steps([r.point for r in self.runs])
+
+
+def _row(r: "RunRow") -> HistoryRow | None:
+    """A run's history row from its columns and stored summary; None when they cannot tell (the run is
+    then read whole)."""
+    from .store import read_summary
+
+    found = read_summary(r)
+    if found is None:
+        return None
+    point, spread = found
+    if point.event:
+        return HistoryRow(r.id, r.created, r.git_commit, point, None, spread, r.n_samples)
+    ci = None if r.ci_low is None or r.ci_high is None else (r.ci_low, r.ci_high)
+    return HistoryRow(r.id, r.created, r.git_commit, point, ci)
+
+
+def load_history_table(store: "Store", name: str, last: int | None = None) -> HistoryTable:
+    """:func:`load_history`'s table: the same rows, from the runs' columns and stored summaries (a run
+    saved without one is read whole); runs without samples left out, and the kind of the latest kept."""
+    from .store import MEASURED_KINDS
+
+    rows: list[HistoryRow] = []
+    kinds: list[str] = []
+    for r in store.list(name, kinds=MEASURED_KINDS, limit=last):
+        if r.summary == "":  # saved without samples
+            continue
+        row = _row(r)
+        if row is None:
+            m = store.get(r.id)
+            if not usable(m):
+                continue
+            row = HistoryRow.of(SavedRun.from_row(r, m))
+        rows.append(row)
+        kinds.append(r.kind)
+    kept = tuple(row for row, kind in zip(rows, kinds) if kind == kinds[-1])
+    return HistoryTable(name, kept, str(store.path))
 
 
 def usable(m: Measurement | Count) -> bool:

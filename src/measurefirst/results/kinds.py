@@ -11,8 +11,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Sequence
 
-import numpy as np
-
+from .._lazy import deferred
 from ..measure import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
 from .findings import assess, assess_count
@@ -22,7 +21,11 @@ from .protocol import parse_json as parse_json  # re-exported: read by loading a
 from .protocol import migrate as migrate_kind
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
     from ..measure.reference import Normalized
+else:  # imported on first use: a history read from the store's columns never needs it
+    np = deferred("numpy", globals(), "np")
 
 #: Version of the stored JSON form; bump it and add a migration when the form changes.
 #: Version 2 added ``run_to_run`` and ``repeats`` (absent in version 1: nothing measured the spread).

@@ -363,9 +363,10 @@ def _group_results(refs: Sequence[str], store: str | os.PathLike[str] | None) ->
     found: list[Any] = []
     for t in refs:
         ref = parse_ref(t)
-        if ref is not None:
+        if ref is not None:  # read whole only when it is of many ranks (else load_measured reads it)
             with Store(store, create=False) as st:
-                found.append(st.resolve(ref)[1])
+                row = st.resolve_row(ref)
+                found.append(st.result(row.id) if row.kind in GROUP_KINDS else None)
         elif Path(t).is_file():
             items = load_file(t)
             found.append(items[0] if len(items) == 1 else None)

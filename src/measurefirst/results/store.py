@@ -25,14 +25,11 @@ that cannot be written (a read-only folder) is opened read-only for the commands
 from __future__ import annotations
 
 import builtins
-import csv
 import functools
-import io
 import json
 import os
 import re
 import sqlite3
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeAlias, TypeVar
@@ -44,6 +41,7 @@ from .protocol import Result, from_dict
 
 if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
     from ..measure.timers import Deadline
+    from ..tools.regression import StepPoint
     from .kinds import Count, Measurement
 
     #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
@@ -55,9 +53,16 @@ MEASURED_KINDS = ("measurement", "count")
 APPLICATION_ID = 0x6D667374
 #: Schema 2 added the ``kind`` column; schema 3 keeps each run's result compact (:mod:`measurefirst.results.compact`)
 #: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
-#: machine and the date; schema 4 keeps every result in compact format 2 (1.5 to 4.5 times smaller). Older
-#: stores are migrated when opened for writing.
-STORE_SCHEMA = 4
+#: machine and the date; schema 4 keeps every result in compact format 2 (1.5 to 4.5 times smaller);
+#: schema 5 adds the ``summary`` column (what a history row needs beyond the median, CI and repeats:
+#: :func:`summary_of`), so that a history reads no sample (the runs of an older store get theirs from
+#: :meth:`Store.fill_summaries`, which ``runs vacuum`` runs). Older stores are migrated when opened for
+#: writing.
+STORE_SCHEMA = 5
+#: The first schema whose runs have a summary column.
+SUMMARY_SCHEMA = 5
+#: Runs given their summary per transaction by :meth:`Store.fill_summaries`.
+SUMMARY_BATCH = 200
 ENV_VAR = "MEASUREFIRST_STORE"
 DEFAULT_PATH = Path(".measurefirst") / "results.db"
 BUSY_TIMEOUT_MS = 30_000
@@ -84,7 +89,8 @@ CREATE TABLE IF NOT EXISTS runs (
     ci_high_s {real},
     n_samples BIGINT,
     complete INTEGER NOT NULL,
-    kind TEXT NOT NULL DEFAULT 'measurement'
+    kind TEXT NOT NULL DEFAULT 'measurement',
+    summary TEXT
 );
 CREATE TABLE IF NOT EXISTS run_data (
     id BIGINT PRIMARY KEY,
@@ -202,6 +208,9 @@ class RunRow:
     n_samples: int
     complete: bool
     kind: str = "measurement"
+    #: What the run's history row needs beyond these columns (JSON; ``""``: no samples, no row; None: not
+    #: kept, read the run whole): see :func:`summary_of`.
+    summary: str | None = None
 
 
 def default_path() -> Path | str:
@@ -220,6 +229,8 @@ def location(where: str | os.PathLike[str] | None) -> Path | str:
 
 def git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
     """The commit checked out in ``cwd`` (with ``-dirty`` when there are changes), or None."""
+    import subprocess
+
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=cwd, capture_output=True, text=True, timeout=5)
         if head.returncode != 0:
@@ -247,7 +258,8 @@ class Store:
 
             self.path, self.backend, self.schema = redact(where), "postgresql", STORE_SCHEMA
             self.conn: sqlite3.Connection | PgConnection = PgConnection.open(where, create=create, tables=SCHEMA_TABLES,
-                                                                              version=STORE_SCHEMA, migrate=repack)
+                                                                              version=STORE_SCHEMA,
+                                                                              migrate=to_current_schema)
             self._errors = (sqlite3.Error, self.conn.error)
             return
         self.path = self._file = where
@@ -468,7 +480,8 @@ class Store:
         """Bring a store of schema 1, 2 or 3 to :data:`STORE_SCHEMA` in place, under the write lock, in one
         transaction: every run keeps its id, its columns and its result (made compact, in the format
         this version writes: :func:`repack`; a result that cannot be read is kept as it was, for the
-        error that names it). A store that cannot be written is read as it is."""
+        error that names it), and gains an empty summary column (:meth:`fill_summaries` fills it). A
+        store that cannot be written is read as it is."""
         from .compact import pack
         from .kinds import parse_json
 
@@ -501,12 +514,65 @@ class Store:
                     c.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'runs'", (seq[0],))
             if version == 3:
                 repack(c)
+            if version in (3, 4):  # schemas 1 and 2 were rebuilt above, with the column
+                add_summary_column(c)
             if version < STORE_SCHEMA:
                 c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
             c.execute("COMMIT")
         except BaseException:
             c.execute("ROLLBACK")
             raise
+
+    @_guarded("fill the runs' summaries")
+    def fill_summaries(self) -> int:
+        """Give each run of a time or a count saved without its summary (by a measurefirst before store
+        schema 5) the summary :func:`summary_of` keeps, so that its history row is read from the columns
+        too; how many were given one. Each batch of :data:`SUMMARY_BATCH` runs is read and decoded without
+        a lock, then written in a short transaction of its own: writers wait for none of the decoding. A
+        run that cannot be read, or whose columns do not show what it holds, keeps none (a history reads
+        it whole). :meth:`vacuum` calls it."""
+        if self.schema < SUMMARY_SCHEMA or self.read_only:
+            return 0
+        c = self.conn
+        last, filled = 0, 0
+        while True:
+            batch = c.execute(
+                "SELECT r.id, r.median_s, r.ci_low_s, r.ci_high_s, r.n_samples, d.data FROM runs AS r LEFT JOIN "
+                "run_data AS d ON d.id = r.id WHERE r.id > ? AND r.summary IS NULL AND "
+                "r.kind IN ('measurement', 'count') ORDER BY r.id LIMIT ?", (last, SUMMARY_BATCH)).fetchall()
+            if not batch:
+                return filled
+            found = [(summary, int(r[0])) for r in batch
+                     if (summary := self._summary(int(r[0]), r[5], r[1:5])) is not None]
+            if found:
+                c.execute("BEGIN IMMEDIATE")
+                try:
+                    for summary, run_id in found:
+                        c.execute("UPDATE runs SET summary = ? WHERE id = ? AND summary IS NULL", (summary, run_id))
+                    c.execute("COMMIT")
+                except BaseException:
+                    c.execute("ROLLBACK")
+                    raise
+            filled += len(found)
+            last = int(batch[-1][0])
+
+    def _summary(self, run_id: int, data: Any, columns: tuple[Any, ...]) -> str | None:
+        """The summary of the run ``run_id`` that holds ``data``, if its ``columns`` (median, CI, samples)
+        are what the result shows; else None (a result that cannot be read included)."""
+        from .kinds import Count, Measurement
+
+        try:
+            m = self._decode(run_id, data)
+        except StoreError:
+            return None
+        if isinstance(m, Count):
+            shown: tuple[Any, ...] = (None, None, None, m.n_repeats)
+        elif isinstance(m, Measurement):
+            ci = m.ci
+            shown = (_finite(m.median), None if ci is None else ci[0], None if ci is None else ci[1], m.n_samples)
+        else:
+            return None
+        return summary_of(m) if tuple(columns) == shown else None
 
     @property
     def _kind_column(self) -> str:
@@ -584,20 +650,22 @@ class Store:
             env: dict[str, Any] = getattr(m, "env", None) or {}
             rows.append(((name, env.get("timestamp") or _now(), getattr(m, "device", None), env.get("device_name"),
                           env.get("hostname"), commit, median, None if ci is None else ci[0],
-                          None if ci is None else ci[1], n, int(m.complete), m.kind),
+                          None if ci is None else ci[1], n, int(m.complete), m.kind,
+                          summary_of(m) if isinstance(m, (Measurement, Count)) else None),
                          pack(json.loads(m.to_json(indent=None)))))
         return self._write_rows(rows)
 
     def _write_rows(self, rows: builtins.list[tuple[tuple[Any, ...], Any]]) -> builtins.list[int]:
-        """Insert runs (their columns less the id, and their stored result) in one transaction; their ids."""
+        """Insert runs (their columns less the id, kind and summary included, and their stored result) in one
+        transaction; their ids."""
         ids = []
         c = self.conn
         c.execute("BEGIN IMMEDIATE")
         try:
             returning = "" if self.backend == "sqlite" else " RETURNING id"  # SQLite before 3.35 has no RETURNING
             for columns, data in rows:
-                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
-                                + returning, columns)
+                cur = c.execute(f"INSERT INTO runs ({self._COLS[4:]}, kind, summary) VALUES "
+                                f"(?,?,?,?,?,?,?,?,?,?,?,?,?){returning}", columns)
                 run_id = int(cur.fetchone()[0] if returning else cur.lastrowid or 0)
                 c.execute("INSERT INTO run_data (id, data) VALUES (?, ?)", (run_id, data))
                 ids.append(run_id)
@@ -658,23 +726,31 @@ class Store:
 
     @_guarded("vacuum")
     def vacuum(self) -> None:
-        """Give the space of deleted runs back to the file system (SQLite) or the server (PostgreSQL)."""
+        """Give the space of deleted runs back to the file system (SQLite) or the server (PostgreSQL), after
+        giving the runs of an older measurefirst their summaries (:meth:`fill_summaries`)."""
         if self.read_only:
             raise StoreError(f"cannot vacuum: the results store {self.path} is read-only")
+        self.fill_summaries()
         self.conn.execute("VACUUM")
 
     # -- reading -----------------------------------------------------------------------------
     _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
 
     def _rows(self, sql: str, params: Iterable[Any]) -> builtins.list[RunRow]:
-        return [RunRow(*r[:11], bool(r[11]), str(r[12]))  # type: ignore[call-arg]  # the columns match
+        return [RunRow(*r[:11], bool(r[11]), str(r[12]), r[13])  # type: ignore[call-arg]  # the columns match
                 for r in self.conn.execute(sql, builtins.list(params))]
+
+    @property
+    def _row_columns(self) -> str:
+        """What a :class:`RunRow` reads: the columns, the kind and the summary (a store older than
+        :data:`SUMMARY_SCHEMA`, read as it is, has none: its runs are read whole)."""
+        return f"{self._COLS}, {self._kind_column}, {'summary' if self.schema >= SUMMARY_SCHEMA else 'NULL'}"
 
     def list_query(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
                    since: str | None = None, limit: int | None = None) -> tuple[str, builtins.list[Any]]:
         """The SQL :meth:`list` runs, and its parameters (the latest first; indexed, see EXPLAIN)."""
         where, params = self._where(name, kinds, host, since)
-        sql = f"SELECT {self._COLS}, {self._kind_column} FROM runs{where} ORDER BY id DESC"
+        sql = f"SELECT {self._row_columns} FROM runs{where} ORDER BY id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
@@ -716,7 +792,7 @@ class Store:
     @_guarded("read a run")
     def row(self, run_id: int) -> RunRow:
         """Run ``run_id``'s columns, without its result."""
-        rows = self._rows(f"SELECT {self._COLS}, {self._kind_column} FROM runs WHERE id = ?", [check_run_id(run_id)])
+        rows = self._rows(f"SELECT {self._row_columns} FROM runs WHERE id = ?", [check_run_id(run_id)])
         if not rows:
             raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
         return rows[0]
@@ -768,9 +844,14 @@ class Store:
             raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
                              f"`measurefirst runs delete {run_id}`") from exc
 
-    @_guarded("read a run")
     def latest_run(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> tuple[int, Result]:
         """The latest run of ``name`` (``back=1``: the one before it), of any kind or of ``kinds``."""
+        run_id = self.latest_id(name, back, kinds=kinds)
+        return run_id, self.result(run_id)
+
+    @_guarded("read a run")
+    def latest_id(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> int:
+        """The id of :meth:`latest_run`, read from the name index alone."""
         if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
             raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
         where, params = self._where(name, kinds)
@@ -780,7 +861,7 @@ class Store:
             known = ", ".join(self.names()[:10]) or "none yet"
             raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
                              f"saved names: {known}")
-        return int(rows[0][0]), self.result(int(rows[0][0]))
+        return int(rows[0][0])
 
     def latest(self, name: str, back: int = 0) -> tuple[int, Measured]:
         """The latest measurement (or count) of ``name`` (``back=1``: the one before it)."""
@@ -790,14 +871,15 @@ class Store:
     def resolve(self, ref: str | Ref) -> tuple[RunRow, Result]:
         """The saved run a reference names (``#ID``, ``@NAME``, ``@NAME~K``; see :func:`parse_ref`), of
         any kind, with its row."""
+        row = self.resolve_row(ref)
+        return row, self.result(row.id)
+
+    def resolve_row(self, ref: str | Ref) -> RunRow:
+        """The row of the saved run a reference names (see :meth:`resolve`), without reading its result."""
         parsed = parse_ref(ref) if isinstance(ref, str) else ref
         if parsed is None:
             raise StoreError(f"{ref!r} is not a saved run: give #ID, @NAME or @NAME~K")
-        if parsed.id is not None:
-            run_id, result = parsed.id, self.result(parsed.id)
-        else:
-            run_id, result = self.latest_run(str(parsed.name), parsed.back)
-        return self.row(run_id), result
+        return self.row(parsed.id if parsed.id is not None else self.latest_id(str(parsed.name), parsed.back))
 
     def iter_results(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
         for i in ids:
@@ -818,18 +900,20 @@ class Store:
         while True:
             batch = self.conn.execute(
                 f"SELECT r.id, r.name, r.created, r.device, r.device_name, r.host, r.git_commit, r.median_s, "
-                f"r.ci_low_s, r.ci_high_s, r.n_samples, r.complete, {self._kind_column}, d.data FROM runs AS r "
+                f"r.ci_low_s, r.ci_high_s, r.n_samples, r.complete, {self._kind_column}, "
+                f"{'r.summary' if self.schema >= SUMMARY_SCHEMA else 'NULL'}, d.data FROM runs AS r "
                 f"LEFT JOIN {self._data_table} AS d ON d.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?",
                 (last, COPY_BATCH)).fetchall()
             if not batch:
                 return ids
             rows = []
             for r in batch:
-                data = r[13].tobytes() if isinstance(r[13], memoryview) else r[13]
+                data = r[14].tobytes() if isinstance(r[14], memoryview) else r[14]
                 if packed_format(data) != FORMAT:  # a run that cannot be read is named, and nothing more is copied
                     self._decode(int(r[0]), data)
                     data = pack(unpack(data) if is_packed(data) else parse_json(data))
-                rows.append((tuple(r[1:13]), data))
+                summary = r[13] if r[13] is not None else self._summary(int(r[0]), data, r[7:11])
+                rows.append(((*r[1:13], summary), data))
             ids += other._guarded_write(rows)
             last = int(batch[-1][0])
 
@@ -888,6 +972,9 @@ class Store:
                     r.n_samples, m.complete, " ".join(w.code for w in m.findings),
                     *((m.per_call, m.event) if isinstance(m, Count) else (None, None))] for r, m in pairs]
         if fmt == "csv":
+            import csv
+            import io
+
             buf = io.StringIO()
             w = csv.writer(buf)
             w.writerow(header)
@@ -981,6 +1068,57 @@ def _lock_holders(path: Path) -> str:
         except OSError:
             names.append(f"process {pid}")
     return ", ".join(names)
+
+
+def to_current_schema(conn: Any) -> None:
+    """A PostgreSQL store's migration from any earlier schema it may hold (3 or 4), in the caller's
+    transaction and under its write lock: results made compact in this version's format (:func:`repack`:
+    nothing to rewrite from schema 4), then the empty summary column (:func:`add_summary_column`)."""
+    repack(conn)
+    add_summary_column(conn)
+
+
+def add_summary_column(conn: Any) -> None:
+    """The migration to :data:`SUMMARY_SCHEMA` (either backend, in the caller's transaction, under its
+    write lock): the runs gain an empty summary column, at once (no run is read: :meth:`Store.fill_summaries`
+    fills it, without the lock)."""
+    conn.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
+
+
+def summary_of(m: Measured) -> str:
+    """What a run's history row needs beyond the store's columns (median, CI, repeats), as the compact
+    JSON kept beside them (``runs.summary``): a time's precision and own run-to-run spread, a count's
+    events per call, precision, event and spread (see :class:`measurefirst.tools.regression.StepPoint`);
+    ``""`` for a run without samples, which a history leaves out."""
+    from ..tools.regression import step_point
+    from .kinds import Count
+
+    if not has_samples(m):
+        return ""
+    p = step_point(m)
+    if isinstance(m, Count):
+        fields: dict[str, Any] = {"value": p.value, "lhw": p.log_half_width, "event": p.event, "spread": m.spread}
+    else:
+        fields = {"lhw": p.log_half_width, "own": p.own}
+    return json.dumps(fields, separators=(",", ":"))
+
+
+def read_summary(r: RunRow) -> "tuple[StepPoint, float] | None":
+    """What :func:`summary_of` kept of the run ``r``, with its columns: the run's point and a count's
+    spread; None when they cannot tell (a run saved without a summary, or a value missing)."""
+    from ..tools.regression import StepPoint
+
+    if not r.summary or (r.kind == "measurement" and r.median is None):
+        return None
+    try:
+        s = json.loads(r.summary)
+        if r.kind == "count":
+            return StepPoint(float(s["value"]), float(s["lhw"]), str(s["event"])), float(s["spread"])
+        own = s["own"]
+        return StepPoint(float(r.median or 0.0), float(s["lhw"]), "",
+                         None if own is None else (float(own[0]), float(own[1]), str(own[2]))), 0.0
+    except (ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def has_samples(m: Measured) -> bool:

@@ -273,18 +273,41 @@ def _log_half_width(m: Measurement) -> float:
     return max(math.log(ci[1] / m.median), math.log(m.median / ci[0]))
 
 
-def side_spread(m: Measurement, *, floor: tuple[float, str] | None = None,
+@dataclass(frozen=True)
+class StepPoint:
+    """What a change between two runs needs of each run, and nothing more, so that a history can be
+    read from the store's columns without a sample: its ``value`` (a time's median in seconds, or a
+    count's events per call), its own precision as a log half-width, the count's ``event`` (``""`` for
+    a time), and a time's own measured run-to-run spread (relative standard deviation, relative 95%
+    half-width, source), or None when it measured none."""
+
+    value: float
+    log_half_width: float
+    event: str = ""
+    own: tuple[float, float, str] | None = None
+
+
+def step_point(m: Measurement | Count) -> StepPoint:
+    """What a change needs of ``m`` (see :class:`StepPoint`)."""
+    if isinstance(m, Count):
+        return StepPoint(m.per_call, _count_log_half_width(m), m.event)
+    own = m.run_to_run
+    return StepPoint(m.median, _log_half_width(m), "",
+                     (own.spread, own.half_width, own.source) if own is not None and math.isfinite(own.half_width)
+                     else None)
+
+
+def side_spread(p: StepPoint, *, floor: tuple[float, str] | None = None,
                 given: float | None = None) -> tuple[float, float, str]:
     """One side's run-to-run part of a change: (relative standard deviation, relative 95% half-width,
-    source). A ``given`` figure wins; else the larger of the run's own measured spread
-    (:attr:`~measurefirst.results.kinds.Measurement.run_to_run`) and ``floor`` (a spread measured from the
-    saved history, with its source); else :data:`RUN_TO_RUN_CV`, "assumed"."""
+    source). A ``given`` figure wins; else the larger of the run's own measured spread (``p.own``: the
+    measurement's :attr:`~measurefirst.results.kinds.Measurement.run_to_run`) and ``floor`` (a spread
+    measured from the saved history, with its source); else :data:`RUN_TO_RUN_CV`, "assumed"."""
     if given is not None:
         return given, stats.Z95 * given, "given"
     found: list[tuple[float, float, str]] = []
-    own = m.run_to_run
-    if own is not None and math.isfinite(own.half_width):
-        found.append((own.spread, own.half_width, own.source))
+    if p.own is not None:
+        found.append(p.own)
     if floor is not None:
         found.append((floor[0], stats.Z95 * floor[0], floor[1]))
     if not found:
@@ -321,9 +344,7 @@ def _change_counts(base: Count, new: Count, threshold: float | None, label: str 
             raise ValueError(f"the {side} count {c.label!r} has no counts; count it again before comparing")
     threshold = COUNT_THRESHOLD if threshold is None else threshold
     check_fraction("threshold", threshold, "0.005 (0.5%)")
-    ratio = new.per_call / base.per_call
-    hw = math.hypot(_count_log_half_width(base), _count_log_half_width(new))
-    lo, hi = ratio * math.exp(-hw), ratio * math.exp(hw)
+    ratio, lo, hi = _interval(step_point(base), step_point(new), ())
     differ = {"counters": (base.backend, new.backend),
               **{key.split("_")[0]: (base.env.get(key), new.env.get(key))
                  for key in ("hostname", "python_version", "torch_version")}}
@@ -379,11 +400,9 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     # a figure measured from the saved history is a floor under each run's own; any other given one rules
     floor = None if run_to_run is None or run_to_run_source != "history" else (float(run_to_run), "history")
     given = None if run_to_run is None or floor is not None else float(run_to_run)
-    sides = [side_spread(m, floor=floor, given=given) for m in (base, new)]
-    ratio = new.median / base.median
-    # each run's own precision, and each run's run-to-run half-width, added in quadrature on the log scale
-    hw = math.hypot(_log_half_width(base), _log_half_width(new), *(math.log1p(h) for _, h, _ in sides))
-    lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
+    points = step_point(base), step_point(new)
+    sides = [side_spread(p, floor=floor, given=given) for p in points]
+    ratio, lo, hi = _interval(*points, sides)
     disturbed = (disturbances(base, "base", threshold, check_spread=given is None)
                  + disturbances(new, "new", threshold, check_spread=given is None))
     same_device = (base.env.get("device_name") == new.env.get("device_name")
@@ -426,15 +445,39 @@ def match(base: Sequence[R], new: Sequence[R]) -> tuple[list[tuple[R, R]], list[
     return pairs, unmatched
 
 
+def _interval(base: StepPoint, new: StepPoint,
+              sides: Sequence[tuple[float, float, str]]) -> tuple[float, float, float]:
+    """The ratio new/base and its 95% interval: each run's own precision and each side's run-to-run
+    half-width (``sides``: none for counts), added in quadrature on the log scale."""
+    ratio = new.value / base.value
+    hw = math.hypot(base.log_half_width, new.log_half_width, *(math.log1p(h) for _, h, _ in sides))
+    lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
+    return ratio, lo, hi
+
+
 def steps(history: Sequence[Measurement | Count]) -> list[int]:
     """Indices i where run i differs from run i-1 beyond both CIs and :data:`STEP_FRACTION` (times)
     or :data:`COUNT_THRESHOLD` (counts)."""
+    return point_steps([step_point(m) for m in history])
+
+
+def point_steps(points: Sequence[StepPoint]) -> list[int]:
+    """:func:`steps` from what each run's change needs (:class:`StepPoint`): the same indices, for a
+    history read from the store's columns. The spread floor is measured from the times' values."""
     out = []
-    cv = run_to_run_cv([m.median for m in history if isinstance(m, Measurement)])
-    for i in range(1, len(history)):
-        c = change(history[i - 1], history[i], run_to_run=cv, run_to_run_source="history" if cv is not None else "")
-        step = COUNT_THRESHOLD if c.unit != "seconds" else STEP_FRACTION
-        if (c.ci_low > 1 or c.ci_high < 1) and abs(c.ratio - 1) > step:
+    cv = run_to_run_cv([p.value for p in points if not p.event])
+    floor = None if cv is None else (cv, "history")
+    for i in range(1, len(points)):
+        base, new = points[i - 1], points[i]
+        if bool(base.event) != bool(new.event) or base.event != new.event:
+            raise ValueError(f"cannot compare {base.event or 'a time'} with {new.event or 'a time'}: a history "
+                             f"holds runs of one kind")
+        if not (base.value > 0 and math.isfinite(base.value) and new.value > 0 and math.isfinite(new.value)):
+            raise ValueError("a run of this history has no usable samples (interrupted or failed run)")
+        sides = () if new.event else [side_spread(p, floor=floor) for p in (base, new)]
+        ratio, lo, hi = _interval(base, new, sides)
+        step = COUNT_THRESHOLD if new.event else STEP_FRACTION
+        if (lo > 1 or hi < 1) and abs(ratio - 1) > step:
             out.append(i)
     return out
 
