@@ -88,21 +88,28 @@ def cli_reference() -> str:
     return "\n".join(out)
 
 
+def _part(code: str, part: str) -> str:
+    """A finding's part in English, or nothing where the catalogue has none."""
+    from measurefirst.render.findings import FINDING_WORDS
+    from measurefirst.render.words import text
+
+    key = f"{code}.{part}"
+    return text(FINDING_WORDS, key, "en") if key in FINDING_WORDS else ""
+
+
 def findings_reference() -> str:
     """The catalogue: code, severity, what produces it, threshold, and the words (en)."""
     from measurefirst.results.findings import CATALOGUE
-    from measurefirst.render.findings import EN
 
     out = ["| code | severity | from | threshold | title | why it matters | fix |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
     for code, entry in CATALOGUE.items():
-        words = EN.get(code, {})
         if entry.threshold is not None:
             threshold = f"`{entry.threshold_name}` = {entry.threshold:g} ({entry.unit})"
         else:
             threshold = f"`{entry.threshold_name}`" if entry.threshold_name else ""
-        out.append(f"| `{code}` | {entry.severity} | {entry.source} | {threshold} | {_cell(words.get('title', ''))} "
-                   f"| {_cell(words.get('why', ''))} | {_cell(words.get('fix', ''))} |")
+        out.append(f"| `{code}` | {entry.severity} | {entry.source} | {threshold} | {_cell(_part(code, 'title'))} "
+                   f"| {_cell(_part(code, 'why'))} | {_cell(_part(code, 'fix'))} |")
     return "\n".join(out)
 
 

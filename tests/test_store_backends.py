@@ -434,6 +434,7 @@ def test_a_schema_3_store_is_migrated_to_the_current_compact_form_in_place(where
         ids = [s.save(Measurement.from_dict(doc), commit="c") for doc in docs] + [s.save(_sim("bad", 0), commit="c")]
         for run_id, blob in zip(ids, [*old, b"MFZ1 damaged"]):
             s.conn.execute("UPDATE run_data SET data = ? WHERE id = ?", (blob, run_id))
+        s.conn.execute("ALTER TABLE runs DROP COLUMN summary")  # schema 3 had none (schema 5 adds it)
         s.conn.execute("PRAGMA user_version = 3" if s.backend == "sqlite"
                        else "UPDATE measurefirst_store SET value = '3' WHERE key = 'schema'")
     with Store(where) as s:
