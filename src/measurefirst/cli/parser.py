@@ -335,9 +335,11 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                         "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
     b.add_argument("--keep-preempted", dest="discard_preempted", action="store_false",
                    help="use samples during which the OS preempted the process (default: set them aside)")
-    b.add_argument("--processes", type=_at_least(1), default=None, metavar="K",
+    b.add_argument("--processes", type=_at_least(0), default=None, metavar="K",
                    help="measure in K fresh interpreters, one after the other, each with budget/K seconds, and "
-                        "take the run-to-run spread from them (default: repetitions in this process)")
+                        "take the run-to-run spread from them; 0: in this process (default: in this process with "
+                        "the noise profile of `measurefirst selfcheck --noise`; without one, 3 fresh processes; "
+                        "$MEASUREFIRST_PROCESSES sets the default)")
     _labels(b)
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
 

@@ -147,7 +147,10 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
         return ""
     text = code_word("rtr_src_", rr.source, lang, n=rr.n)
     if rr.floor > 0 and rr.floor >= rr.cv:
-        text += word("rtr_floor", lang, floor=format_relative(rr.floor))
+        text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
+                     floor=format_relative(rr.floor))
+    elif rr.floor_source == "prior" and rr.source == "repeats":
+        text += word("rtr_widened_prior", lang, factor=f"{float(m.options.get('run_to_run_inflation', 1.0)):g}")
     elif rr.source == "repeats" and not rr.floor_source:
         text += word("rtr_in_process_only", lang)
     return text
@@ -160,7 +163,7 @@ def spread_cell(m: "Measurement", lang: str = "en") -> str:
         return word("rtr_not_measured", lang)
     assert m.run_to_run is not None
     rr = m.run_to_run
-    source = "profile" if rr.floor > rr.cv and rr.floor_source else rr.source
+    source = rr.floor_source if rr.floor > rr.cv and rr.floor_source else rr.source
     return f"±{format_relative(rr.spread)} · " + code_word("rtr_short_", source, lang, n=rr.n)
 
 

@@ -343,6 +343,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "rtr_short_processes": ("{n} procs", "{n} 个进程"),
     "rtr_short_history": ("{n} runs", "{n} 次运行"),
     "rtr_short_profile": ("profile", "画像"),
+    "rtr_short_prior": ("prior", "先验"),
     "rtr_short_given": ("given", "指定"),
     "col_precision": ("precision", "精度"),
     "rtr_not_measured": ("not measured", "未测量"),
@@ -354,9 +355,14 @@ WORDS: dict[str, tuple[str, str]] = {
     "rtr_src_processes": ("{n} fresh processes", "{n} 个新进程"),
     "rtr_src_history": ("{n} saved runs", "{n} 次已保存的运行"),
     "rtr_src_profile": ("this machine's noise profile", "本机的噪声画像"),
+    "rtr_src_prior": ("measurefirst's prior (no noise profile of this machine)", "measurefirst 的先验（本机没有噪声画像）"),
     "rtr_src_given": ("a given figure", "指定值"),
     "rtr_floor": (", at least ±{floor} for a call this long by this machine's noise profile",
                   "，按本机噪声画像，这么长的调用至少 ±{floor}"),
+    "rtr_floor_prior": (", at least ±{floor} for a call this long by measurefirst's prior (no noise profile of "
+                        "this machine)", "，按 measurefirst 的先验（本机没有噪声画像），这么长的调用至少 ±{floor}"),
+    "rtr_widened_prior": (", widened {factor}x by measurefirst's prior (no noise profile of this machine)",
+                          "，按 measurefirst 的先验（本机没有噪声画像）放宽 {factor} 倍"),
     "rtr_in_process_only": ("; fresh processes may spread further: run `measurefirst selfcheck --noise` once",
                             "；新进程间的离散可能更大：运行一次 `measurefirst selfcheck --noise`"),
     "ci_na_few": ("CI n/a (too few samples)", "置信区间不可用（样本太少）"),
@@ -483,6 +489,7 @@ WORDS: dict[str, tuple[str, str]] = {
     "rtr_repeats": ("measured from its repetitions", "由其重复运行实测"),
     "rtr_processes": ("measured in fresh processes", "由新进程实测"),
     "rtr_profile": ("from the machine's noise profile", "来自本机的噪声画像"),
+    "rtr_prior": ("from measurefirst's prior (no noise profile of the machine)", "来自 measurefirst 的先验（本机没有噪声画像）"),
     "note_run_to_run_sides": ("note: the intervals include each run's run-to-run spread: base ±{base} ({base_source}), "
                               "new ±{new} ({new_source})",
                               "说明：区间已计入每次运行的运行间波动：基线 ±{base}（{base_source}），新结果 ±{new}（{new_source}）"),
@@ -843,6 +850,20 @@ WORDS: dict[str, tuple[str, str]] = {
                    "（2 µs 时 {f2}，20 µs 时 {f20}，2 ms 时 {f2m}）"),
     "noise.saved": ("saved to {path}", "已保存到 {path}"),
     "noise.progress": ("noise profile: fresh process {i} of {n}", "噪声画像：第 {i}/{n} 个全新进程"),
+    "noise.fresh": ("{why}: measuring in {k} fresh processes, one after the other, so that the interval holds where a "
+                    "re-run lands (each process starts Python and torch: a few seconds more); {how}",
+                    "{why}：在 {k} 个新进程中依次测量，使区间覆盖重新运行的落点（每个进程都要启动 Python 和 torch：多花几秒）；{how}"),
+    "noise.fresh.how": ("`measurefirst selfcheck --noise` once (about a minute) lets later runs measure in this "
+                        "process; --processes 0 measures in this process now",
+                        "运行一次 `measurefirst selfcheck --noise`（约一分钟）后，以后的运行可在本进程内测量；"
+                        "--processes 0 现在就在本进程内测量"),
+    "noise.fresh.how_device": ("no noise profile covers this device (the profile is of the CPU); --processes 0 "
+                               "measures in this process", "噪声画像只针对 CPU，不覆盖该设备；--processes 0 在本进程内测量"),
+    "noise.fresh.why.absent": ("this machine has no noise profile", "本机没有噪声画像"),
+    "noise.fresh.why.corrupt": ("the noise profile file is damaged", "噪声画像文件已损坏"),
+    "noise.fresh.why.other_machine": ("the noise profile is of another machine", "噪声画像来自另一台机器"),
+    "noise.fresh.why.other_threads": ("the noise profile is of other torch threads", "噪声画像针对的是其他 torch 线程数"),
+    "noise.fresh.why.device": ("the run is on {device}", "本次运行在 {device} 上"),
     "progress.tool.demo": ("lecture", "讲座"),
     "progress.tool.selfcheck": ("selfcheck", "自检"),
     "progress.tool.step": ("training step", "训练步"),
