@@ -136,8 +136,11 @@ def _run_fresh(tool: str, key: str) -> dict[str, object]:
         seconds = time.perf_counter() - t0
         d = json.loads(proc.stdout)
         rr = d.get("run_to_run") or {}
-        return {"estimate": d["stats_seconds"]["median"], "ci": d["interval"]["ci_seconds"],
-                "half_width": d["interval"]["half_width"], "precision": d["interval"]["precision_half_width"],
+        inf = float("inf")  # JSON holds an unbounded interval as null
+        iv = d["interval"]
+        return {"estimate": d["stats_seconds"]["median"], "ci": iv["ci_seconds"] or [0.0, inf],
+                "half_width": inf if iv["half_width"] is None else iv["half_width"],
+                "precision": inf if iv["precision_half_width"] is None else iv["precision_half_width"],
                 "spread": max(rr.get("cv", 0.0), rr.get("floor", 0.0)) if rr else None,
                 "source": f"{rr.get('source')}+{rr.get('floor_source') or '-'}" if rr else None, "seconds": seconds}
     if tool == "pyperf --fast":
