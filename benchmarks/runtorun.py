@@ -5,6 +5,7 @@
     python benchmarks/runtorun.py --quick         # a smoke run: 2 runs of one workload, short budgets
     python benchmarks/runtorun.py --log           # also write the output to docs/runtorun-DATE.txt
     python benchmarks/runtorun.py --fresh         # each estimate in a new interpreter, as users re-run
+    python benchmarks/runtorun.py --fresh --tools "measurefirst,measurefirst bench (CLI)" --workloads add,matmul
 
 Workloads: a 256x256 matmul, a 1-element torch.add, busy-waits of 20 us and 200 us. For each
 workload, --runs independent estimates per tool, the tools interleaved run by run (run 1 of every
@@ -20,12 +21,15 @@ machine's noise decides the figures.
 
 --fresh: each estimate comes from a new interpreter (a user re-running), 10 per tool, for a 256x256
 matmul, a 1-element add, a 20 us busy-wait and a 32 MB copy; tools: measurefirst (default options,
-after the one-time `measurefirst selfcheck --noise` profile when --profile is given), timeit,
+after the one-time `measurefirst selfcheck --noise` profile when --profile is given; without a profile,
+point MEASUREFIRST_PROFILE at a missing file), `measurefirst bench` (the command line, its JSON: it
+measures in fresh processes where the machine has no profile), timeit,
 torch.utils.benchmark blocked_autorange, pytest-benchmark and pyperf (timeit --fast: its own worker
 processes; mean ± std across them as its interval). Printed per workload and tool: the median of the
 estimates, their CV, how many of the tool's intervals cover that median, the median relative
 half-width and its ratio to 1.96 x CV (at most 3 keeps an interval useful), and seconds per estimate
-(inside the interpreter, after imports; pyperf: its whole command).
+(inside the interpreter, after imports; pyperf and the command line: the whole command). --tools picks
+some of the tools.
 """
 
 from __future__ import annotations

@@ -216,3 +216,19 @@ def test_bench_without_a_profile_runs_fresh_processes_and_says_why(no_profile, m
     monkeypatch.setenv(noise.PROCESSES_ENV, "x")
     assert main(["bench", "x = 1", "--device", "cpu"]) == 2
     assert "MEASUREFIRST_PROCESSES" in capsys.readouterr().err
+
+
+def test_the_prior_takes_per_workload_the_widest_of_the_profiles_measured(monkeypatch):
+    import os
+
+    monkeypatch.syspath_prepend(os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
+    from noise_prior import combine
+
+    a, b = _profile(threads=1), _profile(threads=1)
+    wide = ProfileEntry("dispatch", 1.1e-6, 0.40, 0.2, 6)
+    b = NoiseProfile(key=b.key, created="2026-02-01T00:00:00+00:00", torch_threads=1, processes=4,
+                     entries=tuple(wide if e.kind == "dispatch" else e for e in b.entries))
+    prior = NoiseProfile.from_dict(combine([a, b]))
+    assert [e.kind for e in prior.entries] == [e.kind for e in a.entries]
+    assert prior.entry("dispatch") == wide and prior.entry("compute") == a.entry("compute")
+    assert prior.processes == 4 and prior.created == "2026-02-01T00:00:00+00:00"
