@@ -8,9 +8,6 @@ import torch
 os.environ["MEASUREFIRST_STORE"] = os.path.join(tempfile.mkdtemp(prefix="mf-tests-"), "results.db")
 # ...nor read the developer's noise profile (measurefirst selfcheck --noise): none unless a test writes one.
 os.environ["MEASUREFIRST_PROFILE"] = os.path.join(tempfile.mkdtemp(prefix="mf-tests-"), "noise-profile.json")
-# ...nor measure `measurefirst bench` in fresh processes for want of that profile (its default): tests that
-# exercise the default set this themselves.
-os.environ["MEASUREFIRST_PROCESSES"] = "0"
 # The command line speaks the locale's language unless --lang says otherwise: tests read English unless
 # they ask for Chinese, whatever the machine's locale.
 os.environ["LC_ALL"] = "C.UTF-8"

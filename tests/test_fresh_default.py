@@ -1,7 +1,7 @@
 """Intervals that hold across fresh processes by default: the simulated per-process level shift that
 repetitions cannot see, measurefirst's prior where the machine has no noise profile (the widening, its
-source, the finding), a profile preferred when present, and the command line's default of fresh
-processes. Exact, on the simulated clock."""
+source, the finding), a profile preferred when present, and the command line holding the same. Exact,
+on the simulated clock (the command line's own check runs a short fixed count on the real one)."""
 
 import math
 import statistics
@@ -11,8 +11,7 @@ import pytest
 from measurefirst import benchmark
 from measurefirst.measure import noise, workers
 from measurefirst.measure.noise import (
-    CLI_PROCESSES, INFLATION_RANGE, NoiseProfile, ProfileEntry, cli_processes, for_benchmark, prior_name,
-    prior_profile, profile_key, save_profile)
+    INFLATION_RANGE, NoiseProfile, ProfileEntry, for_benchmark, prior_name, prior_profile, profile_key, save_profile)
 from measurefirst.measure.noise_prior import PRIOR_INFLATION
 from measurefirst.measure.simulate import SimSpec, SimWorld, process_level
 from measurefirst.render.findings import finding_words
@@ -173,49 +172,23 @@ def test_every_renderer_keeps_the_precision_apart_from_the_run_to_run_part(no_pr
     assert d["run_to_run"]["floor_source"] == "prior"
 
 
-# ---- the command line's default: fresh processes when the machine has no profile -------------------------------------
-def test_the_command_line_measures_fresh_processes_unless_the_machine_is_profiled(no_profile, monkeypatch):
-    monkeypatch.delenv(noise.PROCESSES_ENV, raising=False)
-    assert cli_processes(None, device="cpu", threads=1) == (CLI_PROCESSES, "absent")
-    assert cli_processes(None, device="cuda:0", threads=1) == (CLI_PROCESSES, "device")
-    assert cli_processes(None, device="cpu", threads=1, simulated=True) == (None, "simulated")
-    assert cli_processes(0, device="cpu", threads=1) == (None, "given")
-    assert cli_processes(5, device="cpu", threads=1) == (5, "given")
-    save_profile(_profile(threads=1), no_profile)
-    assert cli_processes(None, device="cpu", threads=1) == (None, "used")
-    assert cli_processes(None, device="cpu", threads=2) == (CLI_PROCESSES, "other_threads")
-    monkeypatch.setenv(noise.PROCESSES_ENV, "0")
-    assert cli_processes(None, device="cpu", threads=2) == (None, "env")
-    monkeypatch.setenv(noise.PROCESSES_ENV, "2")
-    assert cli_processes(None, device="cpu", threads=1) == (2, "env")
-    monkeypatch.setenv(noise.PROCESSES_ENV, "two")
-    with pytest.raises(ValueError, match="MEASUREFIRST_PROCESSES"):
-        cli_processes(None, device="cpu", threads=1)
-
-
-def test_bench_without_a_profile_runs_fresh_processes_and_says_why(no_profile, monkeypatch, capsys):
+# ---- the command line: the same default, said in its output ---------------------------------------------------------
+def test_bench_without_a_profile_holds_the_prior_and_notes_the_fix(no_profile, capsys):
     from measurefirst.cli.commands import main
 
-    monkeypatch.delenv(noise.PROCESSES_ENV, raising=False)
-    seen = {}
-
-    def fake_run(fn, processes, opts, **kw):  # the fresh processes, simulated: each its own level
-        seen.update(processes=processes, fn=fn)
-        return workers.merge([_run(i) for i in range(processes)], budget=opts.budget)
-
-    monkeypatch.setattr(workers, "run", fake_run)
-    assert main(["bench", "x = 1", "--device", "cpu", "--json"]) == 0
-    out, err = capsys.readouterr()
-    assert seen["processes"] == CLI_PROCESSES and type(seen["fn"]).__name__ == "Target"  # rebuilt from its text
-    assert f"measuring in {CLI_PROCESSES} fresh processes" in err and "selfcheck --noise" in err
-    m = Measurement.from_json(out)
-    assert m.run_to_run.source == "processes" and m.run_to_run.floor_source == "prior"
-    seen.clear()
-    assert main(["bench", "x = 1", "--device", "cpu", "--json", "--processes", "0", "--trials", "3"]) == 0
-    assert seen == {} and "fresh processes" not in capsys.readouterr().err
-    monkeypatch.setenv(noise.PROCESSES_ENV, "x")
-    assert main(["bench", "x = 1", "--device", "cpu"]) == 2
-    assert "MEASUREFIRST_PROCESSES" in capsys.readouterr().err
+    args = ["bench", "sum(range(50))", "--device", "cpu", "--trials", "5", "--number", "10", "--warmup", "1"]
+    assert main([*args, "--json"]) == 0
+    m = Measurement.from_json(capsys.readouterr().out)
+    prior = prior_profile()
+    assert m.run_to_run.source == "prior" and m.run_to_run.cv == pytest.approx(prior.floor(m.median))
+    assert "no_noise_profile" in {f.code for f in m.findings}
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "[no_noise_profile]" in out and "measurefirst's prior" in out and "precision" in out  # its own column
+    save_profile(_profile(threads=__import__("torch").get_num_threads()), no_profile)
+    assert main([*args, "--json"]) == 0
+    m = Measurement.from_json(capsys.readouterr().out)
+    assert m.run_to_run.source == "profile" and "no_noise_profile" not in {f.code for f in m.findings}
 
 
 def test_the_prior_takes_per_workload_the_widest_of_the_profiles_measured(monkeypatch):

@@ -57,22 +57,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from ..measure.engine import Options, benchmark
     from ..render.noise import ignored_lines
-    from .noise import bench_processes
-    from .targets import bench_jobs, rebuilt_jobs
+    from .targets import bench_jobs
 
     device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
-                              count=args.count, rebuilt=bool(args.processes))
+                              count=args.count, rebuilt=args.processes is not None)
     _check(args)
-    processes = None if args.count else bench_processes(args, device)  # the default: fresh ones, unless profiled
-    if processes and not args.processes:
-        jobs = rebuilt_jobs(jobs, args.targets, args.setup, device)
     # the engine's options, by the names the parser gives them (with --count: what counting takes)
     names = ("warmup", "trials", "number") if args.count else [f.name for f in fields(Options) if hasattr(args, f.name)]
     options = {name: getattr(args, name) for name in names}
     results: list[Any] = []
     code = EXIT_OK
     for label, fn, timer in jobs:
-        extra = {"count": args.count} if args.count else {"timer": timer, "processes": processes}
+        extra = {"count": args.count} if args.count else {"timer": timer, "processes": args.processes}
         result, code = _run(args, ("benchmark", label), lambda: benchmark(fn, device=device, label=label,
                                                                           **options, **extra))
         results += [] if result is None else [result]

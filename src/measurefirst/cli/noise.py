@@ -20,26 +20,6 @@ def _check(args: argparse.Namespace) -> None:
     check(args.output, None, None)
 
 
-def bench_processes(args: argparse.Namespace, device: str) -> int | None:
-    """The fresh processes ``bench`` measures in (:func:`measurefirst.measure.noise.cli_processes`), once
-    the setup has run (it may set the torch threads); says on stderr why when it chose them itself."""
-    import torch
-
-    from ..measure.noise import cli_processes
-    from ..render.words import word
-
-    try:
-        k, why = cli_processes(args.processes, device=device, threads=int(torch.get_num_threads()),
-                               simulated=bool(args.simulate))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-    if k and why not in ("given", "env"):
-        lang = _lang(args)
-        _say(word("noise.fresh", lang, k=k, why=word("noise.fresh.why." + why, lang, device=device),
-                  how=word("noise.fresh.how_device" if why == "device" else "noise.fresh.how", lang)))
-    return k
-
-
 def cmd_noise(args: argparse.Namespace) -> int:
     """``selfcheck --noise``: measure this machine's noise profile, save it, show it."""
     from ..measure.noise import NoiseProfileError, noise_profile, profile_path

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
 from ..measure import defaults as D
+from ..render.words import LANGS
 from ..results.errors import UsageError
 from .targets import STEP_CONTRACT
 
@@ -238,7 +239,7 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
     if store:
         p.add_argument("--store", type=_store, default=None, help=store)
     if lang:
-        p.add_argument("--lang", choices=D.LANGS, default=None,
+        p.add_argument("--lang", choices=LANGS, default=None,
                        help="language of the tables, lines and findings' words (also in --json): en or zh "
                             "(default: from the locale, LC_ALL/LC_MESSAGES/LANG)")
 
@@ -335,11 +336,9 @@ def build_parser(version: str) -> argparse.ArgumentParser:
                         "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
     b.add_argument("--keep-preempted", dest="discard_preempted", action="store_false",
                    help="use samples during which the OS preempted the process (default: set them aside)")
-    b.add_argument("--processes", type=_at_least(0), default=None, metavar="K",
+    b.add_argument("--processes", type=_at_least(1), default=None, metavar="K",
                    help="measure in K fresh interpreters, one after the other, each with budget/K seconds, and "
-                        "take the run-to-run spread from them; 0: in this process (default: in this process with "
-                        "the noise profile of `measurefirst selfcheck --noise`; without one, 3 fresh processes; "
-                        "$MEASUREFIRST_PROCESSES sets the default)")
+                        "take the run-to-run spread from them (default: repetitions in this process)")
     _labels(b)
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
 
@@ -549,7 +548,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     rp.add_argument("--format", choices=("html", "markdown"), default="html",
                     help="html: the page (default); markdown: the tables of pytest runs (--mf-json) and regression "
                          "checks, e.g. for $GITHUB_STEP_SUMMARY")
-    rp.add_argument("--lang", choices=D.LANGS, default=D.LANGS[0], help="language of the page (default en)")
+    rp.add_argument("--lang", choices=LANGS, default=LANGS[0], help="language of the page (default en)")
     rp.add_argument("--theme", choices=D.THEMES, default=D.THEMES[0],
                     help="auto follows the system (the page has a toggle); default auto")
     rp.add_argument("--title", default=None, help="the page's title")

@@ -226,14 +226,9 @@ def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setup
         loaded = labelled([("simulated", w.function()) for w in worlds], labels, unique=False)
         return "cpu", [(label, fn, w.timer()) for (label, fn), w in zip(loaded, worlds)]
     dev, found = load_all(targets, labels, device, setups, unique=False)
-    jobs = [(label, fn, timer) for label, fn in found]
-    return dev, rebuilt_jobs(jobs, targets, setups, dev) if count is not None or rebuilt else jobs
-
-
-def rebuilt_jobs(jobs: Sequence[tuple[str, Any, Any]], targets: Sequence[str], setups: Sequence[str],
-                 device: str) -> list[tuple[str, Any, Any]]:
-    """``jobs`` (label, what to time, timer) with each target as a fresh process rebuilds it from its text."""
-    return [(label, count_target(t, setups, device), timer) for (label, _, timer), t in zip(jobs, targets)]
+    if count is not None or rebuilt:
+        return dev, [(label, count_target(t, setups, dev), timer) for (label, _), t in zip(found, targets)]
+    return dev, [(label, fn, timer) for label, fn in found]
 
 
 def count_target(target: str, setups: Sequence[str], device: str) -> Any:

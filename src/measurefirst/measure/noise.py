@@ -44,8 +44,10 @@ machine (the shared 2-vCPU development guest, a noisy one: when in doubt, widen)
 :mod:`measurefirst.measure.noise_prior` with the command that measured it, and applied exactly as a
 profile would be, with ``floor_source="prior"`` (``source="prior"`` for ``repeats=1``). The finding
 ``no_noise_profile`` names the fix: ``measurefirst selfcheck --noise`` once, or ``processes=K``. The
-command line, which can rebuild its target from text, measures in :data:`CLI_PROCESSES` fresh
-processes instead (:func:`cli_processes`).
+command line does the same: measured on the development machine, three fresh processes one after the
+other (which the command line could rebuild from text) covered fewer re-runs than the prior, with
+intervals up to eight times too wide and ten times the time, since back-to-back processes share the
+machine's load of those seconds (docs/benchmarks.md).
 
 **Where it lives**: a per-machine file, not the per-project results store: ``$MEASUREFIRST_PROFILE``,
 else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache`` by default), written
@@ -95,12 +97,6 @@ PROFILE_ENV = "MEASUREFIRST_PROFILE"
 #: Where a run-to-run floor came from (:attr:`~measurefirst.results.kinds.RunToRun.floor_source`): this
 #: machine's profile, or measurefirst's prior when this machine has none.
 FLOOR_SOURCES = ("profile", "prior")
-#: Fresh processes the command line measures in when this machine has no usable profile (three: the
-#: fewest whose spread gives a finite 95% factor of a useful size, t(0.975, 2) * sqrt(4/3) = 4.97;
-#: two would give 15.6).
-CLI_PROCESSES = 3
-#: The environment variable that sets the command line's default ``--processes`` (``0``: in this process).
-PROCESSES_ENV = "MEASUREFIRST_PROCESSES"
 
 
 @dataclass(frozen=True)
@@ -454,28 +450,6 @@ def prior_name(profile: NoiseProfile) -> str:
     return f"prior:{profile.key}@{profile.created}"
 
 
-def cli_processes(given: int | None, *, device: str, threads: int, simulated: bool = False) -> tuple[int | None, str]:
-    """The fresh processes ``measurefirst bench`` measures in, and why (a code; words in
-    ``noise.fresh.*``): ``given`` when given (``0``: in this process, None) ("given"); else none on a
-    simulated clock ("simulated"); else ``$MEASUREFIRST_PROCESSES`` when set ("env"); else none where
-    this machine's saved profile serves a CPU run (status "used"); else :data:`CLI_PROCESSES`, with the
-    profile's status (``absent``, ``corrupt``, ``other_machine``, ``other_threads``; ``device`` for a
-    run on another device, which no profile covers). ``ValueError`` for a bad environment value."""
-    if given is not None:
-        return (given or None), "given"
-    if simulated:
-        return None, "simulated"
-    env = os.environ.get(PROCESSES_ENV, "").strip()
-    if env:
-        if not env.isdigit():
-            raise ValueError(f"${PROCESSES_ENV} must be a whole number of fresh processes (0: in this process); "
-                             f"got {env!r}")
-        return (int(env) or None), "env"
-    if not (device == "cpu" or device.startswith("cpu:")):
-        return CLI_PROCESSES, "device"
-    profile, status = lookup(device="cpu", threads=threads)
-    return (None, status) if profile is not None else (CLI_PROCESSES, status)
-
 
 # ---- measuring it ---------------------------------------------------------------------------------------
 def workload_id(kind: str, seconds: float | None) -> str:
@@ -600,4 +574,4 @@ def noise_profile(processes: int | None = None, quick: bool = False, *, save: bo
 
 __all__ = ["NoiseProfile", "ProfileEntry", "NoiseProfileError", "measure_profile", "noise_profile", "load_profile",
            "read_profile", "save_profile", "profile_path", "profile_key", "apply_profile", "prior_profile",
-           "cli_processes", "KINDS", "WORKLOADS"]
+           "KINDS", "WORKLOADS"]

@@ -850,20 +850,6 @@ WORDS: dict[str, tuple[str, str]] = {
                    "（2 µs 时 {f2}，20 µs 时 {f20}，2 ms 时 {f2m}）"),
     "noise.saved": ("saved to {path}", "已保存到 {path}"),
     "noise.progress": ("noise profile: fresh process {i} of {n}", "噪声画像：第 {i}/{n} 个全新进程"),
-    "noise.fresh": ("{why}: measuring in {k} fresh processes, one after the other, so that the interval holds where a "
-                    "re-run lands (each process starts Python and torch: a few seconds more); {how}",
-                    "{why}：在 {k} 个新进程中依次测量，使区间覆盖重新运行的落点（每个进程都要启动 Python 和 torch：多花几秒）；{how}"),
-    "noise.fresh.how": ("`measurefirst selfcheck --noise` once (about a minute) lets later runs measure in this "
-                        "process; --processes 0 measures in this process now",
-                        "运行一次 `measurefirst selfcheck --noise`（约一分钟）后，以后的运行可在本进程内测量；"
-                        "--processes 0 现在就在本进程内测量"),
-    "noise.fresh.how_device": ("no noise profile covers this device (the profile is of the CPU); --processes 0 "
-                               "measures in this process", "噪声画像只针对 CPU，不覆盖该设备；--processes 0 在本进程内测量"),
-    "noise.fresh.why.absent": ("this machine has no noise profile", "本机没有噪声画像"),
-    "noise.fresh.why.corrupt": ("the noise profile file is damaged", "噪声画像文件已损坏"),
-    "noise.fresh.why.other_machine": ("the noise profile is of another machine", "噪声画像来自另一台机器"),
-    "noise.fresh.why.other_threads": ("the noise profile is of other torch threads", "噪声画像针对的是其他 torch 线程数"),
-    "noise.fresh.why.device": ("the run is on {device}", "本次运行在 {device} 上"),
     "progress.tool.demo": ("lecture", "讲座"),
     "progress.tool.selfcheck": ("selfcheck", "自检"),
     "progress.tool.step": ("training step", "训练步"),
