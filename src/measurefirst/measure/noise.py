@@ -46,8 +46,8 @@ profile would be, with ``floor_source="prior"`` (``source="prior"`` for ``repeat
 ``no_noise_profile`` names the fix: ``measurefirst selfcheck --noise`` once, or ``processes=K``. The
 command line does the same: measured on the development machine, three fresh processes one after the
 other (which the command line could rebuild from text) covered fewer re-runs than the prior, with
-intervals up to eight times too wide and ten times the time, since back-to-back processes share the
-machine's load of those seconds (docs/benchmarks.md).
+intervals up to eight times too wide, in eight times the time: back-to-back processes share the
+machine's load of those seconds, and three values make a wild spread (docs/benchmarks.md).
 
 **Where it lives**: a per-machine file, not the per-project results store: ``$MEASUREFIRST_PROFILE``,
 else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache`` by default), written
