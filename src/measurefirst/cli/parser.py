@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
 from ..measure import defaults as D
-from ..render.words import LANGS
 from ..results.errors import UsageError
 from .targets import STEP_CONTRACT
 
@@ -239,7 +238,7 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
     if store:
         p.add_argument("--store", type=_store, default=None, help=store)
     if lang:
-        p.add_argument("--lang", choices=LANGS, default=None,
+        p.add_argument("--lang", choices=D.LANGS, default=None,
                        help="language of the tables, lines and findings' words (also in --json): en or zh "
                             "(default: from the locale, LC_ALL/LC_MESSAGES/LANG)")
 
@@ -548,7 +547,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     rp.add_argument("--format", choices=("html", "markdown"), default="html",
                     help="html: the page (default); markdown: the tables of pytest runs (--mf-json) and regression "
                          "checks, e.g. for $GITHUB_STEP_SUMMARY")
-    rp.add_argument("--lang", choices=LANGS, default=LANGS[0], help="language of the page (default en)")
+    rp.add_argument("--lang", choices=D.LANGS, default=D.LANGS[0], help="language of the page (default en)")
     rp.add_argument("--theme", choices=D.THEMES, default=D.THEMES[0],
                     help="auto follows the system (the page has a toggle); default auto")
     rp.add_argument("--title", default=None, help="the page's title")
