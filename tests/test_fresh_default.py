@@ -164,6 +164,7 @@ def test_every_renderer_keeps_the_precision_apart_from_the_run_to_run_part(no_pr
         text = interval_words(out, lang)
         assert prior_words in text
         assert f"{PRIOR_INFLATION:g}" in text
+    assert spread_cell(out, "en").endswith("· prior") and spread_cell(m, "en").endswith("· 5 reps")
     en = interval_words(out, "en")
     assert "this run's precision" in en and "run to run" in en
     d = out.to_dict()
