@@ -5,6 +5,7 @@
     python benchmarks/runtorun.py --quick         # a smoke run: 2 runs of one workload, short budgets
     python benchmarks/runtorun.py --log           # also write the output to docs/runtorun-DATE.txt
     python benchmarks/runtorun.py --fresh         # each estimate in a new interpreter, as users re-run
+    python benchmarks/runtorun.py --fresh --tools "measurefirst,measurefirst bench (CLI)" --workloads add,matmul
 
 Workloads: a 256x256 matmul, a 1-element torch.add, busy-waits of 20 us and 200 us. For each
 workload, --runs independent estimates per tool, the tools interleaved run by run (run 1 of every
@@ -20,12 +21,15 @@ machine's noise decides the figures.
 
 --fresh: each estimate comes from a new interpreter (a user re-running), 10 per tool, for a 256x256
 matmul, a 1-element add, a 20 us busy-wait and a 32 MB copy; tools: measurefirst (default options,
-after the one-time `measurefirst selfcheck --noise` profile when --profile is given), timeit,
+after the one-time `measurefirst selfcheck --noise` profile when --profile is given; without a profile,
+point MEASUREFIRST_PROFILE at a missing file), `measurefirst bench` (the command line, its JSON: it
+measures in fresh processes where the machine has no profile), timeit,
 torch.utils.benchmark blocked_autorange, pytest-benchmark and pyperf (timeit --fast: its own worker
 processes; mean ± std across them as its interval). Printed per workload and tool: the median of the
 estimates, their CV, how many of the tool's intervals cover that median, the median relative
 half-width and its ratio to 1.96 x CV (at most 3 keeps an interval useful), and seconds per estimate
-(inside the interpreter, after imports; pyperf: its whole command).
+(inside the interpreter, after imports; pyperf and the command line: the whole command). --tools picks
+some of the tools.
 """
 
 from __future__ import annotations
@@ -86,7 +90,8 @@ FRESH: dict[str, tuple[str, str]] = {
                "dst.copy_(src)"),
 }
 FRESH_NAMES = {"matmul": "matmul 256", "add": "add 1-elem", "busy20": "busy 20us", "copy32": "copy 32 MB"}
-FRESH_TOOLS = ("measurefirst", "timeit (min)", "tub blocked_autorange", "pytest-benchmark", "pyperf --fast")
+FRESH_TOOLS = ("measurefirst", "measurefirst bench (CLI)", "timeit (min)", "tub blocked_autorange", "pytest-benchmark",
+               "pyperf --fast")
 
 
 def _fresh_fn(key: str) -> Callable[[], object]:
@@ -127,6 +132,21 @@ def _run_fresh(tool: str, key: str) -> dict[str, object]:
     import subprocess
     import tempfile
 
+    if tool == "measurefirst bench (CLI)":  # the command line: it can re-run its target in fresh processes
+        setup, stmt = FRESH[key]
+        t0 = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "measurefirst", "bench", "-s", setup, stmt, "--device", "cpu",
+                               "--json"], check=True, capture_output=True, text=True, env=_cli_env())
+        seconds = time.perf_counter() - t0
+        d = json.loads(proc.stdout)
+        rr = d.get("run_to_run") or {}
+        inf = float("inf")  # JSON holds an unbounded interval as null
+        iv = d["interval"]
+        return {"estimate": d["stats_seconds"]["median"], "ci": iv["ci_seconds"] or [0.0, inf],
+                "half_width": inf if iv["half_width"] is None else iv["half_width"],
+                "precision": inf if iv["precision_half_width"] is None else iv["precision_half_width"],
+                "spread": max(rr.get("cv", 0.0), rr.get("floor", 0.0)) if rr else None,
+                "source": f"{rr.get('source')}+{rr.get('floor_source') or '-'}" if rr else None, "seconds": seconds}
     if tool == "pyperf --fast":
         setup, stmt = FRESH[key]
         with tempfile.TemporaryDirectory() as tmp:
@@ -146,14 +166,22 @@ def _run_fresh(tool: str, key: str) -> dict[str, object]:
     return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool) -> None:
+def _cli_env() -> dict[str, str]:
+    """The environment of the command-line tool: this checkout's package first on the path."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)}
+
+
+def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list[str] | None = None) -> None:
     import subprocess
 
-    tools = [t for t in FRESH_TOOLS if t != "pytest-benchmark" or pytest_benchmark_available()]
+    tools = [t for t in FRESH_TOOLS if (t != "pytest-benchmark" or pytest_benchmark_available())
+             and (only is None or t in only)]
     try:
         import pyperf  # noqa: F401
     except ImportError:
-        tools.remove("pyperf --fast")
+        if "pyperf --fast" in tools:
+            tools.remove("pyperf --fast")
         log("pyperf is not installed: its column is left out (pip install pyperf)")
     if profile:
         t0 = time.perf_counter()
@@ -181,7 +209,7 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool) -> None:
                 row += [f"{covered}/{len(rs)}", f"±{pct(hw)}", f"{hw / (1.96 * spread):.2f}" if spread > 0 else "-"]
             else:
                 row += ["-", "-", "-"]
-            if tool == "measurefirst":
+            if tool.startswith("measurefirst"):
                 srcs = sorted({str(r.get("source")) for r in rs})
                 row.append(f"±{pct(statistics.median(float(r['precision']) for r in rs))} / "  # type: ignore[arg-type]
                            f"{pct(statistics.median(float(r['spread'] or 0) for r in rs))} ({','.join(srcs)})")  # type: ignore[arg-type]
@@ -207,6 +235,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--log", action="store_true", help="also write the output to docs/runtorun-DATE.txt")
     ap.add_argument("--fresh", action="store_true", help="each estimate in a new interpreter (matmul, add, busy20, "
                     "copy32), every tool, as users re-run")
+    ap.add_argument("--tools", default=None, help="with --fresh: a comma list of the tools to run (default: all): "
+                    + ", ".join(FRESH_TOOLS))
     ap.add_argument("--profile", action="store_true", help="with --fresh: run `measurefirst selfcheck --noise` "
                     "first (the one-time calibration measurefirst asks for)")
     args = ap.parse_args(argv)
@@ -217,8 +247,11 @@ def main(argv: list[str] | None = None) -> None:
         unknown = [k for k in keys if k not in FRESH]
         if unknown:
             ap.error(f"unknown workload {unknown[0]!r} for --fresh; choose from {', '.join(FRESH)}")
+        only = None if args.tools is None else [t.strip() for t in args.tools.split(",")]
+        if only is not None and any(t not in FRESH_TOOLS for t in only):
+            ap.error(f"unknown tool in --tools {args.tools!r}; choose from {', '.join(FRESH_TOOLS)}")
         log = Log()
-        fresh_main(2 if args.quick else args.runs, keys, log, args.profile)
+        fresh_main(2 if args.quick else args.runs, keys, log, args.profile, only)
         if args.log:
             print(f"log written to {log.save('runtorun-fresh')}", file=sys.stderr)
         return

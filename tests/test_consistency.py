@@ -46,7 +46,7 @@ DIRECTION = {
     "incomplete": "state", "noise_floor": "above", "precision_not_met": "above", "few_samples": "below",
     "unstable": "above", "drift": "beyond", "speed_modes": "at_least", "outliers": "above", "preempted": "above",
     "warmup_not_steady": "state", "cold_start": "at_least", "near_resolution": "above", "overhead_bias": "above",
-    "auto_device_cpu": "state", "no_device_work": "state", "graph_setup": "state", "unjoined_stream": "above",
+    "auto_device_cpu": "state", "no_noise_profile": "state", "no_device_work": "state", "graph_setup": "state", "unjoined_stream": "above",
     "launch_bound": "at_least", "unsynchronized_timing": "at_least", "implicit_syncs": "above",
     "many_tiny_ops": "at_least", "other_load": "at_least", "cpu_frequency": "state", "threads": "above",
     "tf32_off": "state", "memory": "state", "function_failed": "state", "data_starvation": "above",

@@ -37,6 +37,18 @@ fresh processes add is of two kinds:
 The workloads' ``cv`` values are estimates from ``P`` values each (few: the floor is a prior, not a
 promise); the run's own 95% factor still comes from its own repetitions.
 
+**Without a profile** (a fresh machine, a CI runner, a new user), repetitions inside one process are
+all a run knows, and they cannot see what a fresh process changes. A run then says so and widens its
+interval by **measurefirst's prior** (:func:`prior_profile`): a noise profile measured on a reference
+machine (the shared 2-vCPU development guest, a noisy one: when in doubt, widen), shipped in
+:mod:`measurefirst.measure.noise_prior` with the command that measured it, and applied exactly as a
+profile would be, with ``floor_source="prior"`` (``source="prior"`` for ``repeats=1``). The finding
+``no_noise_profile`` names the fix: ``measurefirst selfcheck --noise`` once, or ``processes=K``. The
+command line does the same: measured on the development machine, three fresh processes one after the
+other (which the command line could rebuild from text) covered fewer re-runs than the prior, with
+intervals up to eight times too wide, in eight times the time: back-to-back processes share the
+machine's load of those seconds, and three values make a wild spread (docs/benchmarks.md).
+
 **Where it lives**: a per-machine file, not the per-project results store: ``$MEASUREFIRST_PROFILE``,
 else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache`` by default), written
 atomically. Its key holds the host name, the device kind and the torch threads: a profile measured
@@ -82,6 +94,9 @@ INFLATION_RANGE = (1.0, 3.0)
 WORKER_TIMEOUT_S = 300.0
 #: The environment variable naming the profile file.
 PROFILE_ENV = "MEASUREFIRST_PROFILE"
+#: Where a run-to-run floor came from (:attr:`~measurefirst.results.kinds.RunToRun.floor_source`): this
+#: machine's profile, or measurefirst's prior when this machine has none.
+FLOOR_SOURCES = ("profile", "prior")
 
 
 @dataclass(frozen=True)
@@ -349,8 +364,12 @@ def lookup(path: str | os.PathLike[str] | None = None, *, device: str = "cpu",
 
 
 # ---- applying it to a measurement ------------------------------------------------------------------------
-def apply_profile(m: "Measurement", profile: NoiseProfile) -> "Measurement":
-    """``m`` with the profile applied to its run-to-run spread (see the module docstring):
+def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profile",
+                  inflation: float | None = None) -> "Measurement":
+    """``m`` with the profile applied to its run-to-run spread (see the module docstring); ``source``:
+    ``"profile"`` (this machine's) or ``"prior"`` (:func:`prior_profile`: the floor and the spread it sets
+    say so, and the options name it, ``noise_prior``, instead of ``noise_profile``); ``inflation``: the
+    factor on a spread of repetitions (default :meth:`NoiseProfile.inflation`):
 
     * measured by repetitions: ``cv`` times :meth:`NoiseProfile.inflation`, ``floor`` from
       :meth:`NoiseProfile.floor` at the median (``floor_source="profile"``); the options keep the
@@ -366,18 +385,20 @@ def apply_profile(m: "Measurement", profile: NoiseProfile) -> "Measurement":
     median = m.median
     if m.summary is None or not math.isfinite(median) or not median > 0:
         return m
+    if source not in FLOOR_SOURCES:
+        raise ValueError(f"source must be one of {', '.join(FLOOR_SOURCES)}; got {source!r}")
     floor = profile.floor(median)
     rr = m.run_to_run
-    notes: dict[str, Any] = {"noise_profile": profile.key}
+    notes: dict[str, Any] = {"noise_" + source: profile.key if source == "profile" else prior_name(profile)}
     if rr is None:
-        rr = RunToRun(cv=floor, source="profile", n=profile.processes, factor=spread_factor(profile.processes),
-                      floor=floor, floor_source="profile")
+        rr = RunToRun(cv=floor, source=source, n=profile.processes, factor=spread_factor(profile.processes),
+                      floor=floor, floor_source=source)
     elif rr.source == "repeats":
-        factor = profile.inflation()
+        factor = profile.inflation() if inflation is None else inflation
         notes["run_to_run_inflation"] = factor
-        rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source="profile")
+        rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source=source)
     elif rr.source == "processes":
-        rr = replace(rr, floor=max(rr.floor, floor), floor_source="profile")
+        rr = replace(rr, floor=max(rr.floor, floor), floor_source=source)
     else:
         return m
     return replace(m, run_to_run=rr, options={**m.options, **notes})
@@ -387,9 +408,9 @@ def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None
                   threads: int) -> "Measurement":
     """What ``benchmark()`` returns: ``m`` with a profile applied. ``given``: a profile (applied),
     False (none), None (this machine's saved profile, for a run on the real CPU clock only: a
-    simulated clock has no machine to profile). A saved profile that cannot be used because the file
-    is corrupt or was measured with other threads leaves a note in the options
-    (``noise_profile_ignored``)."""
+    simulated clock has no machine to profile; without a usable one, measurefirst's prior,
+    :func:`prior_profile`). A saved profile that cannot be used because the file is corrupt or was
+    measured with other threads leaves a note in the options (``noise_profile_ignored``)."""
     if given is False:
         return m
     if isinstance(given, NoiseProfile):
@@ -402,8 +423,32 @@ def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None
     if profile is not None:
         return apply_profile(m, profile)
     if status in ("corrupt", "other_threads"):
-        return replace(m, options={**m.options, "noise_profile_ignored": status})
-    return m
+        m = replace(m, options={**m.options, "noise_profile_ignored": status})
+    from .noise_prior import PRIOR_INFLATION
+
+    return apply_profile(m, prior_profile(), "prior", PRIOR_INFLATION)
+
+
+def prior_profile() -> NoiseProfile:
+    """measurefirst's prior: the noise profile measured on the reference machine
+    (:mod:`measurefirst.measure.noise_prior`, which names the commands, the machine and the dates), used
+    where this machine has none, its floor as a profile's and its repetitions' spread times
+    ``noise_prior.PRIOR_INFLATION`` (measured by ``benchmarks/runtorun.py --fresh``)."""
+    global _PRIOR
+    if _PRIOR is None:
+        from .noise_prior import PRIOR
+
+        _PRIOR = NoiseProfile.from_dict(PRIOR, "noise_prior.PRIOR")
+    return _PRIOR
+
+
+_PRIOR: NoiseProfile | None = None
+
+
+def prior_name(profile: NoiseProfile) -> str:
+    """How a result names the prior it used: ``prior:<its key>@<when it was measured>``."""
+    return f"prior:{profile.key}@{profile.created}"
+
 
 
 # ---- measuring it ---------------------------------------------------------------------------------------
@@ -528,4 +573,5 @@ def noise_profile(processes: int | None = None, quick: bool = False, *, save: bo
 
 
 __all__ = ["NoiseProfile", "ProfileEntry", "NoiseProfileError", "measure_profile", "noise_profile", "load_profile",
-           "read_profile", "save_profile", "profile_path", "profile_key", "apply_profile", "KINDS", "WORKLOADS"]
+           "read_profile", "save_profile", "profile_path", "profile_key", "apply_profile", "prior_profile",
+           "KINDS", "WORKLOADS"]

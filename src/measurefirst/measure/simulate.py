@@ -29,6 +29,10 @@ class SimSpec:
     system with this probability, which adds ``preempt_ns`` and counts a context switch.
     fail_at / interrupt_at: the call with this 1-based index raises RuntimeError / KeyboardInterrupt
     (0: never), to exercise error handling end to end.
+    process / process_shift: what a fresh process changes (address layout, allocator state, thread
+    placement): every call of the world costs ``level`` times more, one factor drawn per ``process``
+    (seeded by ``seed`` and ``process``) from a log-normal of standard deviation ``log(1 + process_shift)``.
+    Repetitions inside one world never see it; worlds of different ``process`` do (:attr:`SimWorld.level`).
     """
 
     call_ns: float = 10_000.0
@@ -44,6 +48,8 @@ class SimSpec:
     seed: int = 0
     fail_at: int = 0
     interrupt_at: int = 0
+    process: int = 0
+    process_shift: float = 0.0
 
 
 class SimWorld:
@@ -55,6 +61,8 @@ class SimWorld:
         self.calls = 0
         self.switches = 0
         self._rng = random.Random(self.spec.seed)
+        #: this simulated process's level: the factor on every call that only a fresh process draws anew
+        self.level = process_level(self.spec)
         #: optional machine drift: a factor on every call's cost, as a function of ``now`` (ns)
         self.drift: Callable[[int], float] | None = None
 
@@ -67,7 +75,7 @@ class SimWorld:
             raise RuntimeError(f"simulated failure at call {s.fail_at}")
         if s.interrupt_at and self.calls + 1 == s.interrupt_at:
             raise KeyboardInterrupt
-        cost = s.call_ns if call_ns is None else call_ns
+        cost = (s.call_ns if call_ns is None else call_ns) * self.level
         if self.drift is not None:
             cost *= self.drift(self.now)
         if s.noise:
@@ -94,6 +102,15 @@ class SimWorld:
 
     def timer(self) -> "SimTimer":
         return SimTimer(self)
+
+
+def process_level(spec: SimSpec) -> float:
+    """The level factor of the simulated process ``spec.process`` (1 without ``process_shift``): its own
+    seeded draw, so that a world's repetitions share it and another process's world does not."""
+    if not spec.process_shift:
+        return 1.0
+    rng = random.Random(f"{spec.seed}/process/{spec.process}")
+    return math.exp(rng.gauss(0.0, math.log1p(spec.process_shift)))
 
 
 class SimTimer:

@@ -171,6 +171,34 @@ FINDING_WORDS: Words = {
     "overhead_bias.fix": ("let measurefirst choose the loop count (drop number=...); with cold_cache each call is "
                           "timed alone, so time more work per call",
                           "让 measurefirst 自动选择循环次数（去掉 number=...）；cold_cache 时每次调用单独计时，请让每次调用做更多工作"),
+    "no_noise_profile.title": ("no noise profile of this machine", "本机没有噪声画像"),
+    "no_noise_profile.message.repeats": (
+        "this machine has no noise profile, so the run-to-run spread is measurefirst's prior: the repetitions' "
+        "spread widened {inflation:g}x, and at least ±{floor:.2%} for a call this long: ±{value:.2%} per run",
+        "本机没有噪声画像，因此运行间离散度取 measurefirst 的先验：重复运行的离散度放宽 {inflation:g} 倍，"
+        "且这么长的调用至少 ±{floor:.2%}：每次运行 ±{value:.2%}"),
+    "no_noise_profile.message.processes": (
+        "this machine has no noise profile: the fresh processes' spread holds at least measurefirst's prior for a "
+        "call this long (±{floor:.2%}): ±{value:.2%} per run",
+        "本机没有噪声画像：新进程的离散度至少取 measurefirst 对这么长调用的先验（±{floor:.2%}）：每次运行 ±{value:.2%}"),
+    "no_noise_profile.message.prior": (
+        "this machine has no noise profile and the run measured no spread (one repetition): the run-to-run spread "
+        "is measurefirst's prior for a call this long, ±{value:.2%} per run",
+        "本机没有噪声画像，且本次运行未测离散度（只有一次重复）：运行间离散度取 measurefirst 对这么长调用的先验，"
+        "每次运行 ±{value:.2%}"),
+    "no_noise_profile.why": (
+        "Repetitions inside one process share its address layout, allocator state and thread placement; the next "
+        "run, a fresh process, draws them anew and lands further away than they show. Nothing measured that on "
+        "this machine, so the interval holds a prior measured on a noisy reference machine: likely wider than this "
+        "machine needs, and the run says so rather than claim more than it knows.",
+        "同一进程内的重复共享其地址布局、分配器状态和线程放置；下一次运行是新进程，这些都会重新抽取，结果偏离得比重复显示的更远。"
+        "本机没有测过这一点，所以区间采用在一台嘈杂的参考机器上测得的先验：很可能比本机需要的更宽，而本次运行如实说明，"
+        "不声称超出所知。"),
+    "no_noise_profile.fix": (
+        "run `measurefirst selfcheck --noise` once on this machine (about a minute; --threads N for the torch "
+        "threads you benchmark with), or measure fresh processes: processes=3 (--processes 3)",
+        "在本机运行一次 `measurefirst selfcheck --noise`（约一分钟；基准测试使用的 torch 线程数用 --threads N），"
+        "或在新进程中测量：processes=3（--processes 3）"),
     "auto_device_cpu.title": ("auto chose the CPU", "auto 选择了 CPU"),
     "auto_device_cpu.message": ("device='auto' chose the CPU: the observed first call touched no GPU tensor",
                                 "device='auto' 选择了 CPU：观察到的首次调用没有触及 GPU 张量"),
@@ -570,6 +598,7 @@ FINDING_WORDS: Words = {
 _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "precision_not_met": lambda f: "undefined" if f.value is None else "",
     "fixed_count_cut": lambda f: str(f.context.get("count")),
+    "no_noise_profile": lambda f: str(f.context.get("source")),
     "speed_modes": lambda f: "stretches" if f.context.get("stretches") else "alternating",
     "preempted": lambda f: "kept" if f.context.get("kept_all") else "set_aside",
     "unsynchronized_timing": lambda f: "cpu" if f.value is None else "",

@@ -147,7 +147,10 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
         return ""
     text = code_word("rtr_src_", rr.source, lang, n=rr.n)
     if rr.floor > 0 and rr.floor >= rr.cv:
-        text += word("rtr_floor", lang, floor=format_relative(rr.floor))
+        text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
+                     floor=format_relative(rr.floor))
+    elif rr.floor_source == "prior" and rr.source == "repeats":
+        text += word("rtr_widened_prior", lang, factor=f"{float(m.options.get('run_to_run_inflation', 1.0)):g}")
     elif rr.source == "repeats" and not rr.floor_source:
         text += word("rtr_in_process_only", lang)
     return text
@@ -155,12 +158,14 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
 
 def spread_cell(m: "Measurement", lang: str = "en") -> str:
     """A table's run-to-run cell: ``"±0.7% · 5 reps"`` (or ``"· profile"`` where the machine's noise
-    profile set the figure), or ``"not measured"``."""
+    profile set the figure, ``"· prior"`` where measurefirst's prior set or widened it), or ``"not measured"``."""
     if not m.ci_includes_run_to_run:
         return word("rtr_not_measured", lang)
     assert m.run_to_run is not None
     rr = m.run_to_run
-    source = "profile" if rr.floor > rr.cv and rr.floor_source else rr.source
+    source = rr.floor_source if rr.floor > rr.cv and rr.floor_source else rr.source
+    if rr.floor_source == "prior" and rr.source == "repeats":  # the prior widened the repetitions' figure
+        source = "prior"
     return f"±{format_relative(rr.spread)} · " + code_word("rtr_short_", source, lang, n=rr.n)
 
 

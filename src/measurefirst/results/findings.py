@@ -131,6 +131,7 @@ CATALOGUE: dict[str, Code] = {
     "cold_start": Code("info", "ratio", COLD_START_RATIO, "COLD_START_RATIO"),
     "near_resolution": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
     "overhead_bias": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
+    "no_noise_profile": Code("info", "fraction"),
     "auto_device_cpu": Code("info", ""),
     "no_device_work": Code("warning", ""),
     "graph_setup": Code("info", ""),
@@ -326,6 +327,11 @@ def assess(m: "Measurement", *, audit: bool = False) -> tuple[Finding, ...]:
         if sample_ns > 0 and cal.overhead_ns / sample_ns > limit:
             out.append(found("overhead_bias", cal.overhead_ns / sample_ns, threshold=limit,
                              overhead_ns=cal.overhead_ns))
+    rr = m.run_to_run
+    if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
+        out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
+                         inflation=m.options.get("run_to_run_inflation"),
+                         status=str(m.options.get("noise_profile_ignored") or "absent")))
     choice = str(m.options.get("auto_device") or "")  # a code; files before it was one held English words
     if choice == "cpu" or choice.startswith("cpu:"):
         out.append(found("auto_device_cpu"))

@@ -101,8 +101,9 @@ class SpeedReference:
 #: Where a run-to-run spread was measured (the codes; their words are in :mod:`measurefirst.render.words`):
 #: repetitions inside the call, each with its own warm-up and calibration; fresh worker processes; the
 #: store's history of the same benchmark on the same machine; the machine's noise profile (measured by
-#: ``selfcheck --noise`` in fresh processes); or a figure the caller gave.
-RUN_TO_RUN_SOURCES = ("repeats", "processes", "history", "profile", "given")
+#: ``selfcheck --noise`` in fresh processes); measurefirst's prior where the machine has no profile
+#: (:func:`measurefirst.measure.noise.prior_profile`); or a figure the caller gave.
+RUN_TO_RUN_SOURCES = ("repeats", "processes", "history", "profile", "prior", "given")
 
 #: The tools whose result files measurefirst reads (:mod:`measurefirst.results.importers`).
 IMPORT_SOURCES = ("pytest-benchmark", "pyperf")
@@ -155,7 +156,8 @@ class RunToRun:
     one). ``medians_ns`` are the per-call medians it was measured from (repetitions or processes).
 
     ``floor`` is the spread of fresh processes that the machine's noise profile predicts for a call this
-    long (0 without a profile); ``floor_source`` says where it came from. The spread used is the larger:
+    long (0 without one); ``floor_source`` says where it came from: ``"profile"`` (this machine's),
+    ``"prior"`` (measurefirst's prior, where this machine has no profile), or ``""`` (none). The spread used is the larger:
     repetitions inside one process cannot see what changes between processes (address layout,
     allocator state, thread placement), the profile measured exactly that."""
 

@@ -78,9 +78,9 @@ DISTURBED_MODES_MIN_SAMPLES = 20
 #: :mod:`measurefirst.render.words` under ``undecided_<code>``).
 DISTURBED_CODES = ("preempted", "two_speeds", "noise_floor", "imprecise", "spread")
 #: The sources of a run-to-run spread in a change: each side's own (:data:`~measurefirst.results.kinds.RUN_TO_RUN_SOURCES`:
-#: repetitions, processes, profile), the saved history of the benchmark, a given figure, or "assumed"
+#: repetitions, processes, profile, prior), the saved history of the benchmark, a given figure, or "assumed"
 #: (:data:`RUN_TO_RUN_CV`: nothing measured it).
-CHANGE_SPREAD_SOURCES = ("repeats", "processes", "profile", "history", "given", "assumed")
+CHANGE_SPREAD_SOURCES = ("repeats", "processes", "profile", "prior", "history", "given", "assumed")
 
 
 @dataclass(frozen=True)
