@@ -368,3 +368,18 @@ def test_a_repetition_ends_only_with_enough_samples_the_statistics_use():
         assert clean >= REPEAT_MIN_SAMPLES or count >= 3 * REPEAT_MIN_SAMPLES
         first += count
     assert m.run_to_run is not None and m.run_to_run.n >= 5
+
+
+def test_a_long_warmup_keeps_the_first_and_last_call_times_and_counts_them_all():
+    """A 10 us call warms up over 0.05 s: 5,000 calls, each timed alone. The result counts them all and keeps
+    the times of the first 64 (the fall: 20 warming calls) and the last 64 (where it settled), not 5,000."""
+    from measurefirst.results.kinds import WARMUP_TIMES_KEPT, kept_warmup_times
+
+    spec = SimSpec(call_ns=10_000, timer_ns=50, warm_calls=20, warm_extra_ns=50_000, cold_ns=1_000_000)
+    world, m = run(spec, min_time=0.0, repeats=1)
+    w = m.warmup
+    assert w.calls > 10 * WARMUP_TIMES_KEPT and len(w.times_ns) == WARMUP_TIMES_KEPT
+    assert w.times_ns[0] > w.times_ns[19] > w.times_ns[20] == w.times_ns[-1] == 10_050  # the fall, then steady
+    assert m.calibration.number == 5  # chosen from the last calls, as before: 50 ns / (0.001 * 10 us)
+    assert kept_warmup_times(list(range(300))) == (*range(64), *range(236, 300))
+    assert kept_warmup_times([1.0, 2.0]) == (1.0, 2.0)

@@ -89,6 +89,7 @@ from ..results.kinds import (
     RunToRun,
     Stop,
     Warmup,
+    kept_warmup_times,
     spread_from_medians,
     used_mask,
 )
@@ -423,7 +424,7 @@ class Sampler:
                     cold = t
                 else:
                     times.append(t)
-            self.warmup = Warmup(cold, len(times), tuple(times), True, (self.timer.now_ns() - t0) / 1e9, rule)
+            self.warmup = Warmup(cold, len(times), kept_warmup_times(times), True, (self.timer.now_ns() - t0) / 1e9, rule)
             return
         if cold is None:
             self.phase, self.index = "cold call", 0
@@ -449,7 +450,7 @@ class Sampler:
             if spent >= cap_ns:
                 steady = not falling
                 break
-        self.warmup = Warmup(cold, len(times), tuple(times), steady, (self.timer.now_ns() - t0) / 1e9, "steady")
+        self.warmup = Warmup(cold, len(times), kept_warmup_times(times), steady, (self.timer.now_ns() - t0) / 1e9, "steady")
 
     def _budget_number(self, per_call_ns: float) -> int:
         return max(1, int(SAMPLE_BUDGET_SHARE * self.opts.budget * 1e9 // max(per_call_ns, 1e-3)))

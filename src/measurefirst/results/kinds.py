@@ -50,10 +50,26 @@ WARMUP_RULES = ("fixed", "steady")
 CALIBRATION_REASONS = ("caller", "cold_cache", "fixed_mode", "adaptive")
 
 
+#: The most warm-up call times a result keeps (see :class:`Warmup`).
+WARMUP_TIMES_KEPT = 128
+
+
+def kept_warmup_times(times: "list[float] | tuple[float, ...]") -> tuple[float, ...]:
+    """The warm-up times a result keeps: all, up to :data:`WARMUP_TIMES_KEPT`; else the first and the last half."""
+    if len(times) <= WARMUP_TIMES_KEPT:
+        return tuple(times)
+    half = WARMUP_TIMES_KEPT // 2
+    return (*times[:half], *times[-half:])
+
+
 @dataclass(frozen=True)
 class Warmup:
     """What warm-up did: the cold first call, then ``calls`` more until steady (``rule``: a code of
-    :data:`WARMUP_RULES`)."""
+    :data:`WARMUP_RULES`). ``times_ns`` holds the warm-up calls' times, all of them up to
+    :data:`WARMUP_TIMES_KEPT` calls; of a longer warm-up the first and the last ``WARMUP_TIMES_KEPT // 2``
+    (the curve's fall and where it settled: what a reader, the calibration and the plots use). A
+    microsecond call warms up over thousands of calls, each timed alone; their times are not samples
+    (no statistic reads them) and kept whole they were two thirds of a stored run (issue 29)."""
 
     cold_ns: float | None  # None: the first call was not observed apart
     calls: int
