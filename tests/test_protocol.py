@@ -73,8 +73,8 @@ def test_every_kind_is_built_on_the_one_shell(every, kind, tmp_path):
 def test_str_is_each_kinds_text_renderer_or_its_repr(every):
     assert str(every["measurement"]) == measurement_line(every["measurement"])
     assert str(every["history"]) == "\n".join(history_lines(every["history"]))
-    without = set(KINDS) - set(dispatch._TEXT)
-    assert without == {"rank_group", "pytest_run"} and set(dispatch._TEXT) <= set(KINDS)
+    without = set(KINDS) - set(dispatch.TEXT)
+    assert without == {"rank_group", "pytest_run"} and set(dispatch.TEXT) <= set(KINDS)
     for kind in KINDS:
         shown = str(every[kind])
         assert (shown == repr(every[kind])) == (kind in without) and shown, kind
