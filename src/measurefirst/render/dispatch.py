@@ -36,7 +36,7 @@ TEXT: dict[str, tuple[str, str, bool]] = {
     "profile": ("profile", "profile_lines", True),
     "profile_diff": ("profile", "diff_lines", True),
     "diagnosis": ("doctor", "diagnosis_lines", True),
-    "step": ("step", "step_lines", True),
+    "step": ("step", "step_text", False),
     "step_comparison": ("step", "step_comparison_text", False),
     "ranged_step": ("step", "ranged_step_line", False),
     "selfcheck": ("selfcheck", "selfcheck_text", False),

@@ -70,6 +70,11 @@ def step_table(results: Sequence["StepResult"], comparison: Any = None, lang: st
     return t
 
 
+def step_text(r: "StepResult") -> str:
+    """One step result in words, as ``str(r)`` shows it: the table of :func:`step_lines` for it alone."""
+    return "\n".join(step_lines([r]))
+
+
 def step_lines(results: Sequence["StepResult"], lang: str = "en") -> list[str]:
     lines = []
     sep = word("list_comma", lang)
