@@ -119,6 +119,11 @@ def test_the_prior_is_the_spread_of_a_run_that_measured_none(no_profile):
     f = next(f for f in out.findings if f.code == "no_noise_profile")
     assert f.context["source"] == "prior" and "one repetition" in finding_words(f, "en").message
     assert spread_cell(out, "en").endswith("· prior")
+    # the spread is the prior's floor itself: its figure and its source said once, not again as a floor
+    from measurefirst.render.text import format_relative, spread_source_words
+
+    said = spread_source_words(out, "en")
+    assert "prior" in said and "at least" not in said and str(out).splitlines()[0].count(f"±{format_relative(floor)}") == 1
 
 
 def test_fresh_processes_keep_their_spread_and_take_the_prior_as_a_floor(no_profile):

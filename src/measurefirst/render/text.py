@@ -146,7 +146,8 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
     if rr is None:
         return ""
     text = code_word("rtr_src_", rr.source, lang, n=rr.n)
-    if rr.floor > 0 and rr.floor >= rr.cv:
+    # the floor, where it set the spread, unless the spread is the floor itself (one repetition: said once)
+    if rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source:
         text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
                      floor=format_relative(rr.floor))
     elif rr.floor_source == "prior" and rr.source == "repeats":
