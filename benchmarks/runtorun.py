@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
     timeit_repeat, blocked_time, pb_time = 5, 0.2, 1.0
     if args.quick:
         runs, keys = 2, ["busy20"]
-        mf_opts.update(budget=0.3, min_time=0.05, warmup_max_time=0.05)
+        mf_opts.update(budget=1.0, min_time=0.05, warmup_max_time=0.05)
         timeit_repeat, blocked_time, pb_time = 1, 0.02, 0.02
     unknown = [k for k in keys if k not in KEYS]
     if unknown:
