@@ -5,7 +5,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first use (see __getattr__)
-    from .tools.compare import Comparison, Verdict, compare
+    from .results.comparison import Comparison, Verdict
+    from .tools.compare import compare
     from .measure.counting import CountError
     from .measure.devices import DeviceError, available_devices, resolve_device
     from .tools.doctor import Diagnosis, doctor
@@ -34,7 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
 #: (and the ``measurefirst`` command, which Ctrl-C may interrupt while it starts) does not import
 #: torch until something needs it.
 _EXPORTS = {
-    "Comparison": "tools.compare", "Verdict": "tools.compare", "compare": "tools.compare", "CountError": "measure.counting",
+    "Comparison": "results.comparison", "Verdict": "results.comparison", "compare": "tools.compare", "CountError": "measure.counting",
     "DeviceError": "measure.devices", "available_devices": "measure.devices", "resolve_device": "measure.devices",
     "Diagnosis": "tools.doctor", "doctor": "tools.doctor",
     "BenchmarkError": "measure.engine", "Interrupted": "measure.engine", "Options": "measure.engine", "benchmark": "measure.engine",

@@ -17,7 +17,7 @@ from .group import run_on_ranks
 from .layout import node_of
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.compare import Comparison, Verdict
+    from ..results.comparison import Comparison, Verdict
 
 #: The group verdict of a candidate whose ranks reached different verdicts.
 DISAGREE = "ranks disagree"
@@ -119,7 +119,7 @@ class RankComparison(ResultBase):
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RankComparison":
-        from ..tools.compare import Comparison
+        from ..results.comparison import Comparison
 
         d = migrate(d, cls.kind, SCHEMA_VERSION)
         r = build(cls, {**d, "backend": d.get("backend") or "", "nodes": d.get("nodes") or []}, "rank_comparison",
@@ -139,7 +139,7 @@ def compare(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str,
 
     Raises :class:`~measurefirst.distributed.RankFailed` on every rank when a candidate raised on one
     rank, naming that rank."""
-    from ..tools.compare import Comparison
+    from ..results.comparison import Comparison
     from ..tools.compare import compare as local_compare
     from .group import dist
 

@@ -17,7 +17,7 @@ from ..render.words import LANGS, flag_words, ratio_ci_words, undecided_words, w
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..tools.compare import Comparison, Verdict
+    from ..results.comparison import Comparison, Verdict
     from .run import Record
     from ..tools.regression import Change
 

@@ -13,7 +13,7 @@ from ..results.base import ResultBase
 from ..results.protocol import build, of_kind
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.compare import Comparison
+    from ..results.comparison import Comparison
     from ..results.findings import Finding
     from ..tools.regression import Change
     from ..results.kinds import Measurement
@@ -152,7 +152,7 @@ class PytestRun(ResultBase):
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "PytestRun":
         """Load what :meth:`to_dict` (``pytest --mf-json``) wrote, of any version."""
-        from ..tools.compare import Comparison
+        from ..results.comparison import Comparison
 
         d = of_kind(d, cls.kind, SCHEMA_VERSION)
         benchmarks, comparisons = d.get("benchmarks"), d.get("comparisons") or []

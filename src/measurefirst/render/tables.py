@@ -15,7 +15,7 @@ from .words import change_words, code_word, flag_words, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..tools.compare import Verdict
+    from ..results.comparison import Verdict
     from ..results.history import History, HistoryTable, SavedRun
     from ..profiling.kernels import KernelInfo
     from ..tools.regression import Regression

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
     from rich.text import Text
 
-    from ..tools.compare import Comparison
+    from ..results.comparison import Comparison
     from ..tools.fit import ComplexityFit, PowerFit
     from ..tools.regression import Change
     from ..results.kinds import Count, Measurement

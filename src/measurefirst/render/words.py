@@ -16,7 +16,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.compare import Verdict
+    from ..results.comparison import Verdict
     from ..tools.regression import Change
 
 #: The languages every word is written in; the first is the default and the fallback.

@@ -35,7 +35,7 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 KINDS: dict[str, str] = {
     "measurement": "results.kinds:Measurement",
     "count": "results.kinds:Count",
-    "comparison": "tools.compare:Comparison",
+    "comparison": "results.comparison:Comparison",
     "sweep": "tools.sweep:SweepResult",
     "profile": "profiling.capture:Profile",
     "profile_diff": "profiling.diff:ProfileDiff",
