@@ -16,7 +16,8 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .results.protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .measure.dtypes import dtype_name
-    from .tools.regression import COUNT_THRESHOLD, Change, Regression, change, check_regression
+    from .results.regression import Change, Regression
+    from .tools.regression import COUNT_THRESHOLD, change, check_regression
     from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
     from .render.findings import finding_text
     from .render.report import report
@@ -44,7 +45,7 @@ _EXPORTS = {
     "NoiseProfile": "measure.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "COUNT_THRESHOLD": "tools.regression", "Change": "tools.regression", "Regression": "tools.regression", "change": "tools.regression",
+    "COUNT_THRESHOLD": "tools.regression", "Change": "results.regression", "Regression": "results.regression", "change": "tools.regression",
     "check_regression": "tools.regression",
     "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report",
     "plot_all": "render.plots", "plot_roofline": "render.plots", "plot_throughput": "render.plots",

@@ -31,7 +31,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 from ..results.findings import Finding, found
 from ..results.base import ResultBase
 from ..results.protocol import build, each, migrate
-from ..tools.regression import Change, Regression, change, check_fraction, run_to_run_cv
+from ..results.regression import Change, Regression
+from ..tools.regression import change, check_fraction, run_to_run_cv
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.kinds import Measurement

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..results.comparison import Comparison, Verdict
     from .run import Record
-    from ..tools.regression import Change
+    from ..results.regression import Change
 
 
 #: The language of the plugin's lines.

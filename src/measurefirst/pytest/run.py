@@ -15,7 +15,7 @@ from ..results.protocol import build, of_kind
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Comparison
     from ..results.findings import Finding
-    from ..tools.regression import Change
+    from ..results.regression import Change
     from ..results.kinds import Measurement
 
 #: Version of a :class:`PytestRun`'s stored form (version 1 is what ``--mf-json`` first wrote; it gave a
@@ -82,7 +82,7 @@ class PytestBenchmark:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "PytestBenchmark":
-        from ..tools.regression import Change
+        from ..results.regression import Change
         from ..results.kinds import Measurement
 
         if not isinstance(d, dict) or "measurement" not in d:

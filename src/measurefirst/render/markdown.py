@@ -12,7 +12,7 @@ from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..pytest.run import PytestRun
-    from ..tools.regression import Change, Regression
+    from ..results.regression import Change, Regression
 
 
 def md_cell(x: Any) -> str:

@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..distributed.ranked import RankComparison
     from ..distributed.saved import GroupHistory
     from ..pytest.run import PytestRun
-    from ..tools.regression import Change, Regression
+    from ..results.regression import Change, Regression
     from ..tools.selfcheck import SelfCheck
     from ..tools.step import RangedStepResult
 

@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Verdict
     from ..results.history import History, HistoryTable, SavedRun
     from ..profiling.kernels import KernelInfo
-    from ..tools.regression import Regression
+    from ..results.regression import Regression
     from typing_extensions import TypeIs
 
     from ..results.kinds import Count, Measurement

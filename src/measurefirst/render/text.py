@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..results.comparison import Comparison
     from ..tools.fit import ComplexityFit, PowerFit
-    from ..tools.regression import Change
+    from ..results.regression import Change
     from ..results.kinds import Count, Measurement
     from ..tools.roofline import Peaks
     from ..tools.sweep import SweepPoint, SweepResult

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Verdict
-    from ..tools.regression import Change
+    from ..results.regression import Change
 
 #: The languages every word is written in; the first is the default and the fallback.
 LANGS = ("en", "zh")

@@ -16,11 +16,11 @@ if TYPE_CHECKING:
     from .kinds import Count, Measurement
 
 from .protocol import KINDS, from_dict as result_from_dict
+from .regression import Regression
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
     from .store import Store
-    from ..tools.regression import Regression
 
 
 class LoadError(ValueError):

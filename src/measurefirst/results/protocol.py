@@ -45,7 +45,7 @@ KINDS: dict[str, str] = {
     "selfcheck": "tools.selfcheck:SelfCheck",
     "saved_run": "results.history:SavedRun",
     "history": "results.history:History",
-    "regression": "tools.regression:Regression",
+    "regression": "results.regression:Regression",
     "collectives": "distributed.collectives:CollectivesResult",
     "rank_group": "distributed.group:RankResult",
     "rank_comparison": "distributed.ranked:RankComparison",
