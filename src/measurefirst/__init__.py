@@ -25,11 +25,13 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .results.kinds import SCHEMA_VERSION, Count, Finding, Measurement, load_result
     from .tools.selfcheck import FaultyTimer, SelfCheck, selfcheck
     from .measure.simulate import SimGPU, SimWorld
-    from .tools.roofline import Peaks, peaks
+    from .results.roofline import Peaks
+    from .tools.roofline import peaks
     from .tools.step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
                        compare_steps)
     from .results.store import Store, StoreError
-    from .tools.sweep import SweepResult, sweep
+    from .results.sweep import SweepResult
+    from .tools.sweep import sweep
     from .measure.timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
 #: Where each public name lives. They are imported on first use, so that ``import measurefirst``
@@ -54,10 +56,10 @@ _EXPORTS = {
     "load_result": "results.kinds", "SimGPU": "measure.simulate", "SimWorld": "measure.simulate",
     "FaultyTimer": "tools.selfcheck", "SelfCheck": "tools.selfcheck", "selfcheck": "tools.selfcheck",
     "Store": "results.store", "StoreError": "results.store",
-    "Peaks": "tools.roofline", "peaks": "tools.roofline",
+    "Peaks": "results.roofline", "peaks": "tools.roofline",
     "StepResult": "tools.step", "StepComparison": "tools.step", "RangedStepResult": "tools.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
     "compare_steps": "tools.step",
-    "SweepResult": "tools.sweep", "sweep": "tools.sweep",
+    "SweepResult": "results.sweep", "sweep": "tools.sweep",
     "CudaEventTimer": "measure.timers", "MpsEventTimer": "measure.timers", "Reading": "measure.timers", "Timer": "measure.timers",
     "WallTimer": "measure.timers",
 }

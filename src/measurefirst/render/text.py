@@ -17,11 +17,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.text import Text
 
     from ..results.comparison import Comparison
-    from ..tools.fit import ComplexityFit, PowerFit
+    from ..results.fit import ComplexityFit, PowerFit
     from ..results.regression import Change
     from ..results.kinds import Count, Measurement
-    from ..tools.roofline import Peaks
-    from ..tools.sweep import SweepPoint, SweepResult
+    from ..results.roofline import Peaks
+    from ..results.sweep import SweepPoint, SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

@@ -97,7 +97,7 @@ def load_measurements(data: Any, source: str = "results") -> "list[Measurement |
         if kind is None and _foreign(item):
             out.extend(_import(item, path))
         elif kind == "sweep":
-            from ..tools.sweep import SweepResult
+            from .sweep import SweepResult
 
             out.extend(SweepResult.from_dict(item).measurements)
         elif kind == "selfcheck":

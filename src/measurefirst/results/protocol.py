@@ -36,7 +36,7 @@ KINDS: dict[str, str] = {
     "measurement": "results.kinds:Measurement",
     "count": "results.kinds:Count",
     "comparison": "results.comparison:Comparison",
-    "sweep": "tools.sweep:SweepResult",
+    "sweep": "results.sweep:SweepResult",
     "profile": "profiling.capture:Profile",
     "profile_diff": "profiling.diff:ProfileDiff",
     "diagnosis": "tools.doctor:Diagnosis",
