@@ -9,7 +9,8 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .tools.compare import compare
     from .measure.counting import CountError
     from .measure.devices import DeviceError, available_devices, resolve_device
-    from .tools.doctor import Diagnosis, doctor
+    from .results.diagnosis import Diagnosis
+    from .tools.doctor import doctor
     from .measure.engine import BenchmarkError, Interrupted, Options, benchmark
     from .results.loading import LoadError, load
     from .measure.noise import NoiseProfile, load_profile, noise_profile
@@ -40,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
 _EXPORTS = {
     "Comparison": "results.comparison", "Verdict": "results.comparison", "compare": "tools.compare", "CountError": "measure.counting",
     "DeviceError": "measure.devices", "available_devices": "measure.devices", "resolve_device": "measure.devices",
-    "Diagnosis": "tools.doctor", "doctor": "tools.doctor",
+    "Diagnosis": "results.diagnosis", "doctor": "tools.doctor",
     "BenchmarkError": "measure.engine", "Interrupted": "measure.engine", "Options": "measure.engine", "benchmark": "measure.engine",
     "dtype_name": "measure.dtypes",
     "LoadError": "results.loading", "load": "results.loading", "Result": "results.protocol",

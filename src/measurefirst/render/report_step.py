@@ -13,7 +13,7 @@ from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, p
 from .text import format_time, measurement_summary
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.doctor import Diagnosis
+    from ..results.diagnosis import Diagnosis
     from ..tools.step import StepResult
 
 PHASES = ("data", "forward", "backward", "optimizer")

@@ -39,7 +39,7 @@ KINDS: dict[str, str] = {
     "sweep": "results.sweep:SweepResult",
     "profile": "profiling.capture:Profile",
     "profile_diff": "profiling.diff:ProfileDiff",
-    "diagnosis": "tools.doctor:Diagnosis",
+    "diagnosis": "results.diagnosis:Diagnosis",
     "step": "tools.step:StepResult",
     "step_comparison": "tools.step:StepComparison",
     "selfcheck": "tools.selfcheck:SelfCheck",
