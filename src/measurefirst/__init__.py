@@ -28,8 +28,8 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .measure.simulate import SimGPU, SimWorld
     from .results.roofline import Peaks
     from .tools.roofline import peaks
-    from .tools.step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
-                       compare_steps)
+    from .results.step import RangedStepResult, StepComparison, StepResult
+    from .tools.step import benchmark_ranged_step, benchmark_step, compare_steps
     from .results.store import Store, StoreError
     from .results.sweep import SweepResult
     from .tools.sweep import sweep
@@ -58,7 +58,7 @@ _EXPORTS = {
     "FaultyTimer": "tools.selfcheck", "SelfCheck": "tools.selfcheck", "selfcheck": "tools.selfcheck",
     "Store": "results.store", "StoreError": "results.store",
     "Peaks": "results.roofline", "peaks": "tools.roofline",
-    "StepResult": "tools.step", "StepComparison": "tools.step", "RangedStepResult": "tools.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
+    "StepResult": "results.step", "StepComparison": "results.step", "RangedStepResult": "results.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
     "compare_steps": "tools.step",
     "SweepResult": "results.sweep", "sweep": "tools.sweep",
     "CudaEventTimer": "measure.timers", "MpsEventTimer": "measure.timers", "Reading": "measure.timers", "Timer": "measure.timers",

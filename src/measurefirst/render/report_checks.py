@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..pytest.run import PytestRun
     from ..results.regression import Change, Regression
     from ..tools.selfcheck import SelfCheck
-    from ..tools.step import RangedStepResult
+    from ..results.step import RangedStepResult
 
 #: The badge of each verdict of a change (and of a selfcheck's status).
 TONE = {"regression": "bad", "slower": "warning", "faster": "good", "same": "muted", "undecided": "warning", "pass": "good",

@@ -14,7 +14,7 @@ from .text import format_time, measurement_summary
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.diagnosis import Diagnosis
-    from ..tools.step import StepResult
+    from ..results.step import StepResult
 
 PHASES = ("data", "forward", "backward", "optimizer")
 

@@ -40,8 +40,8 @@ KINDS: dict[str, str] = {
     "profile": "profiling.capture:Profile",
     "profile_diff": "profiling.diff:ProfileDiff",
     "diagnosis": "results.diagnosis:Diagnosis",
-    "step": "tools.step:StepResult",
-    "step_comparison": "tools.step:StepComparison",
+    "step": "results.step:StepResult",
+    "step_comparison": "results.step:StepComparison",
     "selfcheck": "tools.selfcheck:SelfCheck",
     "saved_run": "results.history:SavedRun",
     "history": "results.history:History",
@@ -52,7 +52,7 @@ KINDS: dict[str, str] = {
     "group_history": "distributed.saved:GroupHistory",
     "group_step": "distributed.step:GroupStepResult",
     "pytest_run": "pytest.run:PytestRun",
-    "ranged_step": "tools.step:RangedStepResult",
+    "ranged_step": "results.step:RangedStepResult",
 }
 
 #: The version a kind's dict has when it carries no ``schema_version``: kinds first written without one.
