@@ -24,7 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .render.report import report
     from .render.text import grid_table
     from .results.kinds import SCHEMA_VERSION, Count, Finding, Measurement, load_result
-    from .tools.selfcheck import FaultyTimer, SelfCheck, selfcheck
+    from .results.selfcheck import SelfCheck
+    from .tools.selfcheck import FaultyTimer, selfcheck
     from .measure.simulate import SimGPU, SimWorld
     from .results.roofline import Peaks
     from .tools.roofline import peaks
@@ -55,7 +56,7 @@ _EXPORTS = {
     "plot_time": "render.plots",
     "SCHEMA_VERSION": "results.kinds", "Count": "results.kinds", "Finding": "results.kinds", "Measurement": "results.kinds",
     "load_result": "results.kinds", "SimGPU": "measure.simulate", "SimWorld": "measure.simulate",
-    "FaultyTimer": "tools.selfcheck", "SelfCheck": "tools.selfcheck", "selfcheck": "tools.selfcheck",
+    "FaultyTimer": "tools.selfcheck", "SelfCheck": "results.selfcheck", "selfcheck": "tools.selfcheck",
     "Store": "results.store", "StoreError": "results.store",
     "Peaks": "results.roofline", "peaks": "tools.roofline",
     "StepResult": "results.step", "StepComparison": "results.step", "RangedStepResult": "results.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..distributed.saved import GroupHistory
     from ..pytest.run import PytestRun
     from ..results.regression import Change, Regression
-    from ..tools.selfcheck import SelfCheck
+    from ..results.selfcheck import SelfCheck
     from ..results.step import RangedStepResult
 
 #: The badge of each verdict of a change (and of a selfcheck's status).

@@ -101,7 +101,7 @@ def load_measurements(data: Any, source: str = "results") -> "list[Measurement |
 
             out.extend(SweepResult.from_dict(item).measurements)
         elif kind == "selfcheck":
-            from ..tools.selfcheck import SelfCheck
+            from .selfcheck import SelfCheck
 
             out.extend(SelfCheck.from_dict(item).measurements)
         else:

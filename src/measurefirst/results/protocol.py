@@ -42,7 +42,7 @@ KINDS: dict[str, str] = {
     "diagnosis": "results.diagnosis:Diagnosis",
     "step": "results.step:StepResult",
     "step_comparison": "results.step:StepComparison",
-    "selfcheck": "tools.selfcheck:SelfCheck",
+    "selfcheck": "results.selfcheck:SelfCheck",
     "saved_run": "results.history:SavedRun",
     "history": "results.history:History",
     "regression": "results.regression:Regression",
