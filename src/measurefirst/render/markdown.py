@@ -11,7 +11,7 @@ from .text import format_relative, format_time, plain, time_unit, verdict_word
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..pytest.run import PytestRun
+    from ..results.pytest_run import PytestRun
     from ..results.regression import Change, Regression
 
 

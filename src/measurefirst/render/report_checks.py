@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..distributed import CollectivesResult, RankResult
     from ..distributed.ranked import RankComparison
     from ..distributed.saved import GroupHistory
-    from ..pytest.run import PytestRun
+    from ..results.pytest_run import PytestRun
     from ..results.regression import Change, Regression
     from ..results.selfcheck import SelfCheck
     from ..results.step import RangedStepResult

@@ -51,7 +51,7 @@ KINDS: dict[str, str] = {
     "rank_comparison": "distributed.ranked:RankComparison",
     "group_history": "distributed.saved:GroupHistory",
     "group_step": "distributed.step:GroupStepResult",
-    "pytest_run": "pytest.run:PytestRun",
+    "pytest_run": "results.pytest_run:PytestRun",
     "ranged_step": "results.step:RangedStepResult",
 }
 
