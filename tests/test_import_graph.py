@@ -75,7 +75,6 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
 RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
     "render.distributed": {"distributed.collectives", "distributed.group"},
     "render.group_step": {"distributed.step"},
-    "render.noise": {"measure.noise"},
     "render.profile": {"profiling.capture", "profiling.diff"},
     "render.progress": {"measure.progress"},
     "render.ranks": {"distributed.group", "distributed.layout", "distributed.ranked", "distributed.saved"},
@@ -84,7 +83,6 @@ RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
         "distributed.ranked", "distributed.saved"},
     "render.report_profile": {"profiling.capture", "profiling.diff"},
     "render.tables": {"profiling.kernels"},
-    "render.text": {"measure.stats"},
     "render.views": {"measure", "measure.defaults"},
 }
 

@@ -13,7 +13,8 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .tools.doctor import doctor
     from .measure.engine import BenchmarkError, Interrupted, Options, benchmark
     from .results.loading import LoadError, load
-    from .measure.noise import NoiseProfile, load_profile, noise_profile
+    from .measure.noise import load_profile, noise_profile
+    from .results.noise import NoiseProfile
     from .results.protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .measure.dtypes import dtype_name
@@ -46,7 +47,7 @@ _EXPORTS = {
     "BenchmarkError": "measure.engine", "Interrupted": "measure.engine", "Options": "measure.engine", "benchmark": "measure.engine",
     "dtype_name": "measure.dtypes",
     "LoadError": "results.loading", "load": "results.loading", "Result": "results.protocol",
-    "NoiseProfile": "measure.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
+    "NoiseProfile": "results.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
     "COUNT_THRESHOLD": "tools.regression", "Change": "results.regression", "Regression": "results.regression", "change": "tools.regression",

@@ -8,7 +8,6 @@ import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..results.findings import ROOF_MAX
-from ..measure.stats import NOTCH_MIN_ROUNDS
 from .findings import finding_lines, finding_words
 from .words import WORDS, code_word, ratio_ci_words, verdict_words, word
 
@@ -223,7 +222,7 @@ def measurement_summary(m: "Measurement", lang: str = "en") -> str:
     parts.append(word("m_median_of", lang, used=m.n_rounds, calls=calls_words(m.loop_counts, lang), where=where))
     if m.imported is not None:
         parts.append(word("m_imported_recomputed" if m.imported.recomputed else "m_imported_as_given", lang,
-                          tool=m.imported.source, n=NOTCH_MIN_ROUNDS))
+                          tool=m.imported.source, n=m.imported.notch_min_rounds))
     if m.n_samples != used:
         parts.append(word("m_preempted", lang, n=m.n_samples - used))
     if m.host_median is not None:
