@@ -80,7 +80,6 @@ RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
     "render.report": {"measure", "measure.defaults"},
     "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.layout",
         "distributed.ranked", "distributed.saved"},
-    "render.tables": {"profiling.kernels"},
     "render.views": {"measure", "measure.defaults"},
 }
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from ..results.comparison import Verdict
     from ..results.history import History, HistoryTable, SavedRun
-    from ..profiling.kernels import KernelInfo
+    from ..results.kernel import KernelInfo
     from ..results.regression import Regression
     from typing_extensions import TypeIs
 
