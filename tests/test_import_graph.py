@@ -42,22 +42,19 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
-    "distributed": {"distributed.bandwidth", "distributed.collectives", "distributed.group", "distributed.launch",
-        "distributed.ranked", "distributed.step"},
-    "distributed.saved": {"distributed.collectives"},
     "measure.reference": {"results.kinds"},
     "measure.workers": {"measure.engine"},
     "profiling": {"profiling.capture", "profiling.diff"},
-    "render.distributed": {"distributed.collectives", "distributed.group"},
+    "render.distributed": {"results.collectives", "results.group"},
     "render.doctor": {"results.diagnosis"},
     "render.gate": {"results.regression"},
     "render.group_step": {"distributed.step"},
     "render.markdown": {"results.pytest_run", "results.regression"},
     "render.plots": {"results.sweep"},
     "render.profile": {"results.profile", "results.profile_diff"},
-    "render.ranks": {"distributed.group", "distributed.ranked", "distributed.saved"},
-    "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.ranked",
-        "distributed.saved", "results.pytest_run", "results.regression", "results.selfcheck", "results.step"},
+    "render.ranks": {"distributed.ranked", "distributed.saved", "results.group"},
+    "render.report_checks": {"distributed.ranked", "distributed.saved", "results.collectives", "results.group",
+        "results.pytest_run", "results.regression", "results.selfcheck", "results.step"},
     "render.report_html": {"results.findings"},
     "render.report_profile": {"results.profile", "results.profile_diff"},
     "render.report_step": {"results.diagnosis", "results.step"},
@@ -73,13 +70,11 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
 }
 
 RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
-    "render.distributed": {"distributed.collectives", "distributed.group"},
     "render.group_step": {"distributed.step"},
     "render.progress": {"measure.progress"},
-    "render.ranks": {"distributed.group", "distributed.layout", "distributed.ranked", "distributed.saved"},
+    "render.ranks": {"distributed.ranked", "distributed.saved"},
     "render.report": {"measure", "measure.defaults"},
-    "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.layout",
-        "distributed.ranked", "distributed.saved"},
+    "render.report_checks": {"distributed.ranked", "distributed.saved"},
     "render.views": {"measure", "measure.defaults"},
 }
 

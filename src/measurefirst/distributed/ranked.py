@@ -14,7 +14,7 @@ from ..results.findings import Finding, found
 from ..results.base import ResultBase
 from ..results.protocol import build, each, migrate
 from .group import run_on_ranks
-from .layout import node_of
+from ..results.layout import node_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Comparison, Verdict

@@ -11,12 +11,13 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
-from ..distributed.layout import node_of
+from ..results.layout import node_of
 from .gate import spread_lines, undecided_lines
 from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..distributed import CollectivesResult, RankResult
+    from ..results.collectives import CollectivesResult
+    from ..results.group import RankResult
     from ..distributed.ranked import RankComparison
     from ..distributed.saved import GroupHistory
     from ..results.pytest_run import PytestRun
