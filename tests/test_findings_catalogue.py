@@ -39,7 +39,7 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     sources = {"results/findings.py": ("measurement", "count", "fit"), "tools/doctor.py": ("doctor",),
                "tools/step.py": ("step",), "distributed/step.py": ("step",), "results/selfcheck.py": ("selfcheck",),
                "results/sweep.py": ("sweep",),
-               "distributed/ranked.py": ("distributed",), "distributed/saved.py": ("distributed",)}
+               "results/ranked.py": ("distributed",), "distributed/saved.py": ("distributed",)}
     assert [(code, where) for code, where in produced
             if CATALOGUE[code].source not in sources[where.split(":")[0]]] == []
 

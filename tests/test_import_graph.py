@@ -52,9 +52,9 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
     "render.markdown": {"results.pytest_run", "results.regression"},
     "render.plots": {"results.sweep"},
     "render.profile": {"results.profile", "results.profile_diff"},
-    "render.ranks": {"distributed.ranked", "distributed.saved", "results.group"},
-    "render.report_checks": {"distributed.ranked", "distributed.saved", "results.collectives", "results.group",
-        "results.pytest_run", "results.regression", "results.selfcheck", "results.step"},
+    "render.ranks": {"distributed.saved", "results.group", "results.ranked"},
+    "render.report_checks": {"distributed.saved", "results.collectives", "results.group", "results.pytest_run",
+        "results.ranked", "results.regression", "results.selfcheck", "results.step"},
     "render.report_html": {"results.findings"},
     "render.report_profile": {"results.profile", "results.profile_diff"},
     "render.report_step": {"results.diagnosis", "results.step"},
@@ -72,9 +72,9 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
 RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
     "render.group_step": {"distributed.step"},
     "render.progress": {"measure.progress"},
-    "render.ranks": {"distributed.ranked", "distributed.saved"},
+    "render.ranks": {"distributed.saved"},
     "render.report": {"measure", "measure.defaults"},
-    "render.report_checks": {"distributed.ranked", "distributed.saved"},
+    "render.report_checks": {"distributed.saved"},
     "render.views": {"measure", "measure.defaults"},
 }
 

@@ -13,7 +13,7 @@ from .words import change_words, code_word, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.group import RankResult
-    from ..distributed.ranked import RankComparison, RankVerdict
+    from ..results.ranked import RankComparison, RankVerdict
     from ..distributed.saved import GroupHistory, GroupRun
 
 

@@ -18,7 +18,7 @@ from .words import flag_words
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.collectives import CollectivesResult
     from ..results.group import RankResult
-    from ..distributed.ranked import RankComparison
+    from ..results.ranked import RankComparison
     from ..distributed.saved import GroupHistory
     from ..results.pytest_run import PytestRun
     from ..results.regression import Change, Regression

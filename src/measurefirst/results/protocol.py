@@ -48,7 +48,7 @@ KINDS: dict[str, str] = {
     "regression": "results.regression:Regression",
     "collectives": "results.collectives:CollectivesResult",
     "rank_group": "results.group:RankResult",
-    "rank_comparison": "distributed.ranked:RankComparison",
+    "rank_comparison": "results.ranked:RankComparison",
     "group_history": "distributed.saved:GroupHistory",
     "group_step": "distributed.step:GroupStepResult",
     "pytest_run": "results.pytest_run:PytestRun",
