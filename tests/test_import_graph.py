@@ -48,7 +48,7 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
     "render.distributed": {"results.collectives", "results.group"},
     "render.doctor": {"results.diagnosis"},
     "render.gate": {"results.regression"},
-    "render.group_step": {"distributed.step"},
+    "render.group_step": {"results.group_step"},
     "render.markdown": {"results.pytest_run", "results.regression"},
     "render.plots": {"results.sweep"},
     "render.profile": {"results.profile", "results.profile_diff"},
@@ -70,7 +70,6 @@ TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
 }
 
 RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
-    "render.group_step": {"distributed.step"},
     "render.progress": {"measure.progress"},
     "render.ranks": {"distributed.saved"},
     "render.report": {"measure", "measure.defaults"},

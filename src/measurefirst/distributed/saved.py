@@ -38,7 +38,7 @@ from ..tools.regression import change, check_fraction, run_to_run_cv
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.kinds import Measurement
     from ..results.store import Store
-    from .step import GroupStepResult
+    from ..results.group_step import GroupStepResult
 
 #: The kinds of results of many ranks: a check or a history of them is this module's.
 GROUP_KINDS = ("collectives", "rank_group", "rank_comparison", "group_step")
@@ -157,7 +157,7 @@ def _check_steps(base: "GroupStepResult", new: "GroupStepResult", base_name: str
                  threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
     from dataclasses import replace
 
-    from .step import STRAGGLER_MIN_STEP_FRACTION
+    from ..results.group_step import STRAGGLER_MIN_STEP_FRACTION
 
     cv, phase_source = _spread(run_to_run, source)
     t = 0.0 if threshold is None else threshold

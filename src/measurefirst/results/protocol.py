@@ -50,7 +50,7 @@ KINDS: dict[str, str] = {
     "rank_group": "results.group:RankResult",
     "rank_comparison": "results.ranked:RankComparison",
     "group_history": "distributed.saved:GroupHistory",
-    "group_step": "distributed.step:GroupStepResult",
+    "group_step": "results.group_step:GroupStepResult",
     "pytest_run": "results.pytest_run:PytestRun",
     "ranged_step": "results.step:RangedStepResult",
 }
