@@ -28,10 +28,11 @@ module needs from another ties the two as much as a run-time import does):
 * a renderer (``measurefirst.render.*``) imports nothing but results (``measurefirst.results.*``), the
   words and other renderers.
 
-Both have known exceptions today, listed below edge by edge (the result types that still live beside
-the tools that make them, and that renderers name in their annotations: every result reaches the renderers
-through the one late import of ``render.dispatch`` in ``results.base``). The lists may only shrink: a new
-edge fails, and so does a listed edge that is gone (strike it).
+Both have known exceptions today, listed below edge by edge: a renderer names in its annotations the
+result types it draws (they live in ``results/``), and every result reaches the renderers through the one
+late import of ``render.dispatch`` in ``results.base``, so such a typing edge closes a cycle; a few
+renderers still import computation (the progress line, the choices in ``measure.defaults``, a group
+history). The lists may only shrink: a new edge fails, and so does a listed edge that is gone (strike it).
 """
 
 from __future__ import annotations
