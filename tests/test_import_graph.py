@@ -28,10 +28,11 @@ module needs from another ties the two as much as a run-time import does):
 * a renderer (``measurefirst.render.*``) imports nothing but results (``measurefirst.results.*``), the
   words and other renderers.
 
-Both have known exceptions today, listed below edge by edge (the result types that still live beside
-the tools that make them, and that renderers name in their annotations: every result reaches the renderers
-through the one late import of ``render.dispatch`` in ``results.base``). The lists may only shrink: a new
-edge fails, and so does a listed edge that is gone (strike it).
+Both have known exceptions today, listed below edge by edge: a renderer names in its annotations the
+result types it draws (they live in ``results/``), and every result reaches the renderers through the one
+late import of ``render.dispatch`` in ``results.base``, so such a typing edge closes a cycle; a few
+renderers still import computation (the progress line, the choices in ``measure.defaults``, a group
+history). The lists may only shrink: a new edge fails, and so does a listed edge that is gone (strike it).
 """
 
 from __future__ import annotations
@@ -42,61 +43,37 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 TYPING_EDGES_IN_CYCLES: dict[str, set[str]] = {
-    "distributed": {"distributed.bandwidth", "distributed.collectives", "distributed.group", "distributed.launch",
-        "distributed.ranked", "distributed.step"},
-    "distributed.saved": {"distributed.collectives"},
     "measure.reference": {"results.kinds"},
     "measure.workers": {"measure.engine"},
     "profiling": {"profiling.capture", "profiling.diff"},
-    "pytest.run": {"results.findings"},
-    "render.distributed": {"distributed.collectives", "distributed.group"},
-    "render.doctor": {"tools.doctor"},
-    "render.gate": {"tools.regression"},
-    "render.group_step": {"distributed.step"},
-    "render.markdown": {"pytest.run", "tools.regression"},
-    "render.plots": {"tools.sweep"},
-    "render.ranks": {"distributed.group", "distributed.ranked", "distributed.saved"},
-    "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.ranked",
-        "distributed.saved", "pytest.run", "tools.regression", "tools.selfcheck", "tools.step"},
+    "render.distributed": {"results.collectives", "results.group"},
+    "render.doctor": {"results.diagnosis"},
+    "render.gate": {"results.regression"},
+    "render.group_step": {"results.group_step"},
+    "render.markdown": {"results.pytest_run", "results.regression"},
+    "render.plots": {"results.sweep"},
+    "render.ranks": {"distributed.saved", "results.group", "results.ranked"},
+    "render.report_checks": {"distributed.saved", "results.collectives", "results.group", "results.pytest_run",
+        "results.ranked", "results.regression", "results.selfcheck", "results.step"},
     "render.report_html": {"results.findings"},
-    "render.report_profile": {"profiling.capture", "profiling.diff"},
-    "render.report_step": {"tools.doctor", "tools.step"},
-    "render.report_sweep": {"results.kinds", "tools.fit", "tools.sweep"},
-    "render.report_timing": {"results.history", "results.kinds", "tools.compare"},
-    "render.selfcheck": {"tools.selfcheck"},
-    "render.step": {"tools.step"},
-    "render.text": {"results.kinds", "tools.compare", "tools.fit", "tools.regression", "tools.roofline",
-        "tools.sweep"},
-    "render.words": {"tools.compare", "tools.regression"},
+    "render.report_profile": {"results.profile", "results.profile_diff"},
+    "render.report_step": {"results.diagnosis", "results.step"},
+    "render.report_sweep": {"results.fit", "results.kinds", "results.sweep"},
+    "render.report_timing": {"results.comparison", "results.history", "results.kinds"},
+    "render.selfcheck": {"results.selfcheck"},
+    "render.step": {"results.step"},
+    "render.text": {"results.comparison", "results.fit", "results.kinds", "results.regression", "results.roofline",
+        "results.sweep"},
+    "render.words": {"results.comparison", "results.regression"},
     "results.findings": {"results.kinds"},
-    "tools.regression": {"tools.compare"},
 }
 
 RENDERERS_IMPORTING_COMPUTATION: dict[str, set[str]] = {
-    "render.distributed": {"distributed.collectives", "distributed.group"},
-    "render.doctor": {"tools.doctor"},
-    "render.gate": {"tools.regression"},
-    "render.group_step": {"distributed.step"},
-    "render.markdown": {"pytest.run", "tools.regression"},
-    "render.noise": {"measure.noise"},
-    "render.plots": {"tools.sweep"},
-    "render.profile": {"profiling.capture", "profiling.diff"},
     "render.progress": {"measure.progress"},
-    "render.ranks": {"distributed.group", "distributed.layout", "distributed.ranked", "distributed.saved"},
+    "render.ranks": {"distributed.saved"},
     "render.report": {"measure", "measure.defaults"},
-    "render.report_checks": {"distributed", "distributed.collectives", "distributed.group", "distributed.layout",
-        "distributed.ranked", "distributed.saved", "pytest.run", "tools.regression", "tools.selfcheck", "tools.step"},
-    "render.report_profile": {"profiling.capture", "profiling.diff"},
-    "render.report_step": {"tools.doctor", "tools.step"},
-    "render.report_sweep": {"tools.fit", "tools.sweep"},
-    "render.report_timing": {"tools.compare"},
-    "render.selfcheck": {"tools.selfcheck"},
-    "render.step": {"tools.step"},
-    "render.tables": {"profiling.kernels", "tools.compare", "tools.regression"},
-    "render.text": {"measure.stats", "tools.compare", "tools.fit", "tools.regression", "tools.roofline",
-        "tools.sweep"},
+    "render.report_checks": {"distributed.saved"},
     "render.views": {"measure", "measure.defaults"},
-    "render.words": {"tools.compare", "tools.regression"},
 }
 
 

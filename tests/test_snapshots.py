@@ -34,7 +34,7 @@ from measurefirst.profiling.diff import diff
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult
 from measurefirst.pytest.plugin import ComparisonRecord, ComparisonResult
 from measurefirst.pytest.run import Record
-from measurefirst.pytest.run import PytestBenchmark, PytestComparison, PytestRun
+from measurefirst.results.pytest_run import PytestBenchmark, PytestComparison, PytestRun
 from measurefirst.tools.regression import Regression, change
 from measurefirst.pytest import report as pytest_words
 from measurefirst.render.group_step import group_step_lines

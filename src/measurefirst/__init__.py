@@ -5,57 +5,64 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first use (see __getattr__)
-    from .tools.compare import Comparison, Verdict, compare
+    from .results.comparison import Comparison, Verdict
+    from .tools.compare import compare
     from .measure.counting import CountError
     from .measure.devices import DeviceError, available_devices, resolve_device
-    from .tools.doctor import Diagnosis, doctor
+    from .results.diagnosis import Diagnosis
+    from .tools.doctor import doctor
     from .measure.engine import BenchmarkError, Interrupted, Options, benchmark
     from .results.loading import LoadError, load
-    from .measure.noise import NoiseProfile, load_profile, noise_profile
+    from .measure.noise import load_profile, noise_profile
+    from .results.noise import NoiseProfile
     from .results.protocol import Result
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .measure.dtypes import dtype_name
-    from .tools.regression import COUNT_THRESHOLD, Change, Regression, change, check_regression
+    from .results.regression import Change, Regression
+    from .tools.regression import COUNT_THRESHOLD, change, check_regression
     from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
     from .render.findings import finding_text
     from .render.report import report
     from .render.text import grid_table
     from .results.kinds import SCHEMA_VERSION, Count, Finding, Measurement, load_result
-    from .tools.selfcheck import FaultyTimer, SelfCheck, selfcheck
+    from .results.selfcheck import SelfCheck
+    from .tools.selfcheck import FaultyTimer, selfcheck
     from .measure.simulate import SimGPU, SimWorld
-    from .tools.roofline import Peaks, peaks
-    from .tools.step import (RangedStepResult, StepComparison, StepResult, benchmark_ranged_step, benchmark_step,
-                       compare_steps)
+    from .results.roofline import Peaks
+    from .tools.roofline import peaks
+    from .results.step import RangedStepResult, StepComparison, StepResult
+    from .tools.step import benchmark_ranged_step, benchmark_step, compare_steps
     from .results.store import Store, StoreError
-    from .tools.sweep import SweepResult, sweep
+    from .results.sweep import SweepResult
+    from .tools.sweep import sweep
     from .measure.timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
 #: Where each public name lives. They are imported on first use, so that ``import measurefirst``
 #: (and the ``measurefirst`` command, which Ctrl-C may interrupt while it starts) does not import
 #: torch until something needs it.
 _EXPORTS = {
-    "Comparison": "tools.compare", "Verdict": "tools.compare", "compare": "tools.compare", "CountError": "measure.counting",
+    "Comparison": "results.comparison", "Verdict": "results.comparison", "compare": "tools.compare", "CountError": "measure.counting",
     "DeviceError": "measure.devices", "available_devices": "measure.devices", "resolve_device": "measure.devices",
-    "Diagnosis": "tools.doctor", "doctor": "tools.doctor",
+    "Diagnosis": "results.diagnosis", "doctor": "tools.doctor",
     "BenchmarkError": "measure.engine", "Interrupted": "measure.engine", "Options": "measure.engine", "benchmark": "measure.engine",
     "dtype_name": "measure.dtypes",
     "LoadError": "results.loading", "load": "results.loading", "Result": "results.protocol",
-    "NoiseProfile": "measure.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
+    "NoiseProfile": "results.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "COUNT_THRESHOLD": "tools.regression", "Change": "tools.regression", "Regression": "tools.regression", "change": "tools.regression",
+    "COUNT_THRESHOLD": "tools.regression", "Change": "results.regression", "Regression": "results.regression", "change": "tools.regression",
     "check_regression": "tools.regression",
     "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report",
     "plot_all": "render.plots", "plot_roofline": "render.plots", "plot_throughput": "render.plots",
     "plot_time": "render.plots",
     "SCHEMA_VERSION": "results.kinds", "Count": "results.kinds", "Finding": "results.kinds", "Measurement": "results.kinds",
     "load_result": "results.kinds", "SimGPU": "measure.simulate", "SimWorld": "measure.simulate",
-    "FaultyTimer": "tools.selfcheck", "SelfCheck": "tools.selfcheck", "selfcheck": "tools.selfcheck",
+    "FaultyTimer": "tools.selfcheck", "SelfCheck": "results.selfcheck", "selfcheck": "tools.selfcheck",
     "Store": "results.store", "StoreError": "results.store",
-    "Peaks": "tools.roofline", "peaks": "tools.roofline",
-    "StepResult": "tools.step", "StepComparison": "tools.step", "RangedStepResult": "tools.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
+    "Peaks": "results.roofline", "peaks": "tools.roofline",
+    "StepResult": "results.step", "StepComparison": "results.step", "RangedStepResult": "results.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
     "compare_steps": "tools.step",
-    "SweepResult": "tools.sweep", "sweep": "tools.sweep",
+    "SweepResult": "results.sweep", "sweep": "tools.sweep",
     "CudaEventTimer": "measure.timers", "MpsEventTimer": "measure.timers", "Reading": "measure.timers", "Timer": "measure.timers",
     "WallTimer": "measure.timers",
 }

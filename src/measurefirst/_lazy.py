@@ -33,6 +33,7 @@ MOVED: dict[str, str] = {f"measurefirst.{old}": f"measurefirst.{new}" for old, n
     "cli_parser": "cli.parser", "emit": "cli.emit", "guard": "cli.guard", "targets": "cli.targets",
     "runs_cli": "cli.runs", "noise_cli": "cli.noise",
     "pytest_plugin": "pytest.plugin", "pytest_run": "pytest.run", "render.pytest_report": "pytest.report",
+    "distributed.layout": "results.layout",
 }.items()}
 #: The two modules whose old path is now a package: ``measurefirst.results`` (the result kinds, now
 #: ``results.kinds``) and ``measurefirst.cli`` (now ``cli.commands``); the package serves their names.

@@ -30,14 +30,15 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from ..results.findings import Finding, found
 from ..results.base import ResultBase
+from ..results.collectives import CollectivePoint, CollectivesResult
 from ..results.protocol import build, each, migrate
-from ..tools.regression import Change, Regression, change, check_fraction, run_to_run_cv
+from ..results.regression import Change, Regression
+from ..tools.regression import change, check_fraction, run_to_run_cv
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.kinds import Measurement
     from ..results.store import Store
-    from .collectives import CollectivePoint, CollectivesResult
-    from .step import GroupStepResult
+    from ..results.group_step import GroupStepResult
 
 #: The kinds of results of many ranks: a check or a history of them is this module's.
 GROUP_KINDS = ("collectives", "rank_group", "rank_comparison", "group_step")
@@ -156,7 +157,7 @@ def _check_steps(base: "GroupStepResult", new: "GroupStepResult", base_name: str
                  threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
     from dataclasses import replace
 
-    from .step import STRAGGLER_MIN_STEP_FRACTION
+    from ..results.group_step import STRAGGLER_MIN_STEP_FRACTION
 
     cv, phase_source = _spread(run_to_run, source)
     t = 0.0 if threshold is None else threshold
@@ -203,7 +204,7 @@ def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
     s, was = new.summary, base.summary.straggler
     if s.straggler is None or s.straggler == was:
         return ()
-    from .layout import node_of
+    from ..results.layout import node_of
 
     node = node_of(new.nodes, s.straggler) or "?"
     return (found("new_straggler", s.straggler_ratio, threshold=1 + s.threshold, label=new.label, rank=s.straggler,
@@ -211,7 +212,7 @@ def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
 
 
 def _phase_stragglers(base: "GroupStepResult", new: "GroupStepResult") -> tuple[Finding, ...]:
-    from .layout import node_words
+    from ..results.layout import node_words
 
     was = {st.phase: st.rank for st in base.stragglers}
     out = []

@@ -16,7 +16,7 @@ import torch
 import torch.nn.functional as F
 
 import measurefirst
-from measurefirst.tools.compare import Verdict
+from measurefirst.results.comparison import Verdict
 from measurefirst.tools.fit import FitError, PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel

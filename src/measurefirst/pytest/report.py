@@ -17,9 +17,9 @@ from ..render.words import LANGS, flag_words, ratio_ci_words, undecided_words, w
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..tools.compare import Comparison, Verdict
+    from ..results.comparison import Comparison, Verdict
     from .run import Record
-    from ..tools.regression import Change
+    from ..results.regression import Change
 
 
 #: The language of the plugin's lines.

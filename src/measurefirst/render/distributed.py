@@ -11,8 +11,8 @@ from .text import gbps
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..distributed.collectives import CollectivesResult
-    from ..distributed.group import GroupSummary
+    from ..results.collectives import CollectivesResult
+    from ..results.group import GroupSummary
 
 
 def collectives_lines(result: "CollectivesResult", lang: str = "en") -> list[str]:

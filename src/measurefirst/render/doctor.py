@@ -9,7 +9,7 @@ from .text import measurement_summary, plain
 from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.doctor import Diagnosis
+    from ..results.diagnosis import Diagnosis
 
 _MARK = {"error": "✗", "warning": "!", "info": "·"}
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Sequence
 from .words import change_words, code_word, undecided_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.regression import Change
+    from ..results.regression import Change
 
 
 def _span(values: Sequence[float]) -> str:

@@ -10,7 +10,7 @@ from .text import format_time, pad_cells, plain
 from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..distributed.step import GroupStepResult, RankStep
+    from ..results.group_step import GroupStepResult, RankStep
     from .report_html import Ctx
 
 

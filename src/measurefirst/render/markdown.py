@@ -11,8 +11,8 @@ from .text import format_relative, format_time, plain, time_unit, verdict_word
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..pytest.run import PytestRun
-    from ..tools.regression import Change, Regression
+    from ..results.pytest_run import PytestRun
+    from ..results.regression import Change, Regression
 
 
 def md_cell(x: Any) -> str:

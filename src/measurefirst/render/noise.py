@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from rich.table import Table
 
-    from ..measure.noise import NoiseProfile, ProfileEntry
+    from ..results.noise import NoiseProfile, ProfileEntry
 
 #: The columns of the profile table, by their word keys.
 COLUMNS = (("noise.col.work", "left"), ("noise.col.time", "right"), ("noise.col.fresh", "right"),

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.sweep import SweepResult
+    from ..results.sweep import SweepResult
 
 FORMATS = (".png", ".svg")
 

@@ -10,8 +10,8 @@ from .words import code_word, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..profiling.capture import Profile
-    from ..profiling.diff import ProfileDiff
+    from ..results.profile import Profile
+    from ..results.profile_diff import ProfileDiff
 
 
 def _bytes(n: float | None) -> str:

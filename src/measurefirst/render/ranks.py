@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..distributed.layout import node_layout, node_of
+from ..results.layout import node_layout, node_of
 from .findings import finding_lines
 from .text import gbps
 from .words import change_words, code_word, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..distributed.group import RankResult
-    from ..distributed.ranked import RankComparison, RankVerdict
+    from ..results.group import RankResult
+    from ..results.ranked import RankComparison, RankVerdict
     from ..distributed.saved import GroupHistory, GroupRun
 
 

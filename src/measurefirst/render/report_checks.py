@@ -11,18 +11,19 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
     section, table
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
-from ..distributed.layout import node_of
+from ..results.layout import node_of
 from .gate import spread_lines, undecided_lines
 from .words import flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..distributed import CollectivesResult, RankResult
-    from ..distributed.ranked import RankComparison
+    from ..results.collectives import CollectivesResult
+    from ..results.group import RankResult
+    from ..results.ranked import RankComparison
     from ..distributed.saved import GroupHistory
-    from ..pytest.run import PytestRun
-    from ..tools.regression import Change, Regression
-    from ..tools.selfcheck import SelfCheck
-    from ..tools.step import RangedStepResult
+    from ..results.pytest_run import PytestRun
+    from ..results.regression import Change, Regression
+    from ..results.selfcheck import SelfCheck
+    from ..results.step import RangedStepResult
 
 #: The badge of each verdict of a change (and of a selfcheck's status).
 TONE = {"regression": "bad", "slower": "warning", "faster": "good", "same": "muted", "undecided": "warning", "pass": "good",

@@ -11,8 +11,8 @@ from .report_html import (Cell, Col, Ctx, Row, bytes_text, count_text, figure, f
 from .text import format_time
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..profiling.capture import OpRow, Profile
-    from ..profiling.diff import ProfileDiff
+    from ..results.profile import OpRow, Profile
+    from ..results.profile_diff import ProfileDiff
 
 #: Bars in a "where the time goes" chart.
 TOP_BARS = 12

@@ -13,8 +13,8 @@ from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, p
 from .text import format_time, measurement_summary
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.doctor import Diagnosis
-    from ..tools.step import StepResult
+    from ..results.diagnosis import Diagnosis
+    from ..results.step import StepResult
 
 PHASES = ("data", "forward", "backward", "optimizer")
 

@@ -14,9 +14,9 @@ from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, s
 from .text import format_relative, format_time, point_error
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.fit import PowerFit
+    from ..results.fit import PowerFit
     from ..results.kinds import Measurement
-    from ..tools.sweep import SweepPoint, SweepResult
+    from ..results.sweep import SweepPoint, SweepResult
 
 
 def _fit(result: "SweepResult", label: str) -> "PowerFit | None":

@@ -12,7 +12,7 @@ from .text import ci_range, format_relative, format_time, spread_cell, time_unit
 from .words import verdict_words
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.compare import Comparison
+    from ..results.comparison import Comparison
     from ..results.history import History, SavedRun
     from ..results.kinds import Count, Measurement
 

@@ -12,7 +12,7 @@ from .words import LANGS, WORDS, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..tools.selfcheck import SelfCheck, Trap
+    from ..results.selfcheck import SelfCheck, Trap
 
 
 def known(key: str) -> bool:

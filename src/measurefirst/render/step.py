@@ -11,7 +11,7 @@ from .words import code_word, verdict_words, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..tools.step import RangedStepResult, StepComparison, StepResult
+    from ..results.step import RangedStepResult, StepComparison, StepResult
 
 
 def _rate(x: float | None, unit: str) -> str:

@@ -15,10 +15,10 @@ from .words import change_words, code_word, flag_words, word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
-    from ..tools.compare import Verdict
+    from ..results.comparison import Verdict
     from ..results.history import History, HistoryTable, SavedRun
-    from ..profiling.kernels import KernelInfo
-    from ..tools.regression import Regression
+    from ..results.kernel import KernelInfo
+    from ..results.regression import Regression
     from typing_extensions import TypeIs
 
     from ..results.kinds import Count, Measurement

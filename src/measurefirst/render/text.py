@@ -8,7 +8,6 @@ import unicodedata
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..results.findings import ROOF_MAX
-from ..measure.stats import NOTCH_MIN_ROUNDS
 from .findings import finding_lines, finding_words
 from .words import WORDS, code_word, ratio_ci_words, verdict_words, word
 
@@ -16,12 +15,12 @@ if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
     from rich.text import Text
 
-    from ..tools.compare import Comparison
-    from ..tools.fit import ComplexityFit, PowerFit
-    from ..tools.regression import Change
+    from ..results.comparison import Comparison
+    from ..results.fit import ComplexityFit, PowerFit
+    from ..results.regression import Change
     from ..results.kinds import Count, Measurement
-    from ..tools.roofline import Peaks
-    from ..tools.sweep import SweepPoint, SweepResult
+    from ..results.roofline import Peaks
+    from ..results.sweep import SweepPoint, SweepResult
 
 _UNITS = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9))
 _NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
@@ -224,7 +223,7 @@ def measurement_summary(m: "Measurement", lang: str = "en") -> str:
     parts.append(word("m_median_of", lang, used=m.n_rounds, calls=calls_words(m.loop_counts, lang), where=where))
     if m.imported is not None:
         parts.append(word("m_imported_recomputed" if m.imported.recomputed else "m_imported_as_given", lang,
-                          tool=m.imported.source, n=NOTCH_MIN_ROUNDS))
+                          tool=m.imported.source, n=m.imported.notch_min_rounds))
     if m.n_samples != used:
         parts.append(word("m_preempted", lang, n=m.n_samples - used))
     if m.host_median is not None:

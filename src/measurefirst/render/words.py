@@ -16,8 +16,8 @@ import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..tools.compare import Verdict
-    from ..tools.regression import Change
+    from ..results.comparison import Verdict
+    from ..results.regression import Change
 
 #: The languages every word is written in; the first is the default and the fallback.
 LANGS = ("en", "zh")

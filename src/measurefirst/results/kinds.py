@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from .._lazy import deferred
 from ..measure import stats
@@ -141,6 +141,8 @@ class Imported:
     iterations: int
     stats_seconds: dict[str, float] = field(default_factory=dict)
     format_version: str = ""
+    #: the fewest rounds whose reported quartiles give an interval (:data:`measurefirst.measure.stats.NOTCH_MIN_ROUNDS`)
+    notch_min_rounds: ClassVar[int] = stats.NOTCH_MIN_ROUNDS
 
     def summary(self) -> stats.Summary | None:
         """The file's statistics as a summary (seconds per call), its interval the notch of the reported

@@ -16,11 +16,11 @@ if TYPE_CHECKING:
     from .kinds import Count, Measurement
 
 from .protocol import KINDS, from_dict as result_from_dict
+from .regression import Regression
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
     from .store import Store
-    from ..tools.regression import Regression
 
 
 class LoadError(ValueError):
@@ -97,11 +97,11 @@ def load_measurements(data: Any, source: str = "results") -> "list[Measurement |
         if kind is None and _foreign(item):
             out.extend(_import(item, path))
         elif kind == "sweep":
-            from ..tools.sweep import SweepResult
+            from .sweep import SweepResult
 
             out.extend(SweepResult.from_dict(item).measurements)
         elif kind == "selfcheck":
-            from ..tools.selfcheck import SelfCheck
+            from .selfcheck import SelfCheck
 
             out.extend(SelfCheck.from_dict(item).measurements)
         else:

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import math
 import socket
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Any
 
 import torch
 
 from ..measure.devices import DeviceLike, device_name, last_level_cache_bytes, resolve_device
 from ..measure.dtypes import torch_dtype
+from ..results.roofline import PROVENANCE_FIELDS as PROVENANCE_FIELDS, Bound as Bound, Peaks as Peaks
 
 #: A point whose time is at most this multiple of the fitted fixed overhead is overhead-bound.
 OVERHEAD_BOUND_FACTOR = 2.0
@@ -25,38 +26,6 @@ OVERHEAD_BOUND_FRACTION = 0.05
 #: again once the machine's load has fallen under this fraction of the load then (other processes shared
 #: the cores it timed; a 1-minute average takes most of a minute of quiet to halve).
 PEAK_LOAD_FRACTION = 0.5
-
-@dataclass(frozen=True)
-class Peaks:
-    """Measured roofs: matrix-product FLOP/s and copy bandwidth (bytes/s) on one device and dtype."""
-
-    device: str
-    device_name: str
-    dtype: str
-    flops_per_s: float
-    bytes_per_s: float
-    matmul_size: int
-    copy_bytes: int
-    threads: int
-    host: str
-    #: how it was measured: when (UTC, ISO 8601), the 1-minute load average then and the CPU count
-    #: ("" / -1 / 0 when unknown: a cache entry or a file from before they were recorded)
-    measured_at: str = ""
-    load: float = -1.0
-    cpus: int = 0
-
-    @property
-    def ridge(self) -> float:
-        """Arithmetic intensity (FLOP/byte) where the memory roof meets the compute roof."""
-        return self.flops_per_s / self.bytes_per_s
-
-    def attainable(self, intensity: float) -> float:
-        return min(self.flops_per_s, intensity * self.bytes_per_s)
-
-    def __str__(self) -> str:
-        from ..render.text import peaks_text
-
-        return peaks_text(self)
 
 
 def _cache_key(device: torch.device, dtype: torch.dtype) -> str:
@@ -110,10 +79,6 @@ def conditions() -> tuple[str, float, int]:
     return now, load, int(os.cpu_count() or 0)
 
 
-#: Fields of :class:`Peaks` that older files and cache entries lack.
-PROVENANCE_FIELDS = ("measured_at", "load", "cpus")
-
-
 def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, refresh: bool = False,
           store: Any = None, budget: float = 1.0) -> Peaks:
     """The machine's peaks, from the cache in the results store unless ``refresh`` (then re-measured
@@ -152,15 +117,6 @@ def stale(p: Peaks, load_now: float) -> bool:
     if not p.measured_at or p.cpus <= 0 or p.load < 0:
         return True
     return p.load > PEAK_LOAD_FRACTION * p.cpus and 0 <= load_now < PEAK_LOAD_FRACTION * p.load
-
-
-@dataclass(frozen=True)
-class Bound:
-    """Where a point sits under the roofline."""
-
-    kind: str  # "overhead-bound", "memory-bound", "compute-bound", "unknown"
-    fraction: float | None  # achieved fraction of the relevant roof
-    roof: str | None  # "memory" or "compute"
 
 
 def classify(seconds: float, flops: float | None, nbytes: float | None, p: Peaks | None, *,

@@ -1,5 +1,6 @@
 """Where the ranks of a group run: each rank's node record (``{"host": ..., "local_rank": ...}``, see
-:func:`measurefirst.distributed.group.node_info`) and its short forms. Pure: no torch, nothing imported."""
+:func:`measurefirst.distributed.group.node_info`) and its short forms, read by the results that hold
+nodes and by their renderers. Pure: no torch, nothing imported."""
 
 from __future__ import annotations
 

@@ -1,0 +1,194 @@
+"""A machine's noise profile as data: a :class:`NoiseProfile` of :class:`ProfileEntry` (one workload's
+fresh-process and in-process spreads), with the floor and inflation it gives a run. The types live with
+the results (renderers read them); :mod:`measurefirst.measure.noise` measures and applies a profile (its
+docstring says why and how) and re-exports them."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+#: Version of the stored profile's form.
+PROFILE_SCHEMA_VERSION = 1
+#: The kinds of work (codes; their words are in :mod:`measurefirst.render.words`, ``noise.kind.*``):
+#: a pure-Python busy-wait (the quietest work: it sets the floor), a 1-element ``torch.add`` (dispatch
+#: overhead), a 256x256 float32 matmul (compute), a copy of 32 MiB (memory bandwidth).
+KINDS = ("python", "dispatch", "compute", "memory")
+#: The inflation is clamped to this range: never below 1 (fresh processes do not spread less than
+#: repetitions in one), never above 3 (a wider ratio is a sign of a disturbed profile, not of the work).
+INFLATION_RANGE = (1.0, 3.0)
+
+
+@dataclass(frozen=True)
+class ProfileEntry:
+    """One workload's spread: ``kind`` (one of :data:`KINDS`), its median call time ``seconds`` (the
+    median of the processes' medians), the fresh-process spread ``cv``, the in-process spread
+    ``within_cv`` (None where no process measured one) and the ``processes`` it came from."""
+
+    kind: str
+    seconds: float
+    cv: float
+    within_cv: float | None
+    processes: int
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times wider fresh processes spread than repetitions inside one (None: unknown)."""
+        if self.within_cv is None or not self.within_cv > 0:
+            return None
+        return self.cv / self.within_cv
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seconds": self.seconds, "cv": self.cv, "within_cv": self.within_cv,
+                "processes": self.processes}
+
+
+@dataclass(frozen=True)
+class NoiseProfile:
+    """The machine's noise profile (see :mod:`measurefirst.measure.noise`). ``key`` names the machine, device kind
+    and torch threads it holds for (:func:`~measurefirst.measure.noise.profile_key`); ``created`` is an ISO 8601 time."""
+
+    key: str
+    created: str
+    torch_threads: int
+    entries: tuple[ProfileEntry, ...]
+    processes: int
+
+    kind = "noise_profile"
+    schema_version = PROFILE_SCHEMA_VERSION
+
+    def floor(self, seconds: float) -> float:
+        """The fresh-process spread to expect at least for a call ``seconds`` long: the busy-wait
+        entries' ``cv`` interpolated linearly in log-duration *and* log-spread, clamped to the first and
+        last entry outside their range (0 without busy-wait entries).
+
+        Log-log, because the two ways a spread behaves are straight lines there: a fixed jitter in
+        time (a cache line, a timer tick) gives a relative spread falling as 1/duration, a change of
+        speed gives a constant one; the interpolation is exact in each regime and follows the bend
+        between them. Clamped, not extrapolated: beyond the measured durations nothing says which
+        regime goes on. The busy-wait is the quietest work: any call that long spreads at least as
+        much between processes, whatever else it does."""
+        points = sorted((e.seconds, e.cv) for e in self.entries if e.kind == "python" and e.seconds > 0)
+        if not points or not math.isfinite(seconds) or not seconds > 0:
+            return 0.0
+        if seconds <= points[0][0]:
+            return points[0][1]
+        if seconds >= points[-1][0]:
+            return points[-1][1]
+        for (t0, c0), (t1, c1) in zip(points, points[1:]):
+            if t0 <= seconds <= t1:
+                if t1 == t0:
+                    return max(c0, c1)
+                w = (math.log(seconds) - math.log(t0)) / (math.log(t1) - math.log(t0))
+                if c0 > 0 and c1 > 0:
+                    return math.exp(math.log(c0) + w * (math.log(c1) - math.log(c0)))
+                return c0 + w * (c1 - c0)  # a spread of exactly 0: linear (the log of 0 is not defined)
+        return points[-1][1]  # pragma: no cover - the loop covers every duration in range
+
+    def inflation(self) -> float:
+        """How much more fresh processes spread than repetitions inside one, for work whose own spread
+        the floor does not already cover: the median, over the entries of the kinds of work other than
+        the busy-wait, of the ratio each needs (``cv / within_cv`` where ``cv`` is above
+        ``floor(seconds)``; 1 where the floor already covers its fresh-process spread), clamped to
+        :data:`INFLATION_RANGE`; 1 without such entries.
+
+        Not the plain median of ``cv / within_cv`` over every entry: the busy-wait's in-process spread
+        is tiny (0.02% at 20 µs here) and its fresh-process spread is the additive floor, so its ratio is
+        large (4x and more) and says nothing about how spreads *scale*; the floor already carries it.
+        Scaling a torch.add's 15% by the busy-wait's 4x would give an interval four times too wide."""
+        lo, hi = INFLATION_RANGE
+        needed: list[float] = []
+        for e in self.entries:
+            r = e.ratio
+            if e.kind == "python" or r is None or not math.isfinite(r):
+                continue
+            needed.append(r if e.cv > self.floor(e.seconds) else 1.0)
+        if not needed:
+            return lo
+        return min(max(statistics.median(needed), lo), hi)
+
+    def entry(self, kind: str, seconds: float | None = None) -> ProfileEntry | None:
+        """The entry of ``kind`` (the one closest to ``seconds`` in log-duration, for the busy-waits)."""
+        found = [e for e in self.entries if e.kind == kind]
+        if not found:
+            return None
+        if seconds is None or not seconds > 0:
+            return found[0]
+        return min(found, key=lambda e: abs(math.log(max(e.seconds, 1e-12)) - math.log(seconds)))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"schema_version": PROFILE_SCHEMA_VERSION, "kind": self.kind, "key": self.key,
+                "created": self.created, "torch_threads": self.torch_threads, "processes": self.processes,
+                "inflation": self.inflation(), "entries": [e.to_dict() for e in self.entries]}
+
+    def to_json(self, indent: int | None = 2) -> str:
+        from .safeio import strict_json
+
+        return strict_json(self.to_dict(), indent=indent)
+
+    @classmethod
+    def from_dict(cls, d: Any, path: str = "profile") -> "NoiseProfile":
+        """A profile from its stored form, validated; anything missing, ill-typed or out of range raises
+        ``ValueError`` naming the field (and nothing else is raised). ``inflation`` is recomputed."""
+        if not isinstance(d, dict):
+            raise ValueError(f"{path} must be a JSON object; got {type(d).__name__}")
+        if d.get("kind") != "noise_profile":
+            raise ValueError(f'{path} is not a measurefirst noise profile (missing "kind": "noise_profile")')
+        version = d.get("schema_version")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ValueError(f"{path}.schema_version must be an integer; got {version!r}")
+        if version > PROFILE_SCHEMA_VERSION:
+            raise ValueError(f"{path}.schema_version is {version}, newer than this measurefirst understands "
+                             f"({PROFILE_SCHEMA_VERSION}); upgrade measurefirst or measure the profile again")
+        if version < 1:
+            raise ValueError(f"{path}.schema_version must be >= 1; got {version}")
+        entries = d.get("entries")
+        if not isinstance(entries, list):
+            raise ValueError(f"{path}.entries must be a list; got {type(entries).__name__}")
+        return cls(key=_text(d, "key", path), created=_text(d, "created", path),
+                   torch_threads=_count(d.get("torch_threads"), f"{path}.torch_threads", 1),
+                   processes=_count(d.get("processes"), f"{path}.processes", 1),
+                   entries=tuple(_entry(e, f"{path}.entries[{i}]") for i, e in enumerate(entries)))
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> "NoiseProfile":
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+            raise ValueError(f"not a measurefirst noise profile: invalid JSON ({exc})") from None
+        return cls.from_dict(data)
+
+
+def _text(d: dict[str, Any], key: str, path: str) -> str:
+    v = d.get(key)
+    if not isinstance(v, str):
+        raise ValueError(f"{path}.{key} must be a string; got {v!r}")
+    return v
+
+
+def _count(v: Any, path: str, minimum: int) -> int:
+    if isinstance(v, bool) or not isinstance(v, int) or v < minimum:
+        raise ValueError(f"{path} must be an integer >= {minimum}; got {v!r}")
+    return v
+
+
+def _nonneg(v: Any, path: str, *, positive: bool = False) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 or (positive and v == 0):
+        raise ValueError(f"{path} must be a finite number {'> 0' if positive else '>= 0'}; got {v!r}")
+    return float(v)
+
+
+def _entry(e: Any, path: str) -> ProfileEntry:
+    if not isinstance(e, dict):
+        raise ValueError(f"{path} must be an object; got {type(e).__name__}")
+    kind = e.get("kind")
+    if kind not in KINDS:
+        raise ValueError(f"{path}.kind must be one of {', '.join(KINDS)}; got {kind!r}")
+    within = e.get("within_cv")
+    return ProfileEntry(kind=str(kind), seconds=_nonneg(e.get("seconds"), f"{path}.seconds", positive=True),
+                        cv=_nonneg(e.get("cv"), f"{path}.cv"),
+                        within_cv=None if within is None else _nonneg(within, f"{path}.within_cv"),
+                        processes=_count(e.get("processes"), f"{path}.processes", 1))
