@@ -1,8 +1,9 @@
-"""Walking a JSON document by paths, for the fuzz tests: every (path, value) in it, and the container that
-holds the value at a path (a path is a tuple of keys and list indices)."""
+"""Walking a JSON document by paths, for the fuzz tests: every (path, value) in it, the container that
+holds the value at a path (a path is a tuple of keys and list indices), and the mutations both fuzz tests make."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,3 +25,11 @@ def holder(doc: Any, path: tuple[Any, ...]) -> Any:
     for p in path[:-1]:
         target = target[p]
     return target
+
+
+def truncate_a_list(doc: Any, rng: random.Random) -> None:
+    """Cut one non-empty list of the document, chosen at random, at a random length (none when it has none)."""
+    lists = [p for p, v in paths(doc) if p and isinstance(v, list) and v]
+    if lists:
+        target = holder(doc, rng.choice(lists) + (0,))
+        del target[rng.randrange(len(target)):]

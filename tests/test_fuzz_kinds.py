@@ -34,7 +34,7 @@ from measurefirst.render.views import view
 from measurefirst.results.store import Store
 
 import report_kinds
-from json_paths import holder, paths
+from json_paths import holder, paths, truncate_a_list
 
 N_LOADER = 600
 N_CLI = 300
@@ -92,10 +92,7 @@ def mutate(doc, rng):
     elif op == 3:
         parent[path[-1]] = copy.deepcopy(rng.choice(NASTY))
     elif op == 4:
-        lists = [p for p, v in paths(doc) if p and isinstance(v, list) and v]
-        if lists:
-            target = holder(doc, rng.choice(lists) + (0,))
-            del target[rng.randrange(len(target)):]
+        truncate_a_list(doc, rng)
     elif op == 5:
         versions = [p for p, _ in paths(doc) if p and p[-1] == "schema_version"] or [path]
         holder(doc, p := rng.choice(versions))[p[-1]] = rng.choice([-1, 0, 2, 99, "1", 1.0, True, None, 2**64])

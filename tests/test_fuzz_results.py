@@ -26,7 +26,7 @@ from measurefirst.results.kinds import Measurement, parse_json
 from measurefirst.measure.simulate import SimWorld
 from measurefirst.tools.sweep import SweepResult, sweep
 
-from json_paths import holder, paths
+from json_paths import holder, paths, truncate_a_list
 
 N_LOADER = 600
 N_CLI = 240
@@ -71,10 +71,7 @@ def mutate(doc, rng):
     elif op in (1, 2, 3):
         _set(doc, path, copy.deepcopy(rng.choice(NASTY)))
     elif op == 4:
-        lists = [p for p, v in paths(doc) if p and isinstance(v, list) and v]
-        if lists:
-            target = holder(doc, rng.choice(lists) + (0,))
-            del target[rng.randrange(len(target)):]
+        truncate_a_list(doc, rng)
     elif op == 5:
         versions = [p for p, _ in paths(doc) if p and p[-1] == "schema_version"]
         _set(doc, rng.choice(versions), rng.choice([-1, 0, 2, 99, "1", 1.0, True, None, 2**64]))
