@@ -114,11 +114,18 @@ def test_a_rank_that_hangs_mid_step_is_named_within_the_timeout(tasks) -> None:
     assert HANG_TIMEOUT < seconds < HANG_TIMEOUT + HANG_GRACE_SECONDS + 15
 
 
+AGENT_DONE = "worker group successfully finished"  # torchrun's agent, at INFO, once its workers exited 0
+
+
 @pytest.mark.slow
 def test_two_node_launch_with_two_torchrun_agents() -> None:
     from measurefirst.distributed.launch import free_port
 
-    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT / 'tests'}", OMP_NUM_THREADS="1")
+    # LOGLEVEL=INFO: each agent says when its own workers finished, so a hang can be told apart: ours (a worker
+    # that never exits) fails this test; torchrun's (both agents' workers exited 0 and an agent then stays in
+    # its exit barrier, pytorch/pytorch#69520) is named as that and does not
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{ROOT / 'tests'}", OMP_NUM_THREADS="1",
+               LOGLEVEL="INFO")
     port = free_port()
     procs = [subprocess.Popen(
         [sys.executable, "-m", "torch.distributed.run", "--nnodes", "2", "--node-rank", str(node),
@@ -126,14 +133,30 @@ def test_two_node_launch_with_two_torchrun_agents() -> None:
          "measurefirst", "step", "distributed_tasks:build", "--fsdp", "--steps", "3", "--warmup", "1", "--flops", "6N",
          "--timeout", "30", "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
         for node in (0, 1)]
-    outs = [p.communicate(timeout=120) for p in procs]
-    assert [p.returncode for p in procs] == [0, 0], outs[0][1][-2000:] + outs[1][1][-2000:]
+    outs: list[tuple[str, str]] = []
+    hung = False
+    for p in procs:
+        try:
+            outs.append(p.communicate(timeout=120))
+        except subprocess.TimeoutExpired:
+            hung = True
+            for q in procs:
+                q.kill()
+            outs.append(p.communicate())
+    logs = "".join(f"\n--- agent {n} stderr ---\n{e[-2500:]}" for n, (_, e) in enumerate(outs))
     printed = [o for o, _ in outs if o.strip()]
-    assert len(printed) == 1  # rank 0 alone prints
+    if hung:
+        assert len(outs) == 2 and all(AGENT_DONE in e for _, e in outs), "a worker never exited:" + logs
+    else:
+        assert [p.returncode for p in procs] == [0, 0], logs
+    assert len(printed) == 1, logs  # rank 0 alone prints
     g = from_dict(json.loads(printed[0]))
     assert isinstance(g, GroupStepResult) and g.world_size == 2 and g.parallel == "fsdp"
     assert [(r.rank, r.local_rank, r.node_rank) for r in g.ranks] == [(0, 0, 0), (1, 0, 1)]
     assert len(g.nodes) == 2 and g.tokens_per_s == sum(r.tokens_per_s for r in g.ranks)
+    if hung:
+        pytest.xfail("both workers exited 0 and the result is right, then a torchrun agent stayed in its exit "
+                     "barrier for 120 s (pytorch/pytorch#69520)")
 
 
 def test_step_ddp_outside_a_group_says_how_to_launch_it(capsys, monkeypatch) -> None:
