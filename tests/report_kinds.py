@@ -215,7 +215,7 @@ def group_history(tmp_path):
     (its busbw halved)."""
     from dataclasses import replace
 
-    from measurefirst.distributed.saved import load_group_history
+    from measurefirst.results.group_history import load_group_history
 
     c = replace(collectives(), env={"nodes": list(NODES)})
     with Store(tmp_path / "groups.db") as store:

@@ -18,6 +18,7 @@ from measurefirst.tools.regression import COUNT_THRESHOLD, steps
 from measurefirst.results.kinds import Count, Measurement, Stop, load_result
 from measurefirst.render.words import flag_words
 from measurefirst.results.store import Store
+from measurefirst.render.export import export
 
 PROBLEMS = counting.backend_problems()
 NO_BACKEND = PROBLEMS["perf"] is not None and PROBLEMS["callgrind"] is not None
@@ -163,7 +164,7 @@ def test_the_store_keeps_counts(tmp_path):
         ids = s.save_many([make_count(1000.0), make_count(1100.0)], names=["loop", "loop"])
         assert s.get(ids[0]) == make_count(1000.0)
         assert s.latest("loop")[1].per_call == pytest.approx(1100.0)
-        assert "per_call_count" in s.export(ids, "csv").splitlines()[0]
+        assert "per_call_count" in export(s.iter_results(ids), "csv").splitlines()[0]
 
 
 # ---- the command line -------------------------------------------------------------------------------

@@ -96,3 +96,14 @@ def test_dtypes_outside_what_a_caller_supports_are_refused_by_name() -> None:
         torch_dtype("tf32", ("fp32", "bf16"))
     with pytest.raises(ValueError, match="unknown dtype 'int8'"):
         dtype_name("int8")
+
+
+def test_the_version_is_the_one_pyproject_gives() -> None:
+    import re
+    from pathlib import Path
+
+    import measurefirst
+    from measurefirst._version import __version__
+
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8")
+    assert measurefirst.__version__ == __version__ == re.search(r'^version = "([^"]+)"', pyproject, re.M)[1]

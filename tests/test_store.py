@@ -10,6 +10,7 @@ from measurefirst.tools.regression import RUN_TO_RUN_CV, change, match, run_to_r
 from measurefirst.measure.stats import MAD_TO_SIGMA
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.results.store import STORE_SCHEMA, Store, StoreError
+from measurefirst.render.export import export
 
 
 def sim(call_ns=10_000, label="sim", seed=1, noise=0.01):
@@ -36,15 +37,15 @@ def test_round_trip_list_show_delete(tmp_path):
 def test_export_formats(tmp_path):
     with Store(tmp_path / "r.db") as s:
         ids = s.save_many([sim(label="a"), sim(label="b")], commit="c0")
-        csv_text = s.export(ids, "csv")
-        md = s.export(ids, "markdown")
-        js = s.export(ids, "json")
+        csv_text = export(s.iter_results(ids), "csv")
+        md = export(s.iter_results(ids), "markdown")
+        js = export(s.iter_results(ids), "json")
     assert csv_text.splitlines()[0].startswith("id,name,created")
     assert len(csv_text.strip().splitlines()) == 3
     assert md.startswith("| id | name") and md.count("\n") == 4
     assert '"samples_ns"' in js
     with Store(tmp_path / "r.db") as s, pytest.raises(ValueError, match="format"):
-        s.export(ids, "xml")
+        export(s.iter_results(ids), "xml")
 
 
 def test_default_path_follows_the_environment(tmp_path, monkeypatch):

@@ -95,7 +95,7 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_EXPORTS))
 
 
-__version__ = "0.1.0"
+from ._version import __version__ as __version__
 
 __all__ = [
     "BenchmarkError",

@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..render.views import Options
 
 def build_parser() -> argparse.ArgumentParser:
-    from .. import __version__
+    from .._version import __version__
 
     return _build_parser(__version__)
 
@@ -143,7 +143,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from ..distributed.saved import history_of as load_history
+    from ..results.group_history import history_of as load_history
     from ..render.tables import history_table
     from ..render.words import word
     from ..results.history import HistoryTable

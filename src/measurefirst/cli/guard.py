@@ -137,9 +137,10 @@ def progress_shown(args: Any) -> Iterator[None]:
             or os.environ.get("RANK", "0") != "0"):  # under torchrun, rank 0 speaks for the group
         yield
         return
-    from ..render.progress import on_stderr
+    from ..measure.progress import showing
+    from ..render.progress import ProgressLine
 
-    with on_stderr(lang_of(args)):
+    with ProgressLine(lang_of(args)) as line, showing(line):
         yield
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
 from ..measure import defaults as D
-from ..render.words import LANGS
+from ..render.words import LANGS, THEMES
 from ..results.errors import UsageError
 from .targets import STEP_CONTRACT
 
@@ -605,7 +605,7 @@ def _add_report(sub: Any) -> None:
                     help="html: the page (default); markdown: the tables of pytest runs (--mf-json) and regression "
                          "checks, e.g. for $GITHUB_STEP_SUMMARY")
     rp.add_argument("--lang", choices=LANGS, default=LANGS[0], help="language of the page (default en)")
-    rp.add_argument("--theme", choices=D.THEMES, default=D.THEMES[0],
+    rp.add_argument("--theme", choices=THEMES, default=THEMES[0],
                     help="auto follows the system (the page has a toggle); default auto")
     rp.add_argument("--title", default=None, help="the page's title")
     _common(rp, device=False, json=False)

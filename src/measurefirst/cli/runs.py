@@ -61,7 +61,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
                 _show([word("run_header", _lang(args), id=row.id, name=row.name, kind=row.kind, created=row.created),
                        *view([result], Options(lang=_lang(args)))])
         elif args.action == "export":
-            sys.stdout.write(store.export(ids, args.format))
+            from ..render.export import export
+
+            sys.stdout.write(export(store.iter_results(ids), args.format))
         elif args.action == "prune":
             older = None if args.older_than is None else cutoff(args.older_than, "--older-than")
             n = store.prune(keep_last=args.keep_last, older_than=older)

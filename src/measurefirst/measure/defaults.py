@@ -53,8 +53,7 @@ COMPARE_STEPS = 10  # timed steps per variant in compare_steps() (and `measurefi
 #: Autocast dtypes of a step, by their short names.
 STEP_DTYPES = ("fp32", "bf16", "fp16")
 
-# ---- the report and the lecture (the languages: measurefirst.render.words.LANGS) ---------------------
-THEMES = ("auto", "light", "dark")
+# ---- the lecture (the languages and the report's themes: measurefirst.render.words.LANGS, THEMES) --------
 #: The lecture's demonstrations, in order (``measurefirst demo``).
 DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
 

@@ -24,14 +24,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from . import stats
-
-if TYPE_CHECKING:  # pragma: no cover
-    from ..results.kinds import Measurement, SpeedReference
 
 #: Iterations of the built-in reference call (a few microseconds on a current CPU).
 REFERENCE_ITERATIONS = 200
@@ -72,7 +69,29 @@ def fast_state(reference_per_call_ns: np.ndarray) -> tuple[float, bool]:
     return float(np.median(reference_per_call_ns)), False
 
 
-def normalize(m: "Measurement", ref: "SpeedReference") -> Normalized | None:
+class Sampled(Protocol):
+    """What :func:`normalize` reads of a measurement (:class:`measurefirst.results.kinds.Measurement`)."""
+
+    @property
+    def samples_ns(self) -> tuple[float, ...]: ...
+    @property
+    def numbers(self) -> tuple[int, ...]: ...
+    @property
+    def used_mask(self) -> np.ndarray: ...
+
+
+class Reference(Protocol):
+    """What :func:`normalize` reads of the reference (:class:`measurefirst.results.kinds.SpeedReference`)."""
+
+    @property
+    def samples_ns(self) -> tuple[float, ...]: ...
+    @property
+    def number(self) -> int: ...
+    @property
+    def overhead_ns(self) -> float: ...
+
+
+def normalize(m: Sampled, ref: Reference) -> Normalized | None:
     """``m`` normalized to the fast state of the reference interleaved with it; None when there is
     nothing to normalize (no samples, or no used sample whose reference read any time). A sample
     whose reference read no time (at or below the timer's overhead: a clock tick lost to the noise)

@@ -42,7 +42,7 @@ from .counting import main_reference
 from ..results.kinds import Measurement, RunToRun, Stop, spread_from_medians
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine import Options
+    from .options import Options
 
 #: A worker that takes longer than its budget plus this many seconds has hung.
 WORKER_GRACE_S = 300.0

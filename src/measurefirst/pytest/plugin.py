@@ -812,7 +812,7 @@ class MeasureSession:
 
     def result(self) -> PytestRun:
         """The run as a result (kind ``pytest_run``): what ``--mf-json`` writes."""
-        from .. import __version__
+        from .._version import __version__
 
         return PytestRun(
             tuple(PytestBenchmark(
@@ -826,7 +826,7 @@ class MeasureSession:
     def benchmark_json_report(self) -> dict[str, Any]:
         """``--benchmark-json`` under ``--mf``: pytest-benchmark's shape (so that tools reading it keep
         working), each entry carrying measurefirst's full measurement under ``"measurefirst"``."""
-        from .. import __version__
+        from .._version import __version__
 
         env = self._environment()
         return {

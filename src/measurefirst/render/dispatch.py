@@ -8,26 +8,27 @@ from importlib import import_module
 from typing import Any
 
 
-def text(result: Any) -> str:
-    """The result in words (English), as ``str(result)`` shows it: its kind's renderer in :data:`TEXT`,
-    imported now (results never import a renderer before one is shown)."""
-    where = TEXT.get(result.kind)
+def text(result: Any, kind: str | None = None, *args: Any) -> str:
+    """The result in words (English unless ``args`` say otherwise), as ``str(result)`` shows it: the
+    renderer that :data:`TEXT` names for ``kind`` (default: the result's own ``kind``), imported now
+    (results never import a renderer before one is shown), called with ``result`` and ``args``."""
+    where = TEXT.get(result.kind if kind is None else kind)
     if where is None:
         return repr(result)
     module, function, lines = where
-    shown = getattr(import_module(f".{module}", __package__), function)(result)
+    shown = getattr(import_module(f".{module}", __package__), function)(result, *args)
     return "\n".join(shown) if lines else str(shown)
 
 
 def html(result: Any) -> str:
     """The result as an HTML fragment for a notebook (see :func:`measurefirst.render.report.fragment`)."""
-    from .report import fragment
-
-    return fragment(result)
+    fragment = import_module(".report", __package__).fragment  # by name, as TEXT: no renderer before one is shown
+    return str(fragment(result))
 
 
 #: kind -> (renderer module, function, whether it returns lines); ``rank_group`` and ``pytest_run`` have none
-#: (their ``repr`` is what ``str`` shows).
+#: (their ``repr`` is what ``str`` shows). Below the result kinds, the parts of results that show themselves
+#: in words too (a fit, the machine's peaks, a verdict, a change, a group's summary, a measurement's repr).
 TEXT: dict[str, tuple[str, str, bool]] = {
     "measurement": ("text", "measurement_line", False),
     "count": ("text", "count_line", False),
@@ -47,4 +48,12 @@ TEXT: dict[str, tuple[str, str, bool]] = {
     "rank_comparison": ("ranks", "rank_comparison_lines", True),
     "group_history": ("ranks", "group_history_lines", True),
     "group_step": ("group_step", "group_step_lines", True),
+    # parts of results
+    "measurement_repr": ("text", "measurement_repr", False),
+    "power_fit": ("text", "fit_text", False),
+    "complexity_fit": ("text", "complexity_text", False),
+    "peaks": ("text", "peaks_text", False),
+    "verdict_words": ("words", "verdict_words", False),
+    "change_words": ("words", "change_words", False),
+    "group_summary": ("distributed", "group_lines", True),
 }

@@ -7,10 +7,10 @@ measurable (it is drawn between samples, never inside a timed region)."""
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
-from typing import IO, Any, Iterator
+from types import TracebackType
+from typing import IO, Any
 
-from ..measure.progress import TOOLS, Event, showing
+from ..results.progress import TOOLS, Event
 from .text import plain
 from .words import word
 
@@ -37,7 +37,9 @@ def progress_text(events: dict[str, Event], lang: str) -> str:
 
 
 class ProgressLine:
-    """A sink for :func:`measurefirst.measure.progress.showing` that draws :func:`progress_text` on a terminal."""
+    """A sink for :func:`measurefirst.measure.progress.showing` that draws :func:`progress_text` on a terminal;
+    as a context manager, it takes the line away at the block's end:
+    ``with ProgressLine(lang) as line, showing(line): ...``."""
 
     def __init__(self, lang: str = "en", file: IO[str] | None = None, *, terminal: bool | None = None) -> None:
         self.lang = lang
@@ -78,6 +80,12 @@ class ProgressLine:
         self._live.update(self._text(text, overflow="ellipsis", no_wrap=True), refresh=True)
         self._drawn = text
 
+    def __enter__(self) -> "ProgressLine":
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.close()
+
     def pause(self) -> None:
         """Take the line away while other output is printed; the next report draws it again."""
         self.close()
@@ -88,14 +96,3 @@ class ProgressLine:
         if self._live is not None:
             self._live.stop()
             self._live = None
-
-
-@contextmanager
-def on_stderr(lang: str = "en") -> Iterator[None]:
-    """A :class:`ProgressLine` on stderr for the reports made inside the block, taken away at its end."""
-    line = ProgressLine(lang)
-    try:
-        with showing(line):
-            yield
-    finally:
-        line.close()

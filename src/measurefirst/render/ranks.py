@@ -14,7 +14,7 @@ from .words import change_words, code_word, verdict_words, word
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.group import RankResult
     from ..results.ranked import RankComparison, RankVerdict
-    from ..distributed.saved import GroupHistory, GroupRun
+    from ..results.group_history import GroupHistory, GroupRun
 
 
 def on_node(nodes: Sequence[dict[str, Any]], rank: int, lang: str) -> str:

@@ -17,7 +17,6 @@ from html import escape
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from ..measure import defaults
 from ..results.errors import check_text
 from ..results.protocol import KINDS
 from .report_assets import CSS, JS
@@ -29,9 +28,7 @@ from .report_profile import diff_section, profile_section
 from .report_step import diagnosis_section, steps_section
 from .report_sweep import sweep_section
 from .report_timing import comparison_section, counts_section, history_section, measurements_section
-from .words import LANGS
-
-THEMES = defaults.THEMES
+from .words import LANGS, THEMES
 #: The section renderer of each kind that has a section of its own (measurements, saved runs and
 #: step results are grouped; see :func:`_sections`).
 SECTIONS: dict[str, Callable[[Ctx, Any], str]] = {
@@ -193,7 +190,7 @@ def summary(ctx: Ctx, items: Sequence[Any], version: str) -> str:
 
 # ---- documents -----------------------------------------------------------------------------
 def _version() -> str:
-    from .. import __version__
+    from .._version import __version__
 
     return str(__version__)
 

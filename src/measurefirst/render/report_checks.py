@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.collectives import CollectivesResult
     from ..results.group import RankResult
     from ..results.ranked import RankComparison
-    from ..distributed.saved import GroupHistory
+    from ..results.group_history import GroupHistory
     from ..results.pytest_run import PytestRun
     from ..results.regression import Change, Regression
     from ..results.selfcheck import SelfCheck

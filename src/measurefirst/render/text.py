@@ -198,6 +198,16 @@ def calls_words(numbers: "Iterable[int]", lang: str = "en") -> str:
     return word("call_one" if ns[0] == 1 else "warmup_calls", lang, calls=ns[0])
 
 
+def measurement_repr(m: "Measurement") -> str:
+    """``repr(measurement)``: ``<Measurement 'label': median 1.23 µs ±0.4%, 100 samples × 8 calls [cpu, perf_counter]>``."""
+    if m.summary is None:
+        return f"<Measurement {m.label!r}: no samples [{m.device}, {m.timer}]>"
+    return (f"<Measurement {m.label!r}: median {format_time(m.median)} "
+            f"±{format_relative(m.ci_half_width_rel)}, {m.n_rounds} samples × {m.loop_counts[-1]} calls "
+            f"[{m.device}, {m.timer}]{'' if m.complete else ' incomplete'}"
+            f"{', ' + str(len(m.findings)) + ' finding(s)' if m.findings else ''}>")
+
+
 def measurement_line(m: "Measurement", lang: str = "en") -> str:
     """One-paragraph summary: ``"matmul: 1.234 ms ±0.4% (95% CI …), median of 412 samples × 3 calls [cpu, wall]"``,
     then the speed reference and the findings."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
-from ..measure import defaults
+from ..results.profile import ROW_LIMIT, SORTS, VIEWS
 from .words import LANGS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,9 +22,9 @@ class Options:
     """How to show results: the language of every word (``en`` or ``zh``) and the profile table's view."""
 
     lang: str = LANGS[0]
-    view: str = defaults.VIEWS[0]
-    sort: str = defaults.SORTS[0]
-    limit: int = defaults.ROW_LIMIT
+    view: str = VIEWS[0]
+    sort: str = SORTS[0]
+    limit: int = ROW_LIMIT
 
 
 def view(results: Sequence[Any], options: Options = Options()) -> View:

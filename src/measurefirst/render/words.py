@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The languages every word is written in; the first is the default and the fallback.
 LANGS = ("en", "zh")
+#: The report's colour themes (``measurefirst report --theme``); the first is the default: the system's choice.
+THEMES = ("auto", "light", "dark")
 
 #: A table of words: key -> its text in each language, in the order of :data:`LANGS`. Values in braces are
 #: filled with ``str.format`` (a finding's words, with the findings' own formatter).

@@ -23,6 +23,14 @@ from .safeio import strict_json, write_atomic
 R = TypeVar("R", bound="ResultBase")
 
 
+def shown(obj: Any, kind: str | None = None, *args: Any) -> str:
+    """``obj`` in words, by the renderer :data:`measurefirst.render.dispatch.TEXT` names for ``kind`` (default:
+    ``obj.kind``), given ``args`` (a language): the one way a result, or a part of one, reaches a renderer."""
+    from ..render.dispatch import text
+
+    return text(obj, kind, *args)
+
+
 class ResultBase(ABC):
     """The shell every result kind is built on (see the module docstring)."""
 
@@ -55,9 +63,7 @@ class ResultBase(ABC):
         return write_atomic(path, self.to_json() + "\n", f"{self.kind} result")
 
     def __str__(self) -> str:
-        from ..render.dispatch import text
-
-        return text(self)
+        return shown(self)
 
     def _repr_html_(self) -> str:
         from ..render.dispatch import html

@@ -42,6 +42,16 @@ class CollectivePoint:
         return human_bytes(self.size_bytes)
 
 
+def point_label(p: CollectivePoint) -> str:
+    """``"all_reduce 64K"``: the op and its size, as checks and histories name a point."""
+    return f"{p.op} {p.size}"
+
+
+def usable(p: CollectivePoint) -> bool:
+    """The point measured a time (no error, a finite positive median)."""
+    return p.error is None and math.isfinite(p.seconds) and p.seconds > 0
+
+
 @dataclass(frozen=True)
 class CollectivesResult(ResultBase):
     world_size: int

@@ -8,7 +8,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
-from .base import ResultBase
+from .base import ResultBase, shown
 from .kinds import Finding, Measurement, Stop
 from .protocol import build, migrate
 
@@ -58,9 +58,7 @@ class Verdict:
     def words(self) -> str:
         """``"2.3x faster"``, ``"1.8% slower"``, ``"no difference detected (could have detected ±0.4%)"`` (in
         English; :func:`measurefirst.render.words.verdict_words` has both languages)."""
-        from ..render.words import verdict_words
-
-        return verdict_words(self, "en")
+        return shown(self, "verdict_words", "en")
 
 
 #: Version of a :class:`Comparison`'s stored form (see :mod:`measurefirst.results.protocol`).

@@ -5,10 +5,11 @@ A :class:`Finding` holds no words: a code, the measured value, the threshold it 
 and a small JSON-able ``context`` (a source line, counts, a phase name...). The words (title,
 message, why it matters, the fix; English and Chinese) live in :mod:`measurefirst.render.findings`.
 
-This module imports no result module at run time (result types are named for typing only), so the
-result modules can import :class:`Finding` from here. The checks of a measurement (:func:`assess`)
-and of a count (:func:`assess_count`) read the stored samples only, so a result loaded from an old
-file gets today's findings.
+This module imports no result module, not even for typing, so every result module can import
+:class:`Finding` and the checks from here. The checks of a measurement and of a count
+(:func:`measurefirst.results.kinds.assess`, :func:`~measurefirst.results.kinds.assess_count`) live
+with those types: they read the stored samples only, so a result loaded from an old file gets
+today's findings.
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from ..measure import stats
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
-
-    from .kinds import Count, Measurement
 else:  # imported on first use (by the checks): the catalogue alone needs no numpy
     np = deferred("numpy", globals(), "np")
 
@@ -276,87 +275,6 @@ def launch_bound(host_s: float | None, device_s: float) -> Finding | None:
     if host_s is None or not device_s > 0 or host_s / device_s < LAUNCH_BOUND_RATIO:
         return None
     return found("launch_bound", host_s / device_s, host_ns=host_s * 1e9, device_ns=device_s * 1e9)
-
-
-def assess(m: "Measurement", *, audit: bool = False) -> tuple[Finding, ...]:
-    """Every finding about ``m``, most important first, from its samples and options alone.
-    ``audit``: as doctor reads it (a slow first call is a warning about the user's own timing)."""
-    out: list[Finding] = []
-    s = m.summary
-    precision = m.stop.precision
-    fixed_trials = m.options.get("trials") is not None
-    if not m.complete:
-        out.append(found("incomplete", m.n_samples))
-    if s is None:
-        return tuple(out)
-    rel = m.precision_half_width_rel  # the interval the stopping rule judged: this run's precision
-    if m.stop.reason == "noise":
-        out.append(found("noise_floor", rel, threshold=precision, seconds=m.stop.seconds))
-    if not fixed_trials and m.stop.reason in ("budget", "max_samples") and not m.stop.target_met \
-            and not rel <= precision:
-        out.append(found("precision_not_met", None if math.isinf(rel) else rel, threshold=precision))
-    min_samples = m.options.get("min_samples")
-    if not fixed_trials and isinstance(min_samples, int) and m.n_used < min_samples:
-        out.append(found("few_samples", m.n_used, threshold=min_samples))
-    used = m.per_call_ns[m.used_mask]
-    out += sample_checks(used, s)
-    if m.preempted is not None and m.n_samples:
-        frac = m.n_preempted / m.n_samples
-        if frac > PREEMPTED_FRACTION:
-            out.append(found("preempted", frac, kept_all=m.n_used == m.n_samples))
-    budget = m.options.get("budget")
-    if m.stop.reason == "budget" and isinstance(budget, (int, float)) and s.median >= budget:
-        # one call outlasted the whole budget: it was timed once (or a few times), and the run ended
-        out.append(found("call_exceeds_budget", s.median, threshold=float(budget), samples=m.n_samples))
-    cut = m.options.get("budget_cut")
-    if cut in ("trials", "warmup") and isinstance(m.options.get(cut), int):
-        out.append(found("fixed_count_cut", m.options.get("budget_cut_done"), threshold=m.options[cut], count=cut,
-                         budget=budget))
-    if m.warmup is not None and not m.warmup.steady and m.stop.reason != "budget":
-        out.append(found("warmup_not_steady", m.warmup.calls))
-    cold = None if m.warmup is None else cold_start(m.warmup.cold_ns, s.median, m.warmup.calls, audit=audit)
-    if cold is not None:
-        out.append(cold)
-    if m.calibration is not None and m.numbers:
-        sample_ns = float(np.median(np.asarray(m.samples_ns, dtype=float)))
-        cal = m.calibration
-        limit = OVERHEAD_WARN_SHARE * precision
-        if sample_ns > 0 and cal.resolution_ns / sample_ns > limit:
-            out.append(found("near_resolution", cal.resolution_ns / sample_ns, threshold=limit, sample_ns=sample_ns,
-                             resolution_ns=cal.resolution_ns))
-        if sample_ns > 0 and cal.overhead_ns / sample_ns > limit:
-            out.append(found("overhead_bias", cal.overhead_ns / sample_ns, threshold=limit,
-                             overhead_ns=cal.overhead_ns))
-    rr = m.run_to_run
-    if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
-        out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
-                         inflation=m.options.get("run_to_run_inflation"),
-                         status=str(m.options.get("noise_profile_ignored") or "absent")))
-    choice = str(m.options.get("auto_device") or "")  # a code; files before it was one held English words
-    if choice == "cpu" or choice.startswith("cpu:"):
-        out.append(found("auto_device_cpu"))
-    elif choice in ("none", "no tensor op seen"):
-        out.append(found("no_device_work", device=m.device))
-    if m.options.get("cuda_graph") and m.options.get("setup_given"):
-        out.append(found("graph_setup"))
-    host = m.host_median
-    synced = m.synced_median
-    if synced is not None and host is not None and s.median > 0:
-        seen = max(host, s.median)
-        per_sample_gap_ns = (synced - seen) * 1e9 * float(np.median(np.asarray(m.numbers, dtype=float)))
-        if synced > UNJOINED_STREAM_RATIO * seen and per_sample_gap_ns > UNJOINED_STREAM_MIN_NS:
-            out.append(found("unjoined_stream", synced / seen))
-    bound = launch_bound(host, s.median)
-    if bound is not None:
-        out.append(bound)
-    return tuple(out)
-
-
-def assess_count(c: "Count") -> tuple[Finding, ...]:
-    """Findings about an instruction count: repeats that disagree (the work varies between calls)."""
-    if c.counts and c.spread > COUNT_SPREAD_FRACTION:
-        return (found("count_spread", c.spread, min=min(c.per_call_counts), max=max(c.per_call_counts)),)
-    return ()
 
 
 def fit_findings(problems: list[tuple[str, float, float]], **context: Any) -> list[Finding]:

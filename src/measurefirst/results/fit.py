@@ -9,6 +9,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from .base import shown
 from .findings import MIN_SLOPE_POINTS, NONMONOTONE_DROP
 
 #: Exponents searched for the power law (a fine grid; the optimum is then refined).
@@ -76,9 +77,7 @@ class PowerFit:
         return out
 
     def __str__(self) -> str:
-        from ..render.text import fit_text
-
-        return fit_text(self)
+        return shown(self, "power_fit")
 
 
 @dataclass(frozen=True)
@@ -92,6 +91,4 @@ class ComplexityFit:
     aic: dict[str, float]
 
     def __str__(self) -> str:
-        from ..render.text import complexity_text
-
-        return complexity_text(self)
+        return shown(self, "complexity_fit")

@@ -8,13 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
-from .base import ResultBase
+from .base import ResultBase, shown
 from .protocol import build, each, of_kind
 
 #: a rank whose median is more than this fraction above the median of the per-rank medians is a straggler
 STRAGGLER_THRESHOLD = 0.10
 #: Version of a :class:`RankResult`'s stored form; version 0 had a kind but no version (the same form).
 SCHEMA_VERSION = 1
+#: The kinds of results of many ranks: their check is :func:`measurefirst.distributed.saved.check_groups`, their
+#: history :class:`measurefirst.results.group_history.GroupHistory`.
+GROUP_KINDS = ("collectives", "rank_group", "rank_comparison", "group_step")
 
 
 @dataclass(frozen=True)
@@ -62,9 +65,7 @@ class GroupSummary:
                 "straggler": self.straggler, "threshold": self.threshold}
 
     def __str__(self) -> str:
-        from ..render.distributed import group_lines
-
-        return "\n".join(group_lines(self))
+        return shown(self, "group_summary")
 
 
 @dataclass(frozen=True)

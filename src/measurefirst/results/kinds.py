@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 from .._lazy import deferred
 from ..measure import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
-from .findings import assess, assess_count
-from .base import ResultBase
+from .findings import (COUNT_SPREAD_FRACTION, OVERHEAD_WARN_SHARE, PREEMPTED_FRACTION, UNJOINED_STREAM_MIN_NS,
+                       UNJOINED_STREAM_RATIO, cold_start, found, launch_bound, sample_checks)
+from .base import ResultBase, shown
 from .protocol import build
 from .protocol import parse_json as parse_json  # re-exported: read by loading and the store
 from .protocol import migrate as migrate_kind
@@ -461,14 +462,7 @@ class Measurement(ResultBase):
 
     # ---- rendering (str and HTML: ResultBase) ------------------------------------------------
     def __repr__(self) -> str:
-        if self.summary is None:
-            return f"<Measurement {self.label!r}: no samples [{self.device}, {self.timer}]>"
-        from ..render.text import format_relative, format_time
-
-        return (f"<Measurement {self.label!r}: median {format_time(self.median)} "
-                f"±{format_relative(self.ci_half_width_rel)}, {self.n_rounds} samples × {self.loop_counts[-1]} calls "
-                f"[{self.device}, {self.timer}]{'' if self.complete else ' incomplete'}"
-                f"{', ' + str(len(self.findings)) + ' finding(s)' if self.findings else ''}>")
+        return shown(self, "measurement_repr")
 
     # ---- JSON -------------------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -905,3 +899,85 @@ def _stop(v: Any, path: str) -> Stop:
     return Stop(reason=_str(d, "reason", path), target_met=target_met,
                 precision=_real(d.get("precision"), f"{path}.precision"),
                 seconds=_real(d.get("seconds"), f"{path}.seconds"))
+
+
+# ---- the findings of a measurement and of a count (the catalogue: measurefirst.results.findings) ------
+def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
+    """Every finding about a measurement (what its :attr:`~Measurement.findings` are): every finding about ``m``, most important first, from its samples and options alone.
+    ``audit``: as doctor reads it (a slow first call is a warning about the user's own timing)."""
+    out: list[Finding] = []
+    s = m.summary
+    precision = m.stop.precision
+    fixed_trials = m.options.get("trials") is not None
+    if not m.complete:
+        out.append(found("incomplete", m.n_samples))
+    if s is None:
+        return tuple(out)
+    rel = m.precision_half_width_rel  # the interval the stopping rule judged: this run's precision
+    if m.stop.reason == "noise":
+        out.append(found("noise_floor", rel, threshold=precision, seconds=m.stop.seconds))
+    if not fixed_trials and m.stop.reason in ("budget", "max_samples") and not m.stop.target_met \
+            and not rel <= precision:
+        out.append(found("precision_not_met", None if math.isinf(rel) else rel, threshold=precision))
+    min_samples = m.options.get("min_samples")
+    if not fixed_trials and isinstance(min_samples, int) and m.n_used < min_samples:
+        out.append(found("few_samples", m.n_used, threshold=min_samples))
+    used = m.per_call_ns[m.used_mask]
+    out += sample_checks(used, s)
+    if m.preempted is not None and m.n_samples:
+        frac = m.n_preempted / m.n_samples
+        if frac > PREEMPTED_FRACTION:
+            out.append(found("preempted", frac, kept_all=m.n_used == m.n_samples))
+    budget = m.options.get("budget")
+    if m.stop.reason == "budget" and isinstance(budget, (int, float)) and s.median >= budget:
+        # one call outlasted the whole budget: it was timed once (or a few times), and the run ended
+        out.append(found("call_exceeds_budget", s.median, threshold=float(budget), samples=m.n_samples))
+    cut = m.options.get("budget_cut")
+    if cut in ("trials", "warmup") and isinstance(m.options.get(cut), int):
+        out.append(found("fixed_count_cut", m.options.get("budget_cut_done"), threshold=m.options[cut], count=cut,
+                         budget=budget))
+    if m.warmup is not None and not m.warmup.steady and m.stop.reason != "budget":
+        out.append(found("warmup_not_steady", m.warmup.calls))
+    cold = None if m.warmup is None else cold_start(m.warmup.cold_ns, s.median, m.warmup.calls, audit=audit)
+    if cold is not None:
+        out.append(cold)
+    if m.calibration is not None and m.numbers:
+        sample_ns = float(np.median(np.asarray(m.samples_ns, dtype=float)))
+        cal = m.calibration
+        limit = OVERHEAD_WARN_SHARE * precision
+        if sample_ns > 0 and cal.resolution_ns / sample_ns > limit:
+            out.append(found("near_resolution", cal.resolution_ns / sample_ns, threshold=limit, sample_ns=sample_ns,
+                             resolution_ns=cal.resolution_ns))
+        if sample_ns > 0 and cal.overhead_ns / sample_ns > limit:
+            out.append(found("overhead_bias", cal.overhead_ns / sample_ns, threshold=limit,
+                             overhead_ns=cal.overhead_ns))
+    rr = m.run_to_run
+    if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
+        out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
+                         inflation=m.options.get("run_to_run_inflation"),
+                         status=str(m.options.get("noise_profile_ignored") or "absent")))
+    choice = str(m.options.get("auto_device") or "")  # a code; files before it was one held English words
+    if choice == "cpu" or choice.startswith("cpu:"):
+        out.append(found("auto_device_cpu"))
+    elif choice in ("none", "no tensor op seen"):
+        out.append(found("no_device_work", device=m.device))
+    if m.options.get("cuda_graph") and m.options.get("setup_given"):
+        out.append(found("graph_setup"))
+    host = m.host_median
+    synced = m.synced_median
+    if synced is not None and host is not None and s.median > 0:
+        seen = max(host, s.median)
+        per_sample_gap_ns = (synced - seen) * 1e9 * float(np.median(np.asarray(m.numbers, dtype=float)))
+        if synced > UNJOINED_STREAM_RATIO * seen and per_sample_gap_ns > UNJOINED_STREAM_MIN_NS:
+            out.append(found("unjoined_stream", synced / seen))
+    bound = launch_bound(host, s.median)
+    if bound is not None:
+        out.append(bound)
+    return tuple(out)
+
+
+def assess_count(c: Count) -> tuple[Finding, ...]:
+    """Findings about an instruction count: repeats that disagree (the work varies between calls)."""
+    if c.counts and c.spread > COUNT_SPREAD_FRACTION:
+        return (found("count_spread", c.spread, min=min(c.per_call_counts), max=max(c.per_call_counts)),)
+    return ()

@@ -194,7 +194,7 @@ def load_target(target: str, store: str | os.PathLike[str] | None = None) -> lis
             names = ", ".join(itertools.islice(st.names(), 10)) or "none yet"
             raise LoadError(f"{target!r} is not a file, a saved run (#ID, @NAME, @NAME~K) or a history name in "
                             f"{st.path}; saved names: {names}")
-        from ..distributed.saved import history_of
+        from .group_history import history_of
 
         return [history_of(st, target)]
 
@@ -336,7 +336,8 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
     name = names.pop() if len(names) == 1 else None
     groups = _group_results(refs, store)
     if groups is not None:  # runs of many ranks: collectives, bench or compare under torchrun
-        from ..distributed.saved import GroupHistory, check_groups, history_of
+        from ..distributed.saved import check_groups
+        from .group_history import GroupHistory, history_of
         from .store import Store
 
         spread, source = run_to_run, "given"
@@ -357,7 +358,7 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
 def _group_results(refs: Sequence[str], store: str | os.PathLike[str] | None) -> tuple[Any, Any] | None:
     """The two results of many ranks (collectives, rank groups) that BASE and NEW name, or None when
     either is of another kind (or a file holding several results)."""
-    from ..distributed.saved import GROUP_KINDS
+    from .group import GROUP_KINDS
     from .store import Store, parse_ref
 
     found: list[Any] = []

@@ -120,6 +120,7 @@ class Profile(ResultBase):
 
 VIEWS = defaults.VIEWS
 SORTS = defaults.SORTS
+ROW_LIMIT = defaults.ROW_LIMIT
 
 
 def _whole(calls: float) -> int | float:

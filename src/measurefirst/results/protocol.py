@@ -49,7 +49,7 @@ KINDS: dict[str, str] = {
     "collectives": "results.collectives:CollectivesResult",
     "rank_group": "results.group:RankResult",
     "rank_comparison": "results.ranked:RankComparison",
-    "group_history": "distributed.saved:GroupHistory",
+    "group_history": "results.group_history:GroupHistory",
     "group_step": "results.group_step:GroupStepResult",
     "pytest_run": "results.pytest_run:PytestRun",
     "ranged_step": "results.step:RangedStepResult",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
-from .base import ResultBase
+from .base import ResultBase, shown
 from .kinds import Finding
 from .protocol import build, migrate
 
@@ -96,9 +96,7 @@ class Change:
 
     def words(self) -> str:
         """``"12.0% slower (ratio 1.120, 95% CI 1.110–1.130)"`` (in English; see :mod:`measurefirst.render.words`)."""
-        from ..render.words import change_words
-
-        return change_words(self, "en")
+        return shown(self, "change_words", "en")
 
     def verdict(self, gate: bool) -> str:
         """``undecided`` when a side was disturbed (too noisy to judge), else ``regression`` (slower beyond

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .base import shown
+
 #: Fields of :class:`Peaks` that older files and cache entries lack.
 PROVENANCE_FIELDS = ("measured_at", "load", "cpus")
 
@@ -38,9 +40,7 @@ class Peaks:
         return min(self.flops_per_s, intensity * self.bytes_per_s)
 
     def __str__(self) -> str:
-        from ..render.text import peaks_text
-
-        return peaks_text(self)
+        return shown(self, "peaks")
 
 
 @dataclass(frozen=True)

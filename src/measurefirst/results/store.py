@@ -951,59 +951,6 @@ class Store:
             c.execute("ROLLBACK")
             raise
 
-    # -- export ------------------------------------------------------------------------------
-    def export(self, ids: Iterable[int], fmt: str) -> str:
-        """Runs as ``json`` (full, with raw samples), ``csv`` or ``markdown`` (one line per run; the
-        median and CI columns are a measurement's, the per-call count a count's)."""
-        from .kinds import Count, Measurement
-
-        pairs = list(self.iter_results(ids))
-        if fmt == "json":
-            from .safeio import strict_json
-
-            return strict_json([{"id": r.id, "name": r.name, "git_commit": r.git_commit, **m.to_dict()}
-                                for r, m in pairs], indent=2)
-        header = ["id", "name", "created", "device", "device_name", "git_commit", "median_s", "ci_low_s",
-                  "ci_high_s", "samples", "complete", "findings"]
-        header += ["per_call_count", "event"]
-        records = [[r.id, r.name, r.created, r.device, r.device_name, r.git_commit,
-                    *((m.median, None if m.ci is None else m.ci[0], None if m.ci is None else m.ci[1])
-                      if isinstance(m, Measurement) else (None, None, None)),
-                    r.n_samples, m.complete, " ".join(w.code for w in m.findings),
-                    *((m.per_call, m.event) if isinstance(m, Count) else (None, None))] for r, m in pairs]
-        if fmt == "csv":
-            import csv
-            import io
-
-            buf = io.StringIO()
-            w = csv.writer(buf)
-            w.writerow(header)
-            w.writerows([[_csv_cell(x) for x in rec] for rec in records])
-            return buf.getvalue()
-        if fmt in ("markdown", "md"):
-            from ..render.markdown import md_cell as _md_cell
-
-            lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else _md_cell(x))
-                                        for x in rec) + " |" for rec in records]
-            return "\n".join(lines) + "\n"
-        raise ValueError(f"export format must be json, csv or markdown; got {fmt!r}")
-
-
-#: A CSV cell starting with one of these is read as a formula by spreadsheets (OWASP CSV injection).
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _csv_cell(x: Any) -> Any:
-    """A value as a CSV cell: text with its control characters shown as escapes (``\\x1b``), and a
-    leading ``'`` when it would start a formula; numbers as they are."""
-    if not isinstance(x, str):
-        return x
-    from ..render.text import plain
-
-    text = plain(x)
-    return "'" + text if text.startswith(_FORMULA_STARTS) else text
-
 
 def repack(conn: Any) -> int:
     """Rewrite each stored result that is not in the compact format this version writes (an older compact

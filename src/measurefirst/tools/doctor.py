@@ -25,8 +25,8 @@ import torch
 from ..measure import defaults, progress
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from ..measure.engine import BenchmarkError, benchmark, check_label, check_timer, default_label
-from ..results.findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, assess, found
-from ..results.kinds import Measurement
+from ..results.findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, found
+from ..results.kinds import Measurement, assess
 from ..results.diagnosis import (SCHEMA_VERSION as SCHEMA_VERSION, SKIP_BUDGET as SKIP_BUDGET,
                                  SKIP_FUNCTION_FAILED as SKIP_FUNCTION_FAILED, SKIP_SIMULATED as SKIP_SIMULATED,
                                  Diagnosis as Diagnosis)

@@ -344,9 +344,10 @@ def _line_on_stderr(enabled: bool) -> Iterator[None]:
     if not enabled or active():
         yield
         return
-    from ..render.progress import on_stderr
+    from ..measure.progress import showing
+    from ..render.progress import ProgressLine
 
-    with on_stderr():
+    with ProgressLine() as line, showing(line):
         yield
 
 
