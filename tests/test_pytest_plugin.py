@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import gc
 import os
 import json
@@ -107,6 +109,38 @@ def test_passing_suite_and_summary(pt: pytest.Pytester) -> None:
         "test_cmp: fused: 3.20x faster than manual — time ratio 0.31* (95% CI *), * interleaved rounds",
     ])
     assert "test_plain" not in out.split("- measurefirst -")[1]
+
+
+def test_mf_lang_zh_writes_the_summary_in_chinese_with_the_same_numbers(pt: pytest.Pytester) -> None:
+    from measurefirst.render.words import word
+
+    pt.makepyfile(test_suite=SUITE)
+    def summary(*extra: str) -> str:  # measurefirst's part, without pytest's own last line (its wall time)
+        out = pt.runpytest(SIM, "-p", "no:cacheprovider", *extra).stdout.str()
+        return out.split("- measurefirst -")[1].rsplit("\n=", 1)[0]
+
+    en, zh = summary(), summary("--mf-lang", "zh")
+    assert word("pt_title", "zh", n=6, tests=4) in zh and word("pt_title", "en", n=6, tests=4) not in zh
+    assert word("pt_col_test", "zh") in zh and word("pt_col_median", "zh") in zh
+    numbers = re.compile(r"\d+\.\d+")
+    assert numbers.findall(en) and sorted(numbers.findall(en)) == sorted(numbers.findall(zh))  # the same figures
+
+
+def test_mf_lang_refuses_a_language_it_does_not_speak(pt: pytest.Pytester) -> None:
+    pt.makepyfile(test_suite=SUITE)
+    result = pt.runpytest(SIM, "-p", "no:cacheprovider", "--mf-lang", "fr")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "--mf-lang: choose one of en, zh; got 'fr'" in result.stderr.str()
+
+
+def test_the_help_names_every_language_and_no_hard_coded_spread(pt: pytest.Pytester) -> None:
+    from measurefirst.render.words import LANGS
+
+    out = pt.runpytest("--help").stdout.str()
+    helped = " ".join(out[out.index("--mf-lang"):].split("--mf-", 2)[1].split())
+    assert all(lang in helped for lang in LANGS)
+    spread = " ".join(out[out.index("--mf-run-to-run"):].split("--mf-", 2)[1].split())
+    assert not re.search(r"\d+(\.\d+)?%", spread)  # the default spread is measurefirst's, not a copy of it
 
 
 def test_quiet_when_nothing_measures(pt: pytest.Pytester) -> None:

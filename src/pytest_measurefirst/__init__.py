@@ -92,8 +92,11 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     g.addoption("--mf-run-to-run", type=_fraction, default=None, metavar="FRACTION",
                 help="the run-to-run spread of one run's median (relative standard deviation) that the intervals "
                      "against the baseline include, instead of each run's measured one (by default each run's "
-                     "repetitions measure it; where none did, 2%% is assumed and the summary says so)")
+                     "repetitions measure it; where none did, measurefirst's default spread is assumed, and the "
+                     "summary says which figure and why)")
     g.addoption("--mf-json", default=None, metavar="PATH", help="write every measurement, with raw samples, as JSON")
+    g.addoption("--mf-lang", default=None, metavar="LANG",
+                help="the language of measurefirst's lines in this run: en (default) or zh")
     g.addoption("--mf-store", default=None, metavar="PATH",
                 help="results history file (default: $MEASUREFIRST_STORE, else .measurefirst/results.db "
                      "under the rootdir)")

@@ -49,6 +49,7 @@ from ..results.importers import from_pytest_benchmark, sniff
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record
 from ..tools.regression import Change, change
 from . import report as words
+from ..render.words import LANGS
 from ..results.kinds import Measurement, Stop
 from ..results.safeio import DestinationError, check_destination, strict_json, write_atomic
 from ..results.store import DEFAULT_PATH, ENV_VAR, Store, StoreError
@@ -120,10 +121,12 @@ class ComparisonResult(Comparison):
     """
 
     measured: bool = True
+    #: the language of a failed assertion's message (``--mf-lang``)
+    lang: str = words.LANG
 
     @classmethod
-    def of(cls, c: Comparison) -> "ComparisonResult":
-        return cls(**{f.name: getattr(c, f.name) for f in fields(Comparison)})
+    def of(cls, c: Comparison, lang: str = words.LANG) -> "ComparisonResult":
+        return cls(**{f.name: getattr(c, f.name) for f in fields(Comparison)}, lang=lang)
 
     def pair(self, label: str, than: str) -> Verdict:
         """``label`` against ``than`` from the rounds they shared (the paired, interleaved verdict;
@@ -169,7 +172,7 @@ class ComparisonResult(Comparison):
         else:
             ok = not (v.verdict == "slower" and v.ratio > by)
         if not ok:
-            raise AssertionError(words.assertion_failure(claim, label, than, by, v, self))
+            raise AssertionError(words.assertion_failure(claim, label, than, by, v, self, self.lang))
 
 
 # ==================================================================================================
@@ -263,7 +266,8 @@ class Baseline:
     separate ``@NAME`` argument as a file of arguments, so ``--mf-compare @base`` must be written
     ``--mf-compare=@base`` or ``--mf-compare base``.)"""
 
-    def __init__(self, ref: str, store_path: Path) -> None:
+    def __init__(self, ref: str, store_path: Path, lang: str = words.LANG) -> None:
+        self.lang = lang
         self.store: Store | None = None
         self.file: dict[str, Measurement] | None = None
         self.latest_ids: dict[str, int] = {}
@@ -280,7 +284,7 @@ class Baseline:
             self.store = self._open(store_path)
             saved = self._saved_names()
             if name not in saved:
-                raise pytest.UsageError(words.no_saved_runs(ref, store_path, sorted(saved)))
+                raise pytest.UsageError(words.no_saved_runs(ref, store_path, sorted(saved), self.lang))
         elif ref == "":
             self.store = self._open(store_path)
             for run_id, name in sorted((i, n) for n, i in self.store.latest_ids().items()):
@@ -288,15 +292,14 @@ class Baseline:
                 if sep:
                     self.latest_ids[rest] = run_id  # oldest first: the last one wins
             if not self.latest_ids:
-                raise pytest.UsageError(words.no_saved_runs(None, store_path, []))
+                raise pytest.UsageError(words.no_saved_runs(None, store_path, [], self.lang))
         else:
             self.file = _load_json_baseline(Path(ref))
         self.ref = ref
 
-    @staticmethod
-    def _open(path: Path) -> Store:
+    def _open(self, path: Path) -> Store:
         if not path.exists():
-            raise pytest.UsageError(words.no_saved_runs(None, path, []))
+            raise pytest.UsageError(words.no_saved_runs(None, path, [], self.lang))
         try:
             return Store(path, create=False)
         except StoreError as exc:
@@ -459,6 +462,10 @@ class MeasureSession:
         self.run_to_run: float | None = getattr(opt, "mf_run_to_run", None)
         #: ``--mf-undecided``: "pass" (default) or "fail" a test whose change a disturbed run cannot judge
         self.undecided_policy: str = getattr(opt, "mf_undecided", None) or "pass"
+        #: ``--mf-lang``: the language of every line the plugin writes
+        self.lang: str = getattr(opt, "mf_lang", None) or words.LANG
+        if self.lang not in LANGS:
+            raise pytest.UsageError(f"--mf-lang: choose one of {', '.join(LANGS)}; got {self.lang!r}")
         self.json_path: Path | None = Path(opt.mf_json) if getattr(opt, "mf_json", None) else None
         self.bench_json: Path | None = None
         store = getattr(opt, "mf_store", None) or os.environ.get(ENV_VAR)
@@ -510,7 +517,7 @@ class MeasureSession:
                 except DestinationError as exc:
                     raise pytest.UsageError(str(exc)) from exc
         if self.compare_ref is not None and self.worker is None:
-            self.baseline = Baseline(self.compare_ref, self.store_path)
+            self.baseline = Baseline(self.compare_ref, self.store_path, self.lang)
 
     def _take_over_benchmark(self) -> None:
         config, opt = self.config, self.config.option
@@ -560,7 +567,7 @@ class MeasureSession:
             device=self.device, budget=self.budget or DEFAULT_BUDGET, simulated=self.simulation is not None,
             compat=self.compat, disabled_plugins=self.disabled_plugins, ignored=self.ignored_options,
             baseline=None if self.baseline is None else self.baseline.label, threshold=self.threshold,
-            save=self.save, disabled=self.disable, worker=self.worker)
+            save=self.save, disabled=self.disable, worker=self.worker, lang=self.lang)
 
     def is_measuring_test(self, item: pytest.Item) -> bool:
         names = getattr(item, "fixturenames", ())
@@ -575,8 +582,8 @@ class MeasureSession:
         self._check_benchmark_without_mf(items)
         if not (self.only or self.skip):
             return
-        skip_other = pytest.mark.skip(reason=words.skip_reason(only=True))
-        skip_measuring = pytest.mark.skip(reason=words.skip_reason(only=False))
+        skip_other = pytest.mark.skip(reason=words.skip_reason(only=True, lang=self.lang))
+        skip_measuring = pytest.mark.skip(reason=words.skip_reason(only=False, lang=self.lang))
         for item in items:
             measuring = self.is_measuring_test(item)
             if self.only and not measuring:
@@ -593,7 +600,7 @@ class MeasureSession:
         given = [flag for dest, flag in MF_OPTIONS if getattr(self.config.option, dest, None) not in (None, False)]
         users = [item.nodeid for item in items if "benchmark" in getattr(item, "fixturenames", ())]
         if given and users:
-            raise pytest.UsageError(words.benchmark_without_mf(given, users))
+            raise pytest.UsageError(words.benchmark_without_mf(given, users, self.lang))
 
     def unique(self, name: str) -> str:
         out, k = name, 1
@@ -613,7 +620,7 @@ class MeasureSession:
 
     def benchmark_fixture(self, request: pytest.FixtureRequest) -> "BenchmarkFixture":
         if self.skip and not self.only:
-            pytest.skip(words.skip_reason(only=False))
+            pytest.skip(words.skip_reason(only=False, lang=self.lang))
         if self.worker is not None:
             self._warn_worker(request)
         fx = BenchmarkFixture(self, request)
@@ -621,7 +628,7 @@ class MeasureSession:
         return fx
 
     def _warn_worker(self, request: pytest.FixtureRequest) -> None:
-        warnings.warn(MeasureFirstWarning(words.xdist_worker_warning(self.worker or "?")), stacklevel=1)
+        warnings.warn(MeasureFirstWarning(words.xdist_worker_warning(self.worker or "?", self.lang)), stacklevel=1)
 
     def options(self, node: Any, call: Mapping[str, Any], *, for_compare: bool = False,
                 compat: Mapping[str, Any] | None = None) -> tuple[dict[str, Any], str | None]:
@@ -705,7 +712,7 @@ class MeasureSession:
                                      None, 0) for lab in labels)
             return ComparisonResult(labels=labels, baseline=base, measurements=empty,
                                     block_values_ns=tuple(() for _ in labels), orders=(), verdicts=verdicts,
-                                    stop=Stop("disabled", False, precision, 0.0), measured=False)
+                                    stop=Stop("disabled", False, precision, 0.0), measured=False, lang=self.lang)
         if self.simulation is not None:
             for _, fn in candidates:
                 if setup is not None:
@@ -718,7 +725,7 @@ class MeasureSession:
             c = compare(sim_cands, baseline=baseline, device="cpu", timer=world.timer(), **opts)
         else:
             c = compare(list(candidates), baseline=baseline, setup=setup, **opts)
-        result = ComparisonResult.of(c)
+        result = ComparisonResult.of(c, self.lang)
         names = {lab: self.unique(f"{prefix}::{lab}") for lab in result.labels}
         index = len(self.comparisons)
         self.comparisons.append(ComparisonRecord(self.unique(prefix), node.nodeid, result))
@@ -774,7 +781,8 @@ class MeasureSession:
         if (slow or noisy) and report.passed:
             assert self.threshold is not None and self.baseline is not None
             report.outcome = "failed"
-            report.longrepr = words.regression_failure(slow, self.baseline.label, self.threshold, undecided=noisy)
+            report.longrepr = words.regression_failure(slow, self.baseline.label, self.threshold, undecided=noisy,
+                                                      lang=self.lang)
 
     def finish(self, session: pytest.Session) -> None:
         """At the end of the run: save into the history, write the JSON reports."""
@@ -848,7 +856,8 @@ class MeasureSession:
         """The table at the end of the run: quiet when nothing was measured and nothing went wrong."""
         tw = self.config.get_terminal_writer()
         head, tables, lines = words.session_summary(self, refused_by_workers=refused_by_workers, width=tw.fullwidth,
-                                                    verbose=int(getattr(self.config.option, "verbose", 0)) > 0)
+                                                    verbose=int(getattr(self.config.option, "verbose", 0)) > 0,
+                                                    lang=self.lang)
         if not head and not tables and not lines:
             return
         tr.write_sep("-", "measurefirst")
@@ -1087,7 +1096,7 @@ class BenchmarkFixture:
         return call.result
 
     def weave(self, target: Any, **kwargs: Any) -> None:
-        raise NotImplementedError(words.weave_unsupported())
+        raise NotImplementedError(words.weave_unsupported(self._session.lang))
 
     patch = weave
 

@@ -1,7 +1,8 @@
 """The lines of the pytest plugin: the header, the end-of-run summary tables, regression and assertion
 messages, the pytest-xdist refusal. Functions return strings, lines or rich tables; they never print
 (the plugin writes them through pytest's terminal reporter). Their words are ``pt_*`` in
-:data:`measurefirst.render.words.WORDS`, in :data:`LANG` (pytest speaks English)."""
+:data:`measurefirst.render.words.WORDS`, in the language each function is given (``--mf-lang``; default
+English, pytest's own)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence
 from ..render.findings import finding_lines
 from ..render.text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
-from ..render.words import LANGS, flag_words, ratio_ci_words, undecided_words, word
+from ..render.words import LANGS, change_words, flag_words, ratio_ci_words, undecided_words, verdict_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
@@ -22,121 +23,122 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.regression import Change
 
 
-#: The language of the plugin's lines.
+#: The language of the plugin's lines unless ``--mf-lang`` says another.
 LANG = LANGS[0]
 
 
-def _w(key: str, **values: Any) -> str:
-    return word(key, LANG, **values)
+def _w(lang: str, key: str, **values: Any) -> str:
+    return word(key, lang, **values)
 
 
-def skip_reason(*, only: bool) -> str:
-    return "measurefirst: " + _w("pt_skip_only" if only else "pt_skip_skip")
+def skip_reason(*, only: bool, lang: str = LANG) -> str:
+    return "measurefirst: " + _w(lang, "pt_skip_only" if only else "pt_skip_skip")
 
 
 def header_lines(*, device: str, budget: float, simulated: bool, compat: bool, disabled_plugins: Sequence[str],
                  ignored: Sequence[tuple[str, str]], baseline: str | None, threshold: float | None,
-                 save: str | None, disabled: bool, worker: str | None) -> list[str]:
-    how = _w("pt_head_disabled") if disabled else (
-        _w("pt_head_device", device=device, budget=f"{budget:g}") + (_w("pt_head_simulated") if simulated else ""))
+                 save: str | None, disabled: bool, worker: str | None, lang: str = LANG) -> list[str]:
+    how = _w(lang, "pt_head_disabled") if disabled else (
+        _w(lang, "pt_head_device", device=device, budget=f"{budget:g}") + (_w(lang, "pt_head_simulated") if simulated else ""))
     lines = [f"measurefirst: {how}"]
     if baseline is not None:
-        gate = _w("pt_head_gate", threshold=f"{threshold:.1%}") if threshold is not None else ""
-        lines.append("measurefirst: " + _w("pt_head_compare", baseline=baseline) + gate)
+        gate = _w(lang, "pt_head_gate", threshold=f"{threshold:.1%}") if threshold is not None else ""
+        lines.append("measurefirst: " + _w(lang, "pt_head_compare", baseline=baseline) + gate)
     if save is not None:
-        lines.append("measurefirst: " + _w("pt_head_save", name=save))
+        lines.append("measurefirst: " + _w(lang, "pt_head_save", name=save))
     if compat:
-        lines.append("measurefirst: " + _w("pt_head_compat")
-                     + (_w("pt_head_compat_off", plugins=", ".join(disabled_plugins)) if disabled_plugins else ""))
+        lines.append("measurefirst: " + _w(lang, "pt_head_compat")
+                     + (_w(lang, "pt_head_compat_off", plugins=", ".join(disabled_plugins)) if disabled_plugins else ""))
     for flag, instead in ignored:
-        lines.append("measurefirst: " + _w("pt_head_ignored", flag=flag, instead=instead))
+        lines.append("measurefirst: " + _w(lang, "pt_head_ignored", flag=flag, instead=instead))
     if worker is not None:
-        lines.append(f"measurefirst: {xdist_worker_warning(worker)}")
+        lines.append(f"measurefirst: {xdist_worker_warning(worker, lang)}")
     return lines
 
 
-def xdist_worker_warning(worker: str) -> str:
-    return _w("pt_xdist_worker", worker=worker)
+def xdist_worker_warning(worker: str, lang: str = LANG) -> str:
+    return _w(lang, "pt_xdist_worker", worker=worker)
 
 
-def xdist_summary(workers: Sequence[str]) -> str:
-    return _w("pt_xdist_summary", n=len(workers), workers=", ".join(sorted(set(workers))))
+def xdist_summary(workers: Sequence[str], lang: str = LANG) -> str:
+    return _w(lang, "pt_xdist_summary", n=len(workers), workers=", ".join(sorted(set(workers))))
 
 
-def no_saved_runs(ref: str | None, store: Path, saved: Sequence[str]) -> str:
-    known = ", ".join(saved[:10]) or _w("pt_none_yet")  # bare names: pytest reads a lone @NAME as a file of arguments
+def no_saved_runs(ref: str | None, store: Path, saved: Sequence[str], lang: str = LANG) -> str:
+    known = ", ".join(saved[:10]) or _w(lang, "pt_none_yet")  # bare names: pytest reads a lone @NAME as a file of arguments
     if ref is None:
-        return _w("pt_no_saved", store=store)
-    return _w("pt_no_saved_named", ref=ref, store=store, known=known, name=ref[1:].partition("~")[0])
+        return _w(lang, "pt_no_saved", store=store)
+    return _w(lang, "pt_no_saved_named", ref=ref, store=store, known=known, name=ref[1:].partition("~")[0])
 
 
-def benchmark_without_mf(given: Sequence[str], users: Sequence[str]) -> str:
+def benchmark_without_mf(given: Sequence[str], users: Sequence[str], lang: str = LANG) -> str:
     """``--mf-*`` options without ``--mf`` while pytest-benchmark times the ``benchmark`` fixture."""
-    return _w("pt_without_mf", given=", ".join(given), n=len(users), example=users[0])
+    return _w(lang, "pt_without_mf", given=", ".join(given), n=len(users), example=users[0])
 
 
-def weave_unsupported() -> str:
-    return _w("pt_weave")
+def weave_unsupported(lang: str = LANG) -> str:
+    return _w(lang, "pt_weave")
 
 
-def regression_line(r: "Record", baseline: str, threshold: float) -> str:
+def regression_line(r: "Record", baseline: str, threshold: float, lang: str = LANG) -> str:
     assert r.change is not None
-    return _w("pt_regression_line", label=r.display, words=r.change.words(), baseline=baseline,
+    return _w(lang, "pt_regression_line", label=r.display, words=change_words(r.change, lang), baseline=baseline,
               threshold=f"{threshold:.1%}")
 
 
-def undecided_line(r: "Record", baseline: str) -> str:
+def undecided_line(r: "Record", baseline: str, lang: str = LANG) -> str:
     """``test_a: too noisy to judge against @base (...): the new run: ...; re-run on a quiet machine``."""
     assert r.change is not None
-    return plain(_w("pt_undecided_line", label=r.display, baseline=baseline, words=r.change.words(),
-                    reasons=undecided_words(r.change, LANG)))
+    return plain(_w(lang, "pt_undecided_line", label=r.display, baseline=baseline, words=change_words(r.change, lang),
+                    reasons=undecided_words(r.change, lang)))
 
 
 def regression_failure(records: Sequence["Record"], baseline: str, threshold: float, *,
-                       undecided: Sequence["Record"] = ()) -> str:
+                       undecided: Sequence["Record"] = (), lang: str = LANG) -> str:
     """The failure shown for a test whose own assertions passed but whose measurement regressed (or, with
     ``--mf-undecided fail``, could not be judged)."""
     lines = []
     if records:
-        lines.append(_w("pt_regression_fails"))
-        lines += ["  " + regression_line(r, baseline, threshold) for r in records]
+        lines.append(_w(lang, "pt_regression_fails"))
+        lines += ["  " + regression_line(r, baseline, threshold, lang) for r in records]
     if undecided:
-        lines.append(_w("pt_undecided_fails"))
-        lines += ["  " + undecided_line(r, baseline) for r in undecided]
+        lines.append(_w(lang, "pt_undecided_fails"))
+        lines += ["  " + undecided_line(r, baseline, lang) for r in undecided]
     return "\n".join(lines)
 
 
-def assertion_failure(claim: str, label: str, than: str, by: float, v: "Verdict", c: "Comparison") -> str:
+def assertion_failure(claim: str, label: str, than: str, by: float, v: "Verdict", c: "Comparison",
+                      lang: str = LANG) -> str:
     """``assert_faster("fused", than="manual", by=1.2)`` failing: what was asked, the verdict, its CI."""
-    want = _w({"faster": "pt_want_faster", "slower": "pt_want_slower",
+    want = _w(lang, {"faster": "pt_want_faster", "slower": "pt_want_slower",
                "not slower": "pt_want_not_slower" if by == 1.0 else "pt_want_not_slower_by"}[claim], by=f"{by:g}")
-    measured = _w("pt_measured_than" if v.verdict in ("faster", "slower") else "pt_measured_against",
-                  words=v.words(), than=than)
+    measured = _w(lang, "pt_measured_than" if v.verdict in ("faster", "slower") else "pt_measured_against",
+                  words=verdict_words(v, lang), than=than)
     if v.verdict in ("faster", "slower"):
-        measured = _w("pt_measured_ratio", measured=measured,
+        measured = _w(lang, "pt_measured_ratio", measured=measured,
                       ratio=f"{v.speedup if v.verdict == 'faster' else v.ratio:.3f}")
     medians = []
     for lab in (label, than):
         m = c[lab]
         if m.summary is not None:
             medians.append(f"{lab} {format_time(m.median)}")
-    lines = [_w("pt_expected", label=label, want=want, than=than), measured,
-             "  " + _w("pt_rounds", ci=ratio_ci_words(v, LANG), rounds=v.rounds)
-             + (_w("pt_medians", medians=", ".join(medians)) if medians else "")]
+    lines = [_w(lang, "pt_expected", label=label, want=want, than=than), measured,
+             "  " + _w(lang, "pt_rounds", ci=ratio_ci_words(v, lang), rounds=v.rounds)
+             + (_w(lang, "pt_medians", medians=", ".join(medians)) if medians else "")]
     if v.verdict in ("no difference", "undecided"):
-        lines.append("  " + _w("pt_verdict_needs"))
+        lines.append("  " + _w(lang, "pt_verdict_needs"))
     return "\n".join(lines)
 
 
 # ---- the end-of-run summary ------------------------------------------------------------------
 
-def _samples_cell(r: "Record") -> str:
+def _samples_cell(r: "Record", lang: str) -> str:
     m = r.measurement
     numbers = m.loop_counts
     calls = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"
     aside = m.n_samples - m.n_used
     cell = f"{m.n_rounds} × {calls}"
-    return _w("pt_preempted_cell", cell=cell, n=aside) if aside else cell
+    return _w(lang, "pt_preempted_cell", cell=cell, n=aside) if aside else cell
 
 
 def change_cell(c: "Change") -> str:
@@ -144,18 +146,18 @@ def change_cell(c: "Change") -> str:
     return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
 
 
-def _group_key(r: "Record") -> tuple[str, bool]:
+def _group_key(r: "Record", lang: str) -> tuple[str, bool]:
     """The table a record goes in (its title, and whether it holds the candidates of one comparison): its
     group, else the candidates of one comparison together (rows named by candidate), else its test file."""
     if r.group:
-        return _w("pt_group_title", group=r.group), False
+        return _w(lang, "pt_group_title", group=r.group), False
     if r.comparison is not None:
-        return _w("pt_interleaved_title", name=r.name.rsplit("::", 1)[0]), True
+        return _w(lang, "pt_interleaved_title", name=r.name.rsplit("::", 1)[0]), True
     return r.module, False
 
 
 def group_table(title: str, records: Sequence["Record"], *, baseline: str | None, gate: bool,
-                width: int = 120) -> "Table":
+                width: int = 120, lang: str = LANG) -> "Table":
     """One group's measurements: the median ±CI half-width, the 95% CI, samples × calls per sample;
     with a baseline, the time ratio against it (new/baseline, with its 95% CI) and the verdict. Columns
     that do not fit in ``width`` are left out: samples first, then the CI range (the ± stays)."""
@@ -174,29 +176,29 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         ci = m.ci
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         mark = " !" if any(f.severity != "info" for f in m.findings) else ""
-        row = {"test": (r.label if _group_key(r)[1] and r.label else r.display) + mark,
+        row = {"test": (r.label if _group_key(r, lang)[1] and r.label else r.display) + mark,
                "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"
                                                             + ("*" if mixed and not m.ci_includes_run_to_run else "")),
                "median_plain": format_time(m.median, hw, unit),
-               "95% CI": _w("pt_na") if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r),
+               "95% CI": _w(lang, "pt_na") if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r, lang),
                "device/timer": f"{m.device}/{m.timer}"}
         style = ""
         if baseline is not None:
             if r.change is not None:
                 row["vs"], style = change_cell(r.change), ""
-                row["verdict"], style = verdict_word(r.change, gate)
+                row["verdict"], style = verdict_word(r.change, gate, lang)
             elif r.baseline_error is not None:
-                row["vs"], row["verdict"] = _w("pt_not_comparable"), _w("pt_na")
+                row["vs"], row["verdict"] = _w(lang, "pt_not_comparable"), _w(lang, "pt_na")
             else:
-                row["vs"], row["verdict"] = _w("pt_no_baseline_row"), _w("pt_new")
+                row["vs"], row["verdict"] = _w(lang, "pt_no_baseline_row"), _w(lang, "pt_new")
         rows.append(row)
         styles.append(style)
     cols = ["test", "median", "95% CI", "samples"] + ([] if one_place else ["device/timer"])
     if baseline is not None:
         cols += ["vs", "verdict"]
-    header = {"test": _w("pt_col_test"), "median": _w("pt_col_median"), "median_plain": _w("pt_col_median"),
-              "95% CI": _w("pt_col_ci"), "samples": _w("pt_col_samples"), "device/timer": _w("pt_col_device"),
-              "vs": _w("pt_col_vs", baseline=baseline), "verdict": _w("pt_col_verdict")}
+    header = {"test": _w(lang, "pt_col_test"), "median": _w(lang, "pt_col_median"), "median_plain": _w(lang, "pt_col_median"),
+              "95% CI": _w(lang, "pt_col_ci"), "samples": _w(lang, "pt_col_samples"), "device/timer": _w(lang, "pt_col_device"),
+              "vs": _w(lang, "pt_col_vs", baseline=baseline), "verdict": _w(lang, "pt_col_verdict")}
 
     def needed(names: list[str]) -> int:
         # cell widths, one space of padding each side, a separator between columns, the edges
@@ -216,7 +218,7 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
     for row, style in zip(rows, styles):
         table.add_row(*(cell(row[c], style if c == "verdict" else "") for c in cols))
     if "median" in cols or "95% CI" in cols:  # say which interval the ± and the CI are
-        table.caption = _w("pt_caption_run_to_run" if kinds == {True} else
+        table.caption = _w(lang, "pt_caption_run_to_run" if kinds == {True} else
                            "pt_caption_precision" if kinds == {False} else "pt_caption_mixed")
         table.caption_justify = "left"
     return table
@@ -267,7 +269,7 @@ class Session(Protocol):
 
 
 def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), width: int = 120,
-                    verbose: bool = False) -> tuple[list[str], list["Table"], list[str]]:
+                    verbose: bool = False, lang: str = LANG) -> tuple[list[str], list["Table"], list[str]]:
     """Lines before the tables, the tables (one per group: the group's name, else the test file), and
     lines after them; all empty when nothing was measured and nothing went wrong (the plugin stays
     quiet)."""
@@ -277,63 +279,63 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
     measured = [r for r in s.records if r.measurement.summary is not None]
     baseline = None if s.baseline is None else s.baseline.label
     if refused_by_workers:
-        head.append(xdist_summary(refused_by_workers))
+        head.append(xdist_summary(refused_by_workers, lang))
     if s.disabled_calls and not s.measuring and s.worker is None:
-        head.append(_w("pt_disabled_calls", n=s.disabled_calls))
+        head.append(_w(lang, "pt_disabled_calls", n=s.disabled_calls))
     if measured:
         groups: dict[tuple[str, bool], list["Record"]] = {}
         for r in measured:
-            groups.setdefault(_group_key(r), []).append(r)
-        title = _w("pt_title", n=len(measured), tests=len({r.nodeid for r in measured}))
+            groups.setdefault(_group_key(r, lang), []).append(r)
+        title = _w(lang, "pt_title", n=len(measured), tests=len({r.nodeid for r in measured}))
         if baseline is not None:
             spread = any(r.change is not None and r.change.run_to_run > 0 for r in measured)
-            title += _w("pt_title_compared", baseline=baseline, spread=_w("pt_title_spread") if spread else "")
+            title += _w(lang, "pt_title_compared", baseline=baseline, spread=_w(lang, "pt_title_spread") if spread else "")
         if s.simulation is not None:
-            title += _w("pt_title_simulated")
+            title += _w(lang, "pt_title_simulated")
         head.append(title)
-        tables = [group_table(key, rs, baseline=baseline, gate=s.gate, width=width) for (key, _), rs in groups.items()]
+        tables = [group_table(key, rs, baseline=baseline, gate=s.gate, width=width, lang=lang) for (key, _), rs in groups.items()]
         for cr in s.comparisons:
             c = cr.comparison
             prefix = cr.name.split("::", 1)[1] if "::" in cr.name else cr.name
             for v in c.verdicts:
                 if v.verdict == "baseline":
                     continue
-                measured_words = _w("pt_relation_than" if v.verdict in ("faster", "slower") else "pt_relation_against",
-                                    words=v.words(), baseline=v.baseline)
-                lines.append(_w("pt_verdict_line", prefix=prefix, label=v.label, measured=measured_words,
-                                ci=ratio_ci_words(v, LANG), rounds=v.rounds))
+                measured_words = _w(lang, "pt_relation_than" if v.verdict in ("faster", "slower") else "pt_relation_against",
+                                    words=verdict_words(v, lang), baseline=v.baseline)
+                lines.append(_w(lang, "pt_verdict_line", prefix=prefix, label=v.label, measured=measured_words,
+                                ci=ratio_ci_words(v, lang), rounds=v.rounds))
         flagged = [r for r in measured if any(f.severity != "info" for f in r.measurement.findings)]
         if flagged:
-            lines.append(_w("pt_findings_verbose" if verbose else "pt_findings"))
+            lines.append(_w(lang, "pt_findings_verbose" if verbose else "pt_findings"))
         for r in flagged:
             found = [f for f in r.measurement.findings if f.severity != "info"]
-            lines += [plain(_w("pt_finding_line", label=r.display, line=line))
-                      for line in finding_lines(found, LANG, fix=verbose)]
+            lines += [plain(_w(lang, "pt_finding_line", label=r.display, line=line))
+                      for line in finding_lines(found, lang, fix=verbose)]
             if r.change is not None:
                 for flag in r.change.flags:
-                    lines.append(_w("pt_flag_line", label=r.display, flag=flag_words(r.change, flag, LANG)))
+                    lines.append(_w(lang, "pt_flag_line", label=r.display, flag=flag_words(r.change, flag, lang)))
             if r.baseline_error is not None:
-                lines.append(_w("pt_not_compared", label=r.display, baseline=baseline, error=r.baseline_error))
+                lines.append(_w(lang, "pt_not_compared", label=r.display, baseline=baseline, error=r.baseline_error))
         if baseline is not None:
-            lines += [plain(line) for line in spread_lines([r.change for r in measured if r.change is not None])]
+            lines += [plain(line) for line in spread_lines([r.change for r in measured if r.change is not None], lang)]
         if s.threshold is not None and baseline is not None:
             slow = [r for r in measured if r.regression]
             noisy = [r for r in measured if r.undecided]
             for r in slow:
-                lines.append(_w("pt_regression", line=regression_line(r, baseline, s.threshold)))
+                lines.append(_w(lang, "pt_regression", line=regression_line(r, baseline, s.threshold, lang)))
             for r in noisy:
-                lines.append(_w("pt_undecided", line=undecided_line(r, baseline)))
+                lines.append(_w(lang, "pt_undecided", line=undecided_line(r, baseline, lang)))
             if not slow:
-                tail = _w("pt_undecided_tail", n=len(noisy), policy=_w(f"pt_undecided_{s.undecided_policy}"))
-                lines.append(_w("pt_no_regression", threshold=f"{s.threshold:.1%}", baseline=baseline,
+                tail = _w(lang, "pt_undecided_tail", n=len(noisy), policy=_w(lang, f"pt_undecided_{s.undecided_policy}"))
+                lines.append(_w(lang, "pt_no_regression", threshold=f"{s.threshold:.1%}", baseline=baseline,
                                 tail=tail if noisy else ""))
     if s.saved is not None:
         n, name, path = s.saved
-        lines.append(_w("pt_saved", n=n, name=name, path=path))
+        lines.append(_w(lang, "pt_saved", n=n, name=name, path=path))
     for path in s.written:
-        lines.append(_w("pt_wrote", path=path))
+        lines.append(_w(lang, "pt_wrote", path=path))
     for err in s.errors:
-        lines.append(_w("pt_error", error=err))
+        lines.append(_w(lang, "pt_error", error=err))
     return head, tables, lines
 
 
