@@ -34,7 +34,7 @@ import math
 import os
 import warnings
 import zlib
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
@@ -47,7 +47,7 @@ from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import benchmark, default_label
 from ..results.importers import from_pytest_benchmark, sniff
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record
-from ..tools.regression import Change, change
+from ..tools.regression import change
 from . import report as words
 from ..render.words import LANGS
 from ..results.kinds import Measurement, Stop

@@ -5,7 +5,7 @@ rank groups, group steps) in the results store, oldest first, each run checked a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..distributed.saved import check_groups
 from ..tools.regression import run_to_run_cv
@@ -177,8 +177,3 @@ def history_of(store: "Store", name: str, last: int | None = None, *, table: boo
                          f"`measurefirst report @{name}` shows the latest, `measurefirst runs list {name}` lists "
                          f"them")
     return h
-
-
-def saved_group(results: Sequence[Any]) -> bool:
-    """Whether ``results`` (what two targets name) are results of many ranks."""
-    return any(getattr(r, "kind", None) in GROUP_KINDS for r in results)
