@@ -251,3 +251,20 @@ def test_version_1_pytest_run_flags_load_as_codes(every):
     run = from_dict(json.loads(json.dumps(old)))
     changes = [b.change for b in run.benchmarks if b.change is not None]
     assert changes and all(c.flags == ("machines",) and c.flag_values == {"machines": ("a", "b")} for c in changes)
+
+
+def test_each_part_of_a_result_is_shown_by_the_renderer_its_table_names(every):
+    """``results.base.shown`` reaches every renderer through the one dispatch: each part's entry names a
+    function that exists, and what a part shows is that function's text."""
+    import importlib
+
+    from measurefirst.render.text import measurement_repr
+    from measurefirst.render.words import verdict_words
+
+    assert not set(dispatch.PARTS) & set(dispatch.TEXT)
+    for part, (module, function, _) in dispatch.PARTS.items():
+        assert callable(getattr(importlib.import_module(f"measurefirst.render.{module}"), function)), part
+    m, c = every["measurement"], every["comparison"]
+    assert repr(m) == measurement_repr(m) and repr(m).startswith(f"<Measurement {m.label!r}: median ")
+    v = next(v for v in c.verdicts if v.verdict != "baseline")
+    assert v.words() == verdict_words(v, "en") and v.words()

@@ -12,7 +12,8 @@ def text(result: Any, kind: str | None = None, *args: Any) -> str:
     """The result in words (English unless ``args`` say otherwise), as ``str(result)`` shows it: the
     renderer that :data:`TEXT` names for ``kind`` (default: the result's own ``kind``), imported now
     (results never import a renderer before one is shown), called with ``result`` and ``args``."""
-    where = TEXT.get(result.kind if kind is None else kind)
+    key = result.kind if kind is None else kind
+    where = TEXT.get(key) or PARTS.get(key)
     if where is None:
         return repr(result)
     module, function, lines = where
@@ -27,8 +28,7 @@ def html(result: Any) -> str:
 
 
 #: kind -> (renderer module, function, whether it returns lines); ``rank_group`` and ``pytest_run`` have none
-#: (their ``repr`` is what ``str`` shows). Below the result kinds, the parts of results that show themselves
-#: in words too (a fit, the machine's peaks, a verdict, a change, a group's summary, a measurement's repr).
+#: (their ``repr`` is what ``str`` shows).
 TEXT: dict[str, tuple[str, str, bool]] = {
     "measurement": ("text", "measurement_line", False),
     "count": ("text", "count_line", False),
@@ -48,7 +48,11 @@ TEXT: dict[str, tuple[str, str, bool]] = {
     "rank_comparison": ("ranks", "rank_comparison_lines", True),
     "group_history": ("ranks", "group_history_lines", True),
     "group_step": ("group_step", "group_step_lines", True),
-    # parts of results
+}
+
+#: The parts of results that show themselves in words too (``results.base.shown(obj, part)``): a fit, the
+#: machine's peaks, a verdict, a change, a group's summary, a measurement's ``repr``; as :data:`TEXT`.
+PARTS: dict[str, tuple[str, str, bool]] = {
     "measurement_repr": ("text", "measurement_repr", False),
     "power_fit": ("text", "fit_text", False),
     "complexity_fit": ("text", "complexity_text", False),
