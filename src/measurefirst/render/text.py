@@ -152,7 +152,7 @@ def ci_range(ci: tuple[float, float], half_width: float | None, unit: tuple[str,
     low = ci[0] / unit[1]
     if low > 0 and math.isfinite(low) and low < 10 ** (1 - decimals_for(low, None if half_width is None
                                                                       else half_width / unit[1])):
-        lo = f"{low:.{min(max(0, 1 - math.floor(math.log10(low))), 6)}f}"
+        lo = f"{low:.2g}"
     return f"{lo}–{hi} {unit[0]}"
 
 
