@@ -148,9 +148,13 @@ def test_an_old_file_without_prior_dof_reads_as_it_was_written():
 
 
 PEDANTIC = """
+import pytest
+
 def work():
     return sum(range(200))
 
+# every sample used (a busy machine's preemptions cannot leave a repetition too few to count)
+@pytest.mark.measurefirst(discard_preempted=False)
 def test_p(benchmark):
     benchmark.pedantic(work, rounds=10)
 """
@@ -190,7 +194,17 @@ def test_pedantic_rounds_on_the_real_clock_get_the_prior(pytester, monkeypatch):
     result.assert_outcomes(passed=1)
     m = _the_measurement(pt.path / "run.json")
     rr = m.run_to_run
-    assert m.repeats == (5, 5) and rr.source == "repeats" and rr.n == 2
+    assert m.repeats == (5, 5) and rr.source == "repeats" and rr.n == 2 and not m.discard_preempted
     assert rr.floor_source == "prior" and rr.prior_dof == PRIOR_DOF and rr.factor == spread_factor(2, PRIOR_DOF)
     assert "noise_prior" in m.options and m.ci[0] > 0
     result.stdout.fnmatch_lines([f"*test_p*{interval_rel(m)}*"])
+
+
+def test_the_lecture_shows_a_wide_interval_by_its_sides_too():
+    from measurefirst.lecture import demos
+
+    narrow = apply_profile(_with_cv(_two_repeats(), 0.0005), _profile())
+    wide = apply_profile(_with_cv(_two_repeats(), 0.5), _profile())
+    assert demos._ci(narrow) == f"{narrow.ci_half_width_rel:.1%}"
+    assert demos._ci(wide) == interval_rel(wide, pm=False) and demos._ci_words(wide, "en").startswith(demos._ci(wide))
+    assert interval_rel(wide) in demos._ci_words(wide, "zh")
