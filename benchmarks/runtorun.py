@@ -6,6 +6,7 @@
     python benchmarks/runtorun.py --log           # also write the output to docs/runtorun-DATE.txt
     python benchmarks/runtorun.py --fresh         # each estimate in a new interpreter, as users re-run
     python benchmarks/runtorun.py --fresh --tools "measurefirst,measurefirst bench (CLI)" --workloads add,matmul
+    python benchmarks/runtorun.py --fresh --repeats 2 --tools measurefirst   # the few-repetition interval
 
 Workloads: a 256x256 matmul, a 1-element torch.add, busy-waits of 20 us and 200 us. For each
 workload, --runs independent estimates per tool, the tools interleaved run by run (run 1 of every
@@ -104,15 +105,16 @@ def _fresh_fn(key: str) -> Callable[[], object]:
     return fn
 
 
-def fresh_worker(tool: str, key: str) -> None:
-    """One estimate, in this (new) interpreter; prints one JSON line."""
+def fresh_worker(tool: str, key: str, repeats: int | None = None) -> None:
+    """One estimate, in this (new) interpreter; prints one JSON line. ``repeats``: measurefirst's
+    repetitions (default: its default)."""
     import json
 
     fn = _fresh_fn(key)
     out: dict[str, object] = {}
     t0 = time.perf_counter()
     if tool == "measurefirst":
-        m = measurefirst.benchmark(fn, device="cpu")
+        m = measurefirst.benchmark(fn, device="cpu", **({} if repeats is None else {"repeats": repeats}))
         out.update(estimate=m.median, ci=m.ci, half_width=m.ci_half_width_rel,
                    precision=m.precision_half_width_rel,
                    spread=None if m.run_to_run is None else m.run_to_run.spread,
@@ -127,7 +129,7 @@ def fresh_worker(tool: str, key: str) -> None:
     print(json.dumps(out))
 
 
-def _run_fresh(tool: str, key: str) -> dict[str, object]:
+def _run_fresh(tool: str, key: str, repeats: int | None = None) -> dict[str, object]:
     import json
     import subprocess
     import tempfile
@@ -135,8 +137,9 @@ def _run_fresh(tool: str, key: str) -> dict[str, object]:
     if tool == "measurefirst bench (CLI)":  # the command line: it can re-run its target in fresh processes
         setup, stmt = FRESH[key]
         t0 = time.perf_counter()
+        more = [] if repeats is None else ["--repeats", str(repeats)]
         proc = subprocess.run([sys.executable, "-m", "measurefirst", "bench", "-s", setup, stmt, "--device", "cpu",
-                               "--json"], check=True, capture_output=True, text=True, env=_cli_env())
+                               "--json", *more], check=True, capture_output=True, text=True, env=_cli_env())
         seconds = time.perf_counter() - t0
         d = json.loads(proc.stdout)
         rr = d.get("run_to_run") or {}
@@ -161,7 +164,8 @@ def _run_fresh(tool: str, key: str) -> dict[str, object]:
             mean, std = bench.mean(), bench.stdev()
             return {"estimate": bench.median(), "ci": [mean - std, mean + std], "half_width": std / mean,
                     "seconds": seconds}
-    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", tool, key], check=True,
+    more = [] if repeats is None else [str(repeats)]
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", tool, key, *more], check=True,
                           capture_output=True, text=True)
     return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
@@ -172,7 +176,8 @@ def _cli_env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH", "")) if p)}
 
 
-def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list[str] | None = None) -> None:
+def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list[str] | None = None,
+               repeats: int | None = None) -> None:
     import subprocess
 
     tools = [t for t in FRESH_TOOLS if (t != "pytest-benchmark" or pytest_benchmark_available())
@@ -189,12 +194,13 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list
                        stdout=subprocess.DEVNULL)
         log(f"one-time calibration: measurefirst selfcheck --noise --threads 1 ({time.perf_counter() - t0:.0f} s)")
     log(f"torch {torch.__version__}, 1 thread, {os.cpu_count()} cores; {runs} estimates per tool and workload, "
-        "each in a new interpreter, tools interleaved estimate by estimate")
+        "each in a new interpreter, tools interleaved estimate by estimate"
+        + ("" if repeats is None else f"; measurefirst with repeats={repeats}"))
     for key in keys:
         results: dict[str, list[dict[str, object]]] = {t: [] for t in tools}
         for i in range(runs):
             for tool in tools:
-                results[tool].append(_run_fresh(tool, key))
+                results[tool].append(_run_fresh(tool, key, repeats))
             print(f"  {FRESH_NAMES[key]}: estimate {i + 1}/{runs} done", file=sys.stderr, flush=True)
         rows = []
         for tool, rs in results.items():
@@ -224,8 +230,8 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list
 
 
 def main(argv: list[str] | None = None) -> None:
-    if argv is None and len(sys.argv) == 4 and sys.argv[1] == "--worker":
-        fresh_worker(sys.argv[2], sys.argv[3])
+    if argv is None and len(sys.argv) in (4, 5) and sys.argv[1] == "--worker":
+        fresh_worker(sys.argv[2], sys.argv[3], int(sys.argv[4]) if len(sys.argv) == 5 else None)
         return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=10, help="independent runs per tool and workload (default 10)")
@@ -239,7 +245,11 @@ def main(argv: list[str] | None = None) -> None:
                     + ", ".join(FRESH_TOOLS))
     ap.add_argument("--profile", action="store_true", help="with --fresh: run `measurefirst selfcheck --noise` "
                     "first (the one-time calibration measurefirst asks for)")
+    ap.add_argument("--repeats", type=int, default=None, help="with --fresh: measurefirst's repetitions per estimate "
+                    "(default: its default; 2 checks the few-repetition interval)")
     args = ap.parse_args(argv)
+    if args.repeats is not None and (not args.fresh or args.repeats < 1):
+        ap.error("--repeats goes with --fresh and is a whole number >= 1, such as 2")
     torch.set_num_threads(1)
     if args.fresh:
         keys = ["busy20"] if args.quick else (["matmul", "add", "busy20", "copy32"] if args.workloads ==
@@ -251,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
         if only is not None and any(t not in FRESH_TOOLS for t in only):
             ap.error(f"unknown tool in --tools {args.tools!r}; choose from {', '.join(FRESH_TOOLS)}")
         log = Log()
-        fresh_main(2 if args.quick else args.runs, keys, log, args.profile, only)
+        fresh_main(2 if args.quick else args.runs, keys, log, args.profile, only, args.repeats)
         if args.log:
             print(f"log written to {log.save('runtorun-fresh')}", file=sys.stderr)
         return

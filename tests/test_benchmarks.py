@@ -56,3 +56,15 @@ def test_the_scripts_refuse_unknown_workloads(scripts, capsys):
     with pytest.raises(SystemExit):
         runtorun.main(["--workloads", "nope", "--runs", "1"])
     assert "unknown workload 'nope'" in capsys.readouterr().err
+
+
+def test_repeats_goes_with_fresh_and_the_ab_script_wants_two_checkouts(scripts, capsys, tmp_path):
+    runtorun, _, _ = scripts
+    with pytest.raises(SystemExit):
+        runtorun.main(["--repeats", "2"])
+    assert "--repeats goes with --fresh" in capsys.readouterr().err
+    import runtorun_ab
+
+    with pytest.raises(SystemExit):
+        runtorun_ab.main(["--before", str(tmp_path), "--after", str(BENCHMARKS.parent)])
+    assert "has no benchmarks/runtorun.py; give a measurefirst checkout root" in capsys.readouterr().err

@@ -357,7 +357,7 @@ def test_every_interval_says_which_it_is(lang):
     # part 1's interval in words
     assert demos._ci_words(r2r, lang).startswith(say("ci.run_to_run", lang, rel="X", prec="Y").split("X")[0])
     assert ("run to run" if lang == "en" else "运行间") in demos._ci_words(r2r, lang)
-    assert demos._ci_words(prec, lang) == say("ci.precision", lang, rel=f"{prec.ci_half_width_rel:.1%}")
+    assert demos._ci_words(prec, lang) == say("ci.precision", lang, rel=f"±{prec.ci_half_width_rel:.1%}")
     # the interleaved comparison's intervals are this run's precision, said so in every verdict
     mine = "this run's precision" if lang == "en" else "本次运行的精度"
     for verdict, ratio in (("faster", 0.25), ("faster", 0.9), ("slower", 1.02), ("slower", 2.0),

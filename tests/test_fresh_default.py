@@ -11,7 +11,7 @@ import pytest
 from measurefirst import benchmark
 from measurefirst.measure import noise, workers
 from measurefirst.measure.noise import (
-    INFLATION_RANGE, NoiseProfile, ProfileEntry, for_benchmark, prior_name, prior_profile, profile_key, save_profile)
+    INFLATION_RANGE, PRIOR_DOF, NoiseProfile, ProfileEntry, for_benchmark, prior_name, prior_profile, profile_key, save_profile)
 from measurefirst.measure.noise_prior import PRIOR_INFLATION
 from measurefirst.measure.simulate import SimSpec, SimWorld, process_level
 from measurefirst.render.findings import finding_words
@@ -89,7 +89,9 @@ def test_without_a_profile_the_prior_widens_the_repetitions_and_says_so(no_profi
     prior = prior_profile()
     rr, before = out.run_to_run, m.run_to_run
     assert out.samples_ns == m.samples_ns and out.precision_ci == m.precision_ci  # this run's precision stays
-    assert rr.source == "repeats" and rr.n == before.n and rr.factor == before.factor
+    assert rr.source == "repeats" and rr.n == before.n
+    # the prior lends PRIOR_DOF degrees of freedom (fewer than its reference machine's processes): not this machine
+    assert rr.prior_dof == PRIOR_DOF < prior.processes - 1 and rr.factor == spread_factor(rr.n, PRIOR_DOF)
     assert rr.cv == pytest.approx(before.cv * PRIOR_INFLATION)
     assert rr.floor == pytest.approx(prior.floor(m.median)) and rr.floor_source == "prior"
     assert out.options["noise_prior"] == prior_name(prior) and "noise_profile" not in out.options

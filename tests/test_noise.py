@@ -199,7 +199,9 @@ def test_benchmark_applies_an_injected_profile_exactly():
     m = benchmark(w.function(), timer=w.timer(), device="cpu", budget=2.0, noise_profile=p)
     assert m.samples_ns == plain.samples_ns  # the same run: only the spread changes
     rr = m.run_to_run
-    assert rr.source == "repeats" and rr.n == plain.run_to_run.n and rr.factor == plain.run_to_run.factor
+    assert rr.source == "repeats" and rr.n == plain.run_to_run.n and plain.run_to_run.prior_dof == 0
+    # the profile's floor lends its processes' degrees of freedom to the factor (never its scale)
+    assert rr.prior_dof == p.processes - 1 and rr.factor == spread_factor(rr.n, p.processes - 1) < plain.run_to_run.factor
     assert rr.cv == pytest.approx(plain.run_to_run.cv * p.inflation())
     assert rr.floor == pytest.approx(p.floor(m.median)) and rr.floor_source == "profile"
     assert rr.floor == pytest.approx(0.005, rel=0.02)  # a 20 µs call: the 20 µs busy-wait's spread
@@ -265,6 +267,7 @@ def test_processes_get_the_floor_only_and_history_is_left_alone():
     procs = replace(m, run_to_run=RunToRun(cv=0.001, source="processes", n=3, factor=spread_factor(3)))
     out = apply_profile(procs, p)
     assert out.run_to_run.cv == 0.001 and out.run_to_run.floor == pytest.approx(p.floor(m.median))
+    assert out.run_to_run.prior_dof == p.processes - 1 and out.run_to_run.factor == spread_factor(3, p.processes - 1)
     hist = replace(m, run_to_run=RunToRun(cv=0.001, source="history", n=8, factor=spread_factor(8)))
     assert apply_profile(hist, p) is hist
 

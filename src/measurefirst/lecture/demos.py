@@ -21,7 +21,7 @@ from measurefirst.tools.fit import FitError, PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
 from measurefirst.render.findings import title as finding_title
-from measurefirst.render.text import format_time, pad_cells, plain
+from measurefirst.render.text import SYMMETRIC_UP_TO, format_time, interval_rel, pad_cells, plain
 from measurefirst.render.words import word
 from measurefirst.tools.sweep import SweepResult, sweep
 
@@ -58,10 +58,16 @@ class DemoResult:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def _ci(m: measurefirst.Measurement) -> str:
-    """A table cell: the headline interval's relative half-width (where the next run may land)."""
+def _ci(m: measurefirst.Measurement, pm: bool = False) -> str:
+    """A table cell: the headline interval's relative half-width (where the next run may land), ``2.2%``
+    (``±2.2%`` with ``pm``); where its two sides differ, as every output shows them (``-31%/+45%``)."""
     r = m.ci_half_width_rel
-    return "n/a" if not math.isfinite(r) else f"{r:.1%}"
+    if not math.isfinite(r):
+        return "n/a"
+    sides = m.ci_sides_rel
+    if sides is not None and sides[1] > SYMMETRIC_UP_TO:
+        return interval_rel(m, pm=False)
+    return ("±" if pm else "") + f"{r:.1%}"
 
 
 def _ci_words(m: measurefirst.Measurement, lang: str) -> str:
@@ -71,8 +77,8 @@ def _ci_words(m: measurefirst.Measurement, lang: str) -> str:
     if not math.isfinite(r):
         return say("ci.na", lang)
     if m.ci_includes_run_to_run:
-        return say("ci.run_to_run", lang, rel=f"{r:.1%}", prec="n/a" if not math.isfinite(p) else f"{p:.1%}")
-    return say("ci.precision", lang, rel=f"{r:.1%}")
+        return say("ci.run_to_run", lang, rel=_ci(m, pm=True), prec="n/a" if not math.isfinite(p) else f"{p:.1%}")
+    return say("ci.precision", lang, rel=_ci(m, pm=True))
 
 
 def _pct(share: float) -> str:

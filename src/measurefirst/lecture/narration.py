@@ -14,8 +14,8 @@ TEXT: Words = {
                        "陷阱一：没有预热。{n}x{n} 矩阵乘法的第一次调用要付出一次性开销（内存分配、线程启动、库初始化、算法选择）。"),
     "pitfalls.trap1.result": ("cold first call: {cold}; warm steady state: {warm} (median; 95% interval {ci}).",
                               "冷启动的第一次调用：{cold}；预热后的稳定时间：{warm}（中位数；95% 区间 {ci}）。"),
-    "ci.run_to_run": ("±{rel} run to run, of which this run's precision ±{prec}", "运行间 ±{rel}，其中本次运行的精度 ±{prec}"),
-    "ci.precision": ("±{rel}, this run's precision only (run to run not measured)", "±{rel}，仅本次运行的精度（未测量运行间离散）"),
+    "ci.run_to_run": ("{rel} run to run, of which this run's precision ±{prec}", "运行间 {rel}，其中本次运行的精度 ±{prec}"),
+    "ci.precision": ("{rel}, this run's precision only (run to run not measured)", "{rel}，仅本次运行的精度（未测量运行间离散）"),
     "ci.na": ("n/a", "不可用"),
     # the scaling table's interval column names its kind; a mixed column marks this run's precision with *
     "pm.run_to_run": ("± run to run", "± 运行间"),

@@ -35,7 +35,10 @@ fresh processes add is of two kinds:
   measured spread, so it too holds for work it never saw.
 
 The workloads' ``cv`` values are estimates from ``P`` values each (few: the floor is a prior, not a
-promise); the run's own 95% factor still comes from its own repetitions.
+promise). As prior information about the spread's scale, the floor lends the run's 95% factor its
+degrees of freedom (``P - 1``; :data:`PRIOR_DOF` for the prior), so two repetitions give a factor of
+3.0 with a six-process profile rather than 15.6; it never lends its smaller scale: the spread stays the
+larger of the run's own and the floor (:class:`~measurefirst.results.kinds.RunToRun` says why).
 
 **Without a profile** (a fresh machine, a CI runner, a new user), repetitions inside one process are
 all a run knows, and they cannot see what a fresh process changes. A run then says so and widens its
@@ -89,6 +92,14 @@ BUDGET_S, QUICK_BUDGET_S = 1.0, 0.3
 WORKER_TIMEOUT_S = 300.0
 #: The environment variable naming the profile file.
 PROFILE_ENV = "MEASUREFIRST_PROFILE"
+#: The degrees of freedom measurefirst's prior lends a measured spread's 95% factor (a profile of this
+#: machine lends its ``processes - 1``; see :class:`~measurefirst.results.kinds.RunToRun`). Two, not the
+#: reference machine's five: the prior was measured on another machine, so its floor says little about
+#: this one's scale, and two is the least weight whose predictive t (``2 + n - 1`` degrees of freedom)
+#: has a finite variance from the fewest repetitions that measure a spread (``n = 2``), so the factor
+#: is set by the data's scale rather than by a tail with no variance: 3.9 at ``n = 2`` (3.0 with a
+#: six-process profile of this machine, 15.6 with no floor).
+PRIOR_DOF = 2
 #: Where a run-to-run floor came from (:attr:`~measurefirst.results.kinds.RunToRun.floor_source`): this
 #: machine's profile, or measurefirst's prior when this machine has none.
 FLOOR_SOURCES = ("profile", "prior")
@@ -211,6 +222,8 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     if source not in FLOOR_SOURCES:
         raise ValueError(f"source must be one of {', '.join(FLOOR_SOURCES)}; got {source!r}")
     floor = profile.floor(median)
+    # the floor lends its degrees of freedom only where it is one (a profile without busy-waits has none)
+    dof = 0 if not floor > 0 else profile.processes - 1 if source == "profile" else min(PRIOR_DOF, profile.processes - 1)
     rr = m.run_to_run
     notes: dict[str, Any] = {"noise_" + source: profile.key if source == "profile" else prior_name(profile)}
     if rr is None:
@@ -219,9 +232,11 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     elif rr.source == "repeats":
         factor = profile.inflation() if inflation is None else inflation
         notes["run_to_run_inflation"] = factor
-        rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source=source)
+        rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
+                     factor=spread_factor(rr.n, dof))
     elif rr.source == "processes":
-        rr = replace(rr, floor=max(rr.floor, floor), floor_source=source)
+        rr = replace(rr, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
+                     factor=spread_factor(rr.n, dof))
     else:
         return m
     return replace(m, run_to_run=rr, options={**m.options, **notes})

@@ -192,12 +192,21 @@ def pedantic_split(rounds: int) -> list[int]:
     return [rounds // k + (1 if i < rounds % k else 0) for i in range(k)]
 
 
-def _repeated(run: Callable[[dict[str, Any]], Measurement], opts: dict[str, Any], split: Sequence[int]) -> Measurement:
+def _repeated(run: Callable[[dict[str, Any]], Measurement], opts: dict[str, Any], split: Sequence[int],
+              real_clock: bool) -> Measurement:
     """One measurement from ``run(opts)``, or, with a ``split`` of its trials into repetitions, from one
-    run per repetition, merged (:func:`merge_repetitions`)."""
+    run per repetition, merged (:func:`merge_repetitions`), with the machine's noise profile (or the
+    prior) applied to the merged spread as ``benchmark()`` applies it to its own repetitions' (each
+    run's own, with no spread to widen, would be lost in the merge)."""
     if len(split) < 2:
         return run(opts)
-    return merge_repetitions([run({**opts, "trials": t}) for t in split], trials=int(opts["trials"]))
+    from ..measure.noise import for_benchmark
+
+    parts = [run({**opts, "trials": t, "noise_profile": False}) for t in split]
+    import torch
+
+    return for_benchmark(merge_repetitions(parts, trials=int(opts["trials"])), opts.get("noise_profile"),
+                         real_clock=real_clock, threads=torch.get_num_threads())
 
 
 def merge_repetitions(parts: Sequence[Measurement], *, trials: int) -> Measurement:
@@ -685,11 +694,12 @@ class MeasureSession:
             opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache", "cuda_graph")}
             timer = world.timer()
             m: Measurement = _repeated(lambda o: benchmark(sim_fn, label=name, device="cpu", timer=timer, **o),
-                                       opts, split)
+                                       opts, split, real_clock=False)
         else:
             for _ in range(warmup_rounds):
                 fn()
-            m = _repeated(lambda o: benchmark(fn, label=name, setup=setup, **o), opts, split)
+            m = _repeated(lambda o: benchmark(fn, label=name, setup=setup, **o), opts, split,
+                          real_clock=isinstance(opts.get("timer", "auto"), str))
         self.add(Record(name=name, nodeid=node.nodeid, module=node.nodeid.split("::")[0], label=label,
                         measurement=m, mode=mode, param=_node_params(node)[0], params=_node_params(node)[1]))
         return m

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..render.findings import finding_lines
-from ..render.text import cell, ci_range, format_relative, format_time, plain, time_unit, verdict_word
+from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
 from ..render.words import LANGS, change_words, flag_words, ratio_ci_words, undecided_words, verdict_words, word
 
@@ -177,7 +177,7 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         hw = None if ci is None else (ci[1] - ci[0]) / 2
         mark = " !" if any(f.severity != "info" for f in m.findings) else ""
         row = {"test": (r.label if _group_key(r, lang)[1] and r.label else r.display) + mark,
-               "median": format_time(m.median, hw, unit) + ("" if ci is None else f" ±{format_relative(m.ci_half_width_rel)}"
+               "median": format_time(m.median, hw, unit) + ("" if ci is None else f" {interval_rel(m)}"
                                                             + ("*" if mixed and not m.ci_includes_run_to_run else "")),
                "median_plain": format_time(m.median, hw, unit),
                "95% CI": _w(lang, "pt_na") if ci is None else ci_range(ci, hw, unit), "samples": _samples_cell(r, lang),

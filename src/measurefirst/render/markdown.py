@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .text import format_relative, format_time, plain, time_unit, verdict_word
+from .text import format_time, interval_rel, plain, time_unit, verdict_word
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -44,7 +44,7 @@ def pytest_run_lines(run: "PytestRun", lang: str) -> list[str]:
     rows = []
     for b in run.benchmarks:
         m = b.measurement
-        row = [b.name, format_time(m.median, None, time_unit(m.median)), format_relative(m.ci_half_width_rel)]
+        row = [b.name, format_time(m.median, None, time_unit(m.median)), interval_rel(m, pm=False)]
         if run.baseline is not None:
             row += list(_change(b.change, gate, lang)) if b.change is not None else ["", word("chg_new", lang)]
         rows.append(row)

@@ -11,7 +11,7 @@ import numpy as np
 from ..results.findings import ROOF_MAX
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, section, table
-from .text import format_relative, format_time, point_error
+from .text import format_time, interval_rel, point_error
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.fit import PowerFit
@@ -211,7 +211,7 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
             hw = None if m.ci is None else (m.ci[1] - m.ci[0]) / 2
             rows.append(Row([
                 label, num(p.n, str(p.n)), Cell(format_time(m.median, hw), m.median),
-                num(m.ci_half_width_rel, format_relative(m.ci_half_width_rel)),
+                num(m.ci_half_width_rel, interval_rel(m, pm=False)),
                 num(rel, "" if rel is None else f"{rel:.3g}×"), num(work, "" if work is None else f"{work:.3g}×"),
                 num(None if p.flops_per_s is None else p.flops_per_s / 1e9),
                 num(None if p.bytes_per_s is None else p.bytes_per_s / 1e9), num(p.intensity),

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence, Union, cast
 
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, secs, section, table
-from .text import ci_range, format_relative, format_time, spread_cell, time_unit
+from .text import ci_range, format_relative, format_time, interval_rel, spread_cell, time_unit
 from .words import verdict_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -110,7 +110,7 @@ def measurement_rows(ctx: Ctx, items: Sequence["Timed"]) -> list[Row]:
         rows.append(Row([
             label, secs(m.median, hw),
             Cell("n/a" if m.ci is None else ci_range(m.ci, hw, unit), None if m.ci is None else m.ci[0]),
-            num(m.ci_half_width_rel, format_relative(m.ci_half_width_rel)),
+            num(m.ci_half_width_rel, interval_rel(m, pm=False)),
             Cell(spread_cell(m, ctx.lang)), num(m.precision_half_width_rel, "±" + format_relative(m.precision_half_width_rel)),
             secs(m.iqr), secs(m.min, hw), secs(m.mean, hw), num(m.n_used, samples),
             "" if m.warmup is None else ctx.t("warmup_calls", calls=m.warmup.calls),

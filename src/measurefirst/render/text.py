@@ -122,9 +122,37 @@ def format_relative(fraction: float) -> str:
     return f"{fraction:.1%}" if fraction >= 0.001 else f"{fraction:.2%}"
 
 
+#: The headline interval is shown as ``±x%`` while its upper side is at most this far above the median
+#: (the two sides then differ by a tenth of a side or less), as ``-a%/+b%`` beyond it, and as a factor
+#: ``×/÷f`` from :data:`FACTOR_FROM` up (the next run may take twice as long or more).
+SYMMETRIC_UP_TO = 0.10
+FACTOR_FROM = 1.0
+
+
+def interval_rel(m: "Measurement", pm: bool = True) -> str:
+    """The headline interval relative to the median, as every output shows it (the numbers are the JSON's
+    ``interval.half_width`` and ``interval.sides_rel``): ``±2.2%`` (``2.2%`` with ``pm=False``, for a
+    column headed ``±``) while the sides nearly agree, ``-31%/+45%`` where they differ, ``×/÷4.2`` (the
+    wider side's factor) when the next run may take twice as long or more. The interval is on the log
+    scale, so its lower end is never 0, and a relative figure above 100% below the median cannot be shown."""
+    sides = m.ci_sides_rel
+    if sides is None or sides[1] <= SYMMETRIC_UP_TO or not math.isfinite(sides[1]):
+        text = format_relative(m.ci_half_width_rel)
+        return "±" + text if pm and text != "n/a" else text
+    down, up = sides
+    if up < FACTOR_FROM:
+        return f"-{format_relative(down)}/+{format_relative(up)}"
+    return f"×/÷{max(1.0 + up, 1.0 / (1.0 - down) if down < 1.0 else math.inf):.3g}"
+
+
 def ci_range(ci: tuple[float, float], half_width: float | None, unit: tuple[str, float]) -> str:
-    """``"260.78–262.48 µs"``: both ends in one unit, with the digits the half-width supports."""
+    """``"260.78–262.48 µs"``: both ends in one unit, with the digits the half-width supports, and the
+    lower end with two significant figures at least (a wide interval's lower end is never shown as 0)."""
     lo, hi = (format_time(x, half_width, unit).rsplit(" ", 1)[0] for x in ci)
+    low = ci[0] / unit[1]
+    if low > 0 and math.isfinite(low) and low < 10 ** (1 - decimals_for(low, None if half_width is None
+                                                                      else half_width / unit[1])):
+        lo = f"{low:.2g}"
     return f"{lo}–{hi} {unit[0]}"
 
 
@@ -175,10 +203,10 @@ def interval_words(m: "Measurement", lang: str = "en") -> str:
     precision (…; run to run: not measured: how to measure it)``."""
     if m.ci_includes_run_to_run:
         assert m.run_to_run is not None
-        return word("m_ci_next", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang),
+        return word("m_ci_next", lang, rel=interval_rel(m), ci=ci_text(m, lang),
                     spread=format_relative(m.run_to_run.spread), source=spread_source_words(m, lang),
                     prec=precision_words(m, lang))
-    return word("m_ci_prec", lang, rel=format_relative(m.ci_half_width_rel), ci=ci_text(m, lang),
+    return word("m_ci_prec", lang, rel=interval_rel(m), ci=ci_text(m, lang),
                 how=word("rtr_how" if m.imported is None else "rtr_how_imported", lang))
 
 
@@ -203,7 +231,7 @@ def measurement_repr(m: "Measurement") -> str:
     if m.summary is None:
         return f"<Measurement {m.label!r}: no samples [{m.device}, {m.timer}]>"
     return (f"<Measurement {m.label!r}: median {format_time(m.median)} "
-            f"±{format_relative(m.ci_half_width_rel)}, {m.n_rounds} samples × {m.loop_counts[-1]} calls "
+            f"{interval_rel(m)}, {m.n_rounds} samples × {m.loop_counts[-1]} calls "
             f"[{m.device}, {m.timer}]{'' if m.complete else ' incomplete'}"
             f"{', ' + str(len(m.findings)) + ' finding(s)' if m.findings else ''}>")
 
@@ -316,7 +344,7 @@ def measurement_table(measurements: Iterable["Measurement"], *, title: str | Non
         samples = f"{m.n_rounds}" + (word("preempted_paren", lang, n=m.n_samples - m.n_used)
                                    if m.n_samples != m.n_used else "")
         table.add_row(
-            cell(label), format_time(m.median, hw, unit), ci_cell, format_relative(m.ci_half_width_rel),
+            cell(label), format_time(m.median, hw, unit), ci_cell, interval_rel(m, pm=False),
             spread_cell(m, lang), "±" + format_relative(m.precision_half_width_rel),
             format_time(m.iqr, None, unit), format_time(m.min, hw, unit),
             samples + " × " + (str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}-{numbers[-1]}"), warm,
@@ -441,7 +469,7 @@ def grid_table(cells: "Mapping[tuple[str, str], Measurement]", *, title: str | N
             marked = marked or bool(mark)
             style = _relative_style(m.median / best[c] if best[c] > 0 else math.nan)
             text = cell(format_time(m.median, hw), style)
-            text.append(f" ±{format_relative(m.ci_half_width_rel)}{mark}")
+            text.append(f" {interval_rel(m)}{mark}")
             out.append(text)
         table.add_row(*out)
     if marked:
@@ -481,7 +509,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
         b = result.bound(p, overhead)
         table.add_row(
             f"{p.n}{mark}", format_time(m.median, None if m.ci is None else (m.ci[1] - m.ci[0]) / 2),
-            format_relative(m.ci_half_width_rel), "" if rel is None else f"{rel:.3g}x",
+            interval_rel(m, pm=False), "" if rel is None else f"{rel:.3g}x",
             "" if work is None else f"{work:.3g}x",
             "" if p.flops_per_s is None else f"{p.flops_per_s / 1e9:.3g}",
             "" if p.bytes_per_s is None else f"{p.bytes_per_s / 1e9:.3g}",

@@ -355,11 +355,11 @@ WORDS: Words = {
     "incomplete_paren": (" (incomplete)", "（未完成）"),
     "ci_text": ("95% CI {range}", "95% 置信区间 {range}"),
     # the two uncertainties of a measurement: where the next run may land, and this run's precision
-    "m_ci_next": (" ±{rel} run to run ({ci}, where the next run may land; spread ±{spread} per run from {source}; "
+    "m_ci_next": (" {rel} run to run ({ci}, where the next run may land; spread ±{spread} per run from {source}; "
                   "this run's precision ±{prec})",
-                  " ±{rel} 运行间（{ci}，下一次运行可能落在的范围；每次运行的离散度 ±{spread}，来自{source}；本次运行的精度 ±{prec}）"),
-    "m_ci_prec": (" ±{rel} this run's precision ({ci}; run to run: not measured: {how})",
-                  " ±{rel} 本次运行的精度（{ci}；运行间离散度：未测量：{how}）"),
+                  " {rel} 运行间（{ci}，下一次运行可能落在的范围；每次运行的离散度 ±{spread}，来自{source}；本次运行的精度 ±{prec}）"),
+    "m_ci_prec": (" {rel} this run's precision ({ci}; run to run: not measured: {how})",
+                  " {rel} 本次运行的精度（{ci}；运行间离散度：未测量：{how}）"),
     "prec_unbounded": ("not bounded: the machine changed speed in stretches as long as the run; a longer budget "
                        "bounds it", "无界：机器的速度变化持续时间与运行一样长；更长的预算可以界定它"),
     "col_run_to_run": ("run to run", "运行间"),

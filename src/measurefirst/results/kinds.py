@@ -178,7 +178,26 @@ class RunToRun:
     long (0 without one); ``floor_source`` says where it came from: ``"profile"`` (this machine's),
     ``"prior"`` (measurefirst's prior, where this machine has no profile), or ``""`` (none). The spread used is the larger:
     repetitions inside one process cannot see what changes between processes (address layout,
-    allocator state, thread placement), the profile measured exactly that."""
+    allocator state, thread placement), the profile measured exactly that.
+
+    **Few values, with a floor** (``prior_dof``). Two repetitions alone give t(0.975, 1) = 12.7, a
+    factor of 15.6 with the centre's own uncertainty: a spread of 20% becomes a factor of 18 either way,
+    an interval no one can use. A floor is prior information about the spread's scale, measured from other values: this
+    machine's profile from ``P`` fresh processes (``P - 1`` degrees of freedom), measurefirst's prior
+    from another machine (worth fewer: :data:`measurefirst.measure.noise.PRIOR_DOF`). Taken as a
+    conjugate (scaled inverse chi-square) prior worth ``prior_dof`` values, the posterior predictive of
+    the next run is Student's t with ``prior_dof + n - 1`` degrees of freedom and the pooled scale
+    ``s^2 = (prior_dof * floor^2 + (n - 1) * cv^2) / (prior_dof + n - 1)``, times ``sqrt(1 + 1/n)``;
+    ``factor`` is that t quantile (:func:`spread_factor` of ``n`` and ``prior_dof``). The scale used is
+    **not** pulled below the measured ``cv``: the spread stays ``max(cv, floor)``, which is never below the
+    pooled ``s``, so the interval is never narrower than the conjugate one. The floor is the spread of
+    the quietest work (a busy-wait) of that length, a lower bound on any work's spread, not the scale
+    of this one; pooling it would narrow a noisy call's interval by a busy-wait's quiet, and two values
+    cannot say which is right. When in doubt, widen: the floor lends its degrees of freedom, never its
+    smaller scale. ``prior_dof`` is 0 (and the factor the measured values' own) without a floor, and in
+    files written before it existed. The relative half-width on the log scale is
+    ``factor * log(1 + spread)``: the interval runs from ``median / exp(...)`` to ``median * exp(...)``,
+    so its lower end is never 0."""
 
     cv: float
     source: str
@@ -187,6 +206,8 @@ class RunToRun:
     medians_ns: tuple[float, ...] = ()
     floor: float = 0.0
     floor_source: str = ""
+    #: the degrees of freedom the floor lends the factor (see above; 0: none)
+    prior_dof: int = 0
 
     @property
     def spread(self) -> float:
@@ -200,7 +221,8 @@ class RunToRun:
 
     def to_dict(self) -> dict[str, Any]:
         return {"cv": self.cv, "source": self.source, "n": self.n, "factor": self.factor,
-                "medians_ns": list(self.medians_ns), "floor": self.floor, "floor_source": self.floor_source}
+                "medians_ns": list(self.medians_ns), "floor": self.floor, "floor_source": self.floor_source,
+                "prior_dof": self.prior_dof}
 
 
 def spread_from_medians(medians_ns: Sequence[float], source: str) -> RunToRun | None:
@@ -218,12 +240,13 @@ def spread_from_medians(medians_ns: Sequence[float], source: str) -> RunToRun | 
                     medians_ns=tuple(good))
 
 
-def spread_factor(n: int) -> float:
-    """The 95% factor for a spread measured from ``n`` independent values: t(0.975, n - 1), inflated by
-    sqrt(1 + 1/n) (the spread's own centre is estimated too), never below the normal quantile."""
+def spread_factor(n: int, prior_dof: int = 0) -> float:
+    """The 95% factor for a spread measured from ``n`` independent values: t(0.975, n - 1 + prior_dof),
+    inflated by sqrt(1 + 1/n) (the spread's own centre is estimated too), never below the normal
+    quantile. ``prior_dof``: the degrees of freedom a floor lends (see :class:`RunToRun`)."""
     if n < 2:
         return math.inf
-    return max(stats.t975(n - 1) * math.sqrt(1.0 + 1.0 / n), stats.Z95)
+    return max(stats.t975(n - 1 + max(prior_dof, 0)) * math.sqrt(1.0 + 1.0 / n), stats.Z95)
 
 
 @dataclass(frozen=True)
@@ -424,6 +447,15 @@ class Measurement(ResultBase):
         return (ci[1] - ci[0]) / 2.0 / med
 
     @property
+    def ci_sides_rel(self) -> tuple[float, float] | None:
+        """The headline interval's two sides relative to the median, ``(1 - low / median, high / median - 1)``:
+        apart, because on the log scale a wide interval reaches further up than down (``None``: no interval)."""
+        ci, med = self.ci, self.median
+        if ci is None or not med > 0:
+            return None
+        return (max(0.0, 1.0 - ci[0] / med), max(0.0, ci[1] / med - 1.0))
+
+    @property
     def ci(self) -> tuple[float, float] | None:
         """The headline 95% interval of the median per-call time, seconds: where the next run's median
         may land. On the log scale (spreads are relative: a run as likely half as fast as twice), each
@@ -494,6 +526,7 @@ class Measurement(ResultBase):
         d["interval"] = {"kind": "run_to_run" if self.ci_includes_run_to_run else "precision",
                          "ci_seconds": None if self.ci is None else list(self.ci),
                          "half_width": self.ci_half_width_rel,
+                         "sides_rel": None if self.ci_sides_rel is None else list(self.ci_sides_rel),
                          "precision_ci_seconds": None if self.precision_ci is None else list(self.precision_ci),
                          "precision_half_width": self.precision_half_width_rel}
         if self.run_to_run is not None:
@@ -830,7 +863,8 @@ def _run_to_run(v: Any, path: str) -> RunToRun | None:
                     n=_int(d.get("n"), f"{path}.n", 0),
                     factor=float(_num(d.get("factor"), f"{path}.factor", minimum=0.0, finite=False)),
                     medians_ns=tuple(_num(x, f"{path}.medians_ns[{i}]", minimum=0.0) for i, x in enumerate(medians)),
-                    floor=float(_num(d.get("floor", 0.0), f"{path}.floor", minimum=0.0)), floor_source=floor_source)
+                    floor=float(_num(d.get("floor", 0.0), f"{path}.floor", minimum=0.0)), floor_source=floor_source,
+                    prior_dof=_int(d.get("prior_dof", 0), f"{path}.prior_dof", 0))
 
 
 def _imported(v: Any, path: str) -> Imported | None:
