@@ -14,7 +14,7 @@ import pytest
 
 from measurefirst import benchmark
 from measurefirst.measure import stats
-from measurefirst.measure.noise import PRIOR_DOF, NoiseProfile, ProfileEntry, apply_profile, profile_key
+from measurefirst.measure.noise import PRIOR_DOF, NoiseProfile, ProfileEntry, apply_profile, lent_dof, profile_key
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.render.text import FACTOR_FROM, SYMMETRIC_UP_TO, ci_range, interval_rel, interval_words, time_unit
 from measurefirst.results.kinds import Measurement, RunToRun, spread_factor
@@ -74,24 +74,44 @@ def test_the_prior_lends_fewer_degrees_of_freedom_than_its_reference_machine():
 def test_the_measured_spread_is_never_pulled_below_itself():
     """A call noisier than the busy-wait floor keeps its own spread: the floor is a lower bound on the
     scale, and the spread used is never below the conjugate pooled scale."""
-    m = _with_cv(_two_repeats(), 0.2)
+    floor = _profile().floor(_two_repeats().median)
+    m = _with_cv(_two_repeats(), 2 * floor)  # within what chance allows of the floor: it lends its dof
     out = apply_profile(m, _profile(inflation=1.0)).run_to_run
-    assert out.floor < out.cv == m.run_to_run.cv and out.spread == out.cv
+    assert out.floor < out.cv == m.run_to_run.cv and out.spread == out.cv and out.prior_dof == 5
     pooled = math.sqrt((out.prior_dof * out.floor ** 2 + (out.n - 1) * out.cv ** 2) / (out.prior_dof + out.n - 1))
     assert out.spread > pooled
     quiet = apply_profile(_with_cv(_two_repeats(), 0.0), _profile(inflation=1.0)).run_to_run
     assert quiet.spread == quiet.floor > 0  # and never below the floor
 
 
+def test_a_spread_the_floor_cannot_explain_borrows_nothing_from_it():
+    """A prior-data conflict: two repetitions spread beyond what the floor allows by chance ((cv/floor)^2
+    above the 95% quantile of F(n - 1, dof), 6.61 for F(1, 5)): the floor says nothing about this work's
+    scale and lends no degrees of freedom; the factor is the two values' own. Exactly at the edge."""
+    m0 = _two_repeats()
+    floor = _profile().floor(m0.median)
+    edge = math.sqrt(stats.f_quantile(0.95, 1, 5))
+    assert edge == pytest.approx(stats.t975(5))  # F(1, d) = t(d)^2
+    inside = apply_profile(_with_cv(m0, floor * edge * 0.999), _profile(inflation=1.0)).run_to_run
+    outside = apply_profile(_with_cv(m0, floor * edge * 1.001), _profile(inflation=1.0)).run_to_run
+    assert inside.prior_dof == 5 and inside.factor == pytest.approx(spread_factor(2, 5))
+    assert outside.prior_dof == 0 and outside.factor == pytest.approx(spread_factor(2))
+    far = apply_profile(_with_cv(m0, 0.2), _profile(inflation=1.0))  # 40 times the floor
+    assert far.run_to_run.prior_dof == 0 and far.run_to_run.spread == 0.2
+    assert far.ci[0] > 0 and far.ci_sides_rel[1] > 8.0  # honest: two values that far apart bound nothing
+
+
 def test_the_old_absurd_case_is_bounded_and_its_lower_end_is_not_zero():
-    """Two repetitions 20% apart: alone, a factor over 10 either way (the +889% of a pedantic run); with
-    this machine's profile, the next run within a factor of 2 to 3."""
-    m = _with_cv(_two_repeats(), 0.2)
+    """Two repetitions alone: a factor over 10 either way (the +889% of a pedantic run); with this
+    machine's profile and a spread the floor can explain, the next run within a few percent."""
+    m0 = _two_repeats()
+    floor = _profile().floor(m0.median)
+    m = _with_cv(m0, 2 * floor)
     old_down, old_up = m.ci_sides_rel
-    assert old_up > 8.0 and m.ci_half_width_rel > 4.0
+    assert old_up > 0.1 and m.ci[0] > 0
     new = apply_profile(m, _profile(inflation=1.0))
     down, up = new.ci_sides_rel
-    assert up < 2.0 and 0 < down < up and new.ci[0] > 0
+    assert 0 < down < up and new.ci[0] > 0
     assert up < old_up / 4
 
 
@@ -109,7 +129,7 @@ def test_the_lower_end_is_positive_and_never_shown_as_zero(cv):
 def test_every_output_shows_the_sides_the_json_holds():
     base = _two_repeats()
     seen = set()
-    for cv in (0.0005, 0.1, 0.5):
+    for cv in (0.0005, 0.02, 0.5):
         m = apply_profile(_with_cv(base, cv), _profile())
         d = json.loads(json.dumps(m.to_dict()))
         down, up = d["interval"]["sides_rel"]
@@ -195,7 +215,9 @@ def test_pedantic_rounds_on_the_real_clock_get_the_prior(pytester, monkeypatch):
     m = _the_measurement(pt.path / "run.json")
     rr = m.run_to_run
     assert m.repeats == (5, 5) and rr.source == "repeats" and rr.n == 2 and not m.discard_preempted
-    assert rr.floor_source == "prior" and rr.prior_dof == PRIOR_DOF and rr.factor == spread_factor(2, PRIOR_DOF)
+    # the prior lends its degrees of freedom unless the two repetitions spread beyond what it explains
+    assert rr.floor_source == "prior" and rr.prior_dof == lent_dof(rr.cv, 2, rr.floor, PRIOR_DOF)
+    assert rr.factor == spread_factor(2, rr.prior_dof)
     assert "noise_prior" in m.options and m.ci[0] > 0
     result.stdout.fnmatch_lines([f"*test_p*{interval_rel(m)}*"])
 
@@ -208,3 +230,12 @@ def test_the_lecture_shows_a_wide_interval_by_its_sides_too():
     assert demos._ci(narrow) == f"{narrow.ci_half_width_rel:.1%}"
     assert demos._ci(wide) == interval_rel(wide, pm=False) and demos._ci_words(wide, "en").startswith(demos._ci(wide))
     assert interval_rel(wide) in demos._ci_words(wide, "zh")
+
+
+@pytest.mark.parametrize("d1, d2, table", [(1, 2, 18.51), (1, 5, 6.61), (4, 5, 5.19), (2, 10, 4.10), (10, 2, 19.40),
+                                           (3, 30, 2.92)])
+def test_f_quantile_matches_the_printed_table(d1, d2, table):
+    """The 95% points of F that the conflict rule reads (a printed table's values, to its two decimals)."""
+    assert stats.f_quantile(0.95, d1, d2) == pytest.approx(table, abs=0.006)
+    with pytest.raises(ValueError):
+        stats.f_quantile(1.0, d1, d2)

@@ -72,6 +72,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
+from . import stats
 from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS,
                              PROFILE_SCHEMA_VERSION as PROFILE_SCHEMA_VERSION, NoiseProfile as NoiseProfile,
                              ProfileEntry as ProfileEntry)
@@ -232,14 +233,27 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     elif rr.source == "repeats":
         factor = profile.inflation() if inflation is None else inflation
         notes["run_to_run_inflation"] = factor
+        dof = lent_dof(rr.cv * factor, rr.n, floor, dof)
         rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
                      factor=spread_factor(rr.n, dof))
     elif rr.source == "processes":
+        dof = lent_dof(rr.cv, rr.n, floor, dof)
         rr = replace(rr, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
                      factor=spread_factor(rr.n, dof))
     else:
         return m
     return replace(m, run_to_run=rr, options={**m.options, **notes})
+
+
+def lent_dof(cv: float, n: int, floor: float, dof: int) -> int:
+    """The degrees of freedom a floor lends a spread ``cv`` measured from ``n`` values: ``dof``, unless the
+    values contradict the floor (a prior-data conflict): their spread above it by more than chance
+    allows, ``(cv / floor)^2`` beyond the 95% quantile of F(n - 1, dof). Then the floor says nothing
+    about this work's scale and lends nothing: the factor is the values' own (wide with few of them;
+    when in doubt, widen)."""
+    if dof <= 0 or n < 2 or not floor > 0 or not cv > floor:
+        return dof
+    return 0 if (cv / floor) ** 2 > stats.f_quantile(0.95, n - 1, dof) else dof
 
 
 def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None", real_clock: bool,

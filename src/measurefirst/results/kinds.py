@@ -194,8 +194,9 @@ class RunToRun:
     the quietest work (a busy-wait) of that length, a lower bound on any work's spread, not the scale
     of this one; pooling it would narrow a noisy call's interval by a busy-wait's quiet, and two values
     cannot say which is right. When in doubt, widen: the floor lends its degrees of freedom, never its
-    smaller scale. ``prior_dof`` is 0 (and the factor the measured values' own) without a floor, and in
-    files written before it existed. The relative half-width on the log scale is
+    smaller scale. ``prior_dof`` is 0 (and the factor the measured values' own) without a floor, where the
+    values contradict the floor (their spread above it beyond chance: :func:`measurefirst.measure.noise.lent_dof`),
+    and in files written before it existed. The relative half-width on the log scale is
     ``factor * log(1 + spread)``: the interval runs from ``median / exp(...)`` to ``median * exp(...)``,
     so its lower end is never 0."""
 
