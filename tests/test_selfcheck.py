@@ -199,7 +199,7 @@ def test_round_trip_and_validation():
     assert back.rows == sc.rows and back.traps == sc.traps and back.machine == sc.machine
     assert [m.samples_ns for m in back.measurements] == [m.samples_ns for m in sc.measurements]
     data = json.loads(sc.to_json())
-    assert data["kind"] == "selfcheck" and data["status"] == "pass" and data["schema_version"] == 1
+    assert data["kind"] == "selfcheck" and data["status"] == "pass" and data["schema_version"] == 2
     with pytest.raises(ValueError, match="newer"):
         SelfCheck.from_dict({**data, "schema_version": 99})
     with pytest.raises(ValueError, match="selfcheck"):
