@@ -154,15 +154,15 @@ def cpu_share(wall_ns: float, cpu_ns: float) -> float | None:
     return min(1.0, max(0.0, cpu_ns / wall_ns))
 
 
-def off_cpu_allowance(wall_ns: float, cpu_ns: float, seen_ns: float, sampled_ns: float) -> float:
-    """How far a thread's time off the CPU could lengthen a median of samples: the time off the CPU
-    (``wall_ns - cpu_ns``) less what the busy-wait's own clock saw (``seen_ns``, already in the noise), as
-    a share of the samples' total time ``sampled_ns``, twice (a median carries at most twice the mean of
-    what is spread over the samples). Infinite when nothing was sampled."""
+def off_cpu_allowance(wall_ns: float, cpu_ns: float, seen_ns: float, calls_ns: float) -> float:
+    """How far a thread's time off the CPU could lengthen a median of samples, relative to the truth: the
+    time off the CPU (``wall_ns - cpu_ns``) less what the busy-wait's own clock saw (``seen_ns``, already
+    in the noise), over the true time of the calls the samples made (``calls_ns``), twice (a median
+    carries at most twice the mean of what is spread over the samples). Infinite when nothing was sampled."""
     unseen = max(0.0, (wall_ns - cpu_ns) - seen_ns)
     if unseen == 0.0:
         return 0.0
-    return 2.0 * unseen / sampled_ns if sampled_ns > 0 else math.inf
+    return 2.0 * unseen / calls_ns if calls_ns > 0 else math.inf
 
 
 @dataclass(frozen=True)
@@ -531,7 +531,7 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             truth = spin.truth(gap)
             sampled = spin.sampled(m, truth.gap_ns)
             # on a busy core, how far the time off the CPU that the busy-wait did not see could lengthen it
-            off = (off_cpu_allowance(wall_ns, cpu_ns, spin.overrun(), float(sum(m.samples_ns)))
+            off = (off_cpu_allowance(wall_ns, cpu_ns, spin.overrun(), sum(m.numbers) * truth.per_call_ns)
                    if share is not None and share < MIN_CPU_SHARE else None)
             spin.reset()
             ms.append(m)
