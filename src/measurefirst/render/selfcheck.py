@@ -185,7 +185,7 @@ def verdict_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
     if status == "noisy":
         if sc.busy:
             lines = [say("verdict.busy", lang, n=len(sc.noisy_rows) + len(sc.noisy_traps),
-                         share=_share(sc.machine.cpu_share), min=_share(MIN_CPU_SHARE))]
+                         share=_share(sc.machine.cpu_share))]
         else:
             lines = [say("verdict.noisy", lang, n=len(sc.noisy_rows))]
         for r in sc.noisy_rows:

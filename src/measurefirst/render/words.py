@@ -1123,13 +1123,14 @@ WORDS: Words = {
                       "  失败 {duration} {method}：估计 {estimate}，真值 {truth}（{error}，容差 ±{tol}）。{why}"),
     "sc.noisy.row": ("  NOISY {duration} {method}: {error} against ±{tol}, noise {noise}",
                      "  噪声过大 {duration} {method}：{error}，容差 ±{tol}，噪声 {noise}"),
-    "sc.verdict.busy": ("verdict: NOISY, the machine was too busy to judge. This check's own thread got as little "
-                        "as {share} of a core (a quiet core gives it {min} or more), and {n} check(s) read long by "
-                        "no more than the time taken from them, so neither a pass nor a fault can be claimed. "
+    "sc.verdict.busy": ("verdict: NOISY, the machine was too busy to judge. Other work took the CPU from this "
+                        "check's own thread (it got as little as {share} of a core), and {n} check(s) missed the "
+                        "tolerance by no more than the noise and the time taken from them, so neither a pass nor a "
+                        "fault can be claimed. "
                         "Close other work, or give the check a core of its own (taskset -c 1 measurefirst "
                         "selfcheck --quick), and run it again.",
-                        "结论：噪声过大，机器太忙，无法判定。自检线程最少只得到一个核的 {share}（安静的核至少给 "
-                        "{min}），有 {n} 项检查的读数偏长，但不超过被占用的时间，既不能判为通过，也不能判为故障。"
+                        "结论：噪声过大，机器太忙，无法判定。其他任务占用了自检线程的 CPU（它最少只得到一个核的 "
+                        "{share}），有 {n} 项检查超出容差的部分不超过噪声与被占用的时间，既不能判为通过，也不能判为故障。"
                         "请关掉其他任务，或给自检一个独占的核（taskset -c 1 measurefirst selfcheck --quick），然后重跑。"),
     "sc.busy.row": ("  NOISY {duration} {method}: {error} against ±{tol}, noise {noise}; this thread got {share} of "
                     "a core, and its time off the CPU could lengthen the reading by up to {off}",

@@ -41,10 +41,10 @@ class Row:
     ``launch_bound``, ``overhead_bound``, ``error``, ``fallback_truth``, ``busy``) with ``detail`` holding
     any message. ``status``: ``pass``, ``fail``, ``noisy`` (judged); ``info`` (shown, not judged); ``skip``.
     ``cpu_share``: the share of a core the checking thread got while the row ran (CPU time over wall time;
-    None where not measured: on CUDA, or a file from before version 2). ``off_cpu``: while that share was
-    under :data:`~measurefirst.results.findings.MIN_CPU_SHARE`, how far the time the thread spent off the
-    CPU, unseen by the busy-wait's own clock, could lengthen the estimate (relative; None otherwise): a
-    reading too long by no more than the tolerance, the noise and this is ``noisy`` with the note ``busy``.
+    None where not measured: on CUDA, or a file from before version 2). ``off_cpu``: how far the time the
+    thread spent off the CPU, unseen by the busy-wait's own clock, could lengthen the estimate (relative;
+    0 on a quiet core; None where not measured): a reading too long by no more than the tolerance, the
+    noise and this is ``noisy`` with the note ``busy``.
     """
 
     duration_s: float

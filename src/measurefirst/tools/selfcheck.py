@@ -30,14 +30,14 @@ truth's drift. References are shown, not judged (INFO).
 
 **A busy machine** (:func:`cpu_share`, :func:`off_cpu_allowance`). While each host row and trap runs, the
 checking thread's CPU time (:func:`~measurefirst.measure.timers.thread_cpu_clock`) is read beside the wall
-clock: a busy-wait spins all the time it is given, so on a quiet core it gets all of it, and a share under
-:data:`~measurefirst.results.findings.MIN_CPU_SHARE` means other work took the core. The time it spent off
-the CPU that the busy-wait's own stamps did not see (preemption between the timer's reads and the call,
-which the exact noise above cannot count) could lengthen the estimate by up to twice its share of the
-sampled time; a reading *longer* than the truth by no more than the tolerance, the noise and that is NOISY
-with the note ``busy``, not FAIL. A reading too short, or too long on a quiet core, still fails: load only
-ever lengthens a reading, and a quiet machine hides nothing. A timing trap (the cold first call) missed
-while the thread got under that share is NOISY too. The least share, the most tasks seen waiting to run
+clock: a busy-wait spins all the time it is given, so on a quiet core it gets all of it. The time it spent
+off the CPU that the busy-wait's own stamps did not see (preemption between the timer's reads and the
+call, which the exact noise above cannot count) could lengthen the estimate by up to twice its share of
+the sampled calls' true time; a reading *longer* than the truth by no more than the tolerance, the noise
+and that is NOISY with the note ``busy``, not FAIL. On a quiet core that time is nil, so a reading too
+long fails as before; a reading too short fails however busy the core: load only ever lengthens a reading.
+A share under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` makes the machine ``busy`` (a finding),
+and a timing trap (the cold first call) missed while the thread got under it is NOISY too. The least share, the most tasks seen waiting to run
 (``/proc/loadavg``) and the machine's state (``quiet``, ``busy``, ``unknown``) are kept in :class:`Machine`.
 On CUDA the rows are timed on the GPU and the host thread may block in a synchronize: no share is taken.
 
@@ -530,9 +530,9 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             wall_ns, cpu_ns, share = gauge.stop(started)
             truth = spin.truth(gap)
             sampled = spin.sampled(m, truth.gap_ns)
-            # on a busy core, how far the time off the CPU that the busy-wait did not see could lengthen it
+            # how far the time off the CPU that the busy-wait did not see could lengthen it (0 on a quiet core)
             off = (off_cpu_allowance(wall_ns, cpu_ns, spin.overrun(), sum(m.numbers) * truth.per_call_ns)
-                   if share is not None and share < MIN_CPU_SHARE else None)
+                   if share is not None else None)
             spin.reset()
             ms.append(m)
             # the machine's share of the error: how far the interruptions moved the very samples the
