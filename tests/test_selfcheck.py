@@ -72,10 +72,11 @@ def test_judge_on_a_busy_core(error, noise, busy, expected):
 def test_cpu_share_and_the_time_off_the_cpu():
     assert cpu_share(10_000, 3_000) == 0.3 and cpu_share(10_000, 10_050) == 1.0  # clocks tick apart
     assert cpu_share(0, 0) is None
-    # 7 µs off the CPU, 2 µs of it seen by the busy-wait's own clock: 5 µs over 20 µs of calls, twice
-    assert off_cpu_allowance(10_000, 3_000, 2_000, 20_000) == 0.5
-    assert off_cpu_allowance(10_000, 3_000, 9_000, 20_000) == 0.0  # all of it seen: already in the noise
-    assert off_cpu_allowance(10_000, 3_000, 0, 0) == math.inf
+    # 7 µs off the CPU in the timed windows, 2 µs of it seen by the busy-wait's own clock: 5 µs over 20 µs
+    # of calls, twice
+    assert off_cpu_allowance(7_000, 2_000, 20_000) == 0.5
+    assert off_cpu_allowance(7_000, 9_000, 20_000) == 0.0  # all of it seen: already in the noise
+    assert off_cpu_allowance(7_000, 0, 0) == math.inf
 
 
 def test_overrun_counts_the_calls_that_ended_late_even_when_all_did():

@@ -154,12 +154,12 @@ def cpu_share(wall_ns: float, cpu_ns: float) -> float | None:
     return min(1.0, max(0.0, cpu_ns / wall_ns))
 
 
-def off_cpu_allowance(wall_ns: float, cpu_ns: float, seen_ns: float, calls_ns: float) -> float:
-    """How far a thread's time off the CPU could lengthen a median of samples, relative to the truth: the
-    time off the CPU (``wall_ns - cpu_ns``) less what the busy-wait's own clock saw (``seen_ns``, already
+def off_cpu_allowance(off_ns: float, seen_ns: float, calls_ns: float) -> float:
+    """How far a thread's time off the CPU inside the timed windows (``off_ns``) could lengthen a median of
+    samples, relative to the truth: that time less what the busy-wait's own clock saw (``seen_ns``, already
     in the noise), over the true time of the calls the samples made (``calls_ns``), twice (a median
     carries at most twice the mean of what is spread over the samples). Infinite when nothing was sampled."""
-    unseen = max(0.0, (wall_ns - cpu_ns) - seen_ns)
+    unseen = max(0.0, off_ns - seen_ns)
     if unseen == 0.0:
         return 0.0
     return 2.0 * unseen / calls_ns if calls_ns > 0 else math.inf
@@ -307,6 +307,37 @@ def _row(duration_s: float, method: str, truth_s: float | None, source: str, est
 
 def _skip(duration_s: float, method: str, note: str, detail: str = "", source: str = "") -> Row:
     return Row(duration_s, method, None, source, None, None, None, None, SKIP, note, detail)
+
+
+# ---- the time off the CPU inside the timed windows -----------------------------------------------
+class _Watched:
+    """A :class:`~measurefirst.measure.timers.Timer` that adds up, around each reading, how long the thread
+    was off the CPU (the wall clock's time less the thread's CPU time): what a busy machine took from inside
+    the timed windows, where the busy-wait's own clock cannot see it between calls."""
+
+    def __init__(self, inner: Timer, gauge: "_Gauge") -> None:
+        self.inner, self.gauge, self.off_ns = inner, gauge, 0.0
+        self.kind, self.resolution_ns = inner.kind, inner.resolution_ns
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        wall, cpu = self.gauge.wall, self.gauge.cpu
+        w0, c0 = wall(), cpu()
+        r = self.inner.time(run, prelude)
+        c1, w1 = cpu(), wall()
+        self.off_ns += max(0, (w1 - w0) - (c1 - c0))
+        return r
+
+    def now_ns(self) -> int:
+        return self.inner.now_ns()
+
+    def synchronize(self) -> None:
+        self.inner.synchronize()
+
+    def probe(self) -> Callable[[], object]:
+        return self.inner.probe()
+
+    def marks(self) -> Marks:
+        return self.inner.marks()
 
 
 # ---- fault injection ------------------------------------------------------------------------------
@@ -517,7 +548,7 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             progress("row", d_s, method)
             gap = _loop_gap(spin, gap_calls) if not world.simulated else 0.0
             spin.reset()
-            the_timer: Timer | str = timer if timer is not None else world.timer(cpu)
+            the_timer = _Watched(timer if timer is not None else world.timer(cpu), gauge)
             started = gauge.start()
             try:
                 if fixed:
@@ -527,11 +558,11 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             except BenchmarkError as exc:
                 rows.append(Row(d_s, method, None, "self", None, None, tol, None, FAIL, "error", str(exc)))
                 return
-            wall_ns, cpu_ns, share = gauge.stop(started)
+            share = gauge.stop(started)[2]
             truth = spin.truth(gap)
             sampled = spin.sampled(m, truth.gap_ns)
             # how far the time off the CPU that the busy-wait did not see could lengthen it (0 on a quiet core)
-            off = (off_cpu_allowance(wall_ns, cpu_ns, spin.overrun(), sum(m.numbers) * truth.per_call_ns)
+            off = (off_cpu_allowance(the_timer.off_ns, spin.overrun(), sum(m.numbers) * truth.per_call_ns)
                    if share is not None else None)
             spin.reset()
             ms.append(m)
