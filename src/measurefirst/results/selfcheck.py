@@ -184,7 +184,7 @@ class SelfCheck(ResultBase):
     @property
     def busy(self) -> bool:
         """Whether a row or a trap could not be judged because the machine was too busy (note ``busy``)."""
-        return any(r.status == NOISY and r.note == "busy" for r in (*self.rows, *self.traps))
+        return any(r.note == "busy" for r in self.noisy_rows) or any(t.note == "busy" for t in self.noisy_traps)
 
     @property
     def status(self) -> str:
