@@ -109,6 +109,13 @@ def _share(x: float | None) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{x:.0%}"
 
 
+def _lengthen(x: float | None) -> str:
+    """How far a reading could be lengthened: a percentage under 100%, else a multiple (``9,408x``)."""
+    if x is None or not math.isfinite(x):
+        return "n/a" if x is None else "∞"
+    return f"{x:.2%}" if x < 1 else f"{x:,.1f}x" if x < 10 else f"{x:,.0f}x"
+
+
 def _trap_detail(t: "Trap", lang: str) -> str:
     if t.status == "noisy":
         return say("trap.busy", lang, value="n/a" if t.value is None else f"{t.value:.3g}", share=_share(t.cpu_share))
@@ -193,7 +200,7 @@ def verdict_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
             lines.append(say("busy.row" if busy else "noisy.row", lang, duration=duration_text(r.duration_s),
                              method=method_text(r.method, lang), error=_rel(r.rel_error),
                              tol=_rel(r.tolerance, signed=False), noise=_rel(r.noise, signed=False),
-                             share=_share(r.cpu_share), off=_rel(r.off_cpu, signed=False)))
+                             share=_share(r.cpu_share), off=_lengthen(r.off_cpu)))
         for t in sc.noisy_traps:
             lines.append(say("busy.trap", lang, trap=say("trap." + t.code, lang), why=_trap_detail(t, lang)))
         return lines
