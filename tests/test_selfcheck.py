@@ -585,7 +585,9 @@ def test_real_clock_fault_is_caught():
     assert [r.method for r in judged] == ["adaptive", "fixed"] and sc.machine.timer == "wallx1.1"
     assert all(0.08 < r.rel_error < 0.13 for r in judged)
     assert sc.status in (FAIL, NOISY) and all(r.status in (FAIL, NOISY) for r in judged)
-    assert sc.status == FAIL or all(r.noise >= abs(r.rel_error) - r.tolerance for r in judged)
+    # not judged only where the machine's noise, or the time it took the thread off the CPU, could explain it
+    assert sc.status == FAIL or all(r.noise + (r.off_cpu if r.note == "busy" else 0.0) >= abs(r.rel_error) - r.tolerance
+                                    for r in judged if r.status == NOISY)
 
 
 def test_nvidia_smi_falls_back_to_the_newer_field_name(tmp_path, monkeypatch):
