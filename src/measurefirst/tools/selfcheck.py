@@ -37,8 +37,9 @@ the sampled calls' true time; a reading *longer* than the truth by no more than 
 and that is NOISY with the note ``busy``, not FAIL. On a quiet core that time is nil, so a reading too
 long fails as before; a reading too short fails however busy the core: load only ever lengthens a reading.
 A share under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` makes the machine ``busy`` (a finding),
-and a timing trap (the cold first call) missed while the thread got under it is NOISY too. The least share, the most tasks seen waiting to run
-(``/proc/loadavg``) and the machine's state (``quiet``, ``busy``, ``unknown``) are kept in :class:`Machine`.
+and a timing trap (the cold first call) missed while the thread got under it is NOISY too. The least
+share, the most tasks seen waiting to run (``/proc/loadavg``) and the machine's state (``quiet``,
+``busy``, ``unknown``) are kept in :class:`Machine`.
 On CUDA the rows are timed on the GPU and the host thread may block in a synchronize: no share is taken.
 
 **Tolerances** (stated; :func:`cpu_tolerance`, :func:`cuda_tolerance`): CPU 0.5% from 200 µs, 1% at
