@@ -247,19 +247,26 @@ def overrun_ns(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.nd
 
 
 def sampled_truth_ns(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.ndarray,
-                     numbers: Sequence[int], used: Sequence[bool] | np.ndarray, gap_ns: float) -> float | None:
-    """The truth as the estimator aggregates it: each sample is the last ``sum(numbers)`` calls, in
-    order; its per-call time on the busy-wait's own clock is the span from its first call's start to its
-    last call's end, plus one loop gap, over its calls; the median over the samples the estimate
-    ``used`` (preempted ones set aside). Interruptions move it exactly as they move the estimate, so
-    ``|sampled - truth| / truth`` is the machine's share of the error. None if the calls do not add up."""
+                     numbers: Sequence[int], used: Sequence[bool] | np.ndarray, gap_ns: float,
+                     firsts: Sequence[int] | None = None) -> float | None:
+    """The truth as the estimator aggregates it: sample ``i`` is ``numbers[i]`` calls from call
+    ``firsts[i]`` (default: the samples are the last ``sum(numbers)`` calls, back to back); its per-call
+    time on the busy-wait's own clock is the span from its first call's start to its last call's end, plus
+    one loop gap, over its calls; the median over the samples the estimate ``used`` (preempted ones set
+    aside). Interruptions move it exactly as they move the estimate, so ``|sampled - truth| / truth`` is
+    the machine's share of the error. None if the calls do not add up."""
     e = np.asarray(entries, dtype=np.int64)
     x = np.asarray(exits, dtype=np.int64)
     counts = [int(k) for k in numbers]
     total = sum(counts)
     if not counts or total > e.size or len(used) != len(counts):
         return None
-    starts = np.cumsum([0] + counts[:-1]) + (e.size - total)
+    if firsts is None:
+        starts = [int(a) for a in np.cumsum([0] + counts[:-1]) + (e.size - total)]
+    elif len(firsts) != len(counts) or any(a < 0 or a + k > e.size for a, k in zip(firsts, counts)):
+        return None
+    else:
+        starts = [int(a) for a in firsts]
     per_call = [(float(x[a + k - 1] - e[a]) + gap_ns) / k for a, k in zip(starts, counts)]
     kept = [v for v, u in zip(per_call, used) if u]
     return float(np.median(kept)) if kept else None
@@ -314,19 +321,35 @@ def _skip(duration_s: float, method: str, note: str, detail: str = "", source: s
 class _Watched:
     """A :class:`~measurefirst.measure.timers.Timer` that adds up, around each reading, how long the thread
     was off the CPU (the wall clock's time less the thread's CPU time): what a busy machine took from inside
-    the timed windows, where the busy-wait's own clock cannot see it between calls."""
+    the timed windows, where the busy-wait's own clock cannot see it between calls. It also keeps each
+    reading with the busy-wait's calls it spans (``calls``: how many have finished so far), so that each
+    sample is matched to its own calls (:meth:`firsts`) even when the engine calls between samples."""
 
-    def __init__(self, inner: Timer, gauge: "_Gauge") -> None:
-        self.inner, self.gauge, self.off_ns = inner, gauge, 0.0
+    def __init__(self, inner: Timer, gauge: "_Gauge", calls: Callable[[], int]) -> None:
+        self.inner, self.gauge, self.calls, self.off_ns = inner, gauge, calls, 0.0
         self.kind, self.resolution_ns = inner.kind, inner.resolution_ns
+        self.readings: list[tuple[float, int, int]] = []  # (elapsed ns, first call, calls)
 
     def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
         wall, cpu = self.gauge.wall, self.gauge.cpu
-        w0, c0 = wall(), cpu()
+        first, w0, c0 = self.calls(), wall(), cpu()
         r = self.inner.time(run, prelude)
         c1, w1 = cpu(), wall()
         self.off_ns += max(0, (w1 - w0) - (c1 - c0))
+        self.readings.append((r.elapsed_ns, first, self.calls() - first))
         return r
+
+    def firsts(self, m: Measurement) -> list[int] | None:
+        """The first call of each of ``m``'s samples: the readings it recorded, found in order (a sample is
+        a reading of the same time over the same number of calls); None if one is not found."""
+        out: list[int] = []
+        it = iter(self.readings)
+        for elapsed, number in zip(m.samples_ns, m.numbers):
+            first = next((a for e, a, k in it if e == elapsed and k == number), None)
+            if first is None:
+                return None
+            out.append(first)
+        return out
 
     def now_ns(self) -> int:
         return self.inner.now_ns()
@@ -391,9 +414,13 @@ class _Spin:
     def overrun(self) -> float:
         return overrun_ns(np.array(self.entries, dtype=np.int64), np.array(self.exits, dtype=np.int64), self.ns)
 
-    def sampled(self, m: Measurement, gap_ns: float) -> float | None:
+    def sampled(self, m: Measurement, gap_ns: float, firsts: Sequence[int] | None = None) -> float | None:
         return sampled_truth_ns(np.array(self.entries, dtype=np.int64), np.array(self.exits, dtype=np.int64),
-                                m.numbers, m.used_mask, gap_ns)
+                                m.numbers, m.used_mask, gap_ns, firsts)
+
+    def calls(self) -> int:
+        """Calls finished since the last :meth:`reset`."""
+        return len(self.exits)
 
 
 def _real_spin(ns: int) -> _Spin:
@@ -549,7 +576,7 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             progress("row", d_s, method)
             gap = _loop_gap(spin, gap_calls) if not world.simulated else 0.0
             spin.reset()
-            the_timer = _Watched(timer if timer is not None else world.timer(cpu), gauge)
+            the_timer = _Watched(timer if timer is not None else world.timer(cpu), gauge, spin.calls)
             started = gauge.start()
             try:
                 if fixed:
@@ -561,7 +588,7 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
                 return
             share = gauge.stop(started)[2]
             truth = spin.truth(gap)
-            sampled = spin.sampled(m, truth.gap_ns)
+            sampled = spin.sampled(m, truth.gap_ns, the_timer.firsts(m))
             # how far the time off the CPU that the busy-wait did not see could lengthen it (0 on a quiet core)
             off = (off_cpu_allowance(the_timer.off_ns, spin.overrun(), sum(m.numbers) * truth.per_call_ns)
                    if share is not None else None)
