@@ -301,20 +301,30 @@ def test_a_reading_too_short_fails_however_busy_the_core():
 def test_a_timing_trap_missed_on_a_busy_core_is_not_judged():
     from dataclasses import replace
 
-    from measurefirst.tools.selfcheck import Trap, _timing_trap
+    import torch
 
-    assert _timing_trap("cold_start", True, 812.0, 10.0, 0.2).status == PASS  # caught: a pass however busy
-    missed_busy = _timing_trap("cold_start", False, 1.0, 10.0, 0.2)
+    from measurefirst.tools.selfcheck import Trap, _sync_trap, _timed_trap
+
+    assert _timed_trap("cold_start", True, 812.0, 10.0, 0.2).status == PASS  # caught: a pass however busy
+    missed_busy = _timed_trap("cold_start", False, 1.0, 10.0, 0.2)
     assert (missed_busy.status, missed_busy.note, missed_busy.cpu_share) == (NOISY, "busy", 0.2)
-    assert _timing_trap("cold_start", False, 1.0, 10.0, 0.95).status == FAIL  # a quiet core: a miss fails
-    assert _timing_trap("cold_start", False, 1.0, 10.0, None).status == FAIL  # not measured: it fails
+    assert _timed_trap("cold_start", False, 1.0, 10.0, 0.95).status == FAIL  # a quiet core: a miss fails
+    assert _timed_trap("cold_start", False, 1.0, 10.0, None).status == FAIL  # not measured: it fails
+    # the .item() count: counted wrong fails however busy; not counted (doctor's budget ran out) is not judged
+    cpu, counted = torch.device("cpu"), {"syncing_ops_per_call": {"aten::item": 1}}
+    assert _sync_trap(counted, {}, cpu, 0.05).status == PASS
+    assert _sync_trap({"syncing_ops_per_call": {}}, {}, cpu, 0.05).status == FAIL
+    out_of_budget = {"implicit_syncs": "budget"}
+    assert (_sync_trap({}, out_of_budget, cpu, 0.05).status, _sync_trap({}, out_of_budget, cpu, 0.05).note) == (
+        NOISY, "busy")
+    assert _sync_trap({}, out_of_budget, cpu, 0.97).status == FAIL
     sc = replace(sim_check(durations_ns=(2_000_000,)), traps=(missed_busy, Trap("implicit_sync", PASS, 1.0, 1.0)))
     assert sc.status == NOISY and sc.busy and sc.noisy_traps == (missed_busy,)
     lines = selfcheck_lines(sc)
-    assert "  NOISY  cold first call vs warm: not judged: missed (ratio 1) while this check's thread got 20% of a " \
-           "core: the machine was too busy to time it" in lines
+    assert "  NOISY  cold first call vs warm: not judged: not detected (doctor's figure: 1) while this check's " \
+           "thread got 20% of a core: the machine was too busy to check it" in lines
     assert lines[-2].startswith("verdict: NOISY, the machine was too busy to judge. Other work took the CPU")
-    # a count is not a time: an implicit-sync trap missed on a busy core still fails
+    # a count is not a time: an implicit-sync trap that counted wrong on a busy core still fails
     counted = replace(sc, traps=(missed_busy, Trap("implicit_sync", FAIL, 0.0, 1.0, cpu_share=0.2)))
     assert counted.status == FAIL
 

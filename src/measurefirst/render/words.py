@@ -1071,9 +1071,9 @@ WORDS: Words = {
                                                     "在 CPU 上不适用：CPU 上的运算是同步执行的"),
     "sc.trap.skip": ("not run ({why})", "未运行（{why}）"),
     "sc.trap.error": ("the check raised: {detail}", "检查出错：{detail}"),
-    "sc.trap.busy": ("not judged: missed (ratio {value}) while this check's thread got {share} of a core: the "
-                     "machine was too busy to time it",
-                     "不作判定：漏报（倍数 {value}）时自检线程只得到一个核的 {share}：机器太忙，无法计时"),
+    "sc.trap.busy": ("not judged: not detected (doctor's figure: {value}) while this check's thread got {share} "
+                     "of a core: the machine was too busy to check it",
+                     "不作判定：未发现（doctor 的数值：{value}），当时自检线程只得到一个核的 {share}：机器太忙，无法检查"),
     "sc.machine": ("machine:", "机器："),
     "sc.m.timer": ("timer {kind}: resolution {res} stated, {seen} seen; a clock read costs {read}; an empty sample "
                    "(timer + sync) {overhead}",

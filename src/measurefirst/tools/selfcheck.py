@@ -37,7 +37,8 @@ the sampled calls' true time; a reading *longer* than the truth by no more than 
 and that is NOISY with the note ``busy``, not FAIL. On a quiet core that time is nil, so a reading too
 long fails as before; a reading too short fails however busy the core: load only ever lengthens a reading.
 A share under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` makes the machine ``busy`` (a finding),
-and a timing trap (the cold first call) missed while the thread got under it is NOISY too. The least
+and a timed trap (the cold first call; the ``.item()`` count when doctor's budget ran out before it could
+count) missed while the thread got under it is NOISY too. The least
 share, the most tasks seen waiting to run (``/proc/loadavg``) and the machine's state (``quiet``,
 ``busy``, ``unknown``) are kept in :class:`Machine`.
 On CUDA the rows are timed on the GPU and the host thread may block in a synchronize: no share is taken.
@@ -874,15 +875,9 @@ def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progres
     else:
         ratio = d.evidence.get("cold_ratio")
         caught = any(f.code == "cold_start" and f.severity in ("warning", "error") for f in d.findings)
-        traps.append(_timing_trap("cold_start", caught, ratio, COLD_START_RATIO, share))
+        traps.append(_timed_trap("cold_start", caught, ratio, COLD_START_RATIO, share))
         progress("trap", None, "implicit_sync")
-        if dev.type == "cuda":
-            syncs = d.evidence.get("cuda_syncs_per_call")
-        else:
-            syncs = sum((d.evidence.get("syncing_ops_per_call") or {}).values())
-        count = float(syncs) if syncs is not None else 0.0
-        # a count, not a time: load does not change it, so a miss fails however busy the machine
-        traps.append(Trap("implicit_sync", PASS if count == 1 else FAIL, count, 1.0, cpu_share=share))
+        traps.append(_sync_trap(d.evidence, d.skipped, dev, share))
     progress("trap", None, "unsynchronized_timer")
     if dev.type == "cpu":
         traps.append(Trap("unsynchronized_timer", SKIP, note="not_applicable"))
@@ -909,9 +904,22 @@ def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progres
     return traps
 
 
-def _timing_trap(code: str, caught: bool, value: float | None, threshold: float, share: float | None) -> Trap:
-    """A trap found by timing: detected, missed, or missed while the thread got under
-    :data:`~measurefirst.results.findings.MIN_CPU_SHARE` of a core (too busy to judge: ``noisy``, note ``busy``)."""
+def _sync_trap(evidence: dict[str, Any], skipped: dict[str, str], dev: torch.device, share: float | None) -> Trap:
+    """One ``.item()`` per call, counted by doctor's implicit-sync check. A count is not a time: a wrong
+    count fails however busy the machine. But doctor counts only once its measurement left budget for it;
+    a check it skipped for the budget was not run, which on a busy core is too busy to judge."""
+    if "implicit_syncs" in skipped:
+        return _timed_trap("implicit_sync", False, None, 1.0, share)
+    syncs = evidence.get("cuda_syncs_per_call") if dev.type == "cuda" else sum(
+        (evidence.get("syncing_ops_per_call") or {}).values())
+    count = float(syncs) if syncs is not None else 0.0
+    return Trap("implicit_sync", PASS if count == 1 else FAIL, count, 1.0, cpu_share=share)
+
+
+def _timed_trap(code: str, caught: bool, value: float | None, threshold: float, share: float | None) -> Trap:
+    """A trap that takes time to find (a timing, or a check that needs doctor's budget): detected, missed,
+    or missed while the thread got under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` of a core (too
+    busy to judge: ``noisy``, note ``busy``)."""
     if caught:
         return Trap(code, PASS, value, threshold, cpu_share=share)
     if share is not None and share < MIN_CPU_SHARE:
