@@ -53,7 +53,7 @@ DIRECTION = {
     "recompile_during_timing": "above", "compile_time": "state", "cudnn_benchmark_varying_shapes": "above",
     "peak_memory_phase": "state", "mfu_above_100": "above", "batch_mismatch": "differs",
     "table_contradicts_verdict": "above", "selfcheck_failed": "beyond", "selfcheck_trap_missed": "state",
-    "selfcheck_noisy": "beyond", "count_spread": "above", "roof_exceeded": "above", "poor_fit": "above",
+    "selfcheck_noisy": "beyond", "selfcheck_busy": "below", "count_spread": "above", "roof_exceeded": "above", "poor_fit": "above",
     "fit_slope_points": "below", "nonmonotone_sizes": "at_least",
     "rank_straggler": "above", "ranks_disagree": "state", "busbw_drop": "above", "new_straggler": "above",
     "group_throughput": "state", "call_exceeds_budget": "at_least", "fixed_count_cut": "below",

@@ -181,6 +181,7 @@ EXAMPLES = [
     found("selfcheck_failed", 0.112, threshold=0.05, row="200us adaptive wall"),
     found("selfcheck_trap_missed", 1.5, threshold=10.0, trap="cold_start"),
     found("selfcheck_noisy", 0.061, threshold=0.05, row="2us fixed wall", noise=0.08),
+    found("selfcheck_busy", 0.18),
     found("count_spread", 0.0123, min=443_901.0, max=444_990.0),
     found("roof_exceeded", 1.86, label="matmul", n=512, points=3, roof="compute", peak=44.8e9, unit="FLOP/s",
           rate=83.3e9, dtype="float32", threads=2, measured_at="2026-11-30T09:12:00+00:00", load=3.1, cpus=2),

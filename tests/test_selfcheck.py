@@ -19,15 +19,19 @@ from measurefirst.tools.selfcheck import (
     SKIP,
     FaultyTimer,
     Row,
+    cpu_share,
     cpu_tolerance,
     cuda_tolerance,
     duration_code,
     judge,
+    off_cpu_allowance,
+    overrun_ns,
     sampled_truth_ns,
     sleep_rate,
     truth_from_stamps,
 )
 from measurefirst.measure.simulate import GpuSpec, SimGPU, SimSpec, SimWorld
+from measurefirst.measure.simulate import world as world_from
 
 CPU_METHODS = ["adaptive", "fixed", "timeit", "blocked_autorange"]
 
@@ -50,6 +54,44 @@ def test_stated_tolerances():
 ])
 def test_judge(error, noise, expected):
     assert judge(error, 0.005, noise) == expected
+
+
+@pytest.mark.parametrize("error, noise, busy, expected", [
+    (0.30, 0.0, 0.5, NOISY),      # too long, and the time off the CPU could explain it: not judged
+    (0.56, 0.0, 0.5, FAIL),       # too long by more than tolerance + noise + the time off the CPU
+    (0.40, 0.2, 0.2, NOISY),      # the noise and the time off the CPU add up
+    (-0.30, 0.0, 0.5, FAIL),      # too short: load only lengthens a reading, so busy or not it fails
+    (0.30, 0.0, None, FAIL),      # a quiet core: the same reading fails
+    (0.30, 0.0, math.inf, NOISY),  # nothing sampled: any longer reading is unjudgeable
+    (0.04, 0.0, 0.5, PASS),       # within the tolerance: a pass however busy
+])
+def test_judge_on_a_busy_core(error, noise, busy, expected):
+    assert judge(error, 0.05, noise, busy) == expected
+
+
+def test_cpu_share_and_the_time_off_the_cpu():
+    assert cpu_share(10_000, 3_000) == 0.3 and cpu_share(10_000, 10_050) == 1.0  # clocks tick apart
+    assert cpu_share(0, 0) is None
+    # 7 µs off the CPU in the timed windows, 2 µs of it seen by the busy-wait's own clock: 5 µs over 20 µs
+    # of calls, twice
+    assert off_cpu_allowance(7_000, 2_000, 20_000) == 0.5
+    assert off_cpu_allowance(7_000, 9_000, 20_000) == 0.0  # all of it seen: already in the noise
+    assert off_cpu_allowance(7_000, 0, 0) == math.inf
+
+
+def test_overrun_counts_the_calls_that_ended_late_even_when_all_did():
+    starts = np.arange(4) * 10_000
+    assert overrun_ns(starts, starts + [2_000, 2_050, 7_000, 2_000], 2_000) == 5_000.0  # 50 ns: a clock read
+    assert overrun_ns(starts, starts + 9_000, 2_000) == 4 * 7_000.0
+
+
+def test_the_simulated_world_keeps_time_off_the_cpu_apart():
+    world = SimWorld(SimSpec(call_ns=1_000, preempt_prob=1.0, preempt_ns=4_000, seed=0))
+    world.call()
+    assert (world.now, world.cpu_ns(), world.switches) == (5_000, 1_000, 1)
+    stalled = world_from("call=1us,stall=3us,stall_prob=1,timer=0")
+    reading = stalled.timer().time(stalled.call)
+    assert reading.elapsed_ns == 4_000 and reading.preempted == 1 and stalled.cpu_ns() == 1_000
 
 
 def test_truth_from_stamps_inside_loops():
@@ -149,6 +191,12 @@ def test_simulated_check_passes_with_exact_truths():
     assert [t.status for t in sc.traps] == [SKIP] * 3
     assert [m.label for m in sc.measurements][:2] == ["selfcheck/cpu/2us/adaptive", "selfcheck/cpu/2us/fixed"]
     assert sc.machine.timer == "simulated" and sc.machine.timer_overhead_ns == 50.0
+    # the simulated thread never leaves the CPU: a quiet core, a whole one
+    assert sc.machine.state == "quiet" and sc.machine.cpu_share == 1.0 and sc.machine.runnable is None
+    assert all(r.cpu_share == 1.0 and r.off_cpu == 0.0 for r in judged)
+    # each sample is matched to its own calls, though the engine warms up again between its repetitions:
+    # on a machine without noise the noise is nil (it was a sample boundary's share when taken back to back)
+    assert all(r.noise == 0.0 for r in judged) and any(len(m.repeats or ()) > 1 for m in sc.measurements)
 
 
 def test_injected_timer_fault_fails_every_judged_row():
@@ -182,6 +230,105 @@ def test_noise_that_moved_the_estimate_is_noisy_and_a_fault_on_top_still_fails()
     assert all(r.status == FAIL and r.noise == 0.0 for r in minority.rows if r.judged)
 
 
+class Descheduled:
+    """The simulated timer, with the thread taken off the CPU for ``stall_ns`` at the end of every sample
+    that made calls (after the last call, before the clock is read again): what a busy machine does and
+    the busy-wait's own clock cannot see. ``off_cpu=False``: the same time spent on the CPU instead (a
+    timer that costs more than it says: a fault)."""
+
+    kind = "simulated"
+
+    def __init__(self, world, stall_ns, off_cpu=True):
+        self.world, self.inner, self.stall_ns, self.off_cpu = world, world.timer(), stall_ns, off_cpu
+        self.resolution_ns = self.inner.resolution_ns
+
+    def time(self, run, prelude=None):
+        w = self.world
+
+        def loaded():
+            calls = w.calls
+            run()
+            if w.calls > calls:
+                (w.deschedule if self.off_cpu else w.advance)(self.stall_ns)
+
+        return self.inner.time(loaded, prelude)
+
+    def now_ns(self):
+        return self.inner.now_ns()
+
+    def synchronize(self):
+        self.inner.synchronize()
+
+    def probe(self):
+        return self.inner.probe()
+
+    def marks(self):
+        return self.inner.marks()
+
+
+def busy_check(off_cpu=True, fault=None, durations_ns=(2_000, 20_000)):
+    world = SimWorld(SimSpec(timer_ns=50, seed=0))
+    timer = Descheduled(world, 5_000, off_cpu)
+    return selfcheck(simulate=world, quick=True, timer=FaultyTimer(timer, fault) if fault else timer,
+                     durations_ns=durations_ns, references=False, traps=False, peaks=False)
+
+
+def test_a_busy_core_makes_a_long_reading_noisy_and_a_quiet_one_makes_it_fail():
+    # 5 µs off the CPU in every sample: the 2 µs one-call samples read 7 µs (+252%), as on a 5x loaded host
+    busy = busy_check()
+    fixed_2us = next(r for r in busy.rows if r.name == "2us fixed")
+    assert fixed_2us.rel_error == pytest.approx(5_050 / 2_000, rel=1e-3) and fixed_2us.noise == 0.0
+    assert fixed_2us.status == NOISY and fixed_2us.note == "busy" and fixed_2us.cpu_share < 0.5
+    assert fixed_2us.off_cpu >= fixed_2us.rel_error - fixed_2us.tolerance
+    assert busy.status == NOISY and not busy.failed_rows and busy.busy
+    assert busy.machine.state == "busy" and busy.machine.cpu_share == min(r.cpu_share for r in busy.rows)
+    assert {f.code for f in busy.findings} == {"selfcheck_noisy", "selfcheck_busy"}
+    # the same readings with the thread on the CPU all along: the timer is wrong, and nothing hides it
+    quiet = busy_check(off_cpu=False)
+    assert quiet.machine.state == "quiet" and quiet.status == FAIL
+    assert {r.name for r in quiet.failed_rows} == {"2us adaptive", "2us fixed", "20us adaptive", "20us fixed"}
+    assert not any(r.note == "busy" for r in quiet.rows)
+    assert [r.rel_error for r in quiet.rows] == [r.rel_error for r in busy.rows]
+
+
+def test_a_reading_too_short_fails_however_busy_the_core():
+    sc = busy_check(fault=0.5)  # half of every reading: shorter than the truth, which load never does
+    assert sc.machine.state == "busy" and sc.status == FAIL
+    short = [r for r in sc.rows if r.judged and r.rel_error < 0]
+    assert short and all(r.status == FAIL and r.note != "busy" for r in short)
+
+
+def test_a_timing_trap_missed_on_a_busy_core_is_not_judged():
+    from dataclasses import replace
+
+    import torch
+
+    from measurefirst.tools.selfcheck import Trap, _sync_trap, _timed_trap
+
+    assert _timed_trap("cold_start", True, 812.0, 10.0, 0.2).status == PASS  # caught: a pass however busy
+    missed_busy = _timed_trap("cold_start", False, 1.0, 10.0, 0.2)
+    assert (missed_busy.status, missed_busy.note, missed_busy.cpu_share) == (NOISY, "busy", 0.2)
+    assert _timed_trap("cold_start", False, 1.0, 10.0, 0.95).status == FAIL  # a quiet core: a miss fails
+    assert _timed_trap("cold_start", False, 1.0, 10.0, None).status == FAIL  # not measured: it fails
+    # the .item() count: counted wrong fails however busy; not counted (doctor's budget ran out) is not judged
+    cpu, counted = torch.device("cpu"), {"syncing_ops_per_call": {"aten::item": 1}}
+    assert _sync_trap(counted, {}, cpu, 0.05).status == PASS
+    assert _sync_trap({"syncing_ops_per_call": {}}, {}, cpu, 0.05).status == FAIL
+    out_of_budget = {"implicit_syncs": "budget"}
+    assert (_sync_trap({}, out_of_budget, cpu, 0.05).status, _sync_trap({}, out_of_budget, cpu, 0.05).note) == (
+        NOISY, "busy")
+    assert _sync_trap({}, out_of_budget, cpu, 0.97).status == FAIL
+    sc = replace(sim_check(durations_ns=(2_000_000,)), traps=(missed_busy, Trap("implicit_sync", PASS, 1.0, 1.0)))
+    assert sc.status == NOISY and sc.busy and sc.noisy_traps == (missed_busy,)
+    lines = selfcheck_lines(sc)
+    assert "  NOISY  cold first call vs warm: not judged: not detected (doctor's figure: 1) while this check's " \
+           "thread got 20% of a core: the machine was too busy to check it" in lines
+    assert lines[-2].startswith("verdict: NOISY, the machine was too busy to judge. Other work took the CPU")
+    # a count is not a time: an implicit-sync trap that counted wrong on a busy core still fails
+    counted = replace(sc, traps=(missed_busy, Trap("implicit_sync", FAIL, 0.0, 1.0, cpu_share=0.2)))
+    assert counted.status == FAIL
+
+
 def test_sampled_truth_follows_the_samples_the_estimate_used():
     # 2 calls before sampling (warm-up), then 3 samples of 2 calls: 1000 ns spins, 100 ns apart
     starts = np.arange(8) * 1100
@@ -191,6 +338,14 @@ def test_sampled_truth_follows_the_samples_the_estimate_used():
     with_it = sampled_truth_ns(starts, ends, [2, 2, 2], [False, True, False], 100.0)
     assert with_it == (ends[5] - starts[4] + 100) / 2
     assert sampled_truth_ns(starts, ends, [5, 5], [True, True], 100.0) is None  # more calls than stamps
+    # two samples of 2 calls with a call between them (a repetition's warm-up), interrupted for 50 µs:
+    # each sample is found where it began, and neither holds the interruption
+    own = np.array([1000, 1000, 51_000, 1000, 1000])
+    starts = np.concatenate([[0], np.cumsum(own + 100)[:-1]])
+    ends = starts + own
+    assert sampled_truth_ns(starts, ends, [2, 2], [True, True], 100.0, firsts=[0, 3]) == 1100.0
+    assert sampled_truth_ns(starts, ends, [2, 2], [True, True], 100.0) == (1100 + 52_200 / 2) / 2  # back to back
+    assert sampled_truth_ns(starts, ends, [2, 2], [True, True], 100.0, firsts=[0, 4]) is None  # past the last call
 
 
 def test_round_trip_and_validation():
@@ -199,7 +354,18 @@ def test_round_trip_and_validation():
     assert back.rows == sc.rows and back.traps == sc.traps and back.machine == sc.machine
     assert [m.samples_ns for m in back.measurements] == [m.samples_ns for m in sc.measurements]
     data = json.loads(sc.to_json())
-    assert data["kind"] == "selfcheck" and data["status"] == "pass" and data["schema_version"] == 1
+    assert data["kind"] == "selfcheck" and data["status"] == "pass" and data["schema_version"] == 2
+    # a version 1 file (before the busy check) still reads: nothing was measured, the machine's state unknown
+    old = {**data, "schema_version": 1, "machine": {k: v for k, v in data["machine"].items()
+                                                    if k not in ("cpu_share", "runnable", "state")},
+           "rows": [{k: v for k, v in r.items() if k not in ("cpu_share", "off_cpu")} for r in data["rows"]],
+           "traps": [{k: v for k, v in t.items() if k != "cpu_share"} for t in data["traps"]]}
+    v1 = SelfCheck.from_dict(old)
+    assert v1.machine.state == "unknown" and v1.machine.cpu_share is None and v1.schema_version == 2
+    assert all(r.cpu_share is None for r in v1.rows) and v1.status == PASS and "selfcheck_busy" not in {
+        f.code for f in v1.findings}
+    with pytest.raises(ValueError, match="machine state must be one of quiet, busy, unknown"):
+        SelfCheck.from_dict({**data, "machine": {**data["machine"], "state": "calm"}})
     with pytest.raises(ValueError, match="newer"):
         SelfCheck.from_dict({**data, "schema_version": 99})
     with pytest.raises(ValueError, match="selfcheck"):
@@ -290,6 +456,29 @@ def test_render_noisy_and_skipped_traps_and_progress():
         selfcheck_text(sc, "fr")
 
 
+def test_render_busy_in_both_languages_and_text_json_html_agree():
+    from measurefirst.render.report import fragment
+
+    sc = busy_check()
+    table, lines = _render(sc, "en")
+    assert "benchmark() warmup=3, trials=10 (machine too busy to judge)" in table and "NOISY" in table
+    share = next(x for x in lines if "this check's own thread got" in x and x.startswith("  "))
+    assert f"got {sc.machine.cpu_share:.0%} of a core at the least" in share and "(busy: a quiet core gives it 90%" in share
+    row = next(x for x in lines if x.startswith("  NOISY 2 µs benchmark() warmup=3"))
+    assert "+252.50% against ±10.00%" in row and "this thread got 30% of a core" in row and "up to 6.5x" in row
+    verdict = lines.index(next(x for x in lines if x.startswith("verdict:")))
+    assert lines[verdict].startswith("verdict: NOISY, the machine was too busy to judge. Other work took the CPU from "
+                                     "this check's own thread (it got as little as 30% of a core)")
+    assert "taskset -c 1" in lines[verdict]
+    assert len(lines) - verdict == 1 + 4  # the verdict, then each row not judged
+    _, zh = _render(sc, "zh")
+    assert any(x.startswith("结论：噪声过大，机器太忙，无法判定") for x in zh) and any("繁忙" in x for x in zh)
+    # one verdict in every form: the JSON's status, the HTML badge, the text's verdict
+    assert json.loads(sc.to_json())["status"] == "noisy" and json.loads(sc.to_json())["machine"]["state"] == "busy"
+    html = fragment(sc)
+    assert "NOISY" in html and "the machine was too busy to judge" in html
+
+
 def test_render_trap_outcomes():
     from dataclasses import replace
 
@@ -313,6 +502,27 @@ def test_cli_fault_exits_1_and_names_the_failing_rows(capsys):
     out = capsys.readouterr().out
     assert "FAIL 2 ms benchmark() adaptive: 2.20005 ms against a truth of 2.00000 ms (+10.00%" in out
     assert "verdict: FAIL. 8 check(s) failed" in out  # every judged row
+
+
+def test_cli_busy_machine_exits_3_and_every_output_says_noisy(tmp_path, capsys, monkeypatch):
+    import measurefirst.tools.selfcheck as tool
+
+    real = tool.selfcheck
+
+    def on_a_busy_core(*args, simulate=None, **kw):  # the CLI's simulated world, its thread descheduled
+        return real(*args, simulate=simulate, timer=Descheduled(simulate, 5_000), **kw)
+
+    monkeypatch.setattr(tool, "selfcheck", on_a_busy_core)
+    out_file = tmp_path / "busy.json"
+    assert main(SIM + ["-o", str(out_file)]) == EXIT_NOISY == 3
+    out = capsys.readouterr().out
+    assert "verdict: NOISY, the machine was too busy to judge" in out
+    data = json.loads(out_file.read_text())
+    assert data["status"] == "noisy" and data["machine"]["state"] == "busy"
+    assert "selfcheck_busy" in {f["code"] for f in data["findings"]}
+    html = tmp_path / "busy.html"
+    assert main(["report", str(out_file), "-o", str(html), "--lang", "en"]) == 0
+    assert "the machine was too busy to judge" in html.read_text()
 
 
 def test_cli_json_output_file_and_save_then_compare(tmp_path, capsys):
@@ -364,8 +574,14 @@ def test_real_quick_selfcheck_on_this_cpu(tmp_path, capsys):
         assert r.estimate_s is not None and r.estimate_s > r.duration_s * 0.99
     assert all(r.status in (PASS, NOISY, FAIL) for r in sc.rows if r.method == "adaptive")
     assert {r.status for r in sc.rows if r.reference} == {INFO}
-    assert [(t.code, t.status) for t in sc.traps] == [("cold_start", PASS), ("implicit_sync", PASS),
+    # the cold first call is timed: on a core that other work took, a miss is not judged (noisy), never a pass
+    cold = PASS if sc.machine.state == "quiet" else sc.traps[0].status
+    assert [(t.code, t.status) for t in sc.traps] == [("cold_start", cold), ("implicit_sync", PASS),
                                                       ("unsynchronized_timer", SKIP)]
+    assert cold in (PASS, NOISY)
+    # how much of a core the check got is measured on every CPU row and the timed trap
+    assert all(r.cpu_share is not None and 0 < r.cpu_share <= 1 for r in sc.rows)
+    assert sc.machine.cpu_share == min(x.cpu_share for x in (*sc.rows, *sc.traps) if x.cpu_share is not None)
     m = sc.machine
     assert m.timer == "wall" and 0 < m.timer_overhead_ns < 1e5 and m.peaks and m.peaks["flops_per_s"] > 0
     assert len(sc.measurements) == 8
@@ -390,7 +606,9 @@ def test_real_clock_fault_is_caught():
     assert [r.method for r in judged] == ["adaptive", "fixed"] and sc.machine.timer == "wallx1.1"
     assert all(0.08 < r.rel_error < 0.13 for r in judged)
     assert sc.status in (FAIL, NOISY) and all(r.status in (FAIL, NOISY) for r in judged)
-    assert sc.status == FAIL or all(r.noise >= abs(r.rel_error) - r.tolerance for r in judged)
+    # not judged only where the machine's noise, or the time it took the thread off the CPU, could explain it
+    assert sc.status == FAIL or all(r.noise + (r.off_cpu if r.note == "busy" else 0.0) >= abs(r.rel_error) - r.tolerance
+                                    for r in judged if r.status == NOISY)
 
 
 def test_nvidia_smi_falls_back_to_the_newer_field_name(tmp_path, monkeypatch):

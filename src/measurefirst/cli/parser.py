@@ -564,7 +564,7 @@ def _add_selfcheck(sub: Any) -> None:
               "Times calls of known duration (CPU busy-waits of 2 us-2 ms; CUDA sleep kernels of 5 us-1 ms) with "
               "benchmark() in every mode and with the reference tools installed, against a truth taken during the "
               "same calls; checks that the classic traps are caught; describes the machine. Exit 0: pass; 1: a "
-              "check failed; 3: the machine was too noisy to judge.")
+              "check failed; 3: the machine was too noisy or too busy to judge.")
     _common(sc, output=True, save="PREFIX", lang=True)
     sc.add_argument("--quick", action="store_true", help="shorter budgets: under 30 s on 2 CPU cores")
     sc.add_argument("--noise", action="store_true",

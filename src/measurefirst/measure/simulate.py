@@ -27,6 +27,10 @@ class SimSpec:
     warm_extra_ns: the calls after the first still pay an extra cost that falls linearly to zero
     over ``warm_calls`` calls. preempt_prob / preempt_ns: each call is preempted by the operating
     system with this probability, which adds ``preempt_ns`` and counts a context switch.
+    stall_prob / stall_ns: each timed sample is descheduled inside the timed window but outside the call
+    (between the clock read and the call) with this probability, which adds ``stall_ns`` and counts a
+    context switch: time a busy machine takes that the function's own clock cannot see.
+    Preempted and stalled time is off the CPU: :meth:`SimWorld.cpu_ns` does not count it.
     fail_at / interrupt_at: the call with this 1-based index raises RuntimeError / KeyboardInterrupt
     (0: never), to exercise error handling end to end.
     process / process_shift: what a fresh process changes (address layout, allocator state, thread
@@ -44,6 +48,8 @@ class SimSpec:
     warm_extra_ns: float = 0.0
     preempt_prob: float = 0.0
     preempt_ns: float = 0.0
+    stall_prob: float = 0.0
+    stall_ns: float = 0.0
     resolution_ns: float = 1.0
     seed: int = 0
     fail_at: int = 0
@@ -60,6 +66,8 @@ class SimWorld:
         self.now = 0
         self.calls = 0
         self.switches = 0
+        #: simulated time this process spent off the CPU (preempted or stalled)
+        self.off_cpu_ns = 0
         self._rng = random.Random(self.spec.seed)
         #: this simulated process's level: the factor on every call that only a fresh process draws anew
         self.level = process_level(self.spec)
@@ -68,6 +76,16 @@ class SimWorld:
 
     def advance(self, ns: float) -> None:
         self.now += int(round(ns))
+
+    def cpu_ns(self) -> int:
+        """The simulated thread's CPU time so far (ns): the clock less the time spent off the CPU."""
+        return self.now - self.off_cpu_ns
+
+    def deschedule(self, ns: float) -> None:
+        """Off the CPU for ``ns``: the clock moves, the CPU time does not, one context switch."""
+        self.switches += 1
+        self.off_cpu_ns += int(round(ns))
+        self.advance(ns)
 
     def call(self, call_ns: float | None = None) -> None:
         s = self.spec
@@ -84,11 +102,11 @@ class SimWorld:
             cost += s.cold_ns
         elif s.warm_calls and self.calls <= s.warm_calls:
             cost += s.warm_extra_ns * (s.warm_calls - self.calls + 1) / s.warm_calls
-        if s.preempt_prob and self._rng.random() < s.preempt_prob:
-            cost += s.preempt_ns
-            self.switches += 1
+        preempted = bool(s.preempt_prob and self._rng.random() < s.preempt_prob)
         self.calls += 1
         self.advance(cost)
+        if preempted:
+            self.deschedule(s.preempt_ns)
 
     def function(self, call_ns: float | None = None, name: str = "simulated") -> Callable[[], None]:
         """A simulated user function: each call advances the clock by its cost (``call_ns``, default
@@ -129,6 +147,8 @@ class SimTimer:
         switches = w.switches
         t0 = w.now
         w.advance(w.spec.timer_ns)
+        if w.spec.stall_prob and w._rng.random() < w.spec.stall_prob:
+            w.deschedule(w.spec.stall_ns)
         run()
         w.advance(w.spec.sync_ns)
         return Reading(float(w.now - t0), None, w.switches - switches)
@@ -157,7 +177,8 @@ def parse_spec(text: str) -> SimSpec:
     """Parse ``"call=10us,noise=0.01,seed=3"`` (times accept ns, us, ms, s; bare numbers are ns)."""
     known = {f.name: f for f in fields(SimSpec)}
     aliases = {"call": "call_ns", "timer": "timer_ns", "sync": "sync_ns", "cold": "cold_ns",
-               "warm_extra": "warm_extra_ns", "preempt": "preempt_ns", "resolution": "resolution_ns"}
+               "warm_extra": "warm_extra_ns", "preempt": "preempt_ns", "stall": "stall_ns",
+               "resolution": "resolution_ns"}
     values: dict[str, float | int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         if "=" not in part:

@@ -143,6 +143,13 @@ def host_clock(on: Machine | None = None) -> Callable[[], int]:
     return time.perf_counter_ns if type(m).clock_ns is Machine.clock_ns else m.clock_ns
 
 
+def thread_cpu_clock() -> Callable[[], int]:
+    """The CPU time the calling thread has been given so far (ns: ``time.thread_time_ns``). Read beside the
+    host clock around a stretch of busy work, it says how much of a core the thread got: a busy-wait that
+    got 30% of a core was preempted for the rest (selfcheck's check that the machine was quiet enough)."""
+    return time.thread_time_ns
+
+
 def python_timeit(fn: Callable[[], object], repeat: int) -> tuple[int, list[float]]:
     """Python's ``timeit`` on ``fn`` as ``python -m timeit`` runs it: the loop count from ``autorange``, then
     ``repeat`` runs of that many calls (seconds each). A reference that reads its own clock, so it runs

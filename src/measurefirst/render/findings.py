@@ -466,6 +466,16 @@ FINDING_WORDS: Words = {
                             "机器噪声太大，分不清测量误差和噪声。"),
     "selfcheck_noisy.fix": ("stop other load and rerun measurefirst selfcheck",
                             "机器太忙，无法判定：停止其他负载后重跑 measurefirst selfcheck"),
+    "selfcheck_busy.title": ("the machine was too busy to judge", "机器太忙，无法判定"),
+    "selfcheck_busy.message": ("the check's own thread got {value:.0%} of a core (a quiet core gives it "
+                               "{threshold:.0%} or more)",
+                               "自检线程只得到一个核的 {value:.0%}（安静的核至少给 {threshold:.0%}）"),
+    "selfcheck_busy.why": ("Other work took the CPU while the known durations were timed: a reading that is too "
+                           "long there is a fact about the machine, not a fault of the tool, so it is not judged.",
+                           "计时已知时长期间，CPU 被其他任务占用：此时读数偏长说明的是机器，而不是工具的故障，因此不作判定。"),
+    "selfcheck_busy.fix": ("close other work, or give the check a core of its own (taskset -c 1 measurefirst "
+                           "selfcheck --quick), and run it again",
+                           "关掉其他任务，或给自检一个独占的核（taskset -c 1 measurefirst selfcheck --quick），然后重跑"),
     # ---- an instruction count -------------------------------------------------------------------
     "count_spread.title": ("repeated counts disagree", "重复计数不一致"),
     "count_spread.message": ("repeated counts differ by ±{value:.2%} (per call: {min:,.0f} to {max:,.0f})",

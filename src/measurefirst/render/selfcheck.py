@@ -6,6 +6,7 @@ import io
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..results.findings import MIN_CPU_SHARE
 from .text import format_time
 from .words import LANGS, WORDS, word
 
@@ -104,7 +105,20 @@ def selfcheck_table(sc: "SelfCheck", lang: str = "en") -> "Table":
     return t
 
 
+def _share(x: float | None) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"{x:.0%}"
+
+
+def _lengthen(x: float | None) -> str:
+    """How far a reading could be lengthened: a percentage under 100%, else a multiple (``9,408x``)."""
+    if x is None or not math.isfinite(x):
+        return "n/a" if x is None else "∞"
+    return f"{x:.2%}" if x < 1 else f"{x:,.1f}x" if x < 10 else f"{x:,.0f}x"
+
+
 def _trap_detail(t: "Trap", lang: str) -> str:
+    if t.status == "noisy":
+        return say("trap.busy", lang, value="n/a" if t.value is None else f"{t.value:.3g}", share=_share(t.cpu_share))
     if t.note == "error":
         return say("trap.error", lang, detail=t.detail)
     if t.status == "skip":
@@ -147,6 +161,12 @@ def machine_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
             lines.append("  " + say("m.gpu", lang, when=say("m." + when, lang), sm=g.get("clocks.sm", "?"),
                                     max=g.get("clocks.max.sm", "?"), reasons=g.get("clocks_throttle_reasons.active", "?"),
                                     temp=g.get("temperature.gpu", "?"), power=g.get("power.draw", "?")))
+    if m.cpu_share is not None:
+        runnable = "" if m.runnable is None else say("m.runnable", lang, n=m.runnable,
+                                                     cores=m.cores if m.cores is not None else "?")
+        state = say("state." + m.state, lang) if known("state." + m.state) else m.state
+        lines.append("  " + say("m.share", lang, share=_share(m.cpu_share), state=state, min=_share(MIN_CPU_SHARE),
+                                runnable=runnable))
     if m.sleep_cycles_per_s:
         lines.append("  " + say("m.sleep", lang, rate=m.sleep_cycles_per_s / 1e9))
     if m.peaks:
@@ -170,11 +190,19 @@ def verdict_lines(sc: "SelfCheck", lang: str = "en") -> list[str]:
     if status == "pass":
         return [say("verdict.pass" if any(t.status == "pass" for t in sc.traps) else "verdict.pass_rows", lang)]
     if status == "noisy":
-        lines = [say("verdict.noisy", lang, n=len(sc.noisy_rows))]
+        if sc.busy:
+            lines = [say("verdict.busy", lang, n=len(sc.noisy_rows) + len(sc.noisy_traps),
+                         share=_share(sc.machine.cpu_share))]
+        else:
+            lines = [say("verdict.noisy", lang, n=len(sc.noisy_rows))]
         for r in sc.noisy_rows:
-            lines.append(say("noisy.row", lang, duration=duration_text(r.duration_s), method=method_text(r.method, lang),
-                             error=_rel(r.rel_error), tol=_rel(r.tolerance, signed=False),
-                             noise=_rel(r.noise, signed=False)))
+            busy = r.note == "busy"
+            lines.append(say("busy.row" if busy else "noisy.row", lang, duration=duration_text(r.duration_s),
+                             method=method_text(r.method, lang), error=_rel(r.rel_error),
+                             tol=_rel(r.tolerance, signed=False), noise=_rel(r.noise, signed=False),
+                             share=_share(r.cpu_share), off=_lengthen(r.off_cpu)))
+        for t in sc.noisy_traps:
+            lines.append(say("busy.trap", lang, trap=say("trap." + t.code, lang), why=_trap_detail(t, lang)))
         return lines
     lines = [say("verdict.fail", lang, n=len(sc.failed_rows) + len(sc.failed_traps))]
     for r in sc.failed_rows:

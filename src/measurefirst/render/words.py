@@ -1048,6 +1048,7 @@ WORDS: Words = {
     "sc.note.error": ("raised an error", "出错"),
     "sc.note.overhead_bound": ("timer overhead above the tolerance", "计时器开销超过容差"),
     "sc.note.fallback_truth": ("truth: cycles / rate", "真值：周期数 / 频率"),
+    "sc.note.busy": ("machine too busy to judge", "机器太忙，无法判定"),
     "sc.skipped": ("not run ({why}): {what}", "未运行（{why}）：{what}"),
     "sc.traps": ("traps (each must be detected):", "陷阱（每一个都必须被发现）："),
     "sc.trap.cold_start": ("cold first call vs warm", "冷启动的第一次调用与预热后的对比"),
@@ -1072,6 +1073,9 @@ WORDS: Words = {
                                                     "在 CPU 上不适用：CPU 上的运算是同步执行的"),
     "sc.trap.skip": ("not run ({why})", "未运行（{why}）"),
     "sc.trap.error": ("the check raised: {detail}", "检查出错：{detail}"),
+    "sc.trap.busy": ("not judged: not detected (doctor's figure: {value}) while this check's thread got {share} "
+                     "of a core: the machine was too busy to check it",
+                     "不作判定：未发现（doctor 的数值：{value}），当时自检线程只得到一个核的 {share}：机器太忙，无法检查"),
     "sc.machine": ("machine:", "机器："),
     "sc.m.timer": ("timer {kind}: resolution {res} stated, {seen} seen; a clock read costs {read}; an empty sample "
                    "(timer + sync) {overhead}",
@@ -1081,6 +1085,14 @@ WORDS: Words = {
     "sc.m.load": ("other load during the check: {other} of {cores} cores used by other processes; hypervisor steal "
                   "{steal} cores",
                   "自检期间的其他负载：其他进程占用 {other} 个核（共 {cores} 个）；虚拟机被抢占 {steal} 个核"),
+    "sc.m.share": ("this check's own thread got {share} of a core at the least, over a row or a trap ({state}: a quiet "
+                   "core gives it {min} or more){runnable}",
+                   "自检线程在各行与各陷阱中最少得到一个核的 {share}（{state}：安静的核至少给 {min}）{runnable}"),
+    "sc.m.runnable": ("; at most {n} other tasks were ready to run at once on {cores} cores",
+                      "；同一时刻最多有 {n} 个其他任务在 {cores} 个核上等待运行"),
+    "sc.state.quiet": ("quiet", "安静"),
+    "sc.state.busy": ("busy", "繁忙"),
+    "sc.state.unknown": ("not measured", "未测量"),
     "sc.m.gpu": ("GPU {when}: SM clock {sm} of {max} MHz, throttle reasons {reasons}, {temp} °C, {power} W",
                  "GPU（{when}）：SM 时钟 {sm} / {max} MHz，降频原因 {reasons}，{temp} °C，{power} W"),
     "sc.m.before": ("before", "开始时"),
@@ -1113,6 +1125,20 @@ WORDS: Words = {
                       "  失败 {duration} {method}：估计 {estimate}，真值 {truth}（{error}，容差 ±{tol}）。{why}"),
     "sc.noisy.row": ("  NOISY {duration} {method}: {error} against ±{tol}, noise {noise}",
                      "  噪声过大 {duration} {method}：{error}，容差 ±{tol}，噪声 {noise}"),
+    "sc.verdict.busy": ("verdict: NOISY, the machine was too busy to judge. Other work took the CPU from this "
+                        "check's own thread (it got as little as {share} of a core), and {n} check(s) missed the "
+                        "tolerance by no more than the noise and the time taken from them, so neither a pass nor a "
+                        "fault can be claimed. "
+                        "Close other work, or give the check a core of its own (taskset -c 1 measurefirst "
+                        "selfcheck --quick), and run it again.",
+                        "结论：噪声过大，机器太忙，无法判定。其他任务占用了自检线程的 CPU（它最少只得到一个核的 "
+                        "{share}），有 {n} 项检查超出容差的部分不超过噪声与被占用的时间，既不能判为通过，也不能判为故障。"
+                        "请关掉其他任务，或给自检一个独占的核（taskset -c 1 measurefirst selfcheck --quick），然后重跑。"),
+    "sc.busy.row": ("  NOISY {duration} {method}: {error} against ±{tol}, noise {noise}; this thread got {share} of "
+                    "a core, and its time off the CPU could lengthen the reading by up to {off}",
+                    "  噪声过大 {duration} {method}：{error}，容差 ±{tol}，噪声 {noise}；该线程只得到一个核的 "
+                    "{share}，离开 CPU 的时间最多可使读数偏长 {off}"),
+    "sc.busy.trap": ("  NOISY trap {trap}: {why}", "  噪声过大 陷阱 {trap}：{why}"),
     "sc.failed.trap": ("  FAIL trap {trap}: {why}", "  失败 陷阱 {trap}：{why}"),
     "sc.why.adaptive": ("The adaptive estimate disagrees with the clock itself: the timer, the loop-count "
                         "calibration or the statistics are wrong here. Do not trust benchmark() on this machine "

@@ -75,6 +75,9 @@ TINY_OPS_MIN_COUNT = 20
 TINY_OP_SECONDS = 20e-6
 #: Other processes using at least this many cores while we measured.
 OTHER_LOAD_CORES = 0.5
+#: selfcheck: the checking thread got at least this share of a core (its CPU time over the wall time) while
+#: a row or a trap ran, or the machine was too busy for a wrong reading there to count as a fault.
+MIN_CPU_SHARE = 0.9
 
 # ---- thresholds: a training step -----------------------------------------------------------------
 #: Data time above this fraction of the step: the input pipeline starves the compute.
@@ -159,6 +162,7 @@ CATALOGUE: dict[str, Code] = {
     "selfcheck_failed": Code("error", "fraction", None, "the row's tolerance", "selfcheck"),
     "selfcheck_trap_missed": Code("error", "", None, "the trap's threshold", "selfcheck"),
     "selfcheck_noisy": Code("warning", "fraction", None, "the row's tolerance", "selfcheck"),
+    "selfcheck_busy": Code("warning", "fraction", MIN_CPU_SHARE, "MIN_CPU_SHARE", "selfcheck"),
     # an instruction count
     "count_spread": Code("warning", "fraction", COUNT_SPREAD_FRACTION, "COUNT_SPREAD_FRACTION", "count"),
     # ceilings and fits: a sweep, collectives

@@ -225,6 +225,8 @@ MIGRATIONS: dict[str, dict[int, Migration]] = {
     # version 5 added the check's findings (absent: none)
     "regression": {1: lambda d: _changes_v1(d, "changes", _change_v1), 2: _stamp(3), 3: _stamp(4), 4: _stamp(5)},
     "pytest_run": {1: lambda d: _changes_v1(d, "benchmarks", _benchmark_v1), 2: _stamp(3), 3: _stamp(4)},
+    # version 2 added how much of a core the check got (absent: not measured, the machine's state unknown)
+    "selfcheck": {1: _stamp(2)},
 }
 
 

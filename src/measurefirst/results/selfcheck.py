@@ -9,15 +9,20 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 from .base import ResultBase
-from .findings import Finding, found
+from .findings import MIN_CPU_SHARE, Finding, found
 from .kinds import Measurement
 from .protocol import build, migrate
 
-#: Version of the stored selfcheck JSON form.
-SELFCHECK_SCHEMA_VERSION = 1
+#: Version of the stored selfcheck JSON form (2 added how much of a core the check got: each row's and
+#: trap's ``cpu_share``, a row's ``off_cpu``, the machine's ``cpu_share``, ``runnable`` and ``state``).
+SELFCHECK_SCHEMA_VERSION = 2
 
 PASS, FAIL, NOISY, INFO, SKIP = "pass", "fail", "noisy", "info", "skip"
 STATUSES = (PASS, FAIL, NOISY, INFO, SKIP)
+#: The machine during the check (:attr:`Machine.state`): the checking thread got a core
+#: (:data:`~measurefirst.results.findings.MIN_CPU_SHARE` of it or more) all along; it did not; not measured.
+QUIET, BUSY, UNKNOWN = "quiet", "busy", "unknown"
+MACHINE_STATES = (QUIET, BUSY, UNKNOWN)
 #: Methods that are other tools (shown beside ours, not judged).
 REFERENCES = frozenset({"timeit", "blocked_autorange", "do_bench", "do_bench_cudagraph", "profiler"})
 
@@ -33,8 +38,13 @@ class Row:
     run), ``stream`` (synchronized wall time per call of a stream of kernels), ``profiler`` (kernel time),
     ``sleep`` (cycles over the calibrated rate) or ``do_bench_cudagraph``. ``noise``: the relative noise
     measured during the row. ``note``: a code (``not_installed``, ``not_applicable``, ``simulated``,
-    ``launch_bound``, ``overhead_bound``, ``error``, ``fallback_truth``) with ``detail`` holding any
-    message. ``status``: ``pass``, ``fail``, ``noisy`` (judged); ``info`` (shown, not judged); ``skip``.
+    ``launch_bound``, ``overhead_bound``, ``error``, ``fallback_truth``, ``busy``) with ``detail`` holding
+    any message. ``status``: ``pass``, ``fail``, ``noisy`` (judged); ``info`` (shown, not judged); ``skip``.
+    ``cpu_share``: the share of a core the checking thread got while the row ran (CPU time over wall time;
+    None where not measured: on CUDA, or a file from before version 2). ``off_cpu``: how far the time the
+    thread spent off the CPU, unseen by the busy-wait's own clock, could lengthen the estimate (relative;
+    0 on a quiet core; None where not measured): a reading too long by no more than the tolerance, the
+    noise and this is ``noisy`` with the note ``busy``.
     """
 
     duration_s: float
@@ -48,6 +58,8 @@ class Row:
     status: str
     note: str = ""
     detail: str = ""
+    cpu_share: float | None = None
+    off_cpu: float | None = None
 
     def __post_init__(self) -> None:
         _check_status(self.status)
@@ -73,7 +85,10 @@ class Row:
 @dataclass(frozen=True)
 class Trap:
     """One classic trap and whether measurefirst caught it: ``status`` is ``pass`` (detected), ``fail``
-    (missed), ``skip`` (not applicable here, or could not run: ``note`` says which)."""
+    (missed), ``noisy`` (a timing trap missed while the checking thread got less than
+    :data:`~measurefirst.results.findings.MIN_CPU_SHARE` of a core: ``note`` ``busy``, not judged), ``skip``
+    (not applicable here, or could not run: ``note`` says which). ``cpu_share``: the share of a core the
+    check's thread got while the trap ran (None where not measured)."""
 
     code: str  # "cold_start", "implicit_sync", "unsynchronized_timer"
     status: str
@@ -81,6 +96,7 @@ class Trap:
     threshold: float | None = None
     note: str = ""
     detail: str = ""
+    cpu_share: float | None = None
 
     def __post_init__(self) -> None:
         _check_status(self.status)
@@ -113,6 +129,22 @@ class Machine:
     sleep_cycles_per_s: float | None = None  # CUDA: SM cycles per second, calibrated
     peaks: dict[str, Any] | None = None  # measured FLOP/s and bytes/s
     notes: tuple[str, ...] = ()  # codes: "peaks_failed", "nvidia_smi_missing", ...
+    cpu_share: float | None = None  # the least share of a core the checking thread got over a row or a trap
+    runnable: int | None = None  # the most other tasks ready to run at once (/proc/loadavg), seen between steps
+    state: str = UNKNOWN  # quiet, busy (cpu_share under MIN_CPU_SHARE) or unknown (not measured)
+
+    def __post_init__(self) -> None:
+        if self.state not in MACHINE_STATES:
+            raise ValueError(f"a selfcheck machine state must be one of {', '.join(MACHINE_STATES)}; got "
+                             f"{self.state!r:.40}")
+
+
+def machine_state(cpu_share: float | None) -> str:
+    """``busy`` when the checking thread got under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` of a
+    core, ``quiet`` when it got more, ``unknown`` when not measured."""
+    if cpu_share is None or not math.isfinite(cpu_share):
+        return UNKNOWN
+    return BUSY if cpu_share < MIN_CPU_SHARE else QUIET
 
 
 @dataclass(frozen=True)
@@ -146,12 +178,21 @@ class SelfCheck(ResultBase):
         return tuple(t for t in self.traps if t.status == FAIL)
 
     @property
+    def noisy_traps(self) -> tuple[Trap, ...]:
+        return tuple(t for t in self.traps if t.status == NOISY)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a row or a trap could not be judged because the machine was too busy (note ``busy``)."""
+        return any(r.note == "busy" for r in self.noisy_rows) or any(t.note == "busy" for t in self.noisy_traps)
+
+    @property
     def status(self) -> str:
-        """``fail`` if any row or trap failed; else ``noisy`` if any row could not be judged for the
-        machine's noise; else ``pass``."""
+        """``fail`` if any row or trap failed; else ``noisy`` (too noisy to judge) if any row or trap could
+        not be judged for the machine's noise or load; else ``pass``."""
         if self.failed_rows or self.failed_traps:
             return FAIL
-        if self.noisy_rows:
+        if self.noisy_rows or self.noisy_traps:
             return NOISY
         return PASS
 
@@ -164,13 +205,16 @@ class SelfCheck(ResultBase):
         """Failures and unjudgeable rows as data (the words are the renderer's)."""
         out = [found("selfcheck_failed", r.rel_error, threshold=r.tolerance, row=_row_id(r)) for r in self.failed_rows]
         out += [found("selfcheck_trap_missed", t.value, threshold=t.threshold, trap=t.code) for t in self.failed_traps]
-        out += [found("selfcheck_noisy", r.rel_error, threshold=r.tolerance, row=_row_id(r), noise=r.noise)
+        out += [found("selfcheck_noisy", r.rel_error, threshold=r.tolerance, row=_row_id(r),
+                      noise=(r.noise or 0.0) + (r.off_cpu or 0.0) if r.note == "busy" else r.noise)
                 for r in self.noisy_rows]
+        if self.machine.state == BUSY and self.machine.cpu_share is not None:
+            out.append(found("selfcheck_busy", self.machine.cpu_share))
         return tuple(out)
 
     def __repr__(self) -> str:
         return (f"<SelfCheck {self.device}: {self.status}, {len(self.rows)} rows "
-                f"({len(self.failed_rows)} failed, {len(self.noisy_rows)} noisy), "
+                f"({len(self.failed_rows)} failed, {len(self.noisy_rows)} noisy), machine {self.machine.state}, "
                 f"{sum(t.status == PASS for t in self.traps)}/{len(self.traps)} traps caught, {self.seconds:.1f} s>")
 
     # ---- JSON -----------------------------------------------------------------------------------

@@ -28,6 +28,21 @@ calls, the same samples set aside), shows how far interruptions moved the estima
 the machine. Elsewhere the noise is the estimate's CI, the share of time lost to interruptions and the
 truth's drift. References are shown, not judged (INFO).
 
+**A busy machine** (:func:`cpu_share`, :func:`off_cpu_allowance`). While each host row and trap runs, the
+checking thread's CPU time (:func:`~measurefirst.measure.timers.thread_cpu_clock`) is read beside the wall
+clock: a busy-wait spins all the time it is given, so on a quiet core it gets all of it. The time it spent
+off the CPU that the busy-wait's own stamps did not see (preemption between the timer's reads and the
+call, which the exact noise above cannot count) could lengthen the estimate by up to twice its share of
+the sampled calls' true time; a reading *longer* than the truth by no more than the tolerance, the noise
+and that is NOISY with the note ``busy``, not FAIL. On a quiet core that time is nil, so a reading too
+long fails as before; a reading too short fails however busy the core: load only ever lengthens a reading.
+A share under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` makes the machine ``busy`` (a finding),
+and a timed trap (the cold first call; the ``.item()`` count when doctor's budget ran out before it could
+count) missed while the thread got under it is NOISY too. The least
+share, the most tasks seen waiting to run (``/proc/loadavg``) and the machine's state (``quiet``,
+``busy``, ``unknown``) are kept in :class:`Machine`.
+On CUDA the rows are timed on the GPU and the host thread may block in a synchronize: no share is taken.
+
 **Tolerances** (stated; :func:`cpu_tolerance`, :func:`cuda_tolerance`): CPU 0.5% from 200 µs, 1% at
 20 µs, 5% at 2 µs (a call's own overhead is a tenth of a microsecond and varies with the CPU's speed).
 Modes that time one call per sample (fixed, cold cache) carry the timer's overhead in every sample by
@@ -65,13 +80,14 @@ from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolv
 from ..measure.devices import Machine as RealMachine
 from ..measure.engine import BenchmarkError, benchmark
 from ..results.errors import check_flag, check_kind
-from ..results.findings import COLD_START_RATIO, UNSYNCED_WARN_RATIO
+from ..results.findings import COLD_START_RATIO, MIN_CPU_SHARE, UNSYNCED_WARN_RATIO
 from ..results.kinds import Measurement
-from ..measure.timers import Marks, Reading, Timer, host_clock, host_time, make_timer, python_timeit
+from ..measure.timers import (Marks, Reading, Timer, host_clock, host_time, make_timer, python_timeit,
+                              thread_cpu_clock)
 from ..results.selfcheck import (FAIL as FAIL, INFO as INFO, NOISY as NOISY, PASS as PASS, REFERENCES as REFERENCES,
                                  SELFCHECK_SCHEMA_VERSION as SELFCHECK_SCHEMA_VERSION, SKIP as SKIP,
                                  STATUSES as STATUSES, Machine as Machine, Row as Row, SelfCheck as SelfCheck,
-                                 Trap as Trap, duration_code as duration_code)
+                                 Trap as Trap, duration_code as duration_code, machine_state)
 
 
 #: CPU busy-waits, nanoseconds.
@@ -114,9 +130,11 @@ def cuda_tolerance(duration_s: float, method: str) -> float:
     return CUDA_WALL_TOLERANCE if method == "wall" else CUDA_EVENTS_TOLERANCE
 
 
-def judge(rel_error: float | None, tolerance: float, noise: float | None) -> str:
+def judge(rel_error: float | None, tolerance: float, noise: float | None, busy: float | None = None) -> str:
     """PASS within the tolerance; NOISY when the error is within the tolerance plus the noise measured
-    during the row (the machine may explain it); else FAIL. A missing estimate fails."""
+    during the row (the machine may explain it), or when the machine was busy (``busy``: how far the time
+    the thread spent off the CPU could lengthen the estimate, :func:`off_cpu_allowance`) and the estimate
+    is too *long* by no more than the tolerance, the noise and that; else FAIL. A missing estimate fails."""
     if rel_error is None or not math.isfinite(rel_error):
         return FAIL
     e = abs(rel_error)
@@ -125,7 +143,28 @@ def judge(rel_error: float | None, tolerance: float, noise: float | None) -> str
     n = noise if noise is not None else 0.0
     if not math.isfinite(n) or e <= tolerance + n:
         return NOISY
+    if busy is not None and rel_error > 0 and (not math.isfinite(busy) or rel_error <= tolerance + n + busy):
+        return NOISY  # load only lengthens a reading: a reading too short is a fault however busy
     return FAIL
+
+
+def cpu_share(wall_ns: float, cpu_ns: float) -> float | None:
+    """The share of a core a thread got over ``wall_ns``: its CPU time over the wall time (at most 1;
+    None for no wall time)."""
+    if not wall_ns > 0:
+        return None
+    return min(1.0, max(0.0, cpu_ns / wall_ns))
+
+
+def off_cpu_allowance(off_ns: float, seen_ns: float, calls_ns: float) -> float:
+    """How far a thread's time off the CPU inside the timed windows (``off_ns``) could lengthen a median of
+    samples, relative to the truth: that time less what the busy-wait's own clock saw (``seen_ns``, already
+    in the noise), over the true time of the calls the samples made (``calls_ns``), twice (a median
+    carries at most twice the mean of what is spread over the samples). Infinite when nothing was sampled."""
+    unseen = max(0.0, off_ns - seen_ns)
+    if unseen == 0.0:
+        return 0.0
+    return 2.0 * unseen / calls_ns if calls_ns > 0 else math.inf
 
 
 @dataclass(frozen=True)
@@ -199,20 +238,36 @@ def truth_from_stamps(entries: Sequence[int] | np.ndarray, exits: Sequence[int] 
     return Truth(per_call, self_ns, gap, stolen, drift, int(e.size), float(clean.size) / own.size)
 
 
+def overrun_ns(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.ndarray, duration_ns: float) -> float:
+    """The time the busy-wait's own clock saw it lose: how far the calls that overran their ``duration_ns``
+    by more than :data:`CLEAN_MARGIN_NS` overran it, in all (a spin that ends late was interrupted, even
+    when every call was)."""
+    own = np.asarray(exits, dtype=np.int64) - np.asarray(entries, dtype=np.int64)
+    late = own[own > duration_ns + CLEAN_MARGIN_NS]
+    return float(np.sum(late - duration_ns))
+
+
 def sampled_truth_ns(entries: Sequence[int] | np.ndarray, exits: Sequence[int] | np.ndarray,
-                     numbers: Sequence[int], used: Sequence[bool] | np.ndarray, gap_ns: float) -> float | None:
-    """The truth as the estimator aggregates it: each sample is the last ``sum(numbers)`` calls, in
-    order; its per-call time on the busy-wait's own clock is the span from its first call's start to its
-    last call's end, plus one loop gap, over its calls; the median over the samples the estimate
-    ``used`` (preempted ones set aside). Interruptions move it exactly as they move the estimate, so
-    ``|sampled - truth| / truth`` is the machine's share of the error. None if the calls do not add up."""
+                     numbers: Sequence[int], used: Sequence[bool] | np.ndarray, gap_ns: float,
+                     firsts: Sequence[int] | None = None) -> float | None:
+    """The truth as the estimator aggregates it: sample ``i`` is ``numbers[i]`` calls from call
+    ``firsts[i]`` (default: the samples are the last ``sum(numbers)`` calls, back to back); its per-call
+    time on the busy-wait's own clock is the span from its first call's start to its last call's end, plus
+    one loop gap, over its calls; the median over the samples the estimate ``used`` (preempted ones set
+    aside). Interruptions move it exactly as they move the estimate, so ``|sampled - truth| / truth`` is
+    the machine's share of the error. None if the calls do not add up."""
     e = np.asarray(entries, dtype=np.int64)
     x = np.asarray(exits, dtype=np.int64)
     counts = [int(k) for k in numbers]
     total = sum(counts)
     if not counts or total > e.size or len(used) != len(counts):
         return None
-    starts = np.cumsum([0] + counts[:-1]) + (e.size - total)
+    if firsts is None:
+        starts = [int(a) for a in np.cumsum([0] + counts[:-1]) + (e.size - total)]
+    elif len(firsts) != len(counts) or any(a < 0 or a + k > e.size for a, k in zip(firsts, counts)):
+        return None
+    else:
+        starts = [int(a) for a in firsts]
     per_call = [(float(x[a + k - 1] - e[a]) + gap_ns) / k for a, k in zip(starts, counts)]
     kept = [v for v, u in zip(per_call, used) if u]
     return float(np.median(kept)) if kept else None
@@ -247,17 +302,67 @@ def _noise(*parts: float | None) -> float:
 
 def _row(duration_s: float, method: str, truth_s: float | None, source: str, estimate_s: float | None,
          tolerance: float | None, noise: float | None, *, judged: bool = True, note: str = "",
-         detail: str = "") -> Row:
+         detail: str = "", share: float | None = None, off_cpu: float | None = None) -> Row:
     err = _rel(estimate_s, truth_s)
     if not judged or tolerance is None:
         status = INFO
     else:
-        status = judge(err, tolerance, noise)
-    return Row(duration_s, method, truth_s, source, estimate_s, err, tolerance, noise, status, note, detail)
+        status = judge(err, tolerance, noise, off_cpu)
+        if status == NOISY and judge(err, tolerance, noise) == FAIL:
+            note = "busy"  # a fault on a quiet core; on this busy one, not judged
+    return Row(duration_s, method, truth_s, source, estimate_s, err, tolerance, noise, status, note, detail,
+               share, off_cpu)
 
 
 def _skip(duration_s: float, method: str, note: str, detail: str = "", source: str = "") -> Row:
     return Row(duration_s, method, None, source, None, None, None, None, SKIP, note, detail)
+
+
+# ---- the time off the CPU inside the timed windows -----------------------------------------------
+class _Watched:
+    """A :class:`~measurefirst.measure.timers.Timer` that adds up, around each reading, how long the thread
+    was off the CPU (the wall clock's time less the thread's CPU time): what a busy machine took from inside
+    the timed windows, where the busy-wait's own clock cannot see it between calls. It also keeps each
+    reading with the busy-wait's calls it spans (``calls``: how many have finished so far), so that each
+    sample is matched to its own calls (:meth:`firsts`) even when the engine calls between samples."""
+
+    def __init__(self, inner: Timer, gauge: "_Gauge", calls: Callable[[], int]) -> None:
+        self.inner, self.gauge, self.calls, self.off_ns = inner, gauge, calls, 0.0
+        self.kind, self.resolution_ns = inner.kind, inner.resolution_ns
+        self.readings: list[tuple[float, int, int]] = []  # (elapsed ns, first call, calls)
+
+    def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
+        wall, cpu = self.gauge.wall, self.gauge.cpu
+        first, w0, c0 = self.calls(), wall(), cpu()
+        r = self.inner.time(run, prelude)
+        c1, w1 = cpu(), wall()
+        self.off_ns += max(0, (w1 - w0) - (c1 - c0))
+        self.readings.append((r.elapsed_ns, first, self.calls() - first))
+        return r
+
+    def firsts(self, m: Measurement) -> list[int] | None:
+        """The first call of each of ``m``'s samples: the readings it recorded, found in order (a sample is
+        a reading of the same time over the same number of calls); None if one is not found."""
+        out: list[int] = []
+        it = iter(self.readings)
+        for elapsed, number in zip(m.samples_ns, m.numbers):
+            first = next((a for e, a, k in it if e == elapsed and k == number), None)
+            if first is None:
+                return None
+            out.append(first)
+        return out
+
+    def now_ns(self) -> int:
+        return self.inner.now_ns()
+
+    def synchronize(self) -> None:
+        self.inner.synchronize()
+
+    def probe(self) -> Callable[[], object]:
+        return self.inner.probe()
+
+    def marks(self) -> Marks:
+        return self.inner.marks()
 
 
 # ---- fault injection ------------------------------------------------------------------------------
@@ -295,8 +400,9 @@ class FaultyTimer:
 class _Spin:
     """A call of known duration that records its own start and end on every call."""
 
-    def __init__(self, fn: Callable[[], None], entries: "array.array[int]", exits: "array.array[int]") -> None:
-        self.fn, self.entries, self.exits = fn, entries, exits
+    def __init__(self, fn: Callable[[], None], entries: "array.array[int]", exits: "array.array[int]",
+                 ns: int) -> None:
+        self.fn, self.entries, self.exits, self.ns = fn, entries, exits, ns
 
     def reset(self) -> None:
         del self.entries[:]
@@ -306,9 +412,16 @@ class _Spin:
         return truth_from_stamps(np.array(self.entries, dtype=np.int64),
                                  np.array(self.exits, dtype=np.int64), loop_gap_ns)
 
-    def sampled(self, m: Measurement, gap_ns: float) -> float | None:
+    def overrun(self) -> float:
+        return overrun_ns(np.array(self.entries, dtype=np.int64), np.array(self.exits, dtype=np.int64), self.ns)
+
+    def sampled(self, m: Measurement, gap_ns: float, firsts: Sequence[int] | None = None) -> float | None:
         return sampled_truth_ns(np.array(self.entries, dtype=np.int64), np.array(self.exits, dtype=np.int64),
-                                m.numbers, m.used_mask, gap_ns)
+                                m.numbers, m.used_mask, gap_ns, firsts)
+
+    def calls(self) -> int:
+        """Calls finished since the last :meth:`reset`."""
+        return len(self.exits)
 
 
 def _real_spin(ns: int) -> _Spin:
@@ -328,7 +441,7 @@ def _real_spin(ns: int) -> _Spin:
         enter(start)
         leave(now)
 
-    return _Spin(busy_wait, entries, exits)
+    return _Spin(busy_wait, entries, exits, ns)
 
 
 class _World:
@@ -354,7 +467,7 @@ class _World:
             entries.append(start)
             exits.append(world.now)
 
-        return _Spin(simulated_wait, entries, exits)
+        return _Spin(simulated_wait, entries, exits, ns)
 
     def timer(self, device: torch.device, kind: str = "auto") -> Timer:
         return make_timer(device, kind) if self.sim is None else self.sim.timer()
@@ -362,6 +475,50 @@ class _World:
     def clock(self) -> Callable[[], int]:
         """The clock its timers read (ns): the machine's host clock, or the simulated one."""
         return host_clock() if self.sim is None else self.sim.timer().now_ns
+
+    def gauge(self) -> "_Gauge":
+        """How much of a core the checking thread gets: the thread's CPU clock beside the wall clock, on
+        the machine or in the simulated world (which counts its preempted and stalled time off the CPU)."""
+        if self.sim is None:
+            return _Gauge(host_clock(), thread_cpu_clock(), _runnable_others)
+        return _Gauge(self.clock(), self.sim.cpu_ns, lambda: None)
+
+
+class _Gauge:
+    """The checking thread's share of a core over each stretch it measures (:meth:`start` .. :meth:`stop`),
+    and the most other tasks seen ready to run at once at their ends."""
+
+    def __init__(self, wall: Callable[[], int], cpu: Callable[[], int], runnable: Callable[[], int | None]) -> None:
+        self.wall, self.cpu, self.runnable = wall, cpu, runnable
+        self.shares: list[float] = []
+        self.most_runnable: int | None = None
+
+    def start(self) -> tuple[int, int]:
+        self._look()
+        return self.wall(), self.cpu()
+
+    def stop(self, started: tuple[int, int]) -> tuple[float, float, float | None]:
+        """(wall ns, CPU ns, share of a core) since ``started``."""
+        wall_ns, cpu_ns = float(self.wall() - started[0]), float(self.cpu() - started[1])
+        self._look()
+        share = cpu_share(wall_ns, cpu_ns)
+        if share is not None:
+            self.shares.append(share)
+        return wall_ns, cpu_ns, share
+
+    def _look(self) -> None:
+        n = self.runnable()
+        if n is not None and (self.most_runnable is None or n > self.most_runnable):
+            self.most_runnable = n
+
+
+def _runnable_others() -> int | None:
+    """Other tasks ready to run right now (``/proc/loadavg``'s running count, less this one); None elsewhere."""
+    try:
+        with open("/proc/loadavg") as f:
+            return max(0, int(f.read().split()[3].split("/")[0]) - 1)
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _loop_gap(spin: _Spin, calls: int) -> float:
@@ -404,7 +561,8 @@ def _nothing(stage: str, duration_s: float | None, method: str) -> None:
 
 # ---- the CPU rows -----------------------------------------------------------------------------------
 def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Timer | None,
-              references: bool, progress: Progress, device_type: str) -> tuple[list[Row], list[Measurement]]:
+              references: bool, progress: Progress, device_type: str,
+              gauge: _Gauge) -> tuple[list[Row], list[Measurement]]:
     rows: list[Row] = []
     ms: list[Measurement] = []
     cpu = torch.device("cpu")
@@ -419,7 +577,8 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             progress("row", d_s, method)
             gap = _loop_gap(spin, gap_calls) if not world.simulated else 0.0
             spin.reset()
-            the_timer: Timer | str = timer if timer is not None else world.timer(cpu)
+            the_timer = _Watched(timer if timer is not None else world.timer(cpu), gauge, spin.calls)
+            started = gauge.start()
             try:
                 if fixed:
                     m = benchmark(spin.fn, device=cpu, label=f"{label}/{method}", warmup=3, trials=10, timer=the_timer)
@@ -428,8 +587,12 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             except BenchmarkError as exc:
                 rows.append(Row(d_s, method, None, "self", None, None, tol, None, FAIL, "error", str(exc)))
                 return
+            share = gauge.stop(started)[2]
             truth = spin.truth(gap)
-            sampled = spin.sampled(m, truth.gap_ns)
+            sampled = spin.sampled(m, truth.gap_ns, the_timer.firsts(m))
+            # how far the time off the CPU that the busy-wait did not see could lengthen it (0 on a quiet core)
+            off = (off_cpu_allowance(the_timer.off_ns, spin.overrun(), sum(m.numbers) * truth.per_call_ns)
+                   if share is not None else None)
             spin.reset()
             ms.append(m)
             # the machine's share of the error: how far the interruptions moved the very samples the
@@ -437,10 +600,10 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             moved = truth.stolen if sampled is None else abs(sampled - truth.per_call_ns) / truth.per_call_ns
             # one call per sample carries the timer's overhead by design: the tolerance says so, and a
             # call shorter than that makes the row a demonstration of the bias, not a check
-            share = _overhead_share(m, truth.per_call_ns / 1e9) if fixed else 0.0
-            rows.append(_row(d_s, method, truth.per_call_ns / 1e9, "self", m.median, tol + ONE_CALL_OVERHEADS * share,
-                             _noise(moved, truth.drift),
-                             judged=share <= tol, note="" if share <= tol else "overhead_bound"))
+            overhead = _overhead_share(m, truth.per_call_ns / 1e9) if fixed else 0.0
+            rows.append(_row(d_s, method, truth.per_call_ns / 1e9, "self", m.median, tol + ONE_CALL_OVERHEADS * overhead,
+                             _noise(moved, truth.drift), judged=overhead <= tol,
+                             note="" if overhead <= tol else "overhead_bound", share=share, off_cpu=off))
 
         run_measured("adaptive", fixed=False)
         run_measured("fixed", fixed=True)
@@ -453,13 +616,15 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
         progress("row", d_s, "timeit")
         gap = _loop_gap(spin, gap_calls)
         spin.reset()
+        started = gauge.start()
         number, runs = python_timeit(spin.fn, plan.timeit_repeat)
+        share = gauge.stop(started)[2]
         truth = spin.truth(gap)
         spin.reset()
         best = min(runs) / number
         spread = (statistics.median(runs) - min(runs)) / min(runs) if min(runs) > 0 else None
         rows.append(_row(d_s, "timeit", truth.per_call_ns / 1e9, "self", best, None,
-                         _noise(spread, truth.stolen, truth.drift), judged=False))
+                         _noise(spread, truth.stolen, truth.drift), judged=False, share=share))
         progress("row", d_s, "blocked_autorange")
         try:
             import torch.utils.benchmark as tub
@@ -468,12 +633,14 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
             continue
         gap = _loop_gap(spin, gap_calls)
         spin.reset()
+        started = gauge.start()
         b = tub.Timer(stmt="fn()", globals={"fn": spin.fn}).blocked_autorange(min_run_time=plan.blocked_min_time)
+        share = gauge.stop(started)[2]
         truth = spin.truth(gap)
         spin.reset()
         spread_b = float(b.iqr / b.median / 2) if b.median > 0 else None
         rows.append(_row(d_s, "blocked_autorange", truth.per_call_ns / 1e9, "self", float(b.median), None,
-                         _noise(spread_b, truth.stolen, truth.drift), judged=False))
+                         _noise(spread_b, truth.stolen, truth.drift), judged=False, share=share))
     return rows, ms
 
 
@@ -687,32 +854,30 @@ class _OneTimeCost:
         return float(self.table[:64].sum().item())
 
 
-def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progress) -> list[Trap]:
+def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progress, gauge: _Gauge) -> list[Trap]:
     from .doctor import doctor
 
     traps: list[Trap] = []
     progress("trap", None, "cold_start")
     fn = _OneTimeCost(dev, int(0.02 * rate) if dev.type == "cuda" and rate else 0)
+    started = gauge.start()
     try:
         d = doctor(fn, device=dev, label="selfcheck one-time cost + .item()", budget=plan.doctor_budget)
     except Exception as exc:  # noqa: BLE001 - a broken check is a failed check, said once
         detail = f"{type(exc).__name__}: {exc}"
         return [Trap("cold_start", FAIL, note="error", detail=detail), Trap("implicit_sync", FAIL, note="error",
                                                                              detail=detail)]
+    # the host's share of a core while doctor timed it (on a GPU the thread may block in a synchronize)
+    share = gauge.stop(started)[2] if dev.type == "cpu" else None
     if d.error is not None:
         traps += [Trap("cold_start", FAIL, note="error", detail=d.error),
                   Trap("implicit_sync", FAIL, note="error", detail=d.error)]
     else:
         ratio = d.evidence.get("cold_ratio")
         caught = any(f.code == "cold_start" and f.severity in ("warning", "error") for f in d.findings)
-        traps.append(Trap("cold_start", PASS if caught else FAIL, ratio, COLD_START_RATIO))
+        traps.append(_timed_trap("cold_start", caught, ratio, COLD_START_RATIO, share))
         progress("trap", None, "implicit_sync")
-        if dev.type == "cuda":
-            syncs = d.evidence.get("cuda_syncs_per_call")
-        else:
-            syncs = sum((d.evidence.get("syncing_ops_per_call") or {}).values())
-        count = float(syncs) if syncs is not None else 0.0
-        traps.append(Trap("implicit_sync", PASS if count == 1 else FAIL, count, 1.0))
+        traps.append(_sync_trap(d.evidence, d.skipped, dev, share))
     progress("trap", None, "unsynchronized_timer")
     if dev.type == "cpu":
         traps.append(Trap("unsynchronized_timer", SKIP, note="not_applicable"))
@@ -737,6 +902,29 @@ def _traps(dev: torch.device, plan: _Plan, rate: float | None, progress: Progres
     except Exception as exc:  # noqa: BLE001
         traps.append(Trap("unsynchronized_timer", FAIL, note="error", detail=f"{type(exc).__name__}: {exc}"))
     return traps
+
+
+def _sync_trap(evidence: dict[str, Any], skipped: dict[str, str], dev: torch.device, share: float | None) -> Trap:
+    """One ``.item()`` per call, counted by doctor's implicit-sync check. A count is not a time: a wrong
+    count fails however busy the machine. But doctor counts only once its measurement left budget for it;
+    a check it skipped for the budget was not run, which on a busy core is too busy to judge."""
+    if "implicit_syncs" in skipped:
+        return _timed_trap("implicit_sync", False, None, 1.0, share)
+    syncs = evidence.get("cuda_syncs_per_call") if dev.type == "cuda" else sum(
+        (evidence.get("syncing_ops_per_call") or {}).values())
+    count = float(syncs) if syncs is not None else 0.0
+    return Trap("implicit_sync", PASS if count == 1 else FAIL, count, 1.0, cpu_share=share)
+
+
+def _timed_trap(code: str, caught: bool, value: float | None, threshold: float, share: float | None) -> Trap:
+    """A trap that takes time to find (a timing, or a check that needs doctor's budget): detected, missed,
+    or missed while the thread got under :data:`~measurefirst.results.findings.MIN_CPU_SHARE` of a core (too
+    busy to judge: ``noisy``, note ``busy``)."""
+    if caught:
+        return Trap(code, PASS, value, threshold, cpu_share=share)
+    if share is not None and share < MIN_CPU_SHARE:
+        return Trap(code, NOISY, value, threshold, note="busy", cpu_share=share)
+    return Trap(code, FAIL, value, threshold, cpu_share=share)
 
 
 # ---- the machine ------------------------------------------------------------------------------------
@@ -881,6 +1069,7 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     clock = timer.now_ns if timer is not None else world.clock()  # the clock of the timer given, or the world's
     t_start = clock()
     load = _Load(clock)
+    gauge = world.gauge()
     before = _Before.read(dev, world.simulated, real)
     timer_dev = dev if dev.type == "cuda" else torch.device("cpu")  # MPS: the host busy-waits run on the CPU
     if fault is not None:
@@ -895,13 +1084,14 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     if dev.type == "cuda":
         rows, ms, rate = _cuda_rows(dev, plan, timer, references, progress)
     else:
-        rows, ms = _cpu_rows(world, durations_ns or CPU_DURATIONS_NS, plan, timer, references, progress, dev.type)
+        rows, ms = _cpu_rows(world, durations_ns or CPU_DURATIONS_NS, plan, timer, references, progress, dev.type,
+                             gauge)
         if dev.type == "mps":
             rows.append(_skip(CUDA_DURATIONS_S[1], "events", "not_applicable"))
 
     trap_rows: list[Trap] = []
     if traps and real:
-        trap_rows = _traps(dev, plan, rate, progress)
+        trap_rows = _traps(dev, plan, rate, progress, gauge)
     elif traps:
         trap_rows = [Trap(code, SKIP, note="simulated") for code in ("cold_start", "implicit_sync", "unsynchronized_timer")]
 
@@ -914,10 +1104,12 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
         except Exception as exc:  # noqa: BLE001 - the peaks are context, not a check
             notes.append(f"peaks_failed: {type(exc).__name__}: {exc}")
     other, steal = load.stop() if not world.simulated else (None, None)
+    least = min(gauge.shares) if gauge.shares else None
     mach = before.machine_after(
         dev, world.simulated, timer=host_timer.kind, timer_resolution_ns=float(host_timer.resolution_ns),
         timer_resolution_measured_ns=resolution_measured, clock_read_ns=clock_read, timer_overhead_ns=overhead_ns,
-        other_load_cores=other, steal_cores=steal, sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes))
+        other_load_cores=other, steal_cores=steal, sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes),
+        cpu_share=least, runnable=gauge.most_runnable, state=machine_state(least))
     return SelfCheck(device=str(dev), quick=quick, rows=tuple(rows), traps=tuple(trap_rows), machine=mach,
                      measurements=tuple(ms), env=environment(dev), seconds=(clock() - t_start) / 1e9,
                      simulated=world.simulated)
@@ -980,6 +1172,6 @@ class _Before:
 
 
 __all__ = ["SelfCheck", "Row", "Trap", "Machine", "FaultyTimer", "Truth", "selfcheck", "judge", "truth_from_stamps",
-           "sampled_truth_ns",
+           "sampled_truth_ns", "cpu_share", "off_cpu_allowance",
            "sleep_rate", "cpu_tolerance", "cuda_tolerance", "duration_code", "calibrate_sleep",
            "STATUSES", "PASS", "FAIL", "NOISY", "INFO", "SKIP"]
