@@ -595,6 +595,7 @@ def test_row_properties():
     assert ok.passed and ok.judged and not ok.reference and ok.name == "200us adaptive"
 
 
+@pytest.mark.realclock
 def test_real_clock_fault_is_caught():
     """The wall clock scaled by 1.1, on the real busy-wait: +10% on every judged row, which fails unless
     the machine is noisier than the fault itself (then it says so)."""
