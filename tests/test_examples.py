@@ -25,7 +25,7 @@ EXPECTED = {
     "profile_gelu.py": [r"manual: 9 ops, fused: 1 ops per step",
                         r"only in manual: (?=.*aten::mul x6)(?=.*aten::add x2)(?=.*aten::tanh x1).*", r"only in fused: aten::gelu x1",
                         r"6 x aten::mul: \d+ us, ~\d+ MB moved"],
-    "quickstart.py": [rf"matmul 512: {T} ±[\d.]+% run to run \(95% CI .*; this run's precision .*\), median of \d+ "
+    "quickstart.py": [rf"matmul 512: {T} (±[\d.]+%|-[\d.]+%/\+[\d.]+%|×/÷[\d.]+) run to run \(95% CI .*; this run's precision .*\), median of \d+ "
                       r"samples × \d+ calls? \[cpu, wall\].*",
                       r"saved \d+ samples to .*matmul\.json"],
     "selfcheck_fault.py": [r"status: (pass|noisy|fail)", r"200 us adaptive: [+-]\d+\.\d% -> (fail|noisy|pass)"],

@@ -470,8 +470,8 @@ class Measurement(ResultBase):
         if not med > 0 or not pci[0] > 0:
             return pci
         r = self.run_to_run.factor * math.log1p(self.run_to_run.spread)
-        return (med * math.exp(-math.hypot(math.log(med / pci[0]), r)),
-                med * math.exp(math.hypot(math.log(pci[1] / med), r)))
+        up = math.hypot(math.log(pci[1] / med), r)  # beyond a float's range (a corrupt file): no upper end
+        return (med * math.exp(-math.hypot(math.log(med / pci[0]), r)), med * math.exp(up) if up < 700 else math.inf)
 
     @property
     def host_median(self) -> float | None:
