@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -120,6 +121,7 @@ def cmd_group_step(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
     created = group.init_from_env(timeout_seconds=args.timeout)
     rank = group.dist().get_rank()
+    parts: dict[str, Any] | None = None
     try:
         _, build = load_callable(args.target)
         parts = _unpack(build())
@@ -134,7 +136,13 @@ def cmd_group_step(args: argparse.Namespace) -> int:
         return 1
     finally:
         if created and group.is_initialized():
+            # the model, and FSDP's state that holds the group and its gloo work, go while the interpreter is
+            # whole: freed at its exit instead, gloo's threads aborted the process (SIGABRT, "terminate
+            # called without an active exception") after the step had finished, so torchrun saw a failed rank
+            parts = None
+            gc.collect()
             group.dist().destroy_process_group()
+            gc.collect()
     return emit_on_rank0(args, [result]) if rank == 0 else 0  # rank 0 prints and writes
 
 
