@@ -318,8 +318,27 @@ def _skip(duration_s: float, method: str, note: str, detail: str = "", source: s
     return Row(duration_s, method, None, source, None, None, None, None, SKIP, note, detail)
 
 
+# ---- timers wrapped around a timer -----------------------------------------------------------------
+class _Wrapped:
+    """A timer around ``inner``: everything but :meth:`time` is the inner timer's."""
+
+    inner: Timer
+
+    def now_ns(self) -> int:
+        return self.inner.now_ns()
+
+    def synchronize(self) -> None:
+        self.inner.synchronize()
+
+    def probe(self) -> Callable[[], object]:
+        return self.inner.probe()
+
+    def marks(self) -> Marks:
+        return self.inner.marks()
+
+
 # ---- the time off the CPU inside the timed windows -----------------------------------------------
-class _Watched:
+class _Watched(_Wrapped):
     """A :class:`~measurefirst.measure.timers.Timer` that adds up, around each reading, how long the thread
     was off the CPU (the wall clock's time less the thread's CPU time): what a busy machine took from inside
     the timed windows, where the busy-wait's own clock cannot see it between calls. It also keeps each
@@ -352,21 +371,10 @@ class _Watched:
             out.append(first)
         return out
 
-    def now_ns(self) -> int:
-        return self.inner.now_ns()
-
-    def synchronize(self) -> None:
-        self.inner.synchronize()
-
-    def probe(self) -> Callable[[], object]:
-        return self.inner.probe()
-
-    def marks(self) -> Marks:
-        return self.inner.marks()
 
 
 # ---- fault injection ------------------------------------------------------------------------------
-class FaultyTimer:
+class FaultyTimer(_Wrapped):
     """A :class:`~measurefirst.measure.timers.Timer` that scales every reading by ``factor``: a clock that is
     wrong by a known amount, to prove that :func:`selfcheck` catches it."""
 
@@ -383,17 +391,6 @@ class FaultyTimer:
         return Reading(r.elapsed_ns * f, None if r.host_ns is None else r.host_ns * f, r.preempted,
                        None if r.synced_ns is None else r.synced_ns * f)
 
-    def now_ns(self) -> int:
-        return self.inner.now_ns()
-
-    def synchronize(self) -> None:
-        self.inner.synchronize()
-
-    def probe(self) -> Callable[[], object]:
-        return self.inner.probe()
-
-    def marks(self) -> Marks:
-        return self.inner.marks()
 
 
 # ---- the busy-wait and its clock ------------------------------------------------------------------
