@@ -119,7 +119,8 @@ def test_step_table_and_verdict_do_not_contradict_silently():
     results, comparison = sc.steps, sc.comparison
     _Load.on = False
     slow, fast = results[0].step_s, results[1].step_s
-    assert slow > 1.5 * fast  # the table says the first is much slower...
+    # the load usually makes the table say the first is much slower (not always: the machine's own state
+    # decides, and the rule below must hold either way, so it is not a precondition)
     flagged = [f for r in results for f in r.findings if f.code == "table_contradicts_verdict"]
     v = comparison.verdict(results[1].label)
     table_ratio = fast / slow
