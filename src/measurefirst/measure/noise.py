@@ -230,15 +230,14 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     if rr is None:
         rr = RunToRun(cv=floor, source=source, n=profile.processes, factor=spread_factor(profile.processes),
                       floor=floor, floor_source=source)
-    elif rr.source == "repeats":
-        factor = profile.inflation() if inflation is None else inflation
-        notes["run_to_run_inflation"] = factor
-        dof = lent_dof(rr.cv * factor, rr.n, floor, dof)
-        rr = replace(rr, cv=rr.cv * factor, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
-                     factor=spread_factor(rr.n, dof))
-    elif rr.source == "processes":
-        dof = lent_dof(rr.cv, rr.n, floor, dof)
-        rr = replace(rr, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
+    elif rr.source in ("repeats", "processes"):
+        cv = rr.cv
+        if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
+            factor = profile.inflation() if inflation is None else inflation
+            notes["run_to_run_inflation"] = factor
+            cv *= factor
+        dof = lent_dof(cv, rr.n, floor, dof)
+        rr = replace(rr, cv=cv, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
                      factor=spread_factor(rr.n, dof))
     else:
         return m
