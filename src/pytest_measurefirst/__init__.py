@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Hidden switch (and its option ``--mf-simulate``): time on the seeded simulated clock, for tests.
 SIMULATE_ENV = "MEASUREFIRST_PYTEST_SIMULATE"
+#: Set in the worker interpreters of ``--mf-against`` (see :mod:`measurefirst.tools.against`).
+AGAINST_ENV = "MEASUREFIRST_AGAINST"
 #: The entry in a test report's ``user_properties`` that a pytest-xdist worker sends back when it
 #: refused to measure (the controller counts them and says so once).
 XDIST_PROPERTY = "measurefirst_xdist_refused"
@@ -82,6 +84,13 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
                 help="compare each measurement with its saved baseline: NAME or =@NAME (saved with --mf-save "
                      "NAME; a separate @NAME is read by pytest as a file of arguments), NAME~K (K saves back), "
                      "a --mf-json or pytest-benchmark JSON FILE, or nothing: each test's latest saved run")
+    g.addoption("--mf-against", default=None, metavar="REF",
+                help="judge each benchmark code against code: REF (a branch, tag or commit, checked out in a temporary "
+                     "git worktree, or the path of another checkout) and this tree, each in fresh worker "
+                     "interpreters, their rounds interleaved so that the machine's load falls on both alike")
+    g.addoption("--mf-against-pairs", type=int, default=None, metavar="N",
+                help="with --mf-against: worker pairs per benchmark (default 2; fresh interpreters can land in "
+                     "different speed modes, and the pairs' spread widens the interval)")
     g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
                 help="fail a test that is slower than its baseline beyond both its CI and this threshold "
                      "(e.g. 5%%), as `measurefirst compare --fail-if-slower` decides")
@@ -119,7 +128,8 @@ def _wanted(config: pytest.Config) -> bool:
         return True
     return any(getattr(opt, name, None) not in (None, False) for name in (
         "mf_device", "mf_budget", "mf_only", "mf_skip", "mf_disable", "mf_save", "mf_compare",
-        "mf_fail_if_slower", "mf_run_to_run", "mf_json", "mf_simulate"))
+        "mf_fail_if_slower", "mf_run_to_run", "mf_json", "mf_simulate", "mf_against")) or bool(
+        os.environ.get(AGAINST_ENV))
 
 
 def _session(config: pytest.Config, *, explicit: bool = False) -> "MeasureSession":
@@ -168,6 +178,22 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if session is not None:
         session.after_report(item, call, report)
     return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    active = _active(session.config)
+    if active is not None and not session.config.option.collectonly:
+        active.run_against(session.items)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
+    result = yield
+    active = _active(item.config)
+    if active is not None:
+        active.test_ended(item)
+    return result
 
 
 class _XdistController:

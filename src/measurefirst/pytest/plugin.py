@@ -46,7 +46,10 @@ from ..tools.compare import Comparison, Verdict, compare, paired_verdict
 from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import benchmark, default_label
 from ..results.importers import from_pytest_benchmark, sniff
+from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record
+from ..tools.against import DEFAULT_PAIRS
+from ..tools.worktree import WorktreeError, validate_ref
 from ..tools.regression import change
 from . import report as words
 from ..render.words import LANGS
@@ -467,6 +470,13 @@ class MeasureSession:
         self.disable = bool(getattr(opt, "mf_disable", False))
         self.save: str | None = getattr(opt, "mf_save", None)
         self.compare_ref: str | None = getattr(opt, "mf_compare", None)
+        #: ``--mf-against REF``: code against code (see :mod:`measurefirst.pytest.against`)
+        self.against_ref: str | None = getattr(opt, "mf_against", None)
+        self.against_pairs: int = getattr(opt, "mf_against_pairs", None) or DEFAULT_PAIRS
+        self.against: Outcome | None = None
+        #: in a worker interpreter of ``--mf-against``: the connection to the parent
+        self.serve_value: str | None = serving()
+        self.serve_side: ServeSide | None = None
         self.threshold: float | None = getattr(opt, "mf_fail_if_slower", None)
         self.run_to_run: float | None = getattr(opt, "mf_run_to_run", None)
         #: ``--mf-undecided``: "pass" (default) or "fail" a test whose change a disturbed run cannot judge
@@ -509,9 +519,17 @@ class MeasureSession:
         ``--mf``, take the ``benchmark`` fixture over from pytest-benchmark."""
         if self.save is not None and (not self.save or "/" in self.save or self.save.startswith("@")):
             raise pytest.UsageError(f"--mf-save takes a NAME without '/' or '@', such as base; got {self.save!r}")
-        if self.threshold is not None and self.compare_ref is None:
-            raise pytest.UsageError("--mf-fail-if-slower needs a baseline: add --mf-compare NAME "
-                                    "(runs saved with --mf-save NAME), or --mf-compare for each test's latest run")
+        if self.serve_value is not None:
+            # a worker of --mf-against measures for the parent only: nothing saved, written or gated here
+            self.save = self.compare_ref = self.json_path = None
+            self.threshold = None
+            self.against_ref = None
+        if self.against_ref is not None:
+            self._configure_against()
+        if self.threshold is not None and self.compare_ref is None and self.against_ref is None:
+            raise pytest.UsageError("--mf-fail-if-slower needs a baseline: add --mf-against REF (code against code: "
+                                    "the base commit and this tree, interleaved), --mf-compare NAME (runs saved with "
+                                    "--mf-save NAME), or --mf-compare for each test's latest run")
         if self.device != "auto" and self.simulation is None:
             try:
                 resolve_device(self.device)
@@ -519,6 +537,9 @@ class MeasureSession:
                 raise pytest.UsageError(f"--mf-device: {exc}") from exc
         if self.compat:
             self._take_over_benchmark()
+        if self.serve_value is not None:
+            self.bench_json = None
+            self.serve_side = ServeSide(self.serve_value)
         for option, path in (("--mf-json", self.json_path), ("--benchmark-json", self.bench_json)):
             if path is not None and self.worker is None:  # checked before any test runs
                 try:
@@ -527,6 +548,44 @@ class MeasureSession:
                     raise pytest.UsageError(str(exc)) from exc
         if self.compare_ref is not None and self.worker is None:
             self.baseline = Baseline(self.compare_ref, self.store_path, self.lang)
+
+    def _configure_against(self) -> None:
+        ref = self.against_ref
+        assert ref is not None
+        if self.compare_ref is not None:
+            raise pytest.UsageError("--mf-against and --mf-compare are two baselines: choose one (--mf-against REF "
+                                    "compares code against code; --mf-compare NAME a saved run)")
+        if not (isinstance(self.against_pairs, int) and 1 <= self.against_pairs <= 16):
+            raise pytest.UsageError(f"--mf-against-pairs takes a number of worker pairs from 1 to 16; got "
+                                    f"{self.against_pairs!r}")
+        if self.disable:
+            raise pytest.UsageError("--mf-against measures; --mf-disable times nothing: drop one of them")
+        if self.worker is None:
+            try:
+                validate_ref(ref, Path(self.config.rootpath))
+            except WorktreeError as exc:
+                raise pytest.UsageError(f"--mf-against: {exc}") from exc
+        self.against = Outcome(ref, None, self.against_pairs)
+        self.baseline = AgainstBaseline(ref)  # type: ignore[assignment]
+
+    def run_against(self, items: Sequence[pytest.Item]) -> None:
+        """``--mf-against``: measure the suite's benchmarks in both trees before the run goes on (the
+        run's own calls of the measuring tests then time nothing)."""
+        if self.against_ref is None or self.worker is not None or self.against is None:
+            return
+        driver = Driver(self, self.against_ref, self.against_pairs)
+        try:
+            driver.run(items)
+        except WorktreeError as exc:
+            raise pytest.UsageError(f"--mf-against: {exc}") from exc
+        finally:
+            self.against = driver.outcome
+            self.baseline = AgainstBaseline(driver.outcome.label)  # type: ignore[assignment]
+
+    def test_ended(self, item: pytest.Item) -> None:
+        """A test ended: a worker of ``--mf-against`` tells the parent how."""
+        if self.serve_side is not None and self.serve_side.planned(item.nodeid):
+            self.serve_side.finish(item.nodeid)
 
     def _take_over_benchmark(self) -> None:
         config, opt = self.config, self.config.option
@@ -562,8 +621,9 @@ class MeasureSession:
     # -- state --------------------------------------------------------------------------------
     @property
     def measuring(self) -> bool:
-        """Whether measurements are timed (False under --mf-disable and under pytest-xdist workers)."""
-        return not self.disable and self.worker is None
+        """Whether measurements are timed (False under --mf-disable, under pytest-xdist workers, and in the
+        parent of --mf-against, whose workers time them)."""
+        return not self.disable and self.worker is None and self.against_ref is None
 
     @property
     def gate(self) -> bool:
@@ -589,6 +649,10 @@ class MeasureSession:
         tests that use pytest-benchmark's ``benchmark`` fixture are an error: pytest-benchmark times those,
         so the options would silently not apply (a gate that never closes)."""
         self._check_benchmark_without_mf(items)
+        if self.serve_side is not None:
+            self.serve_side.plan(items, self.is_measuring_test,
+                                 lambda dropped: self.config.hook.pytest_deselected(items=dropped))
+            return
         if not (self.only or self.skip):
             return
         skip_other = pytest.mark.skip(reason=words.skip_reason(only=True, lang=self.lang))
@@ -676,6 +740,9 @@ class MeasureSession:
                 warmup_rounds: int = 0) -> Measurement:
         """Time ``fn`` (or, when nothing is timed, call it once) and record the measurement."""
         precision = float(opts.get("precision", 0.01))
+        if self.serve_side is not None:
+            return self._serve(node, fn, name=name, mode=mode, setup=setup, opts=opts, sim_keys=sim_keys,
+                               warmup_rounds=warmup_rounds)
         if not self.measuring:
             if setup is not None:
                 setup()
@@ -704,12 +771,32 @@ class MeasureSession:
                         measurement=m, mode=mode, param=_node_params(node)[0], params=_node_params(node)[1]))
         return m
 
+    def _serve(self, node: Any, fn: Callable[[], object], *, name: str, mode: str, setup: Callable[[], object] | None,
+               opts: dict[str, Any], sim_keys: Sequence[str | None], warmup_rounds: int) -> Measurement:
+        """In a worker of ``--mf-against``: serve this measurement to the parent."""
+        assert self.serve_side is not None
+        precision = float(opts.get("precision", 0.01))
+        simulated = None
+        if self.simulation is not None:
+            sim, world = self.simulation, self.simulation.world(name)
+
+            def simulated() -> tuple[Callable[[], object], Any]:
+                sim_fn = world.function(sim.cost(sim_keys), default_label(fn))
+                for _ in range(warmup_rounds):
+                    sim_fn()
+                return sim_fn, world.timer()
+        else:
+            for _ in range(warmup_rounds):
+                fn()
+        m = self.serve_side.measure(node, name, mode, fn, setup, opts, simulated)
+        return m if m is not None else _empty_measurement(name, str(opts.get("device", "auto")), "aborted", precision)
+
     def compare(self, node: Any, candidates: Sequence[tuple[str, Callable[[], object]]], *, label: str | None,
                 baseline: str | None, setup: Callable[[], object] | None, opts: dict[str, Any]) -> ComparisonResult:
         prefix = node.nodeid + (f"::{label}" if label else "")
         base = baseline if baseline is not None else candidates[0][0]
         precision = float(opts.get("precision", 0.005))
-        if not self.measuring:
+        if not self.measuring or self.serve_side is not None:
             for _, fn in candidates:
                 if setup is not None:
                     setup()
@@ -772,6 +859,9 @@ class MeasureSession:
 
     # -- reports ------------------------------------------------------------------------------
     def after_report(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
+        if self.serve_side is not None:
+            text = report.longreprtext.strip().splitlines()[-1] if report.failed and report.longreprtext.strip() else ""
+            self.serve_side.report(item.nodeid, report.when, report.outcome, text)
         if report.when != "call":
             return
         mine = [r for r in self.records if r.nodeid == item.nodeid]
@@ -798,8 +888,8 @@ class MeasureSession:
         """At the end of the run: save into the history, write the JSON reports."""
         if self.baseline is not None:
             self.baseline.close()
-        if self.worker is not None:
-            return  # a pytest-xdist worker measured nothing: nothing to save, no report to race for
+        if self.worker is not None or self.serve_side is not None:
+            return  # a pytest-xdist worker measured nothing, an --mf-against worker measured for its parent
         measured = [r for r in self.records if r.measurement.summary is not None]
         if self.save is not None and measured:
             try:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
@@ -357,23 +357,46 @@ def compare(
         dev = resolve_device(device)
         the_timer = timer
     env = environment(dev)
-    session = _Session(items, labels.index(base), the_timer, opts, env, dev, setup, colds,
-                       min_rounds, block_time, order, seed)
+    t_begin = the_timer.now_ns()  # one budget for the whole comparison
+    states = [Sampler(fn, the_timer, opts, label=label, device=dev, env=env, setup=setup, t_begin=t_begin)
+              for label, fn in items]
+    session = _Session(states, labels.index(base), the_timer, opts, colds, min_rounds, block_time, order, seed)
     return session.run()
 
 
+class Clock(Protocol):
+    """What a comparison reads of time: now, in nanoseconds (a :class:`Timer`, or the clock of
+    samplers that run elsewhere: :class:`measurefirst.measure.remote.SumClock`)."""
+
+    def now_ns(self) -> int: ...
+
+
+def compare_samplers(states: Sequence[Any], clock: Clock, opts: Options, *, baseline: int = 0,
+                     colds: Sequence[float | None] | None = None, min_rounds: int = 10,
+                     block_time: float = defaults.BLOCK_TIME_S, order: str = "abba", seed: int = 0) -> Comparison:
+    """The interleaved comparison of :func:`compare` over samplers built by the caller: each has
+    :class:`~measurefirst.measure.engine.Sampler`'s phases (``measure_overhead``, ``warm_up``, ``calibrate``,
+    ``prepare``, ``take_block``, ``stop_at_deadline``, ``result``), such as samplers of the same test in
+    two worker interpreters (:class:`measurefirst.measure.remote.RemoteSampler`); ``clock`` gives the
+    time the budget and the stopping rule read."""
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
+    check_seed(seed)
+    cold = list(colds) if colds is not None else [None] * len(states)
+    return _Session(list(states), baseline, clock, opts, cold, min_rounds, block_time, order, seed).run()
+
+
 class _Session:
-    def __init__(self, items: list[tuple[str, Callable[[], object]]], base: int, timer: Timer, opts: Options,
-                 env: dict[str, Any], device: Any, setup: Callable[[], object] | None,
-                 colds: list[float | None], min_rounds: int, block_time: float, order: str, seed: int) -> None:
-        self.items, self.base, self.timer, self.opts = items, base, timer, opts
+    def __init__(self, states: list[Any], base: int, timer: Clock, opts: Options,
+                 colds: Sequence[float | None], min_rounds: int, block_time: float, order: str, seed: int) -> None:
+        self.items = [(st.label, st) for st in states]
+        self.base, self.timer, self.opts = base, timer, opts
         self.min_rounds, self.block_time, self.order = min_rounds, block_time, order
-        self.colds = colds
+        self.colds = list(colds)
         self.rng = random.Random(seed)
-        t_begin = timer.now_ns()  # one budget for the whole comparison
-        self.states = [Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup, t_begin=t_begin)
-                       for label, fn in items]
-        self.blocks: list[list[float]] = [[] for _ in items]
+        t_begin = min([int(st.t_begin) for st in states] + [timer.now_ns()])  # one budget for the whole comparison
+        self.states = states
+        self.blocks: list[list[float]] = [[] for _ in states]
         self.orders: list[tuple[int, ...]] = []
         self.t_begin = t_begin
         self.options = {"precision": opts.precision, "budget": opts.budget, "min_rounds": min_rounds,

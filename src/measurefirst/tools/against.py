@@ -1,0 +1,235 @@
+"""Code against code: the base tree and the head tree measured in two worker interpreters, their
+blocks interleaved in one comparison (``pytest --mf --mf-against REF``).
+
+Why: a gate that compares a new run with a number saved at another moment has every change of the
+machine between the two moments in its ratio, so on a busy runner it either fails on noise or
+refuses to judge. Two workers driven block by block (:func:`measurefirst.tools.compare.compare_samplers`
+over :class:`measurefirst.measure.remote.RemoteSampler`) share the machine's load round by round,
+as ``compare()`` shares it between two functions.
+
+The rules:
+
+* **Pairs of workers.** A pair is one base worker and one head worker, started together, run one
+  after the other's blocks. Fresh interpreters can land in different speed modes (address layout,
+  allocator, placement), which no round inside one pair can see, so a comparison is repeated in
+  ``pairs`` pairs (default :data:`DEFAULT_PAIRS`), each with its share of the budget and its own
+  seed, and :func:`combine` joins them: the estimate is the geometric mean of the pairs' ratios;
+  the interval is the hull of the pairs' intervals (so a pair in another mode widens it); a pair
+  that could not decide, or pairs that point opposite ways with intervals clear of 1, leave the
+  comparison *undecided*.
+* **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
+  threshold, the rule of :func:`measurefirst.tools.regression.change`; an undecided comparison says
+  how much longer it would have needed (the interval's half-width shrinks as the square root of the
+  rounds).
+* **Workers** (:class:`WorkerPool`): started with their output in files (the tail is shown when one
+  fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
+  then killed) on every way out.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import secrets
+import socket
+import subprocess
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..measure.remote import Channel, WorkerLost
+from ..results.comparison import Verdict
+from ..results.kinds import Measurement
+from ..results.regression import Change, Disturbance
+
+#: Worker pairs per comparison by default (see the module docstring).
+DEFAULT_PAIRS = 2
+#: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
+CONNECT_TIMEOUT_S = 300.0
+#: Characters of a worker's output shown when it fails.
+OUTPUT_TAIL_CHARS = 3000
+#: The environment variable that tells a worker where to connect: ``host:port:token:side``.
+ENV_VAR = "MEASUREFIRST_AGAINST"
+
+
+def combine(verdicts: Sequence[Verdict], label: str, baseline: str) -> Verdict:
+    """One verdict from the same comparison in several worker pairs (see the module docstring)."""
+    rounds = sum(v.rounds for v in verdicts)
+    usable = [v for v in verdicts if v.ratio_ci is not None and v.ratio > 0 and math.isfinite(v.ratio)]
+    finite = [v.ratio for v in verdicts if v.ratio > 0 and math.isfinite(v.ratio)]
+    ratio = math.exp(sum(math.log(r) for r in finite) / len(finite)) if finite else math.nan
+    if not usable:
+        return Verdict(label, baseline, ratio, None, "undecided", None, rounds, "too_few_rounds")
+    lo = min(v.ratio_ci[0] for v in usable if v.ratio_ci is not None)
+    hi = max(v.ratio_ci[1] for v in usable if v.ratio_ci is not None)
+    lo, hi = min(lo, ratio), max(hi, ratio)
+    detectable = (hi - lo) / 2.0 / ratio
+    undecided = next((v for v in verdicts if v.verdict == "undecided" or v.ratio_ci is None), None)
+    if undecided is not None:
+        return Verdict(label, baseline, ratio, (lo, hi), "undecided", detectable, rounds,
+                       undecided.reason or "too_few_rounds")
+    directions = {v.verdict for v in usable}
+    if "faster" in directions and "slower" in directions:
+        return Verdict(label, baseline, ratio, (lo, hi), "undecided", detectable, rounds, "processes")
+    verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
+    return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, rounds, None)
+
+
+def longer_factor(v: Verdict, threshold: float) -> float:
+    """How many times the time spent an undecided verdict would need to decide: the interval's
+    half-width (log) against the distance from its estimate to the nearer of 1 and ``1 + threshold``,
+    squared (a half-width shrinks as the square root of the rounds). ``inf`` when the estimate sits
+    on that line."""
+    if v.ratio_ci is None or not (v.ratio > 0 and math.isfinite(v.ratio)):
+        return math.inf
+    lo, hi = v.ratio_ci
+    half = (math.log(hi) - math.log(lo)) / 2.0
+    est = math.log(v.ratio)
+    lines = [0.0] + ([math.log1p(threshold)] if threshold > 0 else [])
+    gap = min(abs(est - line) for line in lines)
+    if gap <= 0:
+        return math.inf
+    return max(1.0, (half / gap) ** 2)
+
+
+def change_of(v: Verdict, base: Measurement, head: Measurement, *, threshold: float, label: str) -> Change:
+    """The gate's :class:`Change` from an interleaved verdict of head against base (see the module
+    docstring): ``ratio`` is the verdict's (the paired estimate, not the ratio of the two medians)."""
+    if v.verdict == "undecided" or v.ratio_ci is None:
+        lo, hi = v.ratio_ci if v.ratio_ci is not None else (math.nan, math.nan)
+        half = (hi - lo) / 2.0 / v.ratio if v.ratio_ci is not None and v.ratio > 0 else math.inf
+        if v.reason == "processes":
+            spread = hi / lo - 1.0 if v.ratio_ci is not None and lo > 0 else math.inf
+            disturbed = (Disturbance("pair", "processes", spread, threshold),)
+        else:
+            factor = longer_factor(v, threshold)
+            need = half / math.sqrt(factor) if math.isfinite(factor) else 0.0
+            disturbed = (Disturbance("pair", "interleaved", half, need),)
+        return Change(label, base.median, head.median, v.ratio, lo, hi, regression=False, improvement=False,
+                      threshold=threshold, disturbed=disturbed, run_to_run_source="")
+    lo, hi = v.ratio_ci
+    return Change(label, base.median, head.median, v.ratio, lo, hi,
+                  regression=lo > 1.0 and v.ratio > 1.0 + threshold,
+                  improvement=hi < 1.0 and v.ratio < 1.0 / (1.0 + threshold), threshold=threshold)
+
+
+@dataclass
+class Worker:
+    """One worker interpreter: its side (``base`` or ``head``), process and output file."""
+
+    side: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def tail(self) -> str:
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+        return text[-OUTPUT_TAIL_CHARS:]
+
+    def describe(self) -> str:
+        code = self.process.poll()
+        status = "" if code is None else f"; it exited with status {code}"
+        tail = self.tail().strip()
+        return f"{status}; its last output:\n{tail}" if tail else status
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class WorkerPool:
+    """Starts worker interpreters that connect back (``ENV_VAR``), and stops them all on close."""
+
+    def __init__(self, log_dir: Path, reply_timeout_s: float) -> None:
+        self.log_dir, self.reply_timeout_s = log_dir, reply_timeout_s
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(0.2)
+        self.token = secrets.token_hex(16)
+        self.workers: list[Worker] = []
+        self.channels: list[Channel] = []
+
+    def start(self, side: str, argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Worker:
+        host, port = self.server.getsockname()[:2]
+        log = self.log_dir / f"{side}-{len(self.workers)}.log"
+        full_env = {**env, ENV_VAR: f"{host}:{port}:{self.token}:{side}"}
+        with open(log, "wb") as out:
+            process = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL)
+        worker = Worker(side, process, log)
+        self.workers.append(worker)
+        return worker
+
+    def accept(self, workers: Sequence[Worker]) -> dict[str, tuple[Channel, Any]]:
+        """Wait until each of ``workers`` connects and says hello; its channel and the hello's payload
+        by side. A worker that exits first, or a wait past :data:`CONNECT_TIMEOUT_S`, raises
+        :class:`WorkerLost` with its output."""
+        pending = {w.side: w for w in workers}
+        out: dict[str, tuple[Channel, Any]] = {}
+        t0 = time.monotonic()
+        while pending:
+            try:
+                sock, _ = self.server.accept()
+            except (socket.timeout, TimeoutError):
+                for w in pending.values():
+                    if w.process.poll() is not None:
+                        raise WorkerLost(f"the {w.side} worker ended before it connected{w.describe()}") from None
+                if time.monotonic() - t0 > CONNECT_TIMEOUT_S:
+                    w = next(iter(pending.values()))
+                    raise WorkerLost(f"the {w.side} worker did not connect within {CONNECT_TIMEOUT_S:.0f} s"
+                                     f"{w.describe()}") from None
+                continue
+            sock.settimeout(None)
+            conn = Connection(sock.detach())
+            if not conn.poll(30.0):
+                conn.close()
+                continue
+            hello = conn.recv()
+            if not (isinstance(hello, tuple) and len(hello) >= 4 and hello[0] == "hello" and hello[1] == self.token
+                    and hello[2] in pending):
+                conn.close()
+                continue
+            worker = pending.pop(hello[2])
+            channel = Channel(conn, worker.side, worker.describe, self.reply_timeout_s)
+            self.channels.append(channel)
+            out[worker.side] = (channel, hello[3])
+        return out
+
+    def close(self) -> None:
+        for channel in self.channels:
+            try:
+                channel.conn.close()  # type: ignore[attr-defined]
+            except OSError:
+                pass
+        for w in self.workers:
+            w.stop()
+        self.server.close()
+
+
+def connect_back(value: str) -> tuple[Connection, str, str]:
+    """The worker's side of :class:`WorkerPool`: connect to ``host:port`` (the value of :data:`ENV_VAR`);
+    the connection, the token to say hello with and this worker's side."""
+    host, port, token, side = value.rsplit(":", 3)
+    sock = socket.create_connection((host, int(port)), timeout=60)
+    sock.settimeout(None)
+    return Connection(sock.detach()), token, side
+
+
+def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a worker that must import ``root``'s code first: ``root/src`` (when there is
+    one) and ``root`` ahead of everything on ``PYTHONPATH`` (ahead of an installed or editable copy)."""
+    env = dict(base_env)
+    front = [str(root / "src")] if (root / "src").is_dir() else []
+    front.append(str(root))
+    rest = env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(front + ([rest] if rest else []))
+    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    return env
