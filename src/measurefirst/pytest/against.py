@@ -49,8 +49,26 @@ SIDES = ("base", "head")
 REPLY_GRACE_S = 600.0
 #: The least minimum time of rounds of one pair's comparison, and its share of the pair's budget.
 MIN_TIME_SHARE = 0.5
-#: The worker options passed on from the parent's command line.
-PASSED_OPTIONS = (("mf_device", "--mf-device"), ("mf_budget", "--mf-budget"), ("mf_simulate", "--mf-simulate"))
+#: The options of the parent's command line passed on to its workers (each tree's own ini file gives
+#: the rest: its addopts are that tree's).
+PASSED_OPTIONS = ("--mf-device", "--mf-budget", "--mf-simulate", "--mf-lang")
+
+
+def passed_on(args: Sequence[str]) -> list[str]:
+    """The :data:`PASSED_OPTIONS` given on the parent's command line (``--flag value`` or ``--flag=value``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(args):
+        a = str(args[i])
+        flag = a.split("=", 1)[0]
+        if flag in PASSED_OPTIONS:
+            if "=" in a:
+                out.append(a)
+            elif i + 1 < len(args):
+                out += [a, str(args[i + 1])]
+                i += 1
+        i += 1
+    return out
 
 
 def serving() -> str | None:
@@ -210,16 +228,12 @@ class Driver:
 
     # -- one pair of workers ----------------------------------------------------------------------
     def _argv(self, root: Path, files: Sequence[str]) -> list[str]:
-        opt = self.session.config.option
+        given = list(self.session.config.invocation_params.args)
         argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
                 "--rootdir", str(root), "-W", "ignore::pytest.PytestUnknownMarkWarning"]
         if self.session.compat:
             argv.append("--mf")
-        for dest, flag in PASSED_OPTIONS:
-            value = getattr(opt, dest, None)
-            if value is not None:
-                argv += [flag, str(value)]
-        return argv + ["--", *files]
+        return argv + passed_on(given) + ["--", *files]
 
     def _pair(self, k: int, head_root: Path, base_root: Path, files: Sequence[str], base_files: Sequence[str],
               head_ids: Sequence[str], temp: Path, head_top: Path, base_top: Path) -> bool:

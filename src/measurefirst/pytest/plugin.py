@@ -860,7 +860,10 @@ class MeasureSession:
     # -- reports ------------------------------------------------------------------------------
     def after_report(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
         if self.serve_side is not None:
-            text = report.longreprtext.strip().splitlines()[-1] if report.failed and report.longreprtext.strip() else ""
+            crash = getattr(getattr(report, "longrepr", None), "reprcrash", None)
+            text = (str(getattr(crash, "message", "")).splitlines() or [""])[0] if report.failed else ""
+            if report.failed and not text and report.longreprtext.strip():
+                text = report.longreprtext.strip().splitlines()[-1]
             self.serve_side.report(item.nodeid, report.when, report.outcome, text)
         if report.when != "call":
             return

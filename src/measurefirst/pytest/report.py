@@ -15,7 +15,8 @@ from ..render.text import cell, ci_range, format_time, interval_rel, plain, time
 from ..render.gate import spread_lines
 from ..render.words import LANGS, change_words, flag_words, ratio_ci_words, undecided_words, verdict_words, word
 
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:
+    from .against import Outcome  # pragma: no cover
     from rich.table import Table
 
     from ..results.comparison import Comparison, Verdict
@@ -253,6 +254,8 @@ class Session(Protocol):
     @property
     def worker(self) -> str | None: ...
     @property
+    def against(self) -> "Outcome | None": ...
+    @property
     def simulation(self) -> object | None: ...
     @property
     def gate(self) -> bool: ...
@@ -280,7 +283,7 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
     baseline = None if s.baseline is None else s.baseline.label
     if refused_by_workers:
         head.append(xdist_summary(refused_by_workers, lang))
-    if s.disabled_calls and not s.measuring and s.worker is None:
+    if s.disabled_calls and not s.measuring and s.worker is None and s.against is None:
         head.append(_w(lang, "pt_disabled_calls", n=s.disabled_calls))
     if measured:
         groups: dict[tuple[str, bool], list["Record"]] = {}
@@ -329,6 +332,10 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
                 tail = _w(lang, "pt_undecided_tail", n=len(noisy), policy=_w(lang, f"pt_undecided_{s.undecided_policy}"))
                 lines.append(_w(lang, "pt_no_regression", threshold=f"{s.threshold:.1%}", baseline=baseline,
                                 tail=tail if noisy else ""))
+    if s.against is not None:
+        lines += against_lines(s.against, lang)
+    elif s.threshold is not None and baseline is not None and any(r.undecided for r in measured):
+        lines.append(_w(lang, "pt_try_against"))
     if s.saved is not None:
         n, name, path = s.saved
         lines.append(_w(lang, "pt_saved", n=n, name=name, path=path))
@@ -337,6 +344,21 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
     for err in s.errors:
         lines.append(_w(lang, "pt_error", error=err))
     return head, tables, lines
+
+
+def against_lines(o: "Outcome", lang: str = LANG) -> list[str]:
+    """What a run of code against code compared, and what it could not: tests of one side only, tests
+    that failed on a side, measurements the two sides made differently."""
+    lines = [_w(lang, "pt_against_done", n=len(o.compared), base=o.label, pairs=o.pairs)]
+    for key, ids in (("pt_against_only_head", o.only_head), ("pt_against_only_base", o.only_base),
+                     ("pt_against_skipped", o.skipped), ("pt_against_mismatched", o.mismatched)):
+        if ids:
+            lines.append(_w(lang, key, n=len(ids), base=o.label, tests=", ".join(ids)))
+    for nodeid, sides in o.failed.items():
+        for side, text in sides.items():
+            lines.append(plain(_w(lang, "pt_against_failed", test=nodeid, side=_w(lang, f"pt_against_side_{side}"),
+                                  base=o.label, text=text)))
+    return lines
 
 
 def render_tables(tables: Sequence[Any], *, width: int, color: bool) -> str:

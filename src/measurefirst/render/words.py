@@ -523,6 +523,15 @@ WORDS: Words = {
                               "说明：区间已计入每次运行的运行间波动：基线 ±{base}（{base_source}），新结果 ±{new}（{new_source}）"),
     "side_base": ("the baseline", "基线"),
     "side_new": ("the new run", "新结果"),
+    "side_pair": ("the interleaved pair", "交错运行的两侧"),
+    "undecided_interleaved": ("{side}: its interval ±{value} could not decide within the budget (it needs about "
+                              "±{limit}: about {longer} the time, e.g. --mf-budget), or raise the threshold to {suggest}",
+                              "{side}：其区间 ±{value} 在预算内无法判定（约需 ±{limit}：约 {longer} 的时间，例如 "
+                              "--mf-budget），或把阈值提高到 {suggest}"),
+    "undecided_processes": ("{side}: its worker pairs point opposite ways ({value} apart): fresh interpreters landed in "
+                            "different speed modes; run more pairs (--mf-against-pairs) or on a quieter machine",
+                            "{side}：各对工作进程的结论方向相反（相差 {value}）：全新进程落入了不同的速度模式；请增加进程对数"
+                            "（--mf-against-pairs）或在更安静的机器上运行"),
     "undecided_line": ("undecided: {label}: too noisy to judge ({words}): {reasons}",
                        "无法判定：{label}：噪声过大，无法判断（{words}）：{reasons}"),
     "undecided_sep": ("; ", "；"),
@@ -667,6 +676,24 @@ WORDS: Words = {
                  "已将 {n} 次测量保存为 @{name}，位于 {path}（比较：--mf-compare {name}）"),
     "pt_wrote": ("wrote {path}", "已写入 {path}"),
     "pt_error": ("error: {error}", "错误：{error}"),
+    "pt_try_against": ("a saved number is judged against another moment of the machine; --mf-against REF compares "
+                       "code against code (the base commit and this tree interleaved in one job), which decides on a "
+                       "busy machine",
+                       "保存的数字是与机器另一时刻的状态比较；--mf-against REF 则是代码对代码（基线提交与当前代码树在同一"
+                       "作业中交错运行），在繁忙的机器上也能判定"),
+    "pt_against_done": ("code against code: {n} benchmark(s) compared with {base}, each in {pairs} pair(s) of fresh "
+                        "worker interpreters, rounds interleaved",
+                        "代码对代码：{n} 个基准与 {base} 比较，每个在 {pairs} 对全新的工作进程中运行，各轮交错"),
+    "pt_against_only_head": ("{n} new test(s), not in {base} (not compared): {tests}",
+                             "{n} 个新测试不在 {base} 中（未比较）：{tests}"),
+    "pt_against_only_base": ("{n} test(s) of {base} not in this tree (not compared): {tests}",
+                             "{base} 中的 {n} 个测试不在当前代码树中（未比较）：{tests}"),
+    "pt_against_skipped": ("{n} test(s) skipped on both sides: {tests}", "{n} 个测试在两侧都被跳过：{tests}"),
+    "pt_against_mismatched": ("{n} test(s) measure differently on the two sides (not compared): {tests}",
+                              "{n} 个测试在两侧的测量方式不同（未比较）：{tests}"),
+    "pt_against_failed": ("{test} failed on {side} (not compared): {text}", "{test} 在{side}上失败（未比较）：{text}"),
+    "pt_against_side_base": ("the base", "基线"),
+    "pt_against_side_head": ("this tree", "当前代码树"),
     "undecided_count": ("{n} change(s) undecided: too noisy to judge (exit code 3); nothing failed",
                         "{n} 项变化无法判定：噪声过大（退出码 3）；没有失败项"),
     "note_unmatched": ("note: {label} is in only one of the two", "说明：{label} 只出现在其中一方"),
@@ -1271,6 +1298,8 @@ def undecided_words(c: "Change", lang: str) -> str:
     for d in c.disturbed:
         high = max(d.value, c.threshold)
         suggest = f"{math.ceil(high * 100 + 1) / 100:.0%}" if math.isfinite(high) else "n/a"
+        longer = (d.value / d.limit) ** 2 if d.limit > 0 and math.isfinite(d.value) else math.inf
         parts.append(word(f"undecided_{d.code}", lang, side=word(f"side_{d.side}", lang),
-                          value=pct(d.value), limit=pct(d.limit), suggest=suggest))
+                          value=pct(d.value), limit=pct(d.limit), suggest=suggest,
+                          longer=f"{longer:.1f}x" if math.isfinite(longer) else "n/a"))
     return word("undecided_sep", lang).join(parts)

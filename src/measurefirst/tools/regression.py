@@ -67,7 +67,9 @@ DISTURBED_SPREAD = 0.10
 DISTURBED_MODES_MIN_SAMPLES = 20
 #: The codes of what disturbs a run (:attr:`Disturbance.code`; the words, with the fix, are in
 #: :mod:`measurefirst.render.words` under ``undecided_<code>``).
-DISTURBED_CODES = ("preempted", "two_speeds", "noise_floor", "imprecise", "spread")
+DISTURBED_CODES = ("preempted", "two_speeds", "noise_floor", "imprecise", "spread",
+                   # code against code (measurefirst.tools.against): the pair's interval, or its worker pairs
+                   "interleaved", "processes")
 
 
 def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0, *,

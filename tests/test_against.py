@@ -1,0 +1,267 @@
+"""Code against code (``pytest --mf --mf-against REF``): the arithmetic that joins worker pairs and makes
+the gate's change (pure), the remote sampler protocol over a pipe on the simulated clock, the worktree's
+lifetime, and the whole gate end to end in a throwaway git repository whose two commits simulate
+different costs (``--mf-simulate`` in each tree's own pytest.ini), so every verdict is exact."""
+
+from __future__ import annotations
+
+import math
+import re
+import os
+import subprocess
+import sys
+import threading
+from multiprocessing import Pipe
+from pathlib import Path
+
+import pytest
+
+from measurefirst.measure.engine import Options, Sampler
+from measurefirst.measure.remote import RemoteError, RemoteSampler, SumClock, Channel, serve
+from measurefirst.measure.simulate import SimSpec, SimWorld
+from measurefirst.results.comparison import Verdict
+from measurefirst.results.kinds import Measurement, Stop
+from measurefirst.tools.against import change_of, combine, longer_factor
+from measurefirst.tools.compare import compare_samplers
+from measurefirst.tools.worktree import Tree, WorktreeError, validate_ref
+
+
+def v(ratio: float, lo: float | None, hi: float | None, verdict: str, rounds: int = 20, reason: str | None = None
+      ) -> Verdict:
+    ci = None if lo is None or hi is None else (lo, hi)
+    return Verdict("head", "base", ratio, ci, verdict, None if ci is None else (hi - lo) / 2 / ratio, rounds, reason)
+
+
+def m(median_ns: float) -> Measurement:
+    return Measurement(label="x", device="cpu", timer="wall", samples_ns=(median_ns,) * 5, numbers=(1,) * 5,
+                       host_ns=None, preempted=None, warmup=None, calibration=None,
+                       stop=Stop("precision", True, 0.01, 0.1), options={"budget": 1.0}, env={})
+
+
+# -- joining pairs ------------------------------------------------------------------------------------
+def test_combine_takes_the_geometric_mean_and_the_hull_of_the_pairs():
+    c = combine([v(1.10, 1.08, 1.12, "slower"), v(1.20, 1.15, 1.25, "slower")], "t", "base")
+    assert c.ratio == pytest.approx(math.sqrt(1.10 * 1.20))
+    assert c.ratio_ci == (1.08, 1.25) and c.verdict == "slower" and c.rounds == 40
+
+
+def test_a_pair_in_another_mode_widens_the_interval_to_no_difference():
+    c = combine([v(1.00, 0.99, 1.01, "no difference"), v(1.08, 1.06, 1.10, "slower")], "t", "base")
+    assert c.ratio_ci == (0.99, 1.10) and c.verdict == "no difference"
+
+
+def test_pairs_pointing_opposite_ways_are_undecided():
+    c = combine([v(0.9, 0.88, 0.92, "faster"), v(1.1, 1.08, 1.12, "slower")], "t", "base")
+    assert c.verdict == "undecided" and c.reason == "processes" and c.ratio_ci == (0.88, 1.12)
+
+
+def test_an_undecided_pair_leaves_the_whole_undecided():
+    c = combine([v(1.1, 1.08, 1.12, "slower"), v(1.1, None, None, "undecided", reason="too_few_rounds")], "t", "b")
+    assert c.verdict == "undecided" and c.reason == "too_few_rounds"
+
+
+def test_the_gates_change_follows_the_regression_rule():
+    base, head = m(100.0), m(110.0)
+    ch = change_of(v(1.10, 1.07, 1.13, "slower"), base, head, threshold=0.05, label="t")
+    assert ch.regression and not ch.improvement and ch.ratio == 1.10 and (ch.ci_low, ch.ci_high) == (1.07, 1.13)
+    assert not ch.undecided
+    # slower beyond the interval, yet not beyond the threshold: no regression
+    ch = change_of(v(1.03, 1.02, 1.04, "slower"), base, head, threshold=0.05, label="t")
+    assert not ch.regression and ch.verdict(True) == "slower"
+    ch = change_of(v(0.8, 0.78, 0.82, "faster"), base, head, threshold=0.05, label="t")
+    assert ch.improvement and not ch.regression
+
+
+def test_an_undecided_change_says_how_much_longer_it_would_take():
+    # estimate 1.02 with half-width ~0.04 (log): the nearer line (1 + 5% or 1) is log(1.02) away
+    verdict = v(1.02, 0.98, 1.06, "undecided", reason="too_few_rounds")
+    factor = longer_factor(verdict, 0.05)
+    half = (math.log(1.06) - math.log(0.98)) / 2
+    assert factor == pytest.approx((half / math.log(1.02)) ** 2)
+    ch = change_of(verdict, m(100.0), m(102.0), threshold=0.05, label="t")
+    assert ch.undecided and not ch.regression and ch.disturbed[0].code == "interleaved"
+    d = ch.disturbed[0]
+    assert (d.value / d.limit) ** 2 == pytest.approx(factor)
+    from measurefirst.render.words import undecided_words
+
+    text = undecided_words(ch, "en")
+    assert f"{factor:.1f}x the time" in text and "--mf-budget" in text
+    assert "交错运行的两侧" in undecided_words(ch, "zh")
+
+
+def test_a_ratio_on_the_line_never_decides():
+    assert longer_factor(v(1.0, 0.99, 1.01, "undecided"), 0.0) == math.inf
+
+
+# -- the remote sampler over a pipe, on the simulated clock ------------------------------------------
+def _served(call_ns: float, seed: int):
+    parent, child = Pipe()
+    world = SimWorld(SimSpec(call_ns=call_ns, noise=0.01, seed=seed), seed=seed)
+    fn = world.function(call_ns, "f")
+
+    def make(o):
+        return Sampler(fn, world.timer(), Options(precision=o["precision"], budget=o["budget"], min_time=o["min_time"]),
+                       label="x", device="cpu", env={})
+
+    out: dict[str, object] = {}
+    t = threading.Thread(target=lambda: out.update(r=serve(child, make)), daemon=True)
+    t.start()
+    return Channel(parent, "sim", lambda: "", 30.0), t, out
+
+
+def test_two_served_samplers_compare_like_two_functions():
+    (base, tb, ob), (head, th, oh) = _served(100_000.0, 1), _served(120_000.0, 2)
+    clock = SumClock()
+    opts = {"budget": 2.0, "precision": 0.005, "min_time": 0.5}
+    states = [RemoteSampler(base, "base", clock, 2.0), RemoteSampler(head, "head", clock, 2.0)]
+    for st in states:
+        st.begin(opts)
+    c = compare_samplers(states, clock, Options(precision=0.005, budget=2.0, min_time=0.5), seed=3)
+    verdict = c.verdicts[1]
+    assert verdict.verdict == "slower" and verdict.ratio_ci[0] < 1.2 < verdict.ratio_ci[1]
+    assert verdict.ratio == pytest.approx(1.2, rel=0.01)
+    assert c.measurements[0].median == pytest.approx(100e-6, rel=0.02)
+    # the parent's clock is the simulated time its workers spent, within the budget and the last block
+    assert 0.5e9 <= clock.now_ns() <= 2.0e9 + 0.05e9
+    assert sum(len(b) for b in c.block_values_ns) == 2 * len(c.orders)
+    for ch in (base, head):
+        ch.send(("done",))
+    tb.join(5)
+    th.join(5)
+    assert ob["r"][0] == "done" and oh["r"][0] == "done"
+    assert ob["r"][1].median == c.measurements[0].median  # the worker keeps what the parent was sent
+
+
+def test_a_phase_that_raises_in_the_worker_is_the_parents_error():
+    parent, child = Pipe()
+
+    def boom() -> None:
+        raise ValueError("bad input")
+
+    world = SimWorld(SimSpec(call_ns=1000.0, seed=1), seed=1)
+
+    def make(o):
+        return Sampler(boom, world.timer(), Options(budget=o["budget"], precision=o["precision"],
+                                                    min_time=o["min_time"]), label="x", device="cpu", env={})
+
+    t = threading.Thread(target=lambda: serve(child, make), daemon=True)
+    t.start()
+    rs = RemoteSampler(Channel(parent, "base", lambda: "", 30.0), "base", SumClock(), 1.0)
+    rs.begin({"budget": 1.0, "precision": 0.01, "min_time": 0.1})
+    with pytest.raises(RemoteError, match="ValueError: bad input"):
+        rs.warm_up(None)
+    parent.send(("abort",))
+    t.join(5)
+
+
+# -- the worktree --------------------------------------------------------------------------------------
+def _git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_a_worktree_is_made_apart_and_removed_on_every_way_out(tmp_path: Path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "a.txt").write_text("base\n")
+    _git(repo, "add", "a.txt")
+    _git(repo, "commit", "-qm", "base")
+    (repo / "a.txt").write_text("head, uncommitted\n")
+    with Tree.of("HEAD", repo) as tree:
+        assert (tree.root / "a.txt").read_text() == "base\n" and tree.made
+        root = tree.root
+    assert not root.exists() and "a.txt" in _git(repo, "status", "--porcelain")  # the user's change untouched
+    assert _git(repo, "worktree", "list").count("\n") == 0
+    with pytest.raises(KeyboardInterrupt):
+        with Tree.of("HEAD", repo) as tree:
+            root = tree.root
+            raise KeyboardInterrupt
+    assert not root.exists() and _git(repo, "worktree", "list").count("\n") == 0
+    with pytest.raises(WorktreeError, match="not a branch, tag or commit"):
+        validate_ref("no-such-branch", repo)
+    with pytest.raises(WorktreeError, match="not inside a git checkout"):
+        validate_ref("main", tmp_path)
+
+
+# -- end to end: a throwaway repository, two commits with different simulated costs -------------------
+SUITE = """
+def work():
+    return 1
+
+def test_a(benchmark):
+    assert benchmark(work) == 1
+
+def test_b(benchmark):
+    benchmark(work)
+
+def test_plain():
+    pass
+"""
+INI = "[pytest]\naddopts = --mf-simulate=call=1ms,noise=0.01,seed=1;test_a={a};test_b=1ms\n"
+
+
+def _repo(tmp_path: Path, a_base: str, a_head: str, extra_head: str = "") -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "test_suite.py").write_text(SUITE)
+    (repo / "pytest.ini").write_text(INI.format(a=a_base))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    (repo / "pytest.ini").write_text(INI.format(a=a_head))
+    if extra_head:
+        (repo / "test_suite.py").write_text(SUITE + extra_head)
+    return repo
+
+
+def _pytest(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
+    env["MEASUREFIRST_STORE"] = str(repo.parent / "results.db")
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--mf", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_a_slower_head_fails_the_gate_and_the_worktree_is_gone(tmp_path: Path):
+    repo = _repo(tmp_path, "1ms", "1.2ms", extra_head="\ndef test_new(benchmark):\n    benchmark(work)\n")
+    done = _pytest(repo, "--mf-against", "HEAD", "--mf-fail-if-slower", "5%", "--mf-json", "out.json")
+    out = done.stdout
+    assert done.returncode == 1, out + done.stderr
+    assert "FAILED test_suite.py::test_a" in out and "test_b" not in out.split("short test summary")[-1]
+    assert re.search(r"test_a: 20\.\d% slower \(ratio 1\.2\d\d", out), out
+    assert "code against code: 2 benchmark(s) compared with HEAD (" in out and "2 pair(s)" in out
+    assert "1 new test(s), not in HEAD" in out and "test_suite.py::test_new" in out
+    assert "nothing timed" not in out
+    assert _git(repo, "worktree", "list").count("\n") == 0
+    import json
+
+    data = json.loads((repo / "out.json").read_text())
+    by = {b["name"]: b for b in data["benchmarks"]}
+    assert by["test_suite.py::test_a"]["change"]["regression"] is True
+    assert by["test_suite.py::test_b"]["change"]["regression"] is False
+
+
+def test_unchanged_code_passes_and_a_base_failure_is_listed_not_failed(tmp_path: Path):
+    repo = _repo(tmp_path, "1ms", "1ms")
+    # the base's test_b fails; this tree's passes
+    (repo / "test_suite.py").write_text(SUITE)
+    _git(repo, "commit", "-qam", "x", "--allow-empty")
+    base_suite = SUITE.replace("    benchmark(work)\n\ndef test_plain", "    benchmark(work)\n    assert False, 'old bug'\n\n"
+                               "def test_plain")
+    (repo / "test_suite.py").write_text(base_suite)
+    _git(repo, "commit", "-qam", "base with a bug")
+    (repo / "test_suite.py").write_text(SUITE)
+    done = _pytest(repo, "--mf-against", "HEAD", "--mf-fail-if-slower", "5%", "--mf-against-pairs", "1")
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr
+    assert "test_suite.py::test_b failed on the base (not compared)" in out and "old bug" in out
+    assert "no regression beyond 5.0%" in out
+
+
+def test_bad_refs_and_options_are_refused_before_anything_is_measured(tmp_path: Path):
+    repo = _repo(tmp_path, "1ms", "1ms")
+    done = _pytest(repo, "--mf-against", "no-such-ref")
+    assert done.returncode == 4 and "--mf-against: 'no-such-ref' is not a branch, tag or commit" in done.stderr
+    done = _pytest(repo, "--mf-against", "HEAD", "--mf-compare", "base")
+    assert done.returncode == 4 and "choose one" in done.stderr
