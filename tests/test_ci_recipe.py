@@ -44,18 +44,29 @@ def test_the_workflow_restores_runs_and_saves_the_store():
     save = next(s for s in steps if s.get("uses", "").startswith("actions/cache/save@"))
     assert save["if"] == "github.ref == 'refs/heads/main'" and save["with"]["path"] == ".measurefirst"
     scripts = "\n".join(script for _, script, _ in run_steps())
-    assert "--mf-compare main --mf-fail-if-slower 5%" in scripts and "$GITHUB_STEP_SUMMARY" in scripts
+    assert "--mf-against origin/$GITHUB_BASE_REF --mf-fail-if-slower 5%" in scripts
+    assert "$GITHUB_STEP_SUMMARY" in scripts
+    checkout = next(s for s in steps if s.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["fetch-depth"] == 0  # the base branch's commit is there
     assert "--format markdown" in scripts
 
 
-def _ci_run(repo: Path, ref: str, simulate: str) -> tuple[list[int], str]:
+def _git(cwd: Path, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def _ci_run(repo: Path, ref: str, base_ref: str = "") -> tuple[list[int], str]:
     """One workflow run: each run step in bash, like Actions (a failed step skips the rest, except those
-    under ``if: always()``); returns the exit codes and the job summary."""
+    under ``if: always()``); returns the exit codes and the job summary. Each commit's simulated costs
+    are in its own pytest.ini, so the base tree and the head tree of a pull request differ."""
     summary = repo / f"summary-{ref.replace('/', '-')}.md"
-    env = {**os.environ, "GITHUB_REF": ref, "GITHUB_STEP_SUMMARY": str(summary),
-           "MEASUREFIRST_PYTEST_SIMULATE": simulate, "PYTHONPATH": str(ROOT / "src"),
+    env = {**os.environ, "GITHUB_REF": ref, "GITHUB_BASE_REF": base_ref, "GITHUB_STEP_SUMMARY": str(summary),
+           "PYTHONPATH": str(ROOT / "src"),
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
-    env.pop("MEASUREFIRST_STORE", None)
+    for key in ("MEASUREFIRST_STORE", "MEASUREFIRST_PYTEST_SIMULATE"):
+        env.pop(key, None)
     codes: list[int] = []
     failed = False
     for name, script, condition in run_steps():
@@ -63,21 +74,36 @@ def _ci_run(repo: Path, ref: str, simulate: str) -> tuple[list[int], str]:
             continue
         script = script.replace("pytest ", "pytest -p no:cacheprovider ", 1)  # leave no .pytest_cache behind
         done = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=repo, env=env, capture_output=True,
-                              text=True, timeout=120)
+                              text=True, timeout=300)
         codes.append(done.returncode)
         failed = failed or done.returncode != 0
     return codes, summary.read_text() if summary.exists() else ""
 
 
+def _commit(repo: Path, simulate: str, message: str) -> None:
+    (repo / "pytest.ini").write_text(f"[pytest]\naddopts = --mf-simulate={simulate}\n")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", message)
+
+
 def test_the_recipe_runs_end_to_end(tmp_path):
-    (tmp_path / "tests" / "benchmarks").mkdir(parents=True)
-    (tmp_path / "tests" / "benchmarks" / "test_tiny.py").write_text(SUITE)
-    codes, first = _ci_run(tmp_path, "refs/heads/main", "call=10us,seed=1")  # the first push: no baseline yet
-    assert codes == [0, 0] and (tmp_path / ".measurefirst" / "results.db").exists()
+    origin, repo = tmp_path / "origin.git", tmp_path / "repo"
+    _git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
+    _git(tmp_path, "clone", "-q", str(origin), str(repo))
+    (repo / ".gitignore").write_text(".measurefirst/\nmf.json\nmf-summary.md\nsummary-*.md\n")
+    (repo / "tests" / "benchmarks").mkdir(parents=True)
+    (repo / "tests" / "benchmarks" / "test_tiny.py").write_text(SUITE)
+    _git(repo, "checkout", "-qb", "main")
+    _commit(repo, "call=10us,seed=1", "main")
+    _git(repo, "push", "-q", "origin", "main")
+    codes, first = _ci_run(repo, "refs/heads/main")  # a push to main: measured and kept in the history
+    assert codes == [0, 0] and (repo / ".measurefirst" / "results.db").exists()
     assert "| test | median | ± |" in first and "test_sum" in first
-    codes, slow = _ci_run(tmp_path, "refs/pull/1/merge", "call=10us,seed=1;test_sum=12us")  # one test 20% slower
+    _git(repo, "checkout", "-qb", "slower")
+    _commit(repo, "call=10us,seed=1;test_sum=12us", "one test 20% slower")
+    codes, slow = _ci_run(repo, "refs/pull/1/merge", "main")  # the pull request, judged against origin/main
     assert codes == [1, 0]  # the gate fails the job; the summary is still written
-    assert "against @main, failing beyond 5.0% slower" in slow
+    assert "against origin/main (" in slow and "failing beyond 5.0% slower" in slow
     assert "| 1.199x" in slow or "| 1.200x" in slow
     assert "**REGRESSION**" in slow and "**1 regression(s)**: tests/benchmarks/test_tiny.py::test_sum" in slow
-    assert "test_sorted | 10.01 µs | 0.00% | 1.000x (1.000–1.000) | same |" in slow
+    assert "test_sorted | " in slow and "| 1.000x (1.000–1.000) | same |" in slow

@@ -27,8 +27,10 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
 
 
 def _at(baseline: str) -> str:
-    """A baseline as the plugin names it: ``@main`` (a saved name) or a file, as given."""
-    return baseline if baseline.startswith("@") or baseline.endswith(".json") else f"@{baseline}"
+    """A baseline as the plugin names it: ``@main`` (a saved name), or as given: a file, or code at a commit
+    (``origin/main (1a2b3c4d5e)``, ``--mf-against``)."""
+    code = baseline.endswith(")") and " (" in baseline
+    return baseline if code or baseline.startswith("@") or baseline.endswith(".json") else f"@{baseline}"
 
 
 def _change(c: "Change", gate: bool, lang: str) -> tuple[str, str]:
