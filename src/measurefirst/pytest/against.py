@@ -24,7 +24,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
@@ -41,7 +41,22 @@ if TYPE_CHECKING:  # pragma: no cover
     import pytest
 
     from ..results.comparison import Comparison
-    from .plugin import MeasureSession
+
+
+class Session(Protocol):
+    """What the driver reads of the plugin's session (the plugin imports this module, not the reverse)."""
+
+    config: Any
+    compat: bool
+    budget: float | None
+    threshold: float | None
+    errors: list[str]
+    records: list[Record]
+
+    @property
+    def gate(self) -> bool: ...
+    def is_measuring_test(self, item: "pytest.Item") -> bool: ...
+    def node_params(self, node: Any) -> tuple[str | None, dict[str, Any] | None]: ...
 
 #: A comparison of code against code gets the test's budget once per side, as ``measure.compare`` does.
 SIDES = ("base", "head")
@@ -196,7 +211,7 @@ class AgainstBaseline:
 class Driver:
     """The parent: makes the base tree, runs the worker pairs, turns their comparisons into records."""
 
-    def __init__(self, session: "MeasureSession", ref: str, pairs: int = DEFAULT_PAIRS) -> None:
+    def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS) -> None:
         self.session, self.ref, self.pairs = session, ref, pairs
         self.outcome = Outcome(ref, None, pairs)
         self.parts: dict[str, list["Comparison"]] = {}
@@ -323,8 +338,6 @@ class Driver:
 
     # -- records ------------------------------------------------------------------------------------
     def _records(self, items: Sequence["pytest.Item"]) -> None:
-        from .plugin import _node_params
-
         s = self.session
         by_id = {item.nodeid: item for item in items}
         threshold = s.threshold or 0.0
@@ -336,7 +349,7 @@ class Driver:
             head_m = _relabel(head_m, name)
             ch = change_of(verdict, base_m, head_m, threshold=threshold, label=name)
             item = by_id.get(nodeid)
-            param, params = _node_params(item) if item is not None else (None, None)
+            param, params = s.node_params(item) if item is not None else (None, None)
             if nodeid not in self.outcome.compared:
                 self.outcome.compared.append(nodeid)
             s.records.append(Record(name=name, nodeid=nodeid, module=nodeid.split("::")[0], label=None,

@@ -582,6 +582,9 @@ class MeasureSession:
             self.against = driver.outcome
             self.baseline = AgainstBaseline(driver.outcome.label)  # type: ignore[assignment]
 
+    def node_params(self, node: Any) -> tuple[str | None, dict[str, Any] | None]:
+        return _node_params(node)
+
     def test_ended(self, item: pytest.Item) -> None:
         """A test ended: a worker of ``--mf-against`` tells the parent how."""
         if self.serve_side is not None and self.serve_side.planned(item.nodeid):

@@ -33,7 +33,6 @@ import os
 import secrets
 import socket
 import subprocess
-import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -48,6 +47,9 @@ from ..results.regression import Change, Disturbance
 DEFAULT_PAIRS = 2
 #: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
 CONNECT_TIMEOUT_S = 300.0
+#: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
+#: these steps: no clock is read outside the timers).
+ACCEPT_POLL_S = 0.2
 #: Characters of a worker's output shown when it fails.
 OUTPUT_TAIL_CHARS = 3000
 #: The environment variable that tells a worker where to connect: ``host:port:token:side``.
@@ -152,7 +154,7 @@ class WorkerPool:
     def __init__(self, log_dir: Path, reply_timeout_s: float) -> None:
         self.log_dir, self.reply_timeout_s = log_dir, reply_timeout_s
         self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(0.2)
+        self.server.settimeout(ACCEPT_POLL_S)
         self.token = secrets.token_hex(16)
         self.workers: list[Worker] = []
         self.channels: list[Channel] = []
@@ -174,15 +176,16 @@ class WorkerPool:
         :class:`WorkerLost` with its output."""
         pending = {w.side: w for w in workers}
         out: dict[str, tuple[Channel, Any]] = {}
-        t0 = time.monotonic()
+        waited = 0.0
         while pending:
             try:
                 sock, _ = self.server.accept()
             except (socket.timeout, TimeoutError):
+                waited += ACCEPT_POLL_S
                 for w in pending.values():
                     if w.process.poll() is not None:
                         raise WorkerLost(f"the {w.side} worker ended before it connected{w.describe()}") from None
-                if time.monotonic() - t0 > CONNECT_TIMEOUT_S:
+                if waited > CONNECT_TIMEOUT_S:
                     w = next(iter(pending.values()))
                     raise WorkerLost(f"the {w.side} worker did not connect within {CONNECT_TIMEOUT_S:.0f} s"
                                      f"{w.describe()}") from None

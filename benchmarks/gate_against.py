@@ -1,0 +1,172 @@
+"""Code against code vs a saved number: the pytest gate on a busy machine (issue 33).
+
+    python benchmarks/gate_against.py                 # 5 runs per cell, both cores busy (about 15 minutes)
+    python benchmarks/gate_against.py --runs 10 --log # the issue's 10 runs; also docs/gate-against-DATE.txt
+    python benchmarks/gate_against.py --quiet         # no background load
+
+A throwaway git repository holds a pytest-benchmark suite of torch CPU ops (softmax, a 256 matmul, layer
+norm, a 1-element add; torch on one thread). Its base commit is the suite as it is; the head is the
+same suite unchanged, or with softmax doing 5% or 20% more work (more rows in the same call). For each
+head, each of --runs runs gates it, with two busy processes on the cores (unless --quiet):
+
+* ``--mf-against``: ``pytest --mf --mf-against BASE --mf-fail-if-slower 2%`` (code against code);
+* ``--mf-compare``: the base tree saved with ``--mf-save base`` right before, then the head gated with
+  ``--mf-compare base --mf-fail-if-slower 2%`` (a saved number);
+* ``once``: the suite measured once (``pytest --mf``), for the wall-time ratio.
+
+It prints, per method and head: failed runs of the slowed test (detections; for "unchanged", false
+failures of any test), runs where any other test failed (false failures), undecided verdicts, and the
+median wall time per run. The threshold is 2% so that a 5% slowdown is above it by more than the
+noise of the estimate (a threshold equal to the effect would catch it half the time by construction).
+The machine decides the figures: this is a script, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from workloads import Background, Log, burn, table  # noqa: E402  (beside this script)
+
+SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+SUITE = '''
+import torch
+
+torch.set_num_threads(1)
+torch.manual_seed(0)
+ROWS = {rows}
+X = torch.randn(ROWS, 1024)
+A = torch.randn(256, 256)
+LN = torch.nn.LayerNorm(1024)
+Y = torch.randn(64, 1024)
+ONE = torch.randn(1)
+
+
+def test_softmax(benchmark):
+    benchmark(torch.softmax, X, -1)
+
+
+def test_matmul(benchmark):
+    benchmark(torch.mm, A, A)
+
+
+def test_layer_norm(benchmark):
+    benchmark(LN, Y)
+
+
+def test_add(benchmark):
+    benchmark(torch.add, ONE, 1)
+'''
+HEADS = {"unchanged": 100, "softmax 5% slower": 105, "softmax 20% slower": 120}
+
+
+def write(path: str, text: str) -> None:
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def git(cwd: str, *args: str) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
+           "GIT_COMMITTER_EMAIL": "b@b"}
+    subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+
+def pytest_run(repo: str, *args: str) -> tuple[dict[str, Any], float, int]:
+    env = {**os.environ, "PYTHONPATH": SRC, "MEASUREFIRST_STORE": os.path.join(repo, "..", "results.db")}
+    env.pop("MEASUREFIRST_PYTEST_SIMULATE", None)
+    out = os.path.join(repo, "..", "run.json")
+    if os.path.exists(out):
+        os.remove(out)
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--mf", *args,
+                           "--mf-json", out, "test_suite.py"], cwd=repo, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    data = json.load(open(out)) if os.path.exists(out) else {}
+    return data, wall, done.returncode
+
+
+def verdicts(data: dict[str, Any]) -> dict[str, str]:
+    out = {}
+    for b in data.get("benchmarks", []):
+        ch = b.get("change")
+        name = b["name"].split("::")[-1]
+        if ch is None:
+            out[name] = "none"
+        elif ch.get("disturbed"):
+            out[name] = "undecided"
+        else:
+            out[name] = "regression" if ch.get("regression") else "pass"
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--quiet", action="store_true", help="no background load")
+    ap.add_argument("--log", action="store_true")
+    args = ap.parse_args()
+    log = Log()
+    tmp = tempfile.mkdtemp(prefix="gate-against-")
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(repo)
+    git(repo, "init", "-q")
+    with open(os.path.join(repo, "test_suite.py"), "w") as f:
+        f.write(SUITE.format(rows=1000))
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
+    load = "quiet" if args.quiet else "both cores busy (2 busy processes)"
+    log(f"gate_against.py: {args.runs} run(s) per cell, {load}, threshold 2%, python {sys.version.split()[0]}")
+    rows = []
+    with (Background(0, burn) if args.quiet else Background(2, burn, settle=1.0)):
+        for head, rows_pct in HEADS.items():
+            suite = os.path.join(repo, "test_suite.py")
+            cells: dict[str, dict[str, Any]] = {m: {"caught": 0, "false": 0, "undecided": 0, "walls": []}
+                                                for m in ("--mf-against", "--mf-compare", "once")}
+            for _ in range(args.runs):
+                write(suite, SUITE.format(rows=rows_pct * 10))
+                data, wall, _ = pytest_run(repo, "--mf-against", base, "--mf-fail-if-slower", "2%")
+                _score(cells["--mf-against"], verdicts(data), wall, head)
+                write(suite, SUITE.format(rows=1000))
+                _, wall_save, _ = pytest_run(repo, "--mf-save", "base")
+                write(suite, SUITE.format(rows=rows_pct * 10))
+                data, wall, _ = pytest_run(repo, "--mf-compare", "base", "--mf-fail-if-slower", "2%")
+                _score(cells["--mf-compare"], verdicts(data), wall, head)
+                cells["once"]["walls"].append(wall_save)
+            for method, c in cells.items():
+                if method == "once":
+                    rows.append([head, method, "", "", "", f"{statistics.median(c['walls']):.1f} s"])
+                    continue
+                caught = "" if head == "unchanged" else f"{c['caught']}/{args.runs}"
+                rows.append([head, method, caught, f"{c['false']}/{args.runs}", str(c["undecided"]),
+                             f"{statistics.median(c['walls']):.1f} s"])
+    table(log, ["head", "method", "slowdown caught", "runs with a false failure", "undecided verdicts",
+                "median wall"], rows)
+    shutil.rmtree(tmp, ignore_errors=True)
+    if args.log:
+        log("wrote", log.save("gate-against"))
+
+
+def _score(cell: dict[str, Any], v: dict[str, str], wall: float, head: str) -> None:
+    cell["walls"].append(wall)
+    slowed = head != "unchanged"
+    if slowed and v.get("test_softmax") == "regression":
+        cell["caught"] += 1
+    others = [k for k, x in v.items() if x == "regression" and not (slowed and k == "test_softmax")]
+    if others:
+        cell["false"] += 1
+    cell["undecided"] += sum(1 for x in v.values() if x == "undecided")
+
+
+if __name__ == "__main__":
+    main()
