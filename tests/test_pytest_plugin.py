@@ -249,7 +249,7 @@ def test_usage_errors(pt: pytest.Pytester) -> None:
     pt.makepyfile("def test_a(measure):\n    measure(lambda: None)\n")
     result = pt.runpytest(SIM, "--mf-fail-if-slower", "5%")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--mf-fail-if-slower needs a baseline: add --mf-compare*"])
+    result.stderr.fnmatch_lines(["*--mf-fail-if-slower needs a baseline: add --mf-against REF*--mf-compare NAME*"])
     assert pt.runpytest(SIM, "--mf-save", "base").ret == 0
     result = pt.runpytest(SIM, "--mf-compare=@nope")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
