@@ -25,6 +25,9 @@ COUNT_EVENTS = ("instructions",)
 COMPARE_PRECISION = 0.005  # "no difference" needs the speed-up CI within ±this
 COMPARE_BUDGET_S = 5.0
 COMPARE_MIN_TIME_S = 1.0  # enough rounds to see the machine's load change
+#: In the pytest plugin (measure.compare, --mf-against), a comparison's minimum time of rounds is at most
+#: this share of its budget.
+COMPARE_MIN_TIME_SHARE = 0.5
 BLOCK_TIME_S = 0.005  # one candidate's turn in a round
 #: The order of the candidates in a round: forwards then backwards, or a seeded shuffle.
 ORDERS = ("abba", "shuffle")

@@ -49,6 +49,7 @@ class Connection(Protocol):
     def send(self, obj: Any) -> None: ...
     def recv(self) -> Any: ...
     def poll(self, timeout: float | None = ...) -> bool: ...
+    def close(self) -> None: ...
 
 
 class Channel:
@@ -64,8 +65,8 @@ class Channel:
         except (OSError, EOFError) as exc:
             raise WorkerLost(f"the {self.name} worker is gone ({exc}){self.describe()}") from exc
 
-    def recv(self, timeout_s: float | None = None) -> Any:
-        limit = self.timeout_s if timeout_s is None else timeout_s
+    def recv(self) -> Any:
+        limit = self.timeout_s
         try:
             ready = self.conn.poll(limit)
             if not ready:

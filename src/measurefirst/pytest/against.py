@@ -22,10 +22,11 @@ import os
 import sys
 import shutil
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
+from ..measure import defaults
 from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
 from ..measure.remote import Channel, RemoteError, RemoteSampler, SumClock, WorkerLost, serve
@@ -48,7 +49,6 @@ class Session(Protocol):
 
     config: Any
     compat: bool
-    budget: float | None
     threshold: float | None
     errors: list[str]
     records: list[Record]
@@ -58,12 +58,10 @@ class Session(Protocol):
     def is_measuring_test(self, item: "pytest.Item") -> bool: ...
     def node_params(self, node: Any) -> tuple[str | None, dict[str, Any] | None]: ...
 
-#: A comparison of code against code gets the test's budget once per side, as ``measure.compare`` does.
 SIDES = ("base", "head")
-#: A worker that says nothing for this long beyond the test's budget is lost (a hung test).
-REPLY_GRACE_S = 600.0
-#: The least minimum time of rounds of one pair's comparison, and its share of the pair's budget.
-MIN_TIME_SHARE = 0.5
+#: A worker that says nothing for this long (one phase of a measurement, or a test's own run between
+#: two measurements) is lost: a hung test.
+REPLY_TIMEOUT_S = 600.0
 #: The options of the parent's command line passed on to its workers (each tree's own ini file gives
 #: the rest: its addopts are that tree's).
 PASSED_OPTIONS = ("--mf-device", "--mf-budget", "--mf-simulate", "--mf-lang")
@@ -118,7 +116,7 @@ class ServeSide:
         self.wanted = set(wanted)
         by_id = {item.nodeid: item for item in items}
         kept = [by_id[i] for i in wanted if i in by_id]
-        dropped = [item for item in items if item.nodeid not in set(wanted)]
+        dropped = [item for item in items if item.nodeid not in self.wanted]
         items[:] = kept
         if dropped:
             deselect(dropped)
@@ -136,11 +134,11 @@ class ServeSide:
             dev: Any = "cpu"
             run_fn, run_setup = sim_fn, None
         else:
-            dev_t, colds, _ = choose_device([fn], setup, device)
-            timer = make_timer(dev_t, str(opts.get("timer", "auto")) if isinstance(opts.get("timer", "auto"), str)
-                               else "auto")
-            cold, dev, run_fn, run_setup = colds[0], dev_t, fn, setup
-        env = environment(__import__("torch").device(dev)) if simulated is None else {"device": "cpu"}
+            dev, colds, _ = choose_device([fn], setup, device)
+            kind = opts.get("timer", "auto")
+            timer = make_timer(dev, kind if isinstance(kind, str) else "auto")
+            cold, run_fn, run_setup = colds[0], fn, setup
+        env = environment(dev) if simulated is None else {"device": "cpu"}
         budget = float(opts.get("budget", 1.0))
         self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget}))
 
@@ -154,10 +152,6 @@ class ServeSide:
         _, m = serve(self.conn, make)
         return m
 
-    def ended(self, nodeid: str, outcome: str, text: str) -> None:
-        """A test's outcome (its worst phase), sent when it ends."""
-        self.conn.send(("end", nodeid, outcome, text))
-
     def report(self, nodeid: str, when: str, outcome: str, text: str) -> None:
         old = self.outcomes.get(nodeid, ("passed", ""))
         rank = {"passed": 0, "skipped": 1, "failed": 2}
@@ -167,8 +161,9 @@ class ServeSide:
             self.outcomes.setdefault(nodeid, old)
 
     def finish(self, nodeid: str) -> None:
+        """A test ended: its outcome (its worst phase) goes to the parent."""
         outcome, text = self.outcomes.pop(nodeid, ("passed", ""))
-        self.ended(nodeid, outcome, text)
+        self.conn.send(("end", nodeid, outcome, text))
 
 
 # ==================================================================================================
@@ -188,7 +183,6 @@ class Outcome:
     failed: dict[str, dict[str, str]] = field(default_factory=dict)  # nodeid -> side -> words
     skipped: list[str] = field(default_factory=list)
     mismatched: list[str] = field(default_factory=list)
-    imported_elsewhere: list[str] = field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -253,7 +247,7 @@ class Driver:
     def _pair(self, k: int, head_root: Path, base_root: Path, files: Sequence[str], base_files: Sequence[str],
               head_ids: Sequence[str], temp: Path, head_top: Path, base_top: Path) -> bool:
         s = self.session
-        pool = WorkerPool(temp, reply_timeout_s=REPLY_GRACE_S + 2 * (s.budget or 1.0) * 10)
+        pool = WorkerPool(temp, reply_timeout_s=REPLY_TIMEOUT_S)
         try:
             starts = []
             if base_files:
@@ -318,7 +312,8 @@ class Driver:
     def _compare(self, k: int, b: tuple[Any, ...], h: tuple[Any, ...], base: Channel, head: Channel) -> None:
         name, mode = str(h[2]), str(h[3])
         budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs
-        opts = {"budget": budget, "precision": 0.005, "min_time": min(1.0, MIN_TIME_SHARE * budget)}
+        opts = {"budget": budget, "precision": defaults.COMPARE_PRECISION,
+                "min_time": min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * budget)}
         clock = SumClock()
         states = [RemoteSampler(base, "base", clock, budget), RemoteSampler(head, "head", clock, budget)]
         for st in states:
@@ -344,9 +339,8 @@ class Driver:
         for name, parts in self.parts.items():
             nodeid, mode = self.meta[name]
             verdict = combine([c.verdicts[1] for c in parts], name, "base")
-            head_m = merge([c.measurements[1] for c in parts])
+            head_m = replace(merge([c.measurements[1] for c in parts]), label=name)
             base_m = merge([c.measurements[0] for c in parts])
-            head_m = _relabel(head_m, name)
             ch = change_of(verdict, base_m, head_m, threshold=threshold, label=name)
             item = by_id.get(nodeid)
             param, params = s.node_params(item) if item is not None else (None, None)
@@ -356,12 +350,6 @@ class Driver:
                                     measurement=head_m, mode=mode, param=param, params=params, change=ch,
                                     regression=s.gate and ch.regression, undecided=s.gate and ch.undecided))
         self.parts.clear()
-
-
-def _relabel(m: Measurement, label: str) -> Measurement:
-    from dataclasses import replace
-
-    return replace(m, label=label)
 
 
 def _top(path: Path) -> Path:

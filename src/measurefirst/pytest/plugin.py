@@ -59,8 +59,6 @@ from ..results.store import DEFAULT_PATH, ENV_VAR, Store, StoreError
 
 #: Seconds at most per measurement (warm-up included), as pytest-benchmark's ``--benchmark-max-time``.
 DEFAULT_BUDGET = 1.0
-#: A comparison's minimum time of rounds is at most this share of its budget.
-COMPARE_MIN_TIME_SHARE = 0.5
 #: pytest-benchmark's ``min_rounds`` raises our minimum number of samples, never lowers it below this.
 MIN_SAMPLES = 10
 
@@ -1055,7 +1053,7 @@ class MeasureFixture:
             opts["budget"] = float(opts["budget"]) * len(items)
         opts.update(options)
         if "min_time" not in opts:
-            opts["min_time"] = min(1.0, COMPARE_MIN_TIME_SHARE * float(opts["budget"]))
+            opts["min_time"] = min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * float(opts["budget"]))
         return s.compare(self._node, items, label=label, baseline=baseline, setup=setup, opts=opts)
 
 

@@ -209,7 +209,7 @@ class WorkerPool:
     def close(self) -> None:
         for channel in self.channels:
             try:
-                channel.conn.close()  # type: ignore[attr-defined]
+                channel.conn.close()
             except OSError:
                 pass
         for w in self.workers:

@@ -389,7 +389,7 @@ def compare_samplers(states: Sequence[Any], clock: Clock, opts: Options, *, base
 class _Session:
     def __init__(self, states: list[Any], base: int, timer: Clock, opts: Options,
                  colds: Sequence[float | None], min_rounds: int, block_time: float, order: str, seed: int) -> None:
-        self.items = [(st.label, st) for st in states]
+        self.labels = [str(st.label) for st in states]
         self.base, self.timer, self.opts = base, timer, opts
         self.min_rounds, self.block_time, self.order = min_rounds, block_time, order
         self.colds = list(colds)
@@ -501,13 +501,13 @@ class _Session:
         """Candidate ``i`` is measured next, in round ``rounds`` (0: its warm-up), for a progress line: between
         blocks, so nothing is timed while it is drawn."""
         if progress.active():
-            progress.report("compare", self.items[i][0], rounds, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
+            progress.report("compare", self.labels[i], rounds, 0, (self.timer.now_ns() - self.t_begin) / 1e9,
                             self.opts.budget)
 
     def _verdicts(self) -> list[Verdict]:
-        base_label = self.items[self.base][0]
+        base_label = self.labels[self.base]
         out = []
-        for i, (label, _) in enumerate(self.items):
+        for i, label in enumerate(self.labels):
             if i == self.base:
                 out.append(Verdict(label, base_label, 1.0, (1.0, 1.0), "baseline", 0.0, len(self.blocks[i])))
                 continue
@@ -524,7 +524,7 @@ class _Session:
                                           complete=complete))
         labels = tuple(st.label for st in self.states if st.calibration is not None and st.samples)
         return Comparison(
-            labels=labels, baseline=self.items[self.base][0], measurements=tuple(measurements),
+            labels=labels, baseline=self.labels[self.base], measurements=tuple(measurements),
             block_values_ns=tuple(tuple(b) for b, st in zip(self.blocks, self.states) if st.samples),
             orders=tuple(self.orders), verdicts=tuple(self._verdicts()), stop=stop, options=self.options,
             complete=complete,
