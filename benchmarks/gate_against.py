@@ -95,11 +95,14 @@ def pytest_run(repo: str, *args: str) -> tuple[dict[str, Any], float, int]:
     return data, wall, done.returncode
 
 
-def verdicts(data: dict[str, Any]) -> dict[str, str]:
+def verdicts(data: dict[str, Any], log: Any = None, method: str = "") -> dict[str, str]:
     out = {}
     for b in data.get("benchmarks", []):
         ch = b.get("change")
         name = b["name"].split("::")[-1]
+        if ch is not None and log is not None and (ch.get("regression") or ch.get("improvement")):
+            log(f"  {method}: {name} ratio {ch['ratio']:.3f} ({ch['ci_low']:.3f}-{ch['ci_high']:.3f}) "
+                f"{'regression' if ch.get('regression') else 'improvement'}")
         if ch is None:
             out[name] = "none"
         elif ch.get("disturbed"):
@@ -136,12 +139,12 @@ def main() -> None:
             for _ in range(args.runs):
                 write(suite, SUITE.format(rows=rows_pct * 10))
                 data, wall, _ = pytest_run(repo, "--mf-against", base, "--mf-fail-if-slower", "2%")
-                _score(cells["--mf-against"], verdicts(data), wall, head)
+                _score(cells["--mf-against"], verdicts(data, log, f"{head} --mf-against"), wall, head)
                 write(suite, SUITE.format(rows=1000))
                 _, wall_save, _ = pytest_run(repo, "--mf-save", "base")
                 write(suite, SUITE.format(rows=rows_pct * 10))
                 data, wall, _ = pytest_run(repo, "--mf-compare", "base", "--mf-fail-if-slower", "2%")
-                _score(cells["--mf-compare"], verdicts(data), wall, head)
+                _score(cells["--mf-compare"], verdicts(data, log, f"{head} --mf-compare"), wall, head)
                 cells["once"]["walls"].append(wall_save)
             for method, c in cells.items():
                 if method == "once":

@@ -6,8 +6,9 @@ different costs (``--mf-simulate`` in each tree's own pytest.ini), so every verd
 from __future__ import annotations
 
 import math
-import re
 import os
+import re
+import statistics
 import subprocess
 import sys
 import threading
@@ -21,6 +22,8 @@ from measurefirst.measure.remote import RemoteError, RemoteSampler, SumClock, Ch
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.results.comparison import Verdict
 from measurefirst.results.kinds import Measurement, Stop
+from measurefirst.measure import stats
+from measurefirst.measure.noise import lent_dof
 from measurefirst.tools.against import change_of, combine, longer_factor
 from measurefirst.tools.compare import compare_samplers
 from measurefirst.tools.worktree import Tree, WorktreeError, validate_ref
@@ -39,20 +42,51 @@ def m(median_ns: float) -> Measurement:
 
 
 # -- joining pairs ------------------------------------------------------------------------------------
-def test_combine_takes_the_geometric_mean_and_the_hull_of_the_pairs():
-    c = combine([v(1.10, 1.08, 1.12, "slower"), v(1.20, 1.15, 1.25, "slower")], "t", "base")
-    assert c.ratio == pytest.approx(math.sqrt(1.10 * 1.20))
-    assert c.ratio_ci == (1.08, 1.25) and c.verdict == "slower" and c.rounds == 40
+def _re(logs, ses, floor, dof_lent):
+    """The random-effects arithmetic written out: mean, t(dof) * sqrt((mean se^2 + between) / k)."""
+    k = len(logs)
+    mean = sum(logs) / k
+    within = sum(x * x for x in ses) / k
+    observed = sum((x - mean) ** 2 for x in logs) / (k - 1)
+    between = max(observed - within, 2 * math.log1p(floor) ** 2)
+    return mean, stats.t975(k - 1 + dof_lent) * math.sqrt((within + between) / k)
+
+
+def test_combine_is_a_random_effects_mean_over_the_pairs():
+    pairs = [v(1.10, 1.08, 1.12, "slower"), v(1.20, 1.15, 1.25, "slower"), v(1.12, 1.10, 1.14, "slower")]
+    c = combine(pairs, "t", "base", floor=0.005, floor_dof=2)
+    logs = [math.log(p.ratio) for p in pairs]
+    ses = [(math.log(p.ratio_ci[1]) - math.log(p.ratio_ci[0])) / 2 / stats.Z95 for p in pairs]
+    # the pairs scatter far beyond a 0.5% floor: a prior-data conflict, the floor lends nothing
+    assert lent_dof(math.expm1(math.sqrt(statistics.variance(logs) / 2)), 3, 0.005, 2) == 0
+    mean, half = _re(logs, ses, 0.005, 0)
+    assert c.ratio == pytest.approx(math.exp(mean))
+    assert c.ratio_ci == pytest.approx((math.exp(mean - half), math.exp(mean + half)))
+    assert c.ratio_ci[0] < 1.08 and c.ratio_ci[1] > 1.25  # and it holds every pair's own interval
+    assert c.rounds == 60 and c.verdict == "slower"
+
+
+def test_two_pairs_agreeing_by_chance_are_widened_by_the_floor():
+    # measured here: both pairs of an unchanged 1-element add agreed on 1.034 (1.029-1.038)
+    pairs = [v(1.034, 1.029, 1.038, "slower"), v(1.034, 1.029, 1.038, "slower")]
+    c = combine(pairs, "t", "base", floor=0.009, floor_dof=2)
+    se = (math.log(1.038) - math.log(1.029)) / 2 / stats.Z95
+    half = stats.t975(1 + 2) * math.sqrt((se * se + 2 * math.log1p(0.009) ** 2) / 2)
+    assert c.ratio_ci == pytest.approx((1.034 * math.exp(-half), 1.034 * math.exp(half)))
+    # no floor and one pair: nothing bounds the spread between processes
+    assert combine(pairs[:1], "t", "base").verdict == "undecided"
 
 
 def test_a_pair_in_another_mode_widens_the_interval_to_no_difference():
-    c = combine([v(1.00, 0.99, 1.01, "no difference"), v(1.08, 1.06, 1.10, "slower")], "t", "base")
-    assert c.ratio_ci == (0.99, 1.10) and c.verdict == "no difference"
+    c = combine([v(1.00, 0.99, 1.01, "no difference"), v(1.08, 1.06, 1.10, "slower")], "t", "base",
+                floor=0.005, floor_dof=2)
+    assert c.ratio_ci[0] < 0.99 and c.ratio_ci[1] > 1.10 and c.verdict == "no difference"
 
 
 def test_pairs_pointing_opposite_ways_are_undecided():
     c = combine([v(0.9, 0.88, 0.92, "faster"), v(1.1, 1.08, 1.12, "slower")], "t", "base")
-    assert c.verdict == "undecided" and c.reason == "processes" and c.ratio_ci == (0.88, 1.12)
+    assert c.verdict == "undecided" and c.reason == "processes"
+    assert c.ratio_ci[0] < 0.88 and c.ratio_ci[1] > 1.12  # the interval is kept, and holds both pairs
 
 
 def test_an_undecided_pair_leaves_the_whole_undecided():
@@ -229,8 +263,8 @@ def test_a_slower_head_fails_the_gate_and_the_worktree_is_gone(tmp_path: Path):
     out = done.stdout
     assert done.returncode == 1, out + done.stderr
     assert "FAILED test_suite.py::test_a" in out and "test_b" not in out.split("short test summary")[-1]
-    assert re.search(r"test_a: 20\.\d% slower \(ratio 1\.2\d\d", out), out
-    assert "code against code: 2 benchmark(s) compared with HEAD (" in out and "2 pair(s)" in out
+    assert re.search(r"test_a: (19|20)\.\d% slower \(ratio 1\.(19|20)\d", out), out
+    assert "code against code: 2 benchmark(s) compared with HEAD (" in out and "3 pair(s)" in out
     assert "1 new test(s), not in HEAD" in out and "test_suite.py::test_new" in out
     assert "nothing timed" not in out
     assert _git(repo, "worktree", "list").count("\n") == 0

@@ -244,6 +244,21 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     return replace(m, run_to_run=rr, options={**m.options, **notes})
 
 
+def process_floor(seconds: float, *, device: str = "cpu", threads: int | None = None,
+                  machine: bool = True) -> tuple[float, int, str]:
+    """The fresh-process spread to expect at least for a call ``seconds`` long, the degrees of freedom it
+    lends and where it comes from: this machine's profile for ``device`` when there is one, else
+    measurefirst's prior (:func:`apply_profile`'s rule for both). For a comparison of two interpreters
+    (``pytest --mf-against``): each side's process draws its own speed mode. ``machine=False`` (a
+    simulated clock: no machine to profile) takes the prior."""
+    profile = lookup(device=device, threads=threads)[0] if machine else None
+    source = "profile" if profile is not None else "prior"
+    profile = profile if profile is not None else prior_profile()
+    floor = profile.floor(seconds)
+    dof = 0 if not floor > 0 else profile.processes - 1 if source == "profile" else min(PRIOR_DOF, profile.processes - 1)
+    return floor, dof, source
+
+
 def lent_dof(cv: float, n: int, floor: float, dof: int) -> int:
     """The degrees of freedom a floor lends a spread ``cv`` measured from ``n`` values: ``dof``, unless the
     values contradict the floor (a prior-data conflict): their spread above it by more than chance

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..measure import defaults
+from ..measure.noise import process_floor
 from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
 from ..measure.remote import Channel, RemoteError, RemoteSampler, SumClock, WorkerLost, serve
@@ -52,6 +53,7 @@ class Session(Protocol):
     threshold: float | None
     errors: list[str]
     records: list[Record]
+    simulation: Any
 
     @property
     def gate(self) -> bool: ...
@@ -338,9 +340,11 @@ class Driver:
         threshold = s.threshold or 0.0
         for name, parts in self.parts.items():
             nodeid, mode = self.meta[name]
-            verdict = combine([c.verdicts[1] for c in parts], name, "base")
             head_m = replace(merge([c.measurements[1] for c in parts]), label=name)
             base_m = merge([c.measurements[0] for c in parts])
+            floor, floor_dof, _ = process_floor(head_m.median, device=head_m.device.split(":")[0],
+                                                machine=s.simulation is None)
+            verdict = combine([c.verdicts[1] for c in parts], name, "base", floor=floor, floor_dof=floor_dof)
             ch = change_of(verdict, base_m, head_m, threshold=threshold, label=name)
             item = by_id.get(nodeid)
             param, params = s.node_params(item) if item is not None else (None, None)

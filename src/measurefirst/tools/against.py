@@ -11,15 +11,20 @@ The rules:
 
 * **Pairs of workers.** A pair is one base worker and one head worker, started together, run one
   after the other's blocks. Fresh interpreters can land in different speed modes (address layout,
-  allocator, placement), which no round inside one pair can see, so a comparison is repeated in
-  ``pairs`` pairs (default :data:`DEFAULT_PAIRS`), each with its share of the budget and its own
-  seed, and :func:`combine` joins them: the estimate is the geometric mean of the pairs' ratios;
-  the interval is the hull of the pairs' intervals (so a pair in another mode widens it); a pair
-  that could not decide, or pairs that point opposite ways with intervals clear of 1, leave the
-  comparison *undecided*.
+  allocator, placement), which no round inside one pair can see: two pairs can agree on a 3% change
+  of a 2 µs call that a third does not see. So a comparison is repeated in ``pairs`` pairs (default
+  :data:`DEFAULT_PAIRS`), each with its share of the budget and its own seed, and :func:`combine`
+  joins them as a random-effects mean: the estimate is the mean of the pairs' log-ratios; its
+  variance holds each pair's own (from its interval) and the variance *between* pairs, measured from
+  their scatter and never below what two fresh processes spread on this machine (the noise profile's
+  floor at the call's duration, or measurefirst's prior; the floor lends its degrees of freedom unless
+  the pairs contradict it); the 95% factor is Student's t for those degrees of freedom. The interval
+  also reaches every pair's own. A pair that could not decide, or pairs that point opposite ways with
+  intervals clear of 1, leave the comparison *undecided*.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
-  threshold, the rule of :func:`measurefirst.tools.regression.change`; an undecided comparison says
-  how much longer it would have needed (the interval's half-width shrinks as the square root of the
+  threshold, the rule of :func:`measurefirst.tools.regression.change`; an interval that holds both 1
+  and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
+  much longer it would have needed (the interval's half-width shrinks as the square root of the
   rounds).
 * **Workers** (:class:`WorkerPool`): started with their output in files (the tail is shown when one
   fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
@@ -38,13 +43,17 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ..measure import stats
+from ..measure.noise import lent_dof
 from ..measure.remote import Channel, WorkerLost
 from ..results.comparison import Verdict
 from ..results.kinds import Measurement
 from ..results.regression import Change, Disturbance
 
-#: Worker pairs per comparison by default (see the module docstring).
-DEFAULT_PAIRS = 2
+#: Worker pairs per comparison by default (see the module docstring): three, so that the scatter
+#: between pairs is measured with two degrees of freedom (plus the floor's), and two pairs that land in
+#: the same modes by chance do not decide alone.
+DEFAULT_PAIRS = 3
 #: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
 CONNECT_TIMEOUT_S = 300.0
 #: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
@@ -56,7 +65,26 @@ OUTPUT_TAIL_CHARS = 3000
 ENV_VAR = "MEASUREFIRST_AGAINST"
 
 
-def combine(verdicts: Sequence[Verdict], label: str, baseline: str) -> Verdict:
+def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, floor_dof: int
+                  ) -> tuple[float, float]:
+    """The random-effects mean of the pairs' log-ratios ``logs`` (standard errors ``ses``) and its 95%
+    half-width (see the module docstring); ``floor``: one fresh process's spread (relative), lending
+    ``floor_dof`` degrees of freedom. ``inf`` when nothing bounds the spread between pairs (one pair and
+    no floor)."""
+    k = len(logs)
+    mean = sum(logs) / k
+    within = sum(se * se for se in ses) / k
+    floor_var = 2.0 * math.log1p(floor) ** 2  # each side's process draws its own mode
+    observed = sum((x - mean) ** 2 for x in logs) / (k - 1) if k >= 2 else 0.0
+    dof = floor_dof if k < 2 else (k - 1) + lent_dof(math.expm1(math.sqrt(observed / 2.0)), k, floor, floor_dof)
+    if dof < 1:
+        return mean, math.inf
+    between = max(observed - within, floor_var)
+    return mean, stats.t975(dof) * math.sqrt((within + between) / k)
+
+
+def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: float = 0.0,
+            floor_dof: int = 0) -> Verdict:
     """One verdict from the same comparison in several worker pairs (see the module docstring)."""
     rounds = sum(v.rounds for v in verdicts)
     usable = [v for v in verdicts if v.ratio_ci is not None and v.ratio > 0 and math.isfinite(v.ratio)]
@@ -64,11 +92,17 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str) -> Verdict:
     ratio = math.exp(sum(math.log(r) for r in finite) / len(finite)) if finite else math.nan
     if not usable:
         return Verdict(label, baseline, ratio, None, "undecided", None, rounds, "too_few_rounds")
-    lo = min(v.ratio_ci[0] for v in usable if v.ratio_ci is not None)
-    hi = max(v.ratio_ci[1] for v in usable if v.ratio_ci is not None)
-    lo, hi = min(lo, ratio), max(hi, ratio)
-    detectable = (hi - lo) / 2.0 / ratio
+    cis = [v.ratio_ci for v in usable if v.ratio_ci is not None]
+    mean, half = between_pairs([math.log(v.ratio) for v in usable],
+                               [(math.log(hi) - math.log(lo)) / 2.0 / stats.Z95 for lo, hi in cis], floor, floor_dof)
+    ratio = math.exp(mean)
+    lo = min(min(c[0] for c in cis), math.exp(mean - half))
+    hi = max(max(c[1] for c in cis), math.exp(mean + half))
     undecided = next((v for v in verdicts if v.verdict == "undecided" or v.ratio_ci is None), None)
+    if not (lo > 0 and math.isfinite(hi)):
+        reason = undecided.reason if undecided is not None and undecided.reason else "processes"
+        return Verdict(label, baseline, ratio, None, "undecided", None, rounds, reason)
+    detectable = (hi - lo) / 2.0 / ratio
     if undecided is not None:
         return Verdict(label, baseline, ratio, (lo, hi), "undecided", detectable, rounds,
                        undecided.reason or "too_few_rounds")
@@ -98,8 +132,12 @@ def longer_factor(v: Verdict, threshold: float) -> float:
 
 def change_of(v: Verdict, base: Measurement, head: Measurement, *, threshold: float, label: str) -> Change:
     """The gate's :class:`Change` from an interleaved verdict of head against base (see the module
-    docstring): ``ratio`` is the verdict's (the paired estimate, not the ratio of the two medians)."""
-    if v.verdict == "undecided" or v.ratio_ci is None:
+    docstring): ``ratio`` is the verdict's (the paired estimate, not the ratio of the two medians). With a
+    threshold, an interval that holds both 1 and ``1 + threshold`` cannot say whether the head is
+    unchanged or slower beyond the threshold: undecided, with how much longer it would need."""
+    straddles = (threshold > 0 and v.ratio_ci is not None and v.verdict == "no difference"
+                 and v.ratio_ci[0] <= 1.0 < 1.0 + threshold < v.ratio_ci[1])
+    if v.verdict == "undecided" or v.ratio_ci is None or straddles:
         lo, hi = v.ratio_ci if v.ratio_ci is not None else (math.nan, math.nan)
         half = (hi - lo) / 2.0 / v.ratio if v.ratio_ci is not None and v.ratio > 0 else math.inf
         if v.reason == "processes":
