@@ -34,7 +34,8 @@ from ..measure.remote import Channel, RemoteError, RemoteSampler, SumClock, Work
 from ..measure.timers import make_timer
 from ..measure.workers import merge
 from ..results.kinds import Measurement
-from ..tools.against import DEFAULT_PAIRS, ENV_VAR, WorkerPool, change_of, combine, connect_back, tree_env
+from ..tools.against import (DEFAULT_PAIRS, ENV_VAR, Worker, WorkerPool, change_of, combine, connect_back,
+                             tree_env)
 from ..tools.compare import compare_samplers
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
@@ -222,18 +223,37 @@ class Driver:
         rootdir = Path(config.rootpath).resolve()
         tree = Tree.of(self.ref, rootdir)
         temp = Path(tempfile.mkdtemp(prefix="measurefirst-against-"))
+        pools: list[WorkerPool] = []
         try:
             self.outcome.commit = tree.commit
             head_top = _top(rootdir)
             base_root = tree.mirror(rootdir, head_top)
             files = sorted({item.nodeid.split("::")[0] for item in measuring})
             base_files = [f for f in files if (base_root / f).exists()]
+            sides = [("head", rootdir, files, head_top)]
+            if base_files:
+                sides.insert(0, ("base", base_root, base_files, tree.root))
+
+            def spawn() -> tuple[WorkerPool, list[Worker]]:
+                pool = WorkerPool(temp, reply_timeout_s=REPLY_TIMEOUT_S)
+                pools.append(pool)
+                return pool, [pool.start(side, self._argv(root, fs), root, tree_env(top, os.environ))
+                              for side, root, fs, top in sides]
+
+            # the next pair starts while this one measures: its start-up load falls on both sides of the
+            # interleaved rounds alike, and its wait is hidden
+            started = spawn()
             for k in range(self.pairs):
-                if not self._pair(k, rootdir, base_root, files, base_files, [i.nodeid for i in measuring],
-                                  temp, head_top, tree.root):
+                nxt = spawn() if k + 1 < self.pairs else None
+                if not self._pair(k, *started, [i.nodeid for i in measuring]):
                     break
+                started[0].close()
+                if nxt is not None:
+                    started = nxt
         finally:
             self._records(items)
+            for pool in pools:
+                pool.close()
             tree.close()
             shutil.rmtree(temp, ignore_errors=True)
 
@@ -246,17 +266,11 @@ class Driver:
             argv.append("--mf")
         return argv + passed_on(given) + ["--", *files]
 
-    def _pair(self, k: int, head_root: Path, base_root: Path, files: Sequence[str], base_files: Sequence[str],
-              head_ids: Sequence[str], temp: Path, head_top: Path, base_top: Path) -> bool:
+    def _pair(self, k: int, pool: WorkerPool, workers: list[Worker], head_ids: Sequence[str]) -> bool:
+        """Drive pair ``k`` (its workers started in ``pool``) through the plan; False when it could not."""
         s = self.session
-        pool = WorkerPool(temp, reply_timeout_s=REPLY_TIMEOUT_S)
         try:
-            starts = []
-            if base_files:
-                starts.append(pool.start("base", self._argv(base_root, base_files), base_root,
-                                         tree_env(base_top, os.environ)))
-            starts.append(pool.start("head", self._argv(head_root, files), head_root, tree_env(head_top, os.environ)))
-            channels = {side: ch for side, (ch, _) in pool.accept(starts).items()}
+            channels = {side: ch for side, (ch, _) in pool.accept(workers).items()}
             lists: dict[str, list[str]] = {}
             for side, ch in channels.items():
                 message = ch.recv()
@@ -277,8 +291,6 @@ class Driver:
         except WorkerLost as exc:
             s.errors.append(f"--mf-against: {exc}")
             return False
-        finally:
-            pool.close()
 
     def _test(self, k: int, nodeid: str, base: Channel, head: Channel) -> None:
         """Drive one test of the plan in both workers, to its end on both sides."""
