@@ -22,7 +22,9 @@ The rules:
 from __future__ import annotations
 
 import math
+import socket
 from dataclasses import dataclass
+from multiprocessing.connection import Connection as PipeConnection
 from typing import Any, Callable, Protocol
 
 from ..results.kinds import Measurement, Stop
@@ -31,6 +33,8 @@ from ..results.kinds import Measurement, Stop
 PHASES = ("overhead", "warm_up", "calibrate", "prepare", "block", "stop_at_deadline", "result")
 #: Requests that end serving one measurement: the comparison is over, or it was abandoned.
 ENDS = ("done", "abort")
+#: The environment variable that tells a worker where to connect: ``host:port:token:side``.
+ENV_VAR = "MEASUREFIRST_AGAINST"
 
 
 class RemoteError(RuntimeError):
@@ -249,3 +253,12 @@ def serve(conn: Connection, make: Callable[[dict[str, Any]], Served]) -> tuple[s
         if m is not None:
             last = m
         conn.send(("ok", value, sampler.timer.now_ns() - t0))
+
+
+def connect_back(value: str) -> tuple[PipeConnection, str, str]:
+    """The worker's side of :class:`WorkerPool`: connect to ``host:port`` (the value of :data:`ENV_VAR`);
+    the connection, the token to say hello with and this worker's side."""
+    host, port, token, side = value.rsplit(":", 3)
+    sock = socket.create_connection((host, int(port)), timeout=60)
+    sock.settimeout(None)
+    return PipeConnection(sock.detach()), token, side

@@ -19,24 +19,19 @@ than its base beyond the interval and ``--mf-fail-if-slower``, exactly as with a
 from __future__ import annotations
 
 import os
-import sys
 import shutil
+import sys
 import tempfile
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from ..measure import defaults
-from ..measure.noise import process_floor
 from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
-from ..measure.remote import Channel, RemoteError, RemoteSampler, SumClock, WorkerLost, serve
+from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
-from ..measure.workers import merge
 from ..results.kinds import Measurement
-from ..tools.against import (DEFAULT_PAIRS, ENV_VAR, Worker, WorkerPool, change_of, combine, connect_back,
-                             tree_env)
-from ..tools.compare import compare_samplers
+from ..tools.against import DEFAULT_PAIRS, Side, compare_pair, join, tree_env, worker_pairs
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
 
@@ -62,9 +57,6 @@ class Session(Protocol):
     def node_params(self, node: Any) -> tuple[str | None, dict[str, Any] | None]: ...
 
 SIDES = ("base", "head")
-#: A worker that says nothing for this long (one phase of a measurement, or a test's own run between
-#: two measurements) is lost: a hung test.
-REPLY_TIMEOUT_S = 600.0
 #: The options of the parent's command line passed on to its workers (each tree's own ini file gives
 #: the rest: its addopts are that tree's).
 PASSED_OPTIONS = ("--mf-device", "--mf-budget", "--mf-simulate", "--mf-lang")
@@ -223,37 +215,25 @@ class Driver:
         rootdir = Path(config.rootpath).resolve()
         tree = Tree.of(self.ref, rootdir)
         temp = Path(tempfile.mkdtemp(prefix="measurefirst-against-"))
-        pools: list[WorkerPool] = []
         try:
             self.outcome.commit = tree.commit
             head_top = _top(rootdir)
             base_root = tree.mirror(rootdir, head_top)
             files = sorted({item.nodeid.split("::")[0] for item in measuring})
             base_files = [f for f in files if (base_root / f).exists()]
-            sides = [("head", rootdir, files, head_top)]
+            head = Side("head", tuple(self._argv(rootdir, files)), rootdir, tree_env(head_top, os.environ))
+            sides = [head]
             if base_files:
-                sides.insert(0, ("base", base_root, base_files, tree.root))
-
-            def spawn() -> tuple[WorkerPool, list[Worker]]:
-                pool = WorkerPool(temp, reply_timeout_s=REPLY_TIMEOUT_S)
-                pools.append(pool)
-                return pool, [pool.start(side, self._argv(root, fs), root, tree_env(top, os.environ))
-                              for side, root, fs, top in sides]
-
-            # the next pair starts while this one measures: its start-up load falls on both sides of the
-            # interleaved rounds alike, and its wait is hidden
-            started = spawn()
-            for k in range(self.pairs):
-                nxt = spawn() if k + 1 < self.pairs else None
-                if not self._pair(k, *started, [i.nodeid for i in measuring]):
-                    break
-                started[0].close()
-                if nxt is not None:
-                    started = nxt
+                sides.insert(0, Side("base", tuple(self._argv(base_root, base_files)), base_root,
+                                     tree_env(tree.root, os.environ)))
+            try:
+                for k, channels in worker_pairs(self.pairs, sides, temp):
+                    if not self._pair(k, channels, [i.nodeid for i in measuring]):
+                        break
+            except WorkerLost as exc:  # a worker that did not start or connect
+                s.errors.append(f"--mf-against: {exc}")
         finally:
             self._records(items)
-            for pool in pools:
-                pool.close()
             tree.close()
             shutil.rmtree(temp, ignore_errors=True)
 
@@ -266,31 +246,25 @@ class Driver:
             argv.append("--mf")
         return argv + passed_on(given) + ["--", *files]
 
-    def _pair(self, k: int, pool: WorkerPool, workers: list[Worker], head_ids: Sequence[str]) -> bool:
-        """Drive pair ``k`` (its workers started in ``pool``) through the plan; False when it could not."""
-        s = self.session
-        try:
-            channels = {side: ch for side, (ch, _) in pool.accept(workers).items()}
-            lists: dict[str, list[str]] = {}
-            for side, ch in channels.items():
-                message = ch.recv()
-                lists[side] = list(message[1]) if message[0] == "items" else []
-            base_ids = set(lists.get("base", []))
-            head_set = set(lists.get("head", []))
-            plan = [i for i in lists.get("head", []) if i in base_ids]
-            if k == 0:
-                self.outcome.only_head = [i for i in head_ids if i not in base_ids]
-                self.outcome.only_base = [i for i in lists.get("base", []) if i not in head_set]
-            for ch in channels.values():
-                ch.send(("plan", plan))
-            if "base" not in channels:
-                return False
-            for nodeid in plan:
-                self._test(k, nodeid, channels["base"], channels["head"])
-            return True
-        except WorkerLost as exc:
-            s.errors.append(f"--mf-against: {exc}")
+    def _pair(self, k: int, channels: dict[str, Channel], head_ids: Sequence[str]) -> bool:
+        """Drive pair ``k`` (its workers connected) through the plan; False when there is no base side."""
+        lists: dict[str, list[str]] = {}
+        for side, ch in channels.items():
+            message = ch.recv()
+            lists[side] = list(message[1]) if message[0] == "items" else []
+        base_ids = set(lists.get("base", []))
+        head_set = set(lists.get("head", []))
+        plan = [i for i in lists.get("head", []) if i in base_ids]
+        if k == 0:
+            self.outcome.only_head = [i for i in head_ids if i not in base_ids]
+            self.outcome.only_base = [i for i in lists.get("base", []) if i not in head_set]
+        for ch in channels.values():
+            ch.send(("plan", plan))
+        if "base" not in channels:
             return False
+        for nodeid in plan:
+            self._test(k, nodeid, channels["base"], channels["head"])
+        return True
 
     def _test(self, k: int, nodeid: str, base: Channel, head: Channel) -> None:
         """Drive one test of the plan in both workers, to its end on both sides."""
@@ -325,16 +299,9 @@ class Driver:
 
     def _compare(self, k: int, b: tuple[Any, ...], h: tuple[Any, ...], base: Channel, head: Channel) -> None:
         name, mode = str(h[2]), str(h[3])
-        budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs
-        opts = {"budget": budget, "precision": defaults.COMPARE_PRECISION,
-                "min_time": min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * budget)}
-        clock = SumClock()
-        states = [RemoteSampler(base, "base", clock, budget), RemoteSampler(head, "head", clock, budget)]
-        for st in states:
-            st.begin(opts)
-        options = Options(precision=opts["precision"], budget=budget, min_time=opts["min_time"])
+        budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
         try:
-            c = compare_samplers(states, clock, options, colds=[b[4], h[4]], seed=k)
+            c = compare_pair(base, head, [b[4], h[4]], budget, seed=k)
         except BenchmarkError as exc:  # a side raised while measuring: that side's failure, in its words
             if isinstance(exc.__cause__, WorkerLost):
                 raise exc.__cause__ from None
@@ -352,12 +319,7 @@ class Driver:
         threshold = s.threshold or 0.0
         for name, parts in self.parts.items():
             nodeid, mode = self.meta[name]
-            head_m = replace(merge([c.measurements[1] for c in parts]), label=name)
-            base_m = merge([c.measurements[0] for c in parts])
-            floor, floor_dof, _ = process_floor(head_m.median, device=head_m.device.split(":")[0],
-                                                machine=s.simulation is None)
-            verdict = combine([c.verdicts[1] for c in parts], name, "base", floor=floor, floor_dof=floor_dof)
-            ch = change_of(verdict, base_m, head_m, threshold=threshold, label=name)
+            ch, head_m = join(parts, name, threshold=threshold, machine=s.simulation is None)
             item = by_id.get(nodeid)
             param, params = s.node_params(item) if item is not None else (None, None)
             if nodeid not in self.outcome.compared:

@@ -40,17 +40,23 @@ import os
 import secrets
 import socket
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
-from ..measure import stats
-from ..measure.noise import lent_dof
-from ..measure.remote import Channel, WorkerLost
+from ..measure import defaults, stats
+from ..measure.engine import Options
+from ..measure.noise import lent_dof, process_floor
+from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost
+from ..measure.workers import merge
 from ..results.comparison import Verdict
 from ..results.kinds import Measurement
 from ..results.regression import Change, Disturbance
+from .compare import compare_samplers
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results.comparison import Comparison
 
 #: Worker pairs per comparison by default (see the module docstring): three, so that the scatter
 #: between pairs is measured with two degrees of freedom (plus the floor's), and two pairs that land in
@@ -63,8 +69,6 @@ CONNECT_TIMEOUT_S = 300.0
 ACCEPT_POLL_S = 0.2
 #: Characters of a worker's output shown when it fails.
 OUTPUT_TAIL_CHARS = 3000
-#: The environment variable that tells a worker where to connect: ``host:port:token:side``.
-ENV_VAR = "MEASUREFIRST_AGAINST"
 
 
 def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, floor_dof: int
@@ -109,6 +113,34 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
                        undecided.reason or "too_few_rounds")
     verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
     return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, rounds, None)
+
+
+def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int
+                 ) -> "Comparison":
+    """One pair's interleaved comparison of the samplers its two workers serve (``budget_s`` for the
+    pair; the plugin's minimum time of rounds and the comparison's precision). Raises
+    :class:`~measurefirst.measure.engine.BenchmarkError` when a side's function raised (its ``label``
+    names the side, ``__cause__`` the :class:`~measurefirst.measure.remote.RemoteError`)."""
+    min_time = min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * budget_s)
+    opts = {"budget": budget_s, "precision": defaults.COMPARE_PRECISION, "min_time": min_time}
+    clock = SumClock()
+    states = [RemoteSampler(base, "base", clock, budget_s), RemoteSampler(head, "head", clock, budget_s)]
+    for st in states:
+        st.begin(opts)
+    options = Options(precision=defaults.COMPARE_PRECISION, budget=budget_s, min_time=min_time)
+    return compare_samplers(states, clock, options, colds=list(colds), seed=seed)
+
+
+def join(parts: Sequence["Comparison"], label: str, *, threshold: float, machine: bool = True
+         ) -> tuple[Change, Measurement]:
+    """The change of head against base from the pairs' comparisons of one measurement (:func:`combine`
+    with this machine's floor, or the prior's when ``machine`` is False: a simulated clock), and the
+    head's measurement merged over its fresh processes, named ``label``."""
+    head = replace(merge([c.measurements[1] for c in parts]), label=label)
+    base = merge([c.measurements[0] for c in parts])
+    floor, floor_dof, _ = process_floor(head.median, device=head.device.split(":")[0], machine=machine)
+    verdict = combine([c.verdicts[1] for c in parts], label, "base", floor=floor, floor_dof=floor_dof)
+    return change_of(verdict, base, head, threshold=threshold, label=label), head
 
 
 def longer_factor(v: Verdict, threshold: float) -> float:
@@ -258,13 +290,45 @@ class WorkerPool:
         self.server.close()
 
 
-def connect_back(value: str) -> tuple[Connection, str, str]:
-    """The worker's side of :class:`WorkerPool`: connect to ``host:port`` (the value of :data:`ENV_VAR`);
-    the connection, the token to say hello with and this worker's side."""
-    host, port, token, side = value.rsplit(":", 3)
-    sock = socket.create_connection((host, int(port)), timeout=60)
-    sock.settimeout(None)
-    return Connection(sock.detach()), token, side
+#: A worker that says nothing for this long (one phase of a measurement, or a test's own run between
+#: two measurements) is lost: a hung test.
+REPLY_TIMEOUT_S = 600.0
+
+
+@dataclass(frozen=True)
+class Side:
+    """How to start one side's worker: its name (``base``/``head``), command, folder and environment."""
+
+    name: str
+    argv: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str]
+
+
+def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path) -> Iterator[tuple[int, dict[str, Channel]]]:
+    """Pair ``k`` of ``count`` connected, its channels by side; the next pair's workers start while
+    this one measures (their start-up load falls on both sides of the interleaved rounds alike, and
+    their wait is hidden). Every worker is stopped on the way out (the end, an error, Ctrl-C, or a
+    caller that stops early)."""
+    pools: list[WorkerPool] = []
+
+    def spawn() -> tuple[WorkerPool, list[Worker]]:
+        pool = WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S)
+        pools.append(pool)
+        return pool, [pool.start(s.name, s.argv, s.cwd, s.env) for s in sides]
+
+    try:
+        started = spawn()
+        for k in range(count):
+            nxt = spawn() if k + 1 < count else None
+            pool, workers = started
+            yield k, {side: ch for side, (ch, _) in pool.accept(workers).items()}
+            pool.close()
+            if nxt is not None:
+                started = nxt
+    finally:
+        for pool in pools:
+            pool.close()
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
