@@ -24,6 +24,7 @@ from .targets import STEP_CONTRACT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.protocol import Result
+    from ..results.regression import Regression
     from ..render.views import Options
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,9 +82,20 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return code
 
 
+def _regression_out(args: argparse.Namespace, result: "Regression", code: int = EXIT_OK) -> int:
+    """Emit a regression check, say its failures, and the exit code: 1 for a failing gate, 3 for an
+    undecided one."""
+    from ..render.tables import regression_failures
+
+    code = _emit(args, [result], code)
+    for line in regression_failures(result, _lang(args)):
+        _say(line)
+    verdict = EXIT_FAILED if result.failing else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
+    return _first(verdict, code)
+
+
 def cmd_compare_saved(args: argparse.Namespace) -> int:
     from ..results.loading import check_saved
-    from ..render.tables import regression_failures
 
     if args.label:
         raise UsageError("--label names live targets; saved results keep the labels they were saved with")
@@ -91,11 +103,7 @@ def cmd_compare_saved(args: argparse.Namespace) -> int:
     result = check_saved(args.targets, store=args.store, gate=args.fail_if_slower is not None,
                          threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
                          run_to_run=args.run_to_run)
-    code = _emit(args, [result])
-    for line in regression_failures(result, _lang(args)):
-        _say(line)
-    verdict = EXIT_FAILED if result.failing else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
-    return _first(verdict, code)
+    return _regression_out(args, result)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -103,6 +111,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if not args.simulate and saved_targets(args.targets):
         return cmd_compare_saved(args)
+    if args.against is not None:
+        return cmd_compare_against(args)
     from ..tools.compare import compare  # imports torch: only for a live comparison
     from ..tools.regression import slower
     from ..render.tables import slower_lines
@@ -134,6 +144,35 @@ def cmd_compare(args: argparse.Namespace) -> int:
             _say(line)
         code = EXIT_FAILED if slow else code
     return code
+
+
+def cmd_compare_against(args: argparse.Namespace) -> int:
+    """``compare --against REF TARGET...``: each target, REF's tree against this one (code against code)."""
+    from pathlib import Path
+
+    from ..tools.against import DEFAULT_PAIRS, TargetFailed, against_targets
+    from ..tools.worktree import WorktreeError, validate_ref
+    from .targets import check_labels, target_spec
+
+    if args.simulate:
+        raise UsageError("--against runs real code in two trees; it has no simulated clock")
+    check_labels(args.label, len(args.targets))
+    labels = list(args.label) + [t.strip() for t in args.targets[len(args.label):]]
+    if len(set(labels)) < len(labels):
+        raise UsageError("--against: each target needs its own label (--label)")
+    try:
+        validate_ref(args.against, Path.cwd())
+    except WorktreeError as exc:
+        raise UsageError(f"--against: {exc}") from exc
+    specs = [target_spec(t, args.setup) for t in args.targets]
+    threshold = None if args.fail_if_slower is None else 0.0 if args.fail_if_slower == KIND_DEFAULT else args.fail_if_slower
+    try:
+        result, code = _run(args, ("candidate", ""), lambda: against_targets(
+            args.against, specs, labels, cwd=Path.cwd(), device=args.device, timer=args.timer, budget=args.budget,
+            pairs=args.against_pairs or DEFAULT_PAIRS, threshold=threshold))
+    except (TargetFailed, WorktreeError) as exc:
+        raise UsageError(f"--against: {exc}") from exc
+    return code if result is None else _regression_out(args, result, code)
 
 
 def cmd_runs(args: argparse.Namespace) -> int:

@@ -111,7 +111,8 @@ _EXAMPLES = {
   measurefirst compare -s "x = torch.randn(2**20)" "x * 2" "x + x" --label mul --label add
   measurefirst compare base.json new.json --fail-if-slower 5%     # regression check of saved files
   measurefirst compare @matmul512 --fail-if-slower 2%             # latest run against the one before
-  measurefirst compare "#12" "#15"                                # two saved runs by id""",
+  measurefirst compare "#12" "#15"                                # two saved runs by id
+  measurefirst compare --against origin/main mypkg.ops:attention --fail-if-slower 5%   # code against code""",
     "runs": """examples:
   measurefirst runs                      # the latest 20 saved runs (-n N, --all)
   measurefirst runs list matmul512       # the runs of one name (also --kind, --machine, --since 7d)
@@ -397,6 +398,13 @@ def _add_compare(sub: Any) -> None:
                    help="saved results: the run-to-run spread of one run's median (relative standard deviation) that "
                         "the intervals include (default: measured from 8 or more saved runs of @NAME, else "
                         f"{_pct(D.RUN_TO_RUN_CV)} assumed)")
+    c.add_argument("--against", default=None, metavar="REF",
+                   help="code against code: each TARGET measured in REF (a branch, tag or commit, checked out in a "
+                        "temporary git worktree, or the path of another checkout) and in this tree, in fresh worker "
+                        "interpreters, their rounds interleaved; with --fail-if-slower, exit 1 when this tree is slower")
+    c.add_argument("--against-pairs", type=_at_least(1), default=None, metavar="N",
+                   help="with --against: worker pairs per target (default 3; fresh interpreters land in different "
+                        "speed modes, and the scatter between pairs is in the interval)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 
 

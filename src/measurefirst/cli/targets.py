@@ -229,6 +229,16 @@ def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setup
     return dev, [(label, fn, timer) for label, fn in found]
 
 
+def target_spec(target: str, setups: Sequence[str]) -> tuple[str, str, str, tuple[str, ...]]:
+    """What ``compare --against`` sends its workers: ``kind, where, name, setups`` (a file's path as given,
+    relative to the folder each worker runs in, the same place in its tree)."""
+    m = TARGET_RE.match(target.strip())
+    if m is None:
+        return "statement", "", target, tuple(setups)
+    mod, attr = m.group("mod"), m.group("attr")
+    return ("file" if mod.endswith(".py") else "module"), mod, attr, ()
+
+
 def count_target(target: str, setups: Sequence[str], device: str) -> Any:
     """What --count sends to the counting process: the target, rebuilt there as it was loaded here."""
     from ..measure._counters import Target

@@ -3,6 +3,7 @@
 * ``noise``: benchmark every workload of the JSON ``REQUEST`` (``workloads``: ``[kind, seconds]`` pairs,
   ``budget``: seconds each, ``threads``: torch threads) and print one JSON line ``{"results": {id:
   {"median": seconds, "within_cv": spread or null}}}`` (see :mod:`measurefirst.measure.noise`).
+* ``serve``: a worker of ``measurefirst compare --against`` (:func:`serve_main`).
 * ``bench``: read the pickled payload at ``PAYLOAD`` (see :mod:`measurefirst.measure.workers`), rebuild the
   parent's ``__main__`` as multiprocessing's spawn does, unpickle the function, run ``benchmark()`` with
   the options given and write the Measurement's JSON (or ``{"error": ...}``) to the payload's
@@ -106,12 +107,59 @@ def bench_main(payload_path: str) -> int:
     return finish(m.to_json(indent=None), 0)
 
 
+def serve_main() -> int:
+    """``serve``: a worker of ``measurefirst compare --against`` (see :mod:`measurefirst.tools.against`).
+    It connects back, takes the targets (``kind, where, name`` as :class:`~measurefirst.measure._counters.Target`
+    rebuilds them, a file's path relative to this worker's folder, which is the same place in its tree),
+    and for each ``("measure", i)`` loads target ``i`` with its first (cold) call, says ``ready`` and
+    serves its sampler; ``("end", i, outcome, words)`` after it, ``bye`` ends the worker."""
+    import torch
+
+    from ._counters import Target
+    from .devices import environment
+    from .engine import Options, Sampler, choose_device
+    from .remote import ENV_VAR, connect_back, serve
+    from .timers import make_timer
+
+    conn, token, side = connect_back(os.environ[ENV_VAR])
+    conn.send(("hello", token, side, os.getpid()))  # torch is imported: ready to measure
+    _, specs, device, timer_kind, threads = conn.recv()
+    if threads:
+        torch.set_num_threads(int(threads))
+    targets = [Target(kind, os.path.abspath(where) if kind == "file" else where, name, tuple(setups), device)
+               for kind, where, name, setups in specs]
+    while True:
+        message = conn.recv()
+        if message[0] != "measure":
+            return 0
+        i = int(message[1])
+        try:
+            dev, colds, _ = choose_device([targets[i]], None, device)
+        except KeyboardInterrupt:
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the target failed to load or on its first call
+            cause = exc.__cause__ or exc
+            conn.send(("end", i, "failed", f"{type(cause).__name__}: {cause}"))
+            continue
+        timer, env, fn = make_timer(dev, timer_kind), environment(dev), targets[i]
+
+        def make(o: dict[str, Any]) -> Sampler:
+            return Sampler(fn, timer, Options(precision=float(o["precision"]), budget=float(o["budget"]),
+                                              min_time=float(o["min_time"])), label=side, device=dev, env=env)
+
+        conn.send(("ready", i, str(i), "cli", colds[0], {}))
+        serve(conn, make)
+        conn.send(("end", i, "passed", ""))
+
+
 def main(argv: list[str]) -> int:
     if len(argv) == 2 and argv[0] == "noise":
         return noise_main(argv[1])
     if len(argv) == 2 and argv[0] == "bench":
         return bench_main(argv[1])
-    sys.stderr.write("usage: python -m measurefirst.measure._worker noise REQUEST | bench PAYLOAD\n")
+    if argv == ["serve"]:
+        return serve_main()
+    sys.stderr.write("usage: python -m measurefirst.measure._worker noise REQUEST | bench PAYLOAD | serve\n")
     return 2
 
 

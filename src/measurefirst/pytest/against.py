@@ -92,9 +92,8 @@ class ServeSide:
     """In a worker: says hello, takes the plan, serves each measurement, reports each test's end."""
 
     def __init__(self, value: str) -> None:
-        conn, token, side = connect_back(value)
-        self.conn, self.side = conn, side
-        self.conn.send(("hello", token, side, os.getpid()))
+        self.value = value
+        self.side = value.rsplit(":", 1)[-1]
         self.outcomes: dict[str, tuple[str, str]] = {}
         self.wanted: set[str] = set()
 
@@ -103,9 +102,11 @@ class ServeSide:
 
     def plan(self, items: list["pytest.Item"], measuring: Callable[["pytest.Item"], bool],
              deselect: Callable[[list["pytest.Item"]], None]) -> None:
-        """Report the measuring tests collected; keep only those of the parent's plan, in its order."""
+        """Say hello with the measuring tests collected (ready to measure); keep only those of the
+        parent's plan, in its order."""
         ids = [item.nodeid for item in items if measuring(item)]
-        self.conn.send(("items", ids))
+        self.conn, token, _ = connect_back(self.value)
+        self.conn.send(("hello", token, self.side, ids))
         message = self.conn.recv()
         wanted = list(message[1]) if message[0] == "plan" else []
         self.wanted = set(wanted)
@@ -227,8 +228,8 @@ class Driver:
                 sides.insert(0, Side("base", tuple(self._argv(base_root, base_files)), base_root,
                                      tree_env(tree.root, os.environ)))
             try:
-                for k, channels in worker_pairs(self.pairs, sides, temp):
-                    if not self._pair(k, channels, [i.nodeid for i in measuring]):
+                for k, hello in worker_pairs(self.pairs, sides, temp):
+                    if not self._pair(k, hello, [i.nodeid for i in measuring]):
                         break
             except WorkerLost as exc:  # a worker that did not start or connect
                 s.errors.append(f"--mf-against: {exc}")
@@ -246,12 +247,11 @@ class Driver:
             argv.append("--mf")
         return argv + passed_on(given) + ["--", *files]
 
-    def _pair(self, k: int, channels: dict[str, Channel], head_ids: Sequence[str]) -> bool:
-        """Drive pair ``k`` (its workers connected) through the plan; False when there is no base side."""
-        lists: dict[str, list[str]] = {}
-        for side, ch in channels.items():
-            message = ch.recv()
-            lists[side] = list(message[1]) if message[0] == "items" else []
+    def _pair(self, k: int, hello: dict[str, tuple[Channel, Any]], head_ids: Sequence[str]) -> bool:
+        """Drive pair ``k`` (each worker connected, its hello holding the measuring tests it collected)
+        through the plan; False when there is no base side."""
+        channels = {side: ch for side, (ch, _) in hello.items()}
+        lists = {side: list(ids) for side, (_, ids) in hello.items()}
         base_ids = set(lists.get("base", []))
         head_set = set(lists.get("head", []))
         plan = [i for i in lists.get("head", []) if i in base_ids]

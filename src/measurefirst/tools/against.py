@@ -40,19 +40,21 @@ import os
 import secrets
 import socket
 import subprocess
+import sys
+import tempfile
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from ..measure import defaults, stats
-from ..measure.engine import Options
+from ..measure.engine import BenchmarkError, Options
 from ..measure.noise import lent_dof, process_floor
 from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost
 from ..measure.workers import merge
 from ..results.comparison import Verdict
 from ..results.kinds import Measurement
-from ..results.regression import Change, Disturbance
+from ..results.regression import Change, Disturbance, Regression
 from .compare import compare_samplers
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -305,30 +307,86 @@ class Side:
     env: Mapping[str, str]
 
 
-def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path) -> Iterator[tuple[int, dict[str, Channel]]]:
-    """Pair ``k`` of ``count`` connected, its channels by side; the next pair's workers start while
-    this one measures (their start-up load falls on both sides of the interleaved rounds alike, and
-    their wait is hidden). Every worker is stopped on the way out (the end, an error, Ctrl-C, or a
-    caller that stops early)."""
-    pools: list[WorkerPool] = []
-
-    def spawn() -> tuple[WorkerPool, list[Worker]]:
-        pool = WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S)
-        pools.append(pool)
-        return pool, [pool.start(s.name, s.argv, s.cwd, s.env) for s in sides]
-
+def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
+                 ) -> Iterator[tuple[int, dict[str, tuple[Channel, Any]]]]:
+    """Pair ``k`` of ``count``: its channels and hello payloads by side. Every pair's workers start at
+    once and each says hello only when it is ready to measure, so that no worker is starting (importing
+    torch, collecting tests) while another measures: measured here, the start-up of the next pair
+    beside a pair that measured a softmax on torch's two threads stretched one side's calls from 23 µs to
+    12 ms (a starved thread pool), in blocks the other side did not share. Every worker is stopped on
+    the way out (the end, an error, Ctrl-C, or a caller that stops early)."""
+    pools = [WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S) for _ in range(count)]
     try:
-        started = spawn()
-        for k in range(count):
-            nxt = spawn() if k + 1 < count else None
-            pool, workers = started
-            yield k, {side: ch for side, (ch, _) in pool.accept(workers).items()}
+        started = [[pool.start(s.name, s.argv, s.cwd, s.env) for s in sides] for pool in pools]
+        hellos = [pool.accept(workers) for pool, workers in zip(pools, started)]
+        for k, (pool, hello) in enumerate(zip(pools, hellos)):
+            yield k, hello
             pool.close()
-            if nxt is not None:
-                started = nxt
     finally:
         for pool in pools:
             pool.close()
+
+
+class TargetFailed(RuntimeError):
+    """A target failed on a side (to load, or while measured): ``label``, ``side`` and the worker's words."""
+
+    def __init__(self, label: str, side: str, words: str) -> None:
+        super().__init__(f"{label}: failed on the {side} side: {words}")
+        self.label, self.side, self.words = label, side, words
+
+
+def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ...]]], labels: Sequence[str], *,
+                    cwd: Path, device: str = "auto", timer: str = "auto", threads: int = 0,
+                    budget: float = defaults.COMPARE_BUDGET_S, pairs: int = DEFAULT_PAIRS,
+                    threshold: float | None = None) -> Regression:
+    """``measurefirst compare --against REF TARGET...``: each target (``kind, where, name, setups`` as
+    :class:`~measurefirst.measure._counters.Target` takes them; a file relative to ``cwd``) measured in
+    the tree of REF and in this one, ``pairs`` worker pairs interleaved, as ``pytest --mf-against``
+    does; ``budget`` per target (both sides, all pairs). The changes of head against base, as a
+    regression check (gated with ``threshold``). A target that fails on a side raises
+    :class:`TargetFailed` once every worker is stopped and the worktree removed."""
+    from .worktree import Tree, WorktreeError, toplevel
+
+    if not (isinstance(pairs, int) and 1 <= pairs <= 16):
+        raise ValueError(f"pairs takes a number of worker pairs from 1 to 16; got {pairs!r}")
+    cwd = cwd.resolve()
+    try:
+        top = toplevel(cwd)
+    except WorktreeError:
+        top = cwd
+    parts: dict[int, list["Comparison"]] = {i: [] for i in range(len(targets))}
+    argv = (sys.executable, "-m", "measurefirst.measure._worker", "serve")
+    with Tree.of(ref, cwd) as tree, tempfile.TemporaryDirectory(prefix="measurefirst-against-") as temp:
+        sides = [Side("base", argv, tree.mirror(cwd, top), tree_env(tree.root, os.environ)),
+                 Side("head", argv, cwd, tree_env(top, os.environ))]
+        for k, hello in worker_pairs(pairs, sides, Path(temp)):
+            base, head = hello["base"][0], hello["head"][0]
+            for ch in (base, head):
+                ch.send(("targets", [list(t) for t in targets], device, timer, threads))
+            for i, label in enumerate(labels):
+                ev = {"base": base.request(("measure", i)), "head": head.request(("measure", i))}
+                failed = next((side for side in ("base", "head") if ev[side][0] == "end"), None)
+                if failed is None:
+                    try:
+                        parts[i].append(compare_pair(base, head, [ev["base"][4], ev["head"][4]], budget / pairs, k))
+                    except BenchmarkError as exc:
+                        failed, words = exc.label, str(exc.__cause__ or exc)
+                    for ch in (base, head):
+                        ch.send(("done",) if failed is None else ("abort",))
+                        ev[ch.name] = ch.recv()
+                else:
+                    words = str(ev[failed][3])
+                    for ch in (base, head):
+                        if ev[ch.name][0] == "ready":
+                            ch.send(("abort",))
+                            ch.recv()
+                if failed is not None:
+                    raise TargetFailed(label, failed, words)
+            for ch in (base, head):
+                ch.send(("bye",))
+        label_base = f"{ref} ({tree.commit[:10]})" if tree.commit else ref
+    changes = tuple(join(parts[i], label, threshold=threshold or 0.0)[0] for i, label in enumerate(labels))
+    return Regression(base=label_base, new="this tree", changes=changes, gate=threshold is not None)
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
