@@ -300,3 +300,46 @@ def test_bad_refs_and_options_are_refused_before_anything_is_measured(tmp_path: 
     assert done.returncode == 4 and "--mf-against: 'no-such-ref' is not a branch, tag or commit" in done.stderr
     done = _pytest(repo, "--mf-against", "HEAD", "--mf-compare", "base")
     assert done.returncode == 4 and "choose one" in done.stderr
+
+
+# -- the command line, on the real clock (a 2x slower head: an ordering with a wide margin) ----------
+SLOW_MODULE = """
+import time
+
+def f():
+    end = time.perf_counter() + {us} * 1e-6
+    while time.perf_counter() < end:
+        pass
+"""
+
+
+def _cli(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
+    return subprocess.run([sys.executable, "-m", "measurefirst", "compare", *args], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.realclock
+def test_compare_against_on_the_command_line(tmp_path: Path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "slowmod.py").write_text(SLOW_MODULE.format(us=50))
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "base")
+    (repo / "slowmod.py").write_text(SLOW_MODULE.format(us=100))  # this tree: twice as slow, uncommitted
+    done = _cli(repo, "--against", "HEAD", "slowmod:f", "--fail-if-slower", "5%", "--budget", "1",
+                "--against-pairs", "2", "--json")
+    assert done.returncode == 1, done.stdout + done.stderr
+    import json
+
+    (change,) = json.loads(done.stdout)["changes"]
+    assert change["regression"] and change["verdict"] == "regression"
+    assert 1.5 < change["ci_low"] <= change["ratio"] <= change["ci_high"] < 2.5
+    assert _git(repo, "worktree", "list").count("\n") == 0
+    assert (repo / "slowmod.py").read_text() == SLOW_MODULE.format(us=100)  # the user's change untouched
+    # a target that fails on one side: a clear error, nothing left behind
+    (repo / "slowmod.py").write_text(SLOW_MODULE.format(us=100) + "\ndef g():\n    return 1\n")
+    done = _cli(repo, "--against", "HEAD", "slowmod:g")
+    assert done.returncode == 2 and "slowmod:g: failed on the base side: AttributeError" in done.stderr
+    assert _git(repo, "worktree", "list").count("\n") == 0

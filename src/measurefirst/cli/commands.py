@@ -12,45 +12,21 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ..results.errors import UsageError as UsageError  # measurefirst.cli.commands.UsageError, as before
-from .parser import KIND_DEFAULT, build_parser as _build_parser, parse_command
+from .parser import build_parser as _build_parser, parse_command
 from ..distributed.cli import ranked as _ranked  # under torchrun: bench and a live compare on every rank
 from .emit import check_args as _check, say as _say, show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
-from .guard import run as _guarded
+from .guard import emit_results as _emit, run_command as _run
 from .targets import STEP_CONTRACT
 
-if TYPE_CHECKING:  # pragma: no cover
-    from ..results.protocol import Result
-    from ..results.regression import Regression
-    from ..render.views import Options
 
 def build_parser() -> argparse.ArgumentParser:
     from .._version import __version__
 
     return _build_parser(__version__)
-
-
-def _emit(args: argparse.Namespace, results: Sequence["Result"], code: int = EXIT_OK,
-          options: "Options | None" = None) -> int:
-    """The one way out of every command that produces results (see :mod:`measurefirst.cli.emit`), in the
-    language of ``--lang`` (or the locale)."""
-    from dataclasses import replace
-
-    from .emit import emit
-    from ..render.views import Options
-
-    options = replace(options or Options(), lang=_lang(args))
-    ok = not results or emit(results, json=getattr(args, "json", False), output=getattr(args, "output", None),
-                             save=getattr(args, "save", None), store=getattr(args, "store", None), options=options)
-    return _first(code, EXIT_OK if ok else EXIT_USAGE)
-
-
-def _run(args: argparse.Namespace, who: tuple[str, str], call: Callable[[], Any]) -> tuple[Any, int]:
-    return _guarded(call, who, ctrl_c=getattr(args, "ctrl_c", None), simulated=bool(getattr(args, "simulate", None)),
-                    lang=_lang(args))
 
 
 # ---- the commands -------------------------------------------------------------------------------------
@@ -82,97 +58,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return code
 
 
-def _regression_out(args: argparse.Namespace, result: "Regression", code: int = EXIT_OK) -> int:
-    """Emit a regression check, say its failures, and the exit code: 1 for a failing gate, 3 for an
-    undecided one."""
-    from ..render.tables import regression_failures
-
-    code = _emit(args, [result], code)
-    for line in regression_failures(result, _lang(args)):
-        _say(line)
-    verdict = EXIT_FAILED if result.failing else EXIT_NOISY if result.gate and result.undecided else EXIT_OK
-    return _first(verdict, code)
-
-
-def cmd_compare_saved(args: argparse.Namespace) -> int:
-    from ..results.loading import check_saved
-
-    if args.label:
-        raise UsageError("--label names live targets; saved results keep the labels they were saved with")
-    _check(args)
-    result = check_saved(args.targets, store=args.store, gate=args.fail_if_slower is not None,
-                         threshold=None if args.fail_if_slower in (None, KIND_DEFAULT) else args.fail_if_slower,
-                         run_to_run=args.run_to_run)
-    return _regression_out(args, result)
-
-
 def cmd_compare(args: argparse.Namespace) -> int:
-    from ..results.loading import saved_targets
+    from .compare import cmd_compare as run
 
-    if not args.simulate and saved_targets(args.targets):
-        return cmd_compare_saved(args)
-    if args.against is not None:
-        return cmd_compare_against(args)
-    from ..tools.compare import compare  # imports torch: only for a live comparison
-    from ..tools.regression import slower
-    from ..render.tables import slower_lines
-    from .targets import labelled, load_all
-
-    _check(args)
-    timer: Any = args.timer
-    if args.simulate:
-        from ..measure.simulate import candidates as simulated
-
-        world, sims = simulated(args.simulate)
-        candidates, timer, device = labelled(sims, args.label), world.timer(), "cpu"
-    elif len(args.targets) < 2:
-        raise UsageError("compare needs at least two targets")
-    else:
-        device, candidates = load_all(args.targets, args.label, args.device, args.setup)
-    labels = [label for label, _ in candidates]
-    if args.baseline is not None and args.baseline not in labels:
-        raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
-    result, code = _run(args, ("candidate", ""), lambda: compare(
-        candidates, baseline=args.baseline, device=device, precision=args.precision, budget=args.budget,
-        min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer))
-    if result is None:
-        return code
-    code = _emit(args, [result], code)
-    if code == EXIT_OK and args.fail_if_slower is not None:
-        slow = slower(result, None if args.fail_if_slower == KIND_DEFAULT else args.fail_if_slower)
-        for line in slower_lines(slow, _lang(args)):
-            _say(line)
-        code = EXIT_FAILED if slow else code
-    return code
-
-
-def cmd_compare_against(args: argparse.Namespace) -> int:
-    """``compare --against REF TARGET...``: each target, REF's tree against this one (code against code)."""
-    from pathlib import Path
-
-    from ..tools.against import DEFAULT_PAIRS, TargetFailed, against_targets
-    from ..tools.worktree import WorktreeError, validate_ref
-    from .targets import check_labels, target_spec
-
-    if args.simulate:
-        raise UsageError("--against runs real code in two trees; it has no simulated clock")
-    check_labels(args.label, len(args.targets))
-    labels = list(args.label) + [t.strip() for t in args.targets[len(args.label):]]
-    if len(set(labels)) < len(labels):
-        raise UsageError("--against: each target needs its own label (--label)")
-    try:
-        validate_ref(args.against, Path.cwd())
-    except WorktreeError as exc:
-        raise UsageError(f"--against: {exc}") from exc
-    specs = [target_spec(t, args.setup) for t in args.targets]
-    threshold = None if args.fail_if_slower is None else 0.0 if args.fail_if_slower == KIND_DEFAULT else args.fail_if_slower
-    try:
-        result, code = _run(args, ("candidate", ""), lambda: against_targets(
-            args.against, specs, labels, cwd=Path.cwd(), device=args.device, timer=args.timer, budget=args.budget,
-            pairs=args.against_pairs or DEFAULT_PAIRS, threshold=threshold))
-    except (TargetFailed, WorktreeError) as exc:
-        raise UsageError(f"--against: {exc}") from exc
-    return code if result is None else _regression_out(args, result, code)
+    return run(args)
 
 
 def cmd_runs(args: argparse.Namespace) -> int:

@@ -15,9 +15,13 @@ import sys
 import threading
 from contextlib import contextmanager
 from argparse import Namespace
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 from .emit import say
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results.protocol import Result
+    from ..render.views import Options
 from ..results.errors import StoreError, UsageError
 from .targets import SetupFailed, UserExit, exits_are_failures
 
@@ -184,3 +188,24 @@ def command(parse: Callable[[], Namespace | None], call: Callable[[Namespace], i
             return EXIT_INTERRUPTED
         print(word("raised_interrupt", lang, who=word("who_code", lang)), file=sys.stderr)
         return EXIT_FAILED
+
+
+def emit_results(args: Namespace, results: Sequence["Result"], code: int = EXIT_OK,
+                 options: "Options | None" = None) -> int:
+    """The one way out of every command that produces results (see :mod:`measurefirst.cli.emit`), in the
+    language of ``--lang`` (or the locale)."""
+    from dataclasses import replace
+
+    from .emit import emit
+    from ..render.views import Options
+
+    options = replace(options or Options(), lang=lang_of(args))
+    ok = not results or emit(results, json=getattr(args, "json", False), output=getattr(args, "output", None),
+                             save=getattr(args, "save", None), store=getattr(args, "store", None), options=options)
+    return first(code, EXIT_OK if ok else EXIT_USAGE)
+
+
+def run_command(args: Namespace, who: tuple[str, str], call: Callable[[], Any]) -> tuple[Any, int]:
+    """:func:`run` with the command's Ctrl-C handling, simulated clock and language."""
+    return run(call, who, ctrl_c=getattr(args, "ctrl_c", None), simulated=bool(getattr(args, "simulate", None)),
+               lang=lang_of(args))
