@@ -100,9 +100,10 @@ def verdicts(data: dict[str, Any], log: Any = None, method: str = "") -> dict[st
     for b in data.get("benchmarks", []):
         ch = b.get("change")
         name = b["name"].split("::")[-1]
-        if ch is not None and log is not None and (ch.get("regression") or ch.get("improvement")):
+        shown = ch is not None and (ch.get("regression") or ch.get("improvement") or ch.get("disturbed"))
+        if shown and log is not None and (not ch.get("disturbed") or name == "test_softmax"):
             log(f"  {method}: {name} ratio {ch['ratio']:.3f} ({ch['ci_low']:.3f}-{ch['ci_high']:.3f}) "
-                f"{'regression' if ch.get('regression') else 'improvement'}")
+                f"{'regression' if ch.get('regression') else 'improvement' if ch.get('improvement') else 'undecided'}")
         if ch is None:
             out[name] = "none"
         elif ch.get("disturbed"):

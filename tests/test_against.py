@@ -90,6 +90,13 @@ def test_pairs_pointing_opposite_ways_are_the_spread_between_processes():
     assert c.verdict == "no difference" and c.ratio_ci[0] < 0.957 and c.ratio_ci[1] > 1.058
 
 
+def test_a_pair_without_an_interval_is_left_out():
+    pairs = [v(1.10, 1.08, 1.12, "slower"), v(1.11, 1.09, 1.13, "slower"), v(0.5, None, None, "undecided",
+                                                                                reason="too_few_rounds")]
+    c = combine(pairs, "t", "base", floor=0.001, floor_dof=2)
+    assert c.verdict == "slower" and c.ratio == pytest.approx(math.sqrt(1.10 * 1.11))
+
+
 def test_an_undecided_pair_leaves_the_whole_undecided():
     c = combine([v(1.1, 1.08, 1.12, "slower"), v(1.1, None, None, "undecided", reason="too_few_rounds")], "t", "b")
     assert c.verdict == "undecided" and c.reason == "too_few_rounds"
@@ -343,3 +350,29 @@ def test_compare_against_on_the_command_line(tmp_path: Path):
     done = _cli(repo, "--against", "HEAD", "slowmod:g")
     assert done.returncode == 2 and "slowmod:g: failed on the base side: AttributeError" in done.stderr
     assert _git(repo, "worktree", "list").count("\n") == 0
+
+
+@pytest.mark.realclock
+def test_bisect_names_the_commit_that_doubled_a_call(tmp_path: Path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    for i in range(8):  # commit 5 doubles the call
+        (repo / "slowmod.py").write_text(SLOW_MODULE.format(us=80 if i >= 5 else 40))
+        (repo / "log.txt").write_text(f"commit {i}\n")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", f"commit {i}")
+    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
+    done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~7", "HEAD", "slowmod:f", "--budget",
+                           "1", "--against-pairs", "1"], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = done.stdout + done.stderr
+    line = next(x for x in said.splitlines() if x.startswith("first slow commit"))
+    assert "(7 searched)" in line and " commit 5: ratio " in line, said
+    ratio = float(re.search(r"ratio (\d+\.\d+)", line).group(1))
+    assert 1.5 < ratio < 2.5
+    assert _git(repo, "worktree", "list").count("\n") == 0
+    (repo / "log.txt").write_text("uncommitted\n")
+    done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~7", "HEAD", "slowmod:f"], cwd=repo,
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2 and "uncommitted changes (log.txt)" in done.stderr

@@ -64,6 +64,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return run(args)
 
 
+def cmd_bisect(args: argparse.Namespace) -> int:
+    from .compare import cmd_bisect as run
+
+    return run(args)
+
+
 def cmd_runs(args: argparse.Namespace) -> int:
     from .runs import cmd_runs as run
 
@@ -261,7 +267,8 @@ def cmd_distributed(args: argparse.Namespace) -> int:
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "bench": cmd_bench, "compare": cmd_compare, "runs": cmd_runs, "history": cmd_history, "sweep": cmd_sweep,
+    "bench": cmd_bench, "compare": cmd_compare, "bisect": cmd_bisect, "runs": cmd_runs, "history": cmd_history,
+    "sweep": cmd_sweep,
     "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel, "doctor": cmd_doctor, "demo": cmd_demo,
     "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_distributed, "report": cmd_report}
 

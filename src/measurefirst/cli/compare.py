@@ -81,6 +81,45 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return code
 
 
+def cmd_bisect(args: argparse.Namespace) -> int:
+    """``bisect GOOD BAD TARGET``: the first slow commit, each comparison on a line as it is made."""
+    from pathlib import Path
+
+    from ..render.words import word
+    from ..tools.against import DEFAULT_PAIRS, TargetFailed
+    from ..tools.bisect import bisect, subject
+    from ..tools.worktree import WorktreeError, toplevel
+    from .targets import target_spec
+
+    lang = _lang(args)
+    _check(args)
+
+    def said(r: "Regression") -> None:
+        c = r.changes[0]
+        _say(word("bisect_step", lang, base=r.base, head=r.new, ratio=f"{c.ratio:.3f}", lo=f"{c.ci_low:.3f}",
+                  hi=f"{c.ci_high:.3f}"))
+
+    try:
+        found = bisect(args.good, args.bad, target_spec(args.target, args.setup), args.target.strip(), cwd=Path.cwd(),
+                       budget=args.budget, pairs=args.against_pairs or DEFAULT_PAIRS, device=args.device, step=said)
+        repo = toplevel(Path.cwd())
+    except (TargetFailed, WorktreeError) as exc:
+        raise UsageError(f"bisect: {exc}") from exc
+    t = found.total
+    if found.first_slow is None:
+        _say(word("bisect_none", lang, good=args.good, bad=args.bad, ratio=f"{t.ratio:.3f}", lo=f"{t.ci_low:.3f}",
+                  hi=f"{t.ci_high:.3f}"))
+    else:
+        c = found.change
+        assert c is not None
+        _say(word("bisect_found" if found.decided else "bisect_found_undecided", lang,
+                  commit=subject(found.first_slow, repo), ratio=f"{c.ratio:.3f}", lo=f"{c.ci_low:.3f}",
+                  hi=f"{c.ci_high:.3f}", n=found.commits))
+    if args.save is not None or args.output is not None or args.json:
+        return _emit(args, found.steps)
+    return EXIT_OK
+
+
 def cmd_compare_against(args: argparse.Namespace) -> int:
     """``compare --against REF TARGET...``: each target, REF's tree against this one (code against code)."""
     from pathlib import Path

@@ -107,6 +107,9 @@ _EXAMPLES = {
   measurefirst bench mypkg.kernels:fused_step --device cuda:1 --precision 0.5% --budget 10
   measurefirst bench "x.sum()" -s "x = torch.randn(2**24, device=device)" --cold-cache --json -o sum.json
   measurefirst bench "a @ a" -s "a = torch.randn(512, 512)" --save matmul512""",
+    "bisect": """examples:
+  measurefirst bisect v1.2 main "torch.softmax(x, -1)" -s "x = torch.randn(64, 1024)"
+  measurefirst bisect good-sha HEAD mypkg.ops:attention_step --budget 4 --save attention-bisect""",
     "compare": """examples:
   measurefirst compare -s "x = torch.randn(2**20)" "x * 2" "x + x" --label mul --label add
   measurefirst compare base.json new.json --fail-if-slower 5%     # regression check of saved files
@@ -301,6 +304,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_bench(sub)
     _add_compare(sub)
+    _add_bisect(sub)
     _add_runs(sub)
     _add_sweep(sub)
     _add_peaks(sub)
@@ -406,6 +410,25 @@ def _add_compare(sub: Any) -> None:
                    help="with --against: worker pairs per target (default 3; fresh interpreters land in different "
                         "speed modes, and the scatter between pairs is in the interval)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
+
+
+def _add_bisect(sub: Any) -> None:
+    """``measurefirst bisect``."""
+    b = _sub(sub, "bisect", "find the first commit that made a target slower, code against code",
+             "GOOD is a commit where TARGET (a statement or module:function) was fast, BAD a later one where it is "
+             "slow. Each step compares the midpoint against both ends, each in its own git worktree and fresh worker "
+             "interpreters, rounds interleaved, and repeats a step that its intervals cannot decide with twice the "
+             "worker pairs. The checkout must have no uncommitted changes; every worktree is removed at the end and "
+             "on Ctrl-C. --save keeps every comparison (with its commits) in the history.")
+    b.add_argument("good", metavar="GOOD", help="a commit, branch or tag where the target was fast")
+    b.add_argument("bad", metavar="BAD", help="a later commit where it is slow")
+    b.add_argument("target", metavar="TARGET", help="a statement or module:function (a file.py:function too)")
+    _common(b, setup=True, output=True, save="NAME", lang=True)
+    b.add_argument("-b", "--budget", type=_seconds, default=D.BISECT_BUDGET_S,
+                   help=f"seconds per comparison of two commits, both sides and all worker pairs (default "
+                        f"{D.BISECT_BUDGET_S:g})")
+    b.add_argument("--against-pairs", type=_at_least(1), default=None, metavar="N",
+                   help="worker pairs per comparison (default 3; doubled for a step that is not decided)")
 
 
 def _add_runs(sub: Any) -> None:

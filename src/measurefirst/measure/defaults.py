@@ -29,6 +29,7 @@ COMPARE_MIN_TIME_S = 1.0  # enough rounds to see the machine's load change
 #: this share of its budget.
 COMPARE_MIN_TIME_SHARE = 0.5
 BLOCK_TIME_S = 0.005  # one candidate's turn in a round
+BISECT_BUDGET_S = 2.0  # seconds per comparison of two commits in `measurefirst bisect` (both sides, all pairs)
 #: The order of the candidates in a round: forwards then backwards, or a seeded shuffle.
 ORDERS = ("abba", "shuffle")
 

@@ -21,7 +21,9 @@ The rules:
   the pairs contradict it); the 95% factor is Student's t for those degrees of freedom. Measured here,
   quiet: three pairs of an unchanged 1-element add each gave an interval of ±0.1%, at 0.989, 0.957 and
   1.058: pairs that point opposite ways are the spread between processes, which this interval holds. A
-  pair that could not decide leaves the comparison *undecided*. The next pair's workers start while a pair measures (their start-up load falls on
+  pair whose own halves disagreed (``drift``) enters with its widened interval; a pair with no interval
+  (too few rounds) is left out, and with fewer than two pairs left (of two or more) the comparison is
+  *undecided*. The next pair's workers start while a pair measures (their start-up load falls on
   both sides of the interleaved rounds alike), so a pair's start-up is mostly hidden.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
   threshold, the rule of :func:`measurefirst.tools.regression.change`; an interval that holds both 1
@@ -98,21 +100,18 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
     usable = [v for v in verdicts if v.ratio_ci is not None and v.ratio > 0 and math.isfinite(v.ratio)]
     finite = [v.ratio for v in verdicts if v.ratio > 0 and math.isfinite(v.ratio)]
     ratio = math.exp(sum(math.log(r) for r in finite) / len(finite)) if finite else math.nan
-    if not usable:
-        return Verdict(label, baseline, ratio, None, "undecided", None, rounds, "too_few_rounds")
+    missing = next((v for v in verdicts if v.ratio_ci is None), None)
+    if len(usable) < min(2, len(verdicts)):
+        reason = missing.reason if missing is not None and missing.reason else "too_few_rounds"
+        return Verdict(label, baseline, ratio, None, "undecided", None, rounds, reason)
     cis = [v.ratio_ci for v in usable if v.ratio_ci is not None]
     mean, half = between_pairs([math.log(v.ratio) for v in usable],
                                [(math.log(hi) - math.log(lo)) / 2.0 / stats.Z95 for lo, hi in cis], floor, floor_dof)
     ratio = math.exp(mean)
     lo, hi = math.exp(mean - half), math.exp(mean + half)
-    undecided = next((v for v in verdicts if v.verdict == "undecided" or v.ratio_ci is None), None)
     if not (lo > 0 and math.isfinite(hi)):
-        reason = undecided.reason if undecided is not None and undecided.reason else "processes"
-        return Verdict(label, baseline, ratio, None, "undecided", None, rounds, reason)
+        return Verdict(label, baseline, ratio, None, "undecided", None, rounds, "processes")
     detectable = (hi - lo) / 2.0 / ratio
-    if undecided is not None:
-        return Verdict(label, baseline, ratio, (lo, hi), "undecided", detectable, rounds,
-                       undecided.reason or "too_few_rounds")
     verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
     return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, rounds, None)
 
@@ -338,14 +337,15 @@ class TargetFailed(RuntimeError):
 def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ...]]], labels: Sequence[str], *,
                     cwd: Path, device: str = "auto", timer: str = "auto", threads: int = 0,
                     budget: float = defaults.COMPARE_BUDGET_S, pairs: int = DEFAULT_PAIRS,
-                    threshold: float | None = None) -> Regression:
+                    threshold: float | None = None, head_ref: str | None = None) -> Regression:
     """``measurefirst compare --against REF TARGET...``: each target (``kind, where, name, setups`` as
     :class:`~measurefirst.measure._counters.Target` takes them; a file relative to ``cwd``) measured in
     the tree of REF and in this one, ``pairs`` worker pairs interleaved, as ``pytest --mf-against``
     does; ``budget`` per target (both sides, all pairs). The changes of head against base, as a
-    regression check (gated with ``threshold``). A target that fails on a side raises
-    :class:`TargetFailed` once every worker is stopped and the worktree removed."""
-    from .worktree import Tree, WorktreeError, toplevel
+    regression check (gated with ``threshold``). ``head_ref``: another REF instead of this tree (a
+    second worktree; ``measurefirst bisect``). A target that fails on a side raises
+    :class:`TargetFailed` once every worker is stopped and the worktrees removed."""
+    from .worktree import Tree, here, WorktreeError, toplevel
 
     if not (isinstance(pairs, int) and 1 <= pairs <= 16):
         raise ValueError(f"pairs takes a number of worker pairs from 1 to 16; got {pairs!r}")
@@ -356,9 +356,10 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
         top = cwd
     parts: dict[int, list["Comparison"]] = {i: [] for i in range(len(targets))}
     argv = (sys.executable, "-m", "measurefirst.measure._worker", "serve")
-    with Tree.of(ref, cwd) as tree, tempfile.TemporaryDirectory(prefix="measurefirst-against-") as temp:
+    with Tree.of(ref, cwd) as tree, (Tree.of(head_ref, cwd) if head_ref is not None else here(top)) as mine, \
+            tempfile.TemporaryDirectory(prefix="measurefirst-against-") as temp:
         sides = [Side("base", argv, tree.mirror(cwd, top), tree_env(tree.root, os.environ)),
-                 Side("head", argv, cwd, tree_env(top, os.environ))]
+                 Side("head", argv, mine.mirror(cwd, top), tree_env(mine.root, os.environ))]
         for k, hello in worker_pairs(pairs, sides, Path(temp)):
             base, head = hello["base"][0], hello["head"][0]
             for ch in (base, head):
@@ -384,9 +385,10 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
                     raise TargetFailed(label, failed, words)
             for ch in (base, head):
                 ch.send(("bye",))
-        label_base = f"{ref} ({tree.commit[:10]})" if tree.commit else ref
+        label_base = tree.label_commit
     changes = tuple(join(parts[i], label, threshold=threshold or 0.0)[0] for i, label in enumerate(labels))
-    return Regression(base=label_base, new="this tree", changes=changes, gate=threshold is not None)
+    label_head = "this tree" if head_ref is None else mine.label_commit
+    return Regression(base=label_base, new=label_head, changes=changes, gate=threshold is not None)
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:

@@ -63,9 +63,13 @@ def resolve_commit(ref: str, repo: Path) -> str:
 
 
 def dirty(repo: Path) -> list[str]:
-    """The tracked files with uncommitted changes in ``repo`` (``git status --porcelain``, untracked left out)."""
-    out = git(["status", "--porcelain", "--untracked-files=no"], repo)
-    return [line[3:] for line in out.splitlines() if line.strip()]
+    """The tracked files with uncommitted changes in ``repo``, staged or not (untracked files left out)."""
+    return git(["diff", "--name-only", "HEAD"], repo).splitlines()
+
+
+def here(top: Path) -> Tree:
+    """The user's own checkout at ``top`` as a tree (nothing made, nothing removed)."""
+    return Tree(top, None, made=False, repo=None, label="this tree")
 
 
 def validate_ref(ref: str, start: Path) -> None:
@@ -132,6 +136,14 @@ class Tree:
             atexit.unregister(self.close)
         except Exception:  # pragma: no cover - interpreter shutting down
             pass
+
+    @property
+    def label_commit(self) -> str:
+        """``REF (1a2b3c4d5e)``: the REF as given and the commit it holds (the commit alone when the REF is
+        that commit's id)."""
+        if self.commit and self.commit.startswith(self.label):
+            return self.commit[:10]
+        return f"{self.label} ({self.commit[:10]})" if self.commit else self.label
 
     def mirror(self, path: Path, top: Path) -> Path:
         """``path`` (inside the user's checkout ``top``) at the same place in this tree."""
