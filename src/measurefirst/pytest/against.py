@@ -170,8 +170,9 @@ class ServeSide:
 class Outcome:
     """What the run of code against code found, test by test (for the summary and the JSON)."""
 
-    ref: str
-    commit: str | None
+    #: the base as shown: ``REF (1a2b3c4d5e)`` once its tree is made
+    #: (:attr:`~measurefirst.tools.worktree.Tree.label_commit`)
+    label: str
     pairs: int
     compared: list[str] = field(default_factory=list)
     only_head: list[str] = field(default_factory=list)
@@ -179,10 +180,6 @@ class Outcome:
     failed: dict[str, dict[str, str]] = field(default_factory=dict)  # nodeid -> side -> words
     skipped: list[str] = field(default_factory=list)
     mismatched: list[str] = field(default_factory=list)
-
-    @property
-    def label(self) -> str:
-        return f"{self.ref} ({self.commit[:10]})" if self.commit else self.ref
 
 
 class AgainstBaseline:
@@ -203,7 +200,7 @@ class Driver:
 
     def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS) -> None:
         self.session, self.ref, self.pairs = session, ref, pairs
-        self.outcome = Outcome(ref, None, pairs)
+        self.outcome = Outcome(ref, pairs)
         self.parts: dict[str, list["Comparison"]] = {}
         self.meta: dict[str, tuple[str, str]] = {}  # name -> (nodeid, mode)
 
@@ -217,7 +214,7 @@ class Driver:
         tree = Tree.of(self.ref, rootdir)
         temp = Path(tempfile.mkdtemp(prefix="measurefirst-against-"))
         try:
-            self.outcome.commit = tree.commit
+            self.outcome.label = tree.label_commit
             head_top = _top(rootdir)
             base_root = tree.mirror(rootdir, head_top)
             files = sorted({item.nodeid.split("::")[0] for item in measuring})

@@ -563,7 +563,7 @@ class MeasureSession:
                 validate_ref(ref, Path(self.config.rootpath))
             except WorktreeError as exc:
                 raise pytest.UsageError(f"--mf-against: {exc}") from exc
-        self.against = Outcome(ref, None, self.against_pairs)
+        self.against = Outcome(ref, self.against_pairs)
         self.baseline = AgainstBaseline(ref)  # type: ignore[assignment]
 
     def run_against(self, items: Sequence[pytest.Item]) -> None:
