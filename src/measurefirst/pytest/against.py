@@ -126,15 +126,14 @@ class ServeSide:
             if setup is not None:
                 setup()
             fn()
-            sim_fn, timer = simulated()
+            run_fn, timer = simulated()
             dev: Any = "cpu"
-            run_fn, run_setup = sim_fn, None
+            run_setup, env = None, {"device": "cpu"}
         else:
             dev, colds, _ = choose_device([fn], setup, device)
             kind = opts.get("timer", "auto")
             timer = make_timer(dev, kind if isinstance(kind, str) else "auto")
-            cold, run_fn, run_setup = colds[0], fn, setup
-        env = environment(dev) if simulated is None else {"device": "cpu"}
+            cold, run_fn, run_setup, env = colds[0], fn, setup, environment(dev)
         budget = float(opts.get("budget", 1.0))
         self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget}))
 

@@ -32,7 +32,9 @@ The rules:
   rounds).
 * **Workers** (:class:`WorkerPool`): started with their output in files (the tail is shown when one
   fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
-  then killed) on every way out.
+  then killed) on every way out. Each gets an environment variable of random length, so that where its
+  stack lands (the two trees' paths differ in length) is drawn anew per worker: a layout that favoured
+  one side would otherwise be a bias in every pair.
 """
 
 from __future__ import annotations
@@ -71,6 +73,9 @@ CONNECT_TIMEOUT_S = 300.0
 #: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
 #: these steps: no clock is read outside the timers).
 ACCEPT_POLL_S = 0.2
+#: Each worker's environment gets a variable of a random length below this (see :meth:`WorkerPool.start`).
+LAYOUT_PAD_MAX = 4096
+LAYOUT_PAD_VAR = "MEASUREFIRST_LAYOUT_PAD"
 #: Characters of a worker's output shown when it fails.
 OUTPUT_TAIL_CHARS = 3000
 
@@ -232,7 +237,11 @@ class WorkerPool:
     def start(self, side: str, argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Worker:
         host, port = self.server.getsockname()[:2]
         log = self.log_dir / f"{side}-{len(self.workers)}.log"
-        full_env = {**env, ENV_VAR: f"{host}:{port}:{self.token}:{side}"}
+        # a padding of random length moves the process's stack (the environment sits above it): the two trees'
+        # paths differ in length, and a layout that favoured one side in every pair would be a bias no number
+        # of pairs averages out; drawn anew per worker, it is part of the spread between pairs instead
+        pad = "x" * secrets.randbelow(LAYOUT_PAD_MAX)
+        full_env = {**env, ENV_VAR: f"{host}:{port}:{self.token}:{side}", LAYOUT_PAD_VAR: pad}
         with open(log, "wb") as out:
             process = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
                                        stdin=subprocess.DEVNULL)
