@@ -20,16 +20,20 @@ tries each way got right. The machine decides the figures: this is a script, not
 
 from __future__ import annotations
 
-import argparse
-import os
-import random
-import re
-import subprocess
 import sys
-import tempfile
-import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# this script's folder comes first on sys.path, and its name would shadow the standard library's bisect
+# (which random imports): move the folder to the end
+sys.path.append(sys.path.pop(0))
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+
 from workloads import Background, Log, burn, table  # noqa: E402  (beside this script)
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
