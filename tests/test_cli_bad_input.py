@@ -66,7 +66,13 @@ CASES = {
         (["bench", "--timer", "gpu", "x"], "invalid choice"),
         (["bench", "--simulate", "call=abc"], "call"),
     ],
+    "bisect": [
+        (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "--budget", "nan"], "finite"),
+        (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "--against-pairs", "0"], ">= 1"),
+        (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "-o", "{dir}"], "directory"),
+    ],
     "compare": [
+        (["compare", "--against", "HEAD", "print('EXECUTED')", "--against-pairs", "0"], ">= 1"),
         (["compare", "print('EXECUTED').json", "{base}"], "does not exist"),
         (["compare", "{base}", "missing.json"], "does not exist"),
         (["compare", "{base}", "{dir}.json"], "does not exist"),
