@@ -1,22 +1,27 @@
 """Code against code vs a saved number: the pytest gate on a busy machine (issue 33).
 
-    python benchmarks/gate_against.py                 # 5 runs per cell, both cores busy (about 15 minutes)
-    python benchmarks/gate_against.py --runs 10 --log # the issue's 10 runs; also docs/gate-against-DATE.txt
-    python benchmarks/gate_against.py --quiet         # no background load
+    python benchmarks/gate_against.py                  # 5 runs per cell, both cores busy (about 12 minutes)
+    python benchmarks/gate_against.py --runs 10 --log  # the issue's 10 runs; also docs/gate-against-DATE.txt
+    python benchmarks/gate_against.py --load drifting  # both cores busy and idle in turns of 0.7 s
+    python benchmarks/gate_against.py --load quiet     # no background load
 
 A throwaway git repository holds a pytest-benchmark suite of torch CPU ops (softmax, a 256 matmul, layer
 norm, a 1-element add; torch on one thread). Its base commit is the suite as it is; the head is the
 same suite unchanged, or with softmax doing 5% or 20% more work (more rows in the same call). For each
-head, each of --runs runs gates it, with two busy processes on the cores (unless --quiet):
+head, each of --runs runs gates it under the load of --load (``busy``: two busy processes, one per
+core; ``drifting``: two processes busy and idle in turns of 0.7 s, in step; ``quiet``: none):
 
 * ``--mf-against``: ``pytest --mf --mf-against BASE --mf-fail-if-slower 2%`` (code against code);
 * ``--mf-compare``: the base tree saved with ``--mf-save base`` right before, then the head gated with
-  ``--mf-compare base --mf-fail-if-slower 2%`` (a saved number);
-* ``once``: the suite measured once (``pytest --mf``), for the wall-time ratio.
+  ``--mf-compare base --mf-fail-if-slower 2%`` (a saved number, the two trees one after the other:
+  the method of ``asv continuous``, with measurefirst's intervals and refusals);
+* ``pytest-benchmark``: the base saved with ``--benchmark-save base`` right before, then the head with
+  ``--benchmark-compare --benchmark-compare-fail median:2%`` (its defaults otherwise);
+* ``once``: the suite measured once (``pytest --mf``, the base save above), for the wall-time ratio.
 
-It prints, per method and head: failed runs of the slowed test (detections; for "unchanged", false
-failures of any test), runs where any other test failed (false failures), undecided verdicts, and the
-median wall time per run. The threshold is 2% so that a 5% slowdown is above it by more than the
+It prints, per method and head: failed runs of the slowed test (detections), runs where any other
+test failed (false failures; for "unchanged", any failure), undecided verdicts, the median wall time
+per run and, for ``--mf-against``, the median of each run's wall time over the ``once`` run's beside it. The threshold is 2% so that a 5% slowdown is above it by more than the
 noise of the estimate (a threshold equal to the effect would catch it half the time by construction).
 The machine decides the figures: this is a script, not a test.
 """
@@ -26,6 +31,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -35,7 +41,7 @@ import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from workloads import Background, Log, burn, table  # noqa: E402  (beside this script)
+from workloads import Background, Log, burn, drift, table  # noqa: E402  (beside this script)
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
@@ -95,6 +101,18 @@ def pytest_run(repo: str, *args: str) -> tuple[dict[str, Any], float, int]:
     return data, wall, done.returncode
 
 
+def pytest_benchmark_run(repo: str, *args: str) -> tuple[dict[str, str], float]:
+    """pytest-benchmark alone (measurefirst's plugin off): the tests ``--benchmark-compare-fail`` failed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEASUREFIRST")}
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:measurefirst",
+                           *args, "test_suite.py"], cwd=repo, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    failed = set(re.findall(r"^\s*(test_\w+) \(.*\) - Field", done.stdout + done.stderr, re.M))
+    names = ("test_softmax", "test_matmul", "test_layer_norm", "test_add")
+    return {n: "regression" if n in failed else "pass" for n in names}, wall
+
+
 def verdicts(data: dict[str, Any], log: Any = None, method: str = "") -> dict[str, str]:
     out = {}
     for b in data.get("benchmarks", []):
@@ -116,7 +134,7 @@ def verdicts(data: dict[str, Any], log: Any = None, method: str = "") -> dict[st
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--quiet", action="store_true", help="no background load")
+    ap.add_argument("--load", choices=("busy", "drifting", "quiet"), default="busy")
     ap.add_argument("--log", action="store_true")
     args = ap.parse_args()
     log = Log()
@@ -129,33 +147,47 @@ def main() -> None:
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "base")
     base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
-    load = "quiet" if args.quiet else "both cores busy (2 busy processes)"
+    load = {"quiet": "quiet", "busy": "both cores busy (2 busy processes)",
+            "drifting": "drifting load (2 processes busy and idle in turns of 0.7 s)"}[args.load]
     log(f"gate_against.py: {args.runs} run(s) per cell, {load}, threshold 2%, python {sys.version.split()[0]}")
     rows = []
-    with (Background(0, burn) if args.quiet else Background(2, burn, settle=1.0)):
+    background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
+                  "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
+    methods = ("--mf-against", "--mf-compare", "pytest-benchmark", "once")
+    with background:
         for head, rows_pct in HEADS.items():
             suite = os.path.join(repo, "test_suite.py")
-            cells: dict[str, dict[str, Any]] = {m: {"caught": 0, "false": 0, "undecided": 0, "walls": []}
-                                                for m in ("--mf-against", "--mf-compare", "once")}
-            for _ in range(args.runs):
+            cells: dict[str, dict[str, Any]] = {m: {"caught": 0, "false": 0, "undecided": 0, "walls": [],
+                                                    "ratios": []} for m in methods}
+            for run in range(args.runs):
                 write(suite, SUITE.format(rows=rows_pct * 10))
-                data, wall, _ = pytest_run(repo, "--mf-against", base, "--mf-fail-if-slower", "2%")
-                _score(cells["--mf-against"], verdicts(data, log, f"{head} --mf-against"), wall, head)
+                data, wall_against, _ = pytest_run(repo, "--mf-against", base, "--mf-fail-if-slower", "2%")
+                _score(cells["--mf-against"], verdicts(data, log, f"{head} --mf-against"), wall_against, head)
                 write(suite, SUITE.format(rows=1000))
                 _, wall_save, _ = pytest_run(repo, "--mf-save", "base")
+                cells["once"]["walls"].append(wall_save)
+                cells["--mf-against"]["ratios"].append(wall_against / wall_save)
                 write(suite, SUITE.format(rows=rows_pct * 10))
                 data, wall, _ = pytest_run(repo, "--mf-compare", "base", "--mf-fail-if-slower", "2%")
                 _score(cells["--mf-compare"], verdicts(data, log, f"{head} --mf-compare"), wall, head)
-                cells["once"]["walls"].append(wall_save)
+                write(suite, SUITE.format(rows=1000))
+                shutil.rmtree(os.path.join(repo, ".benchmarks"), ignore_errors=True)
+                pytest_benchmark_run(repo, "--benchmark-save=base")
+                write(suite, SUITE.format(rows=rows_pct * 10))
+                v, wall = pytest_benchmark_run(repo, "--benchmark-compare", "--benchmark-compare-fail=median:2%")
+                _score(cells["pytest-benchmark"], v, wall, head)
+                log(f"  {head} run {run + 1}: --mf-against {wall_against:.1f} s, once {wall_save:.1f} s; "
+                    f"pytest-benchmark {', '.join(k for k, x in v.items() if x == 'regression') or 'no failure'}")
             for method, c in cells.items():
                 if method == "once":
-                    rows.append([head, method, "", "", "", f"{statistics.median(c['walls']):.1f} s"])
+                    rows.append([head, method, "", "", "", f"{statistics.median(c['walls']):.1f} s", ""])
                     continue
                 caught = "" if head == "unchanged" else f"{c['caught']}/{args.runs}"
+                times = f"{statistics.median(c['ratios']):.2f}x" if c["ratios"] else ""
                 rows.append([head, method, caught, f"{c['false']}/{args.runs}", str(c["undecided"]),
-                             f"{statistics.median(c['walls']):.1f} s"])
+                             f"{statistics.median(c['walls']):.1f} s", times])
     table(log, ["head", "method", "slowdown caught", "runs with a false failure", "undecided verdicts",
-                "median wall"], rows)
+                "median wall", "wall / once"], rows)
     shutil.rmtree(tmp, ignore_errors=True)
     if args.log:
         log("wrote", log.save("gate-against"))

@@ -24,7 +24,7 @@ from measurefirst.results.comparison import Verdict
 from measurefirst.results.kinds import Measurement, Stop
 from measurefirst.measure import stats
 from measurefirst.measure.noise import lent_dof
-from measurefirst.tools.against import change_of, combine, longer_factor
+from measurefirst.tools.against import change_of, combine, longer_factor, tree_env
 from measurefirst.tools.compare import compare_samplers
 from measurefirst.tools.worktree import Tree, WorktreeError, validate_ref
 
@@ -39,6 +39,22 @@ def m(median_ns: float) -> Measurement:
     return Measurement(label="x", device="cpu", timer="wall", samples_ns=(median_ns,) * 5, numbers=(1,) * 5,
                        host_ns=None, preempted=None, warmup=None, calibration=None,
                        stop=Stop("precision", True, 0.01, 0.1), options={"budget": 1.0}, env={})
+
+
+# -- a worker's environment ------------------------------------------------------------------------------
+def test_a_worker_imports_its_tree_first_and_keeps_bytecode_out_of_the_sources(tmp_path: Path):
+    (tmp_path / "src").mkdir()
+    env = tree_env(tmp_path, {"PYTHONPATH": "/elsewhere", "PYTHONDONTWRITEBYTECODE": "1", "XDG_CACHE_HOME": "/c"})
+    assert env["PYTHONPATH"].split(os.pathsep) == [str(tmp_path / "src"), str(tmp_path), "/elsewhere"]
+    # no compiling torch anew in each of six workers: bytecode goes to measurefirst's cache, not the sources
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    assert env["PYTHONPYCACHEPREFIX"] == os.path.join("/c", "measurefirst", "pycache")
+    # a prefix of the user's own is kept; without the variable, Python's own ways are left alone
+    kept = tree_env(tmp_path, {"PYTHONDONTWRITEBYTECODE": "1", "PYTHONPYCACHEPREFIX": "/mine"})
+    assert kept["PYTHONDONTWRITEBYTECODE"] == "1" and kept["PYTHONPYCACHEPREFIX"] == "/mine"
+    plain = tree_env(tmp_path, {})
+    assert "PYTHONPYCACHEPREFIX" not in plain and "PYTHONDONTWRITEBYTECODE" not in plain
+    assert plain["PYTHONPATH"].split(os.pathsep) == [str(tmp_path / "src"), str(tmp_path)]
 
 
 # -- joining pairs ------------------------------------------------------------------------------------

@@ -402,11 +402,26 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
     """The environment of a worker that must import ``root``'s code first: ``root/src`` (when there is
-    one) and ``root`` ahead of everything on ``PYTHONPATH`` (ahead of an installed or editable copy)."""
+    one) and ``root`` ahead of everything on ``PYTHONPATH`` (ahead of an installed or editable copy).
+
+    Where ``PYTHONDONTWRITEBYTECODE`` is set (common in CI containers, and then pip installs torch
+    without its compiled bytecode too), every worker would compile torch's and the plugins' sources
+    anew (and pytest rewrite the plugins' asserts): measured here, 3.1 s of CPU per worker instead of
+    1.9 s, six workers at once. The workers write their bytecode to :func:`pycache_dir` instead
+    (``PYTHONPYCACHEPREFIX``), never beside any source, unless a prefix is set already."""
     env = dict(base_env)
     front = [str(root / "src")] if (root / "src").is_dir() else []
     front.append(str(root))
     rest = env.get("PYTHONPATH", "")
     env["PYTHONPATH"] = os.pathsep.join(front + ([rest] if rest else []))
-    env.setdefault("PYTHONDONTWRITEBYTECODE", "1")
+    if env.get("PYTHONDONTWRITEBYTECODE") and not env.get("PYTHONPYCACHEPREFIX"):
+        del env["PYTHONDONTWRITEBYTECODE"]
+        env["PYTHONPYCACHEPREFIX"] = str(pycache_dir(env))
     return env
+
+
+def pycache_dir(env: Mapping[str, str]) -> Path:
+    """Where workers keep compiled bytecode: ``$XDG_CACHE_HOME/measurefirst/pycache`` (``~/.cache``
+    when unset)."""
+    cache = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "measurefirst" / "pycache"

@@ -1,9 +1,9 @@
 """Does ``measurefirst bisect`` name the commit that made a function 3% slower? (issue 33)
 
-    python benchmarks/bisect.py               # 3 tries, quiet (about 10 minutes)
-    python benchmarks/bisect.py --tries 10    # the issue's 10 tries
-    python benchmarks/bisect.py --busy        # with two busy processes on the cores
-    python benchmarks/bisect.py --log         # also write docs/bisect-DATE.txt
+    python benchmarks/bisect_commits.py               # 3 tries, quiet (about 10 minutes)
+    python benchmarks/bisect_commits.py --tries 10    # the issue's 10 tries
+    python benchmarks/bisect_commits.py --busy        # with two busy processes on the cores
+    python benchmarks/bisect_commits.py --log         # also write docs/bisect-DATE.txt
 
 A throwaway git repository of 64 commits holds ``mod.py`` whose ``f()`` is a softmax over 64 rows of a
 1024-wide tensor on one torch thread; each commit changes a comment, and one commit, drawn with the try's
@@ -20,20 +20,16 @@ tries each way got right. The machine decides the figures: this is a script, not
 
 from __future__ import annotations
 
+import argparse
+import os
+import random
+import re
+import subprocess
 import sys
+import tempfile
+import time
 
-# this script's folder comes first on sys.path, and its name would shadow the standard library's bisect
-# (which random imports): move the folder to the end
-sys.path.append(sys.path.pop(0))
-
-import argparse  # noqa: E402
-import os  # noqa: E402
-import random  # noqa: E402
-import re  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import time  # noqa: E402
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from workloads import Background, Log, burn, table  # noqa: E402  (beside this script)
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
@@ -112,7 +108,7 @@ def main() -> None:
     args = ap.parse_args()
     log = Log()
     load = "two busy processes" if args.busy else "quiet"
-    log(f"bisect.py: {args.tries} tries, {COMMITS} commits, one making f 3.1% slower (66 rows instead of 64), {load}")
+    log(f"bisect_commits.py: {args.tries} tries, {COMMITS} commits, one making f 3.1% slower (66 rows instead of 64), {load}")
     rows, right = [], {"measurefirst bisect": 0, "timeit + git bisect": 0}
     with (Background(2, burn, settle=1.0) if args.busy else Background(0, burn)):
         for t in range(args.tries):
