@@ -100,7 +100,7 @@ def test_clean_function_has_no_function_warnings():
     codes = d.codes()
     assert "unsynchronized_timing" in codes  # explained as not applying on the CPU
     assert next(f for f in d.findings if f.code == "unsynchronized_timing").severity == "info"
-    assert set(d.checks) == {"cold_start", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise",
+    assert set(d.checks) == {"cold_start", "graph_breaks", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise",
                              "precision", "memory"}
 
 
@@ -175,7 +175,7 @@ def test_function_that_raises_reports_where_and_what_completed():
     d = doctor(fails_under_the_profiler, device="cpu", budget=0.5)
     assert d.error is not None and "ValueError: not while profiled" in d.error
     assert "test_doctor.py" in d.error
-    assert d.checks[:2] == ("cold_start", "unsynchronized_timing")
+    assert d.checks[:3] == ("cold_start", "graph_breaks", "unsynchronized_timing")
     assert d.skipped["overhead_bound"] == "function_failed"
     assert "  not run: overhead_bound (the function failed)" in diagnosis_lines(d)
     assert d.findings[-1].code == "function_failed" and d.findings[-1].severity == "error"

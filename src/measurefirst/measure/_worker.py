@@ -117,6 +117,7 @@ def serve_main() -> int:
 
     from ._counters import Target
     from .devices import environment
+    from ..results.kinds import CompileEvent
     from .engine import Options, Sampler, choose_device
     from .remote import ENV_VAR, connect_back, serve
     from .timers import make_timer
@@ -134,7 +135,8 @@ def serve_main() -> int:
             return 0
         i = int(message[1])
         try:
-            dev, colds, _ = choose_device([targets[i]], None, device)
+            compiles: list[list[CompileEvent]] = []
+            dev, colds, _ = choose_device([targets[i]], None, device, compiles=compiles)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:  # noqa: BLE001 - the target failed to load or on its first call
@@ -143,9 +145,12 @@ def serve_main() -> int:
             continue
         timer, env, fn = make_timer(dev, timer_kind), environment(dev), targets[i]
 
+        cold_compiles = compiles[0] if compiles else []
+
         def make(o: dict[str, Any]) -> Sampler:
             return Sampler(fn, timer, Options(precision=float(o["precision"]), budget=float(o["budget"]),
-                                              min_time=float(o["min_time"])), label=side, device=dev, env=env)
+                                              min_time=float(o["min_time"])), label=side, device=dev, env=env,
+                           cold_compiles=cold_compiles)
 
         conn.send(("ready", i, str(i), "cli", colds[0], {}))
         serve(conn, make)

@@ -10,6 +10,9 @@ MIN_TIME_S = 0.2
 MIN_SAMPLES = 10
 WARMUP_MIN_TIME_S = 0.05
 WARMUP_MAX_TIME_S = 1.0
+#: Seconds of calls that compiled (torch.compile: dynamo, inductor, autotuning) a run may spend before it
+#: stops; they are not charged to the budget (see measurefirst.measure.compiling).
+COMPILE_LIMIT_S = 1800.0
 #: Independent repetitions inside one call, each with its own warm-up and calibration: their spread is
 #: the run-to-run spread the call measures itself (see measurefirst.measure.engine).
 REPEATS = 5

@@ -64,11 +64,12 @@ import inspect
 import itertools
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Literal, TypedDict, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, TypedDict, overload
 
 import torch
 
-from . import defaults, progress, stats
+from . import compiling, defaults, progress, stats
+from .compiling import CompileLimit
 from ..results.errors import BudgetError
 from .devices import (
     DeviceLike,
@@ -83,6 +84,8 @@ from ..results.findings import OVERHEAD_SHARE
 from ..results.kinds import (
     MAX_PREEMPTED_FRACTION_TO_DISCARD,
     Calibration,
+    CompileEvent,
+    Compiled,
     Count,
     SpeedReference,
     Measurement,
@@ -252,7 +255,8 @@ class Sampler:
     def __init__(self, fn: Callable[[], object], timer: Timer, opts: Options, *, label: str,
                  device: torch.device | str, env: dict[str, Any] | None = None,
                  setup: Callable[[], object] | None = None, t_begin: int | None = None,
-                 reference: Callable[[], object] | None = None, reference_label: str = "") -> None:
+                 reference: Callable[[], object] | None = None, reference_label: str = "",
+                 cold_compiles: Sequence[CompileEvent] = ()) -> None:
         dev = torch.device(device)
         self.fn, self.timer, self.opts, self.label = fn, timer, opts, label
         self.device, self.env, self.setup = str(dev), env or {}, setup
@@ -288,11 +292,39 @@ class Sampler:
         self.overhead_ns = 0.0
         #: the last timed call of the function (ns, calls): the one sample when the budget runs out first
         self.last_call: tuple[float, int] | None = None
+        #: what torch compiled during the calls made here (see measurefirst.measure.compiling): each event
+        #: with the phase and call it fell in; the time of the calls that compiled, kept off the budget;
+        #: samples taken again because they spanned a compile; the compiles of a cold call timed by the caller
+        self.compile_log = compiling.log_for(timer)
+        self._compile_mark = self.compile_log.mark()
+        self.compiles: list[tuple[str, int | None, CompileEvent]] = []
+        self.compile_ns = 0.0
+        self.resampled = 0
+        self.just_compiled = False
+        self.cold_compiles = tuple(cold_compiles)
 
     # -- phases --------------------------------------------------------------------------------
     @property
     def deadline_ns(self) -> float:
-        return self.t_begin + self.opts.budget * 1e9
+        """When the budget is spent: ``budget`` seconds after the start, not counting calls that compiled."""
+        return self.t_begin + self.opts.budget * 1e9 + self.compile_ns
+
+    def _compiled(self, elapsed_ns: float, events: Sequence[CompileEvent] | None = None) -> bool:
+        """Whether torch compiled during the call just timed (``elapsed_ns``; ``events``: given by the
+        caller who timed it, else read from the compile log): its events are kept with the phase and
+        the call's time moves off the budget; past ``compile_limit`` seconds of compiling in all, stop."""
+        if events is None:
+            events = self.compile_log.since(self._compile_mark)
+            if events:
+                self._compile_mark = self.compile_log.mark()
+        self.just_compiled = bool(events)
+        if not events:
+            return False
+        self.compiles.extend((self.phase, self.index, e) for e in events)
+        self.compile_ns += elapsed_ns
+        if self.compile_ns > self.opts.compile_limit * 1e9:
+            raise CompileLimit(self.compile_ns / 1e9, self.opts.compile_limit, len(self.compiles))
+        return True
 
     def _set_up(self) -> None:
         if self.setup is not None:
@@ -308,9 +340,11 @@ class Sampler:
         return self.timer.now_ns() >= self.deadline_ns
 
     def _time_call(self, run: Callable[[], object], number: int = 1) -> float:
+        """One timed call (set up first); ``just_compiled`` says whether torch compiled during it."""
         self._set_up()
         elapsed = self.timer.time(run).elapsed_ns
         self.last_call = (elapsed, number)
+        self._compiled(elapsed)
         return elapsed
 
     def stop_at_deadline(self) -> Stop:
@@ -340,6 +374,7 @@ class Sampler:
             start = 0 if cold is None else 1
             if cold is not None:
                 self.last_call = (cold, 1)
+                self._cold_given(cold)
             rule = "fixed"  # a code (words in render/words.py); the counts are in options and notes
             for i in range(start, opts.warmup):
                 if i > 0 and self.past_deadline():  # stopped at the budget: the result says so
@@ -360,17 +395,24 @@ class Sampler:
             cold = self._time_call(self.fn)
         else:
             self.last_call = (cold, 1)
+            self._cold_given(cold)
         self.phase = "warm-up"
         cap_ns = min(opts.warmup_max_time, WARMUP_BUDGET_SHARE * opts.budget) * 1e9
         min_ns = min(opts.warmup_min_time * 1e9, cap_ns)
         w0 = self.timer.now_ns()
         steady = False
+        calls = 0
         while True:
             if self.past_deadline():  # the cold call (or the calls so far) spent the budget
                 steady = not _warmup_falling(times)
                 break
-            self.index = len(times) + 1
-            times.append(self._time_call(self.fn))
+            calls += 1
+            self.index = calls
+            t = self._time_call(self.fn)
+            if self.just_compiled:  # compiling (again): not a step of the warm-up curve, not its time
+                w0 += int(t)
+                continue
+            times.append(t)
             spent = self.timer.now_ns() - w0
             falling = _warmup_falling(times)
             if len(times) >= WARMUP_MIN_CALLS and spent >= min_ns and not falling:
@@ -380,6 +422,15 @@ class Sampler:
                 steady = not falling
                 break
         self.warmup = Warmup(cold, len(times), kept_warmup_times(times), steady, (self.timer.now_ns() - t0) / 1e9, "steady")
+
+    def _cold_given(self, cold_ns: float) -> None:
+        """A cold call the caller timed (``choose_device``): its compiles (the caller's ``cold_compiles``,
+        and any the log recorded since this sampler began) are this run's, and its time off the budget."""
+        events = list(self.cold_compiles) + self.compile_log.since(self._compile_mark)
+        self._compile_mark = self.compile_log.mark()
+        phase, self.phase, self.index = self.phase, "cold call", 0
+        self._compiled(cold_ns, events)
+        self.phase = phase
 
     def _budget_number(self, per_call_ns: float) -> int:
         return max(1, int(SAMPLE_BUDGET_SHARE * self.opts.budget * 1e9 // max(per_call_ns, 1e-3)))
@@ -392,7 +443,11 @@ class Sampler:
         w0 = self.timer.now_ns()
         while len(times) < REPEAT_WARMUP_CALLS or self.timer.now_ns() - w0 < REPEAT_WARMUP_SHARE * slice_ns:
             self.index = len(times)
-            times.append(self._time_call(self.fn))
+            t = self._time_call(self.fn)
+            if self.just_compiled:
+                w0 += int(t)
+            else:
+                times.append(t)
             if self.timer.now_ns() >= self.deadline_ns:
                 break
         return times
@@ -433,6 +488,8 @@ class Sampler:
                     break
                 self.index = attempt
                 sample = self._time_call(loop(self.fn, number), number)
+                if self.just_compiled:  # a trial that compiled says nothing of the call's time
+                    continue
                 net = sample - overhead_ns
                 if (net < max(overhead_ns, res) and number < CALIBRATION_MAX_NUMBER
                         and self.timer.now_ns() < self.deadline_ns):
@@ -506,8 +563,14 @@ class Sampler:
         (then, with a speed reference, time one reference sample)."""
         assert self.run is not None, "call prepare() first"
         self.index = len(self.samples)
-        self._set_up()
-        r = self.timer.time(self.run, self.flush)
+        for attempt in range(compiling.RESAMPLE_AFTER_COMPILE + 1):
+            self._set_up()
+            r = self.timer.time(self.run, self.flush)
+            # a sample that spanned a compile (a guard failed: a new shape, a new dtype) is seconds of
+            # compiler in a column of calls: taken again, the graph is cached by now
+            if not self._compiled(r.elapsed_ns) or attempt == compiling.RESAMPLE_AFTER_COMPILE:
+                break
+            self.resampled += 1
         self._record(r.elapsed_ns, self.number, r.host_ns, r.preempted, r.synced_ns)
         if self.reference_run is not None:
             self.reference_samples.append(self.timer.time(self.reference_run).elapsed_ns)
@@ -700,7 +763,16 @@ class Sampler:
             run_to_run=self.run_to_run() if complete else None,
             repeats=tuple(self.repeat_counts) if len(self.repeat_counts) > 1 and sum(self.repeat_counts) == n
             else None,
+            compiled=self.compiled_record(),
         )
+
+    def compiled_record(self) -> Compiled | None:
+        """What torch compiled during this run (None: nothing)."""
+        if not self.compiles:
+            return None
+        return Compiled(calls_s=self.compile_ns / 1e9,
+                        events=tuple(replace(e, phase=phase, call=index) for phase, index, e in self.compiles),
+                        resampled=self.resampled)
 
     def partial(self, reason: str) -> Measurement:
         spent = (self.timer.now_ns() - self.t_sampling) / 1e9 if self.samples else 0.0
@@ -716,12 +788,13 @@ def repeat_spread(per_call: list[float], counts: list[int], used: list[bool]) ->
 def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str, device: str | torch.device,
             env: dict[str, Any] | None = None, setup: Callable[[], object] | None = None,
             cold_ns: float | None = None, notes: dict[str, Any] | None = None,
-            reference: Callable[[], object] | None = None, reference_label: str = "") -> Measurement:
+            reference: Callable[[], object] | None = None, reference_label: str = "",
+            cold_compiles: Sequence[CompileEvent] = ()) -> Measurement:
     """Run the measuring loop with an injected timer. :func:`benchmark` is the friendly front end."""
-    # a cold call timed by the caller (choose_device) counts against the budget too
+    # a cold call timed by the caller (choose_device) counts against the budget too (unless it compiled)
     t_begin = timer.now_ns() - int(cold_ns or 0)
     state = Sampler(fn, timer, opts, label=label, device=device, env=env, setup=setup, reference=reference,
-                    reference_label=reference_label, t_begin=t_begin)
+                    reference_label=reference_label, t_begin=t_begin, cold_compiles=cold_compiles)
     state.notes.update(notes or {})
     gc_was_enabled = gc.isenabled()
     gc.collect()
@@ -740,6 +813,12 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         raise Interrupted(state.partial("interrupted")) from exc
     except BudgetError:
         raise
+    except CompileLimit as exc:
+        raise BenchmarkError(
+            f"benchmark {label!r}: {exc} (during {state.phase}); give compile_limit= more seconds "
+            f"(--compile-limit on the command line), or compile less: fixed input shapes, dynamic=True",
+            label=label, phase=state.phase, index=state.index,
+            partial=state.partial("error") if state.samples else None) from exc
     except SetupError as exc:
         cause = exc.__cause__ or exc
         raise BenchmarkError(
@@ -790,12 +869,14 @@ def _capture_graph(device: torch.device, fn: Callable[[], object], number: int) 
 
 
 def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] | None,
-                  device: DeviceLike) -> tuple[torch.device, list[float | None], dict[str, Any]]:
+                  device: DeviceLike, *, compiles: list[list[CompileEvent]] | None = None
+                  ) -> tuple[torch.device, list[float | None], dict[str, Any]]:
     """Resolve ``device``. For ``"auto"`` on a machine with a GPU, each function's first (cold) call
     is observed: if none of them touched a tensor on the GPU but some touched CPU tensors, the CPU
     is chosen (timing CPU work with GPU events reads nothing); if no tensor op was seen at all, the
     GPU stays and a finding says so. Returns the device, each function's cold-call time (ns, None
-    when not observed) and notes for the result's options."""
+    when not observed) and notes for the result's options; ``compiles``, when given, gets what torch
+    compiled during each cold call (for :class:`Sampler`'s ``cold_compiles``)."""
     dev = resolve_device(device)
     if not is_auto(device) or dev.type == "cpu":
         return dev, [None] * len(fns), {}
@@ -824,10 +905,14 @@ def choose_device(fns: list[Callable[[], object]], setup: Callable[[], object] |
                 return
             seen.update(touched)
 
+        log = compiling.log_for(None)
+        mark = log.mark()
         elapsed = host_time(cold, sync)
         if failed:
             raise ColdCallError(index) from failed[0]
         colds.append(elapsed)
+        if compiles is not None:
+            compiles.append(log.since(mark))
     # what "auto" chose, as a code: "device" (the call worked there), "cpu" (it touched only tensors of
     # the types in "auto_device_seen"), "none" (no tensor op at all)
     if dev.type in seen:
@@ -922,6 +1007,7 @@ class BenchmarkOptions(TypedDict, total=False):
     stop_early: bool
     reference: bool | Callable[[], object]
     repeats: int | None
+    compile_limit: float
     processes: int | None
     noise_profile: NoiseProfile | Literal[False] | None
 
@@ -1019,13 +1105,15 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
         return _with_profile(workers.run(fn, call["processes"], opts, label=label, device=device, setup=setup,
                                          timer=timer, reference=call["reference"], failed=BenchmarkError,
                                          interrupted=Interrupted), call["noise_profile"], timer)
-    dev, the_timer, cold_ns, notes = _device_and_timer(fn, setup, device, timer, label)
+    cold_compiles: list[list[CompileEvent]] = []
+    dev, the_timer, cold_ns, notes = _device_and_timer(fn, setup, device, timer, label, cold_compiles)
     if opts.cuda_graph and setup is not None:
         notes["setup_given"] = True
     if opts.cuda_graph and dev.type != "cuda":
         raise ValueError(f"cuda_graph=True needs a CUDA device; the device is {dev}")
     m = measure(fn, the_timer, opts, label=label, device=dev, env=environment(dev), setup=setup, cold_ns=cold_ns,
-                notes=notes, reference=ref_fn, reference_label=ref_label)
+                notes=notes, reference=ref_fn, reference_label=ref_label,
+                cold_compiles=cold_compiles[0] if cold_compiles else ())
     return _with_profile(m, call["noise_profile"], timer)
 
 
@@ -1074,7 +1162,8 @@ def engine_options(options: BenchmarkOptions) -> Options:
 
 
 def _device_and_timer(fn: Callable[[], object], setup: Callable[[], object] | None, device: DeviceLike,
-                      timer: str | Timer, label: str) -> tuple[torch.device, Timer, float | None, dict[str, Any]]:
+                      timer: str | Timer, label: str, compiles: list[list[CompileEvent]] | None = None
+                      ) -> tuple[torch.device, Timer, float | None, dict[str, Any]]:
     """The device and the timer to measure with, the cold call's time (ns; None when not observed) and
     the notes for the result's options. A timer given by name is made for the device that
     :func:`choose_device` resolves (observing the cold call for ``"auto"``); a timer instance is used as
@@ -1082,7 +1171,7 @@ def _device_and_timer(fn: Callable[[], object], setup: Callable[[], object] | No
     if not isinstance(timer, str):
         return resolve_device(device), timer, None, {}
     try:
-        dev, colds, notes = choose_device([fn], setup, device)
+        dev, colds, notes = choose_device([fn], setup, device, compiles=compiles)
     except KeyboardInterrupt as exc:
         raise Interrupted(None) from exc
     except (SetupError, ColdCallError) as exc:

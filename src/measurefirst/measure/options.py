@@ -30,6 +30,8 @@ class Options:
     stop_early: bool = True
     #: independent repetitions (see the module docstring); None: :data:`defaults.REPEATS`, 1 in fixed mode
     repeats: int | None = None
+    #: seconds of calls that compiled, in all, before the run stops (they are kept off the budget)
+    compile_limit: float = defaults.COMPILE_LIMIT_S
 
     @property
     def repeat_count(self) -> int:
@@ -59,6 +61,7 @@ class Options:
         if self.precision >= 1:
             raise ValueError(f"precision is a relative half-width such as 0.01 (1%); got {self.precision!r}")
         positive("budget", self.budget)
+        positive("compile_limit", self.compile_limit)
         non_negative("min_time", self.min_time)
         non_negative("warmup_min_time", self.warmup_min_time)
         non_negative("warmup_max_time", self.warmup_max_time)

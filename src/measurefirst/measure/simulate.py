@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Any, Callable, Iterator
 
+from ..results.kinds import CompileEvent
 from .devices import Machine
 from .timers import ClockMarks, Marks, Reading
 
@@ -37,6 +38,10 @@ class SimSpec:
     placement): every call of the world costs ``level`` times more, one factor drawn per ``process``
     (seeded by ``seed`` and ``process``) from a log-normal of standard deviation ``log(1 + process_shift)``.
     Repetitions inside one world never see it; worlds of different ``process`` do (:attr:`SimWorld.level`).
+    compile_ns / recompile_at / recompile_ns: a simulated ``torch.compile``: the first call compiles
+    (``compile_ns`` more, one event in the world's :attr:`SimWorld.compile_log`, a cache miss); the call
+    with the 1-based index ``recompile_at`` (0: never) fails a guard and compiles again (``recompile_ns``,
+    reason "size of x changed from 4096 to 4097").
     """
 
     call_ns: float = 10_000.0
@@ -56,6 +61,9 @@ class SimSpec:
     interrupt_at: int = 0
     process: int = 0
     process_shift: float = 0.0
+    compile_ns: float = 0.0
+    recompile_at: int = 0
+    recompile_ns: float = 0.0
 
 
 class SimWorld:
@@ -73,6 +81,8 @@ class SimWorld:
         self.level = process_level(self.spec)
         #: optional machine drift: a factor on every call's cost, as a function of ``now`` (ns)
         self.drift: Callable[[int], float] | None = None
+        #: what the simulated compiler compiled (see SimSpec's compile_ns)
+        self.compile_log = SimCompileLog()
 
     def advance(self, ns: float) -> None:
         self.now += int(round(ns))
@@ -98,6 +108,13 @@ class SimWorld:
             cost *= self.drift(self.now)
         if s.noise:
             cost *= max(0.05, 1.0 + self._rng.gauss(0.0, s.noise))
+        if self.calls == 0 and s.compile_ns:
+            cost += s.compile_ns
+            self.compile_log.events.append(CompileEvent(s.compile_ns / 1e9, "simulated", "<simulated>:1", misses=1))
+        if s.recompile_at and self.calls + 1 == s.recompile_at:
+            cost += s.recompile_ns
+            self.compile_log.events.append(CompileEvent(s.recompile_ns / 1e9, "simulated", "<simulated>:1",
+                                                        reason=RECOMPILE_REASON, misses=1))
         if self.calls == 0:
             cost += s.cold_ns
         elif s.warm_calls and self.calls <= s.warm_calls:
@@ -122,6 +139,24 @@ class SimWorld:
         return SimTimer(self)
 
 
+#: The guard the simulated compiler reports failing at ``recompile_at`` (torch's wording).
+RECOMPILE_REASON = "tensor 'x' size mismatch at index 0. expected 4096, actual 4097"
+
+
+class SimCompileLog:
+    """The simulated compiler's record (:class:`~measurefirst.measure.compiling.CompileLog`): a mark is a
+    position in its list of events."""
+
+    def __init__(self) -> None:
+        self.events: list[CompileEvent] = []
+
+    def mark(self) -> object:
+        return len(self.events)
+
+    def since(self, mark: object) -> list[CompileEvent]:
+        return list(self.events[mark if isinstance(mark, int) else 0:])
+
+
 def process_level(spec: SimSpec) -> float:
     """The level factor of the simulated process ``spec.process`` (1 without ``process_shift``): its own
     seeded draw, so that a world's repetitions share it and another process's world does not."""
@@ -139,6 +174,8 @@ class SimTimer:
     def __init__(self, world: SimWorld) -> None:
         self.world = world
         self.resolution_ns = world.spec.resolution_ns
+        #: the world's compiler, read by the engine instead of torch's (measurefirst.measure.compiling)
+        self.compile_log = world.compile_log
 
     def time(self, run: Callable[[], object], prelude: Callable[[], object] | None = None) -> Reading:
         w = self.world
@@ -177,6 +214,7 @@ def parse_spec(text: str) -> SimSpec:
     """Parse ``"call=10us,noise=0.01,seed=3"`` (times accept ns, us, ms, s; bare numbers are ns)."""
     known = {f.name: f for f in fields(SimSpec)}
     aliases = {"call": "call_ns", "timer": "timer_ns", "sync": "sync_ns", "cold": "cold_ns",
+               "compile": "compile_ns", "recompile": "recompile_ns",
                "warm_extra": "warm_extra_ns", "preempt": "preempt_ns", "stall": "stall_ns",
                "resolution": "resolution_ns"}
     values: dict[str, float | int] = {}

@@ -30,7 +30,7 @@ from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
-from ..results.kinds import Measurement
+from ..results.kinds import CompileEvent, Measurement
 from ..tools.against import DEFAULT_PAIRS, Side, compare_pair, join, tree_env, worker_pairs
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
@@ -122,6 +122,7 @@ class ServeSide:
         """Serve one measurement of ``fn`` (``simulated``: the function and timer of a simulated world)."""
         device = str(opts.get("device", "auto"))
         cold: float | None = None
+        cold_compiles: list[CompileEvent] = []
         if simulated is not None:
             if setup is not None:
                 setup()
@@ -130,10 +131,12 @@ class ServeSide:
             dev: Any = "cpu"
             run_setup, env = None, {"device": "cpu"}
         else:
-            dev, colds, _ = choose_device([fn], setup, device)
+            compiles: list[list[CompileEvent]] = []
+            dev, colds, _ = choose_device([fn], setup, device, compiles=compiles)
             kind = opts.get("timer", "auto")
             timer = make_timer(dev, kind if isinstance(kind, str) else "auto")
             cold, run_fn, run_setup, env = colds[0], fn, setup, environment(dev)
+            cold_compiles = compiles[0] if compiles else []
         budget = float(opts.get("budget", 1.0))
         self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget}))
 
@@ -142,7 +145,8 @@ class ServeSide:
                               min_time=float(o["min_time"]), cold_cache=bool(opts.get("cold_cache", False)),
                               discard_preempted=bool(opts.get("discard_preempted", True)),
                               number=opts.get("number") if isinstance(opts.get("number"), int) else None)
-            return Sampler(run_fn, timer, options, label=self.side, device=dev, env=env, setup=run_setup)
+            return Sampler(run_fn, timer, options, label=self.side, device=dev, env=env, setup=run_setup,
+                           cold_compiles=cold_compiles)
 
         _, m = serve(self.conn, make)
         return m

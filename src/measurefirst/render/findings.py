@@ -147,6 +147,37 @@ FINDING_WORDS: Words = {
     "fixed_count_cut.fix": ("give a larger budget (budget=... / --budget) or a smaller count (trials=... / --trials, "
                             "warmup=... / --warmup)",
                             "给更大的预算（budget=... / --budget），或更小的次数（trials=... / --trials，warmup=... / --warmup）"),
+    "compiled.title": ("compiled first", "先编译"),
+    "compiled.message.cold": ("torch.compile compiled {graphs} graph(s) in {value:.2f} s before sampling, with "
+                              "inductor's cache cold (a first compile); the calls that compiled are apart from the "
+                              "samples and the budget",
+                              "采样前 torch.compile 编译了 {graphs} 个图，用时 {value:.2f} 秒，inductor 缓存为冷"
+                              "（首次编译）；编译所在的调用不计入样本和预算"),
+    "compiled.message.warm": ("torch.compile compiled {graphs} graph(s) in {value:.2f} s before sampling, from "
+                              "inductor's warm cache (a cold compile takes longer); the calls that compiled are apart "
+                              "from the samples and the budget",
+                              "采样前 torch.compile 编译了 {graphs} 个图，用时 {value:.2f} 秒，命中 inductor 的缓存"
+                              "（冷编译更久）；编译所在的调用不计入样本和预算"),
+    "compiled.message": ("torch.compile compiled {graphs} graph(s) in {value:.2f} s before sampling; the calls that "
+                         "compiled are apart from the samples and the budget",
+                         "采样前 torch.compile 编译了 {graphs} 个图，用时 {value:.2f} 秒；编译所在的调用不计入样本和预算"),
+    "compiled.why": ("The first call of a compiled function is the compiler (tracing, code generation, a C++ or Triton "
+                     "build): counted as a call, it would be the whole measurement.",
+                     "编译后函数的第一次调用就是编译器本身（追踪、代码生成、C++ 或 Triton 构建）：把它算作一次调用，"
+                     "它就会成为整个测量结果。"),
+    "compiled.fix": ("", ""),
+    "recompiled.title": ("recompiled while sampling", "采样期间重编译"),
+    "recompiled.message": ("torch.compile compiled again {value:.0f} time(s) while the function was timed "
+                           "({seconds:.2f} s; those samples were taken again): {reason}",
+                           "计时期间 torch.compile 又编译了 {value:.0f} 次（{seconds:.2f} 秒；这些样本已重新采集）："
+                           "{reason}"),
+    "recompiled.why": ("A guard of the compiled code failed (a new shape, dtype or Python value), so each new case "
+                       "pays a compile; in real use that cost recurs wherever inputs vary.",
+                       "编译代码的守卫条件失败（新的形状、dtype 或 Python 值），每遇到一种新情况都要付一次编译；"
+                       "在实际使用中，只要输入变化，这个开销就会反复出现。"),
+    "recompiled.fix": ("compile with dynamic=True, mark the varying dimension with torch._dynamo.mark_dynamic, or pad "
+                       "inputs to a few fixed shapes",
+                       "用 dynamic=True 编译、用 torch._dynamo.mark_dynamic 标记变化的维度，或把输入填充到少数固定形状"),
     "cold_start.title": ("cold start", "冷启动"),
     "cold_start.message": ("the first call took {cold_ns:ns}, {value:.1f}x the steady {median_ns:ns}; per-call time "
                            "settled after {warmup_calls} warm-up calls",
@@ -333,6 +364,18 @@ FINDING_WORDS: Words = {
     "memory.why.cpu": ("The CPU has no peak counter per call; this is the sum of allocations the profiler saw.",
                        "CPU 上没有按调用的峰值计数，这是剖析器看到的分配总和。"),
     "memory.fix": ("", ""),
+    "graph_breaks.title": ("graph breaks", "图中断"),
+    "graph_breaks.message": ("the compiled function runs in {graphs} pieces: {value:.0f} graph break(s), the first "
+                             "at {where}: {reason}",
+                             "编译后的函数分成 {graphs} 段运行：{value:.0f} 处图中断，第一处在 {where}：{reason}"),
+    "graph_breaks.why": ("At a graph break dynamo stops tracing and runs Python eagerly between compiled graphs: "
+                         "no fusion across the break, and a launch and a guard check per piece.",
+                         "在图中断处 dynamo 停止追踪，在编译好的图之间以 eager 方式运行 Python：中断两侧无法融合，"
+                         "每段都要一次启动和守卫检查。"),
+    "graph_breaks.fix": ("move print(), .item(), data-dependent Python control flow and unsupported calls out of "
+                         "the compiled function (torch._dynamo.explain shows each break)",
+                         "把 print()、.item()、依赖数据的 Python 控制流和不支持的调用移出编译的函数"
+                         "（torch._dynamo.explain 会列出每处中断）"),
     "function_failed.title": ("the function failed", "函数运行失败"),
     "function_failed.message": ("{error}", "{error}"),
     "function_failed.why": ("The function raised, so the checks after this point could not run.", "函数抛出了异常，此后的检查无法运行。"),
@@ -607,6 +650,7 @@ FINDING_WORDS: Words = {
 #: Which variant of a part a finding reads (a key suffix such as ``.cpu``), from its context.
 _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "precision_not_met": lambda f: "undefined" if f.value is None else "",
+    "compiled": lambda f: str(f.context.get("cache")) if f.context.get("cache") in ("cold", "warm") else "",
     "fixed_count_cut": lambda f: str(f.context.get("count")),
     "no_noise_profile": lambda f: str(f.context.get("source")),
     "speed_modes": lambda f: "stretches" if f.context.get("stretches") else "alternating",

@@ -130,6 +130,8 @@ CATALOGUE: dict[str, Code] = {
     "call_exceeds_budget": Code("warning", "seconds", None, "options.budget"),
     "fixed_count_cut": Code("warning", "count", None, "options.trials or options.warmup"),
     "cold_start": Code("info", "ratio", COLD_START_RATIO, "COLD_START_RATIO"),
+    "compiled": Code("info", "seconds"),
+    "recompiled": Code("warning", "count", 0.0, ""),
     "near_resolution": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
     "overhead_bias": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
     "no_noise_profile": Code("info", "fraction"),
@@ -148,6 +150,7 @@ CATALOGUE: dict[str, Code] = {
     "tf32_off": Code("info", "", None, "", _D),
     "memory": Code("info", "", None, "", _D),
     "function_failed": Code("error", "", None, "", _D),
+    "graph_breaks": Code("warning", "count", 0.0, "", _D),
     # a training step
     "data_starvation": Code("warning", "fraction", STARVATION_FRACTION, "STARVATION_FRACTION", _S),
     "recompile_during_timing": Code("warning", "count", 0.0, "", _S),

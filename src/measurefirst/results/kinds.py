@@ -166,6 +166,91 @@ class Imported:
                 "format_version": self.format_version}
 
 
+#: The phases of a run a compile can fall in (the engine's phase names).
+COMPILE_PHASES = ("cold call", "warm-up", "calibration", "sampling", "CUDA graph capture", "")
+
+
+@dataclass(frozen=True)
+class CompileEvent:
+    """One frame torch compiled (or a one-time cost at run time: autotuning, recording a CUDA graph),
+    in torch's own accounting: ``seconds``; the frame's ``name`` and ``where`` (file:line); why it was
+    compiled again (``reason``: the guard that failed; empty for a first compile); graph ``breaks``;
+    inductor's FX-graph cache ``hits`` and ``misses``; ``runtime``: a cost at run time, not a compile;
+    ``failed``: the exception's type when compiling failed (torch ran the frame eagerly). ``phase``
+    and ``call``: where in the run it fell (one of :data:`COMPILE_PHASES`; the call or sample index).
+    A frame that resumes a function after a graph break has ``breaks`` 1, ``where`` the line of the
+    break and ``break_reason`` torch's reason."""
+
+    seconds: float
+    name: str = ""
+    where: str = ""
+    reason: str = ""
+    breaks: int = 0
+    hits: int = 0
+    misses: int = 0
+    runtime: bool = False
+    failed: str = ""
+    phase: str = ""
+    call: int | None = None
+    #: the graph break this frame resumes after, in torch's words (shortened)
+    break_reason: str = ""
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What torch compiled during a run (see :mod:`measurefirst.measure.compiling`): the ``events``;
+    ``calls_s``, the time of the calls that compiled (kept off the budget and out of the samples);
+    ``resampled``, samples taken again because they spanned a compile."""
+
+    calls_s: float
+    events: tuple[CompileEvent, ...]
+    resampled: int = 0
+
+    @property
+    def compiles(self) -> tuple[CompileEvent, ...]:
+        """The compiles proper (not run-time one-time costs)."""
+        return tuple(e for e in self.events if not e.runtime)
+
+    @property
+    def seconds(self) -> float:
+        """Compile time in torch's accounting, every compile of the run."""
+        return sum(e.seconds for e in self.compiles)
+
+    @property
+    def first_s(self) -> float:
+        """Compile time before sampling (the first call, warm-up, calibration)."""
+        return sum(e.seconds for e in self.compiles if e.phase != "sampling")
+
+    @property
+    def graphs(self) -> int:
+        """Frames compiled (each a graph, or several where it broke)."""
+        return sum(1 for e in self.compiles if not e.failed)
+
+    @property
+    def breaks(self) -> int:
+        return sum(e.breaks for e in self.compiles)
+
+    @property
+    def recompiles(self) -> tuple[CompileEvent, ...]:
+        """Compiles during sampling: a guard failed while the function was timed."""
+        return tuple(e for e in self.compiles if e.phase == "sampling")
+
+    @property
+    def cache(self) -> str:
+        """Inductor's FX-graph cache over the run: ``"cold"`` (only misses), ``"warm"`` (only hits),
+        ``"mixed"``, or ``"none"`` (no lookups: another backend, or the cache is off)."""
+        hits = sum(e.hits for e in self.events)
+        misses = sum(e.misses for e in self.events)
+        if hits and misses:
+            return "mixed"
+        return "warm" if hits else "cold" if misses else "none"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"calls_s": self.calls_s, "resampled": self.resampled, "seconds": self.seconds,
+                "graphs": self.graphs, "breaks": self.breaks, "cache": self.cache,
+                "events": [asdict(e) for e in self.events]}
+
+
 @dataclass(frozen=True)
 class RunToRun:
     """How far the next run's median may land from this one's: the relative standard deviation of one
@@ -285,6 +370,8 @@ class Measurement(ResultBase):
     repeats: tuple[int, ...] | None = None
     #: read from another tool's file (pytest-benchmark, pyperf): which, and what was recomputed
     imported: Imported | None = None
+    #: what torch compiled during the run (``None``: nothing), kept apart from the samples
+    compiled: Compiled | None = None
     schema_version: int = SCHEMA_VERSION
 
     kind = "measurement"
@@ -536,6 +623,8 @@ class Measurement(ResultBase):
             d["repeats"] = list(self.repeats)
         if self.imported is not None:
             d["imported"] = self.imported.to_dict()
+        if self.compiled is not None:
+            d["compiled"] = self.compiled.to_dict()
         if self.reference is not None:
             d["reference"] = asdict(self.reference)
             norm = self.normalized
@@ -576,6 +665,7 @@ class Measurement(ResultBase):
             run_to_run=_run_to_run(d.get("run_to_run"), f"{path}.run_to_run"),
             repeats=_repeats(d.get("repeats"), len(samples), f"{path}.repeats"),
             imported=_imported(d.get("imported"), f"{path}.imported"),
+            compiled=_compiled(d.get("compiled"), f"{path}.compiled"),
             schema_version=SCHEMA_VERSION,
         )
 
@@ -888,6 +978,33 @@ def _imported(v: Any, path: str) -> Imported | None:
                     format_version=_opt_str(d, "format_version", path, ""))
 
 
+def _compiled(v: Any, path: str) -> Compiled | None:
+    if v is None:
+        return None
+    d = _dict(v, path)
+    events = d.get("events")
+    if not isinstance(events, list):
+        raise ValueError(f"{path}.events must be a list of compiles; got {_kind(events)}")
+    out = []
+    for i, e in enumerate(events):
+        ep = f"{path}.events[{i}]"
+        e = _dict(e, ep)
+        phase = _opt_str(e, "phase", ep, "")
+        if phase not in COMPILE_PHASES:
+            raise ValueError(f"{ep}.phase must be one of {', '.join(repr(p) for p in COMPILE_PHASES)}; got {_short(phase)}")
+        call = e.get("call")
+        out.append(CompileEvent(seconds=float(_num(e.get("seconds"), f"{ep}.seconds", minimum=0.0)),
+                                name=_opt_str(e, "name", ep, ""), where=_opt_str(e, "where", ep, ""),
+                                reason=_opt_str(e, "reason", ep, ""), breaks=_int(e.get("breaks", 0), f"{ep}.breaks", 0),
+                                hits=_int(e.get("hits", 0), f"{ep}.hits", 0),
+                                misses=_int(e.get("misses", 0), f"{ep}.misses", 0),
+                                runtime=_opt_bool(e, "runtime", ep, False), failed=_opt_str(e, "failed", ep, ""),
+                                phase=phase, call=None if call is None else _int(call, f"{ep}.call", 0),
+                                break_reason=_opt_str(e, "break_reason", ep, "")))
+    return Compiled(calls_s=float(_num(d.get("calls_s"), f"{path}.calls_s", minimum=0.0)), events=tuple(out),
+                    resampled=_int(d.get("resampled", 0), f"{path}.resampled", 0))
+
+
 def _repeats(v: Any, n: int, path: str) -> tuple[int, ...] | None:
     if v is None:
         return None
@@ -973,9 +1090,21 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
                          budget=budget))
     if m.warmup is not None and not m.warmup.steady and m.stop.reason != "budget":
         out.append(found("warmup_not_steady", m.warmup.calls))
+    c = m.compiled
+    compiled_cold = c is not None and any(e.phase == "cold call" for e in c.compiles)
     cold = None if m.warmup is None else cold_start(m.warmup.cold_ns, s.median, m.warmup.calls, audit=audit)
-    if cold is not None:
+    if cold is not None and not compiled_cold:  # a first call that compiled is said by "compiled"
         out.append(cold)
+    if c is not None and c.compiles:
+        first = [e for e in c.compiles if e.phase != "sampling"]
+        if first:
+            out.append(found("compiled", c.first_s, graphs=sum(1 for e in first if not e.failed),
+                             breaks=sum(e.breaks for e in first), cache=c.cache, calls_s=c.calls_s,
+                             cold_ns=None if m.warmup is None else m.warmup.cold_ns, median_ns=s.median * 1e9))
+        again = c.recompiles
+        if again:
+            out.append(found("recompiled", len(again), reason=again[0].reason or "", where=again[0].where,
+                             seconds=sum(e.seconds for e in again), resampled=c.resampled))
     if m.calibration is not None and m.numbers:
         sample_ns = float(np.median(np.asarray(m.samples_ns, dtype=float)))
         cal = m.calibration

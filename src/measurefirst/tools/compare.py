@@ -56,7 +56,7 @@ from ..measure.engine import (
     choose_device,
     raised_words,
 )
-from ..results.kinds import Stop
+from ..results.kinds import CompileEvent, Stop
 from ..results.comparison import SCHEMA_VERSION as SCHEMA_VERSION, Comparison as Comparison, Verdict as Verdict
 from ..measure.timers import Timer, make_timer
 
@@ -338,9 +338,10 @@ def compare(
                    discard_preempted=discard_preempted)
     check_timer(timer)
     colds: list[float | None] = [None] * len(items)
+    cold_compiles: list[list[CompileEvent]] = []
     if isinstance(timer, str):
         try:
-            dev, colds, _ = choose_device([fn for _, fn in items], setup, device)
+            dev, colds, _ = choose_device([fn for _, fn in items], setup, device, compiles=cold_compiles)
         except KeyboardInterrupt as exc:
             raise Interrupted(None) from exc
         except SetupError as exc:
@@ -358,8 +359,9 @@ def compare(
         the_timer = timer
     env = environment(dev)
     t_begin = the_timer.now_ns()  # one budget for the whole comparison
-    states = [Sampler(fn, the_timer, opts, label=label, device=dev, env=env, setup=setup, t_begin=t_begin)
-              for label, fn in items]
+    states = [Sampler(fn, the_timer, opts, label=label, device=dev, env=env, setup=setup, t_begin=t_begin,
+                      cold_compiles=cold_compiles[i] if i < len(cold_compiles) else ())
+              for i, (label, fn) in enumerate(items)]
     session = _Session(states, labels.index(base), the_timer, opts, colds, min_rounds, block_time, order, seed)
     return session.run()
 

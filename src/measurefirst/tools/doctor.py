@@ -143,6 +143,20 @@ class _Doctor:
         self.evidence["warmup_calls"] = m.warmup.calls
         self.take(lambda code: code in _COLD_CODES)
 
+    def graph_breaks(self) -> None:
+        """A function compiled during the audit that runs in pieces: its graph breaks, each with torch's
+        reason and the line where it broke (from the frames dynamo compiled to resume after a break)."""
+        m = self.m
+        assert m is not None
+        pieces = [e for e in (m.compiled.compiles if m.compiled is not None else ()) if not e.failed]
+        breaks = [e for e in pieces if e.breaks]
+        if not breaks:
+            return
+        first = breaks[0]
+        self.add(found("graph_breaks", sum(e.breaks for e in breaks), graphs=len(pieces), where=first.where,
+                       reason=first.break_reason or "-",
+                       breaks=[{"where": e.where, "reason": e.break_reason} for e in breaks]))
+
     def unsynced(self) -> None:
         m = self.m
         assert m is not None
@@ -304,7 +318,7 @@ def cpu_governor() -> str | None:
         return None
 
 
-CHECKS = ("cold_start", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise", "precision", "memory")
+CHECKS = ("cold_start", "graph_breaks", "unsynchronized_timing", "implicit_syncs", "overhead_bound", "noise", "precision", "memory")
 
 
 def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str | None = None, budget: float = defaults.DOCTOR_BUDGET_S,
@@ -322,12 +336,13 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     label = label or default_label(fn)
     d = _Doctor(fn, device, dev, label, budget, timer)
     steps: list[tuple[str, Callable[[], None]]] = [
-        ("measure", d.measure), ("cold_start", d.cold_start), ("unsynchronized_timing", d.unsynced),
+        ("measure", d.measure), ("cold_start", d.cold_start), ("graph_breaks", d.graph_breaks),
+        ("unsynchronized_timing", d.unsynced),
         ("implicit_syncs", d.implicit_syncs), ("overhead_bound", d.overhead_bound), ("noise", d.noise),
         ("precision", d.precision), ("memory", d.memory)]
     if d.simulated:  # a simulated clock has no profile, device or memory to look at
-        steps = [s for s in steps if s[0] in ("measure", "cold_start", "noise")]
-        d.skipped.update({c: SKIP_SIMULATED for c in CHECKS if c not in ("cold_start", "noise")})
+        steps = [s for s in steps if s[0] in ("measure", "cold_start", "graph_breaks", "noise")]
+        d.skipped.update({c: SKIP_SIMULATED for c in CHECKS if c not in ("cold_start", "graph_breaks", "noise")})
     for i, (name, check) in enumerate(steps, 1):
         if name in d.skipped:
             continue

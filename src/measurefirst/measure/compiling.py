@@ -1,0 +1,155 @@
+"""One-time costs that torch accounts for itself: what ``torch.compile`` compiled during a call.
+
+Why: the first call of a compiled function is the compiler (dynamo traces it, inductor generates and
+builds code, Triton may autotune): seconds to minutes, where the steady call takes microseconds. A
+benchmark that charges that call to its budget measures the compiler instead of the code; a sample
+that spans a recompile (a new input shape failed a guard) is a few seconds in a column of
+microseconds. The engine asks this module after every call it makes whether torch compiled anything
+meanwhile, and
+
+* charges a call that compiled to compiling, not to the budget (the deadline moves by the call's
+  time), and leaves it out of warm-up's steadiness test;
+* takes a sample that spanned a compile again (the compiled graph is cached now), and keeps the
+  compiles with the phase they fell in, so the result shows compile time apart and names the guard
+  that failed;
+* stops at ``compile_limit`` seconds of compiling in all (:class:`CompileLimit`).
+
+What it reads is torch's own accounting, not a guess from a slow call: the compilation metrics that
+dynamo records for every frame it compiles (``torch._dynamo.utils.get_compilation_metrics()``: time,
+recompile reason, graph breaks, inductor's FX-graph cache hits and misses). It reads them only when
+torch's compiler is loaded (``torch._dynamo`` in ``sys.modules``): a process that never compiles
+pays one dictionary lookup per call. Tests inject a simulated compiler: a timer that has a
+``compile_log`` (:class:`~measurefirst.measure.simulate.SimTimer` of a world whose spec compiles)
+is read instead of torch's.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import replace
+from typing import Any, NamedTuple, Protocol, Sequence
+
+from ..results.kinds import CompileEvent
+
+#: How many times a sample that spanned a compile is taken again before it is kept as it is (a
+#: function that compiles on every call: torch's own recompile limit then falls back to eager).
+RESAMPLE_AFTER_COMPILE = 3
+
+
+class CompileLog(Protocol):
+    """Where compile events come from: a mark now, and the events recorded since a mark."""
+
+    def mark(self) -> object: ...
+
+    def since(self, mark: object) -> list[CompileEvent]: ...
+
+
+class TorchCompileLog:
+    """torch's compilation metrics (see the module docstring). A mark is the set of records present;
+    torch keeps the last 64, far more than one call compiles."""
+
+    def _records(self) -> Sequence[Any]:
+        utils = sys.modules.get("torch._dynamo.utils")
+        if utils is None:
+            return ()
+        records = getattr(utils, "_compilation_metrics", None)
+        return records if records is not None else ()
+
+    def _breaks(self) -> dict[str, int]:
+        utils = sys.modules.get("torch._dynamo.utils")
+        counters = getattr(utils, "counters", None) if utils is not None else None
+        try:
+            return dict(counters["graph_break"]) if counters is not None else {}
+        except Exception:  # noqa: BLE001 - torch changed its counters: no reasons, the events still count
+            return {}
+
+    def mark(self) -> object:
+        records = self._records()
+        return _Mark(len(records), id(records[-1]) if records else 0, frozenset(id(r) for r in records),
+                     tuple(self._breaks().items()) if records else ())
+
+    def since(self, mark: object) -> list[CompileEvent]:
+        records = self._records()
+        if not records:
+            return []
+        if isinstance(mark, _Mark) and len(records) == mark.size and id(records[-1]) == mark.last:
+            return []  # the common case: nothing new, O(1)
+        seen = mark.seen if isinstance(mark, _Mark) else frozenset()
+        before = dict(mark.breaks) if isinstance(mark, _Mark) else {}
+        reasons = [k for k, n in self._breaks().items() if n > before.get(k, 0)]
+        events = [event_of(r) for r in records if id(r) not in seen]
+        # a frame that resumes after a graph break goes with the break's reason (torch counts the reasons)
+        out = []
+        for e in events:
+            if e.breaks and reasons:
+                e = replace(e, break_reason=break_words(reasons.pop(0)))
+            out.append(e)
+        return out
+
+
+class _Mark(NamedTuple):
+    size: int
+    last: int
+    seen: frozenset[int]
+    breaks: tuple[tuple[str, int], ...]
+
+
+#: The code name dynamo gives the frame that resumes a function after a graph break at a line.
+RESUME = re.compile(r"torch_dynamo_resume_in_(?P<fn>.+)_at_(?P<line>\d+)$")
+
+
+def break_words(reason: str) -> str:
+    """torch's graph-break reason, shortened to what names it: the first line and its explanation."""
+    lines = [x.strip() for x in reason.strip().splitlines() if x.strip()]
+    if not lines:
+        return ""
+    explained = next((x for x in lines[1:] if x.startswith("Explanation:")), "")
+    return lines[0] + (f" ({explained[len('Explanation:'):].strip()})" if explained else "")
+
+
+def event_of(record: Any) -> CompileEvent:
+    """A :class:`CompileEvent` from one of torch's ``CompilationMetrics`` (fields it lacks read as empty).
+    A frame dynamo compiled to resume a function after a graph break counts one break, at the line where
+    the function broke."""
+
+    def num(name: str) -> float:
+        v = getattr(record, name, None)
+        return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else 0.0
+
+    seconds = num("duration_us") / 1e6 or num("entire_frame_compile_time_s")
+    if getattr(record, "is_runtime", False):
+        seconds = seconds or (num("runtime_triton_autotune_time_us") + num("runtime_cudagraphify_time_us")) / 1e6
+    filename = str(getattr(record, "co_filename", None) or "")
+    line = getattr(record, "co_firstlineno", None)
+    name = str(getattr(record, "co_name", None) or "")
+    breaks = 0  # counted on the resuming frames (torch's num_graph_breaks counts the same break again, when set)
+    resume = RESUME.match(name)
+    if resume:
+        name, line, breaks = resume.group("fn"), int(resume.group("line")), 1
+    return CompileEvent(
+        seconds=max(seconds, 0.0), name=name,
+        where=f"{filename}:{line}" if filename and line else f"line {line}" if line else filename,
+        reason=str(getattr(record, "recompile_reason", None) or "").strip(),
+        breaks=breaks,
+        hits=int(num("inductor_fx_local_cache_hit_count") + num("inductor_fx_remote_cache_hit_count")),
+        misses=int(num("inductor_fx_local_cache_miss_count") + num("inductor_fx_remote_cache_miss_count")),
+        runtime=bool(getattr(record, "is_runtime", False)),
+        failed=str(getattr(record, "fail_type", None) or ""))
+
+
+_TORCH = TorchCompileLog()
+
+
+def log_for(timer: object) -> CompileLog:
+    """The compile log that goes with ``timer``: a simulated world's own, else torch's."""
+    log = getattr(timer, "compile_log", None)
+    return log if log is not None else _TORCH
+
+
+class CompileLimit(RuntimeError):
+    """Compiling went on past ``compile_limit`` seconds in all."""
+
+    def __init__(self, seconds: float, limit: float, events: int) -> None:
+        super().__init__(f"compiling took {seconds:.1f} s in {events} compile(s), beyond compile_limit={limit:g} s")
+        self.seconds, self.limit, self.events = seconds, limit, events

@@ -1,0 +1,156 @@
+"""Compiled code measured right (torch.compile): the calls that compile are kept off the budget and out
+of the samples, compile time is shown apart from torch's own accounting, a recompile while sampling is
+caught and named, and compiling has its own limit.
+
+Deterministic on the simulated compiler (:class:`~measurefirst.measure.simulate.SimWorld` with
+``compile_ns``: the first call costs that much more and logs a compile; ``recompile_at``: that call
+fails a guard and compiles again); one real ``torch.compile`` (inductor with the C++ compiler, in a
+fresh process with an empty cache) runs in the serial phase."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import measurefirst as mf
+from measurefirst.measure.compiling import TorchCompileLog, event_of
+from measurefirst.measure.engine import BenchmarkError
+from measurefirst.measure.simulate import RECOMPILE_REASON, SimWorld
+from measurefirst.render.findings import finding_line
+from measurefirst.results.kinds import Compiled, CompileEvent, Measurement
+
+CALL = 16_600.0  # ns: the issue's steady compiled GELU
+
+
+def codes(m: Measurement) -> list[str]:
+    return [f.code for f in m.findings]
+
+
+def test_a_60_s_compile_is_kept_off_a_3_s_budget_and_shown_apart():
+    w = SimWorld(call_ns=CALL, noise=0.01, compile_ns=60e9, seed=1)
+    m = mf.benchmark(w.function(), timer=w.timer(), budget=3, device="cpu")
+    # the steady call, not the compiler: "median of 1 sample" of 60 s before
+    assert m.median == pytest.approx(CALL / 1e9, rel=0.01)
+    assert m.n_samples > 100
+    assert "call_exceeds_budget" not in codes(m) and "cold_start" not in codes(m)
+    # the budget governed sampling: 3 s of budget, plus the calls that compiled (one 60 s call)
+    assert m.compiled is not None and m.compiled.calls_s == pytest.approx(60.0, rel=1e-3)
+    assert w.now / 1e9 <= 60.0 + 3.0 + 0.1
+    assert m.stop.reason == "precision" and m.stop.target_met  # ...and none of it was spent on the compile
+    assert m.compiled.first_s == pytest.approx(60.0) and m.compiled.graphs == 1 and m.compiled.cache == "cold"
+    (f,) = [f for f in m.findings if f.code == "compiled"]
+    assert f.value == pytest.approx(60.0) and f.severity == "info"
+    assert "60.00 s" in finding_line(f) and "cold" in finding_line(f)
+    assert "60.00 秒" in finding_line(f, "zh")
+
+
+def test_a_recompile_while_sampling_is_named_and_its_sample_taken_again():
+    w = SimWorld(call_ns=CALL, noise=0.01, compile_ns=5e9, recompile_at=8000, recompile_ns=2e9, seed=1)
+    m = mf.benchmark(w.function(), timer=w.timer(), budget=3, device="cpu")
+    assert m.compiled is not None
+    (again,) = m.compiled.recompiles
+    assert again.phase == "sampling" and again.reason == RECOMPILE_REASON
+    assert m.compiled.resampled == 1
+    # the 2 s compile is in no sample: the median and even the slowest sample are steady calls
+    assert m.median == pytest.approx(CALL / 1e9, rel=0.01)
+    assert max(m.per_call_ns) < 2 * CALL
+    (f,) = [f for f in m.findings if f.code == "recompiled"]
+    assert f.value == 1 and f.severity == "warning"
+    line = finding_line(f)
+    assert "expected 4096, actual 4097" in line and "dynamic=True" in line and "mark_dynamic" in line
+
+
+def test_a_recompile_in_warm_up_is_no_step_of_its_curve():
+    w = SimWorld(call_ns=CALL, compile_ns=5e9, recompile_at=20, recompile_ns=3e9, seed=2)
+    m = mf.benchmark(w.function(), timer=w.timer(), budget=2, device="cpu")
+    assert m.compiled is not None and [e.phase for e in m.compiled.events] == ["cold call", "warm-up"]
+    assert m.warmup is not None and m.warmup.steady
+    assert max(m.warmup.times_ns) < 2 * CALL  # the 3 s call is not among the warm-up's times
+    assert m.median == pytest.approx(CALL / 1e9, rel=0.01)
+    assert "recompiled" not in codes(m)
+
+
+def test_compiling_past_its_limit_stops_with_an_error_naming_the_limit():
+    w = SimWorld(call_ns=CALL, compile_ns=10e9, seed=3)
+    with pytest.raises(BenchmarkError, match=r"beyond compile_limit=5 s.*give compile_limit="):
+        mf.benchmark(w.function(), timer=w.timer(), budget=1, device="cpu", compile_limit=5)
+    with pytest.raises(ValueError, match="compile_limit must be a positive"):
+        mf.benchmark(lambda: None, budget=1, device="cpu", compile_limit=0)
+
+
+def test_code_that_never_compiles_has_no_compile_record():
+    w = SimWorld(call_ns=CALL, cold_ns=1e6, seed=4)
+    m = mf.benchmark(w.function(), timer=w.timer(), budget=1, device="cpu")
+    assert m.compiled is None and "compiled" not in codes(m)
+    assert "cold_start" in codes(m)  # a slow first call that did not compile is still said
+
+
+def test_the_compile_record_survives_json():
+    w = SimWorld(call_ns=CALL, compile_ns=5e9, recompile_at=8000, recompile_ns=2e9, seed=1)
+    m = mf.benchmark(w.function(), timer=w.timer(), budget=2, device="cpu")
+    back = Measurement.from_dict(json.loads(json.dumps(m.to_dict())))
+    assert back.compiled == m.compiled and codes(back) == codes(m)
+    d = m.to_dict()["compiled"]
+    assert d["graphs"] == 2 and d["cache"] == "cold" and d["events"][1]["phase"] == "sampling"
+    bad = m.to_dict()
+    bad["compiled"]["events"][0]["phase"] = "lunch"
+    with pytest.raises(ValueError, match=r"compiled\.events\[0\]\.phase"):
+        Measurement.from_dict(bad)
+
+
+def test_cache_state_reads_hits_and_misses():
+    def c(*events: CompileEvent) -> Compiled:
+        return Compiled(1.0, events)
+
+    assert c(CompileEvent(1.0, misses=2)).cache == "cold"
+    assert c(CompileEvent(1.0, hits=1)).cache == "warm"
+    assert c(CompileEvent(1.0, hits=1), CompileEvent(1.0, misses=1)).cache == "mixed"
+    assert c(CompileEvent(1.0)).cache == "none"
+    # run-time one-time costs (autotuning) are not compiles
+    assert c(CompileEvent(1.0), CompileEvent(2.0, runtime=True)).seconds == 1.0
+
+
+def test_torchs_metrics_read_as_events():
+    class Record:  # the fields of torch._dynamo.utils.CompilationMetrics that are read
+        duration_us = 2_500_000
+        co_name, co_filename, co_firstlineno = "f", "model.py", 12
+        recompile_reason = "tensor 'x' size mismatch at index 0. expected 4096, actual 4097"
+        num_graph_breaks = 1
+        inductor_fx_local_cache_hit_count, inductor_fx_local_cache_miss_count = 0, 3
+        inductor_fx_remote_cache_hit_count = None
+        is_runtime, fail_type = False, None
+
+    e = event_of(Record())
+    assert e == CompileEvent(2.5, "f", "model.py:12", Record.recompile_reason, 1, 0, 3, False, "")
+    # nothing compiled in a process where the compiler was never loaded: no reading at all
+    log = TorchCompileLog()
+    assert log.since(log.mark()) == []
+
+
+@pytest.mark.realclock
+def test_a_real_torch_compile_in_a_fresh_process_is_measured_steady(tmp_path: Path):
+    """The issue's snippet, with an empty inductor cache: the steady call, the compile apart."""
+    script = textwrap.dedent('''
+        import json, torch, measurefirst
+        torch.set_num_threads(1)
+        def f(x): return torch.nn.functional.gelu(x) * 2 + 1
+        cf = torch.compile(f)
+        x = torch.randn(4096)
+        m = measurefirst.benchmark(lambda: cf(x), device="cpu", budget=3)
+        print(json.dumps(m.to_dict()))
+    ''')
+    env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    m = Measurement.from_dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert m.compiled is not None and m.compiled.first_s > 0 and m.compiled.graphs >= 1
+    assert m.compiled.cache in ("cold", "none")
+    assert "call_exceeds_budget" not in codes(m)
+    assert m.n_samples > 50
+    assert m.median < 0.01 * m.compiled.calls_s  # the steady call, far below the compile
