@@ -47,6 +47,8 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", "--compile", "fast", "x"], "invalid choice: 'fast'"),
+        (["bench", "--compile-limit", "0", "x"], "positive"),
         (["bench", "--budget", "nan", "x"], "finite"),
         (["bench", "--precision", "5", "x"], "5%"),
         (["bench", "--precision=-1%", "x"], "negative"),
@@ -72,6 +74,9 @@ CASES = {
         (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "-o", "{dir}"], "directory"),
     ],
     "compare": [
+        (["compare", "--compile", "default,default", "print('EXECUTED')"], "names a mode twice"),
+        (["compare", "--compile", "default,fast", "x"], "invalid mode 'fast'"),
+        (["compare", "print('EXECUTED')"], "or one with --compile"),
         (["compare", "--against", "HEAD", "print('EXECUTED')", "--against-pairs", "0"], ">= 1"),
         (["compare", "print('EXECUTED').json", "{base}"], "does not exist"),
         (["compare", "{base}", "missing.json"], "does not exist"),

@@ -116,6 +116,27 @@ def test_cache_state_reads_hits_and_misses():
     assert c(CompileEvent(1.0), CompileEvent(2.0, runtime=True)).seconds == 1.0
 
 
+def test_a_compiled_candidate_beside_an_eager_one_shares_no_compile_and_no_budget():
+    """compare(): the 40 s compile of one candidate is charged to neither the budget nor the other."""
+    w = SimWorld(call_ns=CALL, noise=0.01, seed=1)
+    eager = w.function(30_000.0, "eager")
+    first = [True]
+
+    def compiled() -> None:
+        if first[0]:
+            first[0] = False
+            w.advance(40e9)
+            w.compile_log.events.append(CompileEvent(40.0, "f", "m.py:1", misses=1))
+        w.call(CALL)
+
+    c = mf.compare({"eager": eager, "compiled": compiled}, timer=w.timer(), budget=2, device="cpu")
+    e, k = c.measurements
+    assert e.compiled is None
+    assert k.compiled is not None and [x.phase for x in k.compiled.events] == ["cold call"]
+    assert c.verdicts[1].ratio == pytest.approx(CALL / 30_000.0, rel=0.01)
+    assert c.stop.reason == "precision" and w.now / 1e9 < 40.0 + 2.0
+
+
 def test_torchs_metrics_read_as_events():
     class Record:  # the fields of torch._dynamo.utils.CompilationMetrics that are read
         duration_us = 2_500_000
@@ -127,7 +148,13 @@ def test_torchs_metrics_read_as_events():
         is_runtime, fail_type = False, None
 
     e = event_of(Record())
-    assert e == CompileEvent(2.5, "f", "model.py:12", Record.recompile_reason, 1, 0, 3, False, "")
+    # the break is counted on the frame that resumes after it (num_graph_breaks would count it twice)
+    assert e == CompileEvent(2.5, "f", "model.py:12", Record.recompile_reason, 0, 0, 3, False, "")
+
+    class Resumed(Record):
+        co_name, co_firstlineno, recompile_reason = "torch_dynamo_resume_in_f_at_14", 14, None
+
+    assert event_of(Resumed()) == CompileEvent(2.5, "f", "model.py:14", "", 1, 0, 3, False, "")
     # nothing compiled in a process where the compiler was never loaded: no reading at all
     log = TorchCompileLog()
     assert log.since(log.mark()) == []
@@ -144,13 +171,32 @@ def test_a_real_torch_compile_in_a_fresh_process_is_measured_steady(tmp_path: Pa
         x = torch.randn(4096)
         m = measurefirst.benchmark(lambda: cf(x), device="cpu", budget=3)
         print(json.dumps(m.to_dict()))
+        # the input's size changes once, far into sampling (warm-up: at most 0.2 s of 20 us calls; sampling
+        # lasts 3 s at least)
+        state = {"x": x, "calls": 0}
+        def g():
+            state["calls"] += 1
+            if state["calls"] == 30_000:
+                state["x"] = torch.randn(4097)
+            return cf(state["x"])
+        m = measurefirst.benchmark(g, device="cpu", budget=8, min_time=3, warmup_max_time=0.2)
+        print(json.dumps({**m.to_dict(), "calls": state["calls"]}))
     ''')
     env = {**os.environ, "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache")}
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=900)
     assert out.returncode == 0, out.stderr[-3000:]
-    m = Measurement.from_dict(json.loads(out.stdout.strip().splitlines()[-1]))
+    first, second = (json.loads(line) for line in out.stdout.strip().splitlines()[-2:])
+    m = Measurement.from_dict(first)
     assert m.compiled is not None and m.compiled.first_s > 0 and m.compiled.graphs >= 1
-    assert m.compiled.cache in ("cold", "none")
+    assert m.compiled.cache == "cold"
     assert "call_exceeds_budget" not in codes(m)
     assert m.n_samples > 50
     assert m.median < 0.01 * m.compiled.calls_s  # the steady call, far below the compile
+    if second["calls"] < 30_000:
+        pytest.skip(f"the machine ran only {second['calls']} calls in 8 s: the shape never changed")
+    m2 = Measurement.from_dict(second)
+    assert m2.compiled is not None and m2.compiled.recompiles
+    assert "4097" in m2.compiled.recompiles[0].reason
+    (f,) = [f for f in m2.findings if f.code == "recompiled"]
+    assert "4097" in finding_line(f)
+    assert m2.median < 2 * m.median  # the recompile is in no sample

@@ -46,7 +46,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     results: list[Any] = []
     code = EXIT_OK
     for label, fn, timer in jobs:
-        extra = {"count": args.count} if args.count else {"timer": timer, "processes": args.processes}
+        extra = {"count": args.count} if args.count else {"timer": timer, "processes": args.processes,
+                                                          "compile": args.compile or False}
         result, code = _run(args, ("benchmark", label), lambda: benchmark(fn, device=device, label=label,
                                                                           **options, **extra))
         results += [] if result is None else [result]

@@ -60,8 +60,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
         world, sims = simulated(args.simulate)
         candidates, timer, device = labelled(sims, args.label), world.timer(), "cpu"
-    elif len(args.targets) < 2:
-        raise UsageError("compare needs at least two targets")
+    elif len(args.targets) < 2 and args.compile is None:
+        raise UsageError("compare needs at least two targets (or one with --compile: eager against compiled)")
     else:
         device, candidates = load_all(args.targets, args.label, args.device, args.setup)
     labels = [label for label, _ in candidates]
@@ -69,7 +69,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise UsageError(f"--baseline {args.baseline!r} is not one of the labels: {', '.join(map(repr, labels))}")
     result, code = _run(args, ("candidate", ""), lambda: compare(
         candidates, baseline=args.baseline, device=device, precision=args.precision, budget=args.budget,
-        min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer))
+        min_time=args.min_time, block_time=args.block_time, order=args.order, cold_cache=args.cold_cache, timer=timer,
+        compile=False if args.compile is None else (args.compile or True), compile_limit=args.compile_limit))
     if result is None:
         return code
     code = _emit(args, [result], code)

@@ -364,8 +364,34 @@ def _add_bench(sub: Any) -> None:
     b.add_argument("--processes", type=_at_least(1), default=None, metavar="K",
                    help="measure in K fresh interpreters, one after the other, each with budget/K seconds, and "
                         "take the run-to-run spread from them (default: repetitions in this process)")
+    _compiling(b, several=False)
     _labels(b)
     b.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # seeded simulated clock, for tests
+
+
+def _compiling(p: argparse.ArgumentParser, *, several: bool) -> None:
+    """``--compile [MODE]`` (bench) or ``--compile [MODE ...]`` (compare), and ``--compile-limit``."""
+    from ..measure.compiling import MODES
+
+    if several:
+        def modes(text: str) -> list[str]:
+            out = [m.strip() for m in text.split(",") if m.strip()]
+            bad = [m for m in out if m not in MODES]
+            if bad or not out:
+                raise argparse.ArgumentTypeError(f"invalid mode {bad[0] if bad else text!r} (modes: {', '.join(MODES)})")
+            return out
+
+        p.add_argument("--compile", nargs="?", type=modes, const=[], default=None, metavar="MODE[,MODE...]",
+                       help="also time each target compiled with torch.compile in each MODE (alone: torch's default "
+                            f"mode; modes: {', '.join(MODES)}), interleaved with the eager ones; the table adds each "
+                            "one's compile time and the calls until compiling pays for itself")
+    else:
+        p.add_argument("--compile", nargs="?", choices=MODES, const="default", default=None, metavar="MODE",
+                       help="time the target compiled with torch.compile (MODE: one of "
+                            f"{', '.join(MODES)}; default mode alone); the compile is shown apart, off the budget")
+    p.add_argument("--compile-limit", type=_seconds, default=D.COMPILE_LIMIT_S, metavar="SECONDS",
+                   help="seconds of calls that compiled, in all, before the run stops (they are kept off the budget; "
+                        f"default {D.COMPILE_LIMIT_S:g})")
 
 
 def _add_compare(sub: Any) -> None:
@@ -394,6 +420,7 @@ def _add_compare(sub: Any) -> None:
     c.add_argument("--cold-cache", action="store_true",
                    help="flush the last-level cache before each sample (times each call alone)")
     _timer(c)
+    _compiling(c, several=True)
     c.add_argument("--fail-if-slower", type=_fraction, nargs="?", const=KIND_DEFAULT, default=None, metavar="FRACTION",
                    help="exit 1 if a candidate or saved result is slower beyond its CI and this threshold "
                         "(5%% or 0.05; a bare number above 1 is refused); alone: the CI decides for times, "

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import replace
-from typing import Any, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 from ..results.kinds import CompileEvent
 
@@ -46,8 +46,9 @@ class CompileLog(Protocol):
 
 
 class TorchCompileLog:
-    """torch's compilation metrics (see the module docstring). A mark is the set of records present;
-    torch keeps the last 64, far more than one call compiles."""
+    """torch's compilation metrics (see the module docstring). A mark is the number of records and the
+    last one (torch keeps the last 64, far more than one call compiles), and the graph breaks counted so
+    far by reason."""
 
     def _records(self) -> Sequence[Any]:
         utils = sys.modules.get("torch._dynamo.utils")
@@ -66,22 +67,26 @@ class TorchCompileLog:
 
     def mark(self) -> object:
         records = self._records()
-        return _Mark(len(records), id(records[-1]) if records else 0, frozenset(id(r) for r in records),
-                     tuple(self._breaks().items()) if records else ())
+        if not records:
+            return _Mark(0, 0, ())
+        return _Mark(len(records), id(records[-1]), tuple(self._breaks().items()))
 
     def since(self, mark: object) -> list[CompileEvent]:
         records = self._records()
         if not records:
             return []
-        if isinstance(mark, _Mark) and len(records) == mark.size and id(records[-1]) == mark.last:
+        size, last, before = (mark.size, mark.last, dict(mark.breaks)) if isinstance(mark, _Mark) else (0, 0, {})
+        if len(records) == size and id(records[-1]) == last:
             return []  # the common case: nothing new, O(1)
-        seen = mark.seen if isinstance(mark, _Mark) else frozenset()
-        before = dict(mark.breaks) if isinstance(mark, _Mark) else {}
+        new: list[Any] = []
+        for r in reversed(records):  # the records after the marked last one (all of them when it is gone)
+            if id(r) == last:
+                break
+            new.append(r)
         reasons = [k for k, n in self._breaks().items() if n > before.get(k, 0)]
-        events = [event_of(r) for r in records if id(r) not in seen]
         # a frame that resumes after a graph break goes with the break's reason (torch counts the reasons)
         out = []
-        for e in events:
+        for e in (event_of(r) for r in reversed(new)):
             if e.breaks and reasons:
                 e = replace(e, break_reason=break_words(reasons.pop(0)))
             out.append(e)
@@ -91,7 +96,6 @@ class TorchCompileLog:
 class _Mark(NamedTuple):
     size: int
     last: int
-    seen: frozenset[int]
     breaks: tuple[tuple[str, int], ...]
 
 
@@ -132,7 +136,10 @@ def event_of(record: Any) -> CompileEvent:
         where=f"{filename}:{line}" if filename and line else f"line {line}" if line else filename,
         reason=str(getattr(record, "recompile_reason", None) or "").strip(),
         breaks=breaks,
-        hits=int(num("inductor_fx_local_cache_hit_count") + num("inductor_fx_remote_cache_hit_count")),
+        # a hit of AOTAutograd's cache skips inductor (no FX-graph lookup at all); a miss there with an FX-graph
+        # hit is still mostly warm: the code generation and the C++/Triton build are what a cold cache pays
+        hits=int(num("inductor_fx_local_cache_hit_count") + num("inductor_fx_remote_cache_hit_count")
+                 + num("aotautograd_local_cache_hit_count") + num("aotautograd_remote_cache_hit_count")),
         misses=int(num("inductor_fx_local_cache_miss_count") + num("inductor_fx_remote_cache_miss_count")),
         runtime=bool(getattr(record, "is_runtime", False)),
         failed=str(getattr(record, "fail_type", None) or ""))
@@ -151,5 +158,37 @@ class CompileLimit(RuntimeError):
     """Compiling went on past ``compile_limit`` seconds in all."""
 
     def __init__(self, seconds: float, limit: float, events: int) -> None:
-        super().__init__(f"compiling took {seconds:.1f} s in {events} compile(s), beyond compile_limit={limit:g} s")
+        super().__init__(f"compiling took {seconds:.1f} s in {events} compile(s), beyond compile_limit={limit:g} s; "
+                         f"give compile_limit= more seconds (--compile-limit on the command line), or compile less: "
+                         f"fixed input shapes, dynamic=True")
         self.seconds, self.limit, self.events = seconds, limit, events
+
+
+#: What ``compile=`` takes besides True: torch.compile's modes (``"default"`` is torch's default mode).
+MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs", "lite")
+
+
+def check_compile(compile: object) -> str | None:
+    """The torch.compile mode that ``compile`` asks for (``None``: do not compile): False, True (torch's
+    default mode), or one of :data:`MODES`. Anything else is refused with the modes named."""
+    if compile is False or compile is None:
+        return None
+    if compile is True:
+        return "default"
+    if isinstance(compile, str) and compile in MODES:
+        return compile
+    raise ValueError(f"compile takes True, False or a torch.compile mode ({', '.join(MODES)}); got {compile!r}")
+
+
+def compiled(fn: Callable[[], object], mode: str) -> Callable[[], object]:
+    """``fn`` wrapped by ``torch.compile`` in ``mode`` (compiled on its first call, which the engine
+    keeps off the budget)."""
+    import torch
+
+    wrapped: Callable[[], object] = torch.compile(fn, mode=None if mode == "default" else mode)
+    return wrapped
+
+
+def compiled_label(label: str, mode: str) -> str:
+    """The label of a compiled variant: ``f (compiled)``, ``f (compiled: max-autotune)``."""
+    return f"{label} (compiled)" if mode == "default" else f"{label} (compiled: {mode})"

@@ -296,9 +296,12 @@ class Sampler:
         #: with the phase and call it fell in; the time of the calls that compiled, kept off the budget;
         #: samples taken again because they spanned a compile; the compiles of a cold call timed by the caller
         self.compile_log = compiling.log_for(timer)
-        self._compile_mark = self.compile_log.mark()
+        self._compile_mark: object = None
         self.compiles: list[tuple[str, int | None, CompileEvent]] = []
         self.compile_ns = 0.0
+        #: time off the budget that is not this sampler's own compiling: in a comparison, the other
+        #: candidates' compiles (the session sets it; they share one budget)
+        self.off_budget_ns = 0.0
         self.resampled = 0
         self.just_compiled = False
         self.cold_compiles = tuple(cold_compiles)
@@ -307,16 +310,16 @@ class Sampler:
     @property
     def deadline_ns(self) -> float:
         """When the budget is spent: ``budget`` seconds after the start, not counting calls that compiled."""
-        return self.t_begin + self.opts.budget * 1e9 + self.compile_ns
+        return self.t_begin + self.opts.budget * 1e9 + self.compile_ns + self.off_budget_ns
 
     def _compiled(self, elapsed_ns: float, events: Sequence[CompileEvent] | None = None) -> bool:
         """Whether torch compiled during the call just timed (``elapsed_ns``; ``events``: given by the
-        caller who timed it, else read from the compile log): its events are kept with the phase and
-        the call's time moves off the budget; past ``compile_limit`` seconds of compiling in all, stop."""
+        caller who timed it, else read from the compile log since the mark taken before the call): its
+        events are kept with the phase and the call's time moves off the budget; past ``compile_limit``
+        seconds of compiling in all, stop. (The log is the process's: a mark taken before each call
+        keeps another candidate's compile from being read as this one's.)"""
         if events is None:
             events = self.compile_log.since(self._compile_mark)
-            if events:
-                self._compile_mark = self.compile_log.mark()
         self.just_compiled = bool(events)
         if not events:
             return False
@@ -342,6 +345,7 @@ class Sampler:
     def _time_call(self, run: Callable[[], object], number: int = 1) -> float:
         """One timed call (set up first); ``just_compiled`` says whether torch compiled during it."""
         self._set_up()
+        self._compile_mark = self.compile_log.mark()
         elapsed = self.timer.time(run).elapsed_ns
         self.last_call = (elapsed, number)
         self._compiled(elapsed)
@@ -424,10 +428,9 @@ class Sampler:
         self.warmup = Warmup(cold, len(times), kept_warmup_times(times), steady, (self.timer.now_ns() - t0) / 1e9, "steady")
 
     def _cold_given(self, cold_ns: float) -> None:
-        """A cold call the caller timed (``choose_device``): its compiles (the caller's ``cold_compiles``,
-        and any the log recorded since this sampler began) are this run's, and its time off the budget."""
-        events = list(self.cold_compiles) + self.compile_log.since(self._compile_mark)
-        self._compile_mark = self.compile_log.mark()
+        """A cold call the caller timed (``choose_device``): its compiles (the caller's ``cold_compiles``)
+        are this run's, and its time off the budget."""
+        events = list(self.cold_compiles)
         phase, self.phase, self.index = self.phase, "cold call", 0
         self._compiled(cold_ns, events)
         self.phase = phase
@@ -565,6 +568,7 @@ class Sampler:
         self.index = len(self.samples)
         for attempt in range(compiling.RESAMPLE_AFTER_COMPILE + 1):
             self._set_up()
+            self._compile_mark = self.compile_log.mark()
             r = self.timer.time(self.run, self.flush)
             # a sample that spanned a compile (a guard failed: a new shape, a new dtype) is seconds of
             # compiler in a column of calls: taken again, the graph is cached by now
@@ -815,8 +819,7 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         raise
     except CompileLimit as exc:
         raise BenchmarkError(
-            f"benchmark {label!r}: {exc} (during {state.phase}); give compile_limit= more seconds "
-            f"(--compile-limit on the command line), or compile less: fixed input shapes, dynamic=True",
+            f"benchmark {label!r}: during {state.phase}, {exc}",
             label=label, phase=state.phase, index=state.index,
             partial=state.partial("error") if state.samples else None) from exc
     except SetupError as exc:
@@ -1008,13 +1011,14 @@ class BenchmarkOptions(TypedDict, total=False):
     reference: bool | Callable[[], object]
     repeats: int | None
     compile_limit: float
+    compile: bool | str
     processes: int | None
     noise_profile: NoiseProfile | Literal[False] | None
 
 
 #: The defaults of benchmark()'s keywords that are not engine knobs (those are :class:`Options`'s).
 CALL_DEFAULTS: BenchmarkOptions = {"device": "auto", "label": None, "setup": None, "timer": "auto",
-                                   "reference": False, "processes": None, "noise_profile": None}
+                                   "reference": False, "compile": False, "processes": None, "noise_profile": None}
 #: Every keyword benchmark() takes besides ``count``, in the order of its signature.
 BENCHMARK_KEYWORDS: tuple[str, ...] = tuple(BenchmarkOptions.__annotations__)
 
@@ -1072,6 +1076,13 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
             :class:`~measurefirst.results.kinds.Count`. ``number`` sets the calls per repeat (default 10),
             ``trials`` the repeats (default 3), ``warmup`` the uncounted calls first (default 3); see
             :mod:`measurefirst.measure.counting`.
+        compile: ``True`` or a ``torch.compile`` mode (``"reduce-overhead"``, ``"max-autotune"``, ...): time
+            ``torch.compile(fn, mode=...)`` instead of ``fn`` (labelled ``fn (compiled)``). Whether or
+            not measurefirst compiled it, a call during which torch compiled is kept off the budget and out
+            of the samples, and the result shows the compile apart (``m.compiled``; see
+            :mod:`measurefirst.measure.compiling`).
+        compile_limit: seconds of calls that compiled, in all, before the run stops with an error naming
+            this option (default 1800).
         processes: measure in this many fresh interpreters, one after the other, each with ``budget /
             processes`` of the budget (their start-up not counted), merged into one Measurement whose
             run-to-run spread comes from the processes (source ``"processes"``); ``fn`` (and ``setup``)
@@ -1099,6 +1110,10 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
     check_timer(timer)
     ref_fn, ref_label = _reference(call["reference"])
     label = label or default_label(fn)
+    mode = compiling.check_compile(call["compile"])
+    if mode is not None:
+        label = label if call["label"] else compiling.compiled_label(label, mode)
+        fn = compiling.compiled(fn, mode)
     if call["processes"] is not None:
         from . import workers
 
@@ -1152,6 +1167,10 @@ def _checked_call(fn: object, count: object, options: BenchmarkOptions) -> Bench
         raise TypeError(f"setup must be a callable taking no arguments; got {type(setup).__name__}")
     if count is not None and call["processes"] is not None:
         raise ValueError(f"count={count!r} already counts in a fresh process; drop processes=...")
+    compiling.check_compile(call["compile"])
+    if call["compile"] not in (False, None) and call["processes"] is not None:
+        raise ValueError("compile= wraps the function in this process; with processes=..., compile inside the "
+                         "module-level function instead")
     return call
 
 

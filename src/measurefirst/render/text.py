@@ -378,6 +378,8 @@ def comparison_table(c: "Comparison", *, title: str | None = None, lang: str = "
     columns(table, (("col_candidate", "left"), ("median", "right"), ("ci95_precision", "right")), lang)
     table.add_column(cell(word("vs_baseline", lang, baseline=c.baseline)), justify="right")
     columns(table, (("speedup_ci", "right"), ("verdict", "left")), lang)
+    if c.compiled:
+        columns(table, (("col_compile", "right"), ("col_break_even", "right")), lang)
     best = min((m.median for m in c.measurements), default=math.nan)
     marked = False
     for m, v in zip(c.measurements, c.verdicts):
@@ -390,11 +392,28 @@ def comparison_table(c: "Comparison", *, title: str | None = None, lang: str = "
         vs = word("baseline", lang) if v.verdict == "baseline" else f"{v.speedup:.3f}x"
         mark = " !" if point_issues(m) else ""
         marked = marked or bool(mark)
-        table.add_row(cell(m.label + mark), cell(format_time(m.median, hw, unit), style),
-                      "n/a" if ci is None else ci_range(ci, hw, unit), vs, speedup_ci, cell(verdict_words(v, lang)))
+        row: list[Any] = [cell(m.label + mark), cell(format_time(m.median, hw, unit), style),
+               "n/a" if ci is None else ci_range(ci, hw, unit), vs, speedup_ci, cell(verdict_words(v, lang))]
+        if c.compiled:
+            row += compile_cells(c, m, lang)
+        table.add_row(*row)
     if marked:
         table.caption = word("mark_caption", lang)
     return table
+
+
+def compile_cells(c: "Comparison", m: "Measurement", lang: str = "en") -> list[str]:
+    """A candidate's compile time before sampling (torch's accounting, with the cache's state) and the
+    calls until compiling pays for itself against the baseline (:meth:`Comparison.break_even`)."""
+    if m.compiled is None or not m.compiled.compiles:
+        return ["", ""]
+    compile_s = f"{m.compiled.first_s:.2f} s"
+    if m.compiled.cache in ("cold", "warm"):
+        compile_s += f" ({word('cache_' + m.compiled.cache, lang)})"
+    calls = c.break_even(m.label)
+    if calls is None:
+        return [compile_s, ""]
+    return [compile_s, word("never_pays", lang) if math.isinf(calls) else f"{math.ceil(calls):,}"]
 
 
 def point_issues(m: "Measurement", lang: str = "en") -> list[str]:

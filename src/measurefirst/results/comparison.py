@@ -93,6 +93,21 @@ class Comparison(ResultBase):
     def verdict(self, label: str) -> Verdict:
         return self.verdicts[self.labels.index(label)]
 
+    @property
+    def compiled(self) -> bool:
+        """Whether any candidate compiled (then the table shows compile time and the break-even)."""
+        return any(m.compiled is not None and m.compiled.compiles for m in self.measurements)
+
+    def break_even(self, label: str) -> float | None:
+        """Calls until compiling ``label`` pays for itself against the baseline: its compile time before
+        sampling (torch's accounting) over the time it saves per call (the baseline's median less its
+        own). ``inf`` when it is not faster; ``None`` when it did not compile or is the baseline."""
+        m = self[label]
+        if label == self.baseline or m.compiled is None or not m.compiled.compiles:
+            return None
+        saved = self[self.baseline].median - m.median
+        return m.compiled.first_s / saved if saved > 0 else math.inf
+
     def __repr__(self) -> str:
         parts = ", ".join(f"{v.label}: {v.words()}" for v in self.verdicts if v.verdict != "baseline")
         return f"<Comparison vs {self.baseline!r}: {parts}; {len(self.orders)} rounds>"

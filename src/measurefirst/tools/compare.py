@@ -263,14 +263,15 @@ def block_sizes(sample_ns: Sequence[float], block_time: float) -> list[int]:
     return out
 
 
-def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]]
-               ) -> list[tuple[str, Callable[[], object]]]:
+def _normalize(candidates: Mapping[str, Callable[[], object]] | Sequence[tuple[str, Callable[[], object]]],
+               least: int = 2) -> list[tuple[str, Callable[[], object]]]:
     if not isinstance(candidates, (Mapping, list, tuple)):
         raise TypeError("candidates must be a mapping {label: callable} or a list of (label, callable) pairs, "
                         f"such as {{'manual': f, 'fused': g}}; got {type(candidates).__name__}")
     items = list(candidates.items()) if isinstance(candidates, Mapping) else list(candidates)
-    if len(items) < 2:
-        raise ValueError("compare() needs at least two candidates, e.g. {'manual': f, 'fused': g}")
+    if len(items) < least:
+        raise ValueError("compare() needs at least two candidates, e.g. {'manual': f, 'fused': g} (or one, with "
+                         "compile=...: eager against compiled)")
     seen: set[str] = set()
     out = []
     for item in items:
@@ -304,6 +305,8 @@ def compare(
     cold_cache: bool = False,
     timer: str | Timer = "auto",
     discard_preempted: bool = True,
+    compile: bool | str | Sequence[str] = False,
+    compile_limit: float = defaults.COMPILE_LIMIT_S,
 ) -> Comparison:
     """Compare labelled callables interleaved, and say which is faster and by how much.
 
@@ -317,11 +320,16 @@ def compare(
         block_time: seconds per block (one candidate's turn in a round).
         order: ``"abba"`` (forwards and backwards in turn) or ``"shuffle"`` (seeded).
         setup, cold_cache, timer, discard_preempted, device: as in :func:`~measurefirst.benchmark`.
+        compile: True, a torch.compile mode, or several: each candidate is also timed compiled in each
+            mode (``f (compiled)``, ``f (compiled: max-autotune)``), interleaved with the eager ones; the
+            table then shows each one's compile time and the calls until compiling pays for itself
+            against the baseline. Compiling is kept off the budget whatever the candidate (see
+            :mod:`measurefirst.measure.compiling`). compile_limit: as in :func:`~measurefirst.benchmark`.
 
     Raises BenchmarkError (with the failing candidate's label and ``.partial``: the comparison so
     far) when a candidate raises, and :class:`~measurefirst.measure.engine.Interrupted` on Ctrl-C.
     """
-    items = _normalize(candidates)
+    items = _with_compiled(_normalize(candidates, 1 if compile not in (False, None, ()) else 2), compile)
     labels = [label for label, _ in items]
     base = labels[0] if baseline is None else baseline
     if base not in labels:
@@ -335,7 +343,7 @@ def compare(
             or not block_time > 0):
         raise ValueError(f"block_time must be a positive, finite number of seconds such as 0.005; got {block_time!r}")
     opts = Options(precision=precision, budget=budget, min_time=min_time, cold_cache=cold_cache,
-                   discard_preempted=discard_preempted)
+                   discard_preempted=discard_preempted, compile_limit=compile_limit)
     check_timer(timer)
     colds: list[float | None] = [None] * len(items)
     cold_compiles: list[list[CompileEvent]] = []
@@ -364,6 +372,22 @@ def compare(
               for i, (label, fn) in enumerate(items)]
     session = _Session(states, labels.index(base), the_timer, opts, colds, min_rounds, block_time, order, seed)
     return session.run()
+
+
+def _with_compiled(items: list[tuple[str, Callable[[], object]]], compile: bool | str | Sequence[str]
+                   ) -> list[tuple[str, Callable[[], object]]]:
+    """The candidates, each followed by its compiled variant in each mode ``compile`` asks for."""
+    from ..measure import compiling
+
+    asked = [compile] if isinstance(compile, (bool, str)) or compile is None else list(compile)
+    modes = [m for m in (compiling.check_compile(a) for a in asked) if m is not None]
+    if len(set(modes)) != len(modes):
+        raise ValueError(f"compile names a mode twice: {', '.join(modes)}")
+    out = []
+    for label, fn in items:
+        out.append((label, fn))
+        out += [(compiling.compiled_label(label, mode), compiling.compiled(fn, mode)) for mode in modes]
+    return out
 
 
 class Clock(Protocol):
@@ -442,16 +466,18 @@ class _Session:
         for i, st in enumerate(self.states):
             self.current = i
             self._report(i, 0)
+            self._share_compiles()
             st.warm_up(self.colds[i])  # every candidate's first call is timed, even past the deadline
             number = st.calibrate(overhead)
             if not st.past_deadline():
                 st.prepare()
             assert st.calibration is not None
             sample_ns.append(max(st.calibration.per_call_estimate_ns * number + overhead, 1.0))
+        self._share_compiles()
         if self.states[-1].past_deadline():
             return self._one_round_at_deadline()
         per_block = block_sizes(sample_ns, self.block_time)
-        deadline = self.t_begin + opts.budget * 1e9
+        deadline = self._deadline()
         start = self.timer.now_ns()
         for st in self.states:
             st.phase = "sampling"
@@ -474,6 +500,7 @@ class _Session:
             self.orders.append(order)
             rounds = r + 1
             now = self.timer.now_ns()
+            deadline = self._deadline()  # a recompile while sampling moves it
             if rounds >= next_check:
                 verdicts = self._verdicts()
                 # min_time guards against a verdict drawn inside one stretch of load; a difference
@@ -488,6 +515,21 @@ class _Session:
                 verdicts = self._verdicts()
                 met = all(settled(v, opts.precision) for v in verdicts)
                 return self._result(Stop("budget", met, opts.precision, (now - start) / 1e9), True)
+
+    def _compiling_ns(self) -> float:
+        return sum(float(getattr(st, "compile_ns", 0.0)) for st in self.states)
+
+    def _share_compiles(self) -> None:
+        """The candidates share one budget, and none of their compiling is charged to it (see
+        :mod:`measurefirst.measure.compiling`): each one's deadline moves by the others' compiles too."""
+        total = self._compiling_ns()
+        for st in self.states:
+            if hasattr(st, "off_budget_ns"):
+                st.off_budget_ns = total - float(st.compile_ns)
+
+    def _deadline(self) -> float:
+        self._share_compiles()
+        return self.t_begin + self.opts.budget * 1e9 + self._compiling_ns()
 
     def _one_round_at_deadline(self) -> Comparison:
         """The budget ran out before sampling began: each candidate's last timed call is its one sample, in
