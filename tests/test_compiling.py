@@ -104,6 +104,36 @@ def test_the_compile_record_survives_json():
         Measurement.from_dict(bad)
 
 
+def test_fresh_processes_show_the_first_compile_beside_the_next_ones():
+    """processes=K with compile=: the workers share an inductor cache made empty for the call; merged, the
+    record keeps each process's compile, and the note says cold then warm (the arithmetic, on two
+    simulated processes; a real one runs in the serial phase)."""
+    from measurefirst.measure.workers import merge
+
+    runs = []
+    for seed, (compile_ns, hit) in enumerate(((18e9, False), (3e9, True))):
+        w = SimWorld(call_ns=CALL, noise=0.01, seed=seed)
+        first = [True]
+
+        def f() -> None:
+            if first[0]:
+                first[0] = False
+                w.advance(compile_ns)
+                w.compile_log.events.append(CompileEvent(compile_ns / 1e9, "f", "m.py:1", hits=int(hit),
+                                                         misses=int(not hit)))
+            w.call(CALL)
+
+        runs.append(mf.benchmark(f, timer=w.timer(), budget=1, device="cpu"))
+    m = merge(runs, budget=2.0)
+    assert m.compiled is not None and m.compiled.per_process == ((18.0, "cold"), (3.0, "warm"))
+    assert m.compiled.cache == "mixed" and m.compiled.calls_s == pytest.approx(21.0, rel=1e-3)
+    (note,) = [f for f in m.findings if f.code == "compiled"]
+    line = finding_line(note)
+    assert "18.00 s in the first (inductor's cache cold), 3.00 s in the next (cache warm)" in line
+    assert "18.00 秒" in finding_line(note, "zh")
+    assert Measurement.from_dict(json.loads(json.dumps(m.to_dict()))).compiled == m.compiled
+
+
 def test_cache_state_reads_hits_and_misses():
     def c(*events: CompileEvent) -> Compiled:
         return Compiled(1.0, events)
@@ -158,6 +188,26 @@ def test_torchs_metrics_read_as_events():
     # nothing compiled in a process where the compiler was never loaded: no reading at all
     log = TorchCompileLog()
     assert log.since(log.mark()) == []
+
+
+@pytest.mark.realclock
+def test_a_cold_and_a_warm_compile_in_two_fresh_processes(tmp_path: Path):
+    """benchmark(f, compile=True, processes=2): the first worker compiles with an empty inductor cache,
+    the second on the cache the first filled."""
+    (tmp_path / "gelu_mod.py").write_text("import torch\nX = torch.randn(4096)\n\n"
+                                          "def f():\n    return torch.nn.functional.gelu(X) * 2 + 1\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        import gelu_mod
+
+        m = mf.benchmark(gelu_mod.f, compile=True, processes=2, device="cpu", budget=2)
+    finally:
+        sys.path.remove(str(tmp_path))
+    assert m.label == "f (compiled)"
+    assert m.compiled is not None
+    (cold, c0), (warm, c1) = m.compiled.per_process
+    assert (c0, c1) == ("cold", "warm") and cold > warm > 0
+    assert m.median < 0.01 * warm
 
 
 @pytest.mark.realclock

@@ -16,6 +16,10 @@ EXPECTED = {
     "compare_gelu.py": [r"fused: .* manual — (time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\)|CI n/a), "
                         r"\d+ interleaved rounds",
                         r"speed-up \d+\.\d\dx, verdict: (faster|slower|no difference|undecided)"],
+    "compile_gelu.py": [r"manual, compiled: .* manual — (time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\)|CI n/a), "
+                        r"\d+ interleaved rounds",
+                        r"compiled: \d+ graph\(s\) in \d+\.\d\d s \((cold|warm|mixed|none) cache\); pays off after "
+                        r"(never|[\d,]+ calls)"],
     "count_instructions.py": [r"(python_loop: [\d,]+ instructions per call .*\[cpu, (perf|callgrind)\]"
                               r"|no instruction counter on this machine: .+)"],
     "distributed_ranks.py": [r"rank 0: median [\d.]+ us", r"all_reduce +1K +256 +float32 .*"],
@@ -41,7 +45,12 @@ def test_every_example_has_expectations():
     assert sorted(EXPECTED) == [p.name for p in EXAMPLES]
 
 
-@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+#: examples that compile with inductor (a C++ build): run in the serial phase, where a slow compile slows nothing else
+SERIAL = {"compile_gelu.py"}
+
+
+@pytest.mark.parametrize("path", [pytest.param(p, marks=pytest.mark.realclock) if p.name in SERIAL else p
+                                  for p in EXAMPLES], ids=[p.name for p in EXAMPLES])
 def test_example_runs(path, capsys):
     runpy.run_path(str(path), run_name="__main__")
     out = capsys.readouterr().out

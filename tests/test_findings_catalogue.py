@@ -144,6 +144,8 @@ EXAMPLES = [
     found("compiled", 29.9, graphs=1, breaks=0, cache="cold", calls_s=30.1, cold_ns=30.1e9, median_ns=16600.0),
     found("compiled", 5.5, graphs=1, breaks=0, cache="warm", calls_s=5.6, cold_ns=5.6e9, median_ns=16600.0),
     found("compiled", 0.4, graphs=2, breaks=1, cache="none", calls_s=0.5, cold_ns=0.5e9, median_ns=16600.0),
+    found("compiled", 18.0, graphs=1, breaks=0, cache="cold", calls_s=21.2, processes=2, next_s=2.91,
+          next_cache="warm", median_ns=16600.0),
     found("recompiled", 1, reason="tensor 'x' size mismatch at index 0. expected 4096, actual 4097",
           where="model.py:3", seconds=2.1, resampled=1),
     found("near_resolution", 0.05, threshold=0.002, sample_ns=600.0, resolution_ns=30.0),

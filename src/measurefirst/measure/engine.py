@@ -1083,7 +1083,9 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
             :mod:`measurefirst.measure.compiling`).
         compile_limit: seconds of calls that compiled, in all, before the run stops with an error naming
             this option (default 1800).
-        processes: measure in this many fresh interpreters, one after the other, each with ``budget /
+        processes: measure in this many fresh interpreters (with ``compile=``: each compiles ``fn``, all on an
+            inductor cache made empty for the call, so the first shows a cold compile and the next ones a
+            warm one: ``m.compiled.per_process``), one after the other, each with ``budget /
             processes`` of the budget (their start-up not counted), merged into one Measurement whose
             run-to-run spread comes from the processes (source ``"processes"``); ``fn`` (and ``setup``)
             must be module-level functions (see :mod:`measurefirst.measure.workers`).
@@ -1113,13 +1115,14 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
     mode = compiling.check_compile(call["compile"])
     if mode is not None:
         label = label if call["label"] else compiling.compiled_label(label, mode)
-        fn = compiling.compiled(fn, mode)
-    if call["processes"] is not None:
+    if call["processes"] is not None:  # each worker compiles fn itself, on a fresh inductor cache they share
         from . import workers
 
         return _with_profile(workers.run(fn, call["processes"], opts, label=label, device=device, setup=setup,
                                          timer=timer, reference=call["reference"], failed=BenchmarkError,
-                                         interrupted=Interrupted), call["noise_profile"], timer)
+                                         interrupted=Interrupted, compile=mode), call["noise_profile"], timer)
+    if mode is not None:
+        fn = compiling.compiled(fn, mode)
     cold_compiles: list[list[CompileEvent]] = []
     dev, the_timer, cold_ns, notes = _device_and_timer(fn, setup, device, timer, label, cold_compiles)
     if opts.cuda_graph and setup is not None:
@@ -1168,9 +1171,6 @@ def _checked_call(fn: object, count: object, options: BenchmarkOptions) -> Bench
     if count is not None and call["processes"] is not None:
         raise ValueError(f"count={count!r} already counts in a fresh process; drop processes=...")
     compiling.check_compile(call["compile"])
-    if call["compile"] not in (False, None) and call["processes"] is not None:
-        raise ValueError("compile= wraps the function in this process; with processes=..., compile inside the "
-                         "module-level function instead")
     return call
 
 

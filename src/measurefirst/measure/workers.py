@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .counting import main_reference
-from ..results.kinds import Measurement, RunToRun, Stop, spread_from_medians
+from ..results.kinds import Compiled, Measurement, RunToRun, Stop, spread_from_medians
 
 if TYPE_CHECKING:  # pragma: no cover
     from .options import Options
@@ -78,8 +78,10 @@ def pickled(obj: Any, what: str) -> bytes:
 
 def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str, device: Any,
         setup: Callable[[], object] | None, timer: Any, reference: Any, failed: Callable[..., Exception],
-        interrupted: Callable[[Measurement | None], BaseException]) -> Measurement:
+        interrupted: Callable[[Measurement | None], BaseException], compile: str | None = None) -> Measurement:
     """Measure ``fn`` in ``processes`` fresh interpreters and merge (see the module docstring).
+    ``compile``: a torch.compile mode each worker compiles ``fn`` with, all of them on one inductor cache
+    made empty for this call: the first process's compile is a cold one, the next ones' warm.
     ``failed(message, label=, phase=, index=, partial=)`` and ``interrupted(partial)`` make the errors
     raised (the engine's ``BenchmarkError`` and ``Interrupted``: passed in, so that this module does not
     import the engine)."""
@@ -91,7 +93,7 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
     options = {f.name: getattr(opts, f.name) for f in fields(opts)}
     options["budget"] = opts.budget / k
     kwargs = {**options, "label": label, "device": str(device), "timer": timer,
-              "setup": setup, "reference": reference}
+              "setup": setup, "reference": reference, "compile": compile or False}
     if setup is not None:
         pickled(setup, "setup")
     if callable(reference):
@@ -107,12 +109,14 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
                "fn": fn_bytes, "kwargs": kw_bytes, "threads": int(torch.get_num_threads())}
     done: list[Measurement] = []
     work = Path(tempfile.mkdtemp(prefix="measurefirst-workers-"))
+    env = {"TORCHINDUCTOR_CACHE_DIR": str(work / "inductor-cache")} if compile else {}
+    grace = WORKER_GRACE_S + (opts.compile_limit if compile else 0.0)
     try:
         for i in range(k):
             result = work / f"result-{i}.json"
             (work / "payload.pkl").write_bytes(pickle.dumps({**payload, "result": str(result)}))
             try:
-                code, tail = _spawn(work / "payload.pkl", timeout=opts.budget / k + WORKER_GRACE_S)
+                code, tail = _spawn(work / "payload.pkl", timeout=opts.budget / k + grace, env=env)
             except KeyboardInterrupt as exc:
                 raise interrupted(merge(done, budget=opts.budget, complete=False) if done else None) from exc
             text = result.read_text(encoding="utf-8") if result.exists() else ""
@@ -132,22 +136,22 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
     return merge(done, budget=opts.budget)
 
 
-def child_env() -> dict[str, str]:
-    """The environment of a worker process: this one's, with this package first on ``PYTHONPATH`` (so
-    that ``python -m measurefirst.measure._worker`` runs this very package)."""
-    env = dict(os.environ)
+def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment of a worker process: this one's (and ``extra``), with this package first on
+    ``PYTHONPATH`` (so that ``python -m measurefirst.measure._worker`` runs this very package)."""
+    env = {**os.environ, **(extra or {})}
     src = str(Path(__file__).resolve().parent.parent)
     env["PYTHONPATH"] = os.pathsep.join([src, *[p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]])
     return env
 
 
-def run_worker(args: Sequence[str], timeout: float) -> tuple[int, str, str]:
+def run_worker(args: Sequence[str], timeout: float, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     """Run ``python -m measurefirst.measure._worker ARGS`` in a fresh interpreter to its end: its exit status, its
     stdout and its stderr. Killed on Ctrl-C or after ``timeout`` seconds (then the exception goes on): a
     worker never outlives the call. :func:`benchmark_in_processes` and the noise profile's processes
     (:func:`measurefirst.measure.noise.measure_profile`) run through it."""
     cmd = [sys.executable, "-m", "measurefirst.measure._worker", *args]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), text=True,
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(env), text=True,
                             errors="replace")
     try:
         out, err = proc.communicate(timeout=timeout)
@@ -158,9 +162,9 @@ def run_worker(args: Sequence[str], timeout: float) -> tuple[int, str, str]:
     return proc.returncode, out, err
 
 
-def _spawn(payload: Path, timeout: float) -> tuple[int, str]:
+def _spawn(payload: Path, timeout: float, env: dict[str, str] | None = None) -> tuple[int, str]:
     """Run one worker to its end; its exit status and the tail of its stderr."""
-    code, _, err = run_worker(["bench", str(payload)], timeout)
+    code, _, err = run_worker(["bench", str(payload)], timeout, env)
     return code, err.strip()[-STDERR_TAIL_CHARS:]
 
 
@@ -210,7 +214,22 @@ def merge(ms: Sequence[Measurement], *, budget: float | None = None, complete: b
         discard_preempted=first.discard_preempted, synced_ns=_concat(ms, "synced_ns", None),
         reference=None, run_to_run=process_spread(medians) if k > 1 else first.run_to_run,
         repeats=tuple(m.n_samples for m in ms) if k > 1 else first.repeats,
+        compiled=_compiled(ms),
     )
+
+
+def _compiled(ms: Sequence[Measurement]) -> Compiled | None:
+    """The compiles of fresh processes in one record: their events in process order, and each process's
+    compile before sampling with its cache's state (``per_process``)."""
+    parts = [m.compiled for m in ms]
+    if all(c is None for c in parts):
+        return None
+    if len(ms) == 1:
+        return parts[0]
+    return Compiled(calls_s=sum(c.calls_s for c in parts if c is not None),
+                    events=tuple(e for c in parts if c is not None for e in c.events),
+                    resampled=sum(c.resampled for c in parts if c is not None),
+                    per_process=tuple((c.first_s, c.cache) if c is not None else (0.0, "none") for c in parts))
 
 
 __all__ = ["run", "merge", "process_spread", "pickled", "refusal", "check_processes"]

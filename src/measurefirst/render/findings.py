@@ -158,6 +158,13 @@ FINDING_WORDS: Words = {
                               "from the samples and the budget",
                               "采样前 torch.compile 编译了 {graphs} 个图，用时 {value:.2f} 秒，命中 inductor 的缓存"
                               "（冷编译更久）；编译所在的调用不计入样本和预算"),
+    "compiled.message.processes": ("torch.compile compiled {graphs} graph(s) before sampling in each of {processes} "
+                                   "fresh processes: {value:.2f} s in the first (inductor's cache {cache}), {next_s:.2f} "
+                                   "s in the next (cache {next_cache}); the calls that compiled are apart from the "
+                                   "samples and the budget",
+                                   "在 {processes} 个全新进程中，采样前 torch.compile 各编译了 {graphs} 个图：第一个进程用时 "
+                                   "{value:.2f} 秒（inductor 缓存：{cache}），之后的进程 {next_s:.2f} 秒（缓存：{next_cache}）；"
+                                   "编译所在的调用不计入样本和预算"),
     "compiled.message": ("torch.compile compiled {graphs} graph(s) in {value:.2f} s before sampling; the calls that "
                          "compiled are apart from the samples and the budget",
                          "采样前 torch.compile 编译了 {graphs} 个图，用时 {value:.2f} 秒；编译所在的调用不计入样本和预算"),
@@ -650,7 +657,8 @@ FINDING_WORDS: Words = {
 #: Which variant of a part a finding reads (a key suffix such as ``.cpu``), from its context.
 _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "precision_not_met": lambda f: "undefined" if f.value is None else "",
-    "compiled": lambda f: str(f.context.get("cache")) if f.context.get("cache") in ("cold", "warm") else "",
+    "compiled": lambda f: ("processes" if f.context.get("processes") else
+                           str(f.context.get("cache")) if f.context.get("cache") in ("cold", "warm") else ""),
     "fixed_count_cut": lambda f: str(f.context.get("count")),
     "no_noise_profile": lambda f: str(f.context.get("source")),
     "speed_modes": lambda f: "stretches" if f.context.get("stretches") else "alternating",

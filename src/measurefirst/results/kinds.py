@@ -166,6 +166,8 @@ class Imported:
                 "format_version": self.format_version}
 
 
+#: The states of inductor's cache over a run (:attr:`Compiled.cache`).
+COMPILE_CACHES = ("cold", "warm", "mixed", "none")
 #: The phases of a run a compile can fall in (the engine's phase names).
 COMPILE_PHASES = ("cold call", "warm-up", "calibration", "sampling", "CUDA graph capture", "")
 
@@ -205,6 +207,9 @@ class Compiled:
     calls_s: float
     events: tuple[CompileEvent, ...]
     resampled: int = 0
+    #: measured in fresh processes (``processes=K``): each one's compile before sampling and its cache's
+    #: state, in process order (with ``compile=``, the first starts from an empty inductor cache)
+    per_process: tuple[tuple[float, str], ...] = ()
 
     @property
     def compiles(self) -> tuple[CompileEvent, ...]:
@@ -246,9 +251,12 @@ class Compiled:
         return "warm" if hits else "cold" if misses else "none"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"calls_s": self.calls_s, "resampled": self.resampled, "seconds": self.seconds,
-                "graphs": self.graphs, "breaks": self.breaks, "cache": self.cache,
-                "events": [asdict(e) for e in self.events]}
+        d = {"calls_s": self.calls_s, "resampled": self.resampled, "seconds": self.seconds,
+             "graphs": self.graphs, "breaks": self.breaks, "cache": self.cache,
+             "events": [asdict(e) for e in self.events]}
+        if self.per_process:
+            d["per_process"] = [[s, c] for s, c in self.per_process]
+        return d
 
 
 @dataclass(frozen=True)
@@ -1001,8 +1009,15 @@ def _compiled(v: Any, path: str) -> Compiled | None:
                                 runtime=_opt_bool(e, "runtime", ep, False), failed=_opt_str(e, "failed", ep, ""),
                                 phase=phase, call=None if call is None else _int(call, f"{ep}.call", 0),
                                 break_reason=_opt_str(e, "break_reason", ep, "")))
+    per = d.get("per_process") or []
+    if not isinstance(per, list) or not all(isinstance(x, list) and len(x) == 2 and isinstance(x[1], str)
+                                            and x[1] in COMPILE_CACHES for x in per):
+        raise ValueError(f"{path}.per_process must be a list of [seconds, cache] pairs (cache one of "
+                         f"{', '.join(COMPILE_CACHES)}); got {_short(per)}")
     return Compiled(calls_s=float(_num(d.get("calls_s"), f"{path}.calls_s", minimum=0.0)), events=tuple(out),
-                    resampled=_int(d.get("resampled", 0), f"{path}.resampled", 0))
+                    resampled=_int(d.get("resampled", 0), f"{path}.resampled", 0),
+                    per_process=tuple((float(_num(x[0], f"{path}.per_process[{i}][0]", minimum=0.0)), x[1])
+                                      for i, x in enumerate(per)))
 
 
 def _repeats(v: Any, n: int, path: str) -> tuple[int, ...] | None:
@@ -1097,7 +1112,13 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
         out.append(cold)
     if c is not None and c.compiles:
         first = [e for e in c.compiles if e.phase != "sampling"]
-        if first:
+        if first and len(c.per_process) >= 2:  # fresh processes: the first one's compile beside the next ones'
+            (s0, c0), rest = c.per_process[0], c.per_process[1:]
+            out.append(found("compiled", s0, graphs=sum(1 for e in first if not e.failed) // len(c.per_process),
+                             breaks=sum(e.breaks for e in first), cache=c0, calls_s=c.calls_s,
+                             processes=len(c.per_process), next_s=float(np.median([x for x, _ in rest])),
+                             next_cache=rest[0][1], median_ns=s.median * 1e9))
+        elif first:
             out.append(found("compiled", c.first_s, graphs=sum(1 for e in first if not e.failed),
                              breaks=sum(e.breaks for e in first), cache=c.cache, calls_s=c.calls_s,
                              cold_ns=None if m.warmup is None else m.warmup.cold_ns, median_ns=s.median * 1e9))
