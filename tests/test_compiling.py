@@ -66,6 +66,18 @@ def test_a_recompile_while_sampling_is_named_and_its_sample_taken_again():
     assert "expected 4096, actual 4097" in line and "dynamic=True" in line and "mark_dynamic" in line
 
 
+def test_fail_on_recompile_refuses_to_measure_through_one():
+    w = SimWorld(call_ns=CALL, noise=0.01, compile_ns=5e9, recompile_at=8000, recompile_ns=2e9, seed=1)
+    with pytest.raises(BenchmarkError, match=r"during sampling, torch.compile compiled again while sampling "
+                                             r"\(tensor 'x' size mismatch.*fail_on_recompile=True refuses") as info:
+        mf.benchmark(w.function(), timer=w.timer(), budget=3, device="cpu", fail_on_recompile=True)
+    assert info.value.partial is not None and info.value.partial.n_samples > 0  # what was measured is kept
+    # the first compile (before sampling) is no recompile: the strict run measures it apart as usual
+    w = SimWorld(call_ns=CALL, noise=0.01, compile_ns=5e9, seed=1)
+    m = mf.benchmark(w.function(), timer=w.timer(), budget=1, device="cpu", fail_on_recompile=True)
+    assert m.compiled is not None and m.median == pytest.approx(CALL / 1e9, rel=0.01)
+
+
 def test_a_recompile_in_warm_up_is_no_step_of_its_curve():
     w = SimWorld(call_ns=CALL, compile_ns=5e9, recompile_at=20, recompile_ns=3e9, seed=2)
     m = mf.benchmark(w.function(), timer=w.timer(), budget=2, device="cpu")

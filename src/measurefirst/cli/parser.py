@@ -389,6 +389,10 @@ def _compiling(p: argparse.ArgumentParser, *, several: bool) -> None:
         p.add_argument("--compile", nargs="?", choices=MODES, const="default", default=None, metavar="MODE",
                        help="time the target compiled with torch.compile (MODE: one of "
                             f"{', '.join(MODES)}; default mode alone); the compile is shown apart, off the budget")
+    if not several:
+        p.add_argument("--fail-on-recompile", action="store_true",
+                       help="refuse to measure through a recompile while sampling (torch's fail_on_recompile stance) "
+                            "instead of taking the sample again")
     p.add_argument("--compile-limit", type=_seconds, default=D.COMPILE_LIMIT_S, metavar="SECONDS",
                    help="seconds of calls that compiled, in all, before the run stops (they are kept off the budget; "
                         f"default {D.COMPILE_LIMIT_S:g})")

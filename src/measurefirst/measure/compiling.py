@@ -25,10 +25,11 @@ is read instead of torch's.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from dataclasses import replace
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Protocol, Sequence
 
 from ..results.kinds import CompileEvent
 
@@ -152,6 +153,30 @@ def log_for(timer: object) -> CompileLog:
     """The compile log that goes with ``timer``: a simulated world's own, else torch's."""
     log = getattr(timer, "compile_log", None)
     return log if log is not None else _TORCH
+
+
+class RecompileRefused(RuntimeError):
+    """A recompile while sampling, with ``fail_on_recompile=True``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"torch.compile compiled again while sampling ({reason or 'no reason given'}), and "
+                         f"fail_on_recompile=True refuses to measure through it; compile with dynamic=True, mark the "
+                         f"varying dimension with torch._dynamo.mark_dynamic, or keep the inputs' shapes fixed")
+        self.reason = reason
+
+
+@contextlib.contextmanager
+def failing_on_recompile(on: bool) -> Iterator[None]:
+    """torch's own ``fail_on_recompile`` stance inside the block, when ``on`` and torch's compiler is
+    loaded (its error then names the guard); nothing otherwise (a simulated compiler: the engine refuses
+    after the fact, :class:`RecompileRefused`)."""
+    compiler = sys.modules.get("torch.compiler")
+    stance = getattr(compiler, "set_stance", None) if on and "torch._dynamo" in sys.modules else None
+    if stance is None:
+        yield
+        return
+    with stance("fail_on_recompile"):
+        yield
 
 
 class CompileLimit(RuntimeError):

@@ -69,7 +69,7 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, TypedDict, o
 import torch
 
 from . import compiling, defaults, progress, stats
-from .compiling import CompileLimit
+from .compiling import CompileLimit, RecompileRefused
 from ..results.errors import BudgetError
 from .devices import (
     DeviceLike,
@@ -325,6 +325,8 @@ class Sampler:
             return False
         self.compiles.extend((self.phase, self.index, e) for e in events)
         self.compile_ns += elapsed_ns
+        if self.opts.fail_on_recompile and self.phase == "sampling":
+            raise RecompileRefused(next((e.reason for e in events if e.reason), ""))
         if self.compile_ns > self.opts.compile_limit * 1e9:
             raise CompileLimit(self.compile_ns / 1e9, self.opts.compile_limit, len(self.compiles))
         return True
@@ -811,13 +813,14 @@ def measure(fn: Callable[[], object], timer: Timer, opts: Options, *, label: str
         if state.past_deadline():
             return state.result(state.stop_at_deadline(), complete=True)
         state.prepare()
-        stop = state.sample_until_stop()
+        with compiling.failing_on_recompile(opts.fail_on_recompile):
+            stop = state.sample_until_stop()
         return state.result(stop, complete=True)
     except KeyboardInterrupt as exc:
         raise Interrupted(state.partial("interrupted")) from exc
     except BudgetError:
         raise
-    except CompileLimit as exc:
+    except (CompileLimit, RecompileRefused) as exc:
         raise BenchmarkError(
             f"benchmark {label!r}: during {state.phase}, {exc}",
             label=label, phase=state.phase, index=state.index,
@@ -1011,6 +1014,7 @@ class BenchmarkOptions(TypedDict, total=False):
     reference: bool | Callable[[], object]
     repeats: int | None
     compile_limit: float
+    fail_on_recompile: bool
     compile: bool | str
     processes: int | None
     noise_profile: NoiseProfile | Literal[False] | None
@@ -1083,6 +1087,8 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
             :mod:`measurefirst.measure.compiling`).
         compile_limit: seconds of calls that compiled, in all, before the run stops with an error naming
             this option (default 1800).
+        fail_on_recompile: refuse to measure through a recompile while sampling (torch's own
+            ``fail_on_recompile`` stance; its error names the guard) instead of taking the sample again.
         processes: measure in this many fresh interpreters (with ``compile=``: each compiles ``fn``, all on an
             inductor cache made empty for the call, so the first shows a cold compile and the next ones a
             warm one: ``m.compiled.per_process``), one after the other, each with ``budget /

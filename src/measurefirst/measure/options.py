@@ -32,6 +32,8 @@ class Options:
     repeats: int | None = None
     #: seconds of calls that compiled, in all, before the run stops (they are kept off the budget)
     compile_limit: float = defaults.COMPILE_LIMIT_S
+    #: refuse to measure through a recompile while sampling (torch's "fail_on_recompile" stance)
+    fail_on_recompile: bool = False
 
     @property
     def repeat_count(self) -> int:
@@ -76,7 +78,7 @@ class Options:
                              f"give max_samples >= min_samples")
         if self.repeats is not None and self.repeats > 1 and self.trials is not None:
             raise ValueError("trials=T takes exactly T samples in one run; drop repeats=... (or trials=...)")
-        for name in ("cold_cache", "cuda_graph", "discard_preempted", "stop_early"):
+        for name in ("cold_cache", "cuda_graph", "discard_preempted", "stop_early", "fail_on_recompile"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"{name} must be True or False; got {getattr(self, name)!r}")
         if self.cold_cache and self.number not in (None, 1):
