@@ -320,7 +320,8 @@ def test_quick_advice_only_in_quick_mode_and_once(monkeypatch, lang, quick):
         "pitfalls": demo("pitfalls", lambda lang: demos.mark_lines([("1024x1024", noisy)], lang)),
         "scaling": demo("scaling", lambda lang: demos.fit_lines(_fit(6.0, (5.0, 6.0)), lang)[1]),
         "profiler": demo("profiler", lambda lang: demos.comparison_lines(c, "cpu", lang)[1]),
-        "kernels": demo("kernels", lambda lang: []), "mlp": demo("mlp", lambda lang: [])})
+        "kernels": demo("kernels", lambda lang: []), "mlp": demo("mlp", lambda lang: []),
+        "compile": demo("compile", lambda lang: [])})
     out = []
     demos.run("all", device="cpu", lang=lang, quick=quick, emit=out.append)
     text = "\n".join(out)

@@ -64,6 +64,48 @@ TEXT: Words = {
     "ops": ("ops", "个运算"),
     "kernels": ("kernels", "个核函数"),
     "done": ("Measure first, then optimize.", "先测量，再优化。"),
+    "compile.title": ("Part 6. Compiled code: the first call is the compiler", "第六部分：编译后的代码——第一次调用就是编译器"),
+    "compile.intro": ("Today the biggest one-time cost is torch.compile. The hand-written tanh-GeLU on {numel} elements, "
+                      "compiled: its first call traces it, generates code and builds it. measurefirst reads torch's own "
+                      "account of what it compiled and keeps that call apart from the samples and the budget. The "
+                      "three versions, interleaved:",
+                      "如今最大的一次性开销是 torch.compile。把 {numel} 个元素上手写的 tanh-GeLU 编译：它的第一次调用会追踪代码、"
+                      "生成代码并构建。measurefirst 读取 torch 自己记录的编译信息，把这次调用与样本和预算分开。三个版本交替测量："),
+    "compile.first": ("first call: {graphs} graph(s) compiled in {seconds} s, inductor's cache {cache}; the compiled "
+                      "call after that: {steady}.",
+                      "第一次调用：编译了 {graphs} 个图，用时 {seconds} 秒，inductor 缓存{cache}；此后编译版本每次调用：{steady}。"),
+    "compile.first.none": ("first call: nothing compiled (the compiled code was already there); the compiled call: "
+                           "{steady}.",
+                           "第一次调用：没有编译（编译好的代码已经存在）；编译版本每次调用：{steady}。"),
+    "compile.label": ("compiled GeLU", "编译版 GeLU"),
+    "compile.cache.cold": ("cold (a first compile: code generated and built)", "为冷（首次编译：生成并构建代码）"),
+    "compile.cache.warm": ("warm (the code was loaded, not built)", "为热（代码直接加载，无需构建）"),
+    "compile.cache.mixed": ("partly warm", "部分命中"),
+    "compile.cache.none": ("not consulted", "未被查询"),
+    "compile.times": ("hand-written {manual}, F.gelu {fused}; {verdict}.", "手写版 {manual}，F.gelu {fused}；{verdict}。"),
+    "compile.faster": ("the compiled one is {x:.2f}x as fast as the hand-written one (speed-up 95% CI {lo:.2f}–{hi:.2f})",
+                       "编译版本的速度是手写版本的 {x:.2f} 倍（加速比 95% 置信区间 {lo:.2f}–{hi:.2f}）"),
+    "compile.slower": ("the compiled one takes {x:.2f}x as long as the hand-written one (time ratio 95% CI "
+                       "{lo:.3f}–{hi:.3f})",
+                       "编译版本的耗时是手写版本的 {x:.2f} 倍（时间比 95% 置信区间 {lo:.3f}–{hi:.3f}）"),
+    "compile.same": ("no difference detected between the compiled and the hand-written one",
+                     "编译版本与手写版本之间没有检测到差异"),
+    "compile.undecided": ("undecided between the compiled and the hand-written one after {rounds} round(s)",
+                          "经过 {rounds} 轮，仍无法判断编译版本与手写版本孰快孰慢"),
+    "compile.pays": ("At this size, compiling pays for itself after about {calls} calls (the compile time over the time "
+                     "saved per call).",
+                     "在这个规模下，大约 {calls} 次调用之后编译才回本（编译时间除以每次调用节省的时间）。"),
+    "compile.never": ("Compiled, it is not faster here: at this size the compile never pays for itself.",
+                      "编译后在这里并不更快：在这个规模下，编译永远不会回本。"),
+    "compile.shape": ("A new shape ({n} elements) compiled again: {seconds} s, because a guard failed: {reason}.",
+                      "新的形状（{n} 个元素）又编译了一次：{seconds} 秒，因为守卫条件失败：{reason}。"),
+    "compile.shape.none": ("A new shape ({n} elements) did not compile again here.",
+                           "新的形状（{n} 个元素）在这里没有再次编译。"),
+    "compile.lesson": ("Lesson: the first call of a compiled function is the compiler, and warm-up absorbs it only for "
+                       "the shapes it saw. Time eager and compiled interleaved (measurefirst compare --compile), count "
+                       "the calls until the compile pays off, and let `measurefirst doctor` name the graph breaks.",
+                       "结论：编译后函数的第一次调用就是编译器，预热只能吸收它见过的形状的编译。把 eager 与编译版本交替计时"
+                       "（measurefirst compare --compile），算一算多少次调用后编译才回本，并用 `measurefirst doctor` 找出图中断。"),
     # ---- part 1, chosen from the data ------------------------------------------------------
     "pitfalls.trap1.settled": ("Warm-up settled: per-call time stopped falling after {calls} warm-up call(s).",
                                "预热已稳定：预热 {calls} 次后，每次调用的时间不再下降。"),

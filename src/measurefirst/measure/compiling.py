@@ -135,7 +135,7 @@ def event_of(record: Any) -> CompileEvent:
     return CompileEvent(
         seconds=max(seconds, 0.0), name=name,
         where=f"{filename}:{line}" if filename and line else f"line {line}" if line else filename,
-        reason=str(getattr(record, "recompile_reason", None) or "").strip(),
+        reason=re.sub(r"^\d+/\d+: ", "", str(getattr(record, "recompile_reason", None) or "").strip()),
         breaks=breaks,
         # a hit of AOTAutograd's cache skips inductor (no FX-graph lookup at all); a miss there with an FX-graph
         # hit is still mostly warm: the code generation and the C++/Triton build are what a cold cache pays

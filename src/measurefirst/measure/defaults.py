@@ -62,7 +62,7 @@ STEP_DTYPES = ("fp32", "bf16", "fp16")
 
 # ---- the lecture (the languages and the report's themes: measurefirst.render.words.LANGS, THEMES) --------
 #: The lecture's demonstrations, in order (``measurefirst demo``).
-DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp")
+DEMOS = ("pitfalls", "scaling", "profiler", "kernels", "mlp", "compile")
 
 # ---- the results store ------------------------------------------------------------------------------
 #: ``measurefirst runs`` and ``history`` show this many runs, the latest, unless told otherwise (``-n``,
