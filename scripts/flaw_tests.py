@@ -15,8 +15,8 @@ HERE = pathlib.Path(__file__).resolve().parent.parent
 # (what the flaw was, file, the fixed code, the flawed code, the tests that guard it)
 FLAWS = [
  ("setup after flush (old order)", "src/measurefirst/measure/engine.py",
-  "        self._set_up()\n        r = self.timer.time(self.run, self.flush)",
-  "        if self.flush is not None:\n            self.flush()\n        self._set_up()\n        r = self.timer.time(self.run, None)", "cold_cache_sets_up"),
+  "            self._set_up()\n            self._compile_mark = self.compile_log.mark()\n            r = self.timer.time(self.run, self.flush)",
+  "            if self.flush is not None:\n                self.flush()\n            self._set_up()\n            self._compile_mark = self.compile_log.mark()\n            r = self.timer.time(self.run, None)", "cold_cache_sets_up"),
  ("flush exactly the L2", "src/measurefirst/measure/engine.py", "    return FLUSH_FACTOR * last_level_cache_bytes(device)", "    return last_level_cache_bytes(device)", "flush_is_twice"),
  ("synchronize between flush and start event", "src/measurefirst/measure/timers.py", "        if prelude is not None:\n            prelude()\n        self._record(self._start)", "        if prelude is not None:\n            prelude()\n        self._sync()\n        self._record(self._start)", "cold_cache_sets_up or flush_is_twice"),
  ("overhead probe without a launch", "src/measurefirst/measure/engine.py", "        probe = self.timer.probe()", "        probe = lambda: None", "overhead_probe"),

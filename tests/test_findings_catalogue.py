@@ -176,6 +176,7 @@ EXAMPLES = [
           breaks=[{"where": "model.py:4", "reason": "Failed to trace builtin operator"}]),
     found("data_starvation", 0.31),
     found("recompile_during_timing", 2),
+    found("recompile_during_timing", 1, reason="tensor 'x' size mismatch at index 0. expected 64, actual 48"),
     found("compile_time", 14.237),
     found("cudnn_benchmark_varying_shapes", 5),
     found("peak_memory_phase", phase="optimizer", peak_bytes=1536 * 2**20),

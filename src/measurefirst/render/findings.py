@@ -396,6 +396,9 @@ FINDING_WORDS: Words = {
                             "使用 DataLoader 的 num_workers、pin_memory=True 和 non_blocking 拷贝，或在计算时预取下一批"),
     "recompile_during_timing.title": ("recompiles while timed", "计时期间重编译"),
     "recompile_during_timing.message": ("{value:.0f} graph(s) compiled after warm-up", "预热后又编译了 {value:.0f} 个图"),
+    "recompile_during_timing.message.reason": ("{value:.0f} graph(s) compiled after warm-up, the first because a guard "
+                                               "failed: {reason}",
+                                               "预热后又编译了 {value:.0f} 个图，第一次是因为守卫条件失败：{reason}"),
     "recompile_during_timing.why": ("A recompilation inside the timed steps adds seconds to a step that normally "
                                     "takes milliseconds, and the average no longer describes the step.",
                                     "计时步内的重编译会给原本只要几毫秒的一步增加数秒，平均值不再描述这一步。"),
@@ -657,6 +660,7 @@ FINDING_WORDS: Words = {
 #: Which variant of a part a finding reads (a key suffix such as ``.cpu``), from its context.
 _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "precision_not_met": lambda f: "undefined" if f.value is None else "",
+    "recompile_during_timing": lambda f: "reason" if f.context.get("reason") else "",
     "compiled": lambda f: ("processes" if f.context.get("processes") else
                            str(f.context.get("cache")) if f.context.get("cache") in ("cold", "warm") else ""),
     "fixed_count_cut": lambda f: str(f.context.get("count")),

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import numpy as np
 import torch
 
-from ..measure import defaults, progress, stats
+from ..measure import compiling, defaults, progress, stats
 from ..measure.devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from ..measure.dtypes import dtype_name, torch_dtype
 from ..results.findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
@@ -140,15 +140,6 @@ def _leading_dim(batch: Any) -> int | None:
     return None
 
 
-def _dynamo_graphs() -> int:
-    try:
-        from torch._dynamo.utils import counters
-
-        return int(counters["stats"]["unique_graphs"])
-    except Exception:  # noqa: BLE001 - dynamo missing or changed: count unknown
-        return 0
-
-
 def _no_phase(name: str) -> None:
     return None
 
@@ -262,20 +253,23 @@ def benchmark_step(
     run_step = _Step(forward_model, optimizer, next_batch, loss_of, autocast, tdev, grad_accum)
     timed = _TimedSteps(run_step, make_timer(dev) if timer is None else timer, dev, label)
 
-    # warm-up: compilation, allocation, autotuning happen here, timed apart
+    # warm-up: compilation, allocation, autotuning happen here, timed apart; what compiled is torch's own
+    # account (measurefirst.measure.compiling), not a guess from a slow step
     model.train()
+    log = compiling.log_for(timer)
+    mark = log.mark()
     warm_times = timed.warm_up(warmup, steps)
-    compile_s = None
-    if variant != "eager" and warm_times:
-        compile_s = max(0.0, warm_times[0] - (warm_times[-1] if len(warm_times) > 1 else 0.0))
-    graphs_after_warmup = _dynamo_graphs()
+    compiled_warm = [e for e in log.since(mark) if not e.runtime]
+    compile_s = sum(e.seconds for e in compiled_warm) if compiled_warm else None
+    mark = log.mark()
     memory: dict[str, dict[str, int]] | None = {} if cuda else None
     api = timed.api
     stats0 = api.memory_stats(dev) if api is not None else {}
     if api is not None:
         api.reset_peak_memory_stats(dev)
     per_phase, totals = timed.measured(warmup, steps, memory)
-    recompiles = max(0, _dynamo_graphs() - graphs_after_warmup)
+    again = [e for e in log.since(mark) if not e.runtime]
+    recompiles = len(again)
     stats1 = api.memory_stats(dev) if api is not None else {}
     med = {p: _median(v) for p, v in per_phase.items()}
     step_s = _median(totals)
@@ -289,7 +283,8 @@ def benchmark_step(
     mfu_table, table_peak = _table_mfu(dev, dtype, flops, step_s)
     mfu_measured = None if (flops is None or not measured_peak) else flops / step_s / measured_peak
     findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, run_step.shapes,
-                         micro_batch, first_batch, cuda, compile_s, {"peak_flops": measured_peak, **peak_how})
+                         micro_batch, first_batch, cuda, compile_s, {"peak_flops": measured_peak, **peak_how},
+                         next((e.reason for e in again if e.reason), ""))
     return StepResult(
         label=label, device=str(dev), variant=variant, dtype=dtype, steps=steps, warmup_steps=warmup,
         phase_s=med, step_s=step_s, step_samples_s=tuple(totals), warmup_step_s=tuple(warm_times),
@@ -481,13 +476,13 @@ def _step_flops(spec: float | str | None, model: torch.nn.Module, loss_of: Calla
 def _findings(med: dict[str, float], totals: list[float], recompiles: int, memory: dict[str, dict[str, int]] | None,
               peak_phase: str | None, mfu_table: float | None, mfu_measured: float | None, shapes: set[Any],
               micro_batch: int | None, first_batch: list[Any], cuda: bool, compile_s: float | None,
-              peak_how: dict[str, Any] | None = None) -> tuple[Finding, ...]:
+              peak_how: dict[str, Any] | None = None, recompile_reason: str = "") -> tuple[Finding, ...]:
     step_s = _median(totals)
     out: list[Finding] = []
     if step_s > 0 and med.get("data", 0.0) / step_s > STARVATION_FRACTION:
         out.append(found("data_starvation", med["data"] / step_s))
     if recompiles:
-        out.append(found("recompile_during_timing", recompiles))
+        out.append(found("recompile_during_timing", recompiles, reason=recompile_reason))
     if compile_s is not None:
         out.append(found("compile_time", compile_s))
     if cuda and torch.backends.cudnn.benchmark and len(shapes) > 1:
