@@ -152,9 +152,9 @@ def test_a_ratio_on_the_line_never_decides():
 
 
 # -- the remote sampler over a pipe, on the simulated clock ------------------------------------------
-def _served(call_ns: float, seed: int):
+def _served(call_ns: float, seed: int, compile_ns: float = 0.0):
     parent, child = Pipe()
-    world = SimWorld(SimSpec(call_ns=call_ns, noise=0.01, seed=seed), seed=seed)
+    world = SimWorld(SimSpec(call_ns=call_ns, noise=0.01, seed=seed, compile_ns=compile_ns), seed=seed)
     fn = world.function(call_ns, "f")
 
     def make(o):
@@ -188,6 +188,27 @@ def test_two_served_samplers_compare_like_two_functions():
     th.join(5)
     assert ob["r"][0] == "done" and oh["r"][0] == "done"
     assert ob["r"][1].median == c.measurements[0].median  # the worker keeps what the parent was sent
+
+
+def test_a_worker_that_compiles_spends_none_of_the_parents_budget():
+    """A compiled test in a worker: its 30 s first call is kept off the budget there, and reported to the
+    parent as no time spent, so the comparison still samples (and never extends the deadline twice)."""
+    (base, tb, ob), (head, th, oh) = _served(100_000.0, 1, compile_ns=30e9), _served(120_000.0, 2)
+    clock = SumClock()
+    opts = {"budget": 2.0, "precision": 0.005, "min_time": 0.5}
+    states = [RemoteSampler(base, "base", clock, 2.0), RemoteSampler(head, "head", clock, 2.0)]
+    for st in states:
+        st.begin(opts)
+    c = compare_samplers(states, clock, Options(precision=0.005, budget=2.0, min_time=0.5), seed=3)
+    assert c.verdicts[1].ratio == pytest.approx(1.2, rel=0.01) and len(c.orders) >= 10
+    assert clock.now_ns() <= 2.0e9 + 0.05e9  # the parent's clock never saw the compile
+    for ch in (base, head):
+        ch.send(("done",))
+    tb.join(5)
+    th.join(5)
+    m = ob["r"][1]
+    assert m.compiled is not None and m.compiled.first_s == pytest.approx(30.0)
+    assert m.median == pytest.approx(100e-6, rel=0.02)
 
 
 def test_a_phase_that_raises_in_the_worker_is_the_parents_error():

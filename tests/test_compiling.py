@@ -146,6 +146,26 @@ def test_fresh_processes_show_the_first_compile_beside_the_next_ones():
     assert Measurement.from_dict(json.loads(json.dumps(m.to_dict()))).compiled == m.compiled
 
 
+def test_a_run_time_one_time_cost_is_kept_off_the_budget_but_is_no_compile():
+    """mode="reduce-overhead" records CUDA graphs, and autotuning runs, at the first calls after the
+    compile: torch logs them as run-time costs. They are kept off the budget like a compile, and not
+    counted as one."""
+    w = SimWorld(call_ns=CALL, noise=0.01, compile_ns=4e9, seed=5)
+    calls = [0]
+
+    def f() -> None:
+        calls[0] += 1
+        if calls[0] == 3:  # the graph is recorded on a later warm-up call
+            w.advance(6e9)
+            w.compile_log.events.append(CompileEvent(6.0, "f", "m.py:1", runtime=True))
+        w.call(CALL)
+
+    m = mf.benchmark(f, timer=w.timer(), budget=1, device="cpu")
+    assert m.compiled is not None and m.compiled.calls_s == pytest.approx(10.0, rel=1e-3)
+    assert m.compiled.seconds == pytest.approx(4.0) and m.compiled.graphs == 1
+    assert m.median == pytest.approx(CALL / 1e9, rel=0.01) and "call_exceeds_budget" not in codes(m)
+
+
 def test_cache_state_reads_hits_and_misses():
     def c(*events: CompileEvent) -> Compiled:
         return Compiled(1.0, events)

@@ -302,6 +302,8 @@ class Sampler:
         #: time off the budget that is not this sampler's own compiling: in a comparison, the other
         #: candidates' compiles (the session sets it; they share one budget)
         self.off_budget_ns = 0.0
+        #: of compile_ns, the cold call the caller timed (not a call timed here)
+        self.compile_given_ns = 0.0
         self.resampled = 0
         self.just_compiled = False
         self.cold_compiles = tuple(cold_compiles)
@@ -434,7 +436,8 @@ class Sampler:
         are this run's, and its time off the budget."""
         events = list(self.cold_compiles)
         phase, self.phase, self.index = self.phase, "cold call", 0
-        self._compiled(cold_ns, events)
+        if self._compiled(cold_ns, events):
+            self.compile_given_ns += cold_ns
         self.phase = phase
 
     def _budget_number(self, per_call_ns: float) -> int:
