@@ -282,3 +282,45 @@ def test_a_real_torch_compile_in_a_fresh_process_is_measured_steady(tmp_path: Pa
     (f,) = [f for f in m2.findings if f.code == "recompiled"]
     assert "4097" in finding_line(f)
     assert m2.median < 2 * m.median  # the recompile is in no sample
+
+
+def test_a_long_first_call_shows_on_the_progress_line(monkeypatch):
+    """The first call of a compiled function can take a minute: the progress line says how long so far
+    ("first call: 12 s so far (compiling, ...)"), and drops it once the call is over."""
+    import threading
+
+    from measurefirst.measure import compiling, progress
+    from measurefirst.render.progress import progress_text
+
+    monkeypatch.setattr(compiling, "TICK_S", 0.001)
+    events = []
+    reported = threading.Event()
+
+    def sink(e):
+        events.append(e)
+        if e.tool == "first" and e.elapsed_s is not None:
+            reported.set()
+
+    w = SimWorld(call_ns=CALL, seed=6)
+    first = [True]
+
+    def f() -> None:
+        if first[0]:  # the first call: the simulated compiler runs 12 s, and the call returns only once
+            first[0] = False  # the line has said so (no sleep: the call waits for the report)
+            w.advance(12e9)
+            w.compile_log.events.append(CompileEvent(12.0, "f", "m.py:1", misses=1))
+            assert reported.wait(30)
+        w.call(CALL)
+
+    with progress.showing(sink):
+        m = mf.benchmark(f, timer=w.timer(), budget=1, device="cpu")
+    ticks = [e for e in events if e.tool == "first"]
+    assert ticks and ticks[0].elapsed_s == pytest.approx(12.0, rel=1e-3)
+    assert ticks[-1].elapsed_s is None  # over: dropped from the line
+    assert "first call: 12 s so far (compiling" in progress_text({"first": ticks[0]}, "en")
+    assert "已用 12 秒" in progress_text({"first": ticks[0]}, "zh")
+    assert progress_text({"bench": events[0], "first": ticks[-1]}, "en") == progress_text({"bench": events[0]}, "en")
+    assert m.compiled is not None and m.median == pytest.approx(CALL / 1e9, rel=0.01)
+    # no sink installed: no thread, no report
+    w2 = SimWorld(call_ns=CALL, compile_ns=1e9, seed=7)
+    mf.benchmark(w2.function(), timer=w2.timer(), budget=1, device="cpu")

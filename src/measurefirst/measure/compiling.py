@@ -179,6 +179,46 @@ def failing_on_recompile(on: bool) -> Iterator[None]:
         yield
 
 
+#: Seconds between two reports of a first call still running (see :func:`ticking`).
+TICK_S = 1.0
+
+
+@contextlib.contextmanager
+def ticking(clock: Callable[[], int], active: bool) -> Iterator[None]:
+    """While the block runs (a first call, which may be torch compiling for a minute), report every
+    :data:`TICK_S` seconds how long it has run, as a progress event ``first`` (``active``: a progress sink
+    is installed; nothing otherwise), and once it ends a report without a time (the line drops it). A
+    thread that waits between reports, in the caller's context (the
+    sink is a context variable); it reads the measuring clock, and stops with the block. Nothing is timed
+    while it reports but the first call, which is no sample."""
+    if not active:
+        yield
+        return
+    import contextvars
+    import threading
+
+    from . import progress
+
+    done = threading.Event()
+    t0 = clock()
+    ticked = []
+
+    def tick() -> None:
+        while not done.wait(TICK_S):
+            ticked.append(True)
+            progress.report("first", "", elapsed_s=(clock() - t0) / 1e9)
+
+    thread = threading.Thread(target=contextvars.copy_context().run, args=(tick,), daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
+        if ticked:  # the first call is over: the line drops it
+            progress.report("first", "", elapsed_s=None)
+
+
 class CompileLimit(RuntimeError):
     """Compiling went on past ``compile_limit`` seconds in all."""
 

@@ -400,7 +400,8 @@ class Sampler:
             return
         if cold is None:
             self.phase, self.index = "cold call", 0
-            cold = self._time_call(self.fn)
+            with compiling.ticking(self.timer.now_ns, progress.active()):  # "first call: 12 s so far ..."
+                cold = self._time_call(self.fn)
         else:
             self.last_call = (cold, 1)
             self._cold_given(cold)

@@ -26,6 +26,10 @@ def progress_text(events: dict[str, Event], lang: str) -> str:
         if e is None:
             continue
         part = f"{word('progress.tool.' + tool, lang)}: {plain(e.item)}" if e.item else word("progress.tool." + tool, lang)
+        if tool == "first":  # a long first call: how long it has run, not an item (no time: it is over)
+            if e.elapsed_s is not None:
+                parts.append(word("progress.first", lang, seconds=f"{e.elapsed_s:.0f}"))
+            continue
         if e.total > 0:
             part += " (" + word("progress.count", lang, done=min(e.done, e.total), total=e.total) + ")"
         parts.append(part)

@@ -1042,6 +1042,9 @@ WORDS: Words = {
     "progress.tool.profile": ("profile", "剖析"),
     "progress.tool.doctor": ("doctor", "诊断"),
     "progress.tool.bench": ("benchmark", "基准"),
+    "progress.tool.first": ("first call", "第一次调用"),
+    "progress.first": ("first call: {seconds} s so far (compiling, or another one-time cost)",
+                       "第一次调用：已用 {seconds} 秒（正在编译，或其他一次性开销）"),
     "progress.count": ("{done} of {total}", "第 {done}/{total}"),
     "progress.left": ("{left} s of the budget left", "预算还剩 {left} 秒"),
     "noise.status.corrupt": ("the noise profile file is damaged and was ignored; measure it again: "

@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 #: The tools that report, outermost first (a sweep or a comparison runs benchmarks inside it).
-TOOLS = ("demo", "selfcheck", "step", "collectives", "sweep", "compare", "profile", "doctor", "bench")
+TOOLS = ("demo", "selfcheck", "step", "collectives", "sweep", "compare", "profile", "doctor", "bench", "first")
 
 
 @dataclass(frozen=True)
 class Event:
-    """One report. ``tool``: one of :data:`TOOLS`; ``item``: what is measured now (a label, a variant, a
+    """One report. ``tool``: one of :data:`TOOLS` (``first``: a first call still running, ``elapsed_s`` into it:
+    compiling, or another one-time cost); ``item``: what is measured now (a label, a variant, a
     size, a rank, a section); ``done`` of ``total`` units of the tool's own count (repetitions, rounds,
     sizes, variants; ``total`` 0 when unknown); ``elapsed_s`` and ``budget_s`` by the measuring clock
     (``None`` when the tool has no budget)."""
