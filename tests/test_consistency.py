@@ -57,6 +57,7 @@ DIRECTION = {
     "fit_slope_points": "below", "nonmonotone_sizes": "at_least",
     "rank_straggler": "above", "ranks_disagree": "state", "busbw_drop": "above", "new_straggler": "above",
     "group_throughput": "state", "call_exceeds_budget": "at_least", "fixed_count_cut": "below",
+    "compiled": "state", "recompiled": "above", "graph_breaks": "above",
 }
 
 
