@@ -167,14 +167,27 @@ def _served(call_ns: float, seed: int, compile_ns: float = 0.0):
     return Channel(parent, "sim", lambda: "", 30.0), t, out
 
 
-def test_two_served_samplers_compare_like_two_functions():
-    (base, tb, ob), (head, th, oh) = _served(100_000.0, 1), _served(120_000.0, 2)
+def _compare_served(base: Channel, head: Channel):
+    """The parent's interleaved comparison of two served samplers (budget 2 s); its clock."""
     clock = SumClock()
     opts = {"budget": 2.0, "precision": 0.005, "min_time": 0.5}
     states = [RemoteSampler(base, "base", clock, 2.0), RemoteSampler(head, "head", clock, 2.0)]
     for st in states:
         st.begin(opts)
-    c = compare_samplers(states, clock, Options(precision=0.005, budget=2.0, min_time=0.5), seed=3)
+    return compare_samplers(states, clock, Options(precision=0.005, budget=2.0, min_time=0.5), seed=3), clock
+
+
+def _finish_served(*served) -> None:
+    """Tell each served sampler's worker the measurement is done, and wait for it."""
+    for ch, _, _ in served:
+        ch.send(("done",))
+    for _, t, _ in served:
+        t.join(5)
+
+
+def test_two_served_samplers_compare_like_two_functions():
+    (base, tb, ob), (head, th, oh) = _served(100_000.0, 1), _served(120_000.0, 2)
+    c, clock = _compare_served(base, head)
     verdict = c.verdicts[1]
     assert verdict.verdict == "slower" and verdict.ratio_ci[0] < 1.2 < verdict.ratio_ci[1]
     assert verdict.ratio == pytest.approx(1.2, rel=0.01)
@@ -182,10 +195,7 @@ def test_two_served_samplers_compare_like_two_functions():
     # the parent's clock is the simulated time its workers spent, within the budget and the last block
     assert 0.5e9 <= clock.now_ns() <= 2.0e9 + 0.05e9
     assert sum(len(b) for b in c.block_values_ns) == 2 * len(c.orders)
-    for ch in (base, head):
-        ch.send(("done",))
-    tb.join(5)
-    th.join(5)
+    _finish_served((base, tb, ob), (head, th, oh))
     assert ob["r"][0] == "done" and oh["r"][0] == "done"
     assert ob["r"][1].median == c.measurements[0].median  # the worker keeps what the parent was sent
 
@@ -194,18 +204,10 @@ def test_a_worker_that_compiles_spends_none_of_the_parents_budget():
     """A compiled test in a worker: its 30 s first call is kept off the budget there, and reported to the
     parent as no time spent, so the comparison still samples (and never extends the deadline twice)."""
     (base, tb, ob), (head, th, oh) = _served(100_000.0, 1, compile_ns=30e9), _served(120_000.0, 2)
-    clock = SumClock()
-    opts = {"budget": 2.0, "precision": 0.005, "min_time": 0.5}
-    states = [RemoteSampler(base, "base", clock, 2.0), RemoteSampler(head, "head", clock, 2.0)]
-    for st in states:
-        st.begin(opts)
-    c = compare_samplers(states, clock, Options(precision=0.005, budget=2.0, min_time=0.5), seed=3)
+    c, clock = _compare_served(base, head)
     assert c.verdicts[1].ratio == pytest.approx(1.2, rel=0.01) and len(c.orders) >= 10
     assert clock.now_ns() <= 2.0e9 + 0.05e9  # the parent's clock never saw the compile
-    for ch in (base, head):
-        ch.send(("done",))
-    tb.join(5)
-    th.join(5)
+    _finish_served((base, tb, ob), (head, th, oh))
     m = ob["r"][1]
     assert m.compiled is not None and m.compiled.first_s == pytest.approx(30.0)
     assert m.median == pytest.approx(100e-6, rel=0.02)

@@ -310,6 +310,18 @@ def _manual_gelu(x: torch.Tensor) -> torch.Tensor:
     return 0.5 * x * (1 + torch.tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
 
 
+def _gelus(x: torch.Tensor) -> tuple[Callable[[], torch.Tensor], Callable[[], torch.Tensor]]:
+    """The lecture's two GeLUs on ``x``, as calls to time: the hand-written one and the fused ``F.gelu``."""
+
+    def manual() -> torch.Tensor:
+        return _manual_gelu(x)
+
+    def fused() -> torch.Tensor:
+        return F.gelu(x, approximate="tanh")
+
+    return manual, fused
+
+
 def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
     """(branch: ``faster``/``same``/``slower``/``undecided``, the sentence), the same claim in both languages."""
     if ((v.verdict == "faster" and not v.ratio < 1) or (v.verdict == "slower" and not v.ratio > 1)
@@ -423,13 +435,7 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     emit("## " + say("profiler.title", lang))
     numel = 1 << (18 if quick else 22)
     x = torch.randn(numel, device=device)
-
-    def manual() -> torch.Tensor:
-        return _manual_gelu(x)
-
-    def fused() -> torch.Tensor:
-        return F.gelu(x, approximate="tanh")
-
+    manual, fused = _gelus(x)
     emit(say("profiler.intro", lang, numel=f"{numel:,}"))
     d = measurefirst.profile_compare({"manual": manual, "fused": fused}, device=device, steps=2)
     pm, pf = d.profiles
@@ -658,13 +664,7 @@ def compiled_code(device: torch.device, lang: str, quick: bool, emit: Emit) -> D
     emit("## " + say("compile.title", lang))
     numel = 1 << (16 if quick else 20)
     x = torch.randn(numel, device=device)
-
-    def manual() -> torch.Tensor:
-        return _manual_gelu(x)
-
-    def fused() -> torch.Tensor:
-        return F.gelu(x, approximate="tanh")
-
+    manual, fused = _gelus(x)
     # the lecture shows a first compile: torch.compile keeps what it compiled per function for the process's
     # life (a second run would find it), so start from a clean compiler (inductor's cache on disk stays)
     torch.compiler.reset()

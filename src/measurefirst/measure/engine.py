@@ -297,7 +297,7 @@ class Sampler:
         #: samples taken again because they spanned a compile; the compiles of a cold call timed by the caller
         self.compile_log = compiling.log_for(timer)
         self._compile_mark: object = None
-        self.compiles: list[tuple[str, int | None, CompileEvent]] = []
+        self.compiles: list[CompileEvent] = []
         self.compile_ns = 0.0
         #: time off the budget that is not this sampler's own compiling: in a comparison, the other
         #: candidates' compiles (the session sets it; they share one budget)
@@ -325,7 +325,7 @@ class Sampler:
         self.just_compiled = bool(events)
         if not events:
             return False
-        self.compiles.extend((self.phase, self.index, e) for e in events)
+        self.compiles.extend(replace(e, phase=self.phase, call=self.index) for e in events)
         self.compile_ns += elapsed_ns
         if self.opts.fail_on_recompile and self.phase == "sampling":
             raise RecompileRefused(next((e.reason for e in events if e.reason), ""))
@@ -781,7 +781,7 @@ class Sampler:
         if not self.compiles:
             return None
         return Compiled(calls_s=self.compile_ns / 1e9,
-                        events=tuple(replace(e, phase=phase, call=index) for phase, index, e in self.compiles),
+                        events=tuple(self.compiles),
                         resampled=self.resampled)
 
     def partial(self, reason: str) -> Measurement:
