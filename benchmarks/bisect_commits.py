@@ -10,7 +10,8 @@ A throwaway git repository of 64 commits holds ``mod.py`` whose ``f()`` is a sof
 seed, makes ``f`` do 3% more work (66 rows of the same width instead of 64: 3.1%). Each try bisects the
 whole range two ways:
 
-* ``measurefirst bisect GOOD BAD mod:f`` (code against code, worker pairs interleaved);
+* ``measurefirst bisect GOOD BAD mod:f`` (code against code, worker pairs interleaved, each step decided
+  by the pairs' ranks);
 * what a user would script for ``git bisect run``: ``python -m timeit`` (best of 5) on GOOD and BAD, the
   threshold halfway, then each midpoint timed the same way and called slow above the threshold.
 
@@ -122,6 +123,7 @@ def main() -> None:
                     ok = found == str(slow_at)
                     right[way] += ok
                     rows.append([str(t), str(slow_at), way, str(found), "right" if ok else "WRONG", f"{wall:.0f} s"])
+                    print(" ".join(rows[-1]), file=sys.stderr, flush=True)  # progress; the table comes at the end
     table(log, ["try", "slow commit", "way", "named", "", "wall"], rows)
     for way, n in right.items():
         log(f"{way}: {n}/{args.tries} right")

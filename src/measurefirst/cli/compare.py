@@ -4,6 +4,7 @@ code against code (``--against REF``)."""
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING, Any
 
 from ..results.errors import UsageError
@@ -13,7 +14,7 @@ from .guard import run_command as _run
 from .parser import KIND_DEFAULT
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results.regression import Regression
+    from ..results.regression import Change, Regression
 
 
 def _regression_out(args: argparse.Namespace, result: "Regression", code: int = EXIT_OK) -> int:
@@ -82,40 +83,55 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return code
 
 
+def _halves(low: float | None, high: float | None, side: str, end: int) -> str:
+    """An end of a step's interval as the ratio of the slower half's pairs to the other's (``end`` 0: the
+    low end), from the interval of the left half's shift."""
+    if low is None or high is None:
+        return "nan"
+    ends = sorted(math.exp(x if side == "left" else -x) for x in (low, high))
+    return f"{ends[end]:.3f}"
+
+
 def cmd_bisect(args: argparse.Namespace) -> int:
     """``bisect GOOD BAD TARGET``: the first slow commit, each comparison on a line as it is made."""
     from pathlib import Path
 
     from ..render.words import word
-    from ..tools.against import DEFAULT_PAIRS, TargetFailed
-    from ..tools.bisect import bisect, subject
+    from ..tools.against import TargetFailed
+    from ..tools.bisect import FIRST_PAIRS, bisect, by_ranks, logs, subject
     from ..tools.worktree import WorktreeError, toplevel
     from .targets import target_spec
 
     lang = _lang(args)
     _check(args)
 
+    def ranked(c: "Change") -> dict[str, str]:
+        est = by_ranks(c)
+        n = len(logs(c))
+        if est is None or est.ci_low is None or est.ci_high is None:
+            ci = word("bisect_no_ci", lang, n=n)
+        else:
+            ci = word("bisect_ci", lang, lo=f"{math.exp(est.ci_low):.3f}", hi=f"{math.exp(est.ci_high):.3f}")
+        return {"ratio": "nan" if est is None else f"{math.exp(est.estimate):.3f}", "ci": ci, "n": str(n)}
+
     def said(r: "Regression") -> None:
-        c = r.changes[0]
-        _say(word("bisect_step", lang, base=r.base, head=r.new, ratio=f"{c.ratio:.3f}", lo=f"{c.ci_low:.3f}",
-                  hi=f"{c.ci_high:.3f}"))
+        _say(word("bisect_step", lang, base=r.base, head=r.new, **ranked(r.changes[0])))
 
     try:
         found = bisect(args.good, args.bad, target_spec(args.target, args.setup), args.target.strip(), cwd=Path.cwd(),
-                       budget=args.budget, pairs=args.against_pairs or DEFAULT_PAIRS, device=args.device, step=said)
+                       budget=args.budget, pairs=args.against_pairs or FIRST_PAIRS, device=args.device, step=said)
         repo = toplevel(Path.cwd())
     except (TargetFailed, WorktreeError) as exc:
         raise UsageError(f"bisect: {exc}") from exc
-    t = found.total
     if found.first_slow is None:
-        _say(word("bisect_none", lang, good=args.good, bad=args.bad, ratio=f"{t.ratio:.3f}", lo=f"{t.ci_low:.3f}",
-                  hi=f"{t.ci_high:.3f}"))
+        _say(word("bisect_none", lang, good=args.good, bad=args.bad, **ranked(found.total)))
     else:
-        c = found.change
+        c, last = found.change, found.searched[-1]
         assert c is not None
         _say(word("bisect_found" if found.decided else "bisect_found_undecided", lang,
-                  commit=subject(found.first_slow, repo), ratio=f"{c.ratio:.3f}", lo=f"{c.ci_low:.3f}",
-                  hi=f"{c.ci_high:.3f}", n=found.commits))
+                  commit=subject(found.first_slow, repo), searched=found.commits, **ranked(c),
+                  shift=f"{math.exp(abs(last.shift)):.3f}", slo=_halves(last.shift_low, last.shift_high, last.side, 0),
+                  shi=_halves(last.shift_low, last.shift_high, last.side, 1)))
     if args.save is not None or args.output is not None or args.json:
         return _emit(args, found.steps)
     return EXIT_OK

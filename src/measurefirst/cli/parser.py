@@ -447,19 +447,21 @@ def _add_bisect(sub: Any) -> None:
     """``measurefirst bisect``."""
     b = _sub(sub, "bisect", "find the first commit that made a target slower, code against code",
              "GOOD is a commit where TARGET (a statement or module:function) was fast, BAD a later one where it is "
-             "slow. Each step compares the midpoint against both ends, each in its own git worktree and fresh worker "
-             "interpreters, rounds interleaved, and repeats a step that its intervals cannot decide with twice the "
-             "worker pairs. The checkout must have no uncommitted changes; every worktree is removed at the end and "
+             "slow. Each step compares the midpoint against both ends, each in its own git worktree and pairs of fresh "
+             "worker interpreters, rounds interleaved, and goes to the half whose pairs rank slower (a worker that "
+             "lands in another speed mode moves one rank, not the answer); a step the ranks cannot decide gets more "
+             "pairs. The checkout must have no uncommitted changes; every worktree is removed at the end and "
              "on Ctrl-C. --save keeps every comparison (with its commits) in the history.")
     b.add_argument("good", metavar="GOOD", help="a commit, branch or tag where the target was fast")
     b.add_argument("bad", metavar="BAD", help="a later commit where it is slow")
     b.add_argument("target", metavar="TARGET", help="a statement or module:function (a file.py:function too)")
     _common(b, setup=True, output=True, save="NAME", lang=True)
     b.add_argument("-b", "--budget", type=_seconds, default=D.BISECT_BUDGET_S,
-                   help=f"seconds per comparison of two commits, both sides and all worker pairs (default "
-                        f"{D.BISECT_BUDGET_S:g})")
+                   help=f"seconds of measuring per comparison's first --against-pairs worker pairs, both sides "
+                        f"(default {D.BISECT_BUDGET_S:g}; each pair measures BUDGET / N)")
     b.add_argument("--against-pairs", type=_at_least(1), default=None, metavar="N",
-                   help="worker pairs per comparison (default 3; doubled for a step that is not decided)")
+                   help="worker pairs of each step's comparisons at the first look (default 4; GOOD against BAD "
+                        "starts with 6); 2 more per look while a step's ranks cannot decide, up to 12")
 
 
 def _add_runs(sub: Any) -> None:

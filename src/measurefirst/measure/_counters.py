@@ -226,9 +226,15 @@ class Target:
         loaded: Callable[[], object] = obj
         return loaded
 
-    def __call__(self) -> object:
+    def load(self) -> None:
+        """Import or build the function now (a module's import-time settings, such as
+        ``torch.set_num_threads(1)``, take effect before anything is measured), without calling it."""
         if self._fn is None:
             self._fn = self._load()
+
+    def __call__(self) -> object:
+        self.load()
+        assert self._fn is not None
         return self._fn()
 
 

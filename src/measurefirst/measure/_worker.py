@@ -136,6 +136,7 @@ def serve_main() -> int:
         i = int(message[1])
         try:
             compiles: list[list[CompileEvent]] = []
+            targets[i].load()  # its import-time thread settings hold before serve() places the worker
             dev, colds, _ = choose_device([targets[i]], None, device, compiles=compiles)
         except KeyboardInterrupt:
             raise

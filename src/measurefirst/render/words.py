@@ -682,18 +682,25 @@ WORDS: Words = {
                  "已将 {n} 次测量保存为 @{name}，位于 {path}（比较：--mf-compare {name}）"),
     "pt_wrote": ("wrote {path}", "已写入 {path}"),
     "pt_error": ("error: {error}", "错误：{error}"),
-    "bisect_step": ("{base} → {head}: ratio {ratio} (95% CI {lo}–{hi})", "{base} → {head}：比值 {ratio}（95% 置信区间 {lo}–{hi}）"),
-    "bisect_none": ("{bad} is not slower than {good} beyond its interval (ratio {ratio}, 95% CI {lo}–{hi}): nothing to "
-                    "bisect", "{bad} 并不比 {good} 慢（超出区间）（比值 {ratio}，95% 置信区间 {lo}–{hi}）：无需二分"),
-    "bisect_found": ("first slow commit ({n} searched): {commit}: ratio {ratio} (95% CI {lo}–{hi}) against the commit "
-                     "before it", "第一个变慢的提交（共搜索 {n} 个）：{commit}：相对前一个提交的比值 {ratio}（95% 置信区间 "
-                     "{lo}–{hi}）"),
-    "bisect_found_undecided": ("first slow commit ({n} searched), by the larger estimate where a step's intervals could "
-                               "not decide (more --against-pairs or --budget would): {commit}: ratio {ratio} (95% CI "
-                               "{lo}–{hi}) against the commit before it",
-                               "第一个变慢的提交（共搜索 {n} 个；有的步骤区间无法判定，按较大的估计选择，增加 "
-                               "--against-pairs 或 --budget 可判定）：{commit}：相对前一个提交的比值 {ratio}（95% 置信区间 "
-                               "{lo}–{hi}）"),
+    "bisect_step": ("{base} → {head}: median ratio of {n} worker pairs {ratio} ({ci})",
+                    "{base} → {head}：{n} 对工作进程的比值中位数 {ratio}（{ci}）"),
+    "bisect_ci": ("95% CI {lo}–{hi}", "95% 置信区间 {lo}–{hi}"),
+    "bisect_no_ci": ("no interval from {n} pairs: 6 give one", "{n} 对不足以给出区间：需要 6 对"),
+    "bisect_none": ("{bad} is not slower than {good} by the ranks of its {n} worker pairs (median ratio {ratio}, "
+                    "{ci}): nothing to bisect",
+                    "按 {n} 对工作进程的秩，{bad} 并不比 {good} 慢（比值中位数 {ratio}，{ci}）：无需二分"),
+    "bisect_found": ("first slow commit ({searched} searched): {commit}: median ratio {ratio} of {n} worker pairs "
+                     "against the commit before it ({ci}); the last step's slower half measured {shift}x the other "
+                     "(95% CI {slo}–{shi})",
+                     "第一个变慢的提交（共搜索 {searched} 个）：{commit}：相对前一个提交，{n} 对工作进程的比值中位数 "
+                     "{ratio}（{ci}）；最后一步中较慢的一半是另一半的 {shift} 倍（95% 置信区间 {slo}–{shi}）"),
+    "bisect_found_undecided": ("first slow commit ({searched} searched), by the larger estimate where a step's pairs "
+                               "could not decide (more --against-pairs or --budget would): {commit}: median ratio "
+                               "{ratio} of {n} worker pairs against the commit before it ({ci}); the last step's slower "
+                               "half measured {shift}x the other (95% CI {slo}–{shi})",
+                               "第一个变慢的提交（共搜索 {searched} 个；有的步骤无法判定，按较大的估计选择，增加 "
+                               "--against-pairs 或 --budget 可判定）：{commit}：相对前一个提交，{n} 对工作进程的比值中位数 "
+                               "{ratio}（{ci}）；最后一步中较慢的一半是另一半的 {shift} 倍（95% 置信区间 {slo}–{shi}）"),
     "pt_try_against": ("a saved number is judged against another moment of the machine; --mf-against REF compares "
                        "code against code (the base commit and this tree interleaved in one job), which decides on a "
                        "busy machine",

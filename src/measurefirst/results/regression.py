@@ -82,6 +82,9 @@ class Change:
     #: why a side cannot judge the change (:func:`~measurefirst.tools.regression.disturbances`): with any,
     #: the change is ``undecided``
     disturbed: tuple[Disturbance, ...] = ()
+    #: code against code: the ratio each worker pair measured (fresh processes, one per side), in order;
+    #: empty otherwise
+    pair_ratios: tuple[float, ...] = ()
 
     @property
     def undecided(self) -> bool:

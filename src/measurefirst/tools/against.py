@@ -146,7 +146,8 @@ def join(parts: Sequence["Comparison"], label: str, *, threshold: float, machine
     base = merge([c.measurements[0] for c in parts])
     floor, floor_dof, _ = process_floor(head.median, device=head.device.split(":")[0], machine=machine)
     verdict = combine([c.verdicts[1] for c in parts], label, "base", floor=floor, floor_dof=floor_dof)
-    return change_of(verdict, base, head, threshold=threshold, label=label), head
+    change = change_of(verdict, base, head, threshold=threshold, label=label)
+    return replace(change, pair_ratios=tuple(c.verdicts[1].ratio for c in parts)), head
 
 
 def longer_factor(v: Verdict, threshold: float) -> float:
@@ -354,10 +355,32 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
     regression check (gated with ``threshold``). ``head_ref``: another REF instead of this tree (a
     second worktree; ``measurefirst bisect``). A target that fails on a side raises
     :class:`TargetFailed` once every worker is stopped and the worktrees removed."""
-    from .worktree import Tree, here, WorktreeError, toplevel
-
     if not (isinstance(pairs, int) and 1 <= pairs <= 16):
         raise ValueError(f"pairs takes a number of worker pairs from 1 to 16; got {pairs!r}")
+    measured = against_pairs(ref, targets, labels, cwd=cwd, device=device, timer=timer, threads=threads,
+                             budget_per_pair=budget / pairs, pairs=pairs, head_ref=head_ref)
+    changes = tuple(join(measured.parts[i], label, threshold=threshold or 0.0)[0] for i, label in enumerate(labels))
+    return Regression(base=measured.base, new=measured.head, changes=changes, gate=threshold is not None)
+
+
+@dataclass
+class Pairs:
+    """What :func:`against_pairs` measured: each target's comparisons, one per worker pair, and what the
+    two sides were (``base``: REF's commit; ``head``: "this tree" or the second REF's commit)."""
+
+    parts: list[list["Comparison"]]
+    base: str
+    head: str
+
+
+def against_pairs(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ...]]], labels: Sequence[str], *,
+                  cwd: Path, device: str = "auto", timer: str = "auto", threads: int = 0,
+                  budget_per_pair: float, pairs: int, head_ref: str | None = None, first_seed: int = 0) -> Pairs:
+    """The worker pairs of :func:`against_targets`, each target's comparisons not yet joined (a caller that
+    adds pairs until it can decide joins them all: ``measurefirst bisect``); pair ``k``'s order is drawn
+    with seed ``first_seed + k``."""
+    from .worktree import Tree, here, WorktreeError, toplevel
+
     cwd = cwd.resolve()
     try:
         top = toplevel(cwd)
@@ -378,7 +401,8 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
                 failed = next((side for side in ("base", "head") if ev[side][0] == "end"), None)
                 if failed is None:
                     try:
-                        parts[i].append(compare_pair(base, head, [ev["base"][4], ev["head"][4]], budget / pairs, k))
+                        parts[i].append(compare_pair(base, head, [ev["base"][4], ev["head"][4]], budget_per_pair,
+                                                     first_seed + k))
                     except BenchmarkError as exc:
                         failed, words = exc.label, str(exc.__cause__ or exc)
                     for ch in (base, head):
@@ -395,9 +419,8 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
             for ch in (base, head):
                 ch.send(("bye",))
         label_base = tree.label_commit
-    changes = tuple(join(parts[i], label, threshold=threshold or 0.0)[0] for i, label in enumerate(labels))
     label_head = "this tree" if head_ref is None else mine.label_commit
-    return Regression(base=label_base, new=label_head, changes=changes, gate=threshold is not None)
+    return Pairs([parts[i] for i in range(len(targets))], label_base, label_head)
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
