@@ -72,7 +72,10 @@ def measurefirst_bisect(repo: str) -> tuple[str | None, float]:
     done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~64", "HEAD", "mod:f"], cwd=repo,
                           env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
-    m = re.search(r"first slow commit .*?: (\w+) revision (\d+): ratio", done.stdout + done.stderr)
+    said = done.stdout + done.stderr
+    m = re.search(r"first slow commit .*?: (\w+) revision (\d+): median ratio", said)
+    if m is None:  # nothing found, or a failure: its last line, for the reader
+        print("  measurefirst bisect said:", (said.strip().splitlines() or ["(nothing)"])[-1], file=sys.stderr)
     return (m.group(2) if m else None), wall
 
 

@@ -8,6 +8,7 @@ from measurefirst.cli.commands import main
 from measurefirst.lecture import default_lang, run
 
 
+@pytest.mark.realclock  # the lecture measures for real: its sentences follow the machine's speed
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_all_demos_quick(lang):
     lines = []

@@ -53,6 +53,17 @@ def test_a_small_difference_in_a_short_phase_is_no_straggler() -> None:
     assert "no straggler" in str(quiet)
 
 
+def test_a_slow_rank_the_others_do_not_wait_for_is_no_straggler() -> None:
+    from dataclasses import replace
+
+    g = rk.group_step()
+    # rank 1 still computes its backward 60% slower, but nobody waits for it (each rank waits as long): no pace set
+    level = tuple(replace(r, wait_s=g.ranks[1].wait_s) for r in g.ranks)
+    flat = replace(g, ranks=level)
+    assert flat.stragglers == () and flat.findings == ()
+    assert "the others wait 0" not in str(flat) and "no straggler" in str(flat)
+
+
 def test_the_result_round_trips_through_json() -> None:
     g = rk.group_step()
     back = from_dict(json.loads(g.to_json()))

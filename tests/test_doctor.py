@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 import torch
 
 from measurefirst import doctor
@@ -17,6 +18,7 @@ MACHINE_CODES = {"unstable", "drift", "speed_modes", "outliers", "preempted", "p
                  "few_samples", "warmup_not_steady", "other_load", "cpu_frequency"}
 
 
+@pytest.mark.realclock  # a cold call 10x the warm ones, on the real clock: the serial phase, with its rerun
 def test_lazily_initialised_function_has_a_cold_start():
     state = {}
 

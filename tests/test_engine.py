@@ -156,6 +156,21 @@ def test_preempted_samples_are_set_aside_while_a_minority():
     assert kept.n_used == kept.n_samples and kept.mean > 2 * kept.median
 
 
+def test_a_switch_that_cost_nothing_is_a_tick_and_the_sample_is_kept():
+    from measurefirst.results.kinds import costly_preemptions
+
+    # a 20 ms call on a quiet machine: a third of the samples meet a scheduler tick that costs 20 µs
+    spec = SimSpec(call_ns=20_000_000, timer_ns=50, noise=0.01, preempt_prob=0.33, preempt_ns=20_000, seed=3)
+    world, m = run(spec, number=1, min_time=0.0, min_samples=15, max_samples=15, precision=0.0001)
+    switched = sum(1 for p in m.preempted if p > 0)
+    assert switched >= 3 and m.n_preempted == 0 and m.n_used == m.n_samples == 15
+    assert "preempted" not in [w.code for w in m.findings]
+    # a real preemption (1 ms on a 10 µs call) costs time: set aside, counted
+    assert list(costly_preemptions((0, 1, 0, 1), [10.0, 1010.0, 10.5, 10.2])) == [False, True, False, False]
+    assert list(costly_preemptions((1, 1), [10.0, 12.0])) == [True, True]  # nothing clean to compare with
+    assert list(costly_preemptions(None, [1.0])) == [False]
+
+
 def test_preempted_majority_keeps_everything_and_warns():
     spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.8, preempt_ns=1000, seed=5)
     world, m = run(spec, number=1, min_time=0.0, budget=0.2)

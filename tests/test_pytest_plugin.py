@@ -383,6 +383,25 @@ def test_pedantic_is_exact_on_the_real_clock(pt: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*group plain [[]cpu/wall[]]*", "*test_plain*"])
 
 
+def test_pedantic_rounds_are_not_cut_by_the_budget(pt: pytest.Pytester) -> None:
+    # five rounds of 20 ms against a 10 ms budget: all five run (the test counted them), whatever the load
+    pt.makepyfile(test_cut="""
+import time
+
+def spin():
+    t = time.perf_counter()
+    while time.perf_counter() - t < 0.02:
+        pass
+
+def test_rounds(benchmark):
+    benchmark.pedantic(spin, rounds=5)
+    m = benchmark.measurement
+    assert m.n_samples == 5 and m.stop.reason == "trials" and "budget_cut" not in m.options
+""")
+    result = pt.runpytest("--mf", "--mf-budget", "0.01", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+
+
 def test_pytest_benchmark_file_runs_unchanged_under_mf(pt: pytest.Pytester) -> None:
     _example(pt, "test_benchmark_style")
     result = pt.runpytest("--mf", SIM, "--benchmark-json", "bench.json")

@@ -177,6 +177,20 @@ def test_match_by_label_and_steps():
     assert steps(hist) == [2]
 
 
+def test_a_history_marks_no_step_where_compare_of_the_same_runs_is_undecided(tmp_path):
+    from measurefirst.results.history import load_history, load_history_table
+
+    quiet = sim(15000, seed=3)
+    disturbed = replace(quiet, preempted=tuple([1] * quiet.n_samples))  # every sample preempted: undecided
+    assert change(sim(10000, seed=2), disturbed).verdict(False) == "undecided"
+    assert steps([sim(10000, seed=1), sim(10000, seed=2), quiet]) == [2]
+    assert steps([sim(10000, seed=1), sim(10000, seed=2), disturbed, sim(15000, seed=4)]) == []
+    with Store(tmp_path / "r.db") as s:  # the table read from the store's columns says the same
+        for m in (sim(10000, seed=1), sim(10000, seed=2), disturbed, sim(15000, seed=4)):
+            s.save(m, name="h")
+        assert load_history_table(s, "h").steps() == load_history(s, "h").steps() == []
+
+
 def test_empty_measurements_are_not_saved_or_compared(tmp_path):
     from measurefirst.results.kinds import Measurement, Stop
 

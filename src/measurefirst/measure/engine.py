@@ -698,7 +698,7 @@ class Sampler:
         return [s / k for s, k in zip(self.samples, self.numbers)]
 
     def _used_mask(self) -> list[bool]:
-        return [bool(x) for x in used_mask(tuple(self.preempted), len(self.samples), self.opts.discard_preempted)]
+        return [bool(x) for x in used_mask(tuple(self.preempted), self._used_per_call(), self.opts.discard_preempted)]
 
     def _used_in_order(self) -> list[float]:
         return [v for v, keep in zip(self._used_per_call(), self._used_mask()) if keep]

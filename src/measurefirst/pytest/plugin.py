@@ -187,6 +187,11 @@ class ComparisonResult(Comparison):
 PEDANTIC_REPEAT_MIN_ROUNDS = 5
 
 
+#: ``benchmark.pedantic`` runs the rounds it was given in full, however busy the machine: its budget is this
+#: long (or the test's, when longer), a guard against a hang; a cut is said (``fixed_count_cut``).
+PEDANTIC_BUDGET_S = 3600.0
+
+
 def pedantic_split(rounds: int) -> list[int]:
     """The rounds of each repetition (adding up to ``rounds``); one entry when too few to cut."""
     k = max(1, min(defaults.REPEATS, rounds // PEDANTIC_REPEAT_MIN_ROUNDS))
@@ -1179,8 +1184,10 @@ class BenchmarkFixture:
             return call.result
         opts, _ = s.options(self._node, {}, compat=self._compat)
         device = "cpu" if s.simulation is not None else str(resolve_device(opts.get("device", "auto")))
-        # exactly warmup_rounds * iterations untimed calls, then `rounds` samples of `iterations` calls
-        opts.update(device=device, warmup=0, trials=rounds, number=iterations)
+        # exactly warmup_rounds * iterations untimed calls, then `rounds` samples of `iterations` calls; the test
+        # counted its rounds, so the budget is only a guard against a hang (PEDANTIC_BUDGET_S), not a cut
+        budget = max(float(opts.get("budget", defaults.BUDGET_S)), PEDANTIC_BUDGET_S)
+        opts.update(device=device, warmup=0, trials=rounds, number=iterations, budget=budget)
         for key in ("min_samples", "max_samples"):
             opts.pop(key, None)
         needs_setup = setup is not None or teardown is not None

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence
 from ..render.findings import finding_lines
 from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
-from ..render.words import LANGS, change_words, flag_words, ratio_ci_words, undecided_words, verdict_words, word
+from ..render.words import (LANGS, change_words, flag_words, ratio_cell, ratio_ci_words, undecided_words, verdict_words,
+                            word)
 
 if TYPE_CHECKING:
     from .against import Outcome  # pragma: no cover
@@ -142,11 +143,6 @@ def _samples_cell(r: "Record", lang: str) -> str:
     return _w(lang, "pt_preempted_cell", cell=cell, n=aside) if aside else cell
 
 
-def change_cell(c: "Change") -> str:
-    """Compact: ``1.200x (1.190–1.210)``: the time ratio new/baseline and its 95% CI."""
-    return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
-
-
 def _group_key(r: "Record", lang: str) -> tuple[str, bool]:
     """The table a record goes in (its title, and whether it holds the candidates of one comparison): its
     group, else the candidates of one comparison together (rows named by candidate), else its test file."""
@@ -186,7 +182,7 @@ def group_table(title: str, records: Sequence["Record"], *, baseline: str | None
         style = ""
         if baseline is not None:
             if r.change is not None:
-                row["vs"], style = change_cell(r.change), ""
+                row["vs"], style = ratio_cell(r.change, lang), ""
                 row["verdict"], style = verdict_word(r.change, gate, lang)
             elif r.baseline_error is not None:
                 row["vs"], row["verdict"] = _w(lang, "pt_not_comparable"), _w(lang, "pt_na")

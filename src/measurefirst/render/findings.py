@@ -486,9 +486,10 @@ FINDING_WORDS: Words = {
                                       "速度差异看交错测量的结论；一步之内时间花在哪里看表格"),
     "rank_straggler.title": ("a straggling rank", "掉队的进程"),
     "rank_straggler.message": ("rank {rank} ({host}, local rank {local_rank}) computes its {phase} phase {value:.0%} "
-                               "slower than the median rank; the others wait {cost_ns:ns} per step for it",
-                               "进程 {rank}（{host}，本地进程 {local_rank}）的 {phase} 阶段计算比中位进程慢 {value:.0%}；其他进程每步要等它 "
-                               "{cost_ns:ns}"),
+                               "slower than the median rank (compute: the phase's time net of waiting in collectives); "
+                               "the others wait {cost_ns:ns} per step for it",
+                               "进程 {rank}（{host}，本地进程 {local_rank}）的 {phase} 阶段计算比中位进程慢 {value:.0%}"
+                               "（计算：该阶段时间扣除在集合通信中的等待）；其他进程每步要等它 {cost_ns:ns}"),
     "rank_straggler.why": ("Every collective waits for the last rank to arrive, so one slow rank sets the pace of "
                            "the whole group: the time the others spend waiting is lost on every one of them.",
                            "每个集合通信都要等最后一个进程到达，所以一个慢进程决定了整个组的节奏：其他进程等待的时间在每个进程上都被浪费掉。"),

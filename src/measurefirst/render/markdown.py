@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .text import format_time, interval_rel, plain, time_unit, verdict_word
-from .words import word
+from .words import ratio_cell, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.pytest_run import PytestRun
@@ -35,7 +35,7 @@ def _at(baseline: str) -> str:
 
 def _change(c: "Change", gate: bool, lang: str) -> tuple[str, str]:
     verdict, _ = verdict_word(c, gate, lang)
-    return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})", (f"**{verdict}**" if c.regression else verdict)
+    return ratio_cell(c, lang), (f"**{verdict}**" if c.regression else verdict)
 
 
 def pytest_run_lines(run: "PytestRun", lang: str) -> list[str]:

@@ -13,7 +13,7 @@ from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
 from ..results.layout import node_of
 from .gate import spread_lines, undecided_lines
-from .words import flag_words
+from .words import bounded, flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.collectives import CollectivesResult
@@ -47,7 +47,8 @@ def change_cells(ctx: Ctx, c: "Change", gate: bool) -> list[Cell | str]:
     verdict = c.verdict(gate)
     flags = ", ".join(flag_words(c, flag, ctx.lang) for flag in c.flags)
     return [_per_call(c, c.base_median), _per_call(c, c.new_median), num(c.ratio - 1, f"{c.ratio - 1:+.1%}"),
-            num(c.ratio, f"{c.ratio:.3f}"), Cell(f"{c.ci_low:.3f}–{c.ci_high:.3f}", c.ci_low),
+            num(c.ratio, f"{c.ratio:.3f}"),
+            Cell(f"{c.ci_low:.3f}–{c.ci_high:.3f}", c.ci_low) if bounded(c) else Cell(ctx.t("no_interval"), None),
             Cell(badge(ctx.t("chg_" + verdict), TONE[verdict]) + (f" {escape(flags)}" if flags else ""), html=True)]
 
 

@@ -495,6 +495,10 @@ WORDS: Words = {
     "more_unit": ("more {unit}", "{unit} 增加"),
     "fewer_unit": ("fewer {unit}", "{unit} 减少"),
     "within_noise": (" (within noise)", "（在噪声范围内）"),
+    "no_interval": ("no interval", "无区间"),
+    "change_words_unbounded": ("{pct}% {direction} by the medians (ratio {ratio}; no interval bounds it)",
+                               "按中位数{direction} {pct}%（比值 {ratio}；没有区间能界定它）"),
+    "ratio_cell_unbounded": ("{ratio}x (no interval)", "{ratio}x（无区间）"),
     "change_words": ("{pct}% {direction}{sig} (ratio {ratio}, 95% CI {lo}–{hi})",
                      "{direction} {pct}%{sig}（比值 {ratio}，95% 置信区间 {lo}–{hi}）"),
     "col_base": ("base", "旧结果"),
@@ -555,11 +559,17 @@ WORDS: Words = {
                               "re-run on a quieter machine, or give it more time (budget)",
                               "{side}：采样在机器的噪声下限处停止（±{value}，目标 ±{limit}）；请在更安静的机器上重跑，"
                               "或给它更多时间（budget）"),
-    "undecided_imprecise": ("{side}: its precision ±{value} is far from what the check needs (±{limit}); give it "
-                            "more time (budget, more rounds), re-run on a quieter machine, or raise the threshold "
+    "undecided_imprecise": ("{side}: its precision ±{value} is wider than the check can judge with (±{limit}); give "
+                            "it more time (budget, more rounds), re-run on a quieter machine, or raise the threshold "
                             "to {suggest}",
-                            "{side}：其精度 ±{value} 远未达到判定所需（±{limit}）；请给它更多时间（budget、更多轮次）、"
+                            "{side}：其精度 ±{value} 宽于判定所能接受的（±{limit}）；请给它更多时间（budget、更多轮次）、"
                             "在更安静的机器上重跑，或把阈值提高到 {suggest}"),
+    "undecided_on_line": ("{side}: its estimate sits on 1 or on the threshold (interval ±{value}): no number of worker "
+                          "pairs would decide it",
+                          "{side}：其估计值恰好落在 1 或阈值上（区间 ±{value}）：增加多少工作进程对都无法判定"),
+    "undecided_unbounded": ("{side}: too few samples for an interval; give it more time (budget, more rounds) or "
+                            "re-run on a quieter machine",
+                            "{side}：样本太少，无法给出区间；请给它更多时间（budget、更多轮次）或在更安静的机器上重跑"),
     "undecided_spread": ("{side}: its run-to-run spread ±{value} is larger than {limit}: its repetitions disagree; "
                          "re-run on a quieter machine, or raise the threshold to {suggest}",
                          "{side}：其运行间波动 ±{value} 大于 {limit}：各次重复结果不一致；请在更安静的机器上重跑，"
@@ -1305,29 +1315,59 @@ def ratio_ci_words(v: "Verdict", lang: str) -> str:
     return word("ratio_ci_words", lang, ratio=f"{v.ratio:.4f}", lo=f"{v.ratio_ci[0]:.4f}", hi=f"{v.ratio_ci[1]:.4f}")
 
 
+def bounded(c: "Change") -> bool:
+    """Whether a change's interval bounds the ratio on both sides (finite, above 0): else no interval is
+    shown, and no sentence calls the change "within noise" by it."""
+    return 0 < c.ci_low <= c.ci_high < math.inf
+
+
 def change_words(c: "Change", lang: str) -> str:
-    """A saved-result change in words: ``12.0% slower (ratio 1.120, 95% CI 1.110–1.130)``."""
+    """A saved-result change in words: ``12.0% slower (ratio 1.120, 95% CI 1.110–1.130)``; without a
+    bounded interval, ``12.0% slower by the medians (ratio 1.120; no interval bounds it)``."""
     pct = (c.ratio - 1) * 100
     if c.unit != "seconds":
         direction = word("more_unit" if pct > 0 else "fewer_unit", lang, unit=c.unit)
     else:
         direction = word("reg_slower" if pct > 0 else "reg_faster", lang)
+    if not bounded(c):
+        return word("change_words_unbounded", lang, pct=f"{abs(pct):.1f}", direction=direction, ratio=f"{c.ratio:.3f}")
     sig = "" if (c.ci_low > 1 or c.ci_high < 1) else word("within_noise", lang)
     return word("change_words", lang, pct=f"{abs(pct):.1f}", direction=direction, sig=sig, ratio=f"{c.ratio:.3f}",
                 lo=f"{c.ci_low:.3f}", hi=f"{c.ci_high:.3f}")
 
 
+def ratio_cell(c: "Change", lang: str) -> str:
+    """Compact: ``1.200x (1.190–1.210)``, the ratio new/base and its 95% CI; ``1.200x (no interval)``
+    when none bounds it."""
+    if not bounded(c):
+        return word("ratio_cell_unbounded", lang, ratio=f"{c.ratio:.3f}")
+    return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
+
+
 def undecided_words(c: "Change", lang: str) -> str:
     """Why a change is undecided, each disturbed side with its fix, in one line (empty when decided)."""
     parts = []
-    def pct(x: float) -> str:
-        return f"{x:.1%}" if math.isfinite(x) else "n/a"
-
     for d in c.disturbed:
+        side = word(f"side_{d.side}", lang)
+        if not (math.isfinite(d.value) and math.isfinite(d.limit)):  # nothing bounded it: no figure to show
+            parts.append(word("undecided_unbounded", lang, side=side))
+            continue
         high = max(d.value, c.threshold)
-        suggest = f"{math.ceil(high * 100 + 1) / 100:.0%}" if math.isfinite(high) else "n/a"
-        longer = (d.value / d.limit) ** 2 if d.limit > 0 and math.isfinite(d.value) else math.inf
-        parts.append(word(f"undecided_{d.code}", lang, side=word(f"side_{d.side}", lang),
-                          value=pct(d.value), limit=pct(d.limit), suggest=suggest,
-                          longer=f"{longer:.1f}x" if math.isfinite(longer) else "n/a"))
+        value, limit = percents_apart(d.value, d.limit)
+        if d.code == "interleaved" and d.limit <= 0:  # the estimate sits on a line: no length of run decides it
+            parts.append(word("undecided_on_line", lang, side=side, value=value))
+            continue
+        parts.append(word(f"undecided_{d.code}", lang, side=side, value=value, limit=limit,
+                          suggest=f"{math.ceil(high * 100 + 1) / 100:.0%}",
+                          longer=f"{(d.value / d.limit) ** 2:.1f}x" if d.limit > 0 else ""))
     return word("undecided_sep", lang).join(parts)
+
+
+def percents_apart(value: float, limit: float) -> tuple[str, str]:
+    """``value`` and ``limit`` as percentages with one decimal, or more (up to three) when one decimal would
+    print two different numbers the same ("±5.0% ... (±5.0%)")."""
+    for digits in (1, 2, 3):
+        a, b = f"{value:.{digits}%}", f"{limit:.{digits}%}"
+        if a != b or value == limit:
+            return a, b
+    return a, b

@@ -140,7 +140,9 @@ class GroupStepResult(ResultBase):
     @property
     def stragglers(self) -> tuple[PhaseStraggler, ...]:
         """Per phase, the rank slower to compute it than the median rank by more than the threshold (and by
-        :data:`STRAGGLER_MIN_STEP_FRACTION` of the step), with its cost to the others."""
+        :data:`STRAGGLER_MIN_STEP_FRACTION` of the step), with its cost to the others: what they wait in
+        collectives beyond its own wait, itself more than that fraction of the step (a rank the others do
+        not wait for is no straggler, whatever its compute)."""
         if self.world_size < 2:
             return ()
         step = statistics.median(r.step_s for r in self.ranks)
@@ -151,6 +153,8 @@ class GroupStepResult(ResultBase):
                 continue
             others = [r.wait_s for r in self.ranks if r.rank != s.straggler]
             cost = max(0.0, statistics.median(others) - self.ranks[s.straggler].wait_s)
+            if cost <= STRAGGLER_MIN_STEP_FRACTION * step:  # the others do not wait for it: it sets no pace
+                continue
             out.append(PhaseStraggler(phase, s.straggler, s.straggler_ratio, cost))
         return tuple(out)
 

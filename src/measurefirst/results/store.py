@@ -1046,7 +1046,7 @@ def summary_of(m: Measured) -> str:
     if isinstance(m, Count):
         fields: dict[str, Any] = {"value": p.value, "lhw": p.log_half_width, "event": p.event, "spread": m.spread}
     else:
-        fields = {"lhw": p.log_half_width, "own": p.own}
+        fields = {"lhw": p.log_half_width, "own": p.own, "dist": list(p.disturbed)}
     return json.dumps(fields, separators=(",", ":"))
 
 
@@ -1061,9 +1061,10 @@ def read_summary(r: RunRow) -> "tuple[StepPoint, float] | None":
         s = json.loads(r.summary)
         if r.kind == "count":
             return StepPoint(float(s["value"]), float(s["lhw"]), str(s["event"])), float(s["spread"])
-        own = s["own"]
+        own, dist = s["own"], s["dist"]  # a summary written before "dist" was kept: the run is read whole
         return StepPoint(float(r.median or 0.0), float(s["lhw"]), "",
-                         None if own is None else (float(own[0]), float(own[1]), str(own[2]))), 0.0
+                         None if own is None else (float(own[0]), float(own[1]), str(own[2])),
+                         tuple(str(code) for code in dist)), 0.0
     except (ValueError, KeyError, TypeError, IndexError):
         return None
 

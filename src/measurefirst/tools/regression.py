@@ -128,12 +128,15 @@ class StepPoint:
     read from the store's columns without a sample: its ``value`` (a time's median in seconds, or a
     count's events per call), its own precision as a log half-width, the count's ``event`` (``""`` for
     a time), and a time's own measured run-to-run spread (relative standard deviation, relative 95%
-    half-width, source), or None when it measured none."""
+    half-width, source), or None when it measured none; and what disturbs a time (:func:`disturbances`
+    codes at the default threshold: a history marks no step where ``compare`` of the same two runs is
+    undecided)."""
 
     value: float
     log_half_width: float
     event: str = ""
     own: tuple[float, float, str] | None = None
+    disturbed: tuple[str, ...] = ()
 
 
 def step_point(m: Measurement | Count) -> StepPoint:
@@ -143,7 +146,7 @@ def step_point(m: Measurement | Count) -> StepPoint:
     own = m.run_to_run
     return StepPoint(m.median, _log_half_width(m), "",
                      (own.spread, own.half_width, own.source) if own is not None and math.isfinite(own.half_width)
-                     else None)
+                     else None, tuple(d.code for d in disturbances(m, threshold=TIME_THRESHOLD)))
 
 
 def side_spread(p: StepPoint, *, floor: tuple[float, str] | None = None,
@@ -306,7 +309,7 @@ def _interval(base: StepPoint, new: StepPoint,
 
 def steps(history: Sequence[Measurement | Count]) -> list[int]:
     """Indices i where run i differs from run i-1 beyond both CIs and :data:`STEP_FRACTION` (times)
-    or :data:`COUNT_THRESHOLD` (counts)."""
+    or :data:`COUNT_THRESHOLD` (counts), neither run disturbed (:attr:`StepPoint.disturbed`)."""
     return point_steps([step_point(m) for m in history])
 
 
@@ -326,7 +329,7 @@ def point_steps(points: Sequence[StepPoint]) -> list[int]:
         sides = () if new.event else [side_spread(p, floor=floor) for p in (base, new)]
         ratio, lo, hi = _interval(base, new, sides)
         step = COUNT_THRESHOLD if new.event else STEP_FRACTION
-        if (lo > 1 or hi < 1) and abs(ratio - 1) > step:
+        if (lo > 1 or hi < 1) and abs(ratio - 1) > step and not (base.disturbed or new.disturbed):
             out.append(i)
     return out
 
