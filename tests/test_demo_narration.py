@@ -238,8 +238,14 @@ def test_the_profile_against_the_benchmark_is_explained_with_the_ratio(lang):
     ratios, lines = demos.profile_gap_lines([("manual GeLU", over, bench)], lang)
     assert ratios[0] == pytest.approx(31.6e-3 / 894e-6)
     assert lines == [say("profiler.gap.over", lang, what="manual GeLU", pt="31.60 ms", bt="894.0 µs",
-                         ratio=31.6e-3 / 894e-6)]
+                         ratio=31.6e-3 / 894e-6, ops="8")]
     assert "35.3" in lines[0] and "31.60 ms" in lines[0] and "894.0 µs" in lines[0]
+    # one op per call (the fused F.gelu) is not "many small ops": the one op's recording is said
+    one = _profile([_op("aten::gelu", 9e-3, 1)])
+    lines = demos.profile_gap_lines([("fused F.gelu", one, bench)], lang)[1]
+    assert lines == [say("profiler.gap.over.few", lang, what="fused F.gelu", pt="9.000 ms", bt="894.0 µs",
+                         ratio=9e-3 / 894e-6, ops="1")]
+    assert "many small" not in lines[0] and "许多小运算" not in lines[0]
     under = _profile([_op("aten::mm", 100e-6)])  # a GPU profile: the CPU side saw only the launches
     ratios, lines = demos.profile_gap_lines([("x", under, bench)], lang)
     assert lines == [say("profiler.gap.under", lang, what="x", pt="100.0 µs", bt="894.0 µs", ratio=100e-6 / 894e-6)]
@@ -391,8 +397,15 @@ def test_every_number_in_a_table_and_its_narration_is_the_same_string(seed, lang
     ms = [(n, _m(samples=[t * (1 + 0.01 * i) for i in range(20)]))
           for n, t in ((32, rnd.uniform(5e3, 5e4)), (64, 6e4), (128, 1.5e5), (256, 8e5))]
     srows, _, slines = demos.scaling_table_lines(_sweep(ms), lang)
-    share = [line for line in slines if line == say("scaling.share", lang, n=32, share=demos._pct(
+    share = [line for line in slines if line == say("scaling.share.nofit", lang, n=32, share=demos._pct(
         srows[0]["share_of_best"]), best=f"{max(r['gflops'] for r in srows):.3g}")]
+    # with a fit: the fixed overhead is named as what n=32 pays only where t0 is half its time or more
+    for t0_share, key in ((0.8, "scaling.share"), (0.01, "scaling.share.other")):
+        t0 = t0_share * srows[0]["seconds"]
+        _, _, with_fit = demos.scaling_table_lines(_sweep(ms), lang, t0)
+        said = say(key, lang, n=32, share=demos._pct(srows[0]["share_of_best"]),
+                   best=f"{max(r['gflops'] for r in srows):.3g}", t0=demos.format_time(t0), frac=demos._pct(t0_share))
+        assert (said in with_fit) == (srows[0]["share_of_best"] < demos.UNDERFED_SHARE), (said, with_fit[-1])
     if srows[0]["share_of_best"] < demos.UNDERFED_SHARE:
         assert share
         pct, rate = re.findall(r"\d+%", share[0])[0], re.findall(r"([\d.]+) GFLOP/s", share[0])[0]

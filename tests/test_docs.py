@@ -70,3 +70,17 @@ def test_the_site_builds_strictly(tmp_path):
     assert "measurefirst collectives" in cli and "--fail-if-slower" in cli  # generated from the parser
     assert "precision_not_met" in (site / "reference/findings/index.html").read_text()
     assert "pytest_run" in (site / "reference/results/index.html").read_text()
+
+
+def test_no_page_calls_not_done_what_the_readme_lists():
+    """A page that says a feature is "not done yet" contradicts a README that lists it (issue 35)."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\|", "|")
+    listed = re.findall(r"`([^`]+)`", readme)
+    for page in sorted((ROOT / "docs").rglob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        for m in re.finditer(r"[Nn]ot done yet[^\n]*(?:\n(?!\n)[^\n]*)*", text):
+            named = {n.strip() for n in re.findall(r"`([^`]+)`", m.group(0)) if len(n.strip()) >= 6}
+            both = sorted(n for n in named if any(n in span for span in listed))
+            assert not both, f"{page.relative_to(ROOT)} calls {both} not done; the README lists it"

@@ -16,7 +16,7 @@ from measurefirst import benchmark
 from measurefirst.measure import stats
 from measurefirst.measure.noise import PRIOR_DOF, NoiseProfile, ProfileEntry, apply_profile, lent_dof, profile_key
 from measurefirst.measure.simulate import SimSpec, SimWorld
-from measurefirst.render.text import FACTOR_FROM, SYMMETRIC_UP_TO, ci_range, interval_rel, interval_words, time_unit
+from measurefirst.render.text import FACTOR_FROM, SIDES_AGREE, ci_range, interval_rel, interval_words, time_unit
 from measurefirst.results.kinds import Measurement, RunToRun, spread_factor
 
 pytest_plugins = ["pytester"]
@@ -137,18 +137,32 @@ def test_every_output_shows_the_sides_the_json_holds():
         assert (down, up) == pytest.approx((1 - d["interval"]["ci_seconds"][0] / d["stats_seconds"]["median"],
                                             d["interval"]["ci_seconds"][1] / d["stats_seconds"]["median"] - 1))
         text = interval_rel(m)
-        if up <= SYMMETRIC_UP_TO:
+        below = 1 / (1 - down)
+        if abs(down - up) <= SIDES_AGREE * max(down, up):
             assert text == f"±{d['interval']['half_width']:.1%}" or text == f"±{d['interval']['half_width']:.2%}"
             seen.add("pm")
-        elif up < FACTOR_FROM:
-            assert text == f"-{down:.1%}/+{up:.1%}"
-            seen.add("sides")
-        else:
-            assert text == f"×/÷{max(1 + up, 1 / (1 - down)):.3g}"
+        elif up >= FACTOR_FROM and max(below, 1 + up) <= (1 + SIDES_AGREE) * min(below, 1 + up):
+            assert text == f"×/÷{max(1 + up, below):.3g}"
             seen.add("factor")
+        else:
+            assert text == f"-{down:.1%}/+{up:.1%}" or text == f"-{down:.2%}/+{up:.2%}"
+            seen.add("sides")
         assert f" {text} " in interval_words(m) and text in repr(m)
         assert interval_rel(m, pm=False) == text.removeprefix("±")
     assert seen == {"pm", "sides", "factor"}
+
+
+def test_sides_that_differ_are_shown_apart_and_a_factor_only_where_both_ways_agree():
+    from types import SimpleNamespace
+
+    def shown(down: float, up: float) -> str:
+        return interval_rel(SimpleNamespace(ci_sides_rel=(down, up), ci_half_width_rel=(down + up) / 2))  # type: ignore[arg-type]
+
+    assert shown(0.053, 0.005) == "-5.3%/+0.5%"  # an interval of order statistics, off centre: not ±2.9%
+    assert shown(0.02, 0.021).startswith("±2.")
+    wide = shown(0.09, 21.6)  # 11 µs in 10–249 µs: not ×/÷22, which would reach down to 0.5 µs
+    assert wide.startswith("-9") and "/+" in wide and "×" not in wide
+    assert shown(1 - 1 / 4.2, 3.2) == "×/÷4.2"
 
 
 def test_an_old_file_without_prior_dof_reads_as_it_was_written():

@@ -21,7 +21,7 @@ from measurefirst.tools.fit import FitError, PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
 from measurefirst.render.findings import title as finding_title
-from measurefirst.render.text import SYMMETRIC_UP_TO, format_time, interval_rel, pad_cells, plain
+from measurefirst.render.text import format_time, interval_rel, pad_cells, plain
 from measurefirst.render.words import word
 from measurefirst.tools.sweep import SweepResult, sweep
 
@@ -49,6 +49,11 @@ PROFILE_GAP_FACTOR = 2.0
 #: Scalar-conversion rows (aten::to) under this share of the op time read as "cheap".
 TO_ROWS_CHEAP_SHARE = 0.10
 #: A scaling row below this share of the best measured rate reads as "the hardware is far from fed".
+#: A profile of this many working ops per call or fewer is not "many small ops": its gap is the one op's
+#: recording.
+FEW_OPS = 2
+#: The fitted fixed overhead is named as what the smallest size pays from this share of its time up.
+OVERHEAD_SHARE = 0.5
 UNDERFED_SHARE = 0.25
 
 
@@ -61,13 +66,9 @@ class DemoResult:
 def _ci(m: measurefirst.Measurement, pm: bool = False) -> str:
     """A table cell: the headline interval's relative half-width (where the next run may land), ``2.2%``
     (``±2.2%`` with ``pm``); where its two sides differ, as every output shows them (``-31%/+45%``)."""
-    r = m.ci_half_width_rel
-    if not math.isfinite(r):
+    if not math.isfinite(m.ci_half_width_rel):
         return "n/a"
-    sides = m.ci_sides_rel
-    if sides is not None and sides[1] > SYMMETRIC_UP_TO:
-        return interval_rel(m, pm=False)
-    return ("±" if pm else "") + f"{r:.1%}"
+    return interval_rel(m, pm=pm)
 
 
 def _ci_words(m: measurefirst.Measurement, lang: str) -> str:
@@ -227,11 +228,12 @@ def fit_lines(fit: PowerFit | None, lang: str) -> tuple[str, list[str]]:
     return branch, lines + [say(f"scaling.lesson.{branch}", lang, k=fit.k)]
 
 
-def scaling_table_lines(result: SweepResult, lang: str
+def scaling_table_lines(result: SweepResult, lang: str, t0: float | None = None
                         ) -> tuple[list[dict[str, Any]], list[tuple[str, measurefirst.Measurement]], list[str]]:
     """(rows as data, the disturbed points, the lines): the sweep's table, its interval column named by the
     kind of interval it holds, the marks with the fix, and the under-fed small size said with the table's
-    own strings."""
+    own strings; the fixed overhead is named as what it pays only where the fitted ``t0`` is at least
+    :data:`OVERHEAD_SHARE` of that size's time."""
     kind = interval_kind([p.measurement for p in result.series() if p.ok and p.measurement is not None])
     cols = say("scaling.columns", lang, ref=result.reference, pm=say(f"pm.{kind}", lang)).split("|")
     widths = [6, 12, 14, 16, 10, 9, 8]
@@ -264,7 +266,12 @@ def scaling_table_lines(result: SweepResult, lang: str
     lines += mark_lines(marked, lang)
     small = rows[0] if rows else None
     if small is not None and math.isfinite(small["share_of_best"]) and small["share_of_best"] < UNDERFED_SHARE:
-        lines.append(say("scaling.share", lang, n=small["n"], share=_pct(small["share_of_best"]), best=best_gflops))
+        said = {"n": small["n"], "share": _pct(small["share_of_best"]), "best": best_gflops}
+        if t0 is None or not small["seconds"] > 0:  # no fit: the rate alone
+            lines.append(say("scaling.share.nofit", lang, **said))
+        else:
+            key = "scaling.share" if t0 >= OVERHEAD_SHARE * small["seconds"] else "scaling.share.other"
+            lines.append(say(key, lang, **said, t0=format_time(t0), frac=_pct(t0 / small["seconds"])))
     return rows, marked, lines
 
 
@@ -272,7 +279,8 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     res = DemoResult("scaling")
     emit("")
     emit("## " + say("scaling.title", lang))
-    sizes = [32, 64, 128, 256, 512] if quick else [64, 128, 256, 512, 1024, 2048, 4096]
+    # part 1 measured its product of 4096 (1024 with --quick): no size of it again, so no number is shown twice
+    sizes = [32, 64, 128, 256, 512] if quick else [64, 128, 256, 512, 1024, 2048]
     ref = 256
 
     def make(n: int) -> Callable[[], object]:
@@ -283,10 +291,6 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     emit(say("scaling.intro", lang, ref=ref))
     result = sweep(make, sizes, flops=lambda n: 2.0 * n**3, device=device, reference=ref,
                                 budget=0.6 if quick else 3.0, label="matmul")
-    rows, marked, table = scaling_table_lines(result, lang)
-    for line in table:
-        emit(line)
-    res.data["rows"] = rows
     fit: PowerFit | None
     try:
         fit = result.fit()
@@ -295,6 +299,10 @@ def scaling(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRes
     except FitError:
         fit = None
         res.data["fit"] = None
+    rows, marked, table = scaling_table_lines(result, lang, None if fit is None else fit.t0)
+    for line in table:
+        emit(line)
+    res.data["rows"] = rows
     branch, lines = fit_lines(fit, lang)
     res.data["lesson"] = branch
     res.data["wants_budget"] = bool(marked) or branch == "unknown"
@@ -393,8 +401,10 @@ def profile_gap_lines(items: Sequence[tuple[str, Profile, measurefirst.Measureme
         ratios.append(ratio)
         if not math.isfinite(ratio) or 1 / PROFILE_GAP_FACTOR <= ratio <= PROFILE_GAP_FACTOR:
             continue
-        lines.append(say("profiler.gap.over" if ratio > 1 else "profiler.gap.under", lang, what=what,
-                         pt=format_time(pt), bt=format_time(m.median), ratio=ratio))
+        ops = sum(r.calls for r in p.rows("work"))  # the ops that do the work, per call
+        key = "profiler.gap.under" if ratio < 1 else "profiler.gap.over" if ops > FEW_OPS else "profiler.gap.over.few"
+        lines.append(say(key, lang, what=what, pt=format_time(pt), bt=format_time(m.median), ratio=ratio,
+                         ops=f"{ops:.0f}"))
     return ratios, lines
 
 

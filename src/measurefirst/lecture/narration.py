@@ -44,6 +44,14 @@ TEXT: Words = {
                           "not for how long.",
                           "为什么分析结果与计时不一致：{what}的各运算在性能分析器里每次调用合计 {pt}，是基准测试 {bt} 的 {ratio:.1f} 倍。"
                           "性能分析器要记录它看到的每个运算（时间戳、名字、形状），在许多小运算上，这种记录本身比运算还贵。请引用基准测试的数字；性能分析用来看时间花在哪里，而不是花了多久。"),
+    "profiler.gap.over.few": ("Why the profile and the timing differ: the profiler's ops add up to {pt} per call for the "
+                              "{what}, {ratio:.1f}x the benchmark's {bt}. The profiler records every op it sees (a "
+                              "timestamp, a name, the shapes); here {ops} op per call does the work, and on an op "
+                              "this short that recording costs more than the op itself. Quote the benchmark's "
+                              "number; read the profile for where the time goes, not for how long.",
+                              "为什么分析结果与计时不一致：{what}的各运算在性能分析器里每次调用合计 {pt}，是基准测试 {bt} 的 "
+                              "{ratio:.1f} 倍。性能分析器要记录它看到的每个运算（时间戳、名字、形状）；这里每次调用只有 {ops} "
+                              "个运算在做计算，对这么短的运算，这种记录本身比运算还贵。请引用基准测试的数字；性能分析用来看时间花在哪里，而不是花了多久。"),
     "profiler.gap.under": ("Why the profile and the timing differ: the profiler's ops add up to only {pt} per call "
                            "for the {what}, {ratio:.2f}x the benchmark's {bt}. The profile counts time inside ops "
                            "only (on a GPU, only the CPU's launch of each kernel); Python between the ops and "
@@ -184,8 +192,18 @@ TEXT: Words = {
                      "{klo:.2f}–{khi:.2f}): the times do not follow one power law, so do not read k as the law.",
                      "! 拟合很差（各点偏离模型 {rms:.0%}，拟合给出的 k 的 95% 置信区间 {klo:.2f}–{khi:.2f}）：这些时间不服从单一幂律，不要把 k 当成规律。"),
     "scaling.share": ("At n={n} the product reaches only {share} of the best rate measured here ({best} GFLOP/s): "
-                      "the hardware is far from fed, and the fixed overhead is what you pay for.",
-                      "在 n={n} 时，矩阵乘法只达到本次测得最佳速率（{best} GFLOP/s）的 {share}：硬件远没有被喂饱，你付出的主要是固定开销。"),
+                      "the hardware is far from fed, and the fixed overhead (t0 = {t0}, {frac} of this size's time) "
+                      "is what you pay for.",
+                      "在 n={n} 时，矩阵乘法只达到本次测得最佳速率（{best} GFLOP/s）的 {share}：硬件远没有被喂饱，"
+                      "你付出的主要是固定开销（t0 = {t0}，占这个规模耗时的 {frac}）。"),
+    "scaling.share.nofit": ("At n={n} the product reaches only {share} of the best rate measured here ({best} GFLOP/s): "
+                            "the hardware is far from fed.",
+                            "在 n={n} 时，矩阵乘法只达到本次测得最佳速率（{best} GFLOP/s）的 {share}：硬件远没有被喂饱。"),
+    "scaling.share.other": ("At n={n} the product reaches only {share} of the best rate measured here ({best} GFLOP/s), "
+                            "and the fitted fixed overhead (t0 = {t0}) is only {frac} of its time: something else "
+                            "slowed this size (the machine, or caches), not the overhead.",
+                            "在 n={n} 时，矩阵乘法只达到本次测得最佳速率（{best} GFLOP/s）的 {share}，而拟合的固定开销"
+                            "（t0 = {t0}）只占它耗时的 {frac}：拖慢这个规模的是别的东西（机器或缓存），而不是固定开销。"),
     "scaling.lesson.cubic": ("Lesson: k = {k:.2f}, close to 3: at large sizes time follows the work, n³. At small "
                              "sizes a fixed overhead (Python dispatch, kernel launch) dominates. Optimize the part "
                              "that dominates at your size.",

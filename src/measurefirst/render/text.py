@@ -122,27 +122,32 @@ def format_relative(fraction: float) -> str:
     return f"{fraction:.1%}" if fraction >= 0.001 else f"{fraction:.2%}"
 
 
-#: The headline interval is shown as ``±x%`` while its upper side is at most this far above the median
-#: (the two sides then differ by a tenth of a side or less), as ``-a%/+b%`` beyond it, and as a factor
-#: ``×/÷f`` from :data:`FACTOR_FROM` up (the next run may take twice as long or more).
-SYMMETRIC_UP_TO = 0.10
+#: The headline interval is shown as ``±x%`` while its two sides differ by at most this fraction of the
+#: wider one, as ``-a%/+b%`` where they differ more, and as a factor ``×/÷f`` from :data:`FACTOR_FROM` up (the
+#: next run may take twice as long or more) where the factors down and up also agree that well.
+SIDES_AGREE = 0.10
 FACTOR_FROM = 1.0
 
 
 def interval_rel(m: "Measurement", pm: bool = True) -> str:
     """The headline interval relative to the median, as every output shows it (the numbers are the JSON's
     ``interval.half_width`` and ``interval.sides_rel``): ``±2.2%`` (``2.2%`` with ``pm=False``, for a
-    column headed ``±``) while the sides nearly agree, ``-31%/+45%`` where they differ, ``×/÷4.2`` (the
-    wider side's factor) when the next run may take twice as long or more. The interval is on the log
-    scale, so its lower end is never 0, and a relative figure above 100% below the median cannot be shown."""
+    column headed ``±``) while the sides nearly agree, ``-31%/+45%`` where they differ (an interval of order
+    statistics need not sit evenly around the median: ``-5.3%/+0.5%``), ``×/÷4.2`` when the next run may
+    take twice as long or more and the interval reaches as far down as up, as a factor. A relative figure
+    above 100% below the median cannot be shown."""
     sides = m.ci_sides_rel
-    if sides is None or sides[1] <= SYMMETRIC_UP_TO or not math.isfinite(sides[1]):
+    if sides is None or not all(math.isfinite(x) for x in sides):
         text = format_relative(m.ci_half_width_rel)
         return "±" + text if pm and text != "n/a" else text
     down, up = sides
-    if up < FACTOR_FROM:
-        return f"-{format_relative(down)}/+{format_relative(up)}"
-    return f"×/÷{max(1.0 + up, 1.0 / (1.0 - down) if down < 1.0 else math.inf):.3g}"
+    if abs(down - up) <= SIDES_AGREE * max(down, up):
+        text = format_relative(m.ci_half_width_rel)
+        return "±" + text if pm and text != "n/a" else text
+    below = 1.0 / (1.0 - down) if down < 1.0 else math.inf
+    if up >= FACTOR_FROM and max(below, 1.0 + up) <= (1.0 + SIDES_AGREE) * min(below, 1.0 + up):
+        return f"×/÷{max(1.0 + up, below):.3g}"
+    return f"-{format_relative(down)}/+{format_relative(up)}"
 
 
 def ci_range(ci: tuple[float, float], half_width: float | None, unit: tuple[str, float]) -> str:
