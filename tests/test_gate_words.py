@@ -47,3 +47,29 @@ def test_a_change_without_a_bounded_interval_is_not_within_noise(lang: str):
         assert "inf" not in words + cell and "0.000" not in cell and "nan" not in words + cell
     c = Change("f", 1.0, 1.2, 1.2, 1.19, 1.21, False, False)
     assert ratio_cell(c, lang) == "1.200x (1.190–1.210)"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_spread_notes_of_different_sources_say_which_benchmarks_they_are_about(lang: str):
+    from measurefirst.render.gate import spread_lines
+
+    def c(label: str, spreads: tuple[float, float], sources: tuple[str, str]) -> Change:
+        return Change(label, 1.0, 1.0, 1.0, 0.9, 1.1, False, False, run_to_run=max(spreads),
+                      run_to_run_spreads=spreads, run_to_run_sources=sources)
+
+    prior = c("test_add", (0.001, 0.001), ("prior", "prior"))
+    measured = [c(f"test_mm{i}", (0.004, 0.606), ("repeats", "repeats")) for i in range(5)]
+    lines = spread_lines([prior, *measured], lang)
+    assert len(lines) == 2
+    assert any("test_add" in x and "test_mm" not in x for x in lines)
+    assert any("test_mm0" in x and ("2 more" in x or "另外 2 项" in x) and "test_add" not in x for x in lines)
+    assert all("test_" not in x for x in spread_lines(measured, lang))  # one source: nothing to tell apart
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_brief_reasons_keep_the_facts_and_leave_the_fixes_to_verbose(lang: str):
+    c = _undecided(Disturbance("base", "preempted", 0.6, 0.5), Disturbance("new", "spread", 0.2, 0.05))
+    full, brief = undecided_words(c, lang), undecided_words(c, lang, brief=True)
+    assert len(brief) < 0.6 * len(full)
+    assert "60.0%" in brief and "20.0%" in brief  # each side's fact, with its figure
+    assert ("re-run" not in brief and "taskset" not in brief) if lang == "en" else "重跑" not in brief

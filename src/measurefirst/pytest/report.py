@@ -88,11 +88,13 @@ def regression_line(r: "Record", baseline: str, threshold: float, lang: str = LA
               threshold=f"{threshold:.1%}")
 
 
-def undecided_line(r: "Record", baseline: str, lang: str = LANG) -> str:
-    """``test_a: too noisy to judge against @base (...): the new run: ...; re-run on a quiet machine``."""
+def undecided_line(r: "Record", baseline: str, lang: str = LANG, *, brief: bool = False) -> str:
+    """``test_a: too noisy to judge against @base (...): the new run: ...; re-run on a quiet machine``;
+    ``brief``: each reason's fact, the fixes left to ``-v``."""
     assert r.change is not None
-    return plain(_w(lang, "pt_undecided_line", label=r.display, baseline=baseline, words=change_words(r.change, lang),
-                    reasons=undecided_words(r.change, lang)))
+    line = plain(_w(lang, "pt_undecided_line", label=r.display, baseline=baseline,
+                    words=change_words(r.change, lang), reasons=undecided_words(r.change, lang, brief=brief)))
+    return _w(lang, "pt_undecided_brief", line=line) if brief else line
 
 
 def regression_failure(records: Sequence["Record"], baseline: str, threshold: float, *,
@@ -323,7 +325,7 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
             for r in slow:
                 lines.append(_w(lang, "pt_regression", line=regression_line(r, baseline, s.threshold, lang)))
             for r in noisy:
-                lines.append(_w(lang, "pt_undecided", line=undecided_line(r, baseline, lang)))
+                lines.append(_w(lang, "pt_undecided", line=undecided_line(r, baseline, lang, brief=not verbose)))
             if not slow:
                 tail = _w(lang, "pt_undecided_tail", n=len(noisy), policy=_w(lang, f"pt_undecided_{s.undecided_policy}"))
                 lines.append(_w(lang, "pt_no_regression", threshold=f"{s.threshold:.1%}", baseline=baseline,

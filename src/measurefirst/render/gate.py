@@ -32,13 +32,22 @@ def spread_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
         base = [c.run_to_run_spreads[0] if len(c.run_to_run_spreads) == 2 else c.run_to_run for c in cs]
         new = [c.run_to_run_spreads[1] if len(c.run_to_run_spreads) == 2 else c.run_to_run for c in cs]
         if base_source == new_source:
-            lines.append(word("note_run_to_run", lang, cv=_span([*base, *new]),
-                              source=code_word("rtr_", base_source, lang)))
+            line = word("note_run_to_run", lang, cv=_span([*base, *new]), source=code_word("rtr_", base_source, lang))
         else:
-            lines.append(word("note_run_to_run_sides", lang, base=_span(base), new=_span(new),
-                              base_source=code_word("rtr_", base_source, lang),
-                              new_source=code_word("rtr_", new_source, lang)))
+            line = word("note_run_to_run_sides", lang, base=_span(base), new=_span(new),
+                        base_source=code_word("rtr_", base_source, lang),
+                        new_source=code_word("rtr_", new_source, lang))
+        if len(groups) > 1:  # lines of different sources: each says which benchmarks it is about
+            shown = [c.label for c in cs[:NAMED_UP_TO]]
+            more = len(cs) - len(shown)
+            labels = ", ".join(shown) + (word("and_more", lang, n=more) if more else "")
+            line += word("note_applies", lang, labels=labels)
+        lines.append(line)
     return lines
+
+
+#: A note about some of the benchmarks names this many of them, then counts the rest.
+NAMED_UP_TO = 3
 
 
 def undecided_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import locale
 import math
 import os
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -527,6 +528,8 @@ WORDS: Words = {
     "rtr_processes": ("measured in fresh processes", "由新进程实测"),
     "rtr_profile": ("from the machine's noise profile", "来自本机的噪声画像"),
     "rtr_prior": ("from measurefirst's prior (no noise profile of the machine)", "来自 measurefirst 的先验（本机没有噪声画像）"),
+    "note_applies": (" (for {labels})", "（适用于 {labels}）"),
+    "and_more": (" and {n} more", " 等另外 {n} 项"),
     "note_run_to_run_sides": ("note: the intervals include each run's run-to-run spread: base ±{base} ({base_source}), "
                               "new ±{new} ({new_source})",
                               "说明：区间已计入每次运行的运行间波动：基线 ±{base}（{base_source}），新结果 ±{new}（{new_source}）"),
@@ -576,6 +579,7 @@ WORDS: Words = {
                          "或把阈值提高到 {suggest}"),
     "pt_undecided_line": ("{label}: too noisy to judge against {baseline} ({words}): {reasons}",
                           "{label}：与 {baseline} 相比噪声过大，无法判断（{words}）：{reasons}"),
+    "pt_undecided_brief": ("{line} (-v: the fixes)", "{line}（-v 显示修正办法）"),
     "pt_undecided_fails": ("measurefirst: too noisy to judge against the baseline (--mf-undecided fail)",
                            "measurefirst：与基线相比噪声过大，无法判断（--mf-undecided fail）"),
     "pt_undecided_tail": ("; {n} undecided: too noisy to judge ({policy})",
@@ -1344,8 +1348,16 @@ def ratio_cell(c: "Change", lang: str) -> str:
     return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
 
 
-def undecided_words(c: "Change", lang: str) -> str:
-    """Why a change is undecided, each disturbed side with its fix, in one line (empty when decided)."""
+def undecided_words(c: "Change", lang: str, *, brief: bool = False) -> str:
+    """Why a change is undecided, each disturbed side with its fix, in one line (empty when decided);
+    ``brief``: each reason's fact without its fix (what follows the first semicolon)."""
+    parts = _undecided_parts(c, lang)
+    if brief:
+        parts = [re.split("[;；]", part, maxsplit=1)[0] for part in parts]
+    return word("undecided_sep", lang).join(parts)
+
+
+def _undecided_parts(c: "Change", lang: str) -> list[str]:
     parts = []
     for d in c.disturbed:
         side = word(f"side_{d.side}", lang)
@@ -1360,7 +1372,7 @@ def undecided_words(c: "Change", lang: str) -> str:
         parts.append(word(f"undecided_{d.code}", lang, side=side, value=value, limit=limit,
                           suggest=f"{math.ceil(high * 100 + 1) / 100:.0%}",
                           longer=f"{(d.value / d.limit) ** 2:.1f}x" if d.limit > 0 else ""))
-    return word("undecided_sep", lang).join(parts)
+    return parts
 
 
 def percents_apart(value: float, limit: float) -> tuple[str, str]:
