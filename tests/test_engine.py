@@ -171,6 +171,20 @@ def test_a_switch_that_cost_nothing_is_a_tick_and_the_sample_is_kept():
     assert list(costly_preemptions(None, [1.0])) == [False]
 
 
+def test_a_starved_thread_pool_is_seen_without_a_switch_of_the_caller():
+    from measurefirst.measure.timers import STARVED_CPU_SHARE, STARVED_MIN_NS, preemptions
+
+    # both cores busy: each 200 µs product waits 16 ms for a core, and no involuntary switch of ours shows it
+    spec = SimSpec(call_ns=200_000, timer_ns=50, starve_prob=1.0, starve_ns=16_000_000, seed=2)
+    world, m = run(spec, number=1, min_time=0.0, budget=0.5)
+    assert world.switches == 0 and m.n_preempted == m.n_samples > 0
+    assert "preempted" in [w.code for w in m.findings]
+    # the rule: a share of a core below the line, on a sample long enough to judge
+    assert preemptions(0, 1e6, 0.4e6) == 1 and preemptions(0, 1e6, 0.6e6) == 0
+    assert preemptions(0, STARVED_MIN_NS / 2, 0.0) == 0 and preemptions(3, 1e6, 1e6) == 3
+    assert preemptions(0, 1e6, None) == 0 and STARVED_CPU_SHARE == 0.5
+
+
 def test_preempted_majority_keeps_everything_and_warns():
     spec = SimSpec(call_ns=10_000, timer_ns=50, preempt_prob=0.8, preempt_ns=1000, seed=5)
     world, m = run(spec, number=1, min_time=0.0, budget=0.2)

@@ -58,6 +58,10 @@ class Machine:
     def clock_ns(self) -> int:
         return time.perf_counter_ns()
 
+    def process_cpu_ns(self) -> int:
+        """The CPU time of this process so far, every thread (ns)."""
+        return time.process_time_ns()
+
     def context_switches(self) -> int | None:
         """Involuntary context switches of this process so far (None where the OS does not say)."""
         if _resource is None:  # pragma: no cover - Windows

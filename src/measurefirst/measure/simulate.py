@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator
 
 from ..results.kinds import CompileEvent
 from .devices import Machine
-from .timers import ClockMarks, Marks, Reading
+from .timers import ClockMarks, Marks, Reading, preemptions
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,10 @@ class SimSpec:
     stall_prob / stall_ns: each timed sample is descheduled inside the timed window but outside the call
     (between the clock read and the call) with this probability, which adds ``stall_ns`` and counts a
     context switch: time a busy machine takes that the function's own clock cannot see.
-    Preempted and stalled time is off the CPU: :meth:`SimWorld.cpu_ns` does not count it.
+    starve_prob / starve_ns: each call waits this long off the CPU with this probability *without* an
+    involuntary switch of this process (a thread of torch's pool waiting for a core another process holds,
+    while the caller sleeps on it): only the process's CPU time against the clock shows it.
+    Preempted, stalled and starved time is off the CPU: :meth:`SimWorld.cpu_ns` does not count it.
     fail_at / interrupt_at: the call with this 1-based index raises RuntimeError / KeyboardInterrupt
     (0: never), to exercise error handling end to end.
     process / process_shift: what a fresh process changes (address layout, allocator state, thread
@@ -55,6 +58,8 @@ class SimSpec:
     preempt_ns: float = 0.0
     stall_prob: float = 0.0
     stall_ns: float = 0.0
+    starve_prob: float = 0.0
+    starve_ns: float = 0.0
     resolution_ns: float = 1.0
     seed: int = 0
     fail_at: int = 0
@@ -120,10 +125,14 @@ class SimWorld:
         elif s.warm_calls and self.calls <= s.warm_calls:
             cost += s.warm_extra_ns * (s.warm_calls - self.calls + 1) / s.warm_calls
         preempted = bool(s.preempt_prob and self._rng.random() < s.preempt_prob)
+        starved = bool(s.starve_prob and self._rng.random() < s.starve_prob)
         self.calls += 1
         self.advance(cost)
         if preempted:
             self.deschedule(s.preempt_ns)
+        if starved:  # off the CPU, no involuntary switch of this process
+            self.off_cpu_ns += int(round(s.starve_ns))
+            self.advance(s.starve_ns)
 
     def function(self, call_ns: float | None = None, name: str = "simulated") -> Callable[[], None]:
         """A simulated user function: each call advances the clock by its cost (``call_ns``, default
@@ -181,14 +190,15 @@ class SimTimer:
         w = self.world
         if prelude is not None:
             prelude()
-        switches = w.switches
+        switches, cpu = w.switches, w.cpu_ns()
         t0 = w.now
         w.advance(w.spec.timer_ns)
         if w.spec.stall_prob and w._rng.random() < w.spec.stall_prob:
             w.deschedule(w.spec.stall_ns)
         run()
         w.advance(w.spec.sync_ns)
-        return Reading(float(w.now - t0), None, w.switches - switches)
+        wall = float(w.now - t0)
+        return Reading(wall, None, preemptions(w.switches - switches, wall, float(w.cpu_ns() - cpu)))
 
     def now_ns(self) -> int:
         return self.world.now
@@ -215,7 +225,7 @@ def parse_spec(text: str) -> SimSpec:
     known = {f.name: f for f in fields(SimSpec)}
     aliases = {"call": "call_ns", "timer": "timer_ns", "sync": "sync_ns", "cold": "cold_ns",
                "compile": "compile_ns", "recompile": "recompile_ns",
-               "warm_extra": "warm_extra_ns", "preempt": "preempt_ns", "stall": "stall_ns",
+               "warm_extra": "warm_extra_ns", "preempt": "preempt_ns", "stall": "stall_ns", "starve": "starve_ns",
                "resolution": "resolution_ns"}
     values: dict[str, float | int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
@@ -768,6 +778,9 @@ class SimMachine(Machine):
 
     def context_switches(self) -> int | None:
         return self.gpu.world.switches
+
+    def process_cpu_ns(self) -> int:
+        return self.gpu.world.cpu_ns()
 
     def cuda_available(self) -> bool:
         return self.gpu.spec.kind == "cuda"
