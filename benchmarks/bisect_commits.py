@@ -4,6 +4,7 @@
     python benchmarks/bisect_commits.py --tries 10    # the 10 tries
     python benchmarks/bisect_commits.py --busy        # with two busy processes on the cores
     python benchmarks/bisect_commits.py --log         # also write docs/bisect-DATE.txt
+    python benchmarks/bisect_commits.py --try 2       # try 2 alone (its seed), again
 
 A throwaway git repository of 64 commits holds ``mod.py`` whose ``f()`` is a softmax over 64 rows of a
 1024-wide tensor on one torch thread; each commit changes a comment, and one commit, drawn with the try's
@@ -66,7 +67,7 @@ def make_repo(path: str, slow_at: int) -> list[str]:
     return shas
 
 
-def measurefirst_bisect(repo: str) -> tuple[str | None, float]:
+def measurefirst_bisect(repo: str, slow_at: int = -1) -> tuple[str | None, float]:
     env = {**os.environ, "PYTHONPATH": SRC}
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~64", "HEAD", "mod:f"], cwd=repo,
@@ -74,8 +75,9 @@ def measurefirst_bisect(repo: str) -> tuple[str | None, float]:
     wall = time.perf_counter() - t0
     said = done.stdout + done.stderr
     m = re.search(r"first slow commit .*?: (\w+) revision (\d+): median ratio", said)
-    if m is None:  # nothing found, or a failure: its last line, for the reader
-        print("  measurefirst bisect said:", (said.strip().splitlines() or ["(nothing)"])[-1], file=sys.stderr)
+    if m is None or m.group(2) != str(slow_at):  # not the slow commit: every line it said, for the reader
+        print("  measurefirst bisect said:\n    " + "\n    ".join(said.strip().splitlines() or ["(nothing)"]),
+              file=sys.stderr)
     return (m.group(2) if m else None), wall
 
 
@@ -107,6 +109,7 @@ def timeit_bisect(repo: str, shas: list[str]) -> tuple[str | None, float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tries", type=int, default=3)
+    ap.add_argument("--try", dest="only", type=int, default=None, help="run only this try (its seed): again, alone")
     ap.add_argument("--busy", action="store_true", help="two busy processes on the cores")
     ap.add_argument("--log", action="store_true")
     args = ap.parse_args()
@@ -115,12 +118,12 @@ def main() -> None:
     log(f"bisect_commits.py: {args.tries} tries, {COMMITS} commits, one making f 3.1% slower (66 rows instead of 64), {load}")
     rows, right = [], {"measurefirst bisect": 0, "timeit + git bisect": 0}
     with (Background(2, burn, settle=1.0) if args.busy else Background(0, burn)):
-        for t in range(args.tries):
+        for t in (range(args.tries) if args.only is None else [args.only]):
             slow_at = random.Random(t).randint(1, COMMITS)
             with tempfile.TemporaryDirectory(prefix="bisect-bench-") as tmp:
                 repo = os.path.join(tmp, "repo")
                 shas = make_repo(repo, slow_at)
-                for way, run in (("measurefirst bisect", lambda: measurefirst_bisect(repo)),
+                for way, run in (("measurefirst bisect", lambda: measurefirst_bisect(repo, slow_at)),
                                  ("timeit + git bisect", lambda: timeit_bisect(repo, shas))):
                     found, wall = run()
                     ok = found == str(slow_at)
@@ -129,7 +132,7 @@ def main() -> None:
                     print(" ".join(rows[-1]), file=sys.stderr, flush=True)  # progress; the table comes at the end
     table(log, ["try", "slow commit", "way", "named", "", "wall"], rows)
     for way, n in right.items():
-        log(f"{way}: {n}/{args.tries} right")
+        log(f"{way}: {n}/{args.tries if args.only is None else 1} right")
     if args.log:
         log("wrote", log.save("bisect"))
 

@@ -403,13 +403,14 @@ def test_bisect_names_the_commit_that_doubled_a_call(tmp_path: Path):
         _git(repo, "commit", "-qm", f"commit {i}")
     env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
     done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~7", "HEAD", "slowmod:f", "--budget",
-                           "1", "--against-pairs", "1"], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
+                           "1"], cwd=repo, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     said = done.stdout + done.stderr
     line = next(x for x in said.splitlines() if x.startswith("first slow commit"))
-    assert "(7 searched)" in line and " commit 5: ratio " in line, said
-    ratio = float(re.search(r"ratio (\d+\.\d+)", line).group(1))
+    assert "(7 searched)" in line and " commit 5: median ratio " in line, said
+    ratio = float(re.search(r"median ratio (\d+\.\d+)", line).group(1))
     assert 1.5 < ratio < 2.5
+    assert "4 worker pairs" in said and "slower half measured" in line  # each step decided at its first look
     assert _git(repo, "worktree", "list").count("\n") == 0
     (repo / "log.txt").write_text("uncommitted\n")
     done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~7", "HEAD", "slowmod:f"], cwd=repo,

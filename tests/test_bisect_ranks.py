@@ -121,9 +121,9 @@ def test_bisect_by_ranks_names_a_3_percent_commit_though_workers_land_in_slow_mo
         slow_at = rng.randint(1, 64)
         found, looks = _simulate(monkeypatch, 64, slow_at, rng=rng, effect=0.031, mode_rate=0.1)
         assert found.commits == 64
-        if found.first_slow is None:  # the ends stayed undecided at 12 pairs: said, never a wrong commit
+        if found.first_slow is None:  # the ends stayed undecided at 20 pairs: said, never a wrong commit
             nothing += 1
-            assert found.ends is not None and sum(looks) == B.MAX_PAIRS and not found.searched
+            assert found.ends is not None and sum(looks) == B.ENDS_MAX_PAIRS and not found.searched
             continue
         assert len(found.searched) == 6 and all(s.pairs <= B.MAX_PAIRS for s in found.searched)
         right += found.first_slow == f"c{slow_at}"
@@ -140,5 +140,5 @@ def test_an_unchanged_range_is_not_bisected(monkeypatch: pytest.MonkeyPatch):
         found_any += found.first_slow is not None
         assert found.ends is not None
         if found.first_slow is None:
-            assert sum(looks) <= B.MAX_PAIRS and not found.searched
+            assert sum(looks) <= B.ENDS_MAX_PAIRS and not found.searched
     assert found_any <= 8, found_any  # the ends' 95% interval: about 5 in 100 go on to search

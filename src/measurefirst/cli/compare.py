@@ -124,7 +124,10 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     except (TargetFailed, WorktreeError) as exc:
         raise UsageError(f"bisect: {exc}") from exc
     if found.first_slow is None:
-        _say(word("bisect_none", lang, good=args.good, bad=args.bad, **ranked(found.total)))
+        e = found.ends
+        apart = e is not None and e.ci_high is not None and e.ci_high < 0  # BAD faster: else undecided
+        _say(word("bisect_none" if apart else "bisect_ends_undecided", lang, good=args.good, bad=args.bad,
+                  **ranked(found.total)))
     else:
         c, last = found.change, found.searched[-1]
         assert c is not None

@@ -700,9 +700,14 @@ WORDS: Words = {
                     "{base} → {head}：{n} 对工作进程的比值中位数 {ratio}（{ci}）"),
     "bisect_ci": ("95% CI {lo}–{hi}", "95% 置信区间 {lo}–{hi}"),
     "bisect_no_ci": ("no interval from {n} pairs: 6 give one", "{n} 对不足以给出区间：需要 6 对"),
-    "bisect_none": ("{bad} is not slower than {good} by the ranks of its {n} worker pairs (median ratio {ratio}, "
+    "bisect_none": ("{bad} is faster than {good} by the ranks of its {n} worker pairs (median ratio {ratio}, "
                     "{ci}): nothing to bisect",
-                    "按 {n} 对工作进程的秩，{bad} 并不比 {good} 慢（比值中位数 {ratio}，{ci}）：无需二分"),
+                    "按 {n} 对工作进程的秩，{bad} 比 {good} 更快（比值中位数 {ratio}，{ci}）：无需二分"),
+    "bisect_ends_undecided": ("{bad} against {good}: the ranks of its {n} worker pairs cannot tell them apart (median "
+                              "ratio {ratio}, {ci}); nothing bisected: a longer --budget or a quieter machine would "
+                              "decide",
+                              "{bad} 对比 {good}：{n} 对工作进程的秩无法区分两者（比值中位数 {ratio}，{ci}）；未做二分："
+                              "更长的 --budget 或更安静的机器可以判定"),
     "bisect_found": ("first slow commit ({searched} searched): {commit}: median ratio {ratio} of {n} worker pairs "
                      "against the commit before it ({ci}); the last step's slower half measured {shift}x the other "
                      "(95% CI {slo}–{shi})",

@@ -17,7 +17,9 @@ The rules:
 * **The ends.** BAD is compared with GOOD in :data:`ENDS_PAIRS` worker pairs (six: the fewest whose
   median has a 95% interval). BAD is slower when the 95% interval of the pairs' median log-ratio (order
   statistics, :func:`by_ranks`) lies above 0; when it holds 0, :data:`MORE_PAIRS` pairs are added, up to
-  :data:`MAX_PAIRS`; when it still holds 0, or lies below, there is nothing to find and the result says so.
+  :data:`ENDS_MAX_PAIRS`. Below 0, BAD is faster: nothing to find. Still holding 0, the pairs could not
+  tell the ends apart: nothing is searched, and the result says that more time would (not that BAD is
+  not slower).
 * **A step.** The midpoint M of the known-fast commit L and the known-slow commit H is compared against
   both: L → M and M → H, each in ``pairs`` worker pairs (default :data:`FIRST_PAIRS`, four: the fewest
   whose rank-sum interval can decide at 95%). Exactly one side holds the slowdown, so the step asks which
@@ -47,9 +49,12 @@ from .worktree import WorktreeError, dirty, git, resolve_commit, toplevel
 FIRST_PAIRS = 4
 #: Worker pairs of GOOD against BAD at the first look.
 ENDS_PAIRS = 6
-#: Pairs added to each comparison at each later look, and the most one comparison gets.
+#: Pairs added to each comparison at each later look, and the most one comparison of a step gets.
 MORE_PAIRS = 2
 MAX_PAIRS = 12
+#: The most GOOD against BAD gets: more than a step, as the whole search rests on it, and at 20 the median's
+#: interval stands five pairs in other modes on either side (at 12, two).
+ENDS_MAX_PAIRS = 20
 
 
 @dataclass(frozen=True)
@@ -172,7 +177,7 @@ def bisect(good: str, bad: str, target: tuple[str, str, str, tuple[str, ...]], l
     first, last = commits[0], commits[-1]
     total = look(first, last, ENDS_PAIRS)
     ends, slower = ends_check(total)
-    while slower is None and count(first, last) < MAX_PAIRS:
+    while slower is None and count(first, last) < ENDS_MAX_PAIRS:
         total = look(first, last, MORE_PAIRS)
         ends, slower = ends_check(total)
     out = Bisection(good, bad, total, ends=ends, commits=len(commits) - 1)
