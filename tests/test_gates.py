@@ -237,9 +237,11 @@ def test_pytest_gate_pedantic_rounds_measure_their_spread_and_a_disturbed_run_is
     noisy.stdout.fnmatch_lines([
         "*test_mm*1.4*x*undecided*",
         "UNDECIDED test_mm: too noisy to judge against @base (4*% slower*): the new run: * of its samples were "
-        "preempted (more than 50.0%)*re-run on a quiet machine*",
+        "preempted (more than 50.0%)*(-v: the fixes)",
         "no regression beyond 5.0% and the noise against @base; 2 undecided: too noisy to judge (they pass; "
         "--mf-undecided fail makes them fail)"])
+    assert "re-run on a quiet machine" not in noisy.stdout.str()  # the fix waits for -v
+    pt.runpytest("--mf", busy, *gate, "-v").stdout.fnmatch_lines(["UNDECIDED test_mm: *re-run on a quiet machine*"])
     strict = pt.runpytest("--mf", busy, *gate, "--mf-undecided", "fail", "--mf-json", "new.json")
     strict.assert_outcomes(failed=2)
     strict.stdout.fnmatch_lines(["measurefirst: too noisy to judge against the baseline (--mf-undecided fail)",
