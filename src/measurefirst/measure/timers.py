@@ -41,7 +41,8 @@ class Reading:
 
     ``elapsed_ns``: what the timer measures (device time for event timers, wall time otherwise).
     ``host_ns``: for event timers, the host time ``run`` took to return (launch time), else ``None``.
-    ``preempted``: involuntary context switches of the process during the sample, ``-1`` if unknown.
+    ``preempted``: involuntary context switches of the process during the sample, or 1 for a sample the
+    process spent mostly off the CPU (:func:`preemptions`), ``-1`` if unknown.
     ``synced_ns``: for event timers, host time from before the start event until a synchronize of
     the whole device returned (else ``None``): far above ``elapsed_ns`` when work was left on a
     stream the events do not see.
@@ -196,8 +197,8 @@ def preemptions(switches: int, wall_ns: float, cpu_ns: float | None) -> int:
     with none, one when the process got less than :data:`STARVED_CPU_SHARE` of a core over a sample of
     :data:`STARVED_MIN_NS` or more. With both cores busy, a thread of torch's intra-op pool waits for a
     core while the caller sleeps on it: the switch is the other process's, and the call takes a
-    scheduler quantum (a 186 µs product read 16 ms) that the switch count never showed. ``cpu_ns``: the
-    process's CPU time over the sample, every thread (``None``: not read)."""
+    scheduler quantum (issue 35 saw a 186 µs product read 16 ms) that the switch count never showed.
+    ``cpu_ns``: the process's CPU time over the sample, every thread (``None``: not read)."""
     if switches > 0 or cpu_ns is None or wall_ns < STARVED_MIN_NS:
         return switches
     return 1 if cpu_ns < STARVED_CPU_SHARE * wall_ns else switches
