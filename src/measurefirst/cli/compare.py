@@ -98,7 +98,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
     from ..render.words import word
     from ..tools.against import TargetFailed
-    from ..tools.bisect import FIRST_PAIRS, bisect, by_ranks, logs, subject
+    from ..tools.bisect import FIRST_PAIRS, bisect, by_ranks, subject
     from ..tools.worktree import WorktreeError, toplevel
     from .targets import target_spec
 
@@ -107,7 +107,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
     def ranked(c: "Change") -> dict[str, str]:
         est = by_ranks(c)
-        n = len(logs(c))
+        n = 0 if est is None else est.n
         if est is None or est.ci_low is None or est.ci_high is None:
             ci = word("bisect_no_ci", lang, n=n)
         else:

@@ -692,16 +692,19 @@ class Sampler:
 
     def run_to_run(self) -> RunToRun | None:
         """The spread of the finished repetitions' medians (see :func:`repeat_spread`)."""
-        return repeat_spread(self._used_per_call(), self.repeat_counts, self._used_mask())
+        per_call = self._used_per_call()
+        return repeat_spread(per_call, self.repeat_counts, self._used_mask(per_call))
 
     def _used_per_call(self) -> list[float]:
         return [s / k for s, k in zip(self.samples, self.numbers)]
 
-    def _used_mask(self) -> list[bool]:
-        return [bool(x) for x in used_mask(tuple(self.preempted), self._used_per_call(), self.opts.discard_preempted)]
+    def _used_mask(self, per_call: list[float] | None = None) -> list[bool]:
+        per_call = self._used_per_call() if per_call is None else per_call
+        return [bool(x) for x in used_mask(tuple(self.preempted), per_call, self.opts.discard_preempted)]
 
     def _used_in_order(self) -> list[float]:
-        return [v for v, keep in zip(self._used_per_call(), self._used_mask()) if keep]
+        per_call = self._used_per_call()
+        return [v for v, keep in zip(per_call, self._used_mask(per_call)) if keep]
 
     def _final_half_width(self) -> float:
         if len(self.repeat_counts) > 1:

@@ -96,9 +96,10 @@ class SimWorld:
         """The simulated thread's CPU time so far (ns): the clock less the time spent off the CPU."""
         return self.now - self.off_cpu_ns
 
-    def deschedule(self, ns: float) -> None:
-        """Off the CPU for ``ns``: the clock moves, the CPU time does not, one context switch."""
-        self.switches += 1
+    def deschedule(self, ns: float, *, involuntary: bool = True) -> None:
+        """Off the CPU for ``ns``: the clock moves, the CPU time does not; one context switch of this
+        process, unless ``involuntary`` is False (it waited, as a starved pool's caller sleeps)."""
+        self.switches += involuntary
         self.off_cpu_ns += int(round(ns))
         self.advance(ns)
 
@@ -130,9 +131,8 @@ class SimWorld:
         self.advance(cost)
         if preempted:
             self.deschedule(s.preempt_ns)
-        if starved:  # off the CPU, no involuntary switch of this process
-            self.off_cpu_ns += int(round(s.starve_ns))
-            self.advance(s.starve_ns)
+        if starved:
+            self.deschedule(s.starve_ns, involuntary=False)
 
     def function(self, call_ns: float | None = None, name: str = "simulated") -> Callable[[], None]:
         """A simulated user function: each call advances the clock by its cost (``call_ns``, default

@@ -137,13 +137,11 @@ def interval_rel(m: "Measurement", pm: bool = True) -> str:
     take twice as long or more and the interval reaches as far down as up, as a factor. A relative figure
     above 100% below the median cannot be shown."""
     sides = m.ci_sides_rel
-    if sides is None or not all(math.isfinite(x) for x in sides):
+    if (sides is None or not all(math.isfinite(x) for x in sides)
+            or abs(sides[0] - sides[1]) <= SIDES_AGREE * max(sides)):
         text = format_relative(m.ci_half_width_rel)
         return "±" + text if pm and text != "n/a" else text
     down, up = sides
-    if abs(down - up) <= SIDES_AGREE * max(down, up):
-        text = format_relative(m.ci_half_width_rel)
-        return "±" + text if pm and text != "n/a" else text
     below = 1.0 / (1.0 - down) if down < 1.0 else math.inf
     if up >= FACTOR_FROM and max(below, 1.0 + up) <= (1.0 + SIDES_AGREE) * min(below, 1.0 + up):
         return f"×/÷{max(1.0 + up, below):.3g}"

@@ -425,8 +425,13 @@ class Measurement(ResultBase):
         return per_call
 
     @cached_property
+    def costly_mask(self) -> np.ndarray:
+        """The samples whose preemption cost time (:func:`costly_preemptions`)."""
+        return costly_preemptions(self.preempted, self.per_call_ns)
+
+    @cached_property
     def used_mask(self) -> np.ndarray:
-        return used_mask(self.preempted, self.per_call_ns, self.discard_preempted)
+        return keep_mask(self.costly_mask, self.discard_preempted)
 
     @property
     def n_samples(self) -> int:
@@ -452,8 +457,8 @@ class Measurement(ResultBase):
 
     @property
     def n_preempted(self) -> int:
-        """The samples whose preemption cost time (:func:`costly_preemptions`)."""
-        return int(costly_preemptions(self.preempted, self.per_call_ns).sum())
+        """The samples whose preemption cost time (:attr:`costly_mask`)."""
+        return int(self.costly_mask.sum())
 
     @property
     def total_calls(self) -> int:
@@ -799,14 +804,16 @@ def costly_preemptions(preempted: tuple[int, ...] | None, per_call: Sequence[flo
 def used_mask(preempted: tuple[int, ...] | None, per_call: Sequence[float] | np.ndarray, discard: bool) -> np.ndarray:
     """Which samples the statistics use: all but those whose preemption cost time
     (:func:`costly_preemptions`), while those are a minority."""
-    n = len(per_call)
-    mask = np.ones(n, dtype=bool)
-    if not discard or preempted is None or n == 0:
-        return mask
-    hit = costly_preemptions(preempted, per_call)
-    if hit.sum() > MAX_PREEMPTED_FRACTION_TO_DISCARD * n:
-        return mask
-    return ~hit
+    return keep_mask(costly_preemptions(preempted, per_call), discard)
+
+
+def keep_mask(costly: np.ndarray, discard: bool) -> np.ndarray:
+    """:func:`used_mask` from the samples whose preemption cost time."""
+    n = len(costly)
+    if not discard or n == 0 or costly.sum() > MAX_PREEMPTED_FRACTION_TO_DISCARD * n:
+        return np.ones(n, dtype=bool)
+    kept: np.ndarray = ~costly
+    return kept
 
 
 # ---- schema migration -----------------------------------------------------------------------
