@@ -20,6 +20,7 @@ def files(tmp_path_factory):
     d = tmp_path_factory.mktemp("bad-input")
     store = d / "r.db"
     assert main(["bench", *SIM, "--save", "k", "--store", str(store)]) == 0
+    assert main(["bench", *SIM, "--save", "k", "--store", str(d / "other.db")]) == 0  # a store not in use
     assert main(["bench", *SIM, "-o", str(d / "base.json")]) == 0
     assert main(["bench", *SIM, "-o", str(d / "new.json")]) == 0
     assert main(["bench", *SIM, "x", "y", "-o", str(d / "dup.json")]) == 0  # two results labelled "simulated"
@@ -30,7 +31,7 @@ def files(tmp_path_factory):
     conn.close()
     (d / "genmod.py").write_text("def gen():\n    yield 1\n\nasync def coro():\n    return 1\n")
     (d / "adir").mkdir()
-    return {"d": d, "store": str(store), "base": str(d / "base.json"), "new": str(d / "new.json"),
+    return {"d": d, "store": str(store), "other": str(d / "other.db"), "base": str(d / "base.json"), "new": str(d / "new.json"),
             "dup": str(d / "dup.json"), "foreign": str(foreign), "dir": str(d / "adir"),
             "missing": str(d / "no" / "such" / "x.json"), "gen": str(d / "genmod.py") + ":gen",
             "coro": str(d / "genmod.py") + ":coro"}
@@ -47,6 +48,7 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", *SIM, "-o", "{other}"], "is a SQLite database"),  # issue 38: any store, in use or not
         (["bench", "--compile", "fast", "x"], "invalid choice: 'fast'"),
         (["bench", "--compile-limit", "0", "x"], "positive"),
         (["bench", "--budget", "nan", "x"], "finite"),
@@ -74,6 +76,7 @@ CASES = {
         (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "-o", "{dir}"], "directory"),
     ],
     "compare": [
+        (["compare", "#1", "#1", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["compare", "--compile", "default,default", "print('EXECUTED')"], "names a mode twice"),
         (["compare", "--compile", "default,fast", "x"], "invalid mode 'fast'"),
         (["compare", "print('EXECUTED')"], "or one with --compile"),
@@ -116,10 +119,12 @@ CASES = {
         (["runs", "--store", "postgresql://nobody@/none?host={d}&port=1"], "cannot connect to the results store"),
     ],
     "history": [
+        (["history", "k", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["history", "nope", "--store", "{store}"], "no runs named 'nope'"),
         (["history", "k", "--store", "{missing}"], "no results store"),
     ],
     "report": [
+        (["report", "k", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["report", "@k", "--store", "{store}"], "-o/--output"),
         (["report", "nope", "-o", "{d}/r.html", "--store", "{store}"], "'nope' is not a file, a saved run"),
         (["report", "#999", "-o", "{d}/r.html", "--store", "{store}"], "no run #999"),
@@ -132,6 +137,7 @@ CASES = {
         (["report", "{base}", "--theme", "blue", "-o", "{d}/r.html"], "invalid choice"),
     ],
     "sweep": [
+        (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128", "-o", "{other}"], "is a SQLite database"),
         (["sweep", "--op", "add", "--no-peaks", "--sizes", "64.7,128"], "not a whole number"),
         (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128,...,32"], "below 128"),
         (["sweep", "--op", "add", "--no-peaks", "--sizes", "64,128,...,100"], "below 128"),
@@ -154,6 +160,7 @@ CASES = {
         (["peaks", "--store", "{foreign}"], "not a measurefirst results store"),
     ],
     "profile": [
+        (["profile", "x = 1", "-o", "{other}"], "is a SQLite database"),
         (["profile", "x = 1", "--row-limit=-1"], ">= 1"),
         (["profile", "x = 1", "--steps", "0"], ">= 1"),
         (["profile", "x = 1", "--trace", "{dir}"], "directory"),
@@ -168,6 +175,7 @@ CASES = {
         (["kernel", "x", "--format", "csv"], "unrecognized"),
     ],
     "doctor": [
+        (["doctor", "x = 1", "-o", "{other}"], "is a SQLite database"),
         (["doctor", "x = 1", "-b=-1"], "positive"),
         (["doctor", "x = 1", "-b", "inf"], "finite"),
         (["doctor", "1 +"], "not valid Python"),
@@ -177,6 +185,7 @@ CASES = {
         (["demo", "--lang", "fr"], "invalid choice"),
     ],
     "selfcheck": [
+        (["selfcheck", "--quick", "-o", "{other}"], "is a SQLite database"),
         (["selfcheck", "--device", "tpu"], "device"),
         (["selfcheck", "--quick", "-o", "{dir}"], "directory"),
         (["selfcheck", "--quick", "-o", "{missing}"], "does not exist"),
@@ -186,6 +195,7 @@ CASES = {
         (["selfcheck", "--simulate", "timer=50ns", "--fault", "nan"], "fault factor"),
     ],
     "step": [
+        (["step", "examples/tiny_lm.py:build", "-o", "{other}"], "is a SQLite database"),
         (["step", "examples/tiny_lm.py:build", "--seq-len=-128"], ">= 1"),
         (["step", "examples/tiny_lm.py:build", "--micro-batch", "0"], ">= 1"),
         (["step", "examples/tiny_lm.py:build", "--flops=-1e9"], "positive"),
@@ -228,6 +238,8 @@ def test_no_file_is_created_or_modified_by_a_refusal(files):
     assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
     conn.close()
     assert os.listdir(files["dir"]) == []
+    with sqlite3.connect(files["other"]) as conn:  # -o never replaced a store not in use
+        assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
 
 
 # ---- exit 1: the code under test failed; exit 130: Ctrl-C ----------------------------------------------

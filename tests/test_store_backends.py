@@ -131,6 +131,38 @@ def test_prune_keeps_the_latest_of_each_name_and_vacuum(where, capsys):
         assert [r.name for r in s.list()] == ["p0", "p1"]
 
 
+def test_prune_filters_narrow_what_is_deleted_never_widen_it(where, capsys):
+    # issue 38: `--keep-last 1 --name a` deleted runs of other names; `--machine otherhost` deleted this
+    # machine's runs; `--since 2d` deleted runs outside the window
+    runs = [_on(_sim(f"n{i % 2}", i), host=f"h{i % 3}", when=f"2026-10-{1 + i:02d}T00:00:00+00:00")
+            for i in range(12)]
+    with Store(where) as s:
+        ids = s.save_many(runs, commit="c")
+        cid = s.save(_count("n0"), commit="c")
+        by_id = {r.id: r for r in s.list()}
+        # the latest 1 of name n0 kept; nothing of n1 touched
+        assert s.prune(keep_last=1, name="n0", kinds=["measurement"]) == 5
+        left = {r.id for r in s.list()}
+        assert {i for i in ids if by_id[i].name == "n1"} <= left and cid in left and ids[10] in left
+        # a machine narrows: only h1's runs, beyond the latest 0 of each name
+        assert s.prune(keep_last=0, host="h1") == len([i for i in left if by_id[i].host == "h1"])
+        assert all(r.host != "h1" for r in s.list())
+        # a window narrows: older than Oct 12 AND since Oct 9: only ids[8..10] can go
+        left = {r.id for r in s.list()}
+        gone = s.prune(older_than="2026-10-12", since="2026-10-09")
+        assert gone == len([i for i in left if i in ids[8:11]])
+        assert {r.id for r in s.list()} == {i for i in left if i not in ids[8:11]}
+        # nothing selected: nothing deleted
+        assert s.prune(keep_last=0, name="absent") == 0
+    with Store(where, create=False) as s:
+        n = len(s.list())
+    assert main(["runs", "prune", "--keep-last", "0", "--name", "absent", "--store", where]) == 0
+    err = capsys.readouterr().err
+    assert "deleted 0 run(s)" in err and "only runs selected by --name absent" in err
+    with Store(where, create=False) as s:
+        assert len(s.list()) == n
+
+
 def test_copy_a_store_into_another_and_back(where, tmp_path, capsys):
     src = tmp_path / "src.db"
     runs = [_on(_sim(f"c{i % 2}", i), host=f"h{i}") for i in range(5)]
@@ -147,6 +179,63 @@ def test_copy_a_store_into_another_and_back(where, tmp_path, capsys):
             after = [(r, s.result(r.id)) for r in s.list()]
         assert [(replace(r, id=0), m.to_dict()) for r, m in after] == [(replace(r, id=0), m.to_dict())
                                                                        for r, m in before]
+    # issue 38: a copy made twice leaves each run once, and says so
+    assert main(["runs", "copy", str(src), where]) == 0
+    assert "6 run(s) were in" in capsys.readouterr().err
+    with Store(where, create=False) as s:
+        assert s.count() == 6
+
+
+def test_a_run_named_twice_is_deleted_once(where, capsys):
+    with Store(where) as s:
+        ids = s.save_many([_sim("d", 0), _sim("d", 1)], commit="c")
+    assert main(["runs", "delete", str(ids[0]), str(ids[0]), "--store", where]) == 0
+    assert capsys.readouterr().err.count(f"#{ids[0]}") == 1
+    with Store(where, create=False) as s:
+        assert [r.id for r in s.list()] == [ids[1]]
+
+
+def test_a_copy_into_itself_by_another_path_is_refused(tmp_path, capsys):
+    (tmp_path / "s").mkdir()
+    src = tmp_path / "s" / "src.db"
+    with Store(src) as s:
+        s.save_many([_sim("x", i) for i in range(3)], commit="c")
+    before = src.read_bytes()
+    for other in (tmp_path / "s" / ".." / "s" / "src.db", tmp_path / "link.db"):
+        if other.name == "link.db":
+            other.symlink_to(src)
+        assert main(["runs", "copy", str(src), str(other)]) == 2
+        assert "are the same store" in capsys.readouterr().err
+    assert src.read_bytes() == before
+
+
+def test_an_interrupted_copy_made_again_holds_each_run_once(where, tmp_path, monkeypatch):
+    import measurefirst.results.store as store_mod
+
+    monkeypatch.setattr(store_mod, "COPY_BATCH", 4)
+    src = tmp_path / "src.db"
+    with Store(src) as s:
+        base = _sim("i", 0)  # ten distinct runs
+        s.save_many([replace(base, label=f"i{i % 3}", samples_ns=tuple(x * (1 + i / 100) for x in base.samples_ns))
+                     for i in range(10)], commit="c")
+    calls = {"n": 0}
+    real = Store._write_rows
+
+    def stop_on_second(self, rows):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+        return real(self, rows)
+
+    with Store(src, create=False) as s, Store(where) as other:
+        monkeypatch.setattr(Store, "_write_rows", stop_on_second)
+        with pytest.raises(KeyboardInterrupt):
+            s.copy_to(other)
+        monkeypatch.setattr(Store, "_write_rows", real)
+        assert other.count() == 4  # whole batches only
+        ids, held = s.copy_to(other)
+        assert (len(ids), held) == (6, 4) and other.count() == 10
+        assert s.copy_to(other) == ([], 10)
 
 
 def test_the_cli_reads_either_backend(where, capsys, monkeypatch):
@@ -461,7 +550,8 @@ def test_a_copy_keeps_results_of_an_older_compact_form_in_the_current_one(tmp_pa
         s.conn.execute("UPDATE run_data SET data = ? WHERE id = ?", ((COMPACT_FIXTURES / "simgpu.mfz1").read_bytes(),
                                                                     run_id))
         with Store(tmp_path / "b.db") as other:
-            (copied,) = s.copy_to(other)
+            (copied,), held = s.copy_to(other)
+            assert held == 0
             data = _stored(other, copied)
     assert packed_format(data) == FORMAT and unpack(data) == doc
 

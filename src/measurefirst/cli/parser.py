@@ -483,11 +483,13 @@ def _add_runs(sub: Any) -> None:
     r.add_argument("-n", dest="limit", type=_at_least(1), default=D.RUNS_SHOWN, metavar="N",
                    help=f"list the latest N runs (default {D.RUNS_SHOWN})")
     r.add_argument("--all", action="store_true", help="list every run")
-    r.add_argument("--name", default=None, help="list the runs of this name")
-    r.add_argument("--kind", default=None, help="list the runs of this kind (measurement, count, regression, ...)")
-    r.add_argument("--machine", default=None, help="list the runs saved on this host name")
+    r.add_argument("--name", default=None, help="list (or prune) only the runs of this name")
+    r.add_argument("--kind", default=None,
+                   help="list (or prune) only the runs of this kind (measurement, count, regression, ...)")
+    r.add_argument("--machine", default=None, help="list (or prune) only the runs saved on this host name")
     r.add_argument("--since", default=None, metavar="WHEN",
-                   help="list the runs created since WHEN: an age (7d, 12h, 90m) or a date (2026-11-01)")
+                   help="list (or prune) only the runs created since WHEN: an age (7d, 12h, 90m) or a date "
+                        "(2026-11-01)")
     r.add_argument("--keep-last", type=_at_least(0), default=None, metavar="K",
                    help="prune: delete the runs beyond the latest K of each name")
     r.add_argument("--older-than", default=None, metavar="AGE",

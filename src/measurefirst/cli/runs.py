@@ -43,7 +43,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
     if args.action == "import" and not args.ids:
         raise UsageError("runs import needs one or more paths: pytest-benchmark's .benchmarks folder, or its or "
                          "pyperf's JSON files")
-    ids = [] if args.action in _NO_IDS else parse_run_ids(args.ids)
+    ids = [] if args.action in _NO_IDS else list(dict.fromkeys(parse_run_ids(args.ids)))  # `delete 4 4`: once
     if args.action not in _NO_IDS and not ids:
         raise UsageError(f"runs {args.action} needs one or more run ids (see `measurefirst runs`)")
     prefix = getattr(args, "import_as", None)
@@ -66,9 +66,15 @@ def cmd_runs(args: argparse.Namespace) -> int:
             sys.stdout.write(export(store.iter_results(ids), args.format))
         elif args.action == "prune":
             older = None if args.older_than is None else cutoff(args.older_than, "--older-than")
-            n = store.prune(keep_last=args.keep_last, older_than=older)
+            since = None if args.since is None else cutoff(args.since, "--since")
+            n = store.prune(keep_last=args.keep_last, older_than=older, name=args.name,
+                            kinds=None if args.kind is None else [args.kind], host=args.machine, since=since)
             store.vacuum()
             _say(word("pruned_runs", _lang(args), n=n, path=store.path))
+            scope = [f"{flag} {value}" for flag, value in (("--name", args.name), ("--kind", args.kind),
+                                                            ("--machine", args.machine), ("--since", args.since))
+                     if value is not None]
+            _say(word("pruned_scope" if scope else "pruned_all_names", _lang(args), filters=" ".join(scope)))
         elif args.action == "vacuum":
             store.vacuum()
             _say(word("store_vacuumed", _lang(args), path=store.path))
@@ -86,7 +92,10 @@ def cutoff(text: str, option: str, now: dt.datetime | None = None) -> str:
     now = now or dt.datetime.now(dt.timezone.utc)
     m = _AGO.match(text.strip().lower())
     if m:
-        when = now - dt.timedelta(seconds=float(m.group(1)) * _UNIT_S[m.group(2)])
+        try:
+            when = now - dt.timedelta(seconds=float(m.group(1)) * _UNIT_S[m.group(2)])
+        except (OverflowError, ValueError):
+            raise UsageError(f"{option} {text!r} reaches before the year 1; give a shorter age or a date") from None
     else:
         try:
             when = dt.datetime.fromisoformat(text.strip())
@@ -125,13 +134,16 @@ def _copy(args: argparse.Namespace) -> int:
     if len(args.ids) != 2:
         raise UsageError("runs copy takes SRC and DST: two stores (files or postgresql:// URLs)")
     src, dst = args.ids
-    with Store(src, create=False) as source, Store(dst) as target:
-        if source.path == target.path:
+    with Store(src, create=False) as source:
+        if source.same_as(dst):
             raise UsageError(f"runs copy: SRC and DST are the same store ({source.path}); give two stores")
-        ids = source.copy_to(target)
-        if ids:
-            _say(word("copied_runs", _lang(args), n=len(ids), src=source.path, dst=target.path, first=ids[0],
-                      last=ids[-1]))
-        else:
-            _say(word("copied_none", _lang(args), src=source.path))
+        with Store(dst) as target:
+            ids, held = source.copy_to(target)
+            if ids:
+                _say(word("copied_runs", _lang(args), n=len(ids), src=source.path, dst=target.path, first=ids[0],
+                          last=ids[-1]))
+            elif not held:
+                _say(word("copied_none", _lang(args), src=source.path))
+            if held:
+                _say(word("copied_held", _lang(args), n=held, dst=target.path))
     return EXIT_OK

@@ -12,7 +12,8 @@
   as ``/dev/null``, a FIFO, or a link to one of those) is written to as a stream, as every Unix tool
   does: never replaced by a regular file (:func:`is_stream`).
 * :func:`check_not_inputs` refuses an output that is the same file as one the command reads (the
-  results store, an input file), compared by device and inode, links included.
+  results store, an input file), compared by device and inode, links included; and no output ever
+  replaces a SQLite database (any results store, in use or not: :func:`is_database`).
 * :func:`strict_json` writes RFC 8259 JSON: a non-finite number (NaN, ±Infinity, which Python's
   ``json`` would print as bare ``NaN``/``Infinity``) becomes ``null`` and the object holding it
   gains a :data:`NON_FINITE_KEY` entry saying which field was what.
@@ -59,7 +60,7 @@ def is_stream(path: str | os.PathLike[str]) -> bool:
     return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     try:
         return os.path.samefile(a, b)  # device and inode: hard and symbolic links included
     except (OSError, ValueError):
@@ -76,18 +77,36 @@ def check_not_inputs(path: str | os.PathLike[str] | None, inputs: Iterable[tuple
     if path is None or is_stream(path):
         return
     for other, name in inputs:
-        if other is not None and _same_file(path, other):
+        if other is not None and same_file(path, other):
             raise DestinationError(f"the {what} {path} is the {name} {other}; writing it would replace it: "
                                    f"give the {what} another path")
+
+
+#: The first bytes of every SQLite database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def is_database(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is an existing SQLite database (a measurefirst results store, or any other):
+    read by its first bytes, a link followed."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except (OSError, ValueError):
+        return False
 
 
 def check_destination(path: str | os.PathLike[str], what: str = "output", *, stream_ok: bool = True) -> Path:
     """Raise :class:`DestinationError` unless a file can be written at ``path``; return it as a Path.
     A stream (see :func:`is_stream`) is accepted as it is (not opened: a FIFO would block) unless
-    ``stream_ok`` is False."""
+    ``stream_ok`` is False. An existing SQLite database (:func:`is_database`: a results store, whether
+    or not this command uses it) is never replaced."""
     p = Path(path)
     if stream_ok and is_stream(path):
         return p
+    if p.is_file() and is_database(p):
+        raise DestinationError(f"the {what} {p} is a SQLite database (a results store?); writing it would "
+                               f"replace it: give the {what} another path")
     if str(path) == "" or p.name in ("", ".", ".."):
         raise DestinationError(f"the {what} path {str(path)!r} names no file; give a file name such as results.json")
     if p.is_dir():

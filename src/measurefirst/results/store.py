@@ -704,20 +704,23 @@ class Store:
         return n
 
     @_guarded("prune")
-    def prune(self, *, keep_last: int | None = None, older_than: str | None = None) -> int:
+    def prune(self, *, keep_last: int | None = None, older_than: str | None = None, name: str | None = None,
+              kinds: Iterable[str] | None = None, host: str | None = None, since: str | None = None) -> int:
         """Delete the runs that match every rule given: beyond the latest ``keep_last`` runs of their name,
-        created before ``older_than`` (an ISO date or time, as the runs' ``created``); how many. Their
-        space is given back by :meth:`vacuum`."""
+        created before ``older_than`` (an ISO date or time, as the runs' ``created``); how many. ``name``,
+        ``kinds``, ``host`` and ``since`` (as :meth:`list` takes them) narrow what is looked at: a run they
+        do not select is never deleted, and ``keep_last`` counts the latest of each name among those they
+        select. Their space is given back by :meth:`vacuum`."""
         if keep_last is None and older_than is None:
             raise StoreError("runs prune needs --keep-last K, --older-than D or both; nothing was deleted")
         if self.read_only:
             raise StoreError(f"cannot prune: the results store {self.path} is read-only")
-        clauses: builtins.list[str] = []
-        params: builtins.list[Any] = []
+        where, params = self._where(name, kinds, host, since)
+        clauses: builtins.list[str] = [where[len(" WHERE "):]] if where else []
         if keep_last is not None:
             clauses.append("id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY name ORDER BY id "
-                           "DESC) AS back FROM runs) AS ranked WHERE back > ?)")
-            params.append(keep_last)
+                           f"DESC) AS back FROM runs{where}) AS ranked WHERE back > ?)")
+            params = params + params + [keep_last]
         if older_than is not None:
             clauses.append("created < ?")
             params.append(older_than)
@@ -885,17 +888,35 @@ class Store:
         for i in ids:
             yield self.row(check_run_id(i)), self.result(i)
 
+    def same_as(self, where: str | os.PathLike[str] | None) -> bool:
+        """Whether ``where`` (as :class:`Store` takes it) names this store: the same file by device and
+        inode (another path to it, a link, ``..``), or the same PostgreSQL URL once its password is hidden."""
+        other = location(where)
+        if isinstance(other, str) or self.backend != "sqlite":
+            if not isinstance(other, str) or self.backend == "sqlite":
+                return False
+            from .store_pg import redact
+
+            return redact(other) == self.path
+        from .safeio import same_file
+
+        return same_file(self._file, other)
+
     @_guarded("copy runs")
-    def copy_to(self, other: "Store") -> builtins.list[int]:
+    def copy_to(self, other: "Store") -> tuple[builtins.list[int], int]:
         """Every run of this store saved into ``other``, oldest first, each exactly as it is (its columns
         and its stored result, byte for byte, or in the compact format this version writes when it was
-        stored in another; new ids in ``other``); the new ids. A batch of runs is saved whole or not at all."""
+        stored in another; new ids in ``other``); the new ids, and how many runs ``other`` held already.
+        A batch of runs is saved whole or not at all, and a run ``other`` holds already (the same name,
+        time, host and kind, and the same stored result) is not saved again: a copy made twice, or made
+        again after it was interrupted, leaves each run once."""
         if other.read_only:
             raise StoreError(f"cannot copy into the results store {other.path}: it is read-only")
         from .compact import FORMAT, is_packed, pack, packed_format, unpack
         from .kinds import parse_json
 
         ids: builtins.list[int] = []
+        held = 0
         last = 0
         while True:
             batch = self.conn.execute(
@@ -905,17 +926,32 @@ class Store:
                 f"LEFT JOIN {self._data_table} AS d ON d.id = r.id WHERE r.id > ? ORDER BY r.id LIMIT ?",
                 (last, COPY_BATCH)).fetchall()
             if not batch:
-                return ids
+                return ids, held
+            there = other._held([str(r[2]) for r in batch])
             rows = []
             for r in batch:
                 data = r[14].tobytes() if isinstance(r[14], memoryview) else r[14]
                 if packed_format(data) != FORMAT:  # a run that cannot be read is named, and nothing more is copied
                     self._decode(int(r[0]), data)
                     data = pack(unpack(data) if is_packed(data) else parse_json(data))
+                if (r[1], r[2], r[5], r[12], _digest(data)) in there:
+                    held += 1
+                    continue
                 summary = r[13] if r[13] is not None else self._summary(int(r[0]), data, r[7:11])
                 rows.append(((*r[1:13], summary), data))
-            ids += other._guarded_write(rows)
+            if rows:
+                ids += other._guarded_write(rows)
             last = int(batch[-1][0])
+
+    @_guarded("read the runs held")
+    def _held(self, created: builtins.list[str]) -> set[tuple[Any, ...]]:
+        """The runs created at one of ``created``: (name, created, host, kind, digest of the stored result)."""
+        times = sorted(set(created))
+        marks = ", ".join("?" * len(times))
+        found = self.conn.execute(
+            f"SELECT r.name, r.created, r.host, {self._kind_column}, d.data FROM runs AS r LEFT JOIN "
+            f"{self._data_table} AS d ON d.id = r.id WHERE r.created IN ({marks})", times).fetchall()
+        return {(*f[:4], _digest(f[4].tobytes() if isinstance(f[4], memoryview) else f[4])) for f in found}
 
     @_guarded("save")
     def _guarded_write(self, rows: builtins.list[tuple[tuple[Any, ...], Any]]) -> builtins.list[int]:
@@ -1146,6 +1182,14 @@ def _kind_of(data: Any) -> str:
 
 def _finite(x: float) -> float | None:
     return x if x == x and x not in (float("inf"), float("-inf")) else None
+
+
+def _digest(data: Any) -> str:
+    """A stored result's digest (bytes or text), to tell a run held already from another."""
+    import hashlib
+
+    raw = data if isinstance(data, (bytes, bytearray)) else str(data).encode("utf-8")
+    return hashlib.sha256(raw).hexdigest()
 
 
 def _now() -> str:
