@@ -22,6 +22,8 @@ from measurefirst.results.kinds import Count
 from measurefirst.results.store import STORE_SCHEMA, Store, StoreError
 from test_store import sim
 
+pytest_plugins = ["pytester"]
+
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
 
@@ -407,6 +409,54 @@ def test_credentials_are_never_shown_or_saved(pg, capsys):
     with pytest.raises(StoreError) as info:
         Store(bad)
     assert secret not in str(info.value)
+
+
+PLUGIN_SUITE = """
+def test_k(measure):
+    measure(lambda: None, label="k")
+"""
+
+
+def test_the_pytest_plugin_talks_to_postgresql_and_never_prints_the_password(pg, pytester, monkeypatch):
+    # issue 38: --mf-store postgresql://... was a file path: SQLite written under ./postgresql:/mf:SECRET@...,
+    # the password printed, and a wrong password "worked"
+    secret = "s3cr3t-Pw"
+    url = pg.fresh_schema().replace("postgresql://mf@", f"postgresql://mf:{secret}@")
+    monkeypatch.delenv("MEASUREFIRST_STORE", raising=False)
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)
+    pytester.makepyfile(test_suite=PLUGIN_SUITE)
+    sim = "--mf-simulate=call=10ms,seed=1"
+    result = pytester.runpytest_subprocess(sim, "-p", "no:cacheprovider", "--mf-save", "pt", "--mf-store", url)
+    out = result.stdout.str() + result.stderr.str()
+    assert result.ret == 0, out
+    assert secret not in out and "mf:***@" in out
+    assert not any(p.name.startswith("postgres") for p in pytester.path.iterdir())
+    with Store(url, create=False) as s:
+        assert [r.name for r in s.list()] == ["pt/test_suite.py::test_k::k"]
+    bad = f"postgresql://mf:{secret}@/postgres?host={pg.folder}&port=1"
+    result = pytester.runpytest_subprocess(sim, "-p", "no:cacheprovider", "--mf-save", "pt", "--mf-store", bad)
+    out = result.stdout.str() + result.stderr.str()
+    assert result.ret != 0 and "cannot connect" in out and secret not in out
+    result = pytester.runpytest_subprocess(sim, "-p", "no:cacheprovider", "--mf-store", "mysql://u@h/db")
+    assert result.ret != 0 and "is a mysql:// URL" in result.stdout.str() + result.stderr.str()
+    assert not any(":" in p.name for p in pytester.path.iterdir())
+
+
+def test_a_store_url_of_another_kind_is_refused_and_sqlite_urls_are_files(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for url in ("mysql://u@h/db", "postgressql://mf@h/db", "http://x/y.db"):
+        assert main(["runs", "--store", url]) == 2
+        err = capsys.readouterr().err
+        assert "URL; a store is a file" in err and len(err.strip().splitlines()) == 1
+    monkeypatch.setenv("MEASUREFIRST_STORE", "mysql://u:pw@h/db")
+    assert main(["bench", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "--save", "k"]) in (1, 2)
+    assert "pw" not in capsys.readouterr().err.replace("mysql://u:***@", "")
+    monkeypatch.delenv("MEASUREFIRST_STORE")
+    assert os.listdir(tmp_path) == []
+    with Store("sqlite:///rel.db") as s:
+        s.save(_sim("u", 0), commit="c")
+    assert (tmp_path / "rel.db").is_file()
+    assert main(["runs", "--store", f"sqlite:///{tmp_path}/rel.db"]) == 0
 
 
 def test_without_psycopg_the_error_names_the_extra(monkeypatch):

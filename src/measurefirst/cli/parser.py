@@ -95,10 +95,15 @@ def _path(text: str) -> Path:
 
 
 def _store(text: str) -> Path | str:
-    """A results store: a file, or a PostgreSQL URL (postgresql://...), kept as typed."""
-    from ..results.store import is_url
+    """A results store: a file, or a PostgreSQL URL (postgresql://...), kept as typed; any other URL is
+    refused (:func:`measurefirst.results.store.location`)."""
+    from ..results.store import StoreError, location
 
-    return text if is_url(text) else _path(text)
+    _path(text)  # not empty
+    try:
+        return location(text)
+    except StoreError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 _EXAMPLES = {

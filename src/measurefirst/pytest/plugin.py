@@ -55,7 +55,7 @@ from . import report as words
 from ..render.words import LANGS
 from ..results.kinds import Measurement, Stop
 from ..results.safeio import DestinationError, check_destination, strict_json, write_atomic
-from ..results.store import DEFAULT_PATH, ENV_VAR, Store, StoreError
+from ..results.store import DEFAULT_PATH, ENV_VAR, Store, StoreError, location
 
 #: Seconds at most per measurement (warm-up included), as pytest-benchmark's ``--benchmark-max-time``.
 DEFAULT_BUDGET = 1.0
@@ -281,7 +281,7 @@ class Baseline:
     separate ``@NAME`` argument as a file of arguments, so ``--mf-compare @base`` must be written
     ``--mf-compare=@base`` or ``--mf-compare base``.)"""
 
-    def __init__(self, ref: str, store_path: Path, lang: str = words.LANG) -> None:
+    def __init__(self, ref: str, store_path: Path | str, lang: str = words.LANG) -> None:
         self.lang = lang
         self.store: Store | None = None
         self.file: dict[str, Measurement] | None = None
@@ -299,7 +299,7 @@ class Baseline:
             self.store = self._open(store_path)
             saved = self._saved_names()
             if name not in saved:
-                raise pytest.UsageError(words.no_saved_runs(ref, store_path, sorted(saved), self.lang))
+                raise pytest.UsageError(words.no_saved_runs(ref, self.store.path, sorted(saved), self.lang))
         elif ref == "":
             self.store = self._open(store_path)
             for run_id, name in sorted((i, n) for n, i in self.store.latest_ids().items()):
@@ -307,13 +307,13 @@ class Baseline:
                 if sep:
                     self.latest_ids[rest] = run_id  # oldest first: the last one wins
             if not self.latest_ids:
-                raise pytest.UsageError(words.no_saved_runs(None, store_path, [], self.lang))
+                raise pytest.UsageError(words.no_saved_runs(None, self.store.path, [], self.lang))
         else:
             self.file = _load_json_baseline(Path(ref))
         self.ref = ref
 
-    def _open(self, path: Path) -> Store:
-        if not path.exists():
+    def _open(self, path: Path | str) -> Store:
+        if isinstance(path, Path) and not path.exists():
             raise pytest.UsageError(words.no_saved_runs(None, path, [], self.lang))
         try:
             return Store(path, create=False)
@@ -491,7 +491,10 @@ class MeasureSession:
         self.json_path: Path | None = Path(opt.mf_json) if getattr(opt, "mf_json", None) else None
         self.bench_json: Path | None = None
         store = getattr(opt, "mf_store", None) or os.environ.get(ENV_VAR)
-        self.store_path = Path(store) if store else Path(config.rootpath) / DEFAULT_PATH
+        try:  # a postgresql:// URL stays one (never a file named after it); another URL is refused
+            self.store_path: Path | str = location(store) if store else Path(config.rootpath) / DEFAULT_PATH
+        except StoreError as exc:
+            raise pytest.UsageError(f"--mf-store: {exc}") from exc
         sim = getattr(opt, "mf_simulate", None) or os.environ.get("MEASUREFIRST_PYTEST_SIMULATE")
         self.simulation: Simulation | None = None
         self.sim_text = sim
@@ -503,7 +506,7 @@ class MeasureSession:
         self.disabled_calls = 0
         self.disabled_plugins: list[str] = []
         self.ignored_options: list[tuple[str, str]] = []
-        self.saved: tuple[int, str, Path] | None = None
+        self.saved: tuple[int, str, Path | str] | None = None
         self.written: list[Path] = []
         self.errors: list[str] = []
         self.compat_budget: float | None = None
@@ -905,7 +908,7 @@ class MeasureSession:
                 with Store(self.store_path) as store:
                     ids = store.save_many([r.measurement for r in measured],
                                           names=[f"{self.save}/{r.name}" for r in measured])
-                self.saved = (len(ids), self.save, self.store_path)
+                    self.saved = (len(ids), self.save, store.path)  # a URL's password hidden
             except (StoreError, OSError, ValueError) as exc:
                 self.errors.append(f"--mf-save: {exc}")
         for path, build in ((self.json_path, self.json_report), (self.bench_json, self.benchmark_json_report)):

@@ -66,7 +66,7 @@ def xdist_summary(workers: Sequence[str], lang: str = LANG) -> str:
     return _w(lang, "pt_xdist_summary", n=len(workers), workers=", ".join(sorted(set(workers))))
 
 
-def no_saved_runs(ref: str | None, store: Path, saved: Sequence[str], lang: str = LANG) -> str:
+def no_saved_runs(ref: str | None, store: Path | str, saved: Sequence[str], lang: str = LANG) -> str:
     known = ", ".join(saved[:10]) or _w(lang, "pt_none_yet")  # bare names: pytest reads a lone @NAME as a file of arguments
     if ref is None:
         return _w(lang, "pt_no_saved", store=store)
@@ -262,7 +262,7 @@ class Session(Protocol):
     @property
     def undecided_policy(self) -> str: ...
     @property
-    def saved(self) -> tuple[int, str, Path] | None: ...
+    def saved(self) -> tuple[int, str, Path | str] | None: ...
     @property
     def written(self) -> Sequence[Path]: ...
     @property

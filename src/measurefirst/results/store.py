@@ -216,15 +216,31 @@ class RunRow:
 def default_path() -> Path | str:
     """``$MEASUREFIRST_STORE`` (a file, or a PostgreSQL URL), else ``.measurefirst/results.db``."""
     env = os.environ.get(ENV_VAR)
-    return DEFAULT_PATH if not env else env if is_url(env) else Path(env)
+    return DEFAULT_PATH if not env else location(env)
+
+
+#: A location that starts like a URL (``scheme://``).
+_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
 def location(where: str | os.PathLike[str] | None) -> Path | str:
-    """A store's location as given: a PostgreSQL URL stays text, anything else is a file path."""
+    """A store's location as given: a PostgreSQL URL stays text, ``sqlite:///PATH`` is the file PATH,
+    anything else is a file path. Any other URL (``mysql://``, a typo such as ``postgressql://``) is a
+    :class:`StoreError`: taken as a file path, it would create a file named after the scheme."""
     if where is None:
         return default_path()
     text = os.fspath(where)
-    return text if is_url(text) else Path(text)
+    if is_url(text):
+        return text
+    m = _SCHEME_RE.match(text) if isinstance(text, str) else None
+    if m is not None:
+        if m.group(1).lower() == "sqlite" and len(text) > len("sqlite:///"):
+            return Path(text[len("sqlite:///"):])  # sqlite:///rel.db, sqlite:////abs.db
+        from .store_pg import redact
+
+        raise StoreError(f"the results store {redact(text)} is a {m.group(1)}:// URL; a store is a file (such as "
+                         f".measurefirst/results.db) or a postgresql:// URL")
+    return Path(text)
 
 
 def git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
