@@ -103,7 +103,7 @@ def test_the_recipe_runs_end_to_end(tmp_path):
     _commit(repo, "call=10us,seed=1;test_sum=12us", "one test 20% slower")
     codes, slow = _ci_run(repo, "refs/pull/1/merge", "main")  # the pull request, judged against origin/main
     assert codes == [1, 0]  # the gate fails the job; the summary is still written
-    assert "against origin/main (" in slow and "failing beyond 5.0% slower" in slow
+    assert "against origin/main \\(" in slow and "failing beyond 5.0% slower" in slow
     assert "| 1.199x" in slow or "| 1.200x" in slow
     assert "**REGRESSION**" in slow and "**1 regression(s)**: tests/benchmarks/test_tiny.py::test_sum" in slow
     assert "test_sorted | " in slow and "| 1.000x (0.998–1.002) | same |" in slow  # the floor of two processes

@@ -330,7 +330,7 @@ def test_export_markdown_escapes_labels(hostile_store, capsys):
     assert len(lines) == 2 + len(HOSTILE_LABELS)  # no label broke a row
     cells = [len(re.split(r"(?<!\\)\|", line)) for line in lines]
     assert len(set(cells)) == 1, cells  # every row has the header's columns
-    assert "x1b]0;pwned" in out and "a\\|b" in out  # shown as escapes (backslashes doubled for Markdown)
+    assert "x1b\\]0;pwned" in out and "a\\|b" in out  # shown as escapes (backslashes doubled for Markdown)
 
 
 def test_export_csv_defuses_formulas_and_control_characters(hostile_store, capsys):

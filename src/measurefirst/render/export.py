@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .markdown import md_cell
+from .markdown import md_text
 from .text import plain
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,7 +51,7 @@ def export(runs: Iterable[tuple["RunRow", "Result"]], fmt: str) -> str:
         w.writerows([[csv_cell(x) for x in rec] for rec in records])
         return buf.getvalue()
     lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
-    lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else md_cell(x))
+    lines += ["| " + " | ".join("" if x is None else (f"{x:.6g}" if isinstance(x, float) else md_text(x))
                                 for x in rec) + " |" for rec in records]
     return "\n".join(lines) + "\n"
 

@@ -16,14 +16,37 @@ if TYPE_CHECKING:  # pragma: no cover
 
 
 def md_cell(x: Any) -> str:
-    """A value as a Markdown table cell: control characters (newlines, escape sequences) shown as escapes,
-    ``|`` escaped, so that neither the table nor the terminal is broken."""
+    """Our own text (words, numbers) as a Markdown table cell: control characters (newlines, escape
+    sequences) shown as escapes, ``|`` escaped, so that neither the table nor the terminal is broken."""
     return plain(x).replace("\\", "\\\\").replace("|", "\\|")
 
 
+#: Markdown's active punctuation, escaped with a backslash in text we did not write (``<``, ``>`` and
+#: ``&`` become entities): no link, image, emphasis, code span, heading or HTML survives.
+_MD_ACTIVE = "`*[]()!~|#"
+_MD_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+
+
+def md_text(x: Any) -> str:
+    """Text measurefirst did not write (a label, a test or run name, a commit or baseline name) as inert
+    Markdown, in a cell or a line: control characters shown as escapes (a newline cannot start a line of
+    its own), HTML (``<script>``, ``<img onerror=...>``, ``<!--``) as entities, and every character that
+    makes a link, an image (a remote tracker), emphasis or a table cell escaped. It reads the same."""
+    out = []
+    for ch in plain(x):
+        if ch in _MD_ENTITIES:
+            out.append(_MD_ENTITIES[ch])
+        elif ch == "\\" or ch in _MD_ACTIVE:
+            out.append("\\" + ch)
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    return (["| " + " | ".join(md_cell(h) for h in header) + " |", "|" + "---|" * len(header)]
-            + ["| " + " | ".join(md_cell(c) for c in row) + " |" for row in rows])
+    """A table of cells made safe already (:func:`md_cell` or :func:`md_text`)."""
+    return (["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+            + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def _at(baseline: str) -> str:
@@ -40,28 +63,30 @@ def _change(c: "Change", gate: bool, lang: str) -> tuple[str, str]:
 
 def pytest_run_lines(run: "PytestRun", lang: str) -> list[str]:
     gate = run.fail_if_slower is not None
-    header = [word("pt_test", lang), word("median", lang), "±"]
+    header = [md_cell(word("pt_test", lang)), md_cell(word("median", lang)), "±"]
     if run.baseline is not None:
-        header += [f"{word('col_change', lang)} ({_at(run.baseline)})", word("verdict", lang)]
+        header += [f"{md_cell(word('col_change', lang))} ({md_text(_at(run.baseline))})",
+                   md_cell(word("verdict", lang))]
     rows = []
     for b in run.benchmarks:
         m = b.measurement
-        row = [b.name, format_time(m.median, None, time_unit(m.median)), interval_rel(m, pm=False)]
+        row = [md_text(b.name), md_cell(format_time(m.median, None, time_unit(m.median))),
+               md_cell(interval_rel(m, pm=False))]
         if run.baseline is not None:
-            row += list(_change(b.change, gate, lang)) if b.change is not None else ["", word("chg_new", lang)]
+            row += [md_cell(x) for x in (_change(b.change, gate, lang) if b.change is not None
+                                         else ("", word("chg_new", lang)))]
         rows.append(row)
     return _table(header, rows)
 
 
 def regression_lines(r: "Regression", lang: str) -> list[str]:
-    header = [word("col_benchmark", lang), word("col_base", lang), word("col_new", lang), word("col_change", lang),
-              word("verdict", lang)]
+    header = [md_cell(word(w, lang)) for w in ("col_benchmark", "col_base", "col_new", "col_change", "verdict")]
     rows = []
     for c in r.changes:
         unit = time_unit(c.base_median)
         base, new = ((format_time(c.base_median, None, unit), format_time(c.new_median, None, unit))
                      if c.unit == "seconds" else (f"{c.base_median:,.0f}", f"{c.new_median:,.0f}"))
-        rows.append([c.label, base, new, *_change(c, r.gate, lang)])
+        rows.append([md_text(c.label), *(md_cell(x) for x in (base, new, *_change(c, r.gate, lang)))])
     return _table(header, rows)
 
 
@@ -73,14 +98,15 @@ def markdown(results: Sequence[Any], lang: str = "en") -> str:
         kind = getattr(r, "kind", "")
         if kind == "pytest_run":
             title = (word("md_pytest_run", lang, n=len(r.benchmarks)) if r.fail_if_slower is None or r.baseline is None
-                     else word("md_pytest_gate", lang, n=len(r.benchmarks), baseline=_at(r.baseline),
+                     else word("md_pytest_gate", lang, n=len(r.benchmarks), baseline=md_text(_at(r.baseline)),
                                threshold=f"{r.fail_if_slower:.1%}"))
             out += [f"### {title}", ""] + pytest_run_lines(r, lang) + [""]
             if r.regressions:
                 out += [word("md_regressions", lang, n=len(r.regressions),
-                             names=", ".join(b.name for b in r.regressions)), ""]
+                             names=", ".join(md_text(b.name) for b in r.regressions)), ""]
         elif kind == "regression":
-            out += [f"### {word('md_regression', lang, base=r.base, new=r.new)}", ""] + regression_lines(r, lang) + [""]
+            title = word("md_regression", lang, base=md_text(r.base), new=md_text(r.new))
+            out += [f"### {title}", ""] + regression_lines(r, lang) + [""]
         else:
             others += 1
     if others:
