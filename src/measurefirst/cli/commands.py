@@ -201,9 +201,12 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
     lang = _lang(args)
     _check(args)
-    result = selfcheck(args.device, quick=args.quick, simulate=None if args.simulate is None else world(args.simulate),
-                       fault=args.fault, progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang)))
-    return _emit(args, [result], {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK))
+    result, code = _run(args, ("code", ""), lambda: selfcheck(
+        args.device, quick=args.quick, simulate=None if args.simulate is None else world(args.simulate), fault=args.fault,
+        progress=lambda stage, s, method: _say(progress_line(stage, s, method, lang))))
+    if result is None:
+        return code
+    return _emit(args, [result], _first(code, {FAIL: EXIT_FAILED, NOISY: EXIT_NOISY}.get(result.status, EXIT_OK)))
 
 
 def cmd_step(args: argparse.Namespace) -> int:
@@ -225,6 +228,8 @@ def cmd_step(args: argparse.Namespace) -> int:
         measured_peak=None if args.no_peaks else measured_peak_records(dev, args.dtypes, store=args.store)))
     if result is None:
         return code
+    if code != EXIT_OK:  # Ctrl-C: the steps measured so far are shown, saved and written, marked incomplete
+        return _first(code, _emit(args, [result], code))
     if above_measured_peak(result):  # a step above the (often cached) measured peak: measure that peak again
         _say(word("remeasuring_peaks", _lang(args)))
         result = fresh_peaks(result, dev, args.store)

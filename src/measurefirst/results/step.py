@@ -115,17 +115,19 @@ class StepResult(ResultBase):
 @dataclass(frozen=True)
 class StepComparison(ResultBase):
     """The result of :func:`~measurefirst.tools.step.compare_steps`: each variant's :class:`StepResult`, and the interleaved
-    comparison of their whole steps (``None`` with a single variant)."""
+    comparison of their whole steps (``None`` with a single variant). ``stopped``: Ctrl-C came before
+    every variant was measured and compared (the steps are those measured; incomplete)."""
 
     steps: tuple[StepResult, ...]
     comparison: "Comparison | None" = None
+    stopped: bool = False
 
     kind: ClassVar[str] = "step_comparison"
     schema_version: ClassVar[int] = COMPARISON_SCHEMA_VERSION
 
     @property
     def complete(self) -> bool:
-        return self.comparison is None or self.comparison.complete
+        return not self.stopped and (self.comparison is None or self.comparison.complete)
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -133,7 +135,7 @@ class StepComparison(ResultBase):
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "steps": [r.to_dict() for r in self.steps],
-                "comparison": None if self.comparison is None else self.comparison.to_dict()}
+                "comparison": None if self.comparison is None else self.comparison.to_dict(), "stopped": self.stopped}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "StepComparison":

@@ -78,7 +78,7 @@ import torch
 
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, synchronizer
 from ..measure.devices import Machine as RealMachine
-from ..measure.engine import BenchmarkError, benchmark
+from ..measure.engine import BenchmarkError, Interrupted, benchmark
 from ..results.errors import check_flag, check_kind
 from ..results.findings import COLD_START_RATIO, MIN_CPU_SHARE, UNSYNCED_WARN_RATIO
 from ..results.kinds import Measurement
@@ -559,9 +559,8 @@ def _nothing(stage: str, duration_s: float | None, method: str) -> None:
 # ---- the CPU rows -----------------------------------------------------------------------------------
 def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Timer | None,
               references: bool, progress: Progress, device_type: str,
-              gauge: _Gauge) -> tuple[list[Row], list[Measurement]]:
-    rows: list[Row] = []
-    ms: list[Measurement] = []
+              gauge: _Gauge, rows: list[Row], ms: list[Measurement]) -> tuple[list[Row], list[Measurement]]:
+    """The CPU rows, appended to ``rows`` and ``ms`` as each is measured (what a Ctrl-C keeps)."""
     cpu = torch.device("cpu")
     for ns in durations_ns:
         d_s = ns / 1e9
@@ -686,12 +685,11 @@ def _profiler_kernel_s(fn: Callable[[], object], dev: torch.device, per_step: in
 
 
 def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: bool,
-               progress: Progress) -> tuple[list[Row], list[Measurement], float]:
+               progress: Progress, rows: list[Row], ms: list[Measurement]) -> tuple[list[Row], list[Measurement], float]:
+    """The CUDA rows, appended to ``rows`` and ``ms`` as each is measured (what a Ctrl-C keeps)."""
     cuda = cuda_api()
     sync = synchronizer(dev)
     simulated = machine().simulated  # the simulated GPU: no profiler, no other tools to compare with
-    rows: list[Row] = []
-    ms: list[Measurement] = []
     with cuda.device(dev):
         progress("calibrate", None, "sleep")
         rate = calibrate_sleep(cuda, sync, plan.calibrate_s, plan.calibrate_pairs)
@@ -1078,38 +1076,50 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
     resolution_measured, clock_read = _clock_steps() if real else (None, None)
 
     rate: float | None = None
-    if dev.type == "cuda":
-        rows, ms, rate = _cuda_rows(dev, plan, timer, references, progress)
-    else:
-        rows, ms = _cpu_rows(world, durations_ns or CPU_DURATIONS_NS, plan, timer, references, progress, dev.type,
-                             gauge)
-        if dev.type == "mps":
-            rows.append(_skip(CUDA_DURATIONS_S[1], "events", "not_applicable"))
-
+    rows: list[Row] = []
+    ms: list[Measurement] = []
     trap_rows: list[Trap] = []
-    if traps and real:
-        trap_rows = _traps(dev, plan, rate, progress, gauge)
-    elif traps:
-        trap_rows = [Trap(code, SKIP, note="simulated") for code in ("cold_start", "implicit_sync", "unsynchronized_timer")]
-
     notes = list(before.notes)
     peak_figures = None
-    if peaks and real:
-        progress("machine", None, "peaks")
-        try:
-            peak_figures = _peaks(dev, quick)
-        except Exception as exc:  # noqa: BLE001 - the peaks are context, not a check
-            notes.append(f"peaks_failed: {type(exc).__name__}: {exc}")
-    other, steal = load.stop() if not world.simulated else (None, None)
-    least = min(gauge.shares) if gauge.shares else None
-    mach = before.machine_after(
-        dev, world.simulated, timer=host_timer.kind, timer_resolution_ns=float(host_timer.resolution_ns),
-        timer_resolution_measured_ns=resolution_measured, clock_read_ns=clock_read, timer_overhead_ns=overhead_ns,
-        other_load_cores=other, steal_cores=steal, sleep_cycles_per_s=rate, peaks=peak_figures, notes=tuple(notes),
-        cpu_share=least, runnable=gauge.most_runnable, state=machine_state(least))
-    return SelfCheck(device=str(dev), quick=quick, rows=tuple(rows), traps=tuple(trap_rows), machine=mach,
-                     measurements=tuple(ms), env=environment(dev), seconds=(clock() - t_start) / 1e9,
-                     simulated=world.simulated)
+
+    def result(complete: bool) -> SelfCheck:
+        other, steal = load.stop() if not world.simulated else (None, None)
+        least = min(gauge.shares) if gauge.shares else None
+        mach = before.machine_after(
+            dev, world.simulated, timer=host_timer.kind, timer_resolution_ns=float(host_timer.resolution_ns),
+            timer_resolution_measured_ns=resolution_measured, clock_read_ns=clock_read, timer_overhead_ns=overhead_ns,
+            other_load_cores=other, steal_cores=steal, sleep_cycles_per_s=rate, peaks=peak_figures,
+            notes=tuple(notes), cpu_share=least, runnable=gauge.most_runnable, state=machine_state(least))
+        return SelfCheck(device=str(dev), quick=quick, rows=tuple(rows), traps=tuple(trap_rows), machine=mach,
+                         measurements=tuple(ms), env=environment(dev), seconds=(clock() - t_start) / 1e9,
+                         simulated=world.simulated, complete=complete)
+
+    try:
+        if dev.type == "cuda":
+            _, _, rate = _cuda_rows(dev, plan, timer, references, progress, rows, ms)
+        else:
+            _cpu_rows(world, durations_ns or CPU_DURATIONS_NS, plan, timer, references, progress, dev.type, gauge,
+                      rows, ms)
+            if dev.type == "mps":
+                rows.append(_skip(CUDA_DURATIONS_S[1], "events", "not_applicable"))
+
+        if traps and real:
+            trap_rows = _traps(dev, plan, rate, progress, gauge)
+        elif traps:
+            trap_rows = [Trap(code, SKIP, note="simulated")
+                         for code in ("cold_start", "implicit_sync", "unsynchronized_timer")]
+
+        if peaks and real:
+            progress("machine", None, "peaks")
+            try:
+                peak_figures = _peaks(dev, quick)
+            except Exception as exc:  # noqa: BLE001 - the peaks are context, not a check
+                notes.append(f"peaks_failed: {type(exc).__name__}: {exc}")
+    except KeyboardInterrupt as exc:  # Ctrl-C: the rows checked so far, marked incomplete
+        if not rows:
+            raise
+        raise Interrupted(result(complete=False)) from exc
+    return result(complete=True)
 
 
 def _check_arguments(timer: object, simulate: object, quick: object, references: object) -> None:

@@ -23,6 +23,7 @@ from ..measure.dtypes import dtype_name, torch_dtype
 from ..results.findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
 from ..cli.targets import STEP_CONTRACT as CONTRACT
 from ..measure.timers import Marks, Timer, make_timer
+from ..measure.engine import Interrupted
 from ..results.comparison import Comparison
 from ..results.roofline import Peaks
 from ..results.step import (COMPARISON_SCHEMA_VERSION as COMPARISON_SCHEMA_VERSION, FLOPS_SOURCES as FLOPS_SOURCES,
@@ -549,9 +550,8 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
     first. ``variants``: ``eager``, ``compile`` (inductor) or ``compile:BACKEND``. ``compare_budget``
     defaults to enough time for about 30 rounds of every candidate's step (5 s at least).
     ``measured_peak``: one FLOP/s figure, or one per dtype (``{"fp32": ..., "bf16": ...}``). A dtype
-    in any spelling (``bf16``, ``bfloat16``); labels use the short name (``eager/bf16``)."""
-    from .compare import compare
-
+    in any spelling (``bf16``, ``bfloat16``); labels use the short name (``eager/bf16``). Ctrl-C after a variant
+    was measured raises :class:`~measurefirst.measure.engine.Interrupted` with the steps measured so far."""
     results: list[StepResult] = []
     candidates: dict[str, Callable[[], object]] = {}
     peak_of: "dict[str, float | Peaks | None]" = (
@@ -566,6 +566,24 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
             backends[variant] = _compile_backend(variant.split(":", 1)[1] if ":" in variant else True) or False
         else:
             raise ValueError(f"variant must be eager, compile or compile:BACKEND; got {variant!r}")
+    try:
+        return _measure_steps(build, variants, dtypes, backends, results, candidates, peak_of, device=device,
+                              steps=steps, warmup=warmup, compare_budget=compare_budget, settings=settings)
+    except KeyboardInterrupt as exc:  # Ctrl-C (or the code's own): the steps measured so far are kept
+        if not results:
+            raise
+        partial = exc.partial if isinstance(exc, Interrupted) and isinstance(exc.partial, Comparison) else None
+        raise Interrupted(StepComparison(tuple(results), partial, stopped=True)) from exc
+
+
+def _measure_steps(build: Callable[[], Any], variants: list[str], dtypes: list[str], backends: dict[str, bool | str],
+                   results: list[StepResult], candidates: dict[str, Callable[[], object]],
+                   peak_of: "dict[str, float | Peaks | None]", *, device: DeviceLike, steps: int, warmup: int,
+                   compare_budget: float | None, settings: dict[str, Any]) -> StepComparison:
+    """The measuring of :func:`compare_steps`; ``results`` and ``candidates`` grow as each is measured (what a
+    Ctrl-C keeps)."""
+    from .compare import compare
+
     for variant in variants:
         for dt in dtypes:
             try:
@@ -595,7 +613,7 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
                                                                          + 10 * max(r.step_s for r in results))
         comparison = compare(candidates, device=device, budget=budget, min_rounds=6, min_time=min(1.0, budget / 3),
                              block_time=0.001)
-        results = _check_table_against_verdicts(results, list(candidates), comparison)
+        results[:] = _check_table_against_verdicts(results, list(candidates), comparison)
     return StepComparison(tuple(results), comparison)
 
 
