@@ -416,3 +416,24 @@ def test_bisect_names_the_commit_that_doubled_a_call(tmp_path: Path):
     done = subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~7", "HEAD", "slowmod:f"], cwd=repo,
                           env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 2 and "uncommitted changes (log.txt)" in done.stderr
+
+
+def test_ctrl_c_between_a_request_and_its_reply_is_an_interruption_not_a_crash():
+    # issue 38: Ctrl-C under --mf-against read the interrupted block's reply as the partial result's
+    # ("measurement must be an object; got tuple", an INTERNALERROR); now the comparison is interrupted
+    from measurefirst.measure.engine import Interrupted
+
+    (base, _, _), (head, _, _) = _served(10_000, 1), _served(10_000, 2)
+    real, n = head.request, [0]
+
+    def request(message):
+        n[0] += 1
+        if n[0] == 6:
+            head.send(message)  # the request goes out; Ctrl-C comes before its reply is read
+            raise KeyboardInterrupt
+        return real(message)
+
+    head.request = request
+    with pytest.raises(Interrupted) as info:
+        _compare_served(base, head)
+    assert info.value.partial is None

@@ -118,10 +118,16 @@ class RemoteSampler:
         self.calibration: RemoteCalibration | None = None
         self.samples: list[float] = []
         self.numbers: list[int] = []
+        #: a request was sent and its reply not read (Ctrl-C came between): the channel is out of step
+        self.out_of_step = False
 
     def _call(self, phase: str, *args: Any) -> Any:
+        if self.out_of_step:  # a Ctrl-C came between a request and its reply
+            raise WorkerLost(f"the {self.channel.name} worker's answer to an interrupted request is still pending")
         elapsed_s = (self.clock.now_ns() - self.t_begin) / 1e9
+        self.out_of_step = True
         reply = self.channel.request((phase, elapsed_s, *args))
+        self.out_of_step = False
         if not (isinstance(reply, tuple) and len(reply) >= 3):
             raise WorkerLost(f"the {self.channel.name} worker answered {reply!r} to {phase!r}")
         status, value, spent = reply[0], reply[1], reply[2]

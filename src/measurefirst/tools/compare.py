@@ -59,6 +59,7 @@ from ..measure.engine import (
 from ..results.kinds import CompileEvent, Stop
 from ..results.comparison import SCHEMA_VERSION as SCHEMA_VERSION, Comparison as Comparison, Verdict as Verdict
 from ..measure.timers import Timer, make_timer
+from ..measure.remote import WorkerLost
 
 #: Check the stopping rule after every round up to this many rounds, then every ~2% more rounds.
 CHECK_EVERY_ROUND_UP_TO = 100
@@ -439,7 +440,11 @@ class _Session:
         try:
             return self._run()
         except KeyboardInterrupt as exc:
-            raise Interrupted(self._partial("interrupted")) from exc
+            try:
+                partial: Comparison | None = self._partial("interrupted")
+            except WorkerLost:  # a worker's sampler was interrupted mid-request: its samples are not to be had
+                partial = None
+            raise Interrupted(partial) from exc
         except SetupError as exc:
             cause = exc.__cause__ or exc
             state = self.states[self.current]
