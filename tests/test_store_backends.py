@@ -411,6 +411,29 @@ def test_credentials_are_never_shown_or_saved(pg, capsys):
     assert secret not in str(info.value)
 
 
+def test_a_postgresql_table_locked_by_another_session_is_busy_not_a_wait_without_end(pg, monkeypatch, capsys):
+    import psycopg
+
+    import measurefirst.results.store_pg as store_pg
+
+    monkeypatch.setattr(store_pg, "LOCK_TIMEOUT_MS", 300)
+    url = pg.fresh_schema()
+    with Store(url) as s:
+        s.save(_sim("busy", 0), commit="c")
+        schema = s.conn.execute("SELECT current_schema()").fetchone()[0]
+    holder = psycopg.connect(url, autocommit=True)
+    try:
+        holder.execute("BEGIN")
+        holder.execute(f"LOCK TABLE {schema}.runs IN ACCESS EXCLUSIVE MODE")
+        with Store(url) as s, pytest.raises(StoreError, match="is busy: locked by another process or session for 0.3 s"):
+            s.save(_sim("busy", 1), commit="c")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    with Store(url, create=False) as s:
+        assert s.count() == 1
+
+
 PLUGIN_SUITE = """
 def test_k(measure):
     measure(lambda: None, label="k")

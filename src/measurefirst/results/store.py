@@ -392,9 +392,12 @@ class Store:
         if "no such table" in low or "no such column" in low or ("does not exist" in low and "relation" in low):
             return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away and save again, "
                               f"or choose another file with --store PATH")
-        if "locked" in low or "busy" in low:
-            return StoreError(f"cannot {what}: {where} stayed locked by another process for "
-                              f"{BUSY_TIMEOUT_MS // 1000} s ({text}); try again")
+        if "locked" in low or "busy" in low or "lock timeout" in low:
+            from .store_pg import LOCK_TIMEOUT_MS
+
+            wait_ms = BUSY_TIMEOUT_MS if self.backend == "sqlite" else LOCK_TIMEOUT_MS
+            return StoreError(f"cannot {what}: {where} is busy: locked by another process or session for "
+                              f"{wait_ms / 1000:g} s ({text}); try again")
         if "malformed" in low or "not a database" in low or "corrupt" in low or "disk i/o" in low:
             return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away (sqlite3 .recover "
                               f"may rescue its runs) and save again")
