@@ -48,6 +48,7 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", "1", "--processes", "10000"], "at most 64: each is a fresh interpreter"),  # issue 38: a hang
         (["bench", *SIM, "-o", "{other}"], "is a SQLite database"),  # issue 38: any store, in use or not
         (["bench", "--compile", "fast", "x"], "invalid choice: 'fast'"),
         (["bench", "--compile-limit", "0", "x"], "positive"),
@@ -186,6 +187,9 @@ CASES = {
     ],
     "selfcheck": [
         (["selfcheck", "--quick", "-o", "{other}"], "is a SQLite database"),
+        (["selfcheck", "--noise", "--threads", "9999"], "this machine has"),  # issue 38: it ran 9999 threads
+        (["selfcheck", "--noise", "--device", "cuda"], "does not apply"),
+        (["selfcheck", "--noise", "--processes", "100000"], "at most 64: each is a fresh interpreter"),
         (["selfcheck", "--device", "tpu"], "device"),
         (["selfcheck", "--quick", "-o", "{dir}"], "directory"),
         (["selfcheck", "--quick", "-o", "{missing}"], "does not exist"),

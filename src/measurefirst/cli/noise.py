@@ -5,6 +5,7 @@ emission, kept out of ``cli.py`` so that it stays thin."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .emit import say as _say
@@ -33,6 +34,13 @@ def cmd_noise(args: argparse.Namespace) -> int:
     if args.save is not None or args.simulate is not None or args.fault is not None:
         raise UsageError("selfcheck --noise saves the profile per machine (not in the results store) and runs on "
                          "the real clock; drop --save/--simulate")
+    if getattr(args, "device", "auto") not in ("auto", "cpu"):
+        raise UsageError(f"selfcheck --noise profiles this machine's CPU processes; --device {args.device} does "
+                         f"not apply (drop it, or run selfcheck --device {args.device} without --noise)")
+    cpus = os.cpu_count() or 1
+    if args.threads is not None and args.threads > cpus:
+        raise UsageError(f"--threads {args.threads}: this machine has {cpus} CPU(s); profile at most {cpus} threads "
+                         f"(the count a benchmark runs with, e.g. --threads 1)")
     _check(args)
     try:
         profile = noise_profile(args.processes, args.quick, progress=lambda i, n: _say(noise_progress(i, n, lang)),

@@ -74,14 +74,14 @@ def _seconds_or_zero(text: str) -> float:
     return value
 
 
-def _at_least(minimum: int) -> Callable[[str], int]:
+def _at_least(minimum: int, most: int = D.MAX_COUNT, why: str = "") -> Callable[[str], int]:
     def convert(text: str) -> int:
         try:
             value = int(text.strip())
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if not minimum <= value <= D.MAX_COUNT:
-            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum} (at most {D.MAX_COUNT}); got {text!r}")
+        if not minimum <= value <= most:
+            raise argparse.ArgumentTypeError(f"must be a whole number >= {minimum} (at most {most}{why}); got {text!r}")
         return value
 
     convert.__name__ = f"integer >= {minimum}"
@@ -366,7 +366,8 @@ def _add_bench(sub: Any) -> None:
                         "--number sets the calls per repeat, --trials the repeats, --warmup the uncounted calls")
     b.add_argument("--keep-preempted", dest="discard_preempted", action="store_false",
                    help="use samples during which the OS preempted the process (default: set them aside)")
-    b.add_argument("--processes", type=_at_least(1), default=None, metavar="K",
+    b.add_argument("--processes", type=_at_least(1, D.MAX_PROCESSES, ": each is a fresh interpreter"), default=None,
+                   metavar="K",
                    help="measure in K fresh interpreters, one after the other, each with budget/K seconds, and "
                         "take the run-to-run spread from them (default: repetitions in this process)")
     _compiling(b, several=False)
@@ -643,7 +644,8 @@ def _add_selfcheck(sub: Any) -> None:
                     help="measure this machine's noise profile instead: how far medians move between fresh "
                          "processes, by call duration and kind of work; saved per machine ($MEASUREFIRST_PROFILE, "
                          "else ~/.cache/measurefirst/noise-HOST.json) and used by every benchmark() on the CPU")
-    sc.add_argument("--processes", type=_at_least(2), default=None, metavar="P",
+    sc.add_argument("--processes", type=_at_least(2, D.MAX_PROCESSES, ": each is a fresh interpreter"), default=None,
+                    metavar="P",
                     help="with --noise: fresh processes (default 6; 2 with --quick)")
     sc.add_argument("--threads", type=_at_least(1), default=None, metavar="N",
                     help="with --noise: torch threads to profile (default: torch's current count); a benchmark "

@@ -73,3 +73,7 @@ RUNS_SHOWN = 20
 #: The run-to-run spread of one run's median (relative standard deviation) assumed when no history of
 #: the benchmark measures it (see :data:`measurefirst.tools.regression.RUN_TO_RUN_CV`).
 RUN_TO_RUN_CV = 0.02
+
+#: The most fresh interpreters ``--processes`` starts (``bench``, ``selfcheck --noise``): each imports torch
+#: and measures for a share of the budget; beyond this the command would run for hours (or never end).
+MAX_PROCESSES = 64
