@@ -228,3 +228,23 @@ def test_a_pytest_benchmark_file_is_a_baseline_for_pytest_mf(tmp_path: Path) -> 
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "4 measurement(s) in 4 test(s), compared with" in proc.stdout
+
+
+@pytest.mark.parametrize("change, needle", [
+    (lambda d: d["benchmarks"][0]["stats"].update(median=1e308), "stats.median must be a number of seconds from 0"),
+    (lambda d: d["benchmarks"][0]["stats"].update(median=5e-6), "lies outside min-max"),
+    (lambda d: d["benchmarks"][0]["stats"].update(rounds=10**18), "stats.rounds must be a whole number from 1 to"),
+    (lambda d: d.update(datetime="garbage"), "datetime must be an ISO date"),
+    (lambda d: d.update(datetime="99999-01-01T00:00:00"), "datetime must be an ISO date"),
+    (lambda d: d["benchmarks"][0].update(name="n" * 50_000), "name must be a name of 1 to 4096 characters"),
+])
+def test_values_no_measurement_has_are_refused_on_import(change, needle, tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 38: each of these was accepted and saved
+    doc = _pb_doc([1e-6, 2e-6, 3e-6], rounds=3, iterations=1)
+    change(doc)
+    path, store = tmp_path / "bad.json", tmp_path / "s.db"
+    path.write_text(json.dumps(doc))
+    assert main(["runs", "import", str(path), "--store", str(store)]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1 and not store.exists()

@@ -48,16 +48,46 @@ def measurements(data: Any, source: str = "results") -> list[Measurement]:
     raise ForeignFileError(f"{source} is not a pytest-benchmark or pyperf results file")
 
 
+#: The longest time per call an imported file may state (seconds: about 11 days); beyond it a value is
+#: a broken file, not a measurement (a median of 1e308 was accepted).
+MAX_CALL_S = 1e6
+#: The most rounds or iterations an imported benchmark may state (10^18 was accepted).
+MAX_ROUNDS = 10**9
+#: The longest benchmark name an imported file may give (characters; a 50 MB name was accepted).
+MAX_NAME = 4096
+
+
 def _num(v: Any, where: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
-        raise ForeignFileError(f"{where} must be a number >= 0; got {str(v)[:40]!r}")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 <= v <= MAX_CALL_S:
+        raise ForeignFileError(f"{where} must be a number of seconds from 0 to {MAX_CALL_S:g}; got {str(v)[:40]!r}")
     return float(v)
 
 
 def _count(v: Any, where: str) -> int:
-    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-        raise ForeignFileError(f"{where} must be a whole number >= 1; got {str(v)[:40]!r}")
+    if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= MAX_ROUNDS:
+        raise ForeignFileError(f"{where} must be a whole number from 1 to {MAX_ROUNDS}; got {str(v)[:40]!r}")
     return v
+
+
+def _name(v: Any, where: str) -> str:
+    if not isinstance(v, str) or not v or len(v) > MAX_NAME:
+        got = f"{len(v)} characters" if isinstance(v, str) else type(v).__name__
+        raise ForeignFileError(f"{where} must be a name of 1 to {MAX_NAME} characters; got {got}")
+    return v
+
+
+def _when(v: Any, where: str) -> str | None:
+    """An ISO 8601 date and time (pytest-benchmark's ``datetime``), or None when absent."""
+    import datetime as dt
+
+    if v is None:
+        return None
+    try:
+        dt.datetime.fromisoformat(str(v).replace("Z", "+00:00"))
+    except ValueError:
+        raise ForeignFileError(f"{where} must be an ISO date and time such as 2026-01-02T03:04:05; "
+                               f"got {str(v)[:40]!r}") from None
+    return str(v)
 
 
 def _obj(v: Any) -> dict[str, Any]:
@@ -77,13 +107,16 @@ def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list
     ``--benchmark-save-data``) holds per-call times (pytest-benchmark divides each round by its
     ``iterations``): each becomes a sample of ``iterations`` calls. Without it the statistics are the
     file's own, over ``stats.rounds`` rounds."""
-    env = _pytest_benchmark_env(data)
+    env = _pytest_benchmark_env(data, source)
     version = str(data.get("version") or "")
     out = []
     for i, b in enumerate(data["benchmarks"]):
         where = f"{source}: benchmarks[{i}]"
         if not isinstance(b, dict) or not isinstance(b.get("stats"), dict) or not isinstance(b.get("name"), str):
             raise ForeignFileError(f"{where} has no name and stats; is it pytest-benchmark's JSON?")
+        _name(b["name"], f"{where}.name")
+        if b.get("fullname") is not None:
+            _name(b["fullname"], f"{where}.fullname")
         mf = b.get("measurefirst")
         if isinstance(mf, dict) and isinstance(mf.get("measurement"), dict):  # `pytest --mf --benchmark-json`
             out.append(Measurement.from_dict(mf["measurement"], f"{where}.measurefirst.measurement"))
@@ -96,6 +129,11 @@ def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list
             raise ForeignFileError(f"{where}.stats.data must be a list of seconds")
         per_call = [_num(x, f"{where}.stats.data[{j}]") for j, x in enumerate(raw or [])]
         given = {k: _num(st[k], f"{where}.stats.{k}") for k in _PYTEST_BENCHMARK_STATS if st.get(k) is not None}
+        lo, hi = given.get("min"), given.get("max")
+        for k in ("median", "mean", "q1", "q3"):
+            if lo is not None and hi is not None and k in given and not lo * (1 - 1e-9) <= given[k] <= hi * (1 + 1e-9):
+                raise ForeignFileError(f"{where}.stats.{k} ({given[k]:g} s) lies outside min-max ({lo:g}-{hi:g} s): "
+                                       f"the file is inconsistent")
         samples = tuple(x * iterations * 1e9 for x in per_call)
         options = {"rounds": rounds, "iterations": iterations, "group": b.get("group"), "name": b["name"],
                    "params": b.get("params"), "extra_info": b.get("extra_info") or {},
@@ -112,7 +150,7 @@ def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list
     return out
 
 
-def _pytest_benchmark_env(data: dict[str, Any]) -> dict[str, Any]:
+def _pytest_benchmark_env(data: dict[str, Any], source: str = "results") -> dict[str, Any]:
     mi = _obj(data.get("machine_info"))
     cpu = _obj(mi.get("cpu"))
     ci = _obj(data.get("commit_info"))
@@ -121,7 +159,7 @@ def _pytest_benchmark_env(data: dict[str, Any]) -> dict[str, Any]:
         "cpu_model": cpu.get("brand_raw") or None, "cpu_count": cpu.get("count"),
         "python_version": mi.get("python_version"), "python_implementation": mi.get("python_implementation"),
         "platform": " ".join(str(mi[k]) for k in ("system", "release", "machine") if mi.get(k)) or None,
-        "hostname": mi.get("node"), "timestamp": data.get("datetime"),
+        "hostname": mi.get("node"), "timestamp": _when(data.get("datetime"), f"{source}: datetime"),
         "imported_from": "pytest-benchmark", "pytest_benchmark_version": data.get("version"),
     }
     commit = _commit(ci)
