@@ -3,7 +3,8 @@
 * :func:`check_destination` is called *before* anything is measured: a file that cannot be written
   costs no results. It refuses a directory, a missing folder and a folder that cannot be written
   (probed by creating a file there, which also catches read-only file systems and root's bypass
-  of permission bits).
+  of permission bits), and an existing SQLite database (any results store, in use or not:
+  :func:`is_database`), which no output replaces.
 * :func:`write_atomic` and :func:`atomic_path` write the whole file or nothing: a unique temporary
   file in the destination's folder (``tempfile.mkstemp``: created exclusively, so a link planted
   under a predictable name is never followed), then ``os.replace``. A failure or Ctrl-C removes the
@@ -12,8 +13,7 @@
   as ``/dev/null``, a FIFO, or a link to one of those) is written to as a stream, as every Unix tool
   does: never replaced by a regular file (:func:`is_stream`).
 * :func:`check_not_inputs` refuses an output that is the same file as one the command reads (the
-  results store, an input file), compared by device and inode, links included; and no output ever
-  replaces a SQLite database (any results store, in use or not: :func:`is_database`).
+  results store, an input file), compared by device and inode, links included.
 * :func:`strict_json` writes RFC 8259 JSON: a non-finite number (NaN, ±Infinity, which Python's
   ``json`` would print as bare ``NaN``/``Infinity``) becomes ``null`` and the object holding it
   gains a :data:`NON_FINITE_KEY` entry saying which field was what.

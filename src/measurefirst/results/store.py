@@ -734,8 +734,8 @@ class Store:
             raise StoreError("runs prune needs --keep-last K, --older-than D or both; nothing was deleted")
         if self.read_only:
             raise StoreError(f"cannot prune: the results store {self.path} is read-only")
-        where, params = self._where(name, kinds, host, since)
-        clauses: builtins.list[str] = [where[len(" WHERE "):]] if where else []
+        clauses, params = self._filters(name, kinds, host, since)
+        where = " WHERE " + " AND ".join(clauses) if clauses else ""
         if keep_last is not None:
             clauses.append("id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (PARTITION BY name ORDER BY id "
                            f"DESC) AS back FROM runs{where}) AS ranked WHERE back > ?)")
@@ -795,7 +795,14 @@ class Store:
 
     def _where(self, name: str | None, kinds: Iterable[str] | None, host: str | None = None,
                since: str | None = None) -> tuple[str, builtins.list[Any]]:
-        clauses, params = [], []
+        clauses, params = self._filters(name, kinds, host, since)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+    def _filters(self, name: str | None, kinds: Iterable[str] | None, host: str | None = None,
+                 since: str | None = None) -> tuple[builtins.list[str], builtins.list[Any]]:
+        """The conditions (and their parameters) that select runs by name, kinds, host and time."""
+        clauses: builtins.list[str] = []
+        params: builtins.list[Any] = []
         if name is not None:
             clauses.append("name = ?")
             params.append(name)
@@ -809,7 +816,7 @@ class Store:
         if since is not None:
             clauses.append("created >= ?")
             params.append(since)
-        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+        return clauses, params
 
     @_guarded("read a run")
     def row(self, run_id: int) -> RunRow:
@@ -910,16 +917,13 @@ class Store:
     def same_as(self, where: str | os.PathLike[str] | None) -> bool:
         """Whether ``where`` (as :class:`Store` takes it) names this store: the same file by device and
         inode (another path to it, a link, ``..``), or the same PostgreSQL URL once its password is hidden."""
-        other = location(where)
-        if isinstance(other, str) or self.backend != "sqlite":
-            if not isinstance(other, str) or self.backend == "sqlite":
-                return False
-            from .store_pg import redact
-
-            return redact(other) == self.path
         from .safeio import same_file
+        from .store_pg import redact
 
-        return same_file(self._file, other)
+        other = location(where)
+        if self.backend == "sqlite":
+            return not isinstance(other, str) and same_file(self._file, other)
+        return isinstance(other, str) and redact(other) == self.path
 
     @_guarded("copy runs")
     def copy_to(self, other: "Store") -> tuple[builtins.list[int], int]:
@@ -970,7 +974,7 @@ class Store:
         found = self.conn.execute(
             f"SELECT r.name, r.created, r.host, {self._kind_column}, d.data FROM runs AS r LEFT JOIN "
             f"{self._data_table} AS d ON d.id = r.id WHERE r.created IN ({marks})", times).fetchall()
-        return {(*f[:4], _digest(f[4].tobytes() if isinstance(f[4], memoryview) else f[4])) for f in found}
+        return {(*f[:4], _digest(f[4])) for f in found}
 
     @_guarded("save")
     def _guarded_write(self, rows: builtins.list[tuple[tuple[Any, ...], Any]]) -> builtins.list[int]:
@@ -1204,10 +1208,11 @@ def _finite(x: float) -> float | None:
 
 
 def _digest(data: Any) -> str:
-    """A stored result's digest (bytes or text), to tell a run held already from another."""
+    """A stored result's digest (bytes, a database's memoryview, or text), to tell a run held already from
+    another."""
     import hashlib
 
-    raw = data if isinstance(data, (bytes, bytearray)) else str(data).encode("utf-8")
+    raw = data if isinstance(data, (bytes, bytearray, memoryview)) else str(data).encode("utf-8")
     return hashlib.sha256(raw).hexdigest()
 
 

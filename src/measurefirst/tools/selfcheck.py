@@ -559,7 +559,7 @@ def _nothing(stage: str, duration_s: float | None, method: str) -> None:
 # ---- the CPU rows -----------------------------------------------------------------------------------
 def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Timer | None,
               references: bool, progress: Progress, device_type: str,
-              gauge: _Gauge, rows: list[Row], ms: list[Measurement]) -> tuple[list[Row], list[Measurement]]:
+              gauge: _Gauge, rows: list[Row], ms: list[Measurement]) -> None:
     """The CPU rows, appended to ``rows`` and ``ms`` as each is measured (what a Ctrl-C keeps)."""
     cpu = torch.device("cpu")
     for ns in durations_ns:
@@ -637,7 +637,6 @@ def _cpu_rows(world: _World, durations_ns: Sequence[int], plan: _Plan, timer: Ti
         spread_b = float(b.iqr / b.median / 2) if b.median > 0 else None
         rows.append(_row(d_s, "blocked_autorange", truth.per_call_ns / 1e9, "self", float(b.median), None,
                          _noise(spread_b, truth.stolen, truth.drift), judged=False, share=share))
-    return rows, ms
 
 
 # ---- the CUDA rows ----------------------------------------------------------------------------------
@@ -685,8 +684,9 @@ def _profiler_kernel_s(fn: Callable[[], object], dev: torch.device, per_step: in
 
 
 def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: bool,
-               progress: Progress, rows: list[Row], ms: list[Measurement]) -> tuple[list[Row], list[Measurement], float]:
-    """The CUDA rows, appended to ``rows`` and ``ms`` as each is measured (what a Ctrl-C keeps)."""
+               progress: Progress, rows: list[Row], ms: list[Measurement]) -> float:
+    """The CUDA rows, appended to ``rows`` and ``ms`` as each is measured (what a Ctrl-C keeps); the sleep
+    kernel's calibrated rate."""
     cuda = cuda_api()
     sync = synchronizer(dev)
     simulated = machine().simulated  # the simulated GPU: no profiler, no other tools to compare with
@@ -744,7 +744,7 @@ def _cuda_rows(dev: torch.device, plan: _Plan, timer: Timer | None, references: 
             elif references:
                 rows += _cuda_references(sleep, dev, d_s, k_truth, k_source, stream, results.get("cuda_graph"),
                                          plan, progress)
-    return rows, ms, rate
+    return rate
 
 
 def _cuda_row(d_s: float, method: str, m: Measurement, kernel: tuple[float, str, str], stream: float,
@@ -1096,7 +1096,7 @@ def selfcheck(device: DeviceLike = "auto", quick: bool = False, *, timer: Timer 
 
     try:
         if dev.type == "cuda":
-            _, _, rate = _cuda_rows(dev, plan, timer, references, progress, rows, ms)
+            rate = _cuda_rows(dev, plan, timer, references, progress, rows, ms)
         else:
             _cpu_rows(world, durations_ns or CPU_DURATIONS_NS, plan, timer, references, progress, dev.type, gauge,
                       rows, ms)
