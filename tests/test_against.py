@@ -437,3 +437,43 @@ def test_ctrl_c_between_a_request_and_its_reply_is_an_interruption_not_a_crash()
     with pytest.raises(Interrupted) as info:
         _compare_served(base, head)
     assert info.value.partial is None
+
+
+def test_bisect_follows_one_pytest_benchmark_and_refuses_a_selection_of_two(tmp_path: Path):
+    # issue 33: `measurefirst bisect GOOD BAD -- pytest FILE -k NAME`; simulated costs (pytest.ini's
+    # --mf-simulate), so the figures are exact: commit 2 makes test_a twice as slow
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    for i in range(4):
+        (repo / "test_suite.py").write_text(SUITE)
+        (repo / "pytest.ini").write_text(INI.format(a="2ms" if i >= 2 else "1ms"))
+        (repo / "log.txt").write_text(f"commit {i}\n")
+        _git(repo, "add", "-A")
+        _git(repo, "commit", "-qm", f"commit {i}")
+    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
+
+    def bisect(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "measurefirst", "bisect", "HEAD~3", "HEAD", *args], cwd=repo,
+                              env=env, capture_output=True, text=True, timeout=600)
+
+    done = bisect("--budget", "1", "--json", "--", "pytest", "test_suite.py", "-k", "test_a")
+    said = done.stdout + done.stderr
+    assert done.returncode == 0, said
+    line = next(x for x in said.splitlines() if x.startswith("first slow commit"))
+    assert "(3 searched)" in line and " commit 2: median ratio " in line, said
+    assert 1.9 < float(re.search(r"median ratio (\d+\.\d+)", line).group(1)) < 2.1
+    import json
+
+    steps = json.loads(done.stdout[done.stdout.index("["):])
+    assert {c["label"] for s in steps for c in s["changes"]} == {"test_suite.py::test_a"}
+    assert _git(repo, "worktree", "list").count("\n") == 0
+    done = bisect("--", "pytest", "test_suite.py")
+    assert done.returncode == 2 and "selects 2 measuring tests" in done.stderr and "narrow it with -k" in done.stderr
+    done = bisect("--", "pytest", "test_suite.py", "-k", "nothing_like_this")
+    assert done.returncode == 2 and "selects no measuring test" in done.stderr
+    done = bisect("-s", "x = 1", "--", "pytest", "test_suite.py", "-k", "test_a")
+    assert done.returncode == 2 and "-s/--setup is for a statement" in done.stderr
+    done = bisect("mod:f", "extra")
+    assert done.returncode == 2 and "bisect takes one TARGET" in done.stderr
+    assert _git(repo, "worktree", "list").count("\n") == 0

@@ -93,7 +93,7 @@ def _simulate(monkeypatch: pytest.MonkeyPatch, commits: int, slow_at: int, *, rn
     def worker() -> float:
         return 1.0 + rng.uniform(0.03, 0.15) if rng.random() < mode_rate else 1.0
 
-    def against_pairs(a: str, targets: Any, labels: Any, *, pairs: int, head_ref: str, **_: Any) -> B.Pairs:
+    def measure(a: str, head_ref: str, pairs: int, per_pair: float, seed: int) -> B.Pairs:
         looks.append(pairs)
         ratios = [speed(head_ref) * worker() / (speed(a) * worker()) * math.exp(rng.gauss(0.0, 0.005))
                   for _ in range(pairs)]
@@ -105,11 +105,9 @@ def _simulate(monkeypatch: pytest.MonkeyPatch, commits: int, slow_at: int, *, rn
     monkeypatch.setattr(B, "toplevel", lambda cwd: cwd)
     monkeypatch.setattr(B, "dirty", lambda repo: [])
     monkeypatch.setattr(B, "commits_between", lambda good, bad, repo: shas)
-    monkeypatch.setattr(B, "against_pairs", against_pairs)
     monkeypatch.setattr(B, "join", join)
     said: list[Regression] = []
-    found = B.bisect(shas[0], shas[-1], ("module", "mod", "f", ()), "mod:f", cwd=Path("."), budget=2.0,
-                     step=said.append)
+    found = B.bisect(shas[0], shas[-1], measure, "mod:f", cwd=Path("."), budget=2.0, step=said.append)
     assert len(said) == len(looks) and all(len(r.changes[0].pair_ratios) >= 4 for r in said)
     return found, looks
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from typing import TYPE_CHECKING, Any
 
 from ..results.errors import UsageError
@@ -15,6 +16,7 @@ from .parser import KIND_DEFAULT
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.regression import Change, Regression
+    from ..tools.bisect import Measure
 
 
 def _regression_out(args: argparse.Namespace, result: "Regression", code: int = EXIT_OK) -> int:
@@ -97,13 +99,14 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..render.words import word
+    from ..measure.remote import WorkerLost
     from ..tools.against import TargetFailed
     from ..tools.bisect import FIRST_PAIRS, bisect, by_ranks, subject
     from ..tools.worktree import WorktreeError, toplevel
-    from .targets import target_spec
 
     lang = _lang(args)
     _check(args)
+    measure, label = _bisect_target(args)
 
     def ranked(c: "Change") -> dict[str, str]:
         est = by_ranks(c)
@@ -118,10 +121,10 @@ def cmd_bisect(args: argparse.Namespace) -> int:
         _say(word("bisect_step", lang, base=r.base, head=r.new, **ranked(r.changes[0])))
 
     try:
-        found = bisect(args.good, args.bad, target_spec(args.target, args.setup), args.target.strip(), cwd=Path.cwd(),
-                       budget=args.budget, pairs=args.against_pairs or FIRST_PAIRS, device=args.device, step=said)
+        found = bisect(args.good, args.bad, measure, label, cwd=Path.cwd(), budget=args.budget,
+                       pairs=args.against_pairs or FIRST_PAIRS, step=said)
         repo = toplevel(Path.cwd())
-    except (TargetFailed, WorktreeError) as exc:
+    except (TargetFailed, WorktreeError, WorkerLost, ValueError) as exc:
         raise UsageError(f"bisect: {exc}") from exc
     if found.first_slow is None:
         e = found.ends
@@ -138,6 +141,31 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     if args.save is not None or args.output is not None or args.json:
         return _emit(args, found.steps)
     return EXIT_OK
+
+
+def _bisect_target(args: argparse.Namespace) -> tuple["Measure", str]:
+    """What ``bisect`` measures, and its name: a statement or ``module:function`` (one TARGET), or the one
+    benchmark a pytest command line selects (``-- pytest FILE -k NAME``)."""
+    from pathlib import Path
+
+    from ..tools.bisect import target_measure
+    from .targets import target_spec
+
+    words = [str(t) for t in args.target]
+    if words[0] == "pytest" or (len(words) > 1 and words[:3] == [sys.executable, "-m", "pytest"]):
+        from ..pytest.against import suite_measure
+
+        rest = words[1:] if words[0] == "pytest" else words[3:]
+        if args.setup:
+            raise UsageError("bisect: -s/--setup is for a statement; a pytest benchmark sets itself up (fixtures)")
+        if not rest:
+            raise UsageError("bisect: `-- pytest` needs the benchmark to follow: -- pytest FILE -k NAME")
+        return suite_measure(rest, cwd=Path.cwd(), device=args.device), " ".join(words)
+    if len(words) > 1:
+        raise UsageError(f"bisect takes one TARGET (got {len(words)}: {' '.join(words[:3])}...); quote a statement, "
+                         f"or put a pytest command line after --: -- pytest FILE -k NAME")
+    return target_measure(target_spec(words[0], args.setup), words[0].strip(), cwd=Path.cwd(),
+                          device=args.device), words[0].strip()
 
 
 def cmd_compare_against(args: argparse.Namespace) -> int:

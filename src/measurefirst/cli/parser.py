@@ -114,7 +114,8 @@ _EXAMPLES = {
   measurefirst bench "a @ a" -s "a = torch.randn(512, 512)" --save matmul512""",
     "bisect": """examples:
   measurefirst bisect v1.2 main "torch.softmax(x, -1)" -s "x = torch.randn(64, 1024)"
-  measurefirst bisect good-sha HEAD mypkg.ops:attention_step --budget 4 --save attention-bisect""",
+  measurefirst bisect good-sha HEAD mypkg.ops:attention_step --budget 4 --save attention-bisect
+  measurefirst bisect v1.2 main -- pytest benchmarks/test_ops.py -k softmax""",
     "compare": """examples:
   measurefirst compare -s "x = torch.randn(2**20)" "x * 2" "x + x" --label mul --label add
   measurefirst compare base.json new.json --fail-if-slower 5%     # regression check of saved files
@@ -457,10 +458,14 @@ def _add_bisect(sub: Any) -> None:
              "worker interpreters, rounds interleaved, and goes to the half whose pairs rank slower (a worker that "
              "lands in another speed mode moves one rank, not the answer); a step the ranks cannot decide gets more "
              "pairs. The checkout must have no uncommitted changes; every worktree is removed at the end and "
-             "on Ctrl-C. --save keeps every comparison (with its commits) in the history.")
+             "on Ctrl-C. --save keeps every comparison (with its commits) in the history. A benchmark of a pytest "
+             "suite is bisected the same way: put `-- pytest FILE -k NAME` after BAD (the arguments must select one "
+             "test that uses the measure or benchmark fixture).")
     b.add_argument("good", metavar="GOOD", help="a commit, branch or tag where the target was fast")
     b.add_argument("bad", metavar="BAD", help="a later commit where it is slow")
-    b.add_argument("target", metavar="TARGET", help="a statement or module:function (a file.py:function too)")
+    b.add_argument("target", metavar="TARGET", nargs="+",
+                   help="a statement or module:function (a file.py:function too); or, after --, a pytest command "
+                        "line that selects one benchmark: -- pytest FILE -k NAME")
     _common(b, setup=True, output=True, save="NAME", lang=True)
     b.add_argument("-b", "--budget", type=_seconds, default=D.BISECT_BUDGET_S,
                    help=f"seconds of measuring per comparison's first --against-pairs worker pairs, both sides "

@@ -18,6 +18,7 @@ than its base beyond the interval and ``--mf-fail-if-slower``, exactly as with a
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sys
@@ -31,7 +32,7 @@ from ..measure.devices import environment
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import DEFAULT_PAIRS, Side, compare_pair, join, tree_env, worker_pairs
+from ..tools.against import DEFAULT_PAIRS, Pairs, Side, TargetFailed, compare_pair, join, tree_env, worker_pairs
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
 
@@ -39,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pytest
 
     from ..results.comparison import Comparison
+    from ..tools.bisect import Measure
 
 
 class Session(Protocol):
@@ -77,6 +79,16 @@ def passed_on(args: Sequence[str]) -> list[str]:
                 i += 1
         i += 1
     return out
+
+
+def worker_argv(root: Path, compat: bool, passed: Sequence[str], args: Sequence[str]) -> list[str]:
+    """A pytest worker's command line: pytest run from ``root`` on ``args`` (files, ``-k`` ...), with
+    ``passed`` (:func:`passed_on`); ``compat``: pytest-benchmark's fixture measured too (``--mf``)."""
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
+            "--rootdir", str(root), "-W", "ignore::pytest.PytestUnknownMarkWarning"]
+    if compat:
+        argv.append("--mf")
+    return argv + list(passed) + ["--", *args]
 
 
 def serving() -> str | None:
@@ -198,55 +210,19 @@ class AgainstBaseline:
         pass
 
 
-class Driver:
-    """The parent: makes the base tree, runs the worker pairs, turns their comparisons into records."""
+class PairDriver:
+    """The parent's side of pytest worker pairs: drives each pair through the plan, keeps each test's
+    comparisons (``parts``, by measurement name) and what the run found (``outcome``). ``budget_per_pair``:
+    seconds per pair of each comparison (``None``: the test's own budget once per side, shared by the
+    pairs); pair ``k``'s order is drawn with seed ``first_seed + k``."""
 
-    def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS) -> None:
-        self.session, self.ref, self.pairs = session, ref, pairs
-        self.outcome = Outcome(ref, pairs)
+    def __init__(self, outcome: Outcome, pairs: int, budget_per_pair: float | None = None, first_seed: int = 0) -> None:
+        self.outcome, self.pairs = outcome, pairs
+        self.budget_per_pair, self.first_seed = budget_per_pair, first_seed
         self.parts: dict[str, list["Comparison"]] = {}
         self.meta: dict[str, tuple[str, str]] = {}  # name -> (nodeid, mode)
 
-    def run(self, items: Sequence["pytest.Item"]) -> None:
-        s = self.session
-        config = s.config
-        measuring = [item for item in items if s.is_measuring_test(item)]
-        if not measuring:
-            return
-        rootdir = Path(config.rootpath).resolve()
-        tree = Tree.of(self.ref, rootdir)
-        temp = Path(tempfile.mkdtemp(prefix="measurefirst-against-"))
-        try:
-            self.outcome.label = tree.label_commit
-            head_top = _top(rootdir)
-            base_root = tree.mirror(rootdir, head_top)
-            files = sorted({item.nodeid.split("::")[0] for item in measuring})
-            base_files = [f for f in files if (base_root / f).exists()]
-            head = Side("head", tuple(self._argv(rootdir, files)), rootdir, tree_env(head_top, os.environ))
-            sides = [head]
-            if base_files:
-                sides.insert(0, Side("base", tuple(self._argv(base_root, base_files)), base_root,
-                                     tree_env(tree.root, os.environ)))
-            try:
-                for k, hello in worker_pairs(self.pairs, sides, temp):
-                    if not self._pair(k, hello, [i.nodeid for i in measuring]):
-                        break
-            except WorkerLost as exc:  # a worker that did not start or connect
-                s.errors.append(f"--mf-against: {exc}")
-        finally:
-            self._records(items)
-            tree.close()
-            shutil.rmtree(temp, ignore_errors=True)
-
     # -- one pair of workers ----------------------------------------------------------------------
-    def _argv(self, root: Path, files: Sequence[str]) -> list[str]:
-        given = list(self.session.config.invocation_params.args)
-        argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
-                "--rootdir", str(root), "-W", "ignore::pytest.PytestUnknownMarkWarning"]
-        if self.session.compat:
-            argv.append("--mf")
-        return argv + passed_on(given) + ["--", *files]
-
     def _pair(self, k: int, hello: dict[str, tuple[Channel, Any]], head_ids: Sequence[str]) -> bool:
         """Drive pair ``k`` (each worker connected, its hello holding the measuring tests it collected)
         through the plan; False when there is no base side."""
@@ -299,9 +275,11 @@ class Driver:
 
     def _compare(self, k: int, b: tuple[Any, ...], h: tuple[Any, ...], base: Channel, head: Channel) -> None:
         name, mode = str(h[2]), str(h[3])
-        budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
+        budget = self.budget_per_pair
+        if budget is None:
+            budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
         try:
-            c = compare_pair(base, head, [b[4], h[4]], budget, seed=k)
+            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k)
         except BenchmarkError as exc:  # a side raised while measuring: that side's failure, in its words
             if isinstance(exc.__cause__, WorkerLost):
                 raise exc.__cause__ from None
@@ -311,6 +289,48 @@ class Driver:
             return
         self.parts.setdefault(name, []).append(c)
         self.meta[name] = (str(h[1]), mode)
+
+
+class Driver(PairDriver):
+    """The parent of ``--mf-against``: makes the base tree, runs the worker pairs, turns their comparisons
+    into records."""
+
+    def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS) -> None:
+        super().__init__(Outcome(ref, pairs), pairs)
+        self.session, self.ref = session, ref
+
+    def run(self, items: Sequence["pytest.Item"]) -> None:
+        s = self.session
+        config = s.config
+        measuring = [item for item in items if s.is_measuring_test(item)]
+        if not measuring:
+            return
+        rootdir = Path(config.rootpath).resolve()
+        tree = Tree.of(self.ref, rootdir)
+        temp = Path(tempfile.mkdtemp(prefix="measurefirst-against-"))
+        try:
+            self.outcome.label = tree.label_commit
+            head_top = _top(rootdir)
+            base_root = tree.mirror(rootdir, head_top)
+            files = sorted({item.nodeid.split("::")[0] for item in measuring})
+            base_files = [f for f in files if (base_root / f).exists()]
+            given = passed_on(list(self.session.config.invocation_params.args))
+            head = Side("head", tuple(worker_argv(rootdir, self.session.compat, given, files)), rootdir,
+                        tree_env(head_top, os.environ))
+            sides = [head]
+            if base_files:
+                sides.insert(0, Side("base", tuple(worker_argv(base_root, self.session.compat, given, base_files)),
+                                     base_root, tree_env(tree.root, os.environ)))
+            try:
+                for k, hello in worker_pairs(self.pairs, sides, temp):
+                    if not self._pair(k, hello, [i.nodeid for i in measuring]):
+                        break
+            except WorkerLost as exc:  # a worker that did not start or connect
+                s.errors.append(f"--mf-against: {exc}")
+        finally:
+            self._records(items)
+            tree.close()
+            shutil.rmtree(temp, ignore_errors=True)
 
     # -- records ------------------------------------------------------------------------------------
     def _records(self, items: Sequence["pytest.Item"]) -> None:
@@ -338,3 +358,73 @@ def _top(path: Path) -> Path:
         return path
 
 
+
+
+# ==================================================================================================
+# One benchmark of a suite, two commits (``measurefirst bisect GOOD BAD -- pytest FILE -k NAME``)
+# ==================================================================================================
+
+class SelectionError(ValueError):
+    """The pytest arguments of a bisect do not select exactly one measuring test on both sides."""
+
+
+def suite_measure(args: Sequence[str], *, cwd: Path, device: str = "auto") -> "Measure":
+    """The :data:`~measurefirst.tools.bisect.Measure` of the one measuring test that the pytest arguments
+    ``args`` (files, ``-k``, node ids, as on pytest's command line; relative to ``cwd``) select: each side a
+    fresh pytest worker run in a worktree of its commit, the test's measurement served to this parent as
+    under ``--mf-against`` (pytest-benchmark's ``benchmark`` fixture included). The selection must hold one
+    measuring test at the slow end and the same test at the other (:class:`SelectionError` otherwise,
+    naming what was found); a test that fails on a side raises :class:`~measurefirst.tools.against.
+    TargetFailed`. Every worker is stopped and both worktrees are removed on every way out."""
+    passed = [] if device == "auto" else ["--mf-device", device]
+    wanted = [a for a in args if a != "--mf"]
+    shown = " ".join(["pytest", *wanted])
+    checked: list[bool] = []
+
+    def measure(a: str, b: str, n: int, per_pair: float, seed: int) -> Pairs:
+        top = toplevel(cwd)
+        with Tree.of(a, cwd) as base_tree, Tree.of(b, cwd) as head_tree, \
+                tempfile.TemporaryDirectory(prefix="measurefirst-bisect-") as temp:
+            sides = [Side(name, tuple(worker_argv(tree.mirror(cwd, top), True, passed, wanted)), tree.mirror(cwd, top),
+                          tree_env(tree.root, os.environ))
+                     for name, tree in (("base", base_tree), ("head", head_tree))]
+            if not checked:  # a selection of no test, or of several, is told by one pair, not by ``n``
+                with contextlib.closing(worker_pairs(1, sides, Path(temp))) as probe:
+                    for _, hello in probe:
+                        _one_test(shown, {side: [str(i) for i in got[1]] for side, got in hello.items()},
+                                  base_tree.label_commit, head_tree.label_commit)
+                checked.append(True)
+            driver = PairDriver(Outcome(a, n), n, budget_per_pair=per_pair, first_seed=seed)
+            with contextlib.closing(worker_pairs(n, sides, Path(temp))) as pairs:
+                for k, hello in pairs:
+                    ids = {side: [str(i) for i in got[1]] for side, got in hello.items()}
+                    _one_test(shown, ids, base_tree.label_commit, head_tree.label_commit)
+                    driver._pair(k, hello, ids["head"])
+                    for nodeid, sides_failed in driver.outcome.failed.items():
+                        side, words = next(iter(sides_failed.items()))
+                        commit = base_tree.label_commit if side == "base" else head_tree.label_commit
+                        raise TargetFailed(nodeid, f"{side} ({commit})", words)
+                    if driver.outcome.mismatched:
+                        raise SelectionError(f"{driver.outcome.mismatched[0]} measures under another name at "
+                                             f"{base_tree.label_commit} than at {head_tree.label_commit}")
+            if not driver.parts:
+                raise SelectionError(f"{ids['head'][0]} measured nothing at {base_tree.label_commit} or "
+                                     f"{head_tree.label_commit} (skipped?)")
+            name = next(iter(driver.parts))
+            return Pairs([driver.parts[name]], base_tree.label_commit, head_tree.label_commit, [name])
+
+    return measure
+
+
+def _one_test(shown: str, ids: dict[str, list[str]], base: str, head: str) -> None:
+    """Exactly one measuring test selected at the slow end (``head``), and the same one at ``base``."""
+    found = ids.get("head", [])
+    if not found:
+        raise SelectionError(f"`{shown}` selects no measuring test at {head} (a test that uses the measure or "
+                             f"benchmark fixture); check the file and -k")
+    if len(found) > 1:
+        listed = ", ".join(found[:4]) + (", ..." if len(found) > 4 else "")
+        raise SelectionError(f"`{shown}` selects {len(found)} measuring tests at {head} ({listed}): a bisect "
+                             f"follows one; narrow it with -k or give the test's node id")
+    if found[0] not in ids.get("base", []):
+        raise SelectionError(f"{found[0]} is not collected at {base}: GOOD must hold the test too")

@@ -49,7 +49,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generator, Mapping, Sequence
 
 from ..measure import defaults, stats
 from ..measure.engine import BenchmarkError, Options
@@ -317,7 +317,7 @@ class Side:
 
 
 def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
-                 ) -> Iterator[tuple[int, dict[str, tuple[Channel, Any]]]]:
+                 ) -> Generator[tuple[int, dict[str, tuple[Channel, Any]]], None, None]:
     """Pair ``k`` of ``count``: its channels and hello payloads by side. Every pair's workers start at
     once and each says hello only when it is ready to measure, so that no worker is starting (importing
     torch, collecting tests) while another measures: measured here, the start-up of the next pair
@@ -366,11 +366,13 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
 @dataclass
 class Pairs:
     """What :func:`against_pairs` measured: each target's comparisons, one per worker pair, and what the
-    two sides were (``base``: REF's commit; ``head``: "this tree" or the second REF's commit)."""
+    two sides were (``base``: REF's commit; ``head``: "this tree" or the second REF's commit); ``labels``: the
+    targets' names where the workers named them (a pytest benchmark's), else ``None``."""
 
     parts: list[list["Comparison"]]
     base: str
     head: str
+    labels: list[str] | None = None
 
 
 def against_pairs(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ...]]], labels: Sequence[str], *,

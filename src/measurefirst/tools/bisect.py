@@ -45,6 +45,20 @@ from ..measure import stats
 from .against import Pairs, against_pairs, join
 from .worktree import WorktreeError, dirty, git, resolve_commit, toplevel
 
+#: How a bisect measures: ``(a, b, pairs, budget_per_pair, first_seed)`` compares commit ``b`` against commit
+#: ``a`` in ``pairs`` more worker pairs (pair ``k``'s order drawn with seed ``first_seed + k``), one target.
+Measure = Callable[[str, str, int, float, int], Pairs]
+
+
+def target_measure(target: tuple[str, str, str, tuple[str, ...]], label: str, *, cwd: Path,
+                   device: str = "auto") -> Measure:
+    """The :data:`Measure` of a statement or ``module:function`` (``measurefirst bisect GOOD BAD TARGET``):
+    each side a fresh ``measurefirst`` worker in a worktree of its commit."""
+    def measure(a: str, b: str, n: int, per_pair: float, seed: int) -> Pairs:
+        return against_pairs(a, [target], [label], cwd=cwd, device=device, budget_per_pair=per_pair, pairs=n,
+                             head_ref=b, first_seed=seed)
+    return measure
+
 #: Worker pairs of a side of a step at its first look (see the module docstring).
 FIRST_PAIRS = 4
 #: Worker pairs of GOOD against BAD at the first look.
@@ -141,12 +155,13 @@ def step_side(left: Change, right: Change) -> tuple[stats.PairedEstimate, str | 
     return est, None
 
 
-def bisect(good: str, bad: str, target: tuple[str, str, str, tuple[str, ...]], label: str, *, cwd: Path,
-           budget: float, pairs: int = FIRST_PAIRS, device: str = "auto",
-           step: Callable[[Regression], None] | None = None) -> Bisection:
-    """Find the first commit between GOOD and BAD that made ``target`` slower (see the module docstring);
-    ``budget``: seconds of measuring per ``pairs`` worker pairs (so each pair measures ``budget / pairs``);
-    ``step`` is told each comparison when a look at it ends (for progress and saving)."""
+def bisect(good: str, bad: str, measure: Measure, label: str, *, cwd: Path, budget: float,
+           pairs: int = FIRST_PAIRS, step: Callable[[Regression], None] | None = None) -> Bisection:
+    """Find the first commit between GOOD and BAD that made the target of ``measure`` slower (see the module
+    docstring; :func:`target_measure` for a statement or function, :func:`measurefirst.pytest.against.
+    test_measure` for a pytest benchmark); ``label``: the target's name, unless the pairs name it
+    (:attr:`Pairs.labels`); ``budget``: seconds of measuring per ``pairs`` worker pairs (so each pair measures
+    ``budget / pairs``); ``step`` is told each comparison when a look at it ends (for progress and saving)."""
     repo = toplevel(cwd)
     changed = dirty(repo)
     if changed:
@@ -160,11 +175,10 @@ def bisect(good: str, bad: str, target: tuple[str, str, str, tuple[str, ...]], l
         """Compare commit ``b`` against ``a`` in ``n`` more worker pairs; the change over all pairs so far."""
         before = made.get((a, b))
         seed = len(before[0].parts[0]) if before is not None else 0
-        more = against_pairs(a, [target], [label], cwd=cwd, device=device, budget_per_pair=per_pair, pairs=n,
-                             head_ref=b, first_seed=seed)
+        more = measure(a, b, n, per_pair, seed)
         if before is not None:
-            more = Pairs([before[0].parts[0] + more.parts[0]], more.base, more.head)
-        change = join(more.parts[0], label, threshold=0.0)[0]
+            more = Pairs([before[0].parts[0] + more.parts[0]], more.base, more.head, more.labels)
+        change = join(more.parts[0], more.labels[0] if more.labels else label, threshold=0.0)[0]
         r = Regression(base=more.base, new=more.head, changes=(change,), gate=False)
         made[(a, b)] = (more, r)
         if step is not None:
