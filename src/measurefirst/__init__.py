@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .results.step import RangedStepResult, StepComparison, StepResult
     from .tools.step import benchmark_ranged_step, benchmark_step, compare_steps
     from .results.store import Store, StoreError
+    from .results.changepoints import ChangeAnalysis, find_changes
+    from .results.history import History, load_history
     from .results.sweep import SweepResult
     from .tools.sweep import sweep
     from .measure.timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
@@ -59,6 +61,8 @@ _EXPORTS = {
     "load_result": "results.kinds", "SimGPU": "measure.simulate", "SimWorld": "measure.simulate",
     "FaultyTimer": "tools.selfcheck", "SelfCheck": "results.selfcheck", "selfcheck": "tools.selfcheck",
     "Store": "results.store", "StoreError": "results.store",
+    "ChangeAnalysis": "results.changepoints", "find_changes": "results.changepoints",
+    "History": "results.history", "load_history": "results.history",
     "Peaks": "results.roofline", "peaks": "tools.roofline",
     "StepResult": "results.step", "StepComparison": "results.step", "RangedStepResult": "results.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
     "compare_steps": "tools.step",
@@ -106,6 +110,10 @@ __all__ = [
     "CountError",
     "Store",
     "StoreError",
+    "ChangeAnalysis",
+    "find_changes",
+    "History",
+    "load_history",
     "Verdict",
     "Profile",
     "ProfileDiff",

@@ -79,22 +79,31 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from ..results.group_history import history_of as load_history
+    from ..render.changes import changes_lines
     from ..render.tables import history_table
     from ..render.words import word
-    from ..results.history import HistoryTable
+    from ..results.history import History, HistoryTable
     from ..results.store import MEASURED_KINDS, Store
 
     _check(args)  # before reading anything: -o must not replace the store it reads
     table = not args.json and args.output is None  # the table alone: from the runs' columns, no sample read
+    from ..measure import defaults as D
+
+    limit = None if args.all or (args.changes and args.limit is None) else args.limit or D.RUNS_SHOWN
     with Store(args.store, create=False) as store:
-        h = load_history(store, args.name, None if args.all else args.limit, table=table)
+        h = load_history(store, args.name, limit, table=table)
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))
-        more = not args.all and len(store.list(args.name, kinds=MEASURED_KINDS, limit=args.limit + 1)) > args.limit
+        more = limit is not None and len(store.list(args.name, kinds=MEASURED_KINDS, limit=limit + 1)) > limit
+    if args.changes and not isinstance(h, (History, HistoryTable)):
+        raise UsageError(f"--changes reads a series of timings or counts; {args.name!r} is a history of runs of "
+                         f"many ranks (measurefirst history {args.name} shows it)")
     code = EXIT_OK
     if isinstance(h, HistoryTable):
-        _show([history_table(h, _lang(args))])
+        runs = [(r.id, r.git_commit) for r in h.runs]
+        _show([history_table(h, _lang(args)), *(changes_lines(h.changes(), runs, args.name, h.runs[-1].point.event,
+                                                                _lang(args)) if args.changes else ())])
     else:
         code = _emit(args, [h])
     if more:

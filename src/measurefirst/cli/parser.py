@@ -665,9 +665,12 @@ def _add_history(sub: Any) -> None:
              "The latest saved runs of NAME (-n, --all), oldest first, with the change against the run before "
              "and the steps (changes beyond both CIs and 2%) flagged.")
     h.add_argument("name")
-    h.add_argument("-n", dest="limit", type=_at_least(2), default=D.RUNS_SHOWN, metavar="N",
-                   help=f"the latest N runs (default {D.RUNS_SHOWN})")
+    h.add_argument("-n", dest="limit", type=_at_least(2), default=None, metavar="N",
+                   help=f"the latest N runs (default {D.RUNS_SHOWN}; with --changes, every run)")
     h.add_argument("--all", action="store_true", help="every run")
+    h.add_argument("--changes", action="store_true",
+                   help="read the series whole: its segments with their levels, the change points between them "
+                        "(commit, ratio, interval, p-value) and drifts; one outlier or a disturbed run is not a change")
     _common(h, device=False, output=True, lang=True)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .base import ResultBase
+from .changepoints import ChangeAnalysis, find_changes
 from .protocol import build, each, migrate
 from ..tools.regression import StepPoint, point_steps, step_point, steps
 from .kinds import Count, Finding, Measurement, load_result
@@ -87,13 +88,18 @@ class History(ResultBase):
         """Indices of runs that differ from the run before beyond both CIs (see :func:`regression.steps`)."""
         return steps(self.measurements)
 
+    def changes(self) -> ChangeAnalysis:
+        """The series read whole: segments, change points and drifts, each run weighed by its own
+        precision, disturbed runs left out (:func:`measurefirst.results.changepoints.find_changes`)."""
+        return changes_of([step_point(m) for m in self.measurements])
+
     def table(self) -> "HistoryTable":
         """What the history's table shows of each run (:class:`HistoryTable`)."""
         return HistoryTable(self.name, tuple(HistoryRow.of(r) for r in self.runs), self.store)
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "schema_version": self.schema_version, "name": self.name, "store": self.store,
-                "runs": [r.to_dict() for r in self.runs], "steps": self.steps()}
+                "runs": [r.to_dict() for r in self.runs], "steps": self.steps(), "changes": self.changes().to_dict()}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "History":
@@ -140,6 +146,17 @@ class HistoryTable:
     def steps(self) -> list[int]:
         """The same indices as :meth:`History.steps`, from the rows."""
         return point_steps([r.point for r in self.runs])
+
+    def changes(self) -> ChangeAnalysis:
+        """The same analysis as :meth:`History.changes`, from the rows."""
+        return changes_of([r.point for r in self.runs])
+
+
+def changes_of(points: "list[StepPoint]") -> ChangeAnalysis:
+    """:func:`~measurefirst.results.changepoints.find_changes` of a history's points: each run's value, its
+    own 95% log half-width, and whether it was disturbed."""
+    return find_changes([p.value for p in points], [p.log_half_width for p in points],
+                        [bool(p.disturbed) for p in points])
 
 
 def _row(r: "RunRow") -> HistoryRow | None:

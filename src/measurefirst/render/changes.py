@@ -1,0 +1,73 @@
+"""The change points of a history in lines of text: its segments with their levels, the changes
+between them, its drifts and the runs left out of the search (``measurefirst history NAME --changes``).
+Data in (a :class:`~measurefirst.results.changepoints.ChangeAnalysis` and the runs it was read from),
+lines out; nothing here measures or reads the store."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
+from ..results.changepoints import MIN_SEGMENT, WIDE
+from .text import ci_range, format_time, time_unit
+from .words import word
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..results.changepoints import ChangeAnalysis
+
+#: How a run is named: its id and its commit (``None``: no commit known).
+RunName = tuple[int, "str | None"]
+
+
+def _run(runs: Sequence[RunName], i: int) -> str:
+    return f"#{runs[i][0]}"
+
+
+def _value(v: float, event: str, half: float | None = None) -> str:
+    return f"{v:,.0f} {event}" if event else format_time(v, half)
+
+
+def _interval(lo: float, hi: float, event: str) -> str:
+    if event:
+        return f"{lo:,.0f}–{hi:,.0f} {event}"
+    return ci_range((lo, hi), (hi - lo) / 2, time_unit((lo + hi) / 2))
+
+
+def _p(p: float) -> str:
+    return "< 0.0001" if p < 1e-4 else f"= {p:.4f}" if p < 0.01 else f"= {p:.3f}"
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:+.2f}%"
+
+
+def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event: str = "",
+                  lang: str = "en", min_segment: int = MIN_SEGMENT) -> list[str]:
+    """The analysis in lines: a head, then the segments in order with the change (or the drift) between
+    them, then the runs left out. ``runs``: each run's id and commit, in the series' order; ``event``: a
+    count's event (``""`` for times)."""
+    lines = [word("changes_head", lang, name=name, n=a.n, spread=f"{a.spread * 100:.2f}%")]
+    if a.n < 2 * min_segment:
+        lines.append(word("changes_too_short", lang, n=a.n, need=2 * min_segment))
+    at = {c.index: c for c in a.changes}
+    drifts = {d.start: d for d in a.drifts}
+    for s in a.segments:
+        c = at.get(s.start)
+        if c is not None:
+            commit = runs[c.index][1]
+            lines.append(word("changes_point_slower" if c.ratio > 1 else "changes_point_faster", lang,
+                              run=_run(runs, c.index), commit=(commit or "?")[:12], ratio=f"{c.ratio:.3f}",
+                              low=f"{c.low:.3f}", high=f"{c.high:.3f}", p=_p(c.p_value)))
+        lines.append(word("changes_segment", lang, first=_run(runs, s.start), last=_run(runs, s.end - 1),
+                          level=_value(s.level, event, (s.high - s.low) / 2), ci=_interval(s.low, s.high, event),
+                          kept=s.runs))
+        d = drifts.get(s.start)
+        if d is not None:
+            lines.append(word("changes_drift", lang, first=_run(runs, d.start), last=_run(runs, d.end - 1),
+                              per_run=_pct(d.per_run), low=_pct(d.low), high=_pct(d.high), total=f"{d.total:.3f}"))
+    if not a.changes and not a.drifts and a.n >= 2 * min_segment:
+        lines.append(word("changes_none", lang, m=min_segment))
+    if a.left_out:
+        why = {"disturbed": word("changes_why_disturbed", lang), "wide": word("changes_why_wide", lang, wide=f"{WIDE:g}")}
+        lines.append(word("changes_left_out", lang, runs=", ".join(
+            f"{_run(runs, i)} ({why.get(reason, reason)})" for i, reason in a.left_out)))
+    return lines
