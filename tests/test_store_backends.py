@@ -6,6 +6,8 @@ database, and concurrent writers killed mid-save: nothing lost, nothing duplicat
 from __future__ import annotations
 
 import json
+import math
+import random
 import os
 import signal
 import sqlite3
@@ -718,3 +720,54 @@ def test_writers_killed_mid_save_lose_and_duplicate_nothing(where, tmp_path):
             else:
                 assert commits == list(range(SAVES))
         assert all(s.result(r.id) is not None for r in rows[-40:])
+
+
+def _import_suite(folder, runs=12):
+    """A pytest-benchmark history of 3 benchmarks over ``runs`` runs; test_softmax 10% slower from run 6 on."""
+    rng = random.Random(1)
+    machine = folder / ".benchmarks" / "Linux-CPython-3.11-64bit"
+    machine.mkdir(parents=True)
+    for i in range(runs):
+        bms = []
+        for name, base in (("test_softmax", 40e-6), ("test_matmul", 200e-6), ("test_add", 5e-6)):
+            med = base * math.exp(rng.gauss(0, 0.01)) * (1.1 if name == "test_softmax" and i >= 6 else 1)
+            q = med * 0.01
+            bms.append({"name": name, "fullname": f"test_ops.py::{name}", "group": None, "params": None,
+                        "stats": {"min": med - 3 * q, "max": med + 5 * q, "mean": med, "stddev": q, "rounds": 100,
+                                  "median": med, "iqr": 2 * q, "q1": med - q, "q3": med + q, "iqr_outliers": 0,
+                                  "stddev_outliers": 0, "outliers": "0;0", "ld15iqr": med - 3 * q,
+                                  "hd15iqr": med + 3 * q, "ops": 1 / med, "total": 100 * med, "iterations": 1}})
+        data = {"machine_info": {"node": "ci-1"}, "commit_info": {"id": f"{i:02d}" + "ab" * 19, "dirty": False},
+                "datetime": f"2026-11-{i + 1:02d}T10:00:00", "version": "4.0.0", "benchmarks": bms}
+        (machine / f"{i + 1:04d}_run.json").write_text(json.dumps(data))
+    return folder / ".benchmarks"
+
+
+def test_an_imported_suite_answers_as_a_suite_and_keeps_what_it_came_with(where, tmp_path, capsys):
+    # issue 36: `runs import .benchmarks --as X` is addressable as X (history X, compare @X: one row per benchmark)
+    folder = _import_suite(tmp_path)
+    assert main(["runs", "import", str(folder), "--as", "ops", "--store", where]) == 0
+    capsys.readouterr()
+    assert main(["runs", "--all", "--store", where]) == 0
+    out = capsys.readouterr().out
+    assert "11ababababab" in out and " 100 " in out and " 0 " not in out  # its commit and its rounds
+    assert main(["history", "ops", "--store", where]) == 0
+    out = capsys.readouterr().out
+    assert "suite ops: 3 benchmark(s)" in out
+    row = next(x for x in out.splitlines() if "test_softmax" in x)
+    assert "▲ 1.1" in row and "(commit 06ababababab)" in row
+    assert all("none" in x for x in out.splitlines() if "test_add" in x or "test_matmul" in x)
+    assert main(["history", "ops", "--changes", "--store", where]) == 0
+    out = capsys.readouterr().out
+    assert out.count("change points of ops/test_ops.py::") == 3 and out.count("▲ change at") == 1
+    assert main(["history", "ops", "--json", "--store", where]) == 0
+    histories = json.loads(capsys.readouterr().out)
+    assert sorted(h["name"] for h in histories) == [f"ops/test_ops.py::test_{n}" for n in ("add", "matmul", "softmax")]
+    soft = next(h for h in histories if h["name"].endswith("softmax"))
+    assert [c["index"] for c in soft["changes"]["changes"]] == [6]
+    assert main(["compare", "@ops~6", "@ops", "--fail-if-slower", "5%", "--json", "--store", where]) == 1
+    changes = {c["label"]: c for c in json.loads(capsys.readouterr().out)["changes"]}
+    assert set(changes) == {"test_ops.py::test_softmax", "test_ops.py::test_matmul", "test_ops.py::test_add"}
+    assert changes["test_ops.py::test_softmax"]["regression"] and not changes["test_ops.py::test_add"]["regression"]
+    assert main(["compare", "@ops", "--json", "--store", where]) in (0, 3)
+    assert len(json.loads(capsys.readouterr().out)["changes"]) == 3

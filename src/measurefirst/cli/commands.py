@@ -79,7 +79,9 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from ..results.group_history import history_of as load_history
-    from ..render.changes import changes_lines
+    from ..render.changes import changes_lines, suite_table
+    from ..results.history import load_suite_tables
+    from ..results.loading import suite_members
     from ..render.tables import history_table
     from ..render.words import word
     from ..results.history import History, HistoryTable
@@ -92,6 +94,16 @@ def cmd_history(args: argparse.Namespace) -> int:
     limit = None if args.all or (args.changes and args.limit is None) else args.limit or D.RUNS_SHOWN
     with Store(args.store, create=False) as store:
         h = load_history(store, args.name, limit, table=table)
+        members = [] if h.runs else suite_members(args.name, store.path)
+        if members and not table:  # a suite (NAME/...) as results: each benchmark's history
+            return _emit(args, [load_history(store, m, limit) for m in members])
+        if members:  # a suite at a glance: one row per benchmark (and each one's changes)
+            suite = load_suite_tables(store, members)
+            _show([suite_table(args.name, suite, _lang(args)), *(
+                line for t in suite for line in changes_lines(t.changes(), [(r.id, r.git_commit) for r in t.runs],
+                                                              t.name, t.runs[-1].point.event, _lang(args))
+                if args.changes)])
+            return EXIT_OK
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
                              + (", ".join(map(repr, store.names()[:10])) or "none yet"))

@@ -12,7 +12,10 @@ from .text import ci_range, format_time, time_unit
 from .words import word
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rich.table import Table
+
     from ..results.changepoints import ChangeAnalysis
+    from ..results.history import HistoryTable
 
 #: How a run is named: its id and its commit (``None``: no commit known).
 RunName = tuple[int, "str | None"]
@@ -71,3 +74,35 @@ def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event
         lines.append(word("changes_left_out", lang, runs=", ".join(
             f"{_run(runs, i)} ({why.get(reason, reason)})" for i, reason in a.left_out)))
     return lines
+
+
+def suite_table(name: str, tables: Sequence["HistoryTable"], lang: str = "en") -> "Table":
+    """A suite at a glance (``measurefirst history NAME`` where NAME holds ``NAME/...`` benchmarks): one row
+    per benchmark with its runs, its latest value, its change against the run before, and the latest
+    change point or drift of its whole series (:meth:`HistoryTable.changes`)."""
+    from rich.table import Table
+
+    from .text import cell, columns
+
+    table = Table(title=cell(word("suite_of", lang, name=name, n=len(tables))))
+    columns(table, (("col_benchmark", "left"), ("suite_runs", "right"), ("suite_latest", "right"),
+                    ("vs_previous", "right"), ("suite_last_change", "left")), lang)
+    for h in tables:
+        runs = h.runs
+        event = runs[-1].point.event
+        latest = runs[-1].point.value
+        prev = "" if len(runs) < 2 else f"{(latest / runs[-2].point.value - 1) * 100:+.1f}%"
+        a = h.changes()
+        last = ""
+        if a.changes:
+            c = a.changes[-1]
+            last = word("suite_change_slower" if c.ratio > 1 else "suite_change_faster", lang, ratio=f"{c.ratio:.3f}",
+                        run=f"#{runs[c.index].id}", commit=(runs[c.index].git_commit or "?")[:12])
+        if a.drifts and (not a.changes or a.drifts[-1].start >= a.changes[-1].index):
+            d = a.drifts[-1]
+            last = word("suite_drift", lang, per_run=_pct(d.per_run), first=f"#{runs[d.start].id}")
+        style = "red" if last.startswith("▲") else "green" if last.startswith("▼") else None
+        shown = last or word("suite_no_change", lang)
+        table.add_row(cell(h.name[len(name) + 1:]), str(len(runs)), _value(latest, event), prev,
+                      cell(shown, style) if style else cell(shown))
+    return table

@@ -7,7 +7,7 @@ so every statistic and every step change can be recomputed and rendered without 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from .base import ResultBase
 from .changepoints import ChangeAnalysis, find_changes
@@ -213,3 +213,10 @@ def load_history(store: "Store", name: str, last: int | None = None) -> History:
         latest = type(runs[-1].measurement)
         runs = [r for r in runs if isinstance(r.measurement, latest)]
     return History(name, tuple(runs), str(store.path))
+
+
+def load_suite_tables(store: "Store", members: Sequence[str]) -> list[HistoryTable]:
+    """The history table of each benchmark of a suite (``members``: their full names), every run, those
+    with runs only."""
+    tables = [load_history_table(store, m) for m in members]
+    return [t for t in tables if t.runs]

@@ -334,6 +334,9 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
         raise ValueError("a regression check takes BASE and NEW (files, #ID or @NAME)")
     names = {r.name for r in map(parse_ref, refs) if r is not None and r.name}
     name = names.pop() if len(names) == 1 else None
+    suite = _suite_check(refs, store, gate=gate, threshold=threshold, run_to_run=run_to_run)
+    if suite is not None:
+        return suite
     groups = _group_results(refs, store)
     if groups is not None:  # runs of many ranks: collectives, bench or compare under torchrun
         from ..distributed.saved import check_groups
@@ -353,6 +356,52 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
     source = "given" if run_to_run is not None else "history" if spread is not None else ""
     return check_regression(base, new, base_name=refs[0], new_name=refs[1], gate=gate, threshold=threshold,
                             label=name, run_to_run=spread, run_to_run_source=source)
+
+
+def suite_members(name: str, store: str | os.PathLike[str] | None) -> list[str]:
+    """The names saved under the suite ``name`` (``name/...``: a suite saved by ``pytest --mf --mf-save
+    NAME`` or imported with ``runs import --as NAME``), sorted; empty when a run is named ``name`` itself
+    (then it is a benchmark, not a suite) or none is under it."""
+    from .store import Store
+
+    with Store(store, create=False) as st:
+        if st.list(name, limit=1):
+            return []
+        return sorted(n for n in st.names() if n.startswith(name + "/"))
+
+
+def _suite_check(refs: Sequence[str], store: str | os.PathLike[str] | None, *, gate: bool,
+                 threshold: float | None, run_to_run: float | None) -> "Regression | None":
+    """``@NAME~K`` against ``@NAME~J`` of a suite (:func:`suite_members`): each benchmark of the suite, its
+    run K back against its run J back, one change per benchmark with its own saved spread; a benchmark
+    with too few runs is listed as unmatched. ``None`` when the refs do not name one suite."""
+    from ..tools.regression import change
+    from .store import parse_ref
+
+    parsed = [parse_ref(r) for r in refs]
+    if any(p is None or p.name is None for p in parsed) or len({p.name for p in parsed if p is not None}) != 1:
+        return None
+    name = str(parsed[0].name) if parsed[0] is not None else ""
+    members = suite_members(name, store)
+    if not members:
+        return None
+    backs = [p.back if p is not None else 0 for p in parsed]
+    changes, unmatched = [], []
+    for m in members:
+        short = m[len(name) + 1:]
+        try:
+            base, new = (load_measured(f"@{m}~{k}" if k else f"@{m}", store) for k in backs)
+        except (LoadError, ValueError):
+            unmatched.append(short)
+            continue
+        spread = run_to_run if run_to_run is not None else _saved_spread(m, store)
+        source = "given" if run_to_run is not None else "history" if spread is not None else ""
+        changes.append(change(base[0], new[0], threshold=threshold, label=short, run_to_run=spread,
+                              run_to_run_source=source))
+    if not changes:
+        raise LoadError(f"no benchmark of the suite {name!r} has the runs {refs[0]} and {refs[1]} ("
+                        f"{len(members)} benchmark(s), e.g. {members[0]!r}): save more runs, or name one benchmark")
+    return Regression(refs[0], refs[1], tuple(changes), tuple(unmatched), gate)
 
 
 def _group_results(refs: Sequence[str], store: str | os.PathLike[str] | None) -> tuple[Any, Any] | None:

@@ -588,7 +588,8 @@ class Store:
             shown: tuple[Any, ...] = (None, None, None, m.n_repeats)
         elif isinstance(m, Measurement):
             ci = m.ci
-            shown = (_finite(m.median), None if ci is None else ci[0], None if ci is None else ci[1], m.n_samples)
+            shown = (_finite(m.median), None if ci is None else ci[0], None if ci is None else ci[1],
+                     m.n_samples or m.n_rounds)
         else:
             return None
         return summary_of(m) if tuple(columns) == shown else None
@@ -665,7 +666,8 @@ class Store:
             name = names[i] if names and i < len(names) and names[i] else default_name(m)
             ci = m.ci if isinstance(m, Measurement) else None
             median = _finite(m.median) if isinstance(m, Measurement) else None
-            n = m.n_repeats if isinstance(m, Count) else m.n_samples if isinstance(m, Measurement) else 0
+            # an imported run that kept no raw times counts its file's rounds (its statistics describe those)
+            n = m.n_repeats if isinstance(m, Count) else (m.n_samples or m.n_rounds) if isinstance(m, Measurement) else 0
             env: dict[str, Any] = getattr(m, "env", None) or {}
             rows.append(((name, env.get("timestamp") or _now(), getattr(m, "device", None), env.get("device_name"),
                           env.get("hostname"), commit, median, None if ci is None else ci[0],
