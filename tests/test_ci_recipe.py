@@ -31,8 +31,7 @@ SETUP_STEPS = ("Install",)
 
 def run_steps() -> list[tuple[str, str, str | None]]:
     """(name, script, condition) of every ``run:`` step, in order."""
-    jobs = yaml.safe_load(WORKFLOW.read_text())["jobs"]
-    (job,) = jobs.values()
+    job = yaml.safe_load(WORKFLOW.read_text())["jobs"]["benchmarks"]
     return [(s.get("name", ""), s["run"], s.get("if")) for s in job["steps"] if "run" in s]
 
 
@@ -63,6 +62,7 @@ def _ci_run(repo: Path, ref: str, base_ref: str = "") -> tuple[list[int], str]:
     are in its own pytest.ini, so the base tree and the head tree of a pull request differ."""
     summary = repo / f"summary-{ref.replace('/', '-')}.md"
     env = {**os.environ, "GITHUB_REF": ref, "GITHUB_BASE_REF": base_ref, "GITHUB_STEP_SUMMARY": str(summary),
+           "GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "org/repo",
            "PYTHONPATH": str(ROOT / "src"),
            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     for key in ("MEASUREFIRST_STORE", "MEASUREFIRST_PYTEST_SIMULATE"):
@@ -71,6 +71,8 @@ def _ci_run(repo: Path, ref: str, base_ref: str = "") -> tuple[list[int], str]:
     failed = False
     for name, script, condition in run_steps():
         if name in SETUP_STEPS or (failed and condition != "always()"):
+            continue
+        if condition == "github.ref == 'refs/heads/main'" and ref != "refs/heads/main":
             continue
         script = script.replace("pytest ", "pytest -p no:cacheprovider ", 1)  # leave no .pytest_cache behind
         done = subprocess.run(["bash", "-eo", "pipefail", "-c", script], cwd=repo, env=env, capture_output=True,
@@ -90,15 +92,20 @@ def test_the_recipe_runs_end_to_end(tmp_path):
     origin, repo = tmp_path / "origin.git", tmp_path / "repo"
     _git(tmp_path, "init", "-q", "--bare", "-b", "main", str(origin))
     _git(tmp_path, "clone", "-q", str(origin), str(repo))
-    (repo / ".gitignore").write_text(".measurefirst/\nmf.json\nmf-summary.md\nsummary-*.md\n")
+    (repo / ".gitignore").write_text(".measurefirst/\nmf.json\nmf-summary.md\nsummary-*.md\nsite/\n")
     (repo / "tests" / "benchmarks").mkdir(parents=True)
     (repo / "tests" / "benchmarks" / "test_tiny.py").write_text(SUITE)
     _git(repo, "checkout", "-qb", "main")
     _commit(repo, "call=10us,seed=1", "main")
     _git(repo, "push", "-q", "origin", "main")
     codes, first = _ci_run(repo, "refs/heads/main")  # a push to main: measured and kept in the history
-    assert codes == [0, 0] and (repo / ".measurefirst" / "results.db").exists()
+    assert codes == [0, 0, 0] and (repo / ".measurefirst" / "results.db").exists()
     assert "| test | median | ± |" in first and "test_sum" in first
+    assert "### Change points of main" in first and "suite main: 2 benchmark(s)" in first  # issue 36
+    index = (repo / "site" / "index.html").read_text()
+    assert "2 benchmark series" in index and (repo / "site" / "zh" / "index.html").is_file()
+    page = next((repo / "site" / "b").glob("main_tests_benchmarks_test_tiny.py_test_sum*.html")).read_text()
+    assert 'href="https://github.com/org/repo/commit/' in page
     _git(repo, "checkout", "-qb", "slower")
     _commit(repo, "call=10us,seed=1;test_sum=12us", "one test 20% slower")
     codes, slow = _ci_run(repo, "refs/pull/1/merge", "main")  # the pull request, judged against origin/main

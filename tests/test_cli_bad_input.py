@@ -124,6 +124,15 @@ CASES = {
         (["history", "nope", "--store", "{store}"], "no runs named 'nope'"),
         (["history", "k", "--store", "{missing}"], "no results store"),
     ],
+    "publish": [
+        (["publish", "-o", "{base}", "--store", "{store}"], "is a file; publish writes a site into a folder"),
+        (["publish", "-o", "{d}/site", "--store", "{missing}"], "no results store"),
+        (["publish", "-o", "{d}/site", "--store", "{store}", "--name", "nope"], "nothing to publish"),
+        (["publish", "-o", "{d}/site", "--store", "{store}", "--commit-url", "https://x/{{sha}}"], "with {commit} where"),
+        (["publish", "-o", "{d}/site", "--store", "{store}", "--commit-url", "javascript:alert({{commit}})"],
+         "http(s) URL"),
+        (["publish", "--store", "{store}"], "-o/--output"),
+    ],
     "report": [
         (["report", "k", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["report", "@k", "--store", "{store}"], "-o/--output"),
@@ -237,6 +246,7 @@ def test_no_file_is_created_or_modified_by_a_refusal(files):
     d = files["d"]
     assert not (d / "typo.db").exists()  # runs --store typo.db used to create an empty store
     assert not (d / "r.html").exists()  # a report that cannot be made writes nothing
+    assert not (d / "site").exists()  # nor a site
     conn = sqlite3.connect(files["foreign"])
     assert conn.execute("PRAGMA user_version").fetchone()[0] == 7
     assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0

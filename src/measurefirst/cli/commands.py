@@ -287,6 +287,12 @@ def cmd_report(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_publish(args: argparse.Namespace) -> int:
+    from .publish import run
+
+    return run(args)
+
+
 def cmd_distributed(args: argparse.Namespace) -> int:
     from ..distributed.cli import run  # collectives, and step --ddp/--fsdp
 
@@ -297,7 +303,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "bench": cmd_bench, "compare": cmd_compare, "bisect": cmd_bisect, "runs": cmd_runs, "history": cmd_history,
     "sweep": cmd_sweep,
     "peaks": cmd_peaks, "profile": cmd_profile, "kernel": cmd_kernel, "doctor": cmd_doctor, "demo": cmd_demo,
-    "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_distributed, "report": cmd_report}
+    "step": cmd_step, "selfcheck": cmd_selfcheck, "collectives": cmd_distributed, "report": cmd_report,
+    "publish": cmd_publish}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

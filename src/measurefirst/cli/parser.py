@@ -166,7 +166,12 @@ _EXAMPLES = {
   measurefirst selfcheck --noise                 # this machine's noise profile (about a minute), saved""",
     "history": """examples:
   measurefirst history matmul512
+  measurefirst history matmul512 --changes
   measurefirst history matmul512 --json""",
+    "publish": """examples:
+  measurefirst publish -o site/
+  measurefirst publish -o site/ --store postgresql://ci@db/perf \\
+      --commit-url "https://github.com/org/repo/commit/{commit}\"""",
 }
 
 
@@ -322,6 +327,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _add_selfcheck(sub)
     _add_history(sub)
     _add_report(sub)
+    _add_publish(sub)
 
     from ..distributed.cli import add_parser as add_collectives
 
@@ -672,6 +678,23 @@ def _add_history(sub: Any) -> None:
                    help="read the series whole: its segments with their levels, the change points between them "
                         "(commit, ratio, interval, p-value) and drifts; one outlier or a disturbed run is not a change")
     _common(h, device=False, output=True, lang=True)
+
+
+def _add_publish(sub: Any) -> None:
+    """``measurefirst publish``."""
+    p = _sub(sub, "publish", "a static dashboard of the whole history: every benchmark, its series, its change points",
+             "Writes a self-contained site (no network needed to view it) to FOLDER: index.html lists every benchmark "
+             "on every machine with its latest value and the latest change point or drift of its whole series; a "
+             "page per benchmark and machine shows its series (each run's interval, the segments' levels, the "
+             "change points), its changes in words and its latest runs; the same pages in Chinese under zh/. From "
+             "SQLite or PostgreSQL; no sample is read.")
+    p.add_argument("-o", "--output", type=_path, required=True, metavar="FOLDER",
+                   help="the folder to write the site into (made if missing; only the site's own files are replaced)")
+    p.add_argument("--name", default=None, help="only this benchmark and the suite under it (NAME/...)")
+    p.add_argument("--commit-url", default=None, metavar="TEMPLATE",
+                   help="link each commit: a URL with {commit} in it, e.g. https://github.com/org/repo/commit/{commit}")
+    p.add_argument("--title", default=None, help="the site's title")
+    _common(p, device=False, json=False, lang=True)
 
 
 def _add_report(sub: Any) -> None:

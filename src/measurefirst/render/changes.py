@@ -14,6 +14,8 @@ from .words import word
 if TYPE_CHECKING:  # pragma: no cover
     from rich.table import Table
 
+    from .svg import Plot
+
     from ..results.changepoints import ChangeAnalysis
     from ..results.history import HistoryTable
 
@@ -35,12 +37,24 @@ def _interval(lo: float, hi: float, event: str) -> str:
     return ci_range((lo, hi), (hi - lo) / 2, time_unit((lo + hi) / 2))
 
 
-def _p(p: float) -> str:
+def p_text(p: float) -> str:
+    """A p-value as the change lines and the dashboard show it: ``< 0.0001``, ``= 0.0013``, ``= 0.042``."""
     return "< 0.0001" if p < 1e-4 else f"= {p:.4f}" if p < 0.01 else f"= {p:.3f}"
 
 
 def _pct(x: float) -> str:
     return f"{x * 100:+.2f}%"
+
+
+def mark_changes(plot: "Plot", a: "ChangeAnalysis") -> None:
+    """Draw an analysis on a plot of its series (x: the run's index): each segment's level (solid) and its
+    95% interval (dashed) over its runs, and a line at each change point labelled with its ratio."""
+    for seg in a.segments:
+        plot.polyline([(seg.start - 0.4, seg.level), (seg.end - 0.6, seg.level)], "mf-s1")
+        for edge in (seg.low, seg.high):
+            plot.polyline([(seg.start - 0.4, edge), (seg.end - 0.6, edge)], "mf-s1", dashed=True)
+    for c in a.changes:
+        plot.vline(c.index - 0.5, "mf-bad" if c.ratio > 1 else "mf-good", f"{c.ratio:.3f}x", dashed=False)
 
 
 def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event: str = "",
@@ -59,7 +73,7 @@ def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event
             commit = runs[c.index][1]
             lines.append(word("changes_point_slower" if c.ratio > 1 else "changes_point_faster", lang,
                               run=_run(runs, c.index), commit=(commit or "?")[:12], ratio=f"{c.ratio:.3f}",
-                              low=f"{c.low:.3f}", high=f"{c.high:.3f}", p=_p(c.p_value)))
+                              low=f"{c.low:.3f}", high=f"{c.high:.3f}", p=p_text(c.p_value)))
         lines.append(word("changes_segment", lang, first=_run(runs, s.start), last=_run(runs, s.end - 1),
                           level=_value(s.level, event, (s.high - s.low) / 2), ci=_interval(s.low, s.high, event),
                           kept=s.runs))

@@ -215,22 +215,31 @@ def report(results: Any, *, lang: str = "en", theme: str = "auto", title: str | 
     version = _version()
     head = summary(ctx, items, version)
     parts = _sections(ctx, items)
-    page_title = title or ctx.t("report_title")
     toc = "".join(f'<li><a href="#{ident}">{escape(_describe_all(ctx, its))}</a></li>' for ident, _, its in parts)
+    body = (f'<nav class="mf-toc" aria-label="{ctx.e("contents")}"><ol>{toc}</ol></nav>\n'
+            + head + "\n" + "\n".join(html for _, html, _ in parts))
+    return page(ctx, title or ctx.t("report_title"), body, theme=theme, generated=generated, version=version)
+
+
+def page(ctx: Ctx, title: str, body: str, *, theme: str = "auto", generated: str | None = None,
+         version: str | None = None, header_extra: str = "") -> str:
+    """The shell of every page measurefirst writes (the report, the dashboard's pages): the inline
+    stylesheet and script, the title, the theme toggle (``header_extra`` beside it: a language switch),
+    ``body`` (HTML), and a footer with the version and the time it was made (``generated``, default now)."""
+    version = version or _version()
     stamp = generated or _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     labels = "".join(f' data-label-{t}="{ctx.e("theme_" + t)}"' for t in THEMES)
     button = (f'<button type="button" class="mf-theme" data-state="{theme}"{labels} '
               f'title="{ctx.e("theme_toggle")}">{ctx.e("theme_" + theme)}</button>')
     fixed = ' data-theme-fixed="1"' if theme != "auto" else ""
     return (
-        f'<!DOCTYPE html>\n<html lang="{"zh-CN" if lang == "zh" else "en"}" class="mf-report" '
+        f'<!DOCTYPE html>\n<html lang="{"zh-CN" if ctx.lang == "zh" else "en"}" class="mf-report" '
         f'data-theme="{theme}"{fixed}>\n<head>\n<meta charset="utf-8">\n'
         f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f'<meta name="color-scheme" content="light dark">\n<meta name="generator" content="measurefirst {version}">\n'
-        f"<title>{escape(page_title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-        f'<div class="mf-wrap">\n<header class="mf-head"><h1>{escape(page_title)}</h1>{button}</header>\n'
-        f'<nav class="mf-toc" aria-label="{ctx.e("contents")}"><ol>{toc}</ol></nav>\n'
-        + head + "\n" + "\n".join(html for _, html, _ in parts)
+        f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+        f'<div class="mf-wrap">\n<header class="mf-head"><h1>{escape(title)}</h1>{header_extra}{button}</header>\n'
+        + body
         + f'\n<footer>{ctx.e("footer", version=version, when=stamp)}</footer>\n</div>\n'
         f"<script>{JS}</script>\n</body>\n</html>\n"
     )

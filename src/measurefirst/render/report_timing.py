@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Sequence, Union, cast
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, secs, section, table
 from .text import ci_range, format_relative, format_time, interval_rel, spread_cell, time_unit
+from .changes import changes_lines, mark_changes
 from .words import verdict_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -360,20 +361,13 @@ def history_section(ctx: Ctx, h: "History") -> str:
                   hrefs=[anchors[i]], shape="up" if slower else "down")
     event = cast("Count", runs[-1].measurement).event if counts else ""
     found = h.changes()
-    for seg in found.segments:  # each segment's level and its interval, over its runs
-        plot.polyline([(seg.start - 0.4, seg.level), (seg.end - 0.6, seg.level)], "mf-s1")
-        for edge in (seg.low, seg.high):
-            plot.polyline([(seg.start - 0.4, edge), (seg.end - 0.6, edge)], "mf-s1", dashed=True)
-    for cp in found.changes:
-        plot.vline(cp.index - 0.5, "mf-bad" if cp.ratio > 1 else "mf-good", f"{cp.ratio:.3f}x", dashed=False)
+    mark_changes(plot, found)
     every = max(1, math.ceil(len(runs) / 10))
     xticks = [(i, f"#{r.id}") for i, r in enumerate(runs) if i % every == 0 or i == len(runs) - 1]
     ylabel = ctx.t("per_call_of", event=event) if counts else ctx.t("median_per_call")
     body.append(figure(plot.svg(title=ctx.t("history_title", name=h.name), xlabel=ctx.t("run"), ylabel=ylabel,
                                 yfmt=svg.si if counts else svg.seconds, plot_id=f"{ident}-plot", xticks=xticks),
                        ctx.t("cap_history_counts" if counts else "cap_history")))
-    from .changes import changes_lines
-
     lines = changes_lines(found, [(r.id, r.git_commit) for r in runs], h.name, event, ctx.lang)
     body.append(f'<div class="mf-changes">{"".join(para(x.strip()) for x in lines)}</div>')
     rows = []

@@ -980,6 +980,25 @@ WORDS: Words = {
     "suite_change_faster": ("▼ {ratio}x at {run} (commit {commit})", "▼ {ratio}x 于 {run}（提交 {commit}）"),
     "suite_drift": ("~ drift {per_run} per run since {first}", "~ 自 {first} 起每次运行漂移 {per_run}"),
     "suite_no_change": ("none", "无"),
+    "publish_title": ("Benchmarks over time", "基准随时间的变化"),
+    "lang_name": ("English", "中文"),
+    "publish_machine": ("machine", "机器"),
+    "publish_latest_run": ("latest run", "最新运行"),
+    "publish_index_head": ("{n} benchmark series (one per benchmark and machine); {changed} with a change point or a "
+                           "drift over their whole series. A change point is a level that moved (one run off is never "
+                           "one); click a name for its series.",
+                           "{n} 个基准序列（每个基准、每台机器一个）；其中 {changed} 个在整个序列中有变化点或漂移。变化点是水平的移动"
+                           "（单次运行偏离从不算）；点击名称查看其序列。"),
+    "publish_caption": ("each run's median and 95% interval; the segments' levels (solid) and their 95% intervals "
+                        "(dashed); a vertical line at each change point, with its ratio",
+                        "每次运行的中位数与 95% 区间；各段的水平（实线）及其 95% 区间（虚线）；每个变化点一条竖线，标有其比值"),
+    "publish_ratio": ("ratio", "比值"),
+    "publish_p": ("p-value", "p 值"),
+    "publish_changes_heading": ("Change points", "变化点"),
+    "publish_runs_heading": ("The latest {shown} of {n} runs", "{n} 次运行中最新的 {shown} 次"),
+    "publish_back": ("← every benchmark", "← 所有基准"),
+    "published": ("wrote {pages} page(s) of {n} benchmark series to {folder} (open {index})",
+                  "已将 {n} 个基准序列的 {pages} 个页面写入 {folder}（打开 {index}）"),
     "changes_why_wide": ("its own interval is wider than {wide}x the series' spread",
                          "其自身区间宽于序列离散度的 {wide} 倍"),
     "deleted_run": ("deleted run #{id}", "已删除运行 #{id}"),

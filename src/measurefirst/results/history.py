@@ -179,9 +179,14 @@ def load_history_table(store: "Store", name: str, last: int | None = None) -> Hi
     saved without one is read whole); runs without samples left out, and the kind of the latest kept."""
     from .store import MEASURED_KINDS
 
+    return _table(store, name, store.list(name, kinds=MEASURED_KINDS, limit=last))
+
+
+def _table(store: "Store", name: str, listed: Sequence["RunRow"]) -> HistoryTable:
+    """The history table of the runs ``listed`` (oldest first)."""
     rows: list[HistoryRow] = []
     kinds: list[str] = []
-    for r in store.list(name, kinds=MEASURED_KINDS, limit=last):
+    for r in listed:
         if r.summary == "":  # saved without samples
             continue
         row = _row(r)
@@ -194,6 +199,36 @@ def load_history_table(store: "Store", name: str, last: int | None = None) -> Hi
         kinds.append(r.kind)
     kept = tuple(row for row, kind in zip(rows, kinds) if kind == kinds[-1])
     return HistoryTable(name, kept, str(store.path))
+
+
+@dataclass(frozen=True)
+class Series:
+    """The history of one benchmark on one machine (``host``; ``""`` when the runs did not say), as a
+    dashboard shows it: runs of different machines are never one series."""
+
+    name: str
+    host: str
+    table: HistoryTable
+
+
+def load_series(store: "Store", under: str | None = None) -> list[Series]:
+    """Every benchmark of the store (or of the suite ``under``: that name and ``under/...``) split by
+    machine, each from the runs' columns (no sample read), sorted by name then machine; series without a
+    usable run left out."""
+    from .store import MEASURED_KINDS
+
+    out: list[Series] = []
+    for name in sorted(store.names()):
+        if under is not None and not (name == under or name.startswith(under + "/")):
+            continue
+        by_host: dict[str, list["RunRow"]] = {}
+        for r in store.list(name, kinds=MEASURED_KINDS):
+            by_host.setdefault(r.host or "", []).append(r)
+        for host in sorted(by_host):
+            table = _table(store, name, by_host[host])
+            if table.runs:
+                out.append(Series(name, host, table))
+    return out
 
 
 def usable(m: Measurement | Count) -> bool:
