@@ -127,6 +127,13 @@ def test_pyperf_runs_are_processes_and_values_are_per_call() -> None:
     assert m.per_call_ns == pytest.approx([1.0e4, 1.1e4, 1.2e4, 1.3e4, 1.4e4, 1.5e4])
     assert m.run_to_run is not None and m.run_to_run.source == "processes" and m.run_to_run.n == 2
     assert m.env["timestamp"] == "2026-01-01T10:00:01"
+    assert "git_commit" not in m.env  # the file names no commit
+    # issue 36: a commit named in the metadata (pyperformance's commit_id) is kept, and only a commit id
+    doc["metadata"] |= {"commit_id": "0A1B2C3D4E5F", "commit_branch": "main"}
+    [m] = from_pyperf(doc)
+    assert m.env["git_commit"] == "0a1b2c3d4e5f" and m.env["commit_branch"] == "main"
+    doc["metadata"]["commit_id"] = "$(rm -rf /)"
+    assert "git_commit" not in from_pyperf(doc)[0].env
 
 
 def test_a_real_pyperf_file_loads(tmp_path: Path) -> None:

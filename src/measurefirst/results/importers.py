@@ -219,6 +219,8 @@ def from_pyperf(data: dict[str, Any], source: str = "results") -> list[Measureme
             "python_version": meta.get("python_version"), "platform": meta.get("platform"),
             "hostname": meta.get("hostname"), "timestamp": _iso(dates[-1]) if dates else None,
             "imported_from": "pyperf", "pyperf_version": meta.get("perf_version"),
+            # pyperformance (and --metadata commit_id=...) name the commit measured; the history keeps it
+            "git_commit": _pyperf_commit(meta), "commit_branch": meta.get("commit_branch"),
         }.items() if v is not None}
         out.append(Measurement(
             label=name, device="cpu", timer="wall", samples_ns=tuple(samples), numbers=tuple(numbers), host_ns=None,
@@ -228,6 +230,15 @@ def from_pyperf(data: dict[str, Any], source: str = "results") -> list[Measureme
             imported=Imported("pyperf", recomputed=True, rounds=len(samples), iterations=numbers[-1] if numbers else 1,
                               format_version=str(data.get("version") or ""))))
     return out
+
+
+def _pyperf_commit(meta: dict[str, Any]) -> str | None:
+    """The commit a pyperf file names in its metadata (``commit_id``, as pyperformance writes it), when it
+    is a commit id (hex, 4 to 64 characters); anything else is not taken for one."""
+    commit = meta.get("commit_id")
+    if isinstance(commit, str) and 4 <= len(commit) <= 64 and all(c in "0123456789abcdefABCDEF" for c in commit):
+        return commit.lower()
+    return None
 
 
 def _iso(date: str) -> str:
