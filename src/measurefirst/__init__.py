@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .results.store import Store, StoreError
     from .results.changepoints import ChangeAnalysis, find_changes
     from .results.history import History, load_history
+    from .notebook import load_ipython_extension
     from .results.sweep import SweepResult
     from .tools.sweep import sweep
     from .measure.timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
@@ -62,7 +63,7 @@ _EXPORTS = {
     "FaultyTimer": "tools.selfcheck", "SelfCheck": "results.selfcheck", "selfcheck": "tools.selfcheck",
     "Store": "results.store", "StoreError": "results.store",
     "ChangeAnalysis": "results.changepoints", "find_changes": "results.changepoints",
-    "History": "results.history", "load_history": "results.history",
+    "History": "results.history", "load_history": "results.history", "load_ipython_extension": "notebook",
     "Peaks": "results.roofline", "peaks": "tools.roofline",
     "StepResult": "results.step", "StepComparison": "results.step", "RangedStepResult": "results.step", "benchmark_step": "tools.step", "benchmark_ranged_step": "tools.step",
     "compare_steps": "tools.step",
@@ -114,6 +115,7 @@ __all__ = [
     "find_changes",
     "History",
     "load_history",
+    "load_ipython_extension",
     "Verdict",
     "Profile",
     "ProfileDiff",
