@@ -12,11 +12,12 @@ T = r"[\d.]+ (?:ns|µs|ms|s)"  # a time as format_time writes it
 #: example -> patterns that must each match a whole line of its output
 EXPECTED = {
     # a machine whose speed changes in long stretches can leave too few independent batches for a CI:
-    # then the verdict is "undecided" and says so, which is the right answer on the real clock
-    "compare_gelu.py": [r"fused: .* manual — (time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\)|CI n/a), "
+    # then the verdict is "undecided" and says so, which is the right answer on the real clock; under heavy load
+    # an interval can reach past 10x (seen: 95% CI 0.0027–24.3078 beside a test run in a notebook kernel)
+    "compare_gelu.py": [r"fused: .* manual — (time ratio \d+\.\d{4} \(95% CI \d+\.\d{4}–\d+\.\d{4}\)|CI n/a), "
                         r"\d+ interleaved rounds",
                         r"speed-up \d+\.\d\dx, verdict: (faster|slower|no difference|undecided)"],
-    "compile_gelu.py": [r"manual, compiled: .* manual — (time ratio \d\.\d{4} \(95% CI \d\.\d{4}–\d\.\d{4}\)|CI n/a), "
+    "compile_gelu.py": [r"manual, compiled: .* manual — (time ratio \d+\.\d{4} \(95% CI \d+\.\d{4}–\d+\.\d{4}\)|CI n/a), "
                         r"\d+ interleaved rounds",
                         r"compiled: \d+ graph\(s\) in \d+\.\d\d s \((cold|warm|mixed|none) cache\); pays off after "
                         r"(never|[\d,]+ calls)"],
