@@ -113,3 +113,30 @@ def test_the_example_notebook_runs_with_a_real_kernel(tmp_path):
     i = next(k for k, s in sources.items() if s.startswith("%mf -b soon"))
     err = "".join(o.get("text", "") for o in outputs[i] if o.output_type == "stream")
     assert re.fullmatch(r"error: %mf: argument -b/--budget: expected a number, got 'soon'\s*", err), err
+
+
+def test_the_progress_line_is_drawn_in_the_cell_and_emptied_at_the_end(monkeypatch):
+    display = pytest.importorskip("IPython.display")
+    from measurefirst.measure.progress import showing, report
+    from measurefirst.notebook.magics import CellProgress
+
+    drawn: list[str] = []
+
+    class Handle:
+        def update(self, data, raw=False):
+            drawn.append(data["text/plain"])
+
+    def show(data, raw=False, display_id=False):
+        assert raw and display_id
+        drawn.append(data["text/plain"])
+        return Handle()
+
+    monkeypatch.setattr(display, "display", show)
+    with CellProgress("en") as line, showing(line):
+        report("bench", "a @ a", 1, 5, elapsed_s=0.0, budget_s=2.0)
+        report("bench", "a @ a", 2, 5, elapsed_s=0.5, budget_s=2.0)
+    assert drawn[0].startswith("benchmark: a @ a (1 of 5)") and "(2 of 5)" in drawn[1] and drawn[-1] == ""
+    drawn.clear()
+    with CellProgress("zh") as line, showing(line):
+        report("bench", "a @ a", 1, 5, elapsed_s=0.0, budget_s=2.0)
+    assert drawn[0].startswith("基准: a @ a") and drawn[-1] == ""

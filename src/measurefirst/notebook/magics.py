@@ -13,7 +13,10 @@ synchronization, calibrated loops, an interval), and shows the result as the rep
 * Options: ``-s SETUP`` (repeatable), ``-b BUDGET`` seconds, ``-p PRECISION`` (``1%`` or ``0.01``), ``-d
   DEVICE``, ``-w WARMUP`` and ``-t TRIALS`` (fixed counts: the classic loop), ``-n NUMBER`` (calls per
   sample), ``-l LABEL``, ``--save NAME`` (the results store), ``-o FILE`` (the result as JSON, written whole
-  or not at all), ``--json`` (printed), ``-r`` (return the result object), ``--lang zh``.
+  or not at all), ``--json`` (printed), ``-r`` (return the result object), ``-q`` (no progress line), ``--lang zh``.
+
+While it measures, the cell shows the progress line the terminal shows (the same events and words),
+updated in place and emptied at the end.
 
 Bad input is one line in the cell (``error: ...``), never a traceback of measurefirst's frames; code under
 test that raises is one line naming its exception. Ctrl-C (the kernel's interrupt) shows what was measured
@@ -31,7 +34,29 @@ from typing import Any, Callable, Sequence
 
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 
+from ..render.progress import ProgressLine
 from ..results.errors import UsageError
+
+
+class CellProgress(ProgressLine):
+    """The progress line in the cell's output: the same events and words as the terminal's line, drawn in
+    one output updated in place, emptied when the work ends (``-q`` turns it off)."""
+
+    def _draw(self, text: str) -> None:
+        from IPython import display
+
+        show: Callable[..., Any] = getattr(display, "display")
+        data = {"text/plain": text}
+        if self._live is None:
+            self._live = show(data, raw=True, display_id=True)
+        else:
+            self._live.update(data, raw=True)
+        self._drawn = text
+
+    def close(self) -> None:
+        if self._live is not None:
+            self._live.update({"text/plain": ""}, raw=True)
+        self._drawn = ""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,6 +85,7 @@ def _parser() -> _Parser:
     p.add_argument("-o", "--output", default=None)
     p.add_argument("--json", action="store_true")
     p.add_argument("-r", dest="ret", action="store_true")
+    p.add_argument("-q", "--quiet", action="store_true")
     p.add_argument("--lang", choices=("en", "zh"), default="en")
     return p
 
@@ -175,8 +201,11 @@ class MeasureMagics(Magics):
             except TargetError as exc:
                 raise UsageError(str(exc)) from None
             fns.append((opts.label[i] if opts.label else label, fn))
+        from ..measure.progress import showing
+
         try:
-            result = self._measure(verb, opts, fns)
+            with CellProgress(opts.lang) as line, showing(None if opts.quiet else line):
+                result = self._measure(verb, opts, fns)
         except Interrupted as exc:
             result = exc.partial
             if result is None:
