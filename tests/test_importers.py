@@ -255,3 +255,28 @@ def test_values_no_measurement_has_are_refused_on_import(change, needle, tmp_pat
     assert main(["runs", "import", str(path), "--store", str(store)]) == 2
     err = capsys.readouterr().err
     assert needle in err and len(err.strip().splitlines()) == 1 and not store.exists()
+
+
+def test_a_file_named_twice_is_imported_once_and_pyperf_gzip_files_are_read(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 38: `runs import a.json b.json a.json` saved a's runs twice; pyperf's f.json.gz was refused
+    import gzip
+
+    doc = {"version": "1.0", "metadata": {"name": "fib", "loops": 8, "hostname": "box", "unit": "second"},
+           "benchmarks": [{"runs": [{"metadata": {"date": f"2026-01-0{d} 10:00:00"}, "values": [1.0e-5, 1.1e-5, 1.2e-5]}
+                                    for d in (1, 2)]}]}
+    a, b = tmp_path / "a.json", tmp_path / "b.json.gz"
+    a.write_text(json.dumps(doc))
+    doc["benchmarks"][0]["runs"][1]["metadata"]["date"] = "2026-01-03 10:00:00"
+    b.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    store = str(tmp_path / "s.db")
+    assert main(["runs", "import", str(a), str(b), str(a), str(tmp_path / "." / "a.json"), "--store", store]) == 0
+    assert "imported 2 run(s) of 1 benchmark(s) from 2 pyperf file(s)" in capsys.readouterr().err
+    with Store(store, create=False) as s:
+        assert [r.created for r in s.list("fib")] == ["2026-01-02T10:00:00", "2026-01-03T10:00:00"]
+    assert main(["runs", "import", str(tmp_path), "--store", str(tmp_path / "t.db")]) == 0  # the folder finds .json.gz
+    assert "from 2 pyperf file(s)" in capsys.readouterr().err
+    bad = tmp_path / "bad.json.gz"
+    bad.write_bytes(gzip.compress(b"{}")[:12])
+    assert main(["runs", "import", str(bad), "--store", store]) == 2
+    assert "is a damaged gzip file" in capsys.readouterr().err

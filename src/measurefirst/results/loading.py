@@ -7,6 +7,7 @@ Each result kind is imported only when a file holds one, so reading measurements
 
 from __future__ import annotations
 
+import io
 import itertools
 import os
 from pathlib import Path
@@ -147,6 +148,18 @@ def _read_results_file(p: Path) -> bytes:
     if len(raw) > MAX_RESULTS_FILE_BYTES:  # it grew while being read
         raise LoadError(f"{p} is over {MAX_RESULTS_FILE_BYTES // 2**20} MiB; at most that is read: "
                         f"give a smaller results file")
+    if raw[:2] == b"\x1f\x8b":  # gzip (pyperf writes f.json.gz compressed): read as far as the same limit
+        import gzip
+        import zlib
+
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(raw)) as z:
+                raw = z.read(MAX_RESULTS_FILE_BYTES + 1)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise LoadError(f"{p} is a damaged gzip file ({exc}); give the file as it was written") from None
+        if len(raw) > MAX_RESULTS_FILE_BYTES:
+            raise LoadError(f"{p} holds over {MAX_RESULTS_FILE_BYTES // 2**20} MiB once decompressed; at most that is "
+                            f"read: give a smaller results file")
     return raw
 
 
@@ -207,11 +220,15 @@ def imported_runs(paths: Sequence[str | os.PathLike[str]]) -> "list[tuple[Measur
     from .kinds import Measurement
 
     files: list[Path] = []
+    seen: set[Path] = set()
     for p in map(Path, paths):
         if not p.exists():
             raise LoadError(f"{p} does not exist; give pytest-benchmark's .benchmarks folder, or its or pyperf's "
                             f"JSON files")
-        files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
+        for f in (sorted([*p.rglob("*.json"), *p.rglob("*.json.gz")]) if p.is_dir() else [p]):
+            if f.resolve() not in seen:  # a file given twice (or inside a folder given too) is read once
+                seen.add(f.resolve())
+                files.append(f)
     if not files:
         raise LoadError(f"no *.json files in {', '.join(map(str, paths))}; give pytest-benchmark's .benchmarks "
                         f"folder (written by --benchmark-autosave), or its or pyperf's JSON files")
