@@ -94,15 +94,19 @@ def test_the_pages_open_in_chromium_without_an_error(site, tmp_path):
         browser.page()
     except (OSError, TimeoutError, CDPError) as exc:
         pytest.skip(f"Chromium at {binary} did not start: {exc}")
+    from test_report_browser import LAYOUT  # the report's layout checks: marks inside their axes, nothing cut
+
     with browser:
         for rel in ("index.html", "zh/index.html", *(str(p.relative_to(site)) for p in (site / "b").glob("*.html"))):
-            page = browser.page()
-            page.set_viewport(1100, 900)
-            path = site / rel
-            page.goto(path.as_uri())
-            assert page.js("window.mfReport && window.mfReport.ready") is True
-            assert page.console_errors() == [], rel
-            assert page.requests() == [path.as_uri()], rel
+            for width, mobile in ((1100, False), (390, True)):
+                page = browser.page()
+                page.set_viewport(width, 900, mobile=mobile)
+                path = site / rel
+                page.goto(path.as_uri())
+                assert page.js("window.mfReport && window.mfReport.ready") is True
+                assert page.console_errors() == [], rel
+                assert page.requests() == [path.as_uri()], rel
+                assert page.js(LAYOUT) == [], (rel, width)
         page = browser.page()
         page.goto((site / "index.html").as_uri())
         page.click("a.mf-lang")  # the language switch opens the Chinese index

@@ -47,12 +47,15 @@ def _pct(x: float) -> str:
 
 
 def mark_changes(plot: "Plot", a: "ChangeAnalysis") -> None:
-    """Draw an analysis on a plot of its series (x: the run's index): each segment's level (solid) and its
-    95% interval (dashed) over its runs, and a line at each change point labelled with its ratio."""
-    for seg in a.segments:
-        plot.polyline([(seg.start - 0.4, seg.level), (seg.end - 0.6, seg.level)], "mf-s1")
+    """Draw an analysis on a plot of its series (x: the run's index, from 0 to ``a.n - 1``; the y range must
+    hold the segments' intervals): each segment's level (solid) and its 95% interval (dashed) over its
+    runs, and a line at each change point labelled with its ratio."""
+    last = max(a.n - 1, 0)
+    for seg in a.segments:  # from a little before its first run to a little after its last, inside the axes
+        x0, x1 = max(seg.start - 0.4, 0), min(seg.end - 0.6, last)
+        plot.polyline([(x0, seg.level), (x1, seg.level)], "mf-s1")
         for edge in (seg.low, seg.high):
-            plot.polyline([(seg.start - 0.4, edge), (seg.end - 0.6, edge)], "mf-s1", dashed=True)
+            plot.polyline([(x0, edge), (x1, edge)], "mf-s1", dashed=True)
     for c in a.changes:
         plot.vline(c.index - 0.5, "mf-bad" if c.ratio > 1 else "mf-good", f"{c.ratio:.3f}x", dashed=False)
 

@@ -344,7 +344,8 @@ def history_section(ctx: Ctx, h: "History") -> str:
     anchors = [f"#{ident}-run-{r.id}" for r in runs]
     meds = [_value(r.measurement) for r in runs]
     cis = [_interval(r.measurement) for r in runs]
-    vals = meds + [x for ci in cis if ci for x in ci]
+    found = h.changes()
+    vals = meds + [x for ci in cis if ci for x in ci] + [x for seg in found.segments for x in (seg.low, seg.high)]
     log = min(vals) > 0 and max(vals) / min(vals) >= LOG_SPAN
     plot = svg.Plot.make(list(range(len(runs))), vals if log else vals + [0.0], ylog=log, height=320)
     for i, ci in enumerate(cis):
@@ -360,7 +361,6 @@ def history_section(ctx: Ctx, h: "History") -> str:
         plot.dots([(i, meds[i], ctx.t("step_slower" if slower else "step_faster") + " — " + tips[i])], cls, r=6,
                   hrefs=[anchors[i]], shape="up" if slower else "down")
     event = cast("Count", runs[-1].measurement).event if counts else ""
-    found = h.changes()
     mark_changes(plot, found)
     every = max(1, math.ceil(len(runs) / 10))
     xticks = [(i, f"#{r.id}") for i, r in enumerate(runs) if i % every == 0 or i == len(runs) - 1]
