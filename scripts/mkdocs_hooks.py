@@ -126,21 +126,60 @@ def kinds_reference() -> str:
     return "\n".join(out)
 
 
+#: The public API by task, each name under the task users reach for it with (every name the package exports,
+#: once: tests/test_docs.py checks it); the last group holds what tests and tools use, not measuring code.
+API_TASKS: dict[str, tuple[str, list[str]]] = {
+    "Measure": ("Time one function correctly, and what the result holds.",
+                ["benchmark", "Measurement", "Options", "BenchmarkError", "Interrupted", "Count", "CountError",
+                 "Finding", "finding_text"]),
+    "Compare": ("Two or more functions interleaved, with a verdict; two saved results, with a regression check.",
+                ["compare", "Comparison", "Verdict", "change", "check_regression", "Change", "Regression",
+                 "COUNT_THRESHOLD"]),
+    "Sweep": ("Time against size: the fitted cost model, FLOP/s and bytes/s, the machine's peaks, the plots.",
+              ["sweep", "SweepResult", "peaks", "Peaks", "plot_all", "plot_time", "plot_throughput", "plot_roofline",
+               "grid_table"]),
+    "Profile": ("Where the time goes, op by op and kernel by kernel.",
+                ["profile", "profile_compare", "Profile", "ProfileDiff", "ProfileError", "range", "decode_kernel"]),
+    "Training steps and ranks": ("A model's step by phase, several variants compared, and audits of a benchmark.",
+                                 ["benchmark_step", "compare_steps", "benchmark_ranged_step", "StepResult",
+                                  "StepComparison", "RangedStepResult", "doctor", "Diagnosis"]),
+    "History and results": ("Saved runs, their series and change points, results read back and reported.",
+                            ["Store", "StoreError", "load_history", "History", "find_changes", "ChangeAnalysis",
+                             "load", "load_result", "LoadError", "Result", "report", "SCHEMA_VERSION"]),
+    "The machine": ("Devices, noise profiles and the checks of a machine.",
+                    ["available_devices", "resolve_device", "DeviceError", "dtype_name", "noise_profile",
+                     "load_profile", "NoiseProfile", "selfcheck", "SelfCheck"]),
+    "Notebooks": ("`%load_ext measurefirst` (the `%mf` magics).", ["load_ipython_extension"]),
+    "Clocks and simulators (for tests and tools)": (
+        "The timers the engine reads, and the seeded simulated clock and GPU that tests inject.",
+        ["Timer", "Reading", "WallTimer", "CudaEventTimer", "MpsEventTimer", "SimWorld", "SimGPU", "FaultyTimer"]),
+}
+
+
 def api_reference() -> str:
-    """mkdocstrings' directive for every name ``measurefirst`` exports, a section per defining file."""
+    """mkdocstrings' directive for every name ``measurefirst`` exports, under the task it serves
+    (:data:`API_TASKS`), each shown by the name users import (``measurefirst.benchmark``)."""
     import measurefirst
 
-    by_module: dict[str, list[str]] = {}
-    for name, module in measurefirst._EXPORTS.items():
-        by_module.setdefault(module, []).append(name)
     out: list[str] = []
-    for module in sorted(by_module):
-        path = module.replace(".", "/")
-        shown = f"src/measurefirst/{path}/" if (ROOT / "src/measurefirst" / path).is_dir() else f"src/measurefirst/{path}.py"
-        out += [f"## `{shown}`", ""]
-        for name in sorted(by_module[module], key=str.lower):
-            out += [f"::: measurefirst.{module}.{name}", "    options:", "      heading_level: 3", ""]
+    for task, (what, names) in API_TASKS.items():
+        out += [f"## {task}", "", what, ""]
+        for name in names:
+            module = measurefirst._EXPORTS[name]
+            out += [f"### `measurefirst.{name}`", "", f"`from measurefirst import {name}`", "",
+                    f"::: measurefirst.{module}.{name}", "    options:", "      show_root_heading: false",
+                    "      heading_level: 4", ""]
     return "\n".join(out)
+
+
+#: Sphinx roles in docstrings (``:class:`Store` ``, ``:func:`~measurefirst.tools.compare.compare` ``), which the
+#: site shows as the code they name (``~``: the last part alone, as Sphinx shows it).
+ROLE = re.compile(r":(?:class|func|meth|attr|mod|data|exc|obj|const):<code>(~?)([^<]*)</code>")
+
+
+def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
+    """Docstrings' Sphinx roles read as code, not as ``:class:`` before it."""
+    return ROLE.sub(lambda m: f"<code>{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}</code>", html)
 
 
 GENERATORS = {"cli": cli_reference, "findings": findings_reference, "kinds": kinds_reference, "api": api_reference}

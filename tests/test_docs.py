@@ -70,6 +70,26 @@ def test_the_site_builds_strictly(tmp_path):
     assert "measurefirst collectives" in cli and "--fail-if-slower" in cli  # generated from the parser
     assert "precision_not_met" in (site / "reference/findings/index.html").read_text()
     assert "pytest_run" in (site / "reference/results/index.html").read_text()
+    # issue 37: the API by task, under the names users import; no Sphinx role shown raw, no file path as a heading
+    api = (site / "reference/api/index.html").read_text()
+    assert ">Measure<" in api and ">History and results<" in api and "src/measurefirst/" not in api
+    assert "measurefirst.benchmark</code>" in api and ":class:" not in api and ":func:" not in api
+    assert api.index("Clocks and simulators") < api.index("measurefirst.SimGPU")  # internals last
+    assert "<strong>Parameters:</strong>" in api or "Parameters:" in api  # Args: read as parameters
+
+
+def test_the_api_reference_shows_every_export_once_under_a_task():
+    import sys
+
+    import measurefirst
+
+    sys.path.insert(0, str(ROOT / "scripts"))
+    try:
+        from mkdocs_hooks import API_TASKS
+    finally:
+        sys.path.pop(0)
+    listed = [name for _, names in API_TASKS.values() for name in names]
+    assert sorted(listed) == sorted(measurefirst._EXPORTS), set(listed) ^ set(measurefirst._EXPORTS)
 
 
 def test_no_page_calls_not_done_what_the_readme_lists():

@@ -1111,9 +1111,11 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
         a :class:`~measurefirst.results.kinds.Measurement` (a :class:`~measurefirst.results.kinds.Count` with ``count``).
 
     Raises:
-        TypeError: ``fn`` is not callable. ValueError: an invalid option. DeviceError: the device is
-        unavailable. BenchmarkError: ``fn`` raised (with ``.partial`` results). Interrupted: Ctrl-C
-        (a ``KeyboardInterrupt`` with ``.partial``).
+        TypeError: ``fn`` is not callable.
+        ValueError: an invalid option.
+        DeviceError: the device is unavailable.
+        BenchmarkError: ``fn`` raised (with ``.partial`` results).
+        Interrupted: Ctrl-C, a ``KeyboardInterrupt`` with ``.partial``.
     """
     call = _checked_call(fn, count, options)
     label, setup, timer, device = call["label"], call["setup"], call["timer"], call["device"]
