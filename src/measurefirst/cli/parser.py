@@ -478,7 +478,7 @@ def _add_bisect(sub: Any) -> None:
                         f"(default {D.BISECT_BUDGET_S:g}; each pair measures BUDGET / N)")
     b.add_argument("--against-pairs", type=_at_least(1), default=None, metavar="N",
                    help="worker pairs of each step's comparisons at the first look (default 4; GOOD against BAD "
-                        "starts with 6); 2 more per look while a step's ranks cannot decide, up to 12 (20 for GOOD "
+                        "starts with 6); 2 more per look while a step's ranks cannot decide, up to 20 (30 for GOOD "
                         "against BAD)")
 
 
