@@ -99,10 +99,10 @@ def cmd_history(args: argparse.Namespace) -> int:
             return _emit(args, [load_history(store, m, limit) for m in members])
         if members:  # a suite at a glance: one row per benchmark (and each one's changes)
             suite = load_suite_tables(store, members)
-            _show([suite_table(args.name, suite, _lang(args)), *(
-                line for t in suite for line in changes_lines(t.changes(), [(r.id, r.git_commit) for r in t.runs],
-                                                              t.name, t.runs[-1].point.event, _lang(args))
-                if args.changes)])
+            found = [t.changes() for t in suite]
+            _show([suite_table(args.name, suite, found, _lang(args)), *(
+                line for t, a in zip(suite, found)
+                for line in changes_lines(a, t.runs, t.name, t.runs[-1].point.event, _lang(args)) if args.changes)])
             return EXIT_OK
         if not h.runs:
             raise UsageError(f"no runs named {args.name!r} in {store.path}; saved names: "
@@ -113,9 +113,9 @@ def cmd_history(args: argparse.Namespace) -> int:
                          f"many ranks (measurefirst history {args.name} shows it)")
     code = EXIT_OK
     if isinstance(h, HistoryTable):
-        runs = [(r.id, r.git_commit) for r in h.runs]
-        _show([history_table(h, _lang(args)), *(changes_lines(h.changes(), runs, args.name, h.runs[-1].point.event,
-                                                                _lang(args)) if args.changes else ())])
+        _show([history_table(h, _lang(args)), *(changes_lines(h.changes(), h.runs, args.name,
+                                                                h.runs[-1].point.event, _lang(args))
+                                                  if args.changes else ())])
     else:
         code = _emit(args, [h])
     if more:

@@ -5,7 +5,7 @@ lines out; nothing here measures or reads the store."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 from ..results.changepoints import MIN_SEGMENT, WIDE
 from .text import ci_range, format_time, time_unit
@@ -19,15 +19,22 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.changepoints import ChangeAnalysis
     from ..results.history import HistoryTable
 
-#: How a run is named: its id and its commit (``None``: no commit known).
-RunName = tuple[int, "str | None"]
+class RunLike(Protocol):
+    """A run as these lines name it: its id and its commit (``None``: no commit known); a history's row or
+    saved run."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def git_commit(self) -> str | None: ...
 
 
-def _run(runs: Sequence[RunName], i: int) -> str:
-    return f"#{runs[i][0]}"
+def _run(runs: Sequence[RunLike], i: int) -> str:
+    return f"#{runs[i].id}"
 
 
-def _value(v: float, event: str, half: float | None = None) -> str:
+def value_text(v: float, event: str, half: float | None = None) -> str:
+    """A run's value as the change lines and the dashboard show it: a time, or a count with its event."""
     return f"{v:,.0f} {event}" if event else format_time(v, half)
 
 
@@ -60,10 +67,10 @@ def mark_changes(plot: "Plot", a: "ChangeAnalysis") -> None:
         plot.vline(c.index - 0.5, "mf-bad" if c.ratio > 1 else "mf-good", f"{c.ratio:.3f}x", dashed=False)
 
 
-def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event: str = "",
+def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunLike], name: str, event: str = "",
                   lang: str = "en", min_segment: int = MIN_SEGMENT) -> list[str]:
     """The analysis in lines: a head, then the segments in order with the change (or the drift) between
-    them, then the runs left out. ``runs``: each run's id and commit, in the series' order; ``event``: a
+    them, then the runs left out. ``runs``: the series' runs (their ids and commits), in order; ``event``: a
     count's event (``""`` for times)."""
     lines = [word("changes_head", lang, name=name, n=a.n, spread=f"{a.spread * 100:.2f}%")]
     if a.n < 2 * min_segment:
@@ -73,12 +80,12 @@ def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event
     for s in a.segments:
         c = at.get(s.start)
         if c is not None:
-            commit = runs[c.index][1]
+            commit = runs[c.index].git_commit
             lines.append(word("changes_point_slower" if c.ratio > 1 else "changes_point_faster", lang,
                               run=_run(runs, c.index), commit=(commit or "?")[:12], ratio=f"{c.ratio:.3f}",
                               low=f"{c.low:.3f}", high=f"{c.high:.3f}", p=p_text(c.p_value)))
         lines.append(word("changes_segment", lang, first=_run(runs, s.start), last=_run(runs, s.end - 1),
-                          level=_value(s.level, event, (s.high - s.low) / 2), ci=_interval(s.low, s.high, event),
+                          level=value_text(s.level, event, (s.high - s.low) / 2), ci=_interval(s.low, s.high, event),
                           kept=s.runs))
         d = drifts.get(s.start)
         if d is not None:
@@ -93,10 +100,27 @@ def changes_lines(a: "ChangeAnalysis", runs: Sequence[RunName], name: str, event
     return lines
 
 
-def suite_table(name: str, tables: Sequence["HistoryTable"], lang: str = "en") -> "Table":
+def latest_change(a: "ChangeAnalysis", runs: Sequence[RunLike], lang: str) -> tuple[str, int, str]:
+    """The latest change point or drift of a series in words (the suite table's and the dashboard's last
+    column), its direction (1 slower, -1 faster, 0 none) and what it is (``"change"``, ``"drift"``, ``""``).
+    A drift that starts at or after the latest change point is the later news."""
+    if a.drifts and (not a.changes or a.drifts[-1].start >= a.changes[-1].index):
+        d = a.drifts[-1]
+        return (word("suite_drift", lang, per_run=_pct(d.per_run), first=f"#{runs[d.start].id}"),
+                1 if d.per_run > 0 else -1, "drift")
+    if a.changes:
+        c = a.changes[-1]
+        return (word("suite_change_slower" if c.ratio > 1 else "suite_change_faster", lang, ratio=f"{c.ratio:.3f}",
+                     run=f"#{runs[c.index].id}", commit=(runs[c.index].git_commit or "?")[:12]),
+                1 if c.ratio > 1 else -1, "change")
+    return word("suite_no_change", lang), 0, ""
+
+
+def suite_table(name: str, tables: Sequence["HistoryTable"], analyses: Sequence["ChangeAnalysis"],
+                lang: str = "en") -> "Table":
     """A suite at a glance (``measurefirst history NAME`` where NAME holds ``NAME/...`` benchmarks): one row
     per benchmark with its runs, its latest value, its change against the run before, and the latest
-    change point or drift of its whole series (:meth:`HistoryTable.changes`)."""
+    change point or drift of its whole series (``analyses``: each table's :meth:`HistoryTable.changes`)."""
     from rich.table import Table
 
     from .text import cell, columns
@@ -104,22 +128,13 @@ def suite_table(name: str, tables: Sequence["HistoryTable"], lang: str = "en") -
     table = Table(title=cell(word("suite_of", lang, name=name, n=len(tables))))
     columns(table, (("col_benchmark", "left"), ("suite_runs", "right"), ("suite_latest", "right"),
                     ("vs_previous", "right"), ("suite_last_change", "left")), lang)
-    for h in tables:
+    for h, a in zip(tables, analyses):
         runs = h.runs
         event = runs[-1].point.event
         latest = runs[-1].point.value
         prev = "" if len(runs) < 2 else f"{(latest / runs[-2].point.value - 1) * 100:+.1f}%"
-        a = h.changes()
-        last = ""
-        if a.changes:
-            c = a.changes[-1]
-            last = word("suite_change_slower" if c.ratio > 1 else "suite_change_faster", lang, ratio=f"{c.ratio:.3f}",
-                        run=f"#{runs[c.index].id}", commit=(runs[c.index].git_commit or "?")[:12])
-        if a.drifts and (not a.changes or a.drifts[-1].start >= a.changes[-1].index):
-            d = a.drifts[-1]
-            last = word("suite_drift", lang, per_run=_pct(d.per_run), first=f"#{runs[d.start].id}")
-        style = "red" if last.startswith("▲") else "green" if last.startswith("▼") else None
-        shown = last or word("suite_no_change", lang)
-        table.add_row(cell(h.name[len(name) + 1:]), str(len(runs)), _value(latest, event), prev,
-                      cell(shown, style) if style else cell(shown))
+        last, sign, kind = latest_change(a, runs, lang)
+        style = None if kind != "change" else "red" if sign > 0 else "green"
+        table.add_row(cell(h.name[len(name) + 1:]), str(len(runs)), value_text(latest, event), prev,
+                      cell(last, style) if style else cell(last))
     return table

@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Sequence
 from urllib.parse import quote
 
 from . import svg
-from .changes import changes_lines, mark_changes, p_text
+from .changes import changes_lines, latest_change, mark_changes, p_text, value_text
 from .report import page
 from .report_html import Cell, Col, Ctx, Row, figure, filter_box, num, para, table
-from .text import ci_range, format_time, time_unit
+from .text import ci_range, time_unit
 from .words import LANGS, word
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.changepoints import ChangeAnalysis
-    from ..results.history import HistoryTable, Series
+    from ..results.history import Series
 
 #: The runs a benchmark's page lists in its table (every run is in its plot).
 RUNS_LISTED = 200
@@ -55,25 +55,6 @@ def commit_link(commit: str | None, template: str | None) -> str:
     return f'<a href="{href}" rel="noopener"><code>{short}</code></a>'
 
 
-def _value(v: float, event: str, half: float | None = None) -> str:
-    return f"{v:,.0f} {event}" if event else format_time(v, half)
-
-
-def _latest_change(ctx: Ctx, a: "ChangeAnalysis", t: "HistoryTable") -> tuple[str, str]:
-    """The latest change point or drift of a series in words, and its class (bad, good or none)."""
-    runs = t.runs
-    if a.drifts and (not a.changes or a.drifts[-1].start >= a.changes[-1].index):
-        d = a.drifts[-1]
-        return ctx.t("suite_drift", per_run=f"{d.per_run * 100:+.2f}%", first=f"#{runs[d.start].id}"), \
-            "mf-bad" if d.per_run > 0 else "mf-good"
-    if a.changes:
-        c = a.changes[-1]
-        key = "suite_change_slower" if c.ratio > 1 else "suite_change_faster"
-        return ctx.t(key, ratio=f"{c.ratio:.3f}", run=f"#{runs[c.index].id}",
-                     commit=(runs[c.index].git_commit or "?")[:12]), "mf-bad" if c.ratio > 1 else "mf-good"
-    return ctx.t("suite_no_change"), ""
-
-
 def _root(lang: str) -> str:
     """Where a language's pages are in the site: the first language at its root, the others in a folder."""
     return "" if lang == LANGS[0] else f"{lang}/"
@@ -97,10 +78,11 @@ def index_page(series: Sequence["Series"], analyses: Sequence["ChangeAnalysis"],
         event = runs[-1].point.event
         latest = runs[-1].point.value
         prev = None if len(runs) < 2 else latest / runs[-2].point.value - 1
-        last, cls = _latest_change(ctx, a, s.table)
+        last, sign, kind = latest_change(a, runs, lang)
+        cls = "" if not kind else "mf-bad" if sign > 0 else "mf-good"
         link = f'<a href="b/{escape(slug(s), quote=True)}">{escape(s.name)}</a>'
         rows.append(Row([Cell(link, None, html=True), Cell(s.host), num(len(runs), str(len(runs))),
-                         num(latest, _value(latest, event)), num(prev, "" if prev is None else f"{prev * 100:+.1f}%"),
+                         num(latest, value_text(latest, event)), num(prev, "" if prev is None else f"{prev * 100:+.1f}%"),
                          Cell(last, cls=cls), Cell(runs[-1].created)]))
     cols = [Col(ctx.t("col_benchmark")), Col(ctx.t("publish_machine")), Col(ctx.t("suite_runs"), True),
             Col(ctx.t("suite_latest"), True), Col(ctx.t("vs_previous"), True), Col(ctx.t("suite_last_change")),
@@ -130,7 +112,7 @@ def series_page(s: "Series", a: "ChangeAnalysis", *, lang: str, commit_url: str 
         for i, ci in enumerate(cis):
             if ci:
                 plot.yerr(i, ci[0], ci[1], "mf-s0")
-        tips = [f"#{r.id} {r.created} {(r.git_commit or '')[:12]}: {_value(r.point.value, event)}" for r in runs]
+        tips = [f"#{r.id} {r.created} {(r.git_commit or '')[:12]}: {value_text(r.point.value, event)}" for r in runs]
         plot.dots([(i, v, tip) for i, (v, tip) in enumerate(zip(values, tips))], "mf-s0", r=3)
     mark_changes(plot, a)
     every = max(1, math.ceil(len(runs) / 10))
@@ -139,7 +121,7 @@ def series_page(s: "Series", a: "ChangeAnalysis", *, lang: str, commit_url: str 
     body = [figure(plot.svg(title=heading, xlabel=ctx.t("run"), ylabel=ctx.t("per_call_of", event=event) if event
                             else ctx.t("median_per_call"), yfmt=svg.si if event else svg.seconds,
                             plot_id=ctx.id("plot"), xticks=xticks), ctx.t("publish_caption"))]
-    lines = changes_lines(a, [(r.id, r.git_commit) for r in runs], s.name, event, lang)
+    lines = changes_lines(a, runs, s.name, event, lang)
     body.append('<div class="mf-changes">' + "".join(para(x.strip()) for x in lines) + "</div>")
     if a.changes:
         rows = []
@@ -159,7 +141,7 @@ def series_page(s: "Series", a: "ChangeAnalysis", *, lang: str, commit_url: str 
         interval = "" if r.ci is None or event else ci_range(r.ci, hw, time_unit(v))
         rows.append(Row([Cell(f"#{r.id}", r.id), Cell(r.created), Cell(commit_link(r.git_commit, commit_url), None,
                                                                         html=True),
-                         num(v, _value(v, event, hw)), Cell(interval)]))
+                         num(v, value_text(v, event, hw)), Cell(interval)]))
     cols = [Col(ctx.t("run"), True), Col(ctx.t("created")), Col(ctx.t("git_commit")),
             Col(ctx.t("per_call") if event else ctx.t("median"), True), Col(ctx.t("ci95"))]
     body.append(f"<h3>{ctx.e('publish_runs_heading', shown=len(shown), n=len(runs))}</h3>" + table(ctx, "runs", cols, rows))

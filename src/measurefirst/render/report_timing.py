@@ -368,7 +368,7 @@ def history_section(ctx: Ctx, h: "History") -> str:
     body.append(figure(plot.svg(title=ctx.t("history_title", name=h.name), xlabel=ctx.t("run"), ylabel=ylabel,
                                 yfmt=svg.si if counts else svg.seconds, plot_id=f"{ident}-plot", xticks=xticks),
                        ctx.t("cap_history_counts" if counts else "cap_history")))
-    lines = changes_lines(found, [(r.id, r.git_commit) for r in runs], h.name, event, ctx.lang)
+    lines = changes_lines(found, runs, h.name, event, ctx.lang)
     body.append(f'<div class="mf-changes">{"".join(para(x.strip()) for x in lines)}</div>')
     rows = []
     for i, r in enumerate(runs):

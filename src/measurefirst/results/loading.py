@@ -21,7 +21,7 @@ from .regression import Regression
 
 if TYPE_CHECKING:  # pragma: no cover
     from .protocol import Result
-    from .store import Store
+    from .store import Ref, Store
 
 
 class LoadError(ValueError):
@@ -293,20 +293,27 @@ def saved_targets(targets: Sequence[str]) -> bool:
     return bool(saved)
 
 
+def _measured_run(st: "Store", ref: "Ref", target: str) -> list[Any]:
+    """The measurements (or counts) of the saved run ``ref`` names in the open store ``st``."""
+    from .kinds import measured
+
+    result = st.resolve(ref)[1]
+    found = measured(result)
+    if not found:
+        raise LoadError(f"{target} is a {result.kind}, which holds no measurements to compare")
+    return found
+
+
 def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> list[Any]:
     """The measurements (or counts) a results file or a saved run (``#ID``, ``@NAME~K``) holds, with
     unique labels, for a regression check; :class:`LoadError` saying what to give otherwise."""
-    from .kinds import measured, parse_json
+    from .kinds import parse_json
     from .store import Store, parse_ref
 
     ref = parse_ref(target)
     if ref is not None:
         with Store(store, create=False) as st:
-            result = st.resolve(ref)[1]
-        found = measured(result)
-        if not found:
-            raise LoadError(f"{target} is a {result.kind}, which holds no measurements to compare")
-        return found
+            return _measured_run(st, ref, target)
     path = Path(target)
     if not path.is_file():
         what = "is a directory" if path.is_dir() else "does not exist"
@@ -382,9 +389,14 @@ def suite_members(name: str, store: str | os.PathLike[str] | None) -> list[str]:
     from .store import Store
 
     with Store(store, create=False) as st:
-        if st.list(name, limit=1):
-            return []
-        return sorted(n for n in st.names() if n.startswith(name + "/"))
+        return _members(st, name)
+
+
+def _members(st: "Store", name: str) -> list[str]:
+    """:func:`suite_members` in the open store ``st``."""
+    if st.list(name, limit=1):
+        return []
+    return sorted(n for n in st.names() if n.startswith(name + "/"))
 
 
 def _suite_check(refs: Sequence[str], store: str | os.PathLike[str] | None, *, gate: bool,
@@ -393,28 +405,29 @@ def _suite_check(refs: Sequence[str], store: str | os.PathLike[str] | None, *, g
     run K back against its run J back, one change per benchmark with its own saved spread; a benchmark
     with too few runs is listed as unmatched. ``None`` when the refs do not name one suite."""
     from ..tools.regression import change
-    from .store import parse_ref
+    from .store import Ref, Store, parse_ref
 
     parsed = [parse_ref(r) for r in refs]
     if any(p is None or p.name is None for p in parsed) or len({p.name for p in parsed if p is not None}) != 1:
         return None
     name = str(parsed[0].name) if parsed[0] is not None else ""
-    members = suite_members(name, store)
-    if not members:
-        return None
     backs = [p.back if p is not None else 0 for p in parsed]
     changes, unmatched = [], []
-    for m in members:
-        short = m[len(name) + 1:]
-        try:
-            base, new = (load_measured(f"@{m}~{k}" if k else f"@{m}", store) for k in backs)
-        except (LoadError, ValueError):
-            unmatched.append(short)
-            continue
-        spread = run_to_run if run_to_run is not None else _saved_spread(m, store)
-        source = "given" if run_to_run is not None else "history" if spread is not None else ""
-        changes.append(change(base[0], new[0], threshold=threshold, label=short, run_to_run=spread,
-                              run_to_run_source=source))
+    with Store(store, create=False) as st:  # one store for the whole suite (a PostgreSQL one is a connection)
+        members = _members(st, name)
+        if not members:
+            return None
+        for m in members:
+            short = m[len(name) + 1:]
+            try:
+                base, new = (_measured_run(st, Ref(name=m, back=k), f"@{m}~{k}" if k else f"@{m}") for k in backs)
+            except (LoadError, ValueError):
+                unmatched.append(short)
+                continue
+            spread = run_to_run if run_to_run is not None else _spread_in(st, m)
+            source = "given" if run_to_run is not None else "history" if spread is not None else ""
+            changes.append(change(base[0], new[0], threshold=threshold, label=short, run_to_run=spread,
+                                  run_to_run_source=source))
     if not changes:
         raise LoadError(f"no benchmark of the suite {name!r} has the runs {refs[0]} and {refs[1]} ("
                         f"{len(members)} benchmark(s), e.g. {members[0]!r}): save more runs, or name one benchmark")
@@ -445,12 +458,19 @@ def _group_results(refs: Sequence[str], store: str | os.PathLike[str] | None) ->
 def _saved_spread(name: str, store: str | os.PathLike[str] | None) -> float | None:
     """The run-to-run spread of the saved timings of ``name`` (None when too few are saved, or when its
     latest run is a count), from the runs' median column: no sample is read."""
-    from ..tools.regression import run_to_run_cv
-    from .store import MEASURED_KINDS, Store
+    from .store import Store
 
     with Store(store, create=False) as st:
-        latest = st.list(name, kinds=MEASURED_KINDS, limit=1)
-        medians = st.medians(name) if latest and latest[0].kind == "measurement" else []
+        return _spread_in(st, name)
+
+
+def _spread_in(st: "Store", name: str) -> float | None:
+    """:func:`_saved_spread` in the open store ``st``."""
+    from ..tools.regression import run_to_run_cv
+    from .store import MEASURED_KINDS
+
+    latest = st.list(name, kinds=MEASURED_KINDS, limit=1)
+    medians = st.medians(name) if latest and latest[0].kind == "measurement" else []
     return run_to_run_cv(medians)
 
 
