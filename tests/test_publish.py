@@ -109,5 +109,9 @@ def test_the_pages_open_in_chromium_without_an_error(site, tmp_path):
                 assert page.js(LAYOUT) == [], (rel, width)
         page = browser.page()
         page.goto((site / "index.html").as_uri())
-        page.click("a.mf-lang")  # the language switch opens the Chinese index
+        # the language switch leads to the Chinese index (followed with goto, which waits for the page: a click
+        # returns before the navigation ends, and reading the page then raced it under load)
+        target = page.js("document.querySelector('a.mf-lang').href")
+        assert target == (site / "zh" / "index.html").as_uri()
+        page.goto(target)
         assert "基准" in page.js("document.body.innerText")
