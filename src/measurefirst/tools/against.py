@@ -17,8 +17,15 @@ The rules:
   joins them as a random-effects mean: the estimate is the mean of the pairs' log-ratios; its
   variance holds each pair's own (from its interval) and the variance *between* pairs, measured from
   their scatter and never below what two fresh processes spread on this machine (the noise profile's
-  floor at the call's duration, or measurefirst's prior; the floor lends its degrees of freedom unless
-  the pairs contradict it); the 95% factor is Student's t for those degrees of freedom. Measured here,
+  floor at the call's duration, or measurefirst's prior), each pair weighed by its own and the
+  between-pair variance (:func:`between_pairs`); the 95% factor is Student's t for the pairs'
+  own degrees of freedom (``pairs - 1``). The floor bounds the variance from below but lends no
+  degrees of freedom: it is measured on a busy-wait, the quietest work, and real calls spread more
+  between processes (here a 1-element ``torch.add``: 1.6% between ten fresh processes where the floor
+  says 1.1%; 3.9% between 15 pairs under a drifting load, 7% with one pair at 1.24), so a floor that
+  lent its weight made three pairs that agreed by chance look sure: an unchanged add was called 3-5%
+  faster (0.946, 0.908-0.986) in 2 of 10 runs of ``benchmarks/gate_against.py --load drifting`` and
+  again (0.969, 0.944-0.996) in 1 of 5 runs of its suite. Measured here,
   quiet: three pairs of an unchanged 1-element add each gave an interval of ±0.1%, at 0.989, 0.957 and
   1.058: pairs that point opposite ways are the spread between processes, which this interval holds. A
   pair whose own halves disagreed (``drift``) enters with its widened interval; a pair with no interval
@@ -53,7 +60,7 @@ from typing import TYPE_CHECKING, Any, Generator, Mapping, Sequence
 
 from ..measure import defaults, stats
 from ..measure.engine import BenchmarkError, Options
-from ..measure.noise import lent_dof, process_floor
+from ..measure.noise import process_floor
 from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost
 from ..measure.workers import merge
 from ..results.comparison import Verdict
@@ -83,19 +90,33 @@ OUTPUT_TAIL_CHARS = 3000
 def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, floor_dof: int
                   ) -> tuple[float, float]:
     """The random-effects mean of the pairs' log-ratios ``logs`` (standard errors ``ses``) and its 95%
-    half-width (see the module docstring); ``floor``: one fresh process's spread (relative), lending
-    ``floor_dof`` degrees of freedom. ``inf`` when nothing bounds the spread between pairs (one pair and
-    no floor)."""
+    half-width (see the module docstring); ``floor``: one fresh process's spread (relative), the least
+    variance between pairs; ``floor_dof``: the degrees of freedom of a single pair's factor, which only
+    the floor bounds. ``inf`` when nothing bounds the spread between pairs (one pair and no floor).
+
+    The arithmetic is meta-analysis's for few studies: the variance between pairs ``tau2`` by
+    DerSimonian and Laird's moments, never below the floor's; each pair weighed by ``1 / (se^2 + tau2)``
+    (a pair whose own halves were disturbed, with a wide interval, counts less instead of widening the
+    whole); the mean's variance the larger of ``1 / sum(w)`` and the weighted scatter of the pairs about
+    it over ``k - 1`` (Hartung-Knapp-Sidik-Jonkman, taken as the larger so that pairs agreeing by chance
+    cannot narrow it); the factor Student's t for ``k - 1``."""
     k = len(logs)
-    mean = sum(logs) / k
-    within = sum(se * se for se in ses) / k
     floor_var = 2.0 * math.log1p(floor) ** 2  # each side's process draws its own mode
-    observed = sum((x - mean) ** 2 for x in logs) / (k - 1) if k >= 2 else 0.0
-    dof = floor_dof if k < 2 else (k - 1) + lent_dof(math.expm1(math.sqrt(observed / 2.0)), k, floor, floor_dof)
-    if dof < 1:
-        return mean, math.inf
-    between = max(observed - within, floor_var)
-    return mean, stats.t975(dof) * math.sqrt((within + between) / k)
+    if k < 2:
+        if floor_dof < 1 or not (floor_var > 0 or ses[0] > 0):
+            return logs[0], math.inf
+        return logs[0], stats.t975(floor_dof) * math.sqrt(ses[0] ** 2 + floor_var)
+    own = [max(se * se, 1e-18) for se in ses]
+    w0 = [1.0 / v for v in own]
+    fixed = sum(w * x for w, x in zip(w0, logs)) / sum(w0)
+    q = sum(w * (x - fixed) ** 2 for w, x in zip(w0, logs))
+    scale = sum(w0) - sum(w * w for w in w0) / sum(w0)
+    tau2 = max((q - (k - 1)) / scale if scale > 0 else 0.0, floor_var, 0.0)
+    w = [1.0 / (v + tau2) for v in own]
+    total = sum(w)
+    mean = sum(wi * x for wi, x in zip(w, logs)) / total
+    hksj = sum(wi * (x - mean) ** 2 for wi, x in zip(w, logs)) / ((k - 1) * total)
+    return mean, stats.t975(k - 1) * math.sqrt(max(1.0 / total, hksj))
 
 
 def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: float = 0.0,
