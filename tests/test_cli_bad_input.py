@@ -349,3 +349,24 @@ def test_help_texts_describe_every_option():
         for action in p._actions:
             if action.option_strings and action.help != "==SUPPRESS==":
                 assert action.help, f"{name} {action.option_strings} has no help text"
+
+
+@pytest.mark.realclock
+def test_a_target_that_changes_directory_at_import_moves_no_output(tmp_path, monkeypatch):
+    """Issue 38: ``-o rel.json`` (and the store) of a target that calls ``os.chdir()`` when imported landed in
+    the folder it moved to; they are anchored where the command started."""
+    import sys
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "mf_chdir_target.py").write_text(f"import os\nos.chdir({str(elsewhere)!r})\n\n\ndef f():\n"
+                                                 f"    return sum(range(10))\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("MEASUREFIRST_STORE", raising=False)
+    try:
+        assert main(["bench", "mf_chdir_target:f", "-b", "0.2", "-o", "rel.json", "--save", "r"]) == 0
+    finally:
+        sys.modules.pop("mf_chdir_target", None)
+    assert (tmp_path / "rel.json").is_file() and (tmp_path / ".measurefirst" / "results.db").is_file()
+    assert not (elsewhere / "rel.json").exists() and not (elsewhere / ".measurefirst").exists()

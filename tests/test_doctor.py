@@ -206,3 +206,35 @@ def test_fp32_matmul_detection_ignores_low_precision_products():
     assert fp32_matmuls(lambda: lin(a)) == 1
     assert fp32_matmuls(lambda: a.bfloat16() @ a.bfloat16()) == 0
     assert fp32_matmuls(lambda: a + a) == 0
+
+
+@pytest.mark.parametrize("how", ["plain", "turned into another error"])
+def test_ctrl_c_keeps_the_checks_done_and_exits_130(monkeypatch, capsys, how):
+    """Issue 38: doctor exited 1 on Ctrl-C ("the function failed"), because torch's profiler turned the
+    interrupt into an AssertionError of its own on the way out; now the checks done so far are shown, the
+    others marked as stopped, exit 130 (the simulated clock stands for a press)."""
+    from measurefirst.cli import main
+    from measurefirst.measure.engine import Interrupted
+    from measurefirst.tools import doctor as doctor_module
+
+    def stop(self):
+        if how == "plain":
+            raise KeyboardInterrupt
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt:
+            raise AssertionError("Profiler must be initialized before starting trace")
+
+    monkeypatch.setattr(doctor_module._Doctor, "graph_breaks", stop)
+    w = SimWorld(SimSpec(seed=3))
+    with pytest.raises(Interrupted) as caught:
+        doctor(w.function(), timer=w.timer(), device="cpu", budget=0.5)
+    d = caught.value.partial
+    assert d.checks == ("cold_start",) and d.error is None and d.measurement is not None and not d.complete
+    assert d.skipped["graph_breaks"] == "interrupted" and d.skipped["noise"] == "interrupted"
+    lines = str(d).splitlines()
+    assert "  not run: graph_breaks (stopped by Ctrl-C)" in lines
+    assert lines[-1].endswith("in the checks run before Ctrl-C; the others did not run")
+    assert main(["doctor", "1 + 1", "--simulate", "call=10us", "--budget", "0.5"]) == 130
+    out = capsys.readouterr()
+    assert "not run: graph_breaks (stopped by Ctrl-C)" in out.out and "the function failed" not in out.out + out.err

@@ -308,3 +308,42 @@ def test_a_profile_of_other_threads_gets_its_own_file_and_is_found_by_the_thread
     save_profile(profile(threads=default))
     assert lookup(threads=other)[0].torch_threads == other  # neither replaced the other
     assert lookup(threads=default)[0].torch_threads == default
+
+
+def test_a_profile_path_that_is_missing_a_fifo_too_large_or_absurd_is_said_never_read_or_trusted(tmp_path, monkeypatch):
+    """Issue 38: a MEASUREFIRST_PROFILE naming a missing file was ignored without a word, a FIFO hung every
+    run, 600,000 entries were parsed by every run, ``cv: 50`` widened every interval to ±3.2e4."""
+    from measurefirst.measure.noise import MAX_PROFILE_BYTES, read_profile
+    from measurefirst.render.noise import ignored_lines
+
+    monkeypatch.setenv("MEASUREFIRST_PROFILE", str(tmp_path / "absent.json"))
+    assert read_profile() == (None, "missing")
+    monkeypatch.delenv("MEASUREFIRST_PROFILE")
+    assert read_profile(tmp_path / "absent.json") == (None, "absent")  # a default path not written yet: nothing to say
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert read_profile(fifo) == (None, "not_a_file")  # returns: the FIFO is never opened
+    assert read_profile(tmp_path) == (None, "not_a_file")
+    big = tmp_path / "big.json"
+    big.write_text(" " * (MAX_PROFILE_BYTES + 1))
+    assert read_profile(big) == (None, "corrupt")
+    good = profile().to_dict()
+    for field, value, words in (("cv", 50, "at most 1"), ("cv", 1e300, "at most 1"), ("within_cv", 2.0, "at most 1"),
+                                ("seconds", 1e9, "at most 3600")):
+        bad = json.loads(json.dumps(good))
+        bad["entries"][0][field] = value
+        with pytest.raises(ValueError, match=words):
+            NoiseProfile.from_dict(bad)
+        (tmp_path / "bad.json").write_text(json.dumps(bad))
+        assert read_profile(tmp_path / "bad.json")[1] == "corrupt"
+    many = json.loads(json.dumps(good))
+    many["entries"] = many["entries"] * 2000
+    with pytest.raises(ValueError, match="at most 1000"):
+        NoiseProfile.from_dict(many)
+
+    class M:
+        kind = "measurement"
+        options = {"noise_profile_ignored": "missing"}
+
+    lines = ignored_lines([M()]) + ignored_lines([M()], "zh")
+    assert "MEASUREFIRST_PROFILE" in lines[0] and "does not exist" in lines[0] and "不存在" in lines[1]

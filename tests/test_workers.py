@@ -124,3 +124,26 @@ def test_cli_bench_processes_rebuilds_a_statement(capsys):
 def test_cli_bench_processes_refuses_the_simulated_clock(capsys):
     assert main(["bench", "--simulate", "call=10us", "--processes", "2"]) == 2
     assert "simulated" in capsys.readouterr().err
+
+
+def test_a_workers_exit_status_is_said_in_words():
+    from measurefirst.measure.workers import exit_words
+
+    assert exit_words(3) == "exit 3"
+    assert exit_words(-11).startswith("killed by SIGSEGV: a crash in native code")
+    assert exit_words(-9).startswith("killed by SIGKILL (the out-of-memory killer")
+    assert exit_words(-15) == "killed by SIGTERM"
+    assert exit_words(-200) == "killed by signal 200"
+
+
+def test_a_worker_killed_by_a_signal_is_named_and_one_that_never_returns_is_stopped(monkeypatch):
+    """Issue 38: a worker's SIGSEGV read "exit -11"; ``time.sleep(1000)`` with ``--processes 2 --budget 2`` held
+    the command for the start-up's 300 s grace."""
+    from measurefirst.measure import workers
+
+    with pytest.raises(BenchmarkError, match=r"worker process 1 of 2 failed \(killed by SIGSEGV: a crash in native"):
+        benchmark(worker_helpers.crashes, processes=2, device="cpu", budget=0.4)
+    monkeypatch.setattr(workers, "MEASURE_GRACE_S", 0.5)
+    with pytest.raises(BenchmarkError, match=r"worker process 1 of 2 was still measuring 1 s after it started "
+                                             r"\(its share of the budget is 0.2 s\).*stopped"):
+        benchmark(worker_helpers.never_returns, processes=2, device="cpu", budget=0.4)

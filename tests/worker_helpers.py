@@ -11,3 +11,16 @@ def spin_5us():
 
 def fails():
     raise RuntimeError("broken on purpose")
+
+
+def crashes():
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def never_returns():
+    import select
+
+    select.select([], [], [])  # blocks for good: a call that never returns

@@ -195,8 +195,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
     _check(args)
     device, [(label, fn, timer)] = bench_jobs([args.target], [], args.device, args.setup, "auto", simulate=args.simulate)
-    d = doctor(fn, device=device, label=label, budget=args.budget, timer=timer)
-    code = _emit(args, [d])
+    d, stopped = _run(args, ("code", label), lambda: doctor(fn, device=device, label=label, budget=args.budget,
+                                                           timer=timer))
+    code = _emit(args, [] if d is None else [d], stopped)  # Ctrl-C: the checks done so far, exit 130
+    if d is None or stopped != EXIT_OK:
+        return code
     return _first(EXIT_FAILED if d.error is not None or (args.strict and d.warnings) else EXIT_OK, code)
 
 

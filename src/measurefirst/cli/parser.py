@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -301,6 +302,22 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
     if args.command is None:
         parser.print_help()
         return None
+    return _anchored(args)
+
+
+def _anchored(args: argparse.Namespace) -> argparse.Namespace:
+    """``-o`` and the results store (given, from ``MEASUREFIRST_STORE`` or the default) made absolute against
+    the folder the command was started in: a target that calls ``os.chdir()`` when imported moved where a
+    relative one landed (``-o rel.json`` was written to ``/``)."""
+    for name in ("output", "store"):
+        value = getattr(args, name, None)
+        if isinstance(value, Path) and not value.is_absolute():
+            setattr(args, name, Path(os.path.abspath(value)))
+    if hasattr(args, "store") and args.store is None:
+        from ..results.store import default_path
+
+        default = default_path()
+        args.store = Path(os.path.abspath(default)) if isinstance(default, Path) else default
     return args
 
 def build_parser(version: str) -> argparse.ArgumentParser:

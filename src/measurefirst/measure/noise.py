@@ -67,6 +67,7 @@ import json
 import math
 import os
 import socket
+import stat
 import statistics
 from dataclasses import replace
 from pathlib import Path
@@ -149,7 +150,10 @@ def save_profile(profile: NoiseProfile, path: str | os.PathLike[str] | None = No
 
 
 #: What :func:`read_profile` says besides the profile (codes; words in ``noise.status.*``).
-STATUSES = ("used", "absent", "corrupt", "other_machine", "other_threads")
+STATUSES = ("used", "absent", "missing", "not_a_file", "corrupt", "other_machine", "other_threads")
+#: A profile file larger than this is not read (a real one is under 4 KiB): a file of 600,000 entries
+#: made every run parse it first.
+MAX_PROFILE_BYTES = 1 << 20
 
 #: The profiles read so far in this process, by path: (modification time ns, size, profile or None, status).
 _CACHE: dict[str, tuple[int, int, NoiseProfile | None, str]] = {}
@@ -158,17 +162,24 @@ _CACHE: dict[str, tuple[int, int, NoiseProfile | None, str]] = {}
 def read_profile(path: str | os.PathLike[str] | None = None, threads: int | None = None
                  ) -> tuple[NoiseProfile | None, str]:
     """The profile stored at ``path`` (default :func:`profile_path` for ``threads``) and a status: ``used``,
-    ``absent`` or ``corrupt`` (unreadable, or not a valid profile: ignored, never raised). Read once per
-    modification of the file in a process."""
+    ``absent``, ``missing`` (``$MEASUREFIRST_PROFILE`` names a file that does not exist: said, not
+    ignored), ``not_a_file`` (a folder, a FIFO or a device: never opened, so a FIFO cannot hang the run)
+    or ``corrupt`` (unreadable, larger than :data:`MAX_PROFILE_BYTES`, or not a valid profile: ignored,
+    never raised). Read once per modification of the file in a process."""
+    named = path is None and bool(os.environ.get(PROFILE_ENV))
     p = Path(path) if path is not None else profile_path(threads)
     try:
         st = p.stat()
     except OSError:
-        return None, "absent"
+        return None, "missing" if named else "absent"
+    if not stat.S_ISREG(st.st_mode):
+        return None, "not_a_file"
     cached = _CACHE.get(str(p))
     if cached is not None and cached[0] == st.st_mtime_ns and cached[1] == st.st_size:
         return cached[2], cached[3]
     try:
+        if st.st_size > MAX_PROFILE_BYTES:
+            raise ValueError(f"{p} is {st.st_size} bytes, more than a noise profile holds")
         profile: NoiseProfile | None = NoiseProfile.from_json(p.read_bytes())
         status = "used"
     except (OSError, ValueError):
@@ -288,7 +299,7 @@ def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None
     profile, status = lookup(device="cpu", threads=threads)
     if profile is not None:
         return apply_profile(m, profile)
-    if status in ("corrupt", "other_threads"):
+    if status in ("missing", "not_a_file", "corrupt", "other_threads"):
         m = replace(m, options={**m.options, "noise_profile_ignored": status})
     from .noise_prior import PRIOR_INFLATION
 
@@ -409,9 +420,14 @@ def entry_from(kind: str, medians: Sequence[float], within: Sequence[float | Non
 
 
 def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any]]:
-    from .workers import run_worker
+    from .workers import Overtime, exit_words, run_worker
 
-    code, out, err = run_worker(["noise", request], WORKER_TIMEOUT_S)
+    try:
+        code, out, err = run_worker(["noise", request], WORKER_TIMEOUT_S)
+    except Overtime as exc:
+        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} had not finished "
+                                f"{exc.seconds:.0f} s after it started; it was stopped (is the machine "
+                                f"overloaded?)") from None
     lines = [line for line in out.splitlines() if line.strip()]
     try:
         results = json.loads(lines[-1])["results"] if code == 0 and lines else None
@@ -419,8 +435,8 @@ def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any
         results = None
     if not isinstance(results, dict):
         tail = (err or out).strip()[-1500:]
-        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} failed (exit {code}): "
-                           f"{tail}")
+        raise NoiseProfileError(f"noise profile: worker process {index + 1} of {total} failed ({exit_words(code)}): "
+                                f"{tail}")
     return results
 
 

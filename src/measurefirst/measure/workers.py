@@ -31,6 +31,7 @@ import math
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: A worker that takes longer than its budget plus this many seconds has hung.
 WORKER_GRACE_S = 300.0
+#: A worker still measuring this many seconds past its share of the budget, once it has started measuring
+#: (imported torch, loaded the function), is stopped: a call that never returns (``time.sleep(1000)`` with
+#: ``--budget 2``) must not hold the command for the start-up's grace.
+MEASURE_GRACE_S = 60.0
+#: Seconds between two looks at a running worker (the wait is counted in these steps: no clock is read
+#: outside the timers).
+POLL_S = 0.5
 #: How much of a failed worker's stderr the error shows (characters, from the end).
 STDERR_TAIL_CHARS = 2000
 
@@ -115,10 +123,21 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
         for i in range(k):
             result = work / f"result-{i}.json"
             (work / "payload.pkl").write_bytes(pickle.dumps({**payload, "result": str(result)}))
+            share = opts.budget / k
+            marker = Path(f"{result}.started")
             try:
-                code, tail = _spawn(work / "payload.pkl", timeout=opts.budget / k + grace, env=env)
+                code, tail = _spawn(work / "payload.pkl", timeout=share + grace, env=env,
+                                    measuring=(marker, share + MEASURE_GRACE_S + (opts.compile_limit if compile else 0.0)))
             except KeyboardInterrupt as exc:
                 raise interrupted(merge(done, budget=opts.budget, complete=False) if done else None) from exc
+            except Overtime as exc:
+                partial = merge(done, budget=opts.budget, complete=False) if done else None
+                what = (f"was still measuring {exc.seconds:.0f} s after it started (its share of the budget is "
+                        f"{share:g} s): a call that never returns, or one longer than the budget allows; it was "
+                        f"stopped. Raise --budget (budget=) above the call's time, or measure in this process"
+                        if exc.measuring else f"had not finished {exc.seconds:.0f} s after it was started; it was stopped")
+                raise failed(f"benchmark {label!r}: worker process {i + 1} of {k} {what}", label=label,
+                             phase="worker", index=i, partial=partial) from None
             text = result.read_text(encoding="utf-8") if result.exists() else ""
             data = json.loads(text) if text else {"error": "crash", "message": ""}
             if isinstance(data, dict) and "error" in data:
@@ -126,7 +145,7 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
                 if data["error"] == "call":
                     raise failed(f"{data['message']} (in worker process {i + 1} of {k})", label=label,
                                          phase="worker", index=i, partial=partial)
-                why = data.get("message") or f"exit {code}"
+                why = data.get("message") or exit_words(code)
                 raise failed(f"benchmark {label!r}: worker process {i + 1} of {k} failed ({why})"
                                      + (f"; its stderr ends: {tail}" if tail else ""),
                                      label=label, phase="worker", index=i, partial=partial)
@@ -145,27 +164,67 @@ def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def run_worker(args: Sequence[str], timeout: float, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+class Overtime(Exception):
+    """A worker stopped for running past its time: ``measuring`` (it had started measuring) and the
+    seconds it was given for that phase."""
+
+    def __init__(self, measuring: bool, seconds: float) -> None:
+        super().__init__(f"worker stopped after {seconds:g} s {'measuring' if measuring else 'in all'}")
+        self.measuring, self.seconds = measuring, seconds
+
+
+def run_worker(args: Sequence[str], timeout: float, env: dict[str, str] | None = None,
+               measuring: tuple[Path, float] | None = None) -> tuple[int, str, str]:
     """Run ``python -m measurefirst.measure._worker ARGS`` in a fresh interpreter to its end: its exit status, its
-    stdout and its stderr. Killed on Ctrl-C or after ``timeout`` seconds (then the exception goes on): a
-    worker never outlives the call. :func:`benchmark_in_processes` and the noise profile's processes
-    (:func:`measurefirst.measure.noise.measure_profile`) run through it."""
+    stdout and its stderr. Killed on Ctrl-C (the exception goes on) or after ``timeout`` seconds in all, or,
+    with ``measuring = (marker, seconds)``, ``seconds`` after the worker created ``marker`` (it started
+    measuring): :class:`Overtime`. A worker never outlives the call. :func:`benchmark_in_processes` and the
+    noise profile's processes (:func:`measurefirst.measure.noise.measure_profile`) run through it."""
     cmd = [sys.executable, "-m", "measurefirst.measure._worker", *args]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(env), text=True,
                             errors="replace")
+    waited = since_start = 0.0
     try:
-        out, err = proc.communicate(timeout=timeout)
+        while True:
+            try:
+                out, err = proc.communicate(timeout=POLL_S)  # retried: no output is lost
+                return proc.returncode, out, err
+            except subprocess.TimeoutExpired:
+                waited += POLL_S
+                if measuring is not None and measuring[0].exists():
+                    since_start += POLL_S
+                    if since_start > measuring[1]:
+                        raise Overtime(True, measuring[1]) from None
+                if waited > timeout:
+                    raise Overtime(False, timeout) from None
     except BaseException:  # Ctrl-C or a hang: the worker must not outlive the call
         proc.kill()
         proc.wait()
         raise
-    return proc.returncode, out, err
 
 
-def _spawn(payload: Path, timeout: float, env: dict[str, str] | None = None) -> tuple[int, str]:
+def _spawn(payload: Path, timeout: float, env: dict[str, str] | None = None,
+           measuring: tuple[Path, float] | None = None) -> tuple[int, str]:
     """Run one worker to its end; its exit status and the tail of its stderr."""
-    code, _, err = run_worker(["bench", str(payload)], timeout, env)
+    code, _, err = run_worker(["bench", str(payload)], timeout, env, measuring)
     return code, err.strip()[-STDERR_TAIL_CHARS:]
+
+
+def exit_words(code: int) -> str:
+    """A worker's exit status in words: ``exit 3``, or the signal that killed it by name, a crash in native
+    code said as one (``killed by SIGSEGV (a crash in native code...)``)."""
+    if code >= 0:
+        return f"exit {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        return f"killed by signal {-code}"
+    if name in ("SIGSEGV", "SIGBUS", "SIGILL", "SIGFPE", "SIGABRT"):
+        return (f"killed by {name}: a crash in native code (a C/C++/CUDA extension, or torch itself); run the "
+                f"function once in a plain python to see where")
+    if name == "SIGKILL":
+        return "killed by SIGKILL (the out-of-memory killer, or another process)"
+    return f"killed by {name}"
 
 
 def process_spread(medians_ns: Sequence[float]) -> RunToRun | None:

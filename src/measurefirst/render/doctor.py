@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..results.diagnosis import SKIP_INTERRUPTED
 from .findings import finding_words
 from .text import measurement_summary, plain
 from .words import code_word, word
@@ -38,6 +39,8 @@ def diagnosis_lines(d: "Diagnosis", lang: str = "en") -> list[str]:
     for check, why in d.skipped.items():
         lines.append(word("not_run_line", lang, check=check, why=skip_words(why, lang)))
     n_warn = len(d.warnings)
-    lines.append(word("verdict_line", lang, verdict=word("doctor_ok", lang) if n_warn == 0
-                      else word("doctor_warnings", lang, n=n_warn)))
+    verdict = word("doctor_ok", lang) if n_warn == 0 else word("doctor_warnings", lang, n=n_warn)
+    if SKIP_INTERRUPTED in d.skipped.values():  # no bare "no warnings" for checks that never ran
+        verdict = word("doctor_stopped", lang, verdict=verdict)
+    lines.append(word("verdict_line", lang, verdict=verdict))
     return [plain(line) for line in lines]

@@ -7,6 +7,7 @@ from html import escape
 from typing import TYPE_CHECKING, Sequence
 
 from . import svg
+from ..results.diagnosis import SKIP_INTERRUPTED
 from .doctor import skip_words
 from .step import flops_source_words, note_words, table_peak_words
 from .report_html import Col, Ctx, Row, badge, figure, findings, kv, mib, num, para, pct, secs, section, table
@@ -114,7 +115,10 @@ def steps_section(ctx: Ctx, results: Sequence["StepResult"]) -> str:
 def diagnosis_section(ctx: Ctx, d: "Diagnosis") -> str:
     ident = ctx.id("doctor")
     verdict = ctx.t("doctor_ok") if d.ok else ctx.t("doctor_warnings", n=len(d.warnings))
-    body = [f'<p>{badge(verdict, "good" if d.ok else "warning")}</p>']
+    stopped = SKIP_INTERRUPTED in d.skipped.values()
+    if stopped:
+        verdict = ctx.t("doctor_stopped", verdict=verdict)
+    body = [f'<p>{badge(verdict, "good" if d.ok and not stopped else "warning")}</p>']
     if d.error:
         body.append(f'<p class="mf-bad">{ctx.e("function_failed")} {escape(d.error)}</p>')
     body.append(findings(ctx, d.findings) or para(ctx.t("no_findings")))

@@ -339,6 +339,8 @@ WORDS: Words = {
     # doctor
     "doctor_ok": ("no warnings", "没有警告"),
     "doctor_warnings": ("{n} warning(s)", "{n} 个警告"),
+    "doctor_stopped": ("{verdict} in the checks run before Ctrl-C; the others did not run",
+                       "Ctrl-C 之前运行的检查中{verdict}；其余检查未运行"),
     "doctor_time": ("measured time", "测得的用时"),
     "function_failed": ("The function failed:", "函数运行失败："),
     "checks_run": ("checks run", "已运行的检查"),
@@ -908,6 +910,7 @@ WORDS: Words = {
     "not_run_line": ("  not run: {check} ({why})", "  未运行：{check}（{why}）"),
     "skip_simulated": ("simulated clock", "模拟时钟"),
     "skip_function_failed": ("the function failed", "函数运行失败"),
+    "skip_interrupted": ("stopped by Ctrl-C", "被 Ctrl-C 中止"),
     "skip_budget": ("one call outlasts the budget: give a larger --budget", "一次调用超出预算：请给更大的 --budget"),
     "verdict_line": ("  verdict: {verdict}", "  结论：{verdict}"),
     # the command line's status lines
@@ -1130,6 +1133,14 @@ WORDS: Words = {
     "noise.status.corrupt": ("the noise profile file is damaged and was ignored; measure it again: "
                              "measurefirst selfcheck --noise",
                              "噪声画像文件已损坏，已忽略；请重新测量：measurefirst selfcheck --noise"),
+    "noise.status.missing": ("MEASUREFIRST_PROFILE names a noise profile that does not exist, so measurefirst's prior "
+                             "was used; write it there with measurefirst selfcheck --noise, or unset the variable",
+                             "MEASUREFIRST_PROFILE 指向的噪声画像不存在，因此使用了 measurefirst 的先验；"
+                             "用 measurefirst selfcheck --noise 在该路径写入画像，或取消该变量"),
+    "noise.status.not_a_file": ("the noise profile's path is not a file (a folder, a FIFO or a device) and was not "
+                                "read; point MEASUREFIRST_PROFILE at a file: measurefirst selfcheck --noise writes one",
+                                "噪声画像的路径不是普通文件（是文件夹、FIFO 或设备），未读取；请让 MEASUREFIRST_PROFILE "
+                                "指向一个文件：measurefirst selfcheck --noise 会写入一个"),
     "noise.status.other_threads": ("the noise profile was measured with other torch threads and was not used; "
                                    "measure it again: measurefirst selfcheck --noise",
                                    "噪声画像是在不同的 torch 线程数下测得的，未使用；请重新测量：measurefirst selfcheck --noise"),

@@ -17,6 +17,8 @@ from .protocol import build, migrate
 SKIP_SIMULATED, SKIP_FUNCTION_FAILED = "simulated", "function_failed"
 #: One call outlasted the budget: the checks that would call the function again are not run.
 SKIP_BUDGET = "budget"
+#: Ctrl-C stopped the doctor before the check (what it found so far is kept and shown, exit 130).
+SKIP_INTERRUPTED = "interrupted"
 #: Version of a :class:`Diagnosis`'s stored form; version 0 (none written) is version 1's form; version 1
 #: gave the reasons a check did not run in English words (see :data:`measurefirst.results.protocol.SKIP_WORDS_V1`);
 #: version 3 carries the function's measurement (absent from older forms: not kept then).
@@ -42,8 +44,8 @@ class Diagnosis(ResultBase):
 
     @property
     def complete(self) -> bool:
-        """False when the function failed, so that some checks could not run."""
-        return self.error is None
+        """False when the function failed or Ctrl-C stopped the doctor, so that some checks could not run."""
+        return self.error is None and SKIP_INTERRUPTED not in self.skipped.values()
 
     @property
     def warnings(self) -> tuple[Finding, ...]:

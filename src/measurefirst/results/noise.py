@@ -20,6 +20,12 @@ KINDS = ("python", "dispatch", "compute", "memory")
 #: The inflation is clamped to this range: never below 1 (fresh processes do not spread less than
 #: repetitions in one), never above 3 (a wider ratio is a sign of a disturbed profile, not of the work).
 INFLATION_RANGE = (1.0, 3.0)
+#: A stored profile is checked like any other input: a spread (``cv``, ``within_cv``) above 1 (fresh
+#: processes 100% apart) is a disturbed or edited file, not a machine (``cv: 50`` widened every interval
+#: to ±3.2e4, ``1e300`` gave [0, null]); a workload is at most an hour long; a profile has a few entries.
+MAX_CV = 1.0
+MAX_SECONDS = 3600.0
+MAX_ENTRIES = 1000
 
 
 @dataclass(frozen=True)
@@ -148,6 +154,8 @@ class NoiseProfile:
         entries = d.get("entries")
         if not isinstance(entries, list):
             raise ValueError(f"{path}.entries must be a list; got {type(entries).__name__}")
+        if len(entries) > MAX_ENTRIES:
+            raise ValueError(f"{path}.entries holds {len(entries)} entries; a profile has at most {MAX_ENTRIES}")
         return cls(key=_text(d, "key", path), created=_text(d, "created", path),
                    torch_threads=_count(d.get("torch_threads"), f"{path}.torch_threads", 1),
                    processes=_count(d.get("processes"), f"{path}.processes", 1),
@@ -175,9 +183,11 @@ def _count(v: Any, path: str, minimum: int) -> int:
     return v
 
 
-def _nonneg(v: Any, path: str, *, positive: bool = False) -> float:
+def _nonneg(v: Any, path: str, *, positive: bool = False, at_most: float = math.inf) -> float:
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 or (positive and v == 0):
         raise ValueError(f"{path} must be a finite number {'> 0' if positive else '>= 0'}; got {v!r}")
+    if v > at_most:
+        raise ValueError(f"{path} must be at most {at_most:g}; got {v!r}")
     return float(v)
 
 
@@ -188,7 +198,8 @@ def _entry(e: Any, path: str) -> ProfileEntry:
     if kind not in KINDS:
         raise ValueError(f"{path}.kind must be one of {', '.join(KINDS)}; got {kind!r}")
     within = e.get("within_cv")
-    return ProfileEntry(kind=str(kind), seconds=_nonneg(e.get("seconds"), f"{path}.seconds", positive=True),
-                        cv=_nonneg(e.get("cv"), f"{path}.cv"),
-                        within_cv=None if within is None else _nonneg(within, f"{path}.within_cv"),
+    return ProfileEntry(kind=str(kind), seconds=_nonneg(e.get("seconds"), f"{path}.seconds", positive=True,
+                                                        at_most=MAX_SECONDS),
+                        cv=_nonneg(e.get("cv"), f"{path}.cv", at_most=MAX_CV),
+                        within_cv=None if within is None else _nonneg(within, f"{path}.within_cv", at_most=MAX_CV),
                         processes=_count(e.get("processes"), f"{path}.processes", 1))

@@ -24,12 +24,12 @@ import torch
 
 from ..measure import defaults, progress
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
-from ..measure.engine import BenchmarkError, benchmark, check_label, check_timer, default_label
+from ..measure.engine import BenchmarkError, Interrupted, benchmark, check_label, check_timer, default_label
 from ..results.findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, found
 from ..results.kinds import Measurement, assess
 from ..results.diagnosis import (SCHEMA_VERSION as SCHEMA_VERSION, SKIP_BUDGET as SKIP_BUDGET,
-                                 SKIP_FUNCTION_FAILED as SKIP_FUNCTION_FAILED, SKIP_SIMULATED as SKIP_SIMULATED,
-                                 Diagnosis as Diagnosis)
+                                 SKIP_FUNCTION_FAILED as SKIP_FUNCTION_FAILED, SKIP_INTERRUPTED as SKIP_INTERRUPTED,
+                                 SKIP_SIMULATED as SKIP_SIMULATED, Diagnosis as Diagnosis)
 from ..measure.timers import Timer, make_timer
 
 #: Ops that force a host-device synchronization on a GPU (visible in a CPU profile too); the
@@ -324,7 +324,9 @@ CHECKS = ("cold_start", "graph_breaks", "unsynchronized_timing", "implicit_syncs
 def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str | None = None, budget: float = defaults.DOCTOR_BUDGET_S,
            timer: Timer | str = "auto") -> Diagnosis:
     """Audit ``fn`` for cold start, unsynchronized timing, implicit syncs, launch/overhead-bound code,
-    noise, precision settings and memory. ``timer`` may be a simulated Timer (tests)."""
+    noise, precision settings and memory. ``timer`` may be a simulated Timer (tests). Ctrl-C raises
+    :class:`~measurefirst.measure.engine.Interrupted` holding the diagnosis so far (the checks not run are
+    marked ``interrupted``), also where torch's profiler turned the interrupt into an error of its own."""
     if not callable(fn):
         raise TypeError(f"doctor() needs a callable taking no arguments, such as `lambda: step(x)`; got {type(fn).__name__}")
     if (isinstance(budget, bool) or not isinstance(budget, (int, float)) or not math.isfinite(budget)
@@ -343,6 +345,7 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
     if d.simulated:  # a simulated clock has no profile, device or memory to look at
         steps = [s for s in steps if s[0] in ("measure", "cold_start", "graph_breaks", "noise")]
         d.skipped.update({c: SKIP_SIMULATED for c in CHECKS if c not in ("cold_start", "graph_breaks", "noise")})
+    stopped: KeyboardInterrupt | None = None
     for i, (name, check) in enumerate(steps, 1):
         if name in d.skipped:
             continue
@@ -353,16 +356,29 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
                 d.checks.append(name)
             elif d.m is not None and d.m.stop.reason == "budget" and d.m.median >= budget:
                 d.skipped.update({c: SKIP_BUDGET for c in _CALLING_CHECKS if c not in d.skipped})
-        except BenchmarkError as exc:
-            cause = exc.__cause__ or exc
-            d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name}, {exc.phase})"
+        except KeyboardInterrupt as exc:  # Ctrl-C: what was found so far is kept (the caller tells a press)
+            stopped = exc
             break
         except Exception as exc:  # noqa: BLE001 - the function (or a check) failed: report, keep the rest
+            stopped = _interrupt_within(exc)
+            if stopped is not None:  # a Ctrl-C that torch's profiler turned into its own error on the way out
+                break
+            if isinstance(exc, BenchmarkError):
+                cause = exc.__cause__ or exc
+                d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name}, {exc.phase})"
+                break
             from ..profiling.capture import ProfileError
 
             cause = exc.__cause__ if isinstance(exc, ProfileError) and exc.__cause__ is not None else exc
             d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name})"
             break
+    if stopped is not None:
+        for name in CHECKS:
+            if name not in d.checks and name not in d.skipped:
+                d.skipped[name] = SKIP_INTERRUPTED
+        partial = Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), None,
+                            _jsonable(d.evidence), environment(d.dev), d.m)
+        raise Interrupted(partial) from stopped
     if d.error is not None:
         d.add(found("function_failed", error=d.error))
         for name in CHECKS:
@@ -370,6 +386,18 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
                 d.skipped[name] = SKIP_FUNCTION_FAILED
     return Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
                      _jsonable(d.evidence), environment(d.dev), d.m)
+
+
+def _interrupt_within(exc: BaseException) -> KeyboardInterrupt | None:
+    """The ``KeyboardInterrupt`` an exception was raised while handling (its causes and contexts), if any."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
 
 
 def _jsonable(x: Any) -> Any:
