@@ -39,6 +39,8 @@ def files(tmp_path_factory):
 
 CASES = {
     "collectives": [
+        (["collectives", "--timeout", "0"], "positive number of seconds"),  # issue 38: each rank failed in c10d's words
+        (["collectives", "--timeout", "nan"], "finite"),
         (["collectives", "--sizes", "4 parsecs"], "byte count"),
         (["collectives", "--sizes", "1K,4K,...,2K"], "below"),
         (["collectives", "--ops", "all_reduce,gossip"], "unknown gossip"),
@@ -208,6 +210,8 @@ CASES = {
         (["selfcheck", "--simulate", "timer=50ns", "--fault", "nan"], "fault factor"),
     ],
     "step": [
+        (["step", "m:build", "--ddp", "--timeout=-5"], "positive number of seconds"),  # issue 38
+        (["step", "m:build", "--ddp", "--timeout", "nan"], "finite"),
         (["step", "examples/tiny_lm.py:build", "-o", "{other}"], "is a SQLite database"),
         (["step", "examples/tiny_lm.py:build", "--seq-len=-128"], ">= 1"),
         (["step", "examples/tiny_lm.py:build", "--micro-batch", "0"], ">= 1"),

@@ -181,3 +181,24 @@ def test_step_ddp_outside_a_group_says_how_to_launch_it(capsys, monkeypatch) -> 
                                                "N -m measurefirst step examples/tiny_lm.py:build --fsdp`")
     assert main(["step", "examples/tiny_lm.py:build", "--ddp", "--variants", "eager,compile"]) == 2
     assert "--ddp times one eager step in one dtype" in capsys.readouterr().err
+
+
+def test_a_rank_whose_build_fails_under_torchrun_is_one_line(tmp_path: Path) -> None:
+    """Issue 38: rank 1 raising in build() gave a raw ``[rank1]`` traceback; every rank now builds under one
+    check, and rank 0 says which rank failed in one line (torchrun's own report of the exit codes follows)."""
+    (tmp_path / "broken_build.py").write_text(
+        "import os\n\nimport torch\n\n\ndef build():\n    if os.environ.get('RANK') == '1':\n"
+        "        raise ValueError('rank one is broken')\n    model = torch.nn.Linear(8, 2)\n"
+        "    return {'model': model, 'optimizer': torch.optim.SGD(model.parameters(), 0.1),\n"
+        "            'batches': lambda: (torch.randn(4, 8), torch.randint(0, 2, (4,)))}\n")
+    env = dict(os.environ, PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{tmp_path}", OMP_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--nproc-per-node", "2", "-m", "measurefirst",
+                           "step", "broken_build:build", "--ddp", "--timeout", "60"], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode != 0
+    ours = [line for line in (done.stdout + done.stderr).splitlines() if "measurefirst" in line or "error:" in line
+            or line.startswith("[rank")]
+    errors = [line for line in ours if "error: " in line]
+    assert len(errors) == 1 and errors[0].endswith("error: step: build(): rank 1 of 2 failed: ValueError: rank one "
+                                                   "is broken"), done.stderr[-3000:]
+    assert not [line for line in ours if line.startswith("[rank") and "Traceback" in line], done.stderr[-3000:]

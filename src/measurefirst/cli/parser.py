@@ -648,7 +648,7 @@ def _add_step(sub: Any) -> None:
     st.add_argument("--no-peaks", action="store_true", help="skip the measured peak (MFU vs the table only)")
     from ..distributed.cli import add_step_arguments
 
-    add_step_arguments(st)
+    add_step_arguments(st, _seconds)
 
 
 def _add_kernel(sub: Any) -> None:

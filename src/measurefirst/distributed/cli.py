@@ -47,7 +47,7 @@ def add_parser(sub: Any, make: Any, common: Any, seconds: Any) -> argparse.Argum
                    help="seconds at most: the ops and sizes left when it is spent are not measured (default: "
                         "no limit)")
     c.add_argument("--nproc", type=int, default=None, help="outside torchrun: spawn N local ranks (gloo)")
-    c.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS,
+    c.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_SECONDS,
                    help=f"seconds any collective may wait before the group stops (default {DEFAULT_TIMEOUT_SECONDS:g})")
     common(c, device=False, output=True, save="NAME", lang=True)
     return c
@@ -76,15 +76,17 @@ def emit_on_rank0(args: argparse.Namespace, results: list[Any], code: int = 0) -
     return first(code, EXIT_OK if ok else EXIT_USAGE)
 
 
-def add_step_arguments(st: argparse.ArgumentParser) -> None:
-    """``measurefirst step``'s switches for a step across the ranks of a process group."""
+def add_step_arguments(st: argparse.ArgumentParser, seconds: Any) -> None:
+    """``measurefirst step``'s switches for a step across the ranks of a process group; ``seconds`` is the
+    parser's type for a positive, finite number of seconds (``--timeout 0``, ``-5`` or ``nan`` refused there,
+    not by every rank in c10d's words)."""
     g = st.add_mutually_exclusive_group()
     g.add_argument("--ddp", dest="parallel", action="store_const", const="ddp", default=None,
                    help="under torchrun: the step on every rank, the model under DistributedDataParallel; per-rank "
                         "phases, wait in collectives, global tokens/s, stragglers (rank 0 prints)")
     g.add_argument("--fsdp", dest="parallel", action="store_const", const="fsdp",
                    help="as --ddp, the model under FSDP2 (fully_shard on each child with parameters, then the root)")
-    st.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS,
+    st.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_SECONDS,
                     help=f"with --ddp/--fsdp: seconds a collective may wait before the group stops and names the "
                          f"rank that failed or hangs (default {DEFAULT_TIMEOUT_SECONDS:g})")
 
@@ -122,9 +124,14 @@ def cmd_group_step(args: argparse.Namespace) -> int:
     created = group.init_from_env(timeout_seconds=args.timeout)
     rank = group.dist().get_rank()
     parts: dict[str, Any] | None = None
+    built: dict[str, dict[str, Any]] = {}
     try:
-        _, build = load_callable(args.target)
-        parts = _unpack(build())
+        def build_here() -> None:  # every rank builds; a rank whose build fails is named on all of them
+            _, build = load_callable(args.target)
+            built["parts"] = _unpack(build())
+
+        group.run_on_ranks("step: build()", build_here)
+        parts = built["parts"]
         result = benchmark_group_step(
             parts["model"], parts["optimizer"], parts["batches"], parallel=args.parallel, loss_fn=parts["loss_fn"],
             device=args.device, steps=args.steps, warmup=args.warmup, grad_accum=args.grad_accum,
@@ -132,9 +139,11 @@ def cmd_group_step(args: argparse.Namespace) -> int:
             seq_len=_first_set(args.seq_len, parts["seq_len"]), flops_per_step=args.flops,
             dtype=dtype_name(args.dtypes[0], STEP_DTYPES), label=args.target.replace("\\", "/").rsplit("/", 1)[-1])
     except group.RankFailed as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        if rank == 0:  # one line for the group: every rank holds the same failure
+            print(f"error: {exc}", file=sys.stderr)
         return 1
     finally:
+        built.clear()
         if created and group.is_initialized():
             # the model, and FSDP's state that holds the group and its gloo work, go while the interpreter is
             # whole: freed at its exit instead, gloo's threads aborted the process (SIGABRT, "terminate
