@@ -114,9 +114,12 @@ def test_a_failing_worker_is_a_benchmark_error_naming_it():
 @pytest.mark.realclock
 def test_cli_bench_processes_rebuilds_a_statement(capsys):
     code = main(["bench", "x + 1", "-s", "x = 1", "--processes", "2", "-b", "0.4", "--min-time", "0.05", "-d", "cpu",
-                 "--json"])
+                 "--json", "--repeats", "2"])
     assert code == 0
-    d = json.loads(capsys.readouterr().out)
+    out = capsys.readouterr()
+    # issue 38: both given, the line says whose spread it is
+    assert "--processes 2 and --repeats 2: the run-to-run spread is the 2 fresh processes'" in out.err
+    d = json.loads(out.out)
     d = d[0] if isinstance(d, list) else d
     assert d["options"]["processes"] == 2 and d["run_to_run"]["source"] == "processes" and len(d["repeats"]) == 2
 

@@ -56,6 +56,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     code = _emit(args, results, code)
     for line in ignored_lines(results, _lang(args)):
         _say(line)
+    if (args.processes or 1) > 1 and getattr(args, "repeats", None) is not None and results:
+        from ..render.words import word
+
+        _say(word("processes_over_repeats", _lang(args), processes=args.processes, repeats=args.repeats))
     return code
 
 

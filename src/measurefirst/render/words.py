@@ -1133,6 +1133,11 @@ WORDS: Words = {
     "noise.status.corrupt": ("the noise profile file is damaged and was ignored; measure it again: "
                              "measurefirst selfcheck --noise",
                              "噪声画像文件已损坏，已忽略；请重新测量：measurefirst selfcheck --noise"),
+    "processes_over_repeats": ("--processes {processes} and --repeats {repeats}: the run-to-run spread is the {processes} "
+                               "fresh processes'; --repeats only cuts each process's sampling into {repeats} "
+                               "repetitions (its stopping rule)",
+                               "--processes {processes} 与 --repeats {repeats}：运行间离散度取自 {processes} 个新进程；"
+                               "--repeats 只把每个进程的采样切成 {repeats} 段重复（用于其停止规则）"),
     "noise.status.missing": ("MEASUREFIRST_PROFILE names a noise profile that does not exist, so measurefirst's prior "
                              "was used; write it there with measurefirst selfcheck --noise, or unset the variable",
                              "MEASUREFIRST_PROFILE 指向的噪声画像不存在，因此使用了 measurefirst 的先验；"
