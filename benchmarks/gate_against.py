@@ -120,7 +120,10 @@ def verdicts(data: dict[str, Any], log: Any = None, method: str = "") -> dict[st
         name = b["name"].split("::")[-1]
         shown = ch is not None and (ch.get("regression") or ch.get("improvement") or ch.get("disturbed"))
         if shown and log is not None and (not ch.get("disturbed") or name == "test_softmax"):
-            log(f"  {method}: {name} ratio {ch['ratio']:.3f} ({ch['ci_low']:.3f}-{ch['ci_high']:.3f}) "
+            ci = ("no interval" if ch.get("ci_low") is None or ch.get("ci_high") is None
+                  else f"{ch['ci_low']:.3f}-{ch['ci_high']:.3f}")
+            reason = ",".join(str(d.get("code", "")) for d in ch.get("disturbed") or [] if isinstance(d, dict))
+            log(f"  {method}: {name} ratio {ch['ratio']:.3f} ({ci}{'; ' + reason if reason else ''}) "
                 f"{'regression' if ch.get('regression') else 'improvement' if ch.get('improvement') else 'undecided'}")
         if ch is None:
             out[name] = "none"

@@ -43,7 +43,8 @@ def on_config(config: Any) -> Any:
     docs = Path(config["docs_dir"])
     named = _nav_pages(config["nav"])
     more = [{p.stem.replace("-", " ").capitalize(): p.relative_to(docs).as_posix()}
-            for p in sorted(docs.rglob("*.md")) if p.relative_to(docs).as_posix() not in named]
+            for p in sorted(docs.rglob("*.md")) if p.relative_to(docs).as_posix() not in named
+            and not p.name.endswith(".zh.md")]  # a translation is the same page in the other language
     if more:
         config["nav"].append({"More": more})
     return config
@@ -53,12 +54,28 @@ def on_files(files: Any, config: Any) -> Any:
     from mkdocs.structure.files import File
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("](docs/", "](")
-    files.append(File.generated(config, "index.md", content=readme))
+    files.append(File.generated(config, "index.md", content=readme.replace("](README.zh.md)", "](index.zh.md)")))
+    if (ROOT / "README.zh.md").exists():  # the landing page in Chinese (the i18n plugin pairs it with index.md)
+        zh = (ROOT / "README.zh.md").read_text(encoding="utf-8").replace("](docs/", "](")
+        files.append(File.generated(config, "index.zh.md", content=zh.replace("](README.md)", "](index.md)")))
     return files
 
 
+def page_lang(page: Any) -> str:
+    """``zh`` for a page of the Chinese site (``page.zh.md``, or a page the i18n plugin serves under ``zh/``),
+    else ``en``."""
+    src = str(getattr(page.file, "src_uri", "") or "")
+    url = str(getattr(page.file, "url", "") or "")
+    return "zh" if src.endswith(".zh.md") or url.startswith("zh/") else "en"
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
-    return MARKER.sub(lambda m: GENERATORS[m.group(1)](), markdown)
+    lang = page_lang(page)
+    if lang == "zh" and not str(page.file.src_uri).endswith(".zh.md"):
+        # a page not translated yet, shown on the Chinese site in English: it says so first
+        markdown = "!!! note \"本页尚未翻译\"\n    本页暂时只有英文版，下面是英文原文。\n\n" + markdown
+    return MARKER.sub(lambda m: GENERATORS[m.group(1)](lang) if m.group(1) == "findings"
+                      else GENERATORS[m.group(1)](), markdown)
 
 
 # ---- the generated reference ---------------------------------------------------------------------
@@ -88,28 +105,29 @@ def cli_reference() -> str:
     return "\n".join(out)
 
 
-def _part(code: str, part: str) -> str:
-    """A finding's part in English, or nothing where the catalogue has none."""
+def _part(code: str, part: str, lang: str = "en") -> str:
+    """A finding's part in ``lang``, or nothing where the catalogue has none."""
     from measurefirst.render.findings import FINDING_WORDS
     from measurefirst.render.words import text
 
     key = f"{code}.{part}"
-    return text(FINDING_WORDS, key, "en") if key in FINDING_WORDS else ""
+    return text(FINDING_WORDS, key, lang) if key in FINDING_WORDS else ""
 
 
-def findings_reference() -> str:
-    """The catalogue: code, severity, what produces it, threshold, and the words (en)."""
+def findings_reference(lang: str = "en") -> str:
+    """The catalogue: code, severity, what produces it, threshold, and the words in ``lang``."""
     from measurefirst.results.findings import CATALOGUE
 
-    out = ["| code | severity | from | threshold | title | why it matters | fix |",
-           "| --- | --- | --- | --- | --- | --- | --- |"]
+    head = ("| 代码 | 严重程度 | 来源 | 阈值 | 标题 | 为什么重要 | 修复方法 |" if lang == "zh"
+            else "| code | severity | from | threshold | title | why it matters | fix |")
+    out = [head, "| --- | --- | --- | --- | --- | --- | --- |"]
     for code, entry in CATALOGUE.items():
         if entry.threshold is not None:
             threshold = f"`{entry.threshold_name}` = {entry.threshold:g} ({entry.unit})"
         else:
             threshold = f"`{entry.threshold_name}`" if entry.threshold_name else ""
-        out.append(f"| `{code}` | {entry.severity} | {entry.source} | {threshold} | {_cell(_part(code, 'title'))} "
-                   f"| {_cell(_part(code, 'why'))} | {_cell(_part(code, 'fix'))} |")
+        out.append(f"| `{code}` | {entry.severity} | {entry.source} | {threshold} | {_cell(_part(code, 'title', lang))} "
+                   f"| {_cell(_part(code, 'why', lang))} | {_cell(_part(code, 'fix', lang))} |")
     return "\n".join(out)
 
 

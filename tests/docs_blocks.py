@@ -53,7 +53,32 @@ class Block:
 
 
 def pages() -> list[Path]:
-    return [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+    """The pages whose blocks run: the README and every English page under docs/ (a translation,
+    ``page.zh.md``, holds the same code as its English page, which :func:`translations` checks)."""
+    return [ROOT / "README.md"] + sorted(p for p in (ROOT / "docs").rglob("*.md") if not p.name.endswith(".zh.md"))
+
+
+def translations() -> list[tuple[Path, Path]]:
+    """Each Chinese page (``README.zh.md``, the site's landing page, and ``page.zh.md`` under docs/) with its
+    English page (``page.md``)."""
+    found = sorted([ROOT / "README.zh.md"] if (ROOT / "README.zh.md").exists() else []) + sorted(
+        (ROOT / "docs").rglob("*.zh.md"))
+    return [(p.with_name(p.name.removesuffix(".zh.md") + ".md"), p) for p in found]
+
+
+#: ``--lang xx`` in a command, and a comment after ``#``: what a translation may say in its own language
+_LANG_FLAG = re.compile(r"\s--lang[ =](en|zh)\b")
+_COMMENT = re.compile(r"(\s{2,}|^\s*)#.*$", re.M)  # a comment line, or one after two spaces or more
+
+
+def code_of(block: Block) -> tuple[str, str, str | None]:
+    """A block as a translation must keep it: its language and whether it runs (the norun reason, which
+    stays in English); for a block that runs, its code without comments and ``--lang`` flags (a block
+    that is only shown, such as a syntax summary, may be translated)."""
+    if block.lang not in RUN_PY + RUN_SHELL:
+        return block.lang, "", block.norun
+    body = _COMMENT.sub("", _LANG_FLAG.sub("", block.body))
+    return block.lang, "\n".join(line.rstrip() for line in body.strip().splitlines() if line.strip()), block.norun
 
 
 def blocks(path: Path) -> list[Block]:

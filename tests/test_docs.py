@@ -5,6 +5,7 @@ how each kind of block is run, and how a block that cannot run here is marked); 
 from __future__ import annotations
 
 import os
+import re
 
 import pytest
 
@@ -59,13 +60,35 @@ def test_every_block_is_accounted_for():
     assert counts["norun"] < counts["python"] + counts["shell"]  # most blocks run
 
 
+def test_every_translation_has_its_english_page_and_the_same_code():
+    """Issue 37: a page in Chinese (``page.zh.md``) is the English page's translation: the English page
+    exists, and every code block is the same (its comments and a ``--lang`` flag may speak Chinese), so
+    that the English page's blocks, which run, test the Chinese page's too."""
+    from docs_blocks import blocks, code_of, translations
+
+    pairs = translations()
+    assert len(pairs) >= 8  # the pages translated so far (tests/test_docs.py names them in the site test)
+    for en, zh in pairs:
+        assert en.is_file(), f"{zh.relative_to(ROOT)} has no English page {en.name}"
+        assert [code_of(b) for b in blocks(zh)] == [code_of(b) for b in blocks(en)], zh.relative_to(ROOT)
+        assert re.search(r"[\u4e00-\u9fff]", zh.read_text(encoding="utf-8")), f"{zh.name} holds no Chinese"
+
+
 def test_the_site_builds_strictly(tmp_path):
     pytest.importorskip("mkdocs", reason="the site needs mkdocs (pip install -r requirements-dev.txt)")
     pytest.importorskip("material", reason="the site needs mkdocs-material (pip install -r requirements-dev.txt)")
     site = build_site(tmp_path / "site")
     for page in ("index.html", "reference/cli/index.html", "reference/findings/index.html",
-                 "reference/results/index.html", "reference/api/index.html", "tutorial/zh/index.html"):
+                 "reference/results/index.html", "reference/api/index.html", "tutorial/index.html"):
         assert (site / page).is_file(), page
+        assert (site / "zh" / page).is_file(), f"zh/{page}"  # issue 37: every page on the Chinese site too
+    # a translated page in Chinese, with the switch to its English page; a page not translated yet says so
+    tutorial = (site / "zh/tutorial/index.html").read_text()
+    assert "讲座：一步一步" in tutorial and 'hreflang="en"' in tutorial and "本页尚未翻译" not in tutorial
+    assert "本页尚未翻译" in (site / "zh/how-to/pytest-gate/index.html").read_text()
+    assert "本页尚未翻译" not in (site / "how-to/pytest-gate/index.html").read_text()
+    findings_zh = (site / "zh/reference/findings/index.html").read_text()
+    assert "样本不稳定" in findings_zh and "修复方法" in findings_zh  # the generated catalogue in the page's language
     cli = (site / "reference/cli/index.html").read_text()
     assert "measurefirst collectives" in cli and "--fail-if-slower" in cli  # generated from the parser
     assert "precision_not_met" in (site / "reference/findings/index.html").read_text()

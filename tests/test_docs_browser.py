@@ -146,3 +146,26 @@ def test_the_search_finds_cold_cache(served, browser):
     assert titles, "the search found nothing for 'cold cache'"
     assert any("cold cache" in t.lower() for t in titles), titles[:5]
     assert page.console_errors() == []
+
+
+@pytest.mark.parametrize("page_path, zh_words, en_words", [
+    ("tutorial/", "讲座：一步一步", "The lecture, step by step"),
+    ("how-to/doctor/", "给一个函数做典型陷阱体检", "audit a function for the classic pitfalls"),
+    ("reference/findings/", "发现项", "Findings are data on the result"),
+])
+def test_the_language_switch_goes_between_the_english_and_the_chinese_page(served, browser, page_path, zh_words,
+                                                                            en_words):
+    """Issue 37: a page in English links to the same page in Chinese, and back, from the header's switch."""
+    page = browser.page()
+    page.goto(served + page_path)
+    assert en_words in page.js("document.querySelector('article').textContent")
+    to_zh = page.js("(document.querySelector('a[hreflang=\"zh\"]') || {}).href || ''")
+    assert to_zh.rstrip("/").endswith("zh/" + page_path.rstrip("/")), to_zh
+    page.goto(to_zh)  # followed by its href: a click's navigation would race the next read under load
+    assert zh_words in page.js("document.querySelector('article').textContent")
+    assert page.js("document.documentElement.lang") == "zh"
+    to_en = page.js("(document.querySelector('a[hreflang=\"en\"]') || {}).href || ''")
+    assert to_en.rstrip("/").endswith(page_path.rstrip("/")) and "/zh/" not in to_en, to_en
+    page.goto(to_en)
+    assert en_words in page.js("document.querySelector('article').textContent")
+    assert page.console_errors() == []

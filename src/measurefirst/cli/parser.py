@@ -151,7 +151,7 @@ _EXAMPLES = {
   measurefirst doctor mypkg.train:step
   measurefirst doctor -s "x = torch.randn(1000)" "x.sum().item()" --json --strict""",
     "demo": """examples:
-  measurefirst demo                      # all five parts, in the language of your locale
+  measurefirst demo                      # all six parts, in the language of your locale
   measurefirst demo pitfalls --lang zh
   measurefirst demo scaling --quick --json""",
     "step": """examples:
