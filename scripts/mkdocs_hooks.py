@@ -1,6 +1,7 @@
 """MkDocs hooks for the documentation site (named in mkdocs.yml; run by ``mkdocs build``).
 
-- README.md is the landing page: it goes in as ``index.md``, its ``docs/`` links made relative to the site.
+- README.md is the landing page: it goes in as ``index.md`` (README.zh.md as ``index.zh.md``, the Chinese
+  site's), its ``docs/`` links made relative to the site.
 - Every page under docs/ that the nav does not name is listed under "More", so a new page always builds
   into the site and can be found.
 - ``<!-- generated: NAME -->`` in a page is replaced by a table generated from the code at build time:
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import posixpath
 import re
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,7 @@ def _nav_pages(nav: Any) -> set[str]:
 
 def on_config(config: Any) -> Any:
     docs = Path(config["docs_dir"])
+    write_landing_pages(docs)
     named = _nav_pages(config["nav"])
     more = [{p.stem.replace("-", " ").capitalize(): p.relative_to(docs).as_posix()}
             for p in sorted(docs.rglob("*.md")) if p.relative_to(docs).as_posix() not in named
@@ -50,15 +53,19 @@ def on_config(config: Any) -> Any:
     return config
 
 
-def on_files(files: Any, config: Any) -> Any:
-    from mkdocs.structure.files import File
-
-    readme = (ROOT / "README.md").read_text(encoding="utf-8").replace("](docs/", "](")
-    files.append(File.generated(config, "index.md", content=readme.replace("](README.zh.md)", "](index.zh.md)")))
-    if (ROOT / "README.zh.md").exists():  # the landing page in Chinese (the i18n plugin pairs it with index.md)
-        zh = (ROOT / "README.zh.md").read_text(encoding="utf-8").replace("](docs/", "](")
-        files.append(File.generated(config, "index.zh.md", content=zh.replace("](README.md)", "](index.md)")))
-    return files
+def write_landing_pages(docs: Path) -> None:
+    """The landing page in each language, ``docs/index.md`` from README.md and ``docs/index.zh.md`` from
+    README.zh.md (their ``docs/`` links made relative to the site), written as files before MkDocs collects
+    the pages, so that the i18n plugin pairs them like any other page (both are ignored by git; a file is
+    rewritten only when its text changes, so ``mkdocs serve`` does not loop)."""
+    for source, target, other in (("README.md", "index.md", "index.zh.md"), ("README.zh.md", "index.zh.md", "index.md")):
+        if not (ROOT / source).exists():
+            continue
+        text = (ROOT / source).read_text(encoding="utf-8").replace("](docs/", "](")
+        text = text.replace("](README.md)", f"]({other})").replace("](README.zh.md)", f"]({other})")
+        path = docs / target
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            path.write_text(text, encoding="utf-8")
 
 
 def page_lang(page: Any) -> str:
@@ -69,13 +76,43 @@ def page_lang(page: Any) -> str:
     return "zh" if src.endswith(".zh.md") or url.startswith("zh/") else "en"
 
 
+ZH_LINK = re.compile(r"\]\((?P<target>[^()\s#]+)\.zh\.md(?P<anchor>#[^()\s]*)?\)")
+
+
+def zh_links(markdown: str, page: Any) -> str:
+    """On an English page, a link to a Chinese page (``index.zh.md``) as the URL of that page on the Chinese
+    site, relative to this page (the i18n plugin localizes links between pages of one language only)."""
+    src_dir = posixpath.dirname(str(page.file.src_uri))
+    here = posixpath.dirname(str(page.file.url).rstrip("/") + "/x") if page.file.url else ""
+
+    def url(m: "re.Match[str]") -> str:
+        target = posixpath.normpath(posixpath.join(src_dir, m.group("target")))
+        folder = "zh/" + (posixpath.dirname(target) if posixpath.basename(target) == "index" else target)
+        rel = posixpath.relpath(folder.rstrip("/") or ".", here or ".")
+        return f"]({rel}/{m.group('anchor') or ''})"
+
+    return ZH_LINK.sub(url, markdown)
+
+
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     lang = page_lang(page)
+    if lang == "en":
+        markdown = zh_links(markdown, page)
     if lang == "zh" and not str(page.file.src_uri).endswith(".zh.md"):
         # a page not translated yet, shown on the Chinese site in English: it says so first
         markdown = "!!! note \"本页尚未翻译\"\n    本页暂时只有英文版，下面是英文原文。\n\n" + markdown
     return MARKER.sub(lambda m: GENERATORS[m.group(1)](lang) if m.group(1) == "findings"
                       else GENERATORS[m.group(1)](), markdown)
+
+
+HEAD_ALTERNATE = re.compile(r'\s*<link rel="alternate" href="[^"]*" hreflang="[a-z-]+">')
+
+
+def on_post_page(output: str, page: Any, config: Any) -> str:
+    """The head's ``<link rel="alternate" hreflang>`` tags taken out: Material's script fetches
+    ``sitemap.xml`` beside each one, and with a link per page (the i18n plugin's) that is a 404 on every
+    page (``zh/tutorial/sitemap.xml``); the header's language switch links each page to its translation."""
+    return HEAD_ALTERNATE.sub("", output)
 
 
 # ---- the generated reference ---------------------------------------------------------------------

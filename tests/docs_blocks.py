@@ -52,17 +52,22 @@ class Block:
         return f"{self.page}:{self.line}"
 
 
+#: the site's landing pages, copies of README.md and README.zh.md that the site's build writes (git ignores them)
+GENERATED = (ROOT / "docs" / "index.md", ROOT / "docs" / "index.zh.md")
+
+
 def pages() -> list[Path]:
     """The pages whose blocks run: the README and every English page under docs/ (a translation,
     ``page.zh.md``, holds the same code as its English page, which :func:`translations` checks)."""
-    return [ROOT / "README.md"] + sorted(p for p in (ROOT / "docs").rglob("*.md") if not p.name.endswith(".zh.md"))
+    return [ROOT / "README.md"] + sorted(p for p in (ROOT / "docs").rglob("*.md") if not p.name.endswith(".zh.md")
+                                         and p not in GENERATED)
 
 
 def translations() -> list[tuple[Path, Path]]:
     """Each Chinese page (``README.zh.md``, the site's landing page, and ``page.zh.md`` under docs/) with its
     English page (``page.md``)."""
     found = sorted([ROOT / "README.zh.md"] if (ROOT / "README.zh.md").exists() else []) + sorted(
-        (ROOT / "docs").rglob("*.zh.md"))
+        p for p in (ROOT / "docs").rglob("*.zh.md") if p not in GENERATED)
     return [(p.with_name(p.name.removesuffix(".zh.md") + ".md"), p) for p in found]
 
 
