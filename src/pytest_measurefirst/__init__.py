@@ -89,7 +89,7 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
                      "git worktree, or the path of another checkout) and this tree, each in fresh worker "
                      "interpreters, their rounds interleaved so that the machine's load falls on both alike")
     g.addoption("--mf-against-pairs", type=int, default=None, metavar="N",
-                help="with --mf-against: worker pairs per benchmark (default 2; fresh interpreters can land in "
+                help="with --mf-against: worker pairs per benchmark (default 4; fresh interpreters can land in "
                      "different speed modes, and the pairs' spread widens the interval)")
     g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
                 help="fail a test that is slower than its baseline beyond both its CI and this threshold "

@@ -468,7 +468,7 @@ def _add_compare(sub: Any) -> None:
                         "temporary git worktree, or the path of another checkout) and in this tree, in fresh worker "
                         "interpreters, their rounds interleaved; with --fail-if-slower, exit 1 when this tree is slower")
     c.add_argument("--against-pairs", type=_at_least(1), default=None, metavar="N",
-                   help="with --against: worker pairs per target (default 3; fresh interpreters land in different "
+                   help="with --against: worker pairs per target (default 4; fresh interpreters land in different "
                         "speed modes, and the scatter between pairs is in the interval)")
     c.add_argument("--simulate", default=None, help=argparse.SUPPRESS)  # "call=..;call=.." per candidate
 

@@ -28,10 +28,15 @@ The rules:
   again (0.969, 0.944-0.996) in 1 of 5 runs of its suite. Measured here,
   quiet: three pairs of an unchanged 1-element add each gave an interval of ±0.1%, at 0.989, 0.957 and
   1.058: pairs that point opposite ways are the spread between processes, which this interval holds. A
-  pair whose own halves disagreed (``drift``) enters with its widened interval; a pair with no interval
-  (too few rounds) is left out, and with fewer than two pairs left (of two or more) the comparison is
-  *undecided*. The next pair's workers start while a pair measures (their start-up load falls on
-  both sides of the interleaved rounds alike), so a pair's start-up is mostly hidden.
+  pair whose own halves disagreed (``drift``) enters with its widened interval; a pair with an estimate
+  but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
+  largest standard error of the others; with fewer than two estimates (of two or more pairs) the
+  comparison is *undecided*. Every pair's workers start at once, before any pair measures
+  (:func:`worker_pairs`). Each worker is a fresh interpreter, though its start-up (importing torch) is
+  most of the gate's fixed cost: children forked from one warm interpreter would be cheap, but they keep
+  its mode (measured here: five children of one interpreter timed a 1-element add within 0.2-0.5% of
+  each other while the interpreters' own means spread over 1%, and ten fresh interpreters 1.6%), so the
+  pairs would no longer be independent draws and the interval would be too narrow.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
   threshold, the rule of :func:`measurefirst.tools.regression.change`; an interval that holds both 1
   and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
@@ -71,10 +76,11 @@ from .compare import compare_samplers
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Comparison
 
-#: Worker pairs per comparison by default (see the module docstring): three, so that the scatter
-#: between pairs is measured with two degrees of freedom (plus the floor's), and two pairs that land in
-#: the same modes by chance do not decide alone.
-DEFAULT_PAIRS = 3
+#: Worker pairs per comparison by default (see the module docstring): four, so that the scatter between
+#: pairs is measured with three degrees of freedom (t = 3.18; three pairs' t(2) = 4.30 left a 20% slowdown
+#: undecided in 5 of 10 runs under drifting load, on simulated pairs four catch it 999 in 1000 where three
+#: catch 904), and two pairs that land in the same modes by chance do not decide alone.
+DEFAULT_PAIRS = 4
 #: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
 CONNECT_TIMEOUT_S = 300.0
 #: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
@@ -123,16 +129,21 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
             floor_dof: int = 0) -> Verdict:
     """One verdict from the same comparison in several worker pairs (see the module docstring)."""
     rounds = sum(v.rounds for v in verdicts)
-    usable = [v for v in verdicts if v.ratio_ci is not None and v.ratio > 0 and math.isfinite(v.ratio)]
-    finite = [v.ratio for v in verdicts if v.ratio > 0 and math.isfinite(v.ratio)]
-    ratio = math.exp(sum(math.log(r) for r in finite) / len(finite)) if finite else math.nan
+    rated = [v for v in verdicts if v.ratio > 0 and math.isfinite(v.ratio)]
+    ratio = math.exp(sum(math.log(v.ratio) for v in rated) / len(rated)) if rated else math.nan
     missing = next((v for v in verdicts if v.ratio_ci is None), None)
-    if len(usable) < min(2, len(verdicts)):
+    if len(rated) < min(2, len(verdicts)) or (len(verdicts) == 1 and verdicts[0].ratio_ci is None):
         reason = missing.reason if missing is not None and missing.reason else "too_few_rounds"
         return Verdict(label, baseline, ratio, None, "undecided", None, rounds, reason)
-    cis = [v.ratio_ci for v in usable if v.ratio_ci is not None]
-    mean, half = between_pairs([math.log(v.ratio) for v in usable],
-                               [(math.log(hi) - math.log(lo)) / 2.0 / stats.Z95 for lo, hi in cis], floor, floor_dof)
+    # a pair too short for an interval of its own (too few batches of rounds: under a drifting load) still
+    # has its estimate; it enters with the largest standard error of the others (none: the scatter between
+    # the pairs, which holds each pair's own noise, carries it), instead of leaving the others too few
+    known = [(math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0 / stats.Z95 for v in rated
+             if v.ratio_ci is not None]
+    widest = max(known) if known else 0.0
+    ses = [(math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0 / stats.Z95 if v.ratio_ci is not None
+           else widest for v in rated]
+    mean, half = between_pairs([math.log(v.ratio) for v in rated], ses, floor, floor_dof)
     ratio = math.exp(mean)
     lo, hi = math.exp(mean - half), math.exp(mean + half)
     if not (lo > 0 and math.isfinite(hi)):
