@@ -54,7 +54,7 @@ def test_kind_satisfies_the_protocol_and_round_trips_exactly(every, kind):
 
 
 #: What :class:`ResultBase` writes once for every kind.
-SHELL = ("to_json", "from_json", "save", "__str__", "_repr_html_")
+SHELL = ("to_json", "from_json", "save", "__str__", "_repr_html_", "_repr_markdown_")
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
@@ -66,6 +66,14 @@ def test_every_kind_is_built_on_the_one_shell(every, kind, tmp_path):
     assert path.read_text() == r.to_json() + "\n"
     assert cls.from_json(path.read_bytes()).to_json() == r.to_json() == measurefirst.load(path).to_json()
     assert r._repr_html_().startswith('<div class="mf-report mf-fragment"')
+    # issue 37: Markdown where it serves (the CI summary's tables), nothing for the others (IPython skips None)
+    md = r._repr_markdown_()
+    if kind in ("pytest_run", "regression"):
+        from measurefirst.render.markdown import markdown
+
+        assert md == markdown([r]) and md.startswith("### ") and "---" in md.splitlines()[3]
+    else:
+        assert md is None
     with pytest.raises(ValueError, match=f'^not a measurefirst {kind} \\(missing "kind": "{kind}"\\)$'):
         cls.from_json('{"kind": "other"}')
 

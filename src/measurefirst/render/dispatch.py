@@ -21,6 +21,17 @@ def text(result: Any, kind: str | None = None, *args: Any) -> str:
     return "\n".join(shown) if lines else str(shown)
 
 
+#: the kinds whose Markdown (``render.markdown``: the tables of a CI summary) a notebook may show
+MARKDOWN_KINDS = ("pytest_run", "regression")
+
+
+def markdown(result: Any) -> str | None:
+    """The result as Markdown (``_repr_markdown_``) for the kinds of :data:`MARKDOWN_KINDS`, else ``None``."""
+    if getattr(result, "kind", None) not in MARKDOWN_KINDS:
+        return None
+    return str(import_module(".markdown", __package__).markdown([result]))
+
+
 def html(result: Any) -> str:
     """The result as an HTML fragment for a notebook (see :func:`measurefirst.render.report.fragment`)."""
     fragment = import_module(".report", __package__).fragment  # by name, as TEXT: no renderer before one is shown

@@ -69,3 +69,10 @@ class ResultBase(ABC):
         from ..render.dispatch import html
 
         return html(self)
+
+    def _repr_markdown_(self) -> str | None:
+        """Markdown where it serves (a pytest run, a regression check: the tables of a CI summary, which a
+        Markdown cell or a rendered notebook without scripts shows); ``None`` (no Markdown) for the others."""
+        from ..render.dispatch import markdown
+
+        return markdown(self)
