@@ -233,8 +233,22 @@ ROLE = re.compile(r":(?:class|func|meth|attr|mod|data|exc|obj|const):<code>(~?)(
 
 
 def on_page_content(html: str, page: Any, config: Any, files: Any) -> str:
-    """Docstrings' Sphinx roles read as code, not as ``:class:`` before it."""
-    return ROLE.sub(lambda m: f"<code>{m.group(2).rsplit('.', 1)[-1] if m.group(1) else m.group(2)}</code>", html)
+    """Docstrings' Sphinx roles read as code, not as ``:class:`` before it; on the API reference, a role
+    that names something the package exports (``:class:`~measurefirst.results.kinds.Measurement` ``,
+    ``:meth:`Store.save` ``) is a link to that name's entry on the page."""
+    import measurefirst
+
+    on_api = str(page.file.src_uri).removesuffix(".zh.md").removesuffix(".md") == "reference/api"
+
+    def shown(m: "re.Match[str]") -> str:
+        target = m.group(2)
+        code = f"<code>{target.rsplit('.', 1)[-1] if m.group(1) else target}</code>"
+        exported = next((part for part in target.split(".") if part in measurefirst._EXPORTS), None)
+        if not on_api or exported is None:
+            return code
+        return f'<a href="#measurefirst{exported.lower()}">{code}</a>'
+
+    return ROLE.sub(shown, html)
 
 
 GENERATORS = {"cli": cli_reference, "findings": findings_reference, "kinds": kinds_reference, "api": api_reference}

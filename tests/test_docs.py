@@ -99,6 +99,9 @@ def test_the_site_builds_strictly(tmp_path):
     assert "measurefirst.benchmark</code>" in api and ":class:" not in api and ":func:" not in api
     assert api.index("Clocks and simulators") < api.index("measurefirst.SimGPU")  # internals last
     assert "<strong>Parameters:</strong>" in api or "Parameters:" in api  # Args: read as parameters
+    # a docstring's reference to an exported name is a link to its entry (issue 37: cross-references as links)
+    links = re.findall(r'<a href="#(measurefirst\w+)"><code>', api)
+    assert len(links) >= 10 and all(f'id="{anchor}"' in api for anchor in links), links
 
 
 def test_the_api_reference_shows_every_export_once_under_a_task():
