@@ -71,6 +71,14 @@ def _re(logs, ses, floor):
     return mean, stats.t975(k - 1) * math.sqrt(max(1 / sum(w), hk))
 
 
+def _expected_ci(pairs, floor):
+    """The interval :func:`_re` gives for pairs that each have their own interval."""
+    logs = [math.log(p.ratio) for p in pairs]
+    ses = [(math.log(p.ratio_ci[1]) - math.log(p.ratio_ci[0])) / 2 / stats.Z95 for p in pairs]
+    mean, half = _re(logs, ses, floor)
+    return math.exp(mean - half), math.exp(mean + half)
+
+
 def test_combine_is_a_random_effects_mean_over_the_pairs():
     pairs = [v(1.10, 1.08, 1.12, "slower"), v(1.20, 1.15, 1.25, "slower"), v(1.12, 1.10, 1.14, "slower")]
     c = combine(pairs, "t", "base", floor=0.005, floor_dof=2)
@@ -103,10 +111,7 @@ def test_three_pairs_agreeing_by_chance_do_not_borrow_the_floors_weight():
     # freedom gave t(4): 0.969 (0.944-0.996), "faster". The pairs' own t(2) holds 1.
     pairs = [v(0.988, 0.986, 0.990, "faster"), v(0.964, 0.962, 0.966, "faster"), v(0.956, 0.954, 0.958, "faster")]
     c = combine(pairs, "t", "base", floor=0.0108, floor_dof=2)
-    logs = [math.log(p.ratio) for p in pairs]
-    ses = [(math.log(p.ratio_ci[1]) - math.log(p.ratio_ci[0])) / 2 / stats.Z95 for p in pairs]
-    mean, half = _re(logs, ses, 0.0108)
-    assert c.ratio_ci == pytest.approx((math.exp(mean - half), math.exp(mean + half)))
+    assert c.ratio_ci == pytest.approx(_expected_ci(pairs, 0.0108))
     assert c.verdict == "no difference" and c.ratio_ci[0] < 0.93 and c.ratio_ci[1] > 1.0
 
 
@@ -116,10 +121,7 @@ def test_a_pair_disturbed_in_its_own_halves_counts_less_instead_of_widening_the_
     # pair widen the whole to 0.967-1.130 (undecided); weighed by 1 / (se^2 + tau^2), it counts less
     pairs = [v(1.052, 0.90, 1.23, "no difference"), v(1.039, 1.030, 1.048, "slower"), v(1.033, 1.025, 1.041, "slower")]
     c = combine(pairs, "t", "base", floor=0.0005, floor_dof=2)
-    logs = [math.log(p.ratio) for p in pairs]
-    ses = [(math.log(p.ratio_ci[1]) - math.log(p.ratio_ci[0])) / 2 / stats.Z95 for p in pairs]
-    mean, half = _re(logs, ses, 0.0005)
-    assert c.ratio_ci == pytest.approx((math.exp(mean - half), math.exp(mean + half)))
+    assert c.ratio_ci == pytest.approx(_expected_ci(pairs, 0.0005))
     assert c.verdict == "slower" and 1.0 < c.ratio_ci[0] and c.ratio_ci[1] < 1.07
 
 
