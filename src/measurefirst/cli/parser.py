@@ -311,13 +311,17 @@ def _anchored(args: argparse.Namespace) -> argparse.Namespace:
     relative one landed (``-o rel.json`` was written to ``/``)."""
     for name in ("output", "store"):
         value = getattr(args, name, None)
-        if isinstance(value, Path) and not value.is_absolute():
+        if isinstance(value, Path) and not value.is_absolute() and str(value) != "-":  # "-": standard output
             setattr(args, name, Path(os.path.abspath(value)))
     if hasattr(args, "store") and args.store is None:
-        from ..results.store import default_path
+        from ..results.store import StoreError, default_path
 
-        default = default_path()
-        args.store = Path(os.path.abspath(default)) if isinstance(default, Path) else default
+        try:
+            default = default_path()
+        except StoreError:  # MEASUREFIRST_STORE holds no store: said where a store is opened, as before
+            return args
+        if isinstance(default, Path):
+            args.store = Path(os.path.abspath(default))
     return args
 
 def build_parser(version: str) -> argparse.ArgumentParser:

@@ -47,7 +47,7 @@ def add_parser(sub: Any, make: Any, common: Any, seconds: Any) -> argparse.Argum
                    help="seconds at most: the ops and sizes left when it is spent are not measured (default: "
                         "no limit)")
     c.add_argument("--nproc", type=int, default=None, help="outside torchrun: spawn N local ranks (gloo)")
-    c.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_SECONDS,
+    c.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS,
                    help=f"seconds any collective may wait before the group stops (default {DEFAULT_TIMEOUT_SECONDS:g})")
     common(c, device=False, output=True, save="NAME", lang=True)
     return c
