@@ -78,8 +78,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Worker pairs per comparison by default (see the module docstring): four, so that the scatter between
 #: pairs is measured with three degrees of freedom (t = 3.18; three pairs' t(2) = 4.30 left a 20% slowdown
-#: undecided in 5 of 10 runs under drifting load, on simulated pairs four catch it 999 in 1000 where three
-#: catch 904), and two pairs that land in the same modes by chance do not decide alone.
+#: undecided in 5 of 10 runs under drifting load; on seeded simulated pairs, ``benchmarks/pairs_sim.py``,
+#: four catch it 999 in 1000 where three catch 898), and two pairs that land in the same modes by chance do
+#: not decide alone.
 DEFAULT_PAIRS = 4
 #: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
 CONNECT_TIMEOUT_S = 300.0
