@@ -139,11 +139,10 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
     # a pair too short for an interval of its own (too few batches of rounds: under a drifting load) still
     # has its estimate; it enters with the largest standard error of the others (none: the scatter between
     # the pairs, which holds each pair's own noise, carries it), instead of leaving the others too few
-    known = [(math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0 / stats.Z95 for v in rated
-             if v.ratio_ci is not None]
-    widest = max(known) if known else 0.0
-    ses = [(math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0 / stats.Z95 if v.ratio_ci is not None
-           else widest for v in rated]
+    own = [(math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0 / stats.Z95 if v.ratio_ci is not None
+           else None for v in rated]
+    widest = max((se for se in own if se is not None), default=0.0)
+    ses = [widest if se is None else se for se in own]
     mean, half = between_pairs([math.log(v.ratio) for v in rated], ses, floor, floor_dof)
     ratio = math.exp(mean)
     lo, hi = math.exp(mean - half), math.exp(mean + half)

@@ -372,20 +372,16 @@ def doctor(fn: Callable[[], object], *, device: DeviceLike = "auto", label: str 
             cause = exc.__cause__ if isinstance(exc, ProfileError) and exc.__cause__ is not None else exc
             d.error = f"{type(cause).__name__}: {cause} at {_where(cause)} (during {name})"
             break
-    if stopped is not None:
-        for name in CHECKS:
-            if name not in d.checks and name not in d.skipped:
-                d.skipped[name] = SKIP_INTERRUPTED
-        partial = Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), None,
-                            _jsonable(d.evidence), environment(d.dev), d.m)
-        raise Interrupted(partial) from stopped
-    if d.error is not None:
+    if stopped is None and d.error is not None:
         d.add(found("function_failed", error=d.error))
-        for name in CHECKS:
-            if name not in d.checks and name not in d.skipped:
-                d.skipped[name] = SKIP_FUNCTION_FAILED
-    return Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
-                     _jsonable(d.evidence), environment(d.dev), d.m)
+    if stopped is not None or d.error is not None:  # the checks that did not run, and why
+        why = SKIP_INTERRUPTED if stopped is not None else SKIP_FUNCTION_FAILED
+        d.skipped.update({name: why for name in CHECKS if name not in d.checks and name not in d.skipped})
+    diagnosis = Diagnosis(label, str(d.dev), tuple(d.findings), tuple(d.checks), dict(d.skipped), d.error,
+                          _jsonable(d.evidence), environment(d.dev), d.m)
+    if stopped is not None:
+        raise Interrupted(diagnosis) from stopped
+    return diagnosis
 
 
 def _interrupt_within(exc: BaseException) -> KeyboardInterrupt | None:
