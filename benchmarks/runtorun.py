@@ -193,6 +193,14 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list
         subprocess.run([sys.executable, "-m", "measurefirst", "selfcheck", "--noise", "--threads", "1"], check=True,
                        stdout=subprocess.DEVNULL)
         log(f"one-time calibration: measurefirst selfcheck --noise --threads 1 ({time.perf_counter() - t0:.0f} s)")
+        from measurefirst.measure.noise import read_profile
+
+        measured = read_profile(threads=1)[0]
+        if measured is not None:
+            for e in measured.entries:
+                log(f"  profile: {e.kind} {e.seconds * 1e6:.3g} us: fresh-process spread {pct(e.cv)}, in-process "
+                    f"{'-' if e.within_cv is None else pct(e.within_cv)}, inflation at that length "
+                    f"{measured.inflation(e.seconds):.2f}")
     log(f"torch {torch.__version__}, 1 thread, {os.cpu_count()} cores; {runs} estimates per tool and workload, "
         "each in a new interpreter, tools interleaved estimate by estimate"
         + ("" if repeats is None else f"; measurefirst with repeats={repeats}"))
@@ -227,6 +235,12 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list
         log(f"{FRESH_NAMES[key]}:")
         table(log, ["tool", "median estimate", "CV of estimates", "interval covers median", "median half-width",
                     "half-width / (1.96 CV)", "precision / spread (source)", "s/estimate"], rows)
+        for tool, rs in results.items():  # each estimate over the median, in run order; * where its interval missed
+            est = [float(r["estimate"]) for r in rs]  # type: ignore[arg-type]
+            consensus = statistics.median(est)
+            marks = ["" if r.get("ci") is None or float(r["ci"][0]) <= consensus <= float(r["ci"][1])  # type: ignore[index]
+                     else "*" for r in rs]
+            log(f"  {tool}: estimate / median: " + " ".join(f"{x / consensus:.4f}{m}" for x, m in zip(est, marks)))
 
 
 def main(argv: list[str] | None = None) -> None:

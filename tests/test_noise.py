@@ -11,17 +11,21 @@ import pytest
 
 from measurefirst import benchmark
 from measurefirst.measure.noise import (
+    MAX_PROFILE_DOF,
     NoiseProfile,
     ProfileEntry,
     apply_profile,
     entry_from,
+    floor_dof,
     load_profile,
     lookup,
     measure_profile,
     profile_key,
     profile_path,
     read_profile,
+    robust_log_sd,
     save_profile,
+    second_largest_z,
 )
 from measurefirst.results.kinds import RunToRun, spread_factor
 from measurefirst.measure.simulate import SimSpec, SimWorld
@@ -116,6 +120,51 @@ def test_inflation_is_the_median_ratio_of_the_kinds_of_work_clamped():
     assert profile(entries=()).inflation() == 1.0
 
 
+def test_the_inflation_follows_the_calls_duration_between_the_kinds():
+    """Issue 35: a microsecond call takes the dispatch entry's ratio, a call of a few hundred µs the
+    compute entry's, milliseconds the memory entry's; between two, log-log interpolation; outside, the
+    nearest; no duration: the median (the profile's one figure)."""
+    p = profile()  # dispatch 1 µs 1.226, compute 190 µs 1.618, memory 800 µs 2.0
+    d, c, mem = 0.19 / 0.155, 0.0736 / 0.0455, 0.10 / 0.05
+    assert p.inflation(1e-6) == pytest.approx(d) and p.inflation(0.5e-6) == pytest.approx(d)
+    assert p.inflation(190e-6) == pytest.approx(c)
+    assert p.inflation(800e-6) == pytest.approx(mem) and p.inflation(1.0) == pytest.approx(mem)
+    w = math.log(20e-6 / 1e-6) / math.log(190e-6 / 1e-6)
+    assert p.inflation(20e-6) == pytest.approx(math.exp(math.log(d) + w * (math.log(c) - math.log(d))))
+    assert p.inflation() == pytest.approx(c) and p.inflation(math.nan) == pytest.approx(c)
+    # each ratio clamped before it is interpolated: a 5x dispatch ratio reads 3 at 1 µs
+    wide = profile(entries=(ProfileEntry("dispatch", 1e-6, 0.5, 0.1, 6), ProfileEntry("compute", 1e-4, 0.01, 0.01, 6)))
+    assert wide.inflation(1e-6) == 3.0 and wide.inflation(1e-4) == 1.0 and 1.0 < wide.inflation(1e-5) < 3.0
+
+
+def test_a_mode_two_processes_of_ten_draw_widens_the_spread_one_disturbed_process_does_not():
+    """Issue 35: the spread is judged by its tail: eight processes agree within 0.01%, two land 1% slower
+    (a speed mode); the median absolute deviation saw 0.01% and intervals built on it missed the mode."""
+    quiet = [20e-6 * (1 + d) for d in (0.0, 1e-4, -1e-4, 5e-5, -5e-5, 2e-5, -2e-5, 0.0)]
+    e = entry_from("python", quiet + [20.2e-6, 20.2e-6], [1e-4] * 10)
+    assert e.cv == pytest.approx(math.expm1(math.log(1.01) / second_largest_z(10)), rel=0.02)
+    assert e.cv > 5 * math.expm1(robust_log_sd([math.log(x) for x in quiet + [20.2e-6, 20.2e-6]]))
+    one = entry_from("python", quiet + [20e-6, 2e-3], [1e-4] * 10)  # one process 100x slower: ignored
+    assert one.cv < 2e-4
+    # the second-largest of n |Z| lands below q half the time (the equation it solves)
+    for n in (5, 6, 10, 20):
+        q = second_largest_z(n)
+        f = math.erf(q / math.sqrt(2))
+        assert f ** n + n * f ** (n - 1) * (1 - f) == pytest.approx(0.5, abs=1e-9)
+    assert second_largest_z(10) == pytest.approx(1.40, abs=0.01)
+    # fewer than TAIL_FROM processes: the robust figure alone
+    assert entry_from("python", quiet[:3] + [20.2e-6], [1e-4] * 4).cv == pytest.approx(
+        math.expm1(robust_log_sd([math.log(x) for x in quiet[:3] + [20.2e-6]])))
+
+
+def test_more_processes_widen_what_a_profile_sees_never_the_factor():
+    """A ten-process profile lends the factor the degrees of freedom of six (MAX_PROFILE_DOF), the prior
+    its two; no floor, none."""
+    assert floor_dof(profile(processes=10), 0.01, "profile") == MAX_PROFILE_DOF == 5
+    assert floor_dof(profile(processes=3), 0.01, "profile") == 2
+    assert floor_dof(profile(processes=10), 0.01, "prior") == 2 and floor_dof(profile(), 0.0, "profile") == 0
+
+
 def test_an_entry_from_per_process_medians():
     e = entry_from("compute", [1e-4, 1.1e-4, 0.9e-4, math.nan], [0.01, 0.03, None, 0.02])
     logs = [math.log(x) for x in (1e-4, 1.1e-4, 0.9e-4)]
@@ -132,7 +181,10 @@ def test_one_disturbed_process_does_not_set_the_spread():
     e = entry_from("compute", quiet + [1e-2], [0.01] * 6)  # one process 100x slower
     assert e.cv < 0.02
     ties = entry_from("python", [2e-5, 2e-5, 2e-5, 2e-5, 2.002e-5, 3e-5], [0.001] * 6)
-    assert ties.cv == pytest.approx(math.expm1(statistics.stdev([math.log(2e-5)] * 4 + [math.log(2.002e-5)])))
+    base = statistics.stdev([math.log(2e-5)] * 4 + [math.log(2.002e-5)])  # the 1.5x process left out
+    assert robust_log_sd([math.log(x) for x in (2e-5, 2e-5, 2e-5, 2e-5, 2.002e-5, 3e-5)]) == pytest.approx(base)
+    # ...and the tail: the second-farthest process (0.1%) sets it (issue 35), the farthest (1.5x) does not
+    assert ties.cv == pytest.approx(math.expm1(math.log(1.001) / second_largest_z(6)))
 
 
 # ---- the file ------------------------------------------------------------------------------------------------------
@@ -202,11 +254,11 @@ def test_benchmark_applies_an_injected_profile_exactly():
     assert rr.source == "repeats" and rr.n == plain.run_to_run.n and plain.run_to_run.prior_dof == 0
     # the profile's floor lends its processes' degrees of freedom to the factor (never its scale)
     assert rr.prior_dof == p.processes - 1 and rr.factor == spread_factor(rr.n, p.processes - 1) < plain.run_to_run.factor
-    assert rr.cv == pytest.approx(plain.run_to_run.cv * p.inflation())
+    assert rr.cv == pytest.approx(plain.run_to_run.cv * p.inflation(m.median))
     assert rr.floor == pytest.approx(p.floor(m.median)) and rr.floor_source == "profile"
     assert rr.floor == pytest.approx(0.005, rel=0.02)  # a 20 µs call: the 20 µs busy-wait's spread
     assert rr.spread == max(rr.cv, rr.floor)
-    assert m.options["run_to_run_inflation"] == pytest.approx(p.inflation())
+    assert m.options["run_to_run_inflation"] == pytest.approx(p.inflation(m.median))
     assert m.options["noise_profile"] == p.key
     lo, hi = m.ci
     plo, phi = m.precision_ci

@@ -417,8 +417,7 @@ def test_mps_timer_resolution_is_tens_of_microseconds():
     assert MPS_EVENT_RESOLUTION_NS >= 10_000
 
 
-@pytest.mark.slow
-def test_every_flaw_test_fails_without_its_fix():
+def test_every_flaw_test_fails_without_its_fix():  # simulated GPU: in the parallel phase (its speed decides nothing)
     import subprocess
     import sys
     from pathlib import Path

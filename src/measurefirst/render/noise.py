@@ -51,7 +51,8 @@ def noise_table(p: "NoiseProfile", lang: str = "en") -> "Table":
 
 def noise_lines(p: "NoiseProfile", path: str | None, lang: str = "en") -> list[str]:
     """How benchmark() uses the profile, and where it was saved."""
-    lines = [word("noise.uses", lang, inflation=f"{p.inflation():.2f}", f2=_pct(p.floor(2e-6)),
+    lines = [word("noise.uses", lang, i2=f"{p.inflation(2e-6):.2f}", i300=f"{p.inflation(300e-6):.2f}",
+                  i2m=f"{p.inflation(2e-3):.2f}", f2=_pct(p.floor(2e-6)),
                   f20=_pct(p.floor(20e-6)), f2m=_pct(p.floor(2e-3)))]
     if path is not None:
         lines.append(plain(word("noise.saved", lang, path=path)))

@@ -1109,11 +1109,12 @@ WORDS: Words = {
     "noise.kind.dispatch": ("torch.add, 1 element", "torch.add，1 个元素"),
     "noise.kind.compute": ("matmul 256x256", "矩阵乘 256x256"),
     "noise.kind.memory": ("copy of 32 MiB", "复制 32 MiB"),
-    "noise.uses": ("benchmark() on this machine now widens its repetitions' spread {inflation}x and takes at least "
-                   "the busy-wait's fresh-process spread for a call that long ({f2} at 2 µs, {f20} at 20 µs, "
-                   "{f2m} at 2 ms)",
-                   "此后本机上的 benchmark() 会把重复之间的波动放大 {inflation} 倍，并至少取同样时长忙等的跨进程波动"
-                   "（2 µs 时 {f2}，20 µs 时 {f20}，2 ms 时 {f2m}）"),
+    "noise.uses": ("benchmark() on this machine now widens its repetitions' spread by the kind of work a call that "
+                   "long is ({i2}x at 2 µs, {i300}x at 300 µs, {i2m}x at 2 ms) and takes at least the busy-wait's "
+                   "fresh-process spread for a call that long ({f2} at 2 µs, {f20} at 20 µs, {f2m} at 2 ms)",
+                   "此后本机上的 benchmark() 会按同样时长调用的工作类型放大重复之间的波动（2 µs 时 {i2} 倍，300 µs 时 "
+                   "{i300} 倍，2 ms 时 {i2m} 倍），并至少取同样时长忙等的跨进程波动（2 µs 时 {f2}，20 µs 时 {f20}，"
+                   "2 ms 时 {f2m}）"),
     "noise.saved": ("saved to {path}", "已保存到 {path}"),
     "noise.progress": ("noise profile: fresh process {i} of {n}", "噪声画像：第 {i}/{n} 个全新进程"),
     "progress.tool.demo": ("lecture", "讲座"),

@@ -52,6 +52,26 @@ class ProfileEntry:
                 "processes": self.processes}
 
 
+def log_log(points: list[tuple[float, float]], seconds: float) -> float:
+    """The value at ``seconds`` of ``(seconds, value)`` points, interpolated linearly in log-duration and
+    log-value between the two around it (linearly in the value where one is 0: its log is not defined;
+    the larger of two at the same duration), clamped to the first and last outside their range."""
+    points = sorted(points)
+    if seconds <= points[0][0]:
+        return points[0][1]
+    if seconds >= points[-1][0]:
+        return points[-1][1]
+    for (t0, c0), (t1, c1) in zip(points, points[1:]):
+        if t0 <= seconds <= t1:
+            if t1 == t0:
+                return max(c0, c1)
+            w = (math.log(seconds) - math.log(t0)) / (math.log(t1) - math.log(t0))
+            if c0 > 0 and c1 > 0:
+                return math.exp(math.log(c0) + w * (math.log(c1) - math.log(c0)))
+            return c0 + w * (c1 - c0)
+    return points[-1][1]  # pragma: no cover - the loop covers every duration in range
+
+
 @dataclass(frozen=True)
 class NoiseProfile:
     """The machine's noise profile (see :mod:`measurefirst.measure.noise`). ``key`` names the machine, device kind
@@ -77,44 +97,44 @@ class NoiseProfile:
         between them. Clamped, not extrapolated: beyond the measured durations nothing says which
         regime goes on. The busy-wait is the quietest work: any call that long spreads at least as
         much between processes, whatever else it does."""
-        points = sorted((e.seconds, e.cv) for e in self.entries if e.kind == "python" and e.seconds > 0)
+        points = [(e.seconds, e.cv) for e in self.entries if e.kind == "python" and e.seconds > 0]
         if not points or not math.isfinite(seconds) or not seconds > 0:
             return 0.0
-        if seconds <= points[0][0]:
-            return points[0][1]
-        if seconds >= points[-1][0]:
-            return points[-1][1]
-        for (t0, c0), (t1, c1) in zip(points, points[1:]):
-            if t0 <= seconds <= t1:
-                if t1 == t0:
-                    return max(c0, c1)
-                w = (math.log(seconds) - math.log(t0)) / (math.log(t1) - math.log(t0))
-                if c0 > 0 and c1 > 0:
-                    return math.exp(math.log(c0) + w * (math.log(c1) - math.log(c0)))
-                return c0 + w * (c1 - c0)  # a spread of exactly 0: linear (the log of 0 is not defined)
-        return points[-1][1]  # pragma: no cover - the loop covers every duration in range
+        return log_log(points, seconds)
 
-    def inflation(self) -> float:
+    def inflation(self, seconds: float | None = None) -> float:
         """How much more fresh processes spread than repetitions inside one, for work whose own spread
-        the floor does not already cover: the median, over the entries of the kinds of work other than
-        the busy-wait, of the ratio each needs (``cv / within_cv`` where ``cv`` is above
-        ``floor(seconds)``; 1 where the floor already covers its fresh-process spread), clamped to
-        :data:`INFLATION_RANGE`; 1 without such entries.
+        the floor does not already cover, for a call ``seconds`` long: the ratio each entry of the kinds
+        of work other than the busy-wait needs (``cv / within_cv`` where ``cv`` is above
+        ``floor(seconds)``; 1 where the floor already covers its fresh-process spread), interpolated in
+        log-duration between the entries and clamped to the first and last outside their range, then
+        clamped to :data:`INFLATION_RANGE`; 1 without such entries. ``seconds`` None: the median of the
+        ratios (one figure for a profile as a whole, as the profile's table shows it).
 
-        Not the plain median of ``cv / within_cv`` over every entry: the busy-wait's in-process spread
-        is tiny (0.02% at 20 µs here) and its fresh-process spread is the additive floor, so its ratio is
-        large (4x and more) and says nothing about how spreads *scale*; the floor already carries it.
-        Scaling a torch.add's 15% by the busy-wait's 4x would give an interval four times too wide."""
+        By duration, because on a CPU a call's length says what kind of work it is: a call of a
+        microsecond or two is torch's dispatch (the 1-element add's entry), a few hundred microseconds a
+        kernel's compute, milliseconds a sweep through memory; the three kinds draw very different
+        states in a fresh process (measured here: the add spread 4.6x wider between processes than
+        within one, the matmul not at all beyond the floor). One median for all (the rule before)
+        gave the add a factor of 1.3 and its interval covered 8 runs of 10. Between two kinds the
+        ratio is interpolated, as the floor is.
+
+        Not the plain ratio of every entry: the busy-wait's in-process spread is tiny (0.02% at 20 µs
+        here) and its fresh-process spread is the additive floor, so its ratio is large (4x and more) and
+        says nothing about how spreads *scale*; the floor already carries it. Scaling a torch.add's 15%
+        by the busy-wait's 4x would give an interval four times too wide."""
         lo, hi = INFLATION_RANGE
-        needed: list[float] = []
+        needed: list[tuple[float, float]] = []
         for e in self.entries:
             r = e.ratio
             if e.kind == "python" or r is None or not math.isfinite(r):
                 continue
-            needed.append(r if e.cv > self.floor(e.seconds) else 1.0)
+            needed.append((e.seconds, min(max(r if e.cv > self.floor(e.seconds) else 1.0, lo), hi)))
         if not needed:
             return lo
-        return min(max(statistics.median(needed), lo), hi)
+        if seconds is None or not math.isfinite(seconds) or not seconds > 0:
+            return statistics.median(r for _, r in needed)
+        return log_log(needed, seconds)
 
     def entry(self, kind: str, seconds: float | None = None) -> ProfileEntry | None:
         """The entry of ``kind`` (the one closest to ``seconds`` in log-duration, for the busy-waits)."""
