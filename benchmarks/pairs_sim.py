@@ -23,7 +23,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
-from measurefirst.measure import stats  # noqa: E402
+from measurefirst.results import stats  # noqa: E402
 from measurefirst.measure.noise import lent_dof  # noqa: E402
 from measurefirst.tools.against import between_pairs  # noqa: E402
 

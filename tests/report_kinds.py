@@ -152,7 +152,7 @@ def every_kind(tmp_path) -> dict[str, object]:
 
 def regression():
     """A gated check of two saved files: matmul 20% slower (a regression), add unchanged."""
-    from measurefirst.tools.regression import check_regression
+    from measurefirst.results.regression_checks import check_regression
 
     ms = list(measurements())
     return check_regression(ms, [sim_measurement("matmul", 300_000.0, seed=5), ms[1]], base_name="a.json",
@@ -243,7 +243,7 @@ def pytest_run():
     """What ``pytest --mf-json`` writes: two measuring tests (one slower than its baseline, gated) and
     one comparison."""
     from measurefirst.pytest.run import PytestBenchmark, PytestComparison, PytestRun
-    from measurefirst.tools.regression import change
+    from measurefirst.results.regression_checks import change
 
     fast, slow = measurements()
     base = sim_measurement("matmul", 200_000.0, seed=8)

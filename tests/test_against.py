@@ -21,7 +21,7 @@ from measurefirst.measure.remote import RemoteError, RemoteSampler, SumClock, Ch
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.results.comparison import Verdict
 from measurefirst.results.kinds import Measurement, Stop
-from measurefirst.measure import stats
+from measurefirst.results import stats
 from measurefirst.tools.against import change_of, combine, longer_factor, tree_env
 from measurefirst.tools.compare import compare_samplers
 from measurefirst.tools.worktree import Tree, WorktreeError, validate_ref

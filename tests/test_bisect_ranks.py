@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from measurefirst.measure import stats
+from measurefirst.results import stats
 from measurefirst.results.regression import Change, Regression
 from measurefirst.tools import bisect as B
 

@@ -12,7 +12,7 @@ a fixed ``number`` whose one sample cannot fit the budget is refused, estimated 
 import pytest
 
 import measurefirst
-from measurefirst.measure import defaults
+from measurefirst.results import defaults
 from measurefirst.measure.engine import OVERHEAD_REPS, SAMPLE_BUDGET_SHARE, BenchmarkError
 from measurefirst.results.errors import BudgetError
 from measurefirst.measure.simulate import SimWorld

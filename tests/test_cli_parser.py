@@ -1,5 +1,5 @@
 """The command line's defaults and choices are the library's own: each is written once
-(measurefirst.measure.defaults), so a change there changes both, and the two cannot drift apart."""
+(measurefirst.results.defaults), so a change there changes both, and the two cannot drift apart."""
 
 from __future__ import annotations
 

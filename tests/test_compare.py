@@ -5,7 +5,7 @@ import math
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.measure import stats
+from measurefirst.results import stats
 from measurefirst.tools.compare import Comparison, compare, paired_verdict, settled
 from measurefirst.measure.engine import BenchmarkError, Interrupted
 from measurefirst.measure.simulate import SimSpec, SimWorld

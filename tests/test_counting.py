@@ -14,7 +14,7 @@ import count_workloads as cw
 from measurefirst import BenchmarkError, benchmark, change
 from measurefirst.measure import _counters, counting
 from measurefirst.cli.commands import main
-from measurefirst.tools.regression import COUNT_THRESHOLD, steps
+from measurefirst.results.regression_checks import COUNT_THRESHOLD, steps
 from measurefirst.results.kinds import Count, Measurement, Stop, load_result
 from measurefirst.render.words import flag_words
 from measurefirst.results.store import Store

@@ -5,7 +5,7 @@ from rich.cells import cell_len
 
 from measurefirst.tools.compare import Verdict
 from measurefirst.measure.engine import benchmark
-from measurefirst.tools.fit import PowerFit
+from measurefirst.results.fitting import PowerFit
 from measurefirst.lecture import demos
 from measurefirst.lecture.narration import TEXT, say
 from measurefirst.profiling.capture import KernelRow, OpRow

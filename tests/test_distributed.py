@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from measurefirst.distributed import bandwidth
+from measurefirst.results import bandwidth
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 20.0

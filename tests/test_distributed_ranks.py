@@ -22,7 +22,7 @@ from measurefirst.cli.commands import main  # noqa: E402
 from measurefirst.tools.compare import Verdict  # noqa: E402
 from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSummary, RankResult  # noqa: E402
 from measurefirst.distributed.ranked import DISAGREE, RankComparison, group_verdict  # noqa: E402
-from measurefirst.distributed.saved import COLLECTIVES_THRESHOLD, check_groups  # noqa: E402
+from measurefirst.results.group_checks import COLLECTIVES_THRESHOLD, check_groups  # noqa: E402
 from measurefirst.results.store import Store, to_save  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,7 +189,7 @@ def test_collectives_refuses_a_bad_budget_and_output_before_measuring(tmp_path: 
 
 def test_under_torchrun_bench_and_live_compare_run_on_every_rank(monkeypatch: pytest.MonkeyPatch) -> None:
     from measurefirst.cli.parser import build_parser
-    from measurefirst.distributed import cli as dcli
+    from measurefirst.cli import distributed as dcli
     from measurefirst.results.errors import UsageError
 
     parser = build_parser("0")

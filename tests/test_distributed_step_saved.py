@@ -13,10 +13,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from measurefirst.cli.commands import main  # noqa: E402
-from measurefirst.distributed.saved import check_groups, step_measurement
+from measurefirst.results.group_checks import check_groups, step_measurement
 from measurefirst.results.group_history import history_of  # noqa: E402
 from measurefirst.distributed.step import GroupStepResult, RankStep  # noqa: E402
-from measurefirst.tools.regression import RUN_TO_RUN_CV  # noqa: E402
+from measurefirst.results.regression_checks import RUN_TO_RUN_CV  # noqa: E402
 from measurefirst.results.store import Store  # noqa: E402
 
 BACKWARD = 0.020  # seconds: each rank's backward compute in the base run

@@ -6,7 +6,7 @@ import math
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.measure import stats
+from measurefirst.results import stats
 from measurefirst.measure.engine import BenchmarkError, Interrupted, _warmup_falling
 from measurefirst.measure.simulate import SimSpec, SimWorld
 

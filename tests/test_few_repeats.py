@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.measure import stats
+from measurefirst.results import stats
 from measurefirst.measure.noise import PRIOR_DOF, NoiseProfile, ProfileEntry, apply_profile, lent_dof, profile_key
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.render.text import FACTOR_FROM, SIDES_AGREE, ci_range, interval_rel, interval_words, time_unit

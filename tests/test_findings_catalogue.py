@@ -40,7 +40,7 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
                "tools/doctor.py": ("doctor",),
                "tools/step.py": ("step",), "results/group_step.py": ("step",), "results/selfcheck.py": ("selfcheck",),
                "results/sweep.py": ("sweep",),
-               "results/ranked.py": ("distributed",), "distributed/saved.py": ("distributed",)}
+               "results/ranked.py": ("distributed",), "results/group_checks.py": ("distributed",)}
     assert [(code, where) for code, where in produced
             if CATALOGUE[code].source not in sources[where.split(":")[0]]] == []
 

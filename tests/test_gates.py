@@ -13,7 +13,7 @@ import pytest
 
 from measurefirst import benchmark
 from measurefirst.cli.commands import main
-from measurefirst.tools.regression import (DISTURBED_CODES, Change, Regression, change, check_regression,
+from measurefirst.results.regression_checks import (DISTURBED_CODES, Change, Regression, change, check_regression,
                                      disturbances)
 from measurefirst.render.report import fragment
 from measurefirst.render.tables import regression_failures, regression_lines

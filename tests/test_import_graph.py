@@ -110,7 +110,8 @@ def import_graph(typing: bool = False) -> dict[str, set[str]]:
             if f"{target}.{alias.name}" in trees:
                 found.add(f"{target}.{alias.name}")
             elif alias.name in lazy.get(target, {}):
-                found.add(f"{target}.{lazy[target][alias.name]}")
+                where = lazy[target][alias.name]
+                found.add(where if where.startswith("measurefirst.") else f"{target}.{where}")
         if importer in packages and node.level == 1 and not node.module:
             found.discard(importer)  # a package's own ``from . import x`` imports x, not itself
         return found
@@ -207,3 +208,57 @@ def test_the_typing_rules_read_type_checking_blocks() -> None:
     tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import x\n")
     assert [ast.unparse(n) for n in _imports(tree, typing=True)] == ["from typing import TYPE_CHECKING", "import x"]
     assert cycles({"a": {"b"}, "b": {"a"}}) and not cycles({"a": {"b"}, "b": set()})
+
+
+# ---- the floors (issue 39) ----------------------------------------------------------------------------------
+#: The house's floors, bottom up: a module imports only modules of its own floor or of the floors below,
+#: counting every import (at module level, inside functions and under ``TYPE_CHECKING``). The ground is
+#: pure data and arithmetic (result kinds, protocol, statistics, fits, bandwidth formulas, regression
+#: arithmetic) beside the package's two helpers; then measuring; the tools built on it (profiling, the
+#: tools, the distributed measuring); the renderers, which read results only; the entry points last.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    ("_lazy", "_version"), ("results",), ("measure",), ("profiling",), ("tools",), ("distributed",), ("render",),
+    ("lecture",), ("pytest",), ("cli",), ("notebook",), ("", "__main__"))
+#: The one named exception: a result shows itself (``str(result)``, ``_repr_html_``) through the display
+#: seam, which imports the kind's renderer when the result is first shown.
+SEAM = {("measurefirst.results.base", "measurefirst.render.dispatch")}
+
+
+def floor_of(module: str) -> int:
+    """The floor of ``measurefirst.FOLDER.module`` (or of a top module: ``_lazy``, ``""`` for the package)."""
+    parts = module.split(".")
+    name = parts[1] if len(parts) > 1 else ""
+    for i, folders in enumerate(FLOORS):
+        if name in folders:
+            return i
+    raise AssertionError(f"{module} is on no floor: add its folder to FLOORS")
+
+
+def backwards(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{_short(a)} -> {_short(b)}" for a, ts in graph.items() for b in ts
+                  if floor_of(b) > floor_of(a) and (a, b) not in SEAM)
+
+
+def test_every_folder_imports_only_its_floor_and_the_floors_below() -> None:
+    found = backwards(import_graph(typing=True))
+    assert not found, f"{len(found)} imports go up a floor:\n" + "\n".join(found)
+
+
+def test_the_floor_rule_sees_an_import_inside_a_function_and_under_type_checking() -> None:
+    graph = {"measurefirst.results.kinds": {"measurefirst.tools.sweep"}, "measurefirst.tools.sweep": set(),
+             "measurefirst.results.base": {"measurefirst.render.dispatch"}, "measurefirst.render.dispatch": set()}
+    assert backwards(graph) == ["results.kinds -> tools.sweep"]  # the seam is the one exception
+    tree = ast.parse("def f():\n    from ..tools import fit\nif TYPE_CHECKING:\n    from ..cli import x\n")
+    assert len(_imports(tree, typing=True)) == 2 and len(_imports(tree)) == 1
+    assert [floor_of(m) for m in ("measurefirst._lazy", "measurefirst.results.kinds", "measurefirst.cli.parser",
+                                  "measurefirst")] == [0, 1, 9, 11]
+
+
+#: The most lines a module of src/ may hold: a room a reader can hold.
+MAX_LINES = 600
+
+
+def test_no_module_holds_more_than_600_lines() -> None:
+    long = {str(p.relative_to(SRC)): n for p in sorted(SRC.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"modules over {MAX_LINES} lines: {long}"

@@ -20,7 +20,7 @@ from measurefirst.cli.commands import main
 from measurefirst.results.importers import from_pyperf, from_pytest_benchmark, sniff
 from measurefirst.results.loading import LoadError, imported_runs
 from measurefirst.results.kinds import Measurement
-from measurefirst.measure.stats import NOTCH_FACTOR, NOTCH_MIN_ROUNDS
+from measurefirst.results.stats import NOTCH_FACTOR, NOTCH_MIN_ROUNDS
 from measurefirst.results.store import Store
 
 SUITE = """

@@ -7,7 +7,7 @@ import math
 import pytest
 
 import measurefirst
-from measurefirst.tools.regression import change, match
+from measurefirst.results.regression_checks import change, match
 from measurefirst.results.loading import load_measurements
 from measurefirst.results.kinds import Measurement
 from measurefirst.measure.simulate import SimWorld

@@ -176,7 +176,7 @@ def test_more_labels_than_targets_is_an_error(capsys):
 
 # ---- item 14: marks explain themselves; a fit at the edge is flagged ------------------------------------------
 def test_sweep_marks_preempted_points_and_the_fit_at_the_edge(capsys):
-    from measurefirst.tools.fit import fit_power
+    from measurefirst.results.fitting import fit_power
     from measurefirst.render.text import sweep_lines, sweep_table
     from measurefirst.render.words import word
     from measurefirst.measure.simulate import SimWorld

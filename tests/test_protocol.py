@@ -16,7 +16,7 @@ from measurefirst.results.base import ResultBase
 from measurefirst.results.protocol import (KINDS, MIGRATIONS, UNVERSIONED, Result, build, each, from_dict, migrate,
                                            result_class)
 from measurefirst.results.safeio import DestinationError
-from measurefirst.tools.regression import Change, Regression
+from measurefirst.results.regression_checks import Change, Regression
 from measurefirst.tools.step import StepComparison
 from measurefirst.results.store import Store
 

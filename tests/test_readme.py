@@ -5,7 +5,7 @@ import argparse
 import re
 from pathlib import Path
 
-from measurefirst.measure import defaults as D
+from measurefirst.results import defaults as D
 from measurefirst.cli.commands import build_parser
 
 README = Path(__file__).parent.parent / "README.md"

@@ -5,7 +5,7 @@ import statistics
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.measure.reference import BUILTIN_LABEL, reference_number, reference_work
+from measurefirst.results.reference import BUILTIN_LABEL, reference_number, reference_work
 from measurefirst.results.kinds import Measurement
 from measurefirst.measure.simulate import SimSpec, SimWorld
 
@@ -72,7 +72,7 @@ def test_the_builtin_reference_and_bad_values():
 def test_a_reference_sample_that_read_no_time_is_left_out_not_the_whole_normalization():
     import dataclasses
 
-    from measurefirst.measure.reference import normalize
+    from measurefirst.results.reference import normalize
 
     w = slowing_world()
     m = benchmark(w.function(), timer=w.timer(), device="cpu", reference=w.function(1000, "reference"), repeats=1)

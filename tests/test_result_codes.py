@@ -9,7 +9,7 @@ import pytest
 
 from measurefirst import benchmark, load
 from measurefirst.measure.simulate import SimSpec, SimWorld
-from measurefirst.measure.stats import CI_METHODS, summarize
+from measurefirst.results.stats import CI_METHODS, summarize
 from measurefirst.render.findings import with_words
 from measurefirst.render.text import point_error, sweep_lines
 from measurefirst.render.words import WORDS, codes_words

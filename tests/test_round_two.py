@@ -372,7 +372,7 @@ def test_the_pytest_options_read_a_fraction_as_the_command_line_does(text):
 
 
 def test_change_refuses_a_threshold_or_spread_that_would_mean_hundreds_of_percent():
-    from measurefirst.tools.regression import change
+    from measurefirst.results.regression_checks import change
     from measurefirst.measure.simulate import SimSpec, SimWorld
 
     w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.01, seed=1))

@@ -27,7 +27,7 @@ from rich.console import Console
 from measurefirst.tools.compare import Comparison, paired_verdict
 from measurefirst.tools.doctor import Diagnosis
 from measurefirst.results.findings import cold_start, launch_bound
-from measurefirst.tools.fit import PowerFit
+from measurefirst.results.fitting import PowerFit
 from measurefirst.results.history import History, SavedRun
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.diff import diff
@@ -35,7 +35,7 @@ from measurefirst.distributed import CollectivePoint, CollectivesResult, GroupSu
 from measurefirst.pytest.plugin import ComparisonRecord, ComparisonResult
 from measurefirst.pytest.run import Record
 from measurefirst.results.pytest_run import PytestBenchmark, PytestComparison, PytestRun
-from measurefirst.tools.regression import Regression, change
+from measurefirst.results.regression_checks import Regression, change
 from measurefirst.pytest import report as pytest_words
 from measurefirst.render.group_step import group_step_lines
 from measurefirst.cli import guard

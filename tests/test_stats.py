@@ -3,7 +3,7 @@ import math
 import numpy as np
 import pytest
 
-from measurefirst.measure import stats
+from measurefirst.results import stats
 
 
 def test_median_ci_ranks_exact_small_n():

@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from measurefirst import benchmark
-from measurefirst.tools.regression import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
-from measurefirst.measure.stats import MAD_TO_SIGMA
+from measurefirst.results.regression_checks import RUN_TO_RUN_CV, change, match, run_to_run_cv, steps
+from measurefirst.results.stats import MAD_TO_SIGMA
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.results.store import STORE_SCHEMA, Store, StoreError
 from measurefirst.render.export import export
@@ -242,7 +242,7 @@ def test_a_schema_1_store_is_migrated_in_place_and_its_runs_stay_readable(tmp_pa
 
 
 def test_any_kind_is_saved_listed_resolved_and_kept_apart_from_histories(tmp_path):
-    from measurefirst.tools.regression import check_regression
+    from measurefirst.results.regression_checks import check_regression
 
     a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
     reg = check_regression([a], [b], base_name="#1", new_name="#2", gate=True)

@@ -68,7 +68,7 @@ def _count(label="n", k=0):
 
 
 def test_save_resolve_and_delete_any_kind(where):
-    from measurefirst.tools.regression import check_regression
+    from measurefirst.results.regression_checks import check_regression
 
     a, b = sim(label="k", seed=1), sim(15_000, label="k", seed=2)
     reg = check_regression([a], [b], base_name="#1", new_name="#2", gate=True)

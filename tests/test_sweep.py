@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from measurefirst.measure.engine import Interrupted
-from measurefirst.tools.fit import FitError, fit_complexity, fit_power
+from measurefirst.results.fitting import FitError, fit_complexity, fit_power
 from measurefirst.tools.roofline import Peaks, classify
 from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.render.text import point_error

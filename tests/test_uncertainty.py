@@ -111,7 +111,7 @@ def test_compare_ci_holds_for_correlated_rounds():
     """Rounds in stretches that share a ratio (8 stretches of 25 rounds, each stretch's ratio drawn
     around 1.01 with sd 2%): over 200 seeded runs the corrected interval covers 1.01 at least 90% of
     the time, where the signed-rank interval, which assumes independent rounds, rarely does."""
-    from measurefirst.measure import stats
+    from measurefirst.results import stats
     from measurefirst.tools.compare import paired_verdict
 
     base = [100.0] * 200

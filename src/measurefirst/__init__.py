@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first us
     from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
     from .measure.dtypes import dtype_name
     from .results.regression import Change, Regression
-    from .tools.regression import COUNT_THRESHOLD, change, check_regression
+    from .results.regression_checks import COUNT_THRESHOLD, change, check_regression
     from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
     from .render.findings import finding_text
     from .render.report import report
@@ -53,8 +53,8 @@ _EXPORTS = {
     "NoiseProfile": "results.noise", "load_profile": "measure.noise", "noise_profile": "measure.noise",
     "Profile": "profiling", "ProfileDiff": "profiling", "ProfileError": "profiling", "decode_kernel": "profiling",
     "profile": "profiling", "profile_compare": "profiling", "range": "profiling",
-    "COUNT_THRESHOLD": "tools.regression", "Change": "results.regression", "Regression": "results.regression", "change": "tools.regression",
-    "check_regression": "tools.regression",
+    "COUNT_THRESHOLD": "results.regression_checks", "Change": "results.regression", "Regression": "results.regression", "change": "results.regression_checks",
+    "check_regression": "results.regression_checks",
     "grid_table": "render.text", "finding_text": "render.findings", "report": "render.report",
     "plot_all": "render.plots", "plot_roofline": "render.plots", "plot_throughput": "render.plots",
     "plot_time": "render.plots",
@@ -101,6 +101,23 @@ def __dir__() -> list[str]:
 
 
 from ._version import __version__ as __version__
+
+
+def _progress_line() -> Any:
+    """The renderer's progress line on stderr, for a function asked to show its own
+    (:data:`measurefirst.measure.progress.LINE`: the face wires the renderer into the measuring floor)."""
+    from .render.progress import ProgressLine
+
+    return ProgressLine()
+
+
+def _wire_progress() -> None:
+    from .measure import progress
+
+    progress.LINE = _progress_line
+
+
+_wire_progress()
 
 __all__ = [
     "BenchmarkError",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.machinery
+import importlib.util
 import sys
 import types
 import warnings
@@ -18,22 +19,27 @@ else:  # the loader protocol, without importing importlib.abc at every start of 
 #: The modules that moved into the folders by concept: old dotted path -> new one. Importing an old
 #: path gives the very module of the new one (one object under two names), with a DeprecationWarning.
 MOVED: dict[str, str] = {f"measurefirst.{old}": f"measurefirst.{new}" for old, new in {
-    "devices": "measure.devices", "timers": "measure.timers", "engine": "measure.engine", "stats": "measure.stats",
-    "counting": "measure.counting", "_counters": "measure._counters", "reference": "measure.reference",
-    "simulate": "measure.simulate", "defaults": "measure.defaults", "dtypes": "measure.dtypes",
+    "devices": "measure.devices", "timers": "measure.timers", "engine": "measure.engine", "stats": "results.stats",
+    "counting": "measure.counting", "_counters": "measure._counters", "reference": "results.reference",
+    "simulate": "measure.simulate", "defaults": "results.defaults", "dtypes": "measure.dtypes",
     "progress": "measure.progress", "noise": "measure.noise", "workers": "measure.workers",
     "_worker": "measure._worker",
     "protocol": "results.protocol", "findings": "results.findings", "store": "results.store",
     "store_pg": "results.store_pg", "compact": "results.compact", "history": "results.history",
     "loading": "results.loading", "importers": "results.importers", "safeio": "results.safeio",
     "errors": "results.errors",
-    "compare": "tools.compare", "sweep": "tools.sweep", "fit": "tools.fit", "roofline": "tools.roofline",
+    "compare": "tools.compare", "sweep": "tools.sweep", "fit": "results.fitting", "roofline": "tools.roofline",
     "step": "tools.step", "doctor": "tools.doctor", "selfcheck": "tools.selfcheck",
-    "regression": "tools.regression",
-    "cli_parser": "cli.parser", "emit": "cli.emit", "guard": "cli.guard", "targets": "cli.targets",
+    "regression": "results.regression_checks",
+    "cli_parser": "cli.parser", "emit": "cli.emit", "guard": "cli.guard", "targets": "tools.targets",
     "runs_cli": "cli.runs", "noise_cli": "cli.noise",
     "pytest_plugin": "pytest.plugin", "pytest_run": "pytest.run", "render.pytest_report": "pytest.report",
     "distributed.layout": "results.layout",
+    # issue 39: the ground floor holds the arithmetic a result needs to describe itself
+    "measure.stats": "results.stats", "measure.defaults": "results.defaults", "measure.reference": "results.reference",
+    "tools.fit": "results.fitting", "tools.regression": "results.regression_checks",
+    "distributed.bandwidth": "results.bandwidth", "distributed.saved": "results.group_checks",
+    "distributed.cli": "cli.distributed", "cli.targets": "tools.targets",
 }.items()}
 #: The two modules whose old path is now a package: ``measurefirst.results`` (the result kinds, now
 #: ``results.kinds``) and ``measurefirst.cli`` (now ``cli.commands``); the package serves their names.
@@ -75,7 +81,8 @@ def former_names(package: str, keep: frozenset[str] = frozenset()) -> Callable[[
     public names, imported from their new place on first use; those in ``keep`` without a warning."""
 
     def __getattr__(name: str) -> Any:
-        if name.startswith("_"):
+        # a submodule of the package (``from . import stats``) is the import system's to load, not a former name
+        if name.startswith("_") or importlib.util.find_spec(f"{package}.{name}") is not None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module = importlib.import_module(FORMER[package])
         if not hasattr(module, name):
@@ -90,14 +97,16 @@ def former_names(package: str, keep: frozenset[str] = frozenset()) -> Callable[[
 
 
 def exported(package: str, exports: dict[str, str]) -> Callable[[str], Any]:
-    """The ``__getattr__`` of a package whose public names (``exports``: name -> submodule) are imported
-    from their submodule on first use, then kept on the package."""
+    """The ``__getattr__`` of a package whose public names (``exports``: name -> submodule, or a module's
+    full path where the name lives on a lower floor, as the bandwidth formulas do) are imported from
+    their module on first use, then kept on the package."""
 
     def __getattr__(name: str) -> Any:
         where = exports.get(name)
         if where is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(f"{package}.{where}"), name)
+        path = where if where.startswith("measurefirst.") else f"{package}.{where}"
+        value = getattr(importlib.import_module(path), name)
         setattr(sys.modules[package], name, value)
         return value
 

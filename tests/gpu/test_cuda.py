@@ -8,7 +8,7 @@ import torch
 from measurefirst import benchmark, resolve_device
 from measurefirst.measure.devices import last_level_cache_bytes, machine
 from measurefirst.measure.engine import flush_bytes
-from measurefirst.measure.stats import median
+from measurefirst.results.stats import median
 from measurefirst.measure.timers import CudaEventTimer
 
 pytestmark = pytest.mark.cuda

@@ -16,11 +16,11 @@ from typing import Any, Callable, Sequence
 
 from ..results.errors import UsageError as UsageError  # measurefirst.cli.commands.UsageError, as before
 from .parser import build_parser as _build_parser, parse_command
-from ..distributed.cli import ranked as _ranked  # under torchrun: bench and a live compare on every rank
+from .distributed import ranked as _ranked  # under torchrun: bench and a live compare on every rank
 from .emit import check_args as _check, say as _say, show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import emit_results as _emit, run_command as _run
-from .targets import STEP_CONTRACT
+from ..tools.targets import STEP_CONTRACT
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +35,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from ..measure.engine import Options, benchmark
     from ..render.noise import ignored_lines
-    from .targets import bench_jobs
+    from ..tools.targets import bench_jobs
 
     device, jobs = bench_jobs(args.targets, args.label, args.device, args.setup, args.timer, simulate=args.simulate,
                               count=args.count, rebuilt=args.processes is not None)
@@ -93,7 +93,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     _check(args)  # before reading anything: -o must not replace the store it reads
     table = not args.json and args.output is None  # the table alone: from the runs' columns, no sample read
-    from ..measure import defaults as D
+    from ..results import defaults as D
 
     limit = None if args.all or (args.changes and args.limit is None) else args.limit or D.RUNS_SHOWN
     with Store(args.store, create=False) as store:
@@ -176,7 +176,7 @@ def cmd_peaks(args: argparse.Namespace) -> int:
 def cmd_profile(args: argparse.Namespace) -> int:
     from ..profiling import diff, profile
     from ..render.views import Options
-    from .targets import load_all
+    from ..tools.targets import load_all
 
     targets = [args.target, *args.vs]
     if args.trace is not None and len(targets) > 1:
@@ -195,7 +195,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
 
 def cmd_doctor(args: argparse.Namespace) -> int:
     from ..tools.doctor import doctor
-    from .targets import bench_jobs
+    from ..tools.targets import bench_jobs
 
     _check(args)
     device, [(label, fn, timer)] = bench_jobs([args.target], [], args.device, args.setup, "auto", simulate=args.simulate)
@@ -243,7 +243,7 @@ def cmd_step(args: argparse.Namespace) -> int:
     from ..measure.devices import resolve_device
     from ..render.words import word
     from ..tools.step import above_measured_peak, compare_steps, measured_peak_records, with_fresh_peaks as fresh_peaks
-    from .targets import is_function_target, load_callable
+    from ..tools.targets import is_function_target, load_callable
 
     _check(args)
     if not is_function_target(args.target):
@@ -301,7 +301,7 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 
 def cmd_distributed(args: argparse.Namespace) -> int:
-    from ..distributed.cli import run  # collectives, and step --ddp/--fsdp
+    from .distributed import run  # collectives, and step --ddp/--fsdp
 
     return run(args)
 

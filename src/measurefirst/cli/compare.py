@@ -52,9 +52,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.against is not None:
         return cmd_compare_against(args)
     from ..tools.compare import compare  # imports torch: only for a live comparison
-    from ..tools.regression import slower
+    from ..results.regression_checks import slower
     from ..render.tables import slower_lines
-    from .targets import labelled, load_all
+    from ..tools.targets import labelled, load_all
 
     _check(args)
     timer: Any = args.timer
@@ -149,7 +149,7 @@ def _bisect_target(args: argparse.Namespace) -> tuple["Measure", str]:
     from pathlib import Path
 
     from ..tools.bisect import target_measure
-    from .targets import target_spec
+    from ..tools.targets import target_spec
 
     words = [str(t) for t in args.target]
     if words[0] == "pytest" or (len(words) > 1 and words[:3] == [sys.executable, "-m", "pytest"]):
@@ -174,7 +174,7 @@ def cmd_compare_against(args: argparse.Namespace) -> int:
 
     from ..tools.against import DEFAULT_PAIRS, TargetFailed, against_targets
     from ..tools.worktree import WorktreeError, validate_ref
-    from .targets import check_labels, target_spec
+    from ..tools.targets import check_labels, target_spec
 
     if args.simulate:
         raise UsageError("--against runs real code in two trees; it has no simulated clock")

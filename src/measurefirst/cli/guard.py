@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.protocol import Result
     from ..render.views import Options
 from ..results.errors import StoreError, UsageError
-from .targets import SetupFailed, UserExit, exits_are_failures
+from ..tools.targets import SetupFailed, UserExit, exits_are_failures
 
 #: The exit statuses of the command line: success, the measured code failed (or a selfcheck check
 #: failed), bad usage or input, selfcheck: too noisy to judge, interrupted.

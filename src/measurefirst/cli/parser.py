@@ -1,5 +1,5 @@
 """The ``measurefirst`` command line's arguments: every command, option, default and choice. The
-defaults and the choices are the library's own (:mod:`measurefirst.measure.defaults`), so each is written
+defaults and the choices are the library's own (:mod:`measurefirst.results.defaults`), so each is written
 once; every number is checked here, at the boundary. Building the parser imports nothing heavy.
 """
 
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, NoReturn, Sequence
 
-from ..measure import defaults as D
+from ..results import defaults as D
 from ..render.words import LANGS, THEMES
 from ..results.errors import UsageError
-from .targets import STEP_CONTRACT
+from ..tools.targets import STEP_CONTRACT
 
 #: ``--fail-if-slower`` given alone: each kind's default threshold (argparse converts a string const).
 KIND_DEFAULT = -1.0
@@ -350,7 +350,7 @@ def build_parser(version: str) -> argparse.ArgumentParser:
     _add_report(sub)
     _add_publish(sub)
 
-    from ..distributed.cli import add_parser as add_collectives
+    from .distributed import add_parser as add_collectives
 
     add_collectives(sub, _sub, _common, _seconds)
     return parser
@@ -650,7 +650,7 @@ def _add_step(sub: Any) -> None:
     st.add_argument("--flops", type=_step_flops, default="count",
                     help="count (FlopCounterMode), 6N, or a positive number per step")
     st.add_argument("--no-peaks", action="store_true", help="skip the measured peak (MFU vs the table only)")
-    from ..distributed.cli import add_step_arguments
+    from .distributed import add_step_arguments
 
     add_step_arguments(st, _seconds)
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from .._lazy import LazyPackage, exported
 
 if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
-    from .bandwidth import OPS, algbw, bus_factor, busbw, parse_byte_sizes
+    from ..results.bandwidth import OPS, algbw, bus_factor, busbw, parse_byte_sizes
     from .collectives import CollectivePoint, CollectivesResult, collectives
     from .group import (DEFAULT_TIMEOUT_SECONDS, STRAGGLER_THRESHOLD, GroupSummary, RankFailed, RankResult, benchmark,
                         init_from_env, launched_by_torchrun)
@@ -36,8 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
 #: Where each public name lives: imported on first use, so that ``measurefirst collectives --help`` (which
 #: reads the option defaults from .bandwidth and .group) does not import numpy and torch.
 _EXPORTS = {
-    "OPS": "bandwidth", "algbw": "bandwidth", "bus_factor": "bandwidth", "busbw": "bandwidth",
-    "parse_byte_sizes": "bandwidth", "CollectivePoint": "collectives", "CollectivesResult": "collectives",
+    "OPS": "measurefirst.results.bandwidth", "algbw": "measurefirst.results.bandwidth", "bus_factor": "measurefirst.results.bandwidth", "busbw": "measurefirst.results.bandwidth",
+    "parse_byte_sizes": "measurefirst.results.bandwidth", "CollectivePoint": "collectives", "CollectivesResult": "collectives",
     "collectives": "collectives", "DEFAULT_TIMEOUT_SECONDS": "group", "STRAGGLER_THRESHOLD": "group",
     "GroupSummary": "group", "RankFailed": "group", "RankResult": "group", "benchmark": "group",
     "init_from_env": "group", "launched_by_torchrun": "group", "spawn": "launch",

@@ -1,5 +1,5 @@
 """Collective-communication benchmark: time, algorithm and bus bandwidth per op and size, as nccl-tests
-reports them (see :mod:`measurefirst.distributed.bandwidth`), timed with :func:`measurefirst.benchmark`
+reports them (see :mod:`measurefirst.results.bandwidth`), timed with :func:`measurefirst.benchmark`
 (wall clock + synchronize on the CPU/gloo, device events on GPUs).
 
 Every rank must issue the same collectives in the same order, so the engine runs with fixed counts
@@ -17,7 +17,7 @@ from ..measure import progress
 from ..measure.dtypes import DTYPE_ALIASES, torch_dtype
 from ..results.collectives import (SCHEMA_VERSION as SCHEMA_VERSION, CollectivePoint as CollectivePoint,
                                    CollectivesResult as CollectivesResult)
-from .bandwidth import OPS, bus_factor, elements
+from ..results.bandwidth import OPS, bus_factor, elements
 from .group import barrier, dist, guarded
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -15,9 +15,15 @@ from typing import Any, Callable, Sequence
 import torch
 import torch.nn.functional as F
 
-import measurefirst
-from measurefirst.results.comparison import Verdict
-from measurefirst.tools.fit import FitError, PowerFit
+from measurefirst.measure.devices import device_name, resolve_device
+from measurefirst.measure.engine import benchmark
+from measurefirst.profiling import profile, profile_compare
+from measurefirst.results.comparison import Comparison, Verdict
+from measurefirst.results.kinds import Measurement
+from measurefirst.tools.compare import compare
+from measurefirst.tools.doctor import doctor
+from measurefirst.tools.step import benchmark_step
+from measurefirst.results.fitting import FitError, PowerFit
 from measurefirst.profiling.capture import KernelRow, OpRow, Profile
 from measurefirst.profiling.kernels import GPU_FAMILIES, decode_kernel
 from measurefirst.render.findings import title as finding_title
@@ -25,7 +31,8 @@ from measurefirst.render.text import format_time, interval_rel, pad_cells, plain
 from measurefirst.render.words import word
 from measurefirst.tools.sweep import SweepResult, sweep
 
-from ..measure import defaults, progress
+from ..results import defaults
+from ..measure import progress
 from .narration import say
 
 Emit = Callable[[str], None]
@@ -63,7 +70,7 @@ class DemoResult:
     data: dict[str, Any] = field(default_factory=dict)
 
 
-def _ci(m: measurefirst.Measurement, pm: bool = False) -> str:
+def _ci(m: Measurement, pm: bool = False) -> str:
     """A table cell: the headline interval's relative half-width (where the next run may land), ``2.2%``
     (``±2.2%`` with ``pm``); where its two sides differ, as every output shows them (``-31%/+45%``)."""
     if not math.isfinite(m.ci_half_width_rel):
@@ -71,7 +78,7 @@ def _ci(m: measurefirst.Measurement, pm: bool = False) -> str:
     return interval_rel(m, pm=pm)
 
 
-def _ci_words(m: measurefirst.Measurement, lang: str) -> str:
+def _ci_words(m: Measurement, lang: str) -> str:
     """The headline interval in words, saying which it is: run to run (with this run's precision in it),
     or this run's precision alone."""
     r, p = m.ci_half_width_rel, m.precision_half_width_rel
@@ -87,13 +94,13 @@ def _pct(share: float) -> str:
     return "n/a" if not math.isfinite(share) else f"{share:.0%}"
 
 
-def interval_kind(ms: Sequence[measurefirst.Measurement]) -> str:
+def interval_kind(ms: Sequence[Measurement]) -> str:
     """Which interval a column of headline CIs shows: ``run_to_run``, ``precision`` or ``mixed``."""
     kinds = {m.ci_includes_run_to_run for m in ms}
     return "mixed" if len(kinds) > 1 else "run_to_run" if kinds == {True} else "precision"
 
 
-def _ci_cell(m: measurefirst.Measurement, kind: str) -> str:
+def _ci_cell(m: Measurement, kind: str) -> str:
     """A table cell of the headline interval; in a mixed column, this run's precision is marked ``*``."""
     cell = _ci(m)
     return cell + "*" if kind == "mixed" and not m.ci_includes_run_to_run and cell != "n/a" else cell
@@ -106,7 +113,7 @@ def _row(cells: Sequence[str], widths: Sequence[int], left: int = 0) -> str:
 
 # ---- marks: a number the machine disturbed ------------------------------------------------------
 
-def issue_codes(m: measurefirst.Measurement) -> list[str]:
+def issue_codes(m: Measurement) -> list[str]:
     """Why a measurement deserves a ``!``: its warning codes (not notes), preempted samples set aside,
     the precision target not met, an incomplete run (the same reasons as ``point_issues``, as codes)."""
     codes = [f.code for f in m.findings if f.severity != "info"]
@@ -120,7 +127,7 @@ def issue_codes(m: measurefirst.Measurement) -> list[str]:
     return codes
 
 
-def issue_words(m: measurefirst.Measurement, lang: str) -> str:
+def issue_words(m: Measurement, lang: str) -> str:
     parts = []
     for code in issue_codes(m):
         if code == "preempted":
@@ -132,7 +139,7 @@ def issue_words(m: measurefirst.Measurement, lang: str) -> str:
     return word("list_sep", lang).join(parts)
 
 
-def mark_lines(items: Sequence[tuple[str, measurefirst.Measurement]], lang: str) -> list[str]:
+def mark_lines(items: Sequence[tuple[str, Measurement]], lang: str) -> list[str]:
     """``! what: read with care — why.`` for each disturbed measurement, then the fix once."""
     lines = [say("marked", lang, what=what, why=issue_words(m, lang)) for what, m in items if issue_codes(m)]
     if lines:
@@ -140,13 +147,13 @@ def mark_lines(items: Sequence[tuple[str, measurefirst.Measurement]], lang: str)
     return lines
 
 
-def _mark(m: measurefirst.Measurement) -> str:
+def _mark(m: Measurement) -> str:
     return " !" if issue_codes(m) else ""
 
 
 # ---- part 1 -------------------------------------------------------------------------------------
 
-def warmup_lines(m: measurefirst.Measurement, device: str, lang: str) -> tuple[str, list[str]]:
+def warmup_lines(m: Measurement, device: str, lang: str) -> tuple[str, list[str]]:
     """(the warm-up's branch: ``settled``/``capped``, its lines): true to ``m.warmup.steady``, and the
     cold/warm ratio read as it was measured."""
     assert m.warmup is not None and m.warmup.cold_ns is not None
@@ -177,7 +184,7 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     a = torch.randn(n, n, device=device)
     b = torch.randn(n, n, device=device)
     emit(say("pitfalls.trap1", lang, n=n))
-    m = measurefirst.benchmark(lambda: a @ b, device=device, label=f"matmul {n}", budget=1.0 if quick else 8.0)
+    m = benchmark(lambda: a @ b, device=device, label=f"matmul {n}", budget=1.0 if quick else 8.0)
     assert m.warmup is not None and m.warmup.cold_ns is not None
     cold = m.warmup.cold_ns / 1e9
     ratio = cold / m.median
@@ -195,7 +202,7 @@ def pitfalls(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
         emit(say("pitfalls.trap2.cpu", lang, device=str(device)))
         res.data["unsynced_ratio"] = None
     else:
-        d = measurefirst.doctor(lambda: a @ b, device=device, budget=1.0 if quick else 3.0)
+        d = doctor(lambda: a @ b, device=device, budget=1.0 if quick else 3.0)
         naive, truth = d.evidence.get("unsynced_s"), None if d.measurement is None else d.measurement.median
         ratio2 = d.evidence.get("unsynced_ratio")
         res.data["unsynced_ratio"] = ratio2
@@ -229,7 +236,7 @@ def fit_lines(fit: PowerFit | None, lang: str) -> tuple[str, list[str]]:
 
 
 def scaling_table_lines(result: SweepResult, lang: str, t0: float | None = None
-                        ) -> tuple[list[dict[str, Any]], list[tuple[str, measurefirst.Measurement]], list[str]]:
+                        ) -> tuple[list[dict[str, Any]], list[tuple[str, Measurement]], list[str]]:
     """(rows as data, the disturbed points, the lines): the sweep's table, its interval column named by the
     kind of interval it holds, the marks with the fix, and the under-fed small size said with the table's
     own strings; the fixed overhead is named as what it pays only where the fitted ``t0`` is at least
@@ -239,7 +246,7 @@ def scaling_table_lines(result: SweepResult, lang: str, t0: float | None = None
     widths = [6, 12, 14, 16, 10, 9, 8]
     lines = [_row(cols, widths)]
     rows: list[dict[str, Any]] = []
-    marked: list[tuple[str, measurefirst.Measurement]] = []
+    marked: list[tuple[str, Measurement]] = []
     ok = [p for p in result.series() if p.ok]
     best = max(((p.flops_per_s or 0.0) for p in ok), default=0.0)
     best_gflops = f"{best / 1e9:.3g}"
@@ -353,7 +360,7 @@ def verdict_words(v: Verdict, lang: str) -> tuple[str, str]:
                             rounds=v.rounds)
 
 
-def comparison_lines(c: measurefirst.Comparison, device: str, lang: str, manual: str = "9", fused: str = "1",
+def comparison_lines(c: Comparison, device: str, lang: str, manual: str = "9", fused: str = "1",
                      unit: str = "") -> tuple[str, list[str]]:
     """The time line, marks on disturbed numbers, and the lesson chosen from the verdict; ``manual`` and
     ``fused`` are the counts the profile showed (in ``unit``), as it showed them."""
@@ -390,7 +397,7 @@ def op_time_s(p: Profile) -> float:
     return sum(r.self_s for r in p.rows("all"))
 
 
-def profile_gap_lines(items: Sequence[tuple[str, Profile, measurefirst.Measurement]], lang: str
+def profile_gap_lines(items: Sequence[tuple[str, Profile, Measurement]], lang: str
                       ) -> tuple[list[float], list[str]]:
     """(the ratios profile op time / benchmark time, the lines): where the two differ by more than
     :data:`PROFILE_GAP_FACTOR` either way, why, with the measured ratio and the benchmark's own string."""
@@ -447,7 +454,7 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     x = torch.randn(numel, device=device)
     manual, fused = _gelus(x)
     emit(say("profiler.intro", lang, numel=f"{numel:,}"))
-    d = measurefirst.profile_compare({"manual": manual, "fused": fused}, device=device, steps=2)
+    d = profile_compare({"manual": manual, "fused": fused}, device=device, steps=2)
     pm, pf = d.profiles
     unit = say("kernels" if d.unit == "kernels" else "ops", lang)
     mc = pm.counts("kernels" if d.unit == "kernels" else "work")
@@ -472,7 +479,7 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
     fmb = sum(r.bytes_est for r in pf.work) / 1e6
     if mb > 0:
         emit(say("profiler.bytes", lang, mb=f"{mb:.0f}", fmb=f"{fmb:.0f}"))
-    c = measurefirst.compare({"manual": manual, "fused": fused}, device=device, budget=1.5 if quick else 5.0)
+    c = compare({"manual": manual, "fused": fused}, device=device, budget=1.5 if quick else 5.0)
     branch, lines = comparison_lines(c, str(device), lang, manual_n, fused_n, unit)
     for line in lines:
         emit(line)
@@ -489,7 +496,7 @@ def profiler(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoRe
             emit(line)
         n = 1024 if quick else 4096
         a = torch.randn(n, n, device=device)
-        pg = measurefirst.profile(lambda: a @ a, device=device, steps=2, label="matmul")
+        pg = profile(lambda: a @ a, device=device, steps=2, label="matmul")
         emit(say("profiler.gemm", lang))
         for line in kernel_table_lines(pg.kernels, lang):
             emit(line)
@@ -584,7 +591,7 @@ def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
         return out
 
     emit(say("mlp.intro", lang, d=d, h=h, b=b, steps=steps))
-    r = measurefirst.benchmark_step(model, opt, lambda: (x, y), loss_fn=loss_fn, device=device, steps=steps,
+    r = benchmark_step(model, opt, lambda: (x, y), loss_fn=loss_fn, device=device, steps=steps,
                                     warmup=2, flops_per_step=None, label="mlp")
     info, lines = phase_lines(dict(r.phase_s), lang, r.step_s)
     for line in lines:
@@ -595,7 +602,7 @@ def mlp(device: torch.device, lang: str, quick: bool, emit: Emit) -> DemoResult:
         loss_fn(model, (x, y)).backward()  # type: ignore[no-untyped-call]
         opt.step()
 
-    p = measurefirst.profile(step, device=device, steps=2, warmup=2, label="mlp step")
+    p = profile(step, device=device, steps=2, warmup=2, label="mlp step")
     for line in step_profile_lines(p, lang):
         emit(line)
     res.data.update(phase_s=dict(r.phase_s), step_s=r.step_s, work_counts=p.counts("work"), **info)
@@ -631,7 +638,7 @@ def compiled_verdict(v: Verdict, lang: str) -> tuple[str, str]:
     return "undecided", say("compile.undecided", lang, rounds=v.rounds)
 
 
-def compile_lines(c: measurefirst.Comparison, lang: str) -> tuple[str, list[str]]:
+def compile_lines(c: Comparison, lang: str) -> tuple[str, list[str]]:
     """What the comparison of the hand-written, fused and compiled GeLU says: the first call's compile
     (torch's accounting, the cache's state), the steady times, the verdict, and the calls until compiling
     pays for itself (chosen from the measured break-even)."""
@@ -657,7 +664,7 @@ def compile_lines(c: measurefirst.Comparison, lang: str) -> tuple[str, list[str]
     return branch, lines
 
 
-def shape_line(m: measurefirst.Measurement, n: int, lang: str) -> tuple[str, str]:
+def shape_line(m: Measurement, n: int, lang: str) -> tuple[str, str]:
     """(branch, the sentence) for a call of the compiled GeLU on a new shape: compiled again (with torch's
     guard), or not (dynamic shapes already in use)."""
     again = [e for e in (m.compiled.compiles if m.compiled is not None else ()) if e.phase != "sampling"]
@@ -684,13 +691,13 @@ def compiled_code(device: torch.device, lang: str, quick: bool, emit: Emit) -> D
         return gelu(x)
 
     emit(say("compile.intro", lang, numel=f"{numel:,}"))
-    c = measurefirst.compare({"manual": manual, "fused": fused, "compiled": compiled}, device=device,
+    c = compare({"manual": manual, "fused": fused, "compiled": compiled}, device=device,
                              budget=1.5 if quick else 5.0)
     branch, lines = compile_lines(c, lang)
     for line in lines:
         emit(line)
     y = torch.randn(numel + 1, device=device)
-    m = measurefirst.benchmark(lambda: gelu(y), device=device, budget=0.5 if quick else 2.0, label="compiled, new shape")
+    m = benchmark(lambda: gelu(y), device=device, budget=0.5 if quick else 2.0, label="compiled, new shape")
     shape, line = shape_line(m, numel + 1, lang)
     emit(line)
     emit(say("compile.lesson", lang))
@@ -724,8 +731,8 @@ def run(which: str = "all", *, device: Any = "auto", lang: str | None = None, qu
         raise ValueError(f"--lang must be one of {', '.join(LANGS)}; got {lang!r}")
     if which != "all" and which not in DEMOS:
         raise ValueError(f"demo must be one of {', '.join(DEMOS)} or all; got {which!r}")
-    dev = measurefirst.resolve_device(device)
-    emit(f"# {say('title', lang, device=f'{dev} ({measurefirst.measure.devices.device_name(dev)})')}")
+    dev = resolve_device(device)
+    emit(f"# {say('title', lang, device=f'{dev} ({device_name(dev)})')}")
     names = DEMOS if which == "all" else (which,)
     results: list[DemoResult] = []
     for i, name in enumerate(names):

@@ -21,7 +21,7 @@ instead of timing. The rules:
   works, else callgrind, else raises :class:`CountError` naming the fix.
 
 Counts do not drift with load, so regression checks on them use a tight threshold
-(:data:`~measurefirst.tools.regression.COUNT_THRESHOLD`).
+(:data:`~measurefirst.results.regression_checks.COUNT_THRESHOLD`).
 """
 
 from __future__ import annotations

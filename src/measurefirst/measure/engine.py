@@ -28,7 +28,7 @@ The rules, stated once (and asserted exactly by the tests with a simulated clock
   two checks in a row (the noise estimate has settled on "out of reach"), sampling stops with reason
   ``"noise"``: the machine gives this interval here, and waiting the whole budget would not change
   the answer much (as nvbench stops once its noise estimate settles).
-* **Repetitions** (``repeats``, default :data:`~measurefirst.measure.defaults.REPEATS`). Sampling is cut into
+* **Repetitions** (``repeats``, default :data:`~measurefirst.results.defaults.REPEATS`). Sampling is cut into
   independent repetitions, each with its own warm-up (:data:`REPEAT_WARMUP_CALLS` calls and
   :data:`REPEAT_WARMUP_SHARE` of its slice at least) and its own loop-count calibration, each lasting a
   slice of ``min_time / repeats`` seconds (growing with the time already sampled, so a long run makes
@@ -68,7 +68,8 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, TypedDict, o
 
 import torch
 
-from . import compiling, defaults, progress, stats
+from . import compiling, progress
+from ..results import defaults, stats
 from .compiling import CompileLimit, RecompileRefused
 from ..results.errors import BudgetError
 from .devices import (
@@ -282,7 +283,7 @@ class Sampler:
         self.t_sampling = self.t_begin
         self.has_host = False
         self.has_preempt = False
-        #: experimental speed reference (see measurefirst.measure.reference): its call, loop and samples
+        #: experimental speed reference (see measurefirst.results.reference): its call, loop and samples
         self.reference, self.reference_label = reference, reference_label
         self.reference_run: Callable[[], object] | None = None
         self.reference_number = 0
@@ -557,7 +558,7 @@ class Sampler:
 
     def _prepare_reference(self) -> None:
         """Loop the reference so that one of its samples lasts about as long as a measured sample."""
-        from .reference import REFERENCE_PROBES, reference_number
+        from ..results.reference import REFERENCE_PROBES, reference_number
 
         assert self.reference is not None and self.calibration is not None
         cal = self.calibration
@@ -1047,7 +1048,7 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
     """Measure how long ``fn()`` takes, correctly: warmed up, synchronized, calibrated, adaptive.
 
     Every keyword is optional: its type is in :class:`BenchmarkOptions`, its default is :class:`Options`'s
-    (the engine's knobs, from :mod:`measurefirst.measure.defaults`) or :data:`CALL_DEFAULTS`'s, and
+    (the engine's knobs, from :mod:`measurefirst.results.defaults`) or :data:`CALL_DEFAULTS`'s, and
     ``help(benchmark)`` (``inspect.signature``) shows the whole signature with the defaults.
 
     Args:
@@ -1077,7 +1078,7 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
         reference: experimental. Interleave a fixed reference workload (``True``: a pure-Python
             integer loop; or your own callable) with the samples, and report next to the raw estimate
             the estimate normalized to the machine's fast state, with the speed factor
-            (``m.reference``; see :mod:`measurefirst.measure.reference`). The raw statistics do not change.
+            (``m.reference``; see :mod:`measurefirst.results.reference`). The raw statistics do not change.
         repeats: independent repetitions inside the call, each with its own warm-up and calibration
             (default 5; 1 with ``trials``). Their spread is the measured run-to-run spread
             (``m.run_to_run``) that the headline interval ``m.ci`` holds beside this run's precision
@@ -1230,7 +1231,7 @@ def _reference(reference: bool | Callable[[], object]) -> tuple[Callable[[], obj
     if reference is False:
         return None, ""
     if reference is True:
-        from .reference import BUILTIN_LABEL, reference_work
+        from ..results.reference import BUILTIN_LABEL, reference_work
 
         return reference_work, BUILTIN_LABEL
     if not callable(reference):

@@ -75,7 +75,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
-from . import stats
+from ..results import stats
 from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS,
                              PROFILE_SCHEMA_VERSION as PROFILE_SCHEMA_VERSION, NoiseProfile as NoiseProfile,
                              ProfileEntry as ProfileEntry)

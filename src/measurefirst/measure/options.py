@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from . import defaults
+from ..results import defaults
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ benchmark. Events carry codes, labels and numbers only; the words are the render
 
 from __future__ import annotations
 
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..results.progress import TOOLS as TOOLS, Event as Event, Sink as Sink  # re-exported: the events are data
 
@@ -49,3 +49,20 @@ def showing(sink: Sink | None) -> Iterator[None]:
         yield
     finally:
         _SINK.reset(token)
+
+
+#: What draws a line where a function is asked to show its own progress (``sweep(progress=True)``): a
+#: factory of sinks that are context managers, which the package's face (``measurefirst/__init__``) sets
+#: to the renderer's line; measuring code never imports a renderer. ``None``: nothing is drawn.
+LINE: "Callable[[], AbstractContextManager[Sink]] | None" = None
+
+
+@contextmanager
+def own_line(enabled: bool) -> Iterator[None]:
+    """A line of :data:`LINE` for the block, when ``enabled`` and no sink is installed already (the
+    caller's line, such as the command line's, takes the reports instead)."""
+    if not enabled or active() or LINE is None:
+        yield
+        return
+    with LINE() as line, showing(line):
+        yield

@@ -26,7 +26,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import torch
 
-from . import defaults
+from ..results import defaults
 from .devices import Machine, machine as current_machine, synchronizer
 
 #: Documented resolution of CUDA event timing (about half a microsecond).

@@ -185,7 +185,7 @@ class MeasureMagics(Magics):
         return [statement]
 
     def _run(self, verb: str, opts: argparse.Namespace, statement: str) -> Any:
-        from ..cli.targets import TargetError, load_target
+        from ..tools.targets import TargetError, load_target
         from ..measure.devices import DeviceError
         from ..measure.engine import BenchmarkError, Interrupted
 

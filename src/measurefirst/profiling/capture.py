@@ -28,7 +28,8 @@ from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import torch
 
-from ..measure import defaults, progress
+from ..results import defaults
+from ..measure import progress
 from ..measure.devices import DeviceLike, environment, machine, resolve_device
 from ..measure.engine import check_label, default_label
 from ..results.errors import check_flag

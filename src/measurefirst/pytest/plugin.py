@@ -11,7 +11,7 @@ run asks for measuring (an ``--mf*`` option, the ``mf`` ini setting, or a test t
 * **Names.** A measurement is known by the test's node id (``nodeid``), or ``nodeid::label`` when it
   has a label (an explicit ``label=``, or a candidate of ``measure.compare``); a second unlabelled
   measurement in one test is ``nodeid#2``. Saved runs are named ``NAME/<that name>``.
-* **Regressions** are decided by :func:`measurefirst.tools.regression.change`, as ``measurefirst compare
+* **Regressions** are decided by :func:`measurefirst.results.regression_checks.change`, as ``measurefirst compare
   --fail-if-slower`` decides them: slower beyond the ratio's 95% CI *and* the threshold. A test with a
   regression is reported failed (its own assertions passed; the report says why).
 * **Comparisons** in a test (``measure.compare``) run interleaved; each candidate also counts as a
@@ -41,7 +41,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 import pytest
 
-from ..measure import defaults
+from ..results import defaults
 from ..tools.compare import Comparison, Verdict, compare, paired_verdict
 from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import benchmark, default_label
@@ -50,7 +50,7 @@ from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record
 from ..tools.against import DEFAULT_PAIRS
 from ..tools.worktree import WorktreeError, validate_ref
-from ..tools.regression import change
+from ..results.regression_checks import change
 from . import report as words
 from ..render.words import LANGS
 from ..results.kinds import Measurement, Stop
@@ -181,7 +181,7 @@ class ComparisonResult(Comparison):
 # ==================================================================================================
 
 #: ``benchmark.pedantic(rounds=R)`` takes exactly R samples; they are taken in up to
-#: :data:`~measurefirst.measure.defaults.REPEATS` consecutive repetitions of this many rounds at least, whose medians'
+#: :data:`~measurefirst.results.defaults.REPEATS` consecutive repetitions of this many rounds at least, whose medians'
 #: spread is the measurement's run-to-run spread (source "repeats"), so a gate against a baseline uses a
 #: measured spread rather than an assumed one. Fewer rounds: one repetition, the spread not measured.
 PEDANTIC_REPEAT_MIN_ROUNDS = 5

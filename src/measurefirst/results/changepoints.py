@@ -47,7 +47,7 @@ from functools import lru_cache
 from statistics import NormalDist
 from typing import Any, Sequence
 
-from ..measure import stats
+from . import stats
 
 #: The fewest runs on each side of a change point: a change needs this many runs after it to be seen.
 MIN_SEGMENT = 4

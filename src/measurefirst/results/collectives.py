@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from ..distributed.bandwidth import algbw, bus_factor, busbw, human_bytes
+from .bandwidth import algbw, bus_factor, busbw, human_bytes
 from .base import ResultBase
 from .findings import Finding
 from .protocol import build, migrate
@@ -67,7 +67,7 @@ class CollectivesResult(ResultBase):
     def findings(self) -> tuple["Finding", ...]:
         """Per op: times that fall as the message grows (``nonmonotone_sizes``) and a latency/bandwidth
         fit its points contradict (``poor_fit``, ``fit_slope_points``: see :meth:`fit_problems`)."""
-        from ..tools.fit import largest_drop  # the fit's arithmetic is the tool's
+        from .fitting import largest_drop
         from .findings import NONMONOTONE_DROP, fit_findings
 
         out: list[Finding] = []
@@ -84,8 +84,8 @@ class CollectivesResult(ResultBase):
 
     def fit_problems(self, op: str) -> list[tuple[str, float, float]]:
         """Why :meth:`latency_bandwidth` should not be read as a law of ``op``'s times, as
-        :meth:`measurefirst.tools.fit.PowerFit.problems` says it of a sweep: the points stray from the line
-        (``rms``, ``residual``), or fewer than :data:`~measurefirst.tools.fit.MIN_SLOPE_POINTS` sizes lie where the
+        :meth:`measurefirst.results.fitting.PowerFit.problems` says it of a sweep: the points stray from the line
+        (``rms``, ``residual``), or fewer than :data:`~measurefirst.results.fitting.MIN_SLOPE_POINTS` sizes lie where the
         bandwidth term is at least the latency (``slope``: flat points say nothing of a bandwidth)."""
         import numpy as np
 
@@ -123,13 +123,13 @@ class CollectivesResult(ResultBase):
     def fit(self, op: str) -> Any:
         """The sweep's ``t0 + c·n^k`` fit of ``op``'s times over size (bytes): ``t0`` is the latency;
         with ``k`` near 1, ``1/c`` is the asymptotic algorithm bandwidth in bytes/s."""
-        from ..tools.fit import fit_power
+        from .fitting import fit_power
 
         pts = [p for p in self.points if p.op == op and p.error is None]
         return fit_power([p.size_bytes for p in pts], [p.seconds for p in pts])
 
     def bus_factor(self, op: str) -> float:
-        """busbw / algbw of ``op`` on this group (see :func:`measurefirst.distributed.bandwidth.bus_factor`)."""
+        """busbw / algbw of ``op`` on this group (see :func:`measurefirst.results.bandwidth.bus_factor`)."""
         return bus_factor(op, self.world_size)
 
     def latency_bandwidth(self, op: str) -> tuple[float, float]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._lazy import deferred
-from ..measure import stats
+from . import stats
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -284,7 +284,7 @@ def launch_bound(host_s: float | None, device_s: float) -> Finding | None:
 
 
 def fit_findings(problems: list[tuple[str, float, float]], **context: Any) -> list[Finding]:
-    """The findings of a fit's :meth:`~measurefirst.tools.fit.PowerFit.problems` (``rms``/``residual``:
+    """The findings of a fit's :meth:`~measurefirst.results.fitting.PowerFit.problems` (``rms``/``residual``:
     ``poor_fit``; ``slope``: ``fit_slope_points``; ``drop``: ``nonmonotone_sizes``), each with its value
     and threshold and ``context`` (the series' label or op)."""
     out = []

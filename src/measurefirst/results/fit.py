@@ -1,6 +1,6 @@
 """The cost models fitted to a sweep's points: a :class:`PowerFit` (``t(n) = t0 + c * n**k``) and a
 :class:`ComplexityFit` (the best complexity class), with the thresholds that judge a fit. The types live
-with the results (renderers read them); :mod:`measurefirst.tools.fit` fits them and re-exports them."""
+with the results (renderers read them); :mod:`measurefirst.results.fitting` fits them and re-exports them."""
 
 from __future__ import annotations
 

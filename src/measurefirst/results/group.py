@@ -15,7 +15,7 @@ from .protocol import build, each, of_kind
 STRAGGLER_THRESHOLD = 0.10
 #: Version of a :class:`RankResult`'s stored form; version 0 had a kind but no version (the same form).
 SCHEMA_VERSION = 1
-#: The kinds of results of many ranks: their check is :func:`measurefirst.distributed.saved.check_groups`, their
+#: The kinds of results of many ranks: their check is :func:`measurefirst.results.group_checks.check_groups`, their
 #: history :class:`measurefirst.results.group_history.GroupHistory`.
 GROUP_KINDS = ("collectives", "rank_group", "rank_comparison", "group_step")
 

@@ -1,14 +1,14 @@
 """The history of one name of runs of many ranks (:data:`~measurefirst.results.group.GROUP_KINDS`: collectives,
 rank groups, group steps) in the results store, oldest first, each run checked against the one before
-(:func:`measurefirst.distributed.saved.check_groups`), and :func:`history_of`, the history of any name."""
+(:func:`measurefirst.results.group_checks.check_groups`), and :func:`history_of`, the history of any name."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..distributed.saved import check_groups
-from ..tools.regression import run_to_run_cv
+from .group_checks import check_groups
+from .regression_checks import run_to_run_cv
 from .base import ResultBase
 from .collectives import point_label, usable
 from .findings import Finding

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 from .base import ResultBase
 from .changepoints import ChangeAnalysis, find_changes
 from .protocol import build, each, migrate
-from ..tools.regression import StepPoint, point_steps, step_point, steps
+from .regression_checks import StepPoint, point_steps, step_point, steps
 from .kinds import Count, Finding, Measurement, load_result
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar, Sequence
 
 from .._lazy import deferred
-from ..measure import stats
+from . import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
 from .findings import (COUNT_SPREAD_FRACTION, OVERHEAD_WARN_SHARE, PREEMPTED_FRACTION, UNJOINED_STREAM_MIN_NS,
                        UNJOINED_STREAM_RATIO, cold_start, found, launch_bound, sample_checks)
@@ -24,7 +24,7 @@ from .protocol import migrate as migrate_kind
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
-    from ..measure.reference import Normalized
+    from .reference import Normalized
 else:  # imported on first use: a history read from the store's columns never needs it
     np = deferred("numpy", globals(), "np")
 
@@ -107,7 +107,7 @@ class Stop:
 class SpeedReference:
     """Experimental (``benchmark(..., reference=True)``): a reference workload timed right after each
     sample, ``number`` calls per reference sample, to track the machine's speed (see
-    :mod:`measurefirst.measure.reference`). ``overhead_ns`` is the timer overhead subtracted from both."""
+    :mod:`measurefirst.results.reference`). ``overhead_ns`` is the timer overhead subtracted from both."""
 
     label: str
     samples_ns: tuple[float, ...]
@@ -142,7 +142,7 @@ class Imported:
     iterations: int
     stats_seconds: dict[str, float] = field(default_factory=dict)
     format_version: str = ""
-    #: the fewest rounds whose reported quartiles give an interval (:data:`measurefirst.measure.stats.NOTCH_MIN_ROUNDS`)
+    #: the fewest rounds whose reported quartiles give an interval (:data:`measurefirst.results.stats.NOTCH_MIN_ROUNDS`)
     notch_min_rounds: ClassVar[int] = stats.NOTCH_MIN_ROUNDS
 
     def summary(self) -> stats.Summary | None:
@@ -408,10 +408,10 @@ class Measurement(ResultBase):
     @cached_property
     def normalized(self) -> "Normalized | None":
         """Experimental: the estimate normalized to the machine's fast state, with the speed factor
-        (``None`` without a speed reference). See :mod:`measurefirst.measure.reference`."""
+        (``None`` without a speed reference). See :mod:`measurefirst.results.reference`."""
         if self.reference is None:
             return None
-        from ..measure.reference import normalize
+        from .reference import normalize
 
         return normalize(self, self.reference)
 

@@ -345,7 +345,7 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
     ``@NAME`` (its latest run against the one before). The intervals include ``run_to_run`` (else the
     spread measured from the saved runs of @NAME, else the assumed one). ``ValueError``
     (:class:`LoadError`) says what to give instead."""
-    from ..tools.regression import check_regression
+    from .regression_checks import check_regression
     from .store import parse_ref
 
     refs = list(targets)
@@ -363,7 +363,7 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
         return suite
     groups = _group_results(refs, store)
     if groups is not None:  # runs of many ranks: collectives, bench or compare under torchrun
-        from ..distributed.saved import check_groups
+        from .group_checks import check_groups
         from .group_history import GroupHistory, history_of
         from .store import Store
 
@@ -404,7 +404,7 @@ def _suite_check(refs: Sequence[str], store: str | os.PathLike[str] | None, *, g
     """``@NAME~K`` against ``@NAME~J`` of a suite (:func:`suite_members`): each benchmark of the suite, its
     run K back against its run J back, one change per benchmark with its own saved spread; a benchmark
     with too few runs is listed as unmatched. ``None`` when the refs do not name one suite."""
-    from ..tools.regression import change
+    from .regression_checks import change
     from .store import Ref, Store, parse_ref
 
     parsed = [parse_ref(r) for r in refs]
@@ -466,7 +466,7 @@ def _saved_spread(name: str, store: str | os.PathLike[str] | None) -> float | No
 
 def _spread_in(st: "Store", name: str) -> float | None:
     """:func:`_saved_spread` in the open store ``st``."""
-    from ..tools.regression import run_to_run_cv
+    from .regression_checks import run_to_run_cv
     from .store import MEASURED_KINDS
 
     latest = st.list(name, kinds=MEASURED_KINDS, limit=1)

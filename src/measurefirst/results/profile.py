@@ -9,7 +9,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Sequence
 
-from ..measure import defaults
+from . import defaults
 from .base import ResultBase
 from .errors import check_limit
 from .protocol import build, finite_fields, migrate

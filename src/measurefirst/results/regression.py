@@ -1,6 +1,6 @@
 """The result of a regression check of saved results: a :class:`Regression` holds the :class:`Change` of each
 benchmark, and a change the :class:`Disturbance` of a side too noisy to judge it. The types live with the
-results (renderers read them); :mod:`measurefirst.tools.regression` computes them and re-exports them."""
+results (renderers read them); :mod:`measurefirst.results.regression_checks` computes them and re-exports them."""
 
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ SCHEMA_VERSION = 5
 FLAGS = ("devices", "machines", "counters", "python", "torch", "incomplete")
 #: The sources of a run-to-run spread in a change: each side's own (:data:`~measurefirst.results.kinds.RUN_TO_RUN_SOURCES`:
 #: repetitions, processes, profile, prior), the saved history of the benchmark, a given figure, or "assumed"
-#: (:data:`~measurefirst.tools.regression.RUN_TO_RUN_CV`: nothing measured it).
+#: (:data:`~measurefirst.results.regression_checks.RUN_TO_RUN_CV`: nothing measured it).
 CHANGE_SPREAD_SOURCES = ("repeats", "processes", "profile", "prior", "history", "given", "assumed")
 
 
 @dataclass(frozen=True)
 class Disturbance:
     """Why one side of a change (``side``: "base" or "new") cannot judge it: ``code`` (one of
-    :data:`~measurefirst.tools.regression.DISTURBED_CODES`), the measured ``value`` and the ``limit`` it
+    :data:`~measurefirst.results.regression_checks.DISTURBED_CODES`), the measured ``value`` and the ``limit`` it
     crossed (fractions; for ``two_speeds`` the slow speed over the fast one, minus 1)."""
 
     side: str
@@ -79,7 +79,7 @@ class Change:
     #: from (:data:`CHANGE_SPREAD_SOURCES`); empty for checks written before version 4 and for counts
     run_to_run_spreads: tuple[float, ...] = ()
     run_to_run_sources: tuple[str, ...] = ()
-    #: why a side cannot judge the change (:func:`~measurefirst.tools.regression.disturbances`): with any,
+    #: why a side cannot judge the change (:func:`~measurefirst.results.regression_checks.disturbances`): with any,
     #: the change is ``undecided``
     disturbed: tuple[Disturbance, ...] = ()
     #: code against code: the ratio each worker pair measured (fresh processes, one per side), in order;
@@ -131,7 +131,7 @@ class Regression(ResultBase):
     unmatched: tuple[str, ...] = ()
     gate: bool = False
     #: what the check found beyond the changes (runs of many ranks: a busbw drop, a new straggler; see
-    #: :mod:`measurefirst.distributed.saved`); an error-severity one fails a gate
+    #: :mod:`measurefirst.results.group_checks`); an error-severity one fails a gate
     findings: tuple[Finding, ...] = ()
 
     kind: ClassVar[str] = "regression"

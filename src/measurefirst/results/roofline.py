@@ -1,13 +1,18 @@
 """A machine's measured roofs (:class:`Peaks`) and where a point sits under them (:class:`Bound`). The types
 live with the results (a sweep stores its peaks; renderers read them); :mod:`measurefirst.tools.roofline`
-measures and classifies, and re-exports them."""
+measures the roofs, and re-exports these."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .base import shown
 
+#: A point whose time is at most this multiple of the fitted fixed overhead is overhead-bound.
+OVERHEAD_BOUND_FACTOR = 2.0
+#: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
+OVERHEAD_BOUND_FRACTION = 0.05
 #: Fields of :class:`Peaks` that older files and cache entries lack.
 PROVENANCE_FIELDS = ("measured_at", "load", "cpus")
 
@@ -50,3 +55,31 @@ class Bound:
     kind: str  # "overhead-bound", "memory-bound", "compute-bound", "unknown"
     fraction: float | None  # achieved fraction of the relevant roof
     roof: str | None  # "memory" or "compute"
+
+
+def classify(seconds: float, flops: float | None, nbytes: float | None, p: Peaks | None, *,
+             overhead_s: float | None = None) -> Bound:
+    """Classify one point. Overhead-bound when its time is within
+    :data:`OVERHEAD_BOUND_FACTOR` x the fitted fixed overhead (or, without a fit, when it reaches
+    under :data:`OVERHEAD_BOUND_FRACTION` of its roof); else memory- or compute-bound by which roof
+    is lower at its arithmetic intensity, with the achieved fraction of that roof."""
+    if p is None or seconds <= 0 or not math.isfinite(seconds):
+        return Bound("unknown", None, None)
+    flop_rate = None if not flops else flops / seconds
+    byte_rate = None if not nbytes else nbytes / seconds
+    if flops and nbytes:
+        intensity = flops / nbytes
+        roof = "compute" if intensity >= p.ridge else "memory"
+    elif flops:
+        roof = "compute"
+    elif nbytes:
+        roof = "memory"
+    else:
+        return Bound("unknown", None, None)
+    fraction = (flop_rate / p.flops_per_s) if roof == "compute" else (byte_rate / p.bytes_per_s)  # type: ignore[operator]
+    if overhead_s is not None and overhead_s > 0:
+        if seconds <= OVERHEAD_BOUND_FACTOR * overhead_s:
+            return Bound("overhead-bound", fraction, roof)
+    elif fraction < OVERHEAD_BOUND_FRACTION:
+        return Bound("overhead-bound", fraction, roof)
+    return Bound(f"{roof}-bound", fraction, roof)

@@ -40,8 +40,7 @@ from .errors import check_text
 from .protocol import Result, from_dict
 
 if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
-    from ..measure.timers import Deadline
-    from ..tools.regression import StepPoint
+    from .regression_checks import StepPoint
     from .kinds import Count, Measurement
 
     #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
@@ -327,8 +326,7 @@ class Store:
         switching it to WAL) is waited for, up to the busy timeout, rather than refused."""
         import time
 
-        deadline: "Deadline | None" = None  # runs from the first refusal (the timers, and torch, load only then)
-        pause = 0.005
+        waited, pause = 0.0, 0.005  # the wait counted in the pauses slept (no clock read outside the timers)
         while True:
             try:
                 self.conn = self._connect(f"file:{quote(str(self._file.absolute()))}"
@@ -338,14 +336,11 @@ class Store:
                 return
             except sqlite3.OperationalError as exc:
                 transient = "locked" in str(exc).lower() or "busy" in str(exc).lower()
-                if not transient or (deadline is not None and deadline.passed()):
+                if not transient or waited >= BUSY_TIMEOUT_MS / 1000:
                     raise
-                if deadline is None:
-                    from ..measure.timers import Deadline
-
-                    deadline = Deadline(BUSY_TIMEOUT_MS / 1000)
                 self._close_quietly()
                 time.sleep(pause)
+                waited += pause
                 pause = min(pause * 2, 0.2)
 
     def _connect(self, uri: str) -> sqlite3.Connection:
@@ -1096,9 +1091,9 @@ def add_summary_column(conn: Any) -> None:
 def summary_of(m: Measured) -> str:
     """What a run's history row needs beyond the store's columns (median, CI, repeats), as the compact
     JSON kept beside them (``runs.summary``): a time's precision and own run-to-run spread, a count's
-    events per call, precision, event and spread (see :class:`measurefirst.tools.regression.StepPoint`);
+    events per call, precision, event and spread (see :class:`measurefirst.results.regression_checks.StepPoint`);
     ``""`` for a run without samples, which a history leaves out."""
-    from ..tools.regression import step_point
+    from .regression_checks import step_point
     from .kinds import Count
 
     if not has_samples(m):
@@ -1114,7 +1109,7 @@ def summary_of(m: Measured) -> str:
 def read_summary(r: RunRow) -> "tuple[StepPoint, float] | None":
     """What :func:`summary_of` kept of the run ``r``, with its columns: the run's point and a count's
     spread; None when they cannot tell (a run saved without a summary, or a value missing)."""
-    from ..tools.regression import StepPoint
+    from .regression_checks import StepPoint
 
     if not r.summary or (r.kind == "measurement" and r.median is None):
         return None

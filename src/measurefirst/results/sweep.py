@@ -98,7 +98,7 @@ class SweepResult(ResultBase):
             try:
                 fit = self.fit(label)
             except FitError:
-                from ..tools.fit import largest_drop  # the fit's arithmetic is the tool's
+                from .fitting import largest_drop
 
                 drop = largest_drop([p.n for p in ok], [p.seconds for p in ok])
                 if drop >= NONMONOTONE_DROP:
@@ -138,12 +138,12 @@ class SweepResult(ResultBase):
         if len(ok) < 3:
             raise FitError(f"only {len(ok)} sizes succeeded; a fit needs at least 4 (fewer than 3 leave nothing "
                            f"to fit); see the failed points for why")
-        from ..tools.fit import fit_power
+        from .fitting import fit_power
 
         return fit_power([p.n for p in ok], [p.seconds for p in ok])
 
     def complexity(self, label: str | None = None) -> ComplexityFit:
-        from ..tools.fit import fit_complexity
+        from .fitting import fit_complexity
 
         ok = [p for p in self.series(label) if p.ok]
         return fit_complexity([p.n for p in ok], [p.seconds for p in ok])
@@ -161,7 +161,7 @@ class SweepResult(ResultBase):
         return point.seconds / ref.seconds, work
 
     def bound(self, point: SweepPoint, overhead_s: float | None = None) -> Bound:
-        from ..tools.roofline import classify
+        from .roofline import classify
 
         return classify(point.seconds, point.flops, point.bytes, self.peaks, overhead_s=overhead_s)
 

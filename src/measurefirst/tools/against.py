@@ -38,7 +38,7 @@ The rules:
   each other while the interpreters' own means spread over 1%, and ten fresh interpreters 1.6%), so the
   pairs would no longer be independent draws and the interval would be too narrow.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
-  threshold, the rule of :func:`measurefirst.tools.regression.change`; an interval that holds both 1
+  threshold, the rule of :func:`measurefirst.results.regression_checks.change`; an interval that holds both 1
   and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
   much longer it would have needed (the interval's half-width shrinks as the square root of the
   rounds).
@@ -63,7 +63,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generator, Mapping, Sequence
 
-from ..measure import defaults, stats
+from ..results import defaults, stats
 from ..measure.engine import BenchmarkError, Options
 from ..measure.noise import process_floor
 from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..results.regression import Change, Regression
-from ..measure import stats
+from ..results import stats
 from .against import Pairs, against_pairs, join
 from .worktree import WorktreeError, dirty, git, resolve_commit, toplevel
 

@@ -41,7 +41,8 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
-from ..measure import defaults, progress, stats
+from ..results import defaults, stats
+from ..measure import progress
 from ..measure.devices import DeviceLike, environment, resolve_device
 from ..results.errors import check_seed, check_text
 from ..measure.engine import (

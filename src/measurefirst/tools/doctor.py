@@ -22,7 +22,8 @@ from typing import Any, Callable
 
 import torch
 
-from ..measure import defaults, progress
+from ..results import defaults
+from ..measure import progress
 from ..measure.devices import DeviceLike, cuda_api, environment, machine, resolve_device, tf32_matmul_enabled
 from ..measure.engine import BenchmarkError, Interrupted, benchmark, check_label, check_timer, default_label
 from ..results.findings import OTHER_LOAD_CORES, TINY_OP_SECONDS, TINY_OPS_MIN_COUNT, UNSYNCED_WARN_RATIO, Finding, found

@@ -7,7 +7,6 @@ per machine, device, dtype and thread count in the results store.
 from __future__ import annotations
 
 import json
-import math
 import socket
 from dataclasses import asdict
 from typing import Any
@@ -16,12 +15,10 @@ import torch
 
 from ..measure.devices import DeviceLike, device_name, last_level_cache_bytes, resolve_device
 from ..measure.dtypes import torch_dtype
-from ..results.roofline import PROVENANCE_FIELDS as PROVENANCE_FIELDS, Bound as Bound, Peaks as Peaks
+from ..results.roofline import (OVERHEAD_BOUND_FACTOR as OVERHEAD_BOUND_FACTOR,
+                                OVERHEAD_BOUND_FRACTION as OVERHEAD_BOUND_FRACTION, PROVENANCE_FIELDS as PROVENANCE_FIELDS,
+                                Bound as Bound, Peaks as Peaks, classify as classify)
 
-#: A point whose time is at most this multiple of the fitted fixed overhead is overhead-bound.
-OVERHEAD_BOUND_FACTOR = 2.0
-#: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
-OVERHEAD_BOUND_FRACTION = 0.05
 #: A cached peak measured while the 1-minute load average exceeded this fraction of the CPUs is measured
 #: again once the machine's load has fallen under this fraction of the load then (other processes shared
 #: the cores it timed; a 1-minute average takes most of a minute of quiet to halve).
@@ -117,31 +114,3 @@ def stale(p: Peaks, load_now: float) -> bool:
     if not p.measured_at or p.cpus <= 0 or p.load < 0:
         return True
     return p.load > PEAK_LOAD_FRACTION * p.cpus and 0 <= load_now < PEAK_LOAD_FRACTION * p.load
-
-
-def classify(seconds: float, flops: float | None, nbytes: float | None, p: Peaks | None, *,
-             overhead_s: float | None = None) -> Bound:
-    """Classify one point. Overhead-bound when its time is within
-    :data:`OVERHEAD_BOUND_FACTOR` x the fitted fixed overhead (or, without a fit, when it reaches
-    under :data:`OVERHEAD_BOUND_FRACTION` of its roof); else memory- or compute-bound by which roof
-    is lower at its arithmetic intensity, with the achieved fraction of that roof."""
-    if p is None or seconds <= 0 or not math.isfinite(seconds):
-        return Bound("unknown", None, None)
-    flop_rate = None if not flops else flops / seconds
-    byte_rate = None if not nbytes else nbytes / seconds
-    if flops and nbytes:
-        intensity = flops / nbytes
-        roof = "compute" if intensity >= p.ridge else "memory"
-    elif flops:
-        roof = "compute"
-    elif nbytes:
-        roof = "memory"
-    else:
-        return Bound("unknown", None, None)
-    fraction = (flop_rate / p.flops_per_s) if roof == "compute" else (byte_rate / p.bytes_per_s)  # type: ignore[operator]
-    if overhead_s is not None and overhead_s > 0:
-        if seconds <= OVERHEAD_BOUND_FACTOR * overhead_s:
-            return Bound("overhead-bound", fraction, roof)
-    elif fraction < OVERHEAD_BOUND_FRACTION:
-        return Bound("overhead-bound", fraction, roof)
-    return Bound(f"{roof}-bound", fraction, roof)

@@ -17,11 +17,12 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import numpy as np
 import torch
 
-from ..measure import compiling, defaults, progress, stats
+from ..measure import compiling, progress
+from ..results import defaults, stats
 from ..measure.devices import DeviceLike, cuda_api, device_name, environment, machine, resolve_device, tf32_matmul_enabled
 from ..measure.dtypes import dtype_name, torch_dtype
 from ..results.findings import MFU_MAX, STARVATION_FRACTION, TABLE_VERDICT_SLACK, Finding, found, sample_checks
-from ..cli.targets import STEP_CONTRACT as CONTRACT
+from .targets import STEP_CONTRACT as CONTRACT
 from ..measure.timers import Marks, Timer, make_timer
 from ..measure.engine import Interrupted
 from ..results.comparison import Comparison

@@ -22,11 +22,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Sequence, TypeVar
 
-from ..measure import defaults, stats
-from ..results.errors import check_kind
-from ..results.comparison import Comparison, Verdict
-from ..results.kinds import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
-from ..results.regression import (CHANGE_SPREAD_SOURCES as CHANGE_SPREAD_SOURCES, FLAGS as FLAGS,
+from . import defaults, stats
+from .errors import check_kind
+from .comparison import Comparison, Verdict
+from .kinds import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
+from .regression import (CHANGE_SPREAD_SOURCES as CHANGE_SPREAD_SOURCES, FLAGS as FLAGS,
                                   SCHEMA_VERSION as SCHEMA_VERSION, Change as Change, Disturbance as Disturbance,
                                   Regression as Regression)
 
@@ -63,7 +63,7 @@ DISTURBED_PRECISION_FACTOR = 5.0
 #: Without a threshold, a run-to-run spread (relative standard deviation) beyond this fraction, or two
 #: speeds further apart than it, disturb a run; with one, the threshold is the limit.
 DISTURBED_SPREAD = 0.10
-#: Fewest used samples for the two-speed check (:func:`measurefirst.measure.stats.two_modes` needs 20).
+#: Fewest used samples for the two-speed check (:func:`measurefirst.results.stats.two_modes` needs 20).
 DISTURBED_MODES_MIN_SAMPLES = 20
 #: The codes of what disturbs a run (:attr:`Disturbance.code`; the words, with the fix, are in
 #: :mod:`measurefirst.render.words` under ``undecided_<code>``).
@@ -78,7 +78,7 @@ def disturbances(m: Measurement, side: str = "new", threshold: float = 0.0, *,
     telling first (a pure function of the measurement):
 
     * ``preempted``: more than :data:`DISTURBED_PREEMPTED_FRACTION` of its samples were preempted;
-    * ``two_speeds``: its used per-call times fall in two speeds (:func:`measurefirst.measure.stats.two_modes`)
+    * ``two_speeds``: its used per-call times fall in two speeds (:func:`measurefirst.results.stats.two_modes`)
       further apart than the threshold (:data:`DISTURBED_SPREAD` without one);
     * ``noise_floor``: sampling stopped at the machine's noise floor (stop reason ``"noise"``);
     * ``imprecise``: its precision half-width exceeds both :data:`DISTURBED_PRECISION_FACTOR` times its

@@ -10,7 +10,7 @@ time the call would have taken in the machine's *fast state*. The rules:
   as long as a measured sample (at least one call).
 * **The speed factor** of sample *i* is the reference's net time per call right after it (the timer
   overhead measured by calibration subtracted) over the reference's *fast state*: the faster mode's
-  median when the reference times split into two modes (:func:`measurefirst.measure.stats.two_modes`), else
+  median when the reference times split into two modes (:func:`measurefirst.results.stats.two_modes`), else
   their median. 1 means the fast state; 1.8 means 1.8x slower than it.
 * **The normalized estimate** is the median over the used samples of the per-call time with the
   sample's net time divided by its speed factor (the timer overhead is added back unscaled).

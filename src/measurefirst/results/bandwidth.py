@@ -69,7 +69,7 @@ def parse_bytes(text: str) -> int:
 def parse_byte_sizes(text: str) -> list[int]:
     """``"1K,4K,...,16M"``: byte counts with K/M/G suffixes, expanded like ``--sizes`` of ``sweep``
     (a geometric or arithmetic ``...`` progression, see :func:`measurefirst.tools.sweep.parse_sizes`)."""
-    from ..tools.sweep import parse_sizes
+    from .sizes import parse_sizes
 
     items = [p.strip() for p in text.split(",")]
     plain = [p if p in ("...", "…", "") else str(parse_bytes(p)) for p in items]

@@ -11,9 +11,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from .bandwidth import OPS, parse_byte_sizes
-from ..measure.defaults import MAX_COUNT
-from .group import DEFAULT_TIMEOUT_SECONDS
+from ..results.bandwidth import OPS, parse_byte_sizes
+from ..results.defaults import MAX_COUNT
+from ..distributed.group import DEFAULT_TIMEOUT_SECONDS
 
 DESCRIPTION = (
     "Time all_reduce, all_gather, reduce_scatter, broadcast, all_to_all and send/recv over a size sweep and "
@@ -55,8 +55,8 @@ def add_parser(sub: Any, make: Any, common: Any, seconds: Any) -> argparse.Argum
 
 def _task(ops: list[str], sizes: list[int], dtype: str, warmup: int, trials: int,
           budget: float | None) -> dict[str, Any] | None:
-    from .collectives import collectives
-    from .group import dist
+    from ..distributed.collectives import collectives
+    from ..distributed.group import dist
 
     r = collectives(ops, sizes, dtype, warmup=warmup, trials=trials, budget=budget)
     return r.to_dict() if dist().get_rank() == 0 else None
@@ -65,8 +65,8 @@ def _task(ops: list[str], sizes: list[int], dtype: str, warmup: int, trials: int
 def emit_on_rank0(args: argparse.Namespace, results: list[Any], code: int = 0) -> int:
     """Rank 0's way out, as every command's (:func:`measurefirst.cli.emit.emit`: JSON or the tables, ``-o``,
     ``--save``, in ``--lang``); the other ranks print nothing."""
-    from ..cli.emit import emit
-    from ..cli.guard import EXIT_OK, EXIT_USAGE, first, lang_of
+    from .emit import emit
+    from .guard import EXIT_OK, EXIT_USAGE, first, lang_of
     from ..render.views import Options
 
     if not results or int(os.environ.get("RANK", "0")) != 0:
@@ -101,9 +101,9 @@ def cmd_group_step(args: argparse.Namespace) -> int:
     from ..measure.dtypes import dtype_name
     from ..results.errors import UsageError
     from ..tools.step import STEP_DTYPES, _first_set, _unpack
-    from ..cli.targets import is_function_target, load_callable
-    from . import group
-    from .step import benchmark_group_step
+    from ..tools.targets import is_function_target, load_callable
+    from ..distributed import group
+    from ..distributed.step import benchmark_group_step
 
     if len(args.variants) != 1 or args.variants[0] != "eager" or len(args.dtypes) != 1:
         raise UsageError(f"--{args.parallel} times one eager step in one dtype: drop --variants and give one --dtypes")
@@ -156,7 +156,7 @@ def cmd_group_step(args: argparse.Namespace) -> int:
 
 
 def cmd_collectives(args: argparse.Namespace) -> int:
-    from ..cli.emit import check_args
+    from .emit import check_args
     from ..results.errors import UsageError
 
     try:
@@ -170,8 +170,8 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     if not 0 <= args.warmup <= MAX_COUNT or not 1 <= args.trials <= MAX_COUNT:
         raise UsageError(f"--warmup must be >= 0 and --trials >= 1 (at most {MAX_COUNT})")
     # checked here, before any rank starts: inside the ranks each would fail in c10d's own words
-    from .collectives import resolve_dtype
-    from .launch import check_spawn
+    from ..distributed.collectives import resolve_dtype
+    from ..distributed.launch import check_spawn
 
     try:
         check_spawn(1 if args.nproc is None else args.nproc, args.timeout)
@@ -179,13 +179,13 @@ def cmd_collectives(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(f"{'--dtype: ' if 'dtype' in str(exc) else ''}{exc}") from None
     check_args(args)  # -o, --save and --store, before anything is measured
-    from . import group
-    from .collectives import CollectivesResult
+    from ..distributed import group
+    from ..distributed.collectives import CollectivesResult
 
     task_args = (ops, sizes, args.dtype, args.warmup, args.trials, args.budget)
     try:
         if args.nproc is not None and not group.launched_by_torchrun() and not group.is_initialized():
-            from .launch import spawn
+            from ..distributed.launch import spawn
 
             data = spawn(_task, args.nproc, task_args, timeout_seconds=args.timeout)[0]
         else:
@@ -203,7 +203,7 @@ def cmd_collectives(args: argparse.Namespace) -> int:
 def _group(timeout: float, command: str) -> Iterator[bool]:
     """The process group torchrun describes (initialized here, and destroyed after, when not already)."""
     from ..results.errors import UsageError
-    from . import group
+    from ..distributed import group
 
     created = group.init_from_env(timeout_seconds=timeout) if group.launched_by_torchrun() else False
     if not group.is_initialized():
@@ -220,7 +220,7 @@ def _group(timeout: float, command: str) -> Iterator[bool]:
 def ranked(args: argparse.Namespace) -> Callable[[argparse.Namespace], int] | None:
     """The command to run for ``args`` under torchrun: ``bench`` and a live ``compare`` on every rank (rank 0
     reporting); None for any other command, and outside torchrun (it runs as it does in one process)."""
-    from .group import launched_by_torchrun
+    from ..distributed.group import launched_by_torchrun
 
     if not launched_by_torchrun() or getattr(args, "simulate", None):
         return None
@@ -245,7 +245,7 @@ def _refuse(args: argparse.Namespace, *names: str) -> None:
 def _timeout(budget: float) -> float:
     """Seconds a rank may wait for the others: they measure to the same budget, so the slowest finishes
     within it (twice it, and the group's default, for start-up and loading)."""
-    from .group import DEFAULT_TIMEOUT_SECONDS
+    from ..distributed.group import DEFAULT_TIMEOUT_SECONDS
 
     return DEFAULT_TIMEOUT_SECONDS + 2 * budget
 
@@ -254,10 +254,10 @@ def cmd_bench_ranks(args: argparse.Namespace) -> int:
     """``measurefirst bench`` under torchrun: each target measured on every rank (a rank group result each)."""
     from dataclasses import fields
 
-    from ..cli.emit import check_args
+    from .emit import check_args
     from ..measure.engine import Options
-    from ..cli.targets import bench_jobs
-    from .group import RankFailed, benchmark
+    from ..tools.targets import bench_jobs
+    from ..distributed.group import RankFailed, benchmark
 
     _refuse(args, "count", "processes")
     check_args(args)
@@ -278,11 +278,11 @@ def cmd_bench_ranks(args: argparse.Namespace) -> int:
 def cmd_compare_ranks(args: argparse.Namespace) -> int:
     """A live ``measurefirst compare`` under torchrun: every rank interleaves the candidates; one verdict
     per candidate for the group."""
-    from ..cli.emit import check_args
+    from .emit import check_args
     from ..results.errors import UsageError
-    from ..cli.targets import load_all
-    from .group import RankFailed
-    from .ranked import compare
+    from ..tools.targets import load_all
+    from ..distributed.group import RankFailed
+    from ..distributed.ranked import compare
 
     _refuse(args, "fail_if_slower")
     if len(args.targets) < 2:

@@ -11,10 +11,10 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..results.errors import FitError as FitError  # measurefirst.tools.fit.FitError, as before
-from ..results.findings import MIN_SLOPE_POINTS as MIN_SLOPE_POINTS  # thresholds live with the findings they set
-from ..results.findings import NONMONOTONE_DROP as NONMONOTONE_DROP
-from ..results.fit import (K_GRID as K_GRID, POOR_FIT_RESIDUAL as POOR_FIT_RESIDUAL, POOR_FIT_RMS as POOR_FIT_RMS,
+from .errors import FitError as FitError  # measurefirst.results.fitting.FitError, as before
+from .findings import MIN_SLOPE_POINTS as MIN_SLOPE_POINTS  # thresholds live with the findings they set
+from .findings import NONMONOTONE_DROP as NONMONOTONE_DROP
+from .fit import (K_GRID as K_GRID, POOR_FIT_RESIDUAL as POOR_FIT_RESIDUAL, POOR_FIT_RMS as POOR_FIT_RMS,
                            ComplexityFit as ComplexityFit, PowerFit as PowerFit)
 
 #: Huber threshold on relative residuals, in robust standard deviations.

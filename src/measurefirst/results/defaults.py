@@ -71,7 +71,7 @@ RUNS_SHOWN = 20
 
 # ---- regression checks of saved results ------------------------------------------------------------
 #: The run-to-run spread of one run's median (relative standard deviation) assumed when no history of
-#: the benchmark measures it (see :data:`measurefirst.tools.regression.RUN_TO_RUN_CV`).
+#: the benchmark measures it (see :data:`measurefirst.results.regression_checks.RUN_TO_RUN_CV`).
 RUN_TO_RUN_CV = 0.02
 
 #: The most fresh interpreters ``--processes`` starts (``bench``, ``selfcheck --noise``): each imports torch

@@ -3,17 +3,17 @@ rank group (bench or compare under torchrun). The history of one name is
 :mod:`measurefirst.results.group_history`'s, which checks each run against the one before with
 :func:`check_groups`.
 
-* **collectives**: each op and size in both runs is a :class:`~measurefirst.tools.regression.Change` of the time
+* **collectives**: each op and size in both runs is a :class:`~measurefirst.results.regression_checks.Change` of the time
   (the slowest rank's median per call); at one world size a time ratio is the inverse busbw ratio, so a
   regression is a busbw drop, and each one is a ``busbw_drop`` finding naming the op and the size. A
   collectives run keeps each rank's median, not its samples: the interval holds the run-to-run spread only
-  (measured from the name's history when it has :data:`~measurefirst.tools.regression.RUN_TO_RUN_MIN_RUNS` runs,
+  (measured from the name's history when it has :data:`~measurefirst.results.regression_checks.RUN_TO_RUN_MIN_RUNS` runs,
   else assumed, and the check says so), and the default threshold is :data:`COLLECTIVES_THRESHOLD`.
 * **rank groups**: each rank's measurement of each label is paired with the same rank's in the other run
-  (:func:`measurefirst.tools.regression.change`, full intervals); a rank that is a straggler now and was not
+  (:func:`measurefirst.results.regression_checks.change`, full intervals); a rank that is a straggler now and was not
   before is a ``new_straggler`` finding naming the rank and its node. Both findings fail a gate.
 * **group steps** (``step --ddp/--fsdp``): each rank's step time is a change of its per-step samples (full
-  intervals, :func:`~measurefirst.tools.regression.change`); each rank's *compute* time in each phase (the phase less
+  intervals, :func:`~measurefirst.results.regression_checks.change`); each rank's *compute* time in each phase (the phase less
   its wait in collectives: a slow rank's phase, not the others' wait for it) keeps a median only, so its
   interval holds the run-to-run spread alone, like collectives, and a phase change smaller than
   :data:`~measurefirst.distributed.step.STRAGGLER_MIN_STEP_FRACTION` of the step is never a regression. A
@@ -29,15 +29,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from ..results.findings import Finding, found
-from ..results.collectives import CollectivePoint, CollectivesResult, point_label, usable
-from ..results.group import GROUP_KINDS as GROUP_KINDS
-from ..results.regression import Change, Regression
-from ..tools.regression import change, check_fraction
+from .findings import Finding, found
+from .collectives import CollectivePoint, CollectivesResult, point_label, usable
+from .group import GROUP_KINDS as GROUP_KINDS
+from .regression import Change, Regression
+from .regression_checks import change, check_fraction
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results.kinds import Measurement
-    from ..results.group_step import GroupStepResult
+    from .kinds import Measurement
+    from .group_step import GroupStepResult
 
 #: Default threshold of a check of collectives: a busbw drop beyond this fraction (and beyond the
 #: interval) is a regression. Bandwidth over a shared fabric moves more from run to run than a kernel's time.
@@ -72,7 +72,7 @@ def median_change(label: str, base: float, new: float, threshold: float, cv: flo
     """The change of a time of which each run kept its median only: the ratio with an interval of both runs'
     run-to-run spread ``cv`` (a relative standard deviation; its ``source``) added in quadrature on the log
     scale."""
-    from ..measure.stats import Z95
+    from .stats import Z95
 
     ratio = new / base
     hw = math.hypot(math.log1p(Z95 * cv), math.log1p(Z95 * cv))
@@ -85,7 +85,7 @@ def median_change(label: str, base: float, new: float, threshold: float, cv: flo
 
 def _spread(run_to_run: float | None, source: str) -> tuple[float, str]:
     """The run-to-run spread of a check of medians and its source: given (or from the history), else assumed."""
-    from ..tools.regression import RUN_TO_RUN_CV
+    from .regression_checks import RUN_TO_RUN_CV
 
     if run_to_run is not None:
         check_fraction("run_to_run", run_to_run, "0.02 (2%)")
@@ -132,7 +132,7 @@ def _check_ranks(base: Any, new: Any, base_name: str, new_name: str, threshold: 
 def step_measurement(g: "GroupStepResult", rank: int) -> "Measurement":
     """Rank ``rank``'s step times in ``g`` (one sample a timed step) as a measurement, labelled ``step``, with
     the rank's host as its machine."""
-    from ..results.kinds import Measurement, Stop
+    from .kinds import Measurement, Stop
 
     r = g.ranks[rank]
     return Measurement("step", g.device, "step", tuple(x * 1e9 for x in r.step_samples_s),
@@ -144,7 +144,7 @@ def _check_steps(base: "GroupStepResult", new: "GroupStepResult", base_name: str
                  threshold: float | None, gate: bool, run_to_run: float | None, source: str) -> Regression:
     from dataclasses import replace
 
-    from ..results.group_step import STRAGGLER_MIN_STEP_FRACTION
+    from .group_step import STRAGGLER_MIN_STEP_FRACTION
 
     cv, phase_source = _spread(run_to_run, source)
     t = 0.0 if threshold is None else threshold
@@ -191,7 +191,7 @@ def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
     s, was = new.summary, base.summary.straggler
     if s.straggler is None or s.straggler == was:
         return ()
-    from ..results.layout import node_of
+    from .layout import node_of
 
     node = node_of(new.nodes, s.straggler) or "?"
     return (found("new_straggler", s.straggler_ratio, threshold=1 + s.threshold, label=new.label, rank=s.straggler,
@@ -199,7 +199,7 @@ def straggler_findings(base: Any, new: Any) -> tuple[Finding, ...]:
 
 
 def _phase_stragglers(base: "GroupStepResult", new: "GroupStepResult") -> tuple[Finding, ...]:
-    from ..results.layout import node_words
+    from .layout import node_words
 
     was = {st.phase: st.rank for st in base.stragglers}
     out = []
