@@ -262,3 +262,14 @@ def test_no_module_holds_more_than_600_lines() -> None:
     long = {str(p.relative_to(SRC)): n for p in sorted(SRC.rglob("*.py"))
             if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not long, f"modules over {MAX_LINES} lines: {long}"
+
+
+def test_package_faces_import_no_submodule_for_typing() -> None:
+    """Issue 39: a package's ``__init__.py`` serves its names lazily (``_EXPORTS``); the names for type
+    checkers are in its stub (``__init__.pyi``), so no reader of the code sees the face import its rooms
+    under ``TYPE_CHECKING`` (a drawing of the house showed one circle of 48 files through them)."""
+    run, full = import_graph(), import_graph(typing=True)
+    faces = {m for m in full if (SRC / m.replace(".", "/") / "__init__.py").is_file()}
+    assert {_short(f): sorted(full[f] - run[f]) for f in faces if full[f] - run[f]} == {}
+    for face in ("__init__", "distributed/__init__", "profiling/__init__"):
+        assert (SRC / "measurefirst" / f"{face}.pyi").is_file(), face

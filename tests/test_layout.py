@@ -52,7 +52,13 @@ def test_at_most_eight_modules_at_the_top_and_py_typed_shipped() -> None:
     assert len(top) <= 8, top
     assert (PKG / "py.typed").is_file()
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    assert "py.typed" in config["tool"]["setuptools"]["package-data"]["measurefirst"]
+    data = config["tool"]["setuptools"]["package-data"]["measurefirst"]
+    assert "py.typed" in data
+    # the faces' stubs (issue 39) ship with the package: a user's type checker reads the names from them
+    import fnmatch
+
+    stubs = [p.relative_to(PKG).as_posix() for p in PKG.rglob("*.pyi")]
+    assert stubs and all(any(fnmatch.fnmatch(s, pat) for pat in data) for s in stubs), stubs
 
 
 def test_old_module_paths_give_the_new_modules_with_one_warning() -> None:
@@ -104,3 +110,12 @@ def test_a_deadline_is_the_one_clock_for_timeouts() -> None:
     assert now.passed() and now.left() <= 0
     assert not far.passed() and 1e6 - 60 < far.left() <= 1e6  # orderings with wide margins, not timings
     assert far.sooner(0).passed() and far.sooner(1e9) is far and never.sooner(1e6).left() <= 1e6
+
+
+def test_only_the_timers_and_the_machine_seam_make_device_events() -> None:
+    """Issue 39: a CUDA or MPS event is a clock too; the rank step's waits go through the timers' span."""
+    found = {p.relative_to(PKG).as_posix() for p in sorted(PKG.rglob("*.py"))
+             if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "Event"
+                    and ast.unparse(n.func.value).split(".")[-1] in ("cuda", "event", "mps")  # not threading.Event
+                    for n in ast.walk(ast.parse(p.read_text(encoding="utf-8"))))}
+    assert found and found <= CLOCK_HOMES, found - CLOCK_HOMES

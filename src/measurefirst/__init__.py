@@ -2,43 +2,8 @@
 
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:  # pragma: no cover - the names below are imported on first use (see __getattr__)
-    from .results.comparison import Comparison, Verdict
-    from .tools.compare import compare
-    from .measure.counting import CountError
-    from .measure.devices import DeviceError, available_devices, resolve_device
-    from .results.diagnosis import Diagnosis
-    from .tools.doctor import doctor
-    from .measure.engine import BenchmarkError, Interrupted, Options, benchmark
-    from .results.loading import LoadError, load
-    from .measure.noise import load_profile, noise_profile
-    from .results.noise import NoiseProfile
-    from .results.protocol import Result
-    from .profiling import Profile, ProfileDiff, ProfileError, decode_kernel, profile, profile_compare, range
-    from .measure.dtypes import dtype_name
-    from .results.regression import Change, Regression
-    from .results.regression_checks import COUNT_THRESHOLD, change, check_regression
-    from .render.plots import plot_all, plot_roofline, plot_throughput, plot_time
-    from .render.findings import finding_text
-    from .render.report import report
-    from .render.text import grid_table
-    from .results.kinds import SCHEMA_VERSION, Count, Finding, Measurement, load_result
-    from .results.selfcheck import SelfCheck
-    from .tools.selfcheck import FaultyTimer, selfcheck
-    from .measure.simulate import SimGPU, SimWorld
-    from .results.roofline import Peaks
-    from .tools.roofline import peaks
-    from .results.step import RangedStepResult, StepComparison, StepResult
-    from .tools.step import benchmark_ranged_step, benchmark_step, compare_steps
-    from .results.store import Store, StoreError
-    from .results.changepoints import ChangeAnalysis, find_changes
-    from .results.history import History, load_history
-    from .notebook import load_ipython_extension
-    from .results.sweep import SweepResult
-    from .tools.sweep import sweep
-    from .measure.timers import CudaEventTimer, MpsEventTimer, Reading, Timer, WallTimer
 
 #: Where each public name lives. They are imported on first use, so that ``import measurefirst``
 #: (and the ``measurefirst`` command, which Ctrl-C may interrupt while it starts) does not import

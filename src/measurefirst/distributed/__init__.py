@@ -20,18 +20,10 @@ raise :class:`RankFailed` naming it.
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._lazy import LazyPackage, exported
 
-if TYPE_CHECKING:  # pragma: no cover - imported on first use (see __getattr__)
-    from ..results.bandwidth import OPS, algbw, bus_factor, busbw, parse_byte_sizes
-    from .collectives import CollectivePoint, CollectivesResult, collectives
-    from .group import (DEFAULT_TIMEOUT_SECONDS, STRAGGLER_THRESHOLD, GroupSummary, RankFailed, RankResult, benchmark,
-                        init_from_env, launched_by_torchrun)
-    from .launch import spawn
-    from .ranked import RankComparison, compare
-    from .step import GroupStepResult, benchmark_group_step
 
 #: Where each public name lives: imported on first use, so that ``measurefirst collectives --help`` (which
 #: reads the option defaults from .bandwidth and .group) does not import numpy and torch.

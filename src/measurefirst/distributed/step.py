@@ -55,7 +55,7 @@ class _WaitClock:
     def __init__(self, cuda: bool) -> None:
         self.cuda = cuda
         self.active = False
-        self.pending: list[Any] = []  # seconds (CPU) or (start, end) CUDA events, since the last phase mark
+        self.pending: list[Any] = []  # seconds (CPU) or a CUDA span's reader, since the last phase mark
         self.step: dict[str, list[Any]] = {}
         self.steps: list[dict[str, list[Any]]] = []
 
@@ -63,18 +63,11 @@ class _WaitClock:
         if not self.active:
             run()
             return
+        from ..measure.timers import cuda_span, host_time
+
         if self.cuda:
-            import torch
-
-            a = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
-            b = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
-            a.record()
-            run()
-            b.record()
-            self.pending.append((a, b))
+            self.pending.append(cuda_span(run))
             return
-        from ..measure.timers import host_time
-
         self.pending.append(host_time(run) / 1e9)
 
     def begin(self) -> None:
@@ -90,8 +83,7 @@ class _WaitClock:
 
     def seconds(self, i: int) -> dict[str, float]:
         """Step ``i``'s wait per phase (after its marks were read: CUDA events are complete)."""
-        return {p: sum(float(x[0].elapsed_time(x[1])) / 1e3 if isinstance(x, tuple) else x for x in xs)
-                for p, xs in self.steps[i].items()}
+        return {p: sum(x() if callable(x) else x for x in xs) for p, xs in self.steps[i].items()}
 
 
 class _WaitMarks:

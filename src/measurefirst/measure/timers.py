@@ -120,6 +120,20 @@ class ClockMarks:
         return [(name, float(t - t0)) for name, t in self._marks]
 
 
+def cuda_span(run: Callable[[], object]) -> Callable[[], float]:
+    """One call of ``run`` between two CUDA events recorded on the current stream, without a synchronize
+    (the call's device work is not waited for: a step's collectives overlap its compute); returns what
+    reads the span, in seconds, once the events are complete (after the step's own synchronize)."""
+    import torch
+
+    start = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+    end = torch.cuda.Event(enable_timing=True)  # type: ignore[no-untyped-call]
+    start.record()
+    run()
+    end.record()
+    return lambda: float(start.elapsed_time(end)) / 1e3
+
+
 def host_time(run: Callable[[], object], sync: Callable[[], None] = _nothing) -> float:
     """One call of ``run`` on the machine's host clock, in ns: synchronize, start the clock, call,
     synchronize, stop (no ``sync``: a call that leaves no device work, such as a blocking gloo

@@ -4,15 +4,10 @@ The names are imported on first use, so that decoding kernel names (``measurefir
 not import torch."""
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .._lazy import LazyPackage, exported
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .capture import BOOKKEEPING_OPS, KernelRow, OpRow, Profile, ProfileError, profile
-    from .diff import DiffRow, ProfileDiff, diff, profile_compare
-    from .kernels import KernelInfo, decode_kernel
-    from .ranges import range
 
 _EXPORTS = {"BOOKKEEPING_OPS": "capture", "KernelRow": "capture", "OpRow": "capture", "Profile": "capture",
             "ProfileError": "capture", "profile": "capture", "DiffRow": "diff", "ProfileDiff": "diff", "diff": "diff",
