@@ -223,8 +223,13 @@ def api_reference() -> str:
             module = measurefirst._EXPORTS[name]
             out += [f"### `measurefirst.{name}`", "", f"`from measurefirst import {name}`", "",
                     f"::: measurefirst.{module}.{name}", "    options:", "      show_root_heading: false",
-                    "      heading_level: 4", ""]
+                    "      heading_level: 4", *(["      inherited_members: true"] if name in MIXED_IN else []), ""]
     return "\n".join(out)
+
+
+#: Classes whose methods live in mixins by concept (the store: its queries, its SQLite file; issue 39): the
+#: reference shows their inherited methods too.
+MIXED_IN = {"Store"}
 
 
 #: Sphinx roles in docstrings (``:class:`Store` ``, ``:func:`~measurefirst.tools.compare.compare` ``), which the

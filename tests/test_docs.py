@@ -98,6 +98,8 @@ def test_the_site_builds_strictly(tmp_path):
     api = (site / "reference/api/index.html").read_text()
     assert ">Measure<" in api and ">History and results<" in api and "src/measurefirst/" not in api
     assert "measurefirst.benchmark</code>" in api and ":class:" not in api and ":func:" not in api
+    # the store's methods by concept in mixins (issue 39) are still on its entry
+    assert all(f'id="measurefirst.results.store.Store.{m}"' in api for m in ("list", "latest", "save", "prune")), "Store"
     assert api.index("Clocks and simulators") < api.index("measurefirst.SimGPU")  # internals last
     assert "<strong>Parameters:</strong>" in api or "Parameters:" in api  # Args: read as parameters
     # a docstring's reference to an exported name is a link to its entry (issue 37: cross-references as links)

@@ -38,7 +38,7 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     # each code is built where its catalogue entry says
     sources = {"results/findings.py": ("measurement", "count", "fit"), "results/kinds.py": ("measurement", "count"),
                "tools/doctor.py": ("doctor",),
-               "tools/step.py": ("step",), "results/group_step.py": ("step",), "results/selfcheck.py": ("selfcheck",),
+               "tools/step.py": ("step",), "tools/step_peaks.py": ("step",), "results/group_step.py": ("step",), "results/selfcheck.py": ("selfcheck",),
                "results/sweep.py": ("sweep",),
                "results/ranked.py": ("distributed",), "results/group_checks.py": ("distributed",)}
     assert [(code, where) for code, where in produced

@@ -20,226 +20,45 @@ even an SQLite file with no tables) raises :class:`StoreError` and is never modi
 the database (a read-only file or folder, a damaged file, a dropped table, a row that cannot be read,
 an id beyond SQLite's integers) is a :class:`StoreError` with one line saying what to do. A valid store
 that cannot be written (a read-only folder) is opened read-only for the commands that only read.
+
+The parts, each in a module of its own: how a store and its runs are named (:mod:`~measurefirst.results.store_refs`),
+the schema, its migrations and a run's row (:mod:`~measurefirst.results.store_schema`), what both backends share
+(:mod:`~measurefirst.results.store_base`), the SQLite file (:mod:`~measurefirst.results.store_sqlite`) and the
+queries (:mod:`~measurefirst.results.store_queries`). Here: :class:`Store` itself (opening either backend,
+saving, deleting, copying, the peaks cache) and what ``--save`` keeps (:func:`to_save`).
 """
 
 from __future__ import annotations
 
 import builtins
-import functools
 import json
 import os
-import re
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, ParamSpec, TypeAlias, TypeVar
-from urllib.parse import quote
+from typing import Any, Iterable
 
 from .errors import StoreError as StoreError  # measurefirst.results.store.StoreError, as before
 from .errors import check_text
-from .protocol import Result, from_dict
+from .protocol import Result
+from .store_base import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from .store_base import _guarded
+from .store_queries import StoreQueries
+from .store_refs import (DEFAULT_PATH as DEFAULT_PATH, ENV_VAR as ENV_VAR, MAX_RUN_ID as MAX_RUN_ID,
+                         REF_RE as REF_RE, Ref as Ref, check_run_id as check_run_id, default_path as default_path,
+                         is_url as is_url, location as location, parse_ref as parse_ref,
+                         parse_run_ids as parse_run_ids)
+from .store_schema import (COPY_BATCH as COPY_BATCH, MEASURED_KINDS as MEASURED_KINDS,
+                           SCHEMA_TABLES as SCHEMA_TABLES, STORE_SCHEMA as STORE_SCHEMA,
+                           SUMMARY_SCHEMA as SUMMARY_SCHEMA, RunRow as RunRow,
+                           add_summary_column as add_summary_column, has_samples as has_samples,
+                           read_summary as read_summary, repack as repack, schema_statements as schema_statements,
+                           summary_of as summary_of, to_current_schema as to_current_schema)
+from .store_sqlite import APPLICATION_ID as APPLICATION_ID
+from .store_sqlite import PAGE_BYTES as PAGE_BYTES
+from .store_sqlite import SqliteFile, _check_regular
 
-if TYPE_CHECKING:  # pragma: no cover  (imported where used: listing runs needs neither numpy nor results)
-    from .regression_checks import StepPoint
-    from .kinds import Count, Measurement
-
-    #: What a run of a benchmark name holds: a time measurement or a count (``benchmark(..., count=...)``).
-    Measured: TypeAlias = "Measurement | Count"
-#: The kinds of :data:`Measured`: a history, ``latest`` and ``get`` read only these.
-MEASURED_KINDS = ("measurement", "count")
-
-#: Identifies our SQLite files (PRAGMA application_id): ASCII "mfst".
-APPLICATION_ID = 0x6D667374
-#: Schema 2 added the ``kind`` column; schema 3 keeps each run's result compact (:mod:`measurefirst.results.compact`)
-#: in a table of its own (``run_data``), so that listing reads small rows only, and indexes the kind, the
-#: machine and the date; schema 4 keeps every result in compact format 2 (1.5 to 4.5 times smaller);
-#: schema 5 adds the ``summary`` column (what a history row needs beyond the median, CI and repeats:
-#: :func:`summary_of`), so that a history reads no sample (the runs of an older store get theirs from
-#: :meth:`Store.fill_summaries`, which ``runs vacuum`` runs). Older stores are migrated when opened for
-#: writing.
-STORE_SCHEMA = 5
-#: The first schema whose runs have a summary column.
-SUMMARY_SCHEMA = 5
 #: Runs given their summary per transaction by :meth:`Store.fill_summaries`.
 SUMMARY_BATCH = 200
-ENV_VAR = "MEASUREFIRST_STORE"
-DEFAULT_PATH = Path(".measurefirst") / "results.db"
-BUSY_TIMEOUT_MS = 30_000
-#: Run ids are SQLite integers: 1 to 2**63 - 1.
-MAX_RUN_ID = 2**63 - 1
-#: Runs copied per transaction by :meth:`Store.copy_to`.
-COPY_BATCH = 500
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-#: The tables of a schema 3 store; ``{id}``, ``{blob}`` and ``{real}`` are the backend's types.
-SCHEMA_TABLES = """
-CREATE TABLE IF NOT EXISTS runs (
-    id {id},
-    name TEXT NOT NULL,
-    created TEXT NOT NULL,
-    device TEXT,
-    device_name TEXT,
-    host TEXT,
-    git_commit TEXT,
-    median_s {real},
-    ci_low_s {real},
-    ci_high_s {real},
-    n_samples BIGINT,
-    complete INTEGER NOT NULL,
-    kind TEXT NOT NULL DEFAULT 'measurement',
-    summary TEXT
-);
-CREATE TABLE IF NOT EXISTS run_data (
-    id BIGINT PRIMARY KEY,
-    data {blob} NOT NULL
-);
-CREATE INDEX IF NOT EXISTS runs_by_name ON runs(name, id);
-CREATE INDEX IF NOT EXISTS runs_by_name_kind ON runs(name, kind, id);
-CREATE INDEX IF NOT EXISTS runs_by_kind ON runs(kind, id);
-CREATE INDEX IF NOT EXISTS runs_by_host ON runs(host, id);
-CREATE INDEX IF NOT EXISTS runs_by_created ON runs(created, id);
-CREATE TABLE IF NOT EXISTS peaks (
-    key TEXT PRIMARY KEY,
-    created TEXT NOT NULL,
-    data TEXT NOT NULL
-);
-"""
-#: A new SQLite store's page: several compact results fit in one (with 4 KiB pages, one 3 KiB result
-#: would take a page of its own).
-PAGE_BYTES = 16384
-_SQLITE_TYPES = {"id": "INTEGER PRIMARY KEY AUTOINCREMENT", "blob": "BLOB", "real": "REAL"}
-
-
-def schema_statements(types: dict[str, str]) -> builtins.list[str]:
-    """The statements that create a store's tables and indexes, with the backend's column types."""
-    return [x.strip() for x in SCHEMA_TABLES.format(**types).split(";") if x.strip()]
-
-
-def is_url(location: Any) -> bool:
-    """Whether a store location is a PostgreSQL URL (``postgresql://...`` or ``postgres://...``)."""
-    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
-
-
-#: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
-REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
-
-
-@dataclass(frozen=True)
-class Ref:
-    """A reference to a saved run: by ``id``, or by ``name`` and how many runs ``back``."""
-
-    id: int | None = None
-    name: str | None = None
-    back: int = 0
-
-    def __str__(self) -> str:
-        return f"#{self.id}" if self.id is not None else f"@{self.name}" + (f"~{self.back}" if self.back else "")
-
-
-def parse_ref(text: str) -> Ref | None:
-    """``#ID``, ``@NAME`` or ``@NAME~K`` as a :class:`Ref`; ``None`` for anything else (a file name)."""
-    m = REF_RE.match(text)
-    if m is None:
-        return None
-    if m.group("id"):
-        return Ref(id=int(m.group("id")))
-    return Ref(name=m.group("name"), back=int(m.group("back") or 0))
-
-
-def check_run_id(run_id: Any) -> int:
-    """``run_id`` as an int, or StoreError: ids are whole numbers from 1 to 2**63 - 1."""
-    if isinstance(run_id, bool) or not isinstance(run_id, int) or not 1 <= run_id <= MAX_RUN_ID:
-        text = str(run_id)
-        raise StoreError(f"run ids are whole numbers from 1 to 2**63-1 (see `measurefirst runs`); "
-                         f"got {text if len(text) <= 30 else text[:27] + '...'}")
-    return run_id
-
-
-def parse_run_ids(texts: Iterable[str]) -> builtins.list[int]:
-    """Run ids as typed (``12`` or ``#12``); StoreError for anything else."""
-    ids = []
-    for x in texts:
-        digits = x.strip().lstrip("#")
-        if not digits.isdigit() or not digits.isascii():
-            raise StoreError(f"run ids are whole numbers such as 12 or #12; got {x!r}")
-        if len(digits) > 19:
-            raise StoreError(f"run id {x[:24]!r}... is beyond SQLite's integers (at most 2**63-1)")
-        ids.append(check_run_id(int(digits)))
-    return ids
-
-
-def _guarded(what: str) -> Callable[[Callable[_P, _R]], Callable[_P, _R]]:
-    """Turn any sqlite3 error of a Store method into a one-line StoreError saying what to do."""
-
-    def decorate(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-        @functools.wraps(fn)
-        def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-            try:
-                return fn(*args, **kwargs)
-            except Exception as exc:
-                store = args[0]
-                assert isinstance(store, Store)
-                if not isinstance(exc, store._errors):
-                    raise
-                raise store._failure(what, exc) from exc
-
-        return wrapper
-
-    return decorate
-
-
-@dataclass(frozen=True)
-class RunRow:
-    """One saved run, without loading its samples."""
-
-    id: int
-    name: str
-    created: str
-    device: str | None
-    device_name: str | None
-    host: str | None
-    git_commit: str | None
-    median: float | None
-    ci_low: float | None
-    ci_high: float | None
-    n_samples: int
-    complete: bool
-    kind: str = "measurement"
-    #: What the run's history row needs beyond these columns (JSON; ``""``: no samples, no row; None: not
-    #: kept, read the run whole): see :func:`summary_of`.
-    summary: str | None = None
-
-
-def default_path() -> Path | str:
-    """``$MEASUREFIRST_STORE`` (a file, or a PostgreSQL URL), else ``.measurefirst/results.db``."""
-    env = os.environ.get(ENV_VAR)
-    return DEFAULT_PATH if not env else location(env)
-
-
-#: A location that starts like a URL (``scheme://``).
-_SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
-
-
-def location(where: str | os.PathLike[str] | None) -> Path | str:
-    """A store's location as given: a PostgreSQL URL stays text, ``sqlite:///PATH`` is the file PATH,
-    anything else is a file path. Any other URL (``mysql://``, a typo such as ``postgressql://``) is a
-    :class:`StoreError`: taken as a file path, it would create a file named after the scheme."""
-    if where is None:
-        return default_path()
-    text = os.fspath(where)
-    if is_url(text):
-        return text
-    m = _SCHEME_RE.match(text) if isinstance(text, str) else None
-    if m is not None:
-        if m.group(1).lower() == "sqlite" and len(text) > len("sqlite:///"):
-            return Path(text[len("sqlite:///"):])  # sqlite:///rel.db, sqlite:////abs.db
-        from .store_pg import redact
-
-        raise StoreError(f"the results store {redact(text)} is a {m.group(1)}:// URL; a store is a file (such as "
-                         f".measurefirst/results.db) or a postgresql:// URL")
-    return Path(text)
 
 
 def git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
@@ -258,7 +77,7 @@ def git_commit(cwd: str | os.PathLike[str] | None = None) -> str | None:
         return None
 
 
-class Store:
+class Store(StoreQueries, SqliteFile):
     """The results history. Use as a context manager, or call :meth:`close`."""
 
     def __init__(self, path: str | os.PathLike[str] | None = None, *, create: bool = True) -> None:
@@ -319,296 +138,6 @@ class Store:
             if create:
                 raise self._failure("open the results store for writing", exc) from exc
             self._open_read_only(exc)
-
-    # -- opening -----------------------------------------------------------------------------
-    def _open(self, create: bool) -> None:
-        """Connect and initialise; a store that another process holds for a moment (creating it, or
-        switching it to WAL) is waited for, up to the busy timeout, rather than refused."""
-        import time
-
-        waited, pause = 0.0, 0.005  # the wait counted in the pauses slept (no clock read outside the timers)
-        while True:
-            try:
-                self.conn = self._connect(f"file:{quote(str(self._file.absolute()))}"
-                                          + ("" if create else "?mode=rw"))
-                self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                self._init()
-                return
-            except sqlite3.OperationalError as exc:
-                transient = "locked" in str(exc).lower() or "busy" in str(exc).lower()
-                if not transient or waited >= BUSY_TIMEOUT_MS / 1000:
-                    raise
-                self._close_quietly()
-                time.sleep(pause)
-                waited += pause
-                pause = min(pause * 2, 0.2)
-
-    def _connect(self, uri: str) -> sqlite3.Connection:
-        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-
-    def _close_quietly(self) -> None:
-        conn = getattr(self, "conn", None)
-        if conn is not None:
-            conn.close()
-
-    def _open_read_only(self, why: sqlite3.Error) -> None:
-        """A valid store that cannot be opened for writing (a read-only file or folder, where SQLite
-        cannot create its WAL side files): open it read-only for reading."""
-        base = f"file:{quote(str(self._file.absolute()))}?mode=ro"
-        for uri in (base, base + "&immutable=1"):
-            try:
-                self.conn = self._connect(uri)
-                app_id = self.conn.execute("PRAGMA application_id").fetchone()[0]
-                if app_id != APPLICATION_ID:
-                    raise self._foreign(f"SQLite application id {app_id:#x}")
-                self._check_version()
-                self.read_only = True
-                return
-            except sqlite3.DatabaseError:
-                self._close_quietly()
-        raise self._failure("open the results store", why)
-
-    def _foreign(self, why: str) -> StoreError:
-        return StoreError(
-            f"{self.path} is not a measurefirst results store ({why}); it was left untouched. "
-            f"Move it away, or choose another file with --store PATH or {ENV_VAR}=PATH"
-        )
-
-    def _failure(self, what: str, exc: BaseException) -> StoreError:
-        text = str(exc).strip() or type(exc).__name__
-        conn = getattr(self, "conn", None)
-        if conn is not None and not isinstance(conn, sqlite3.Connection):
-            text = " ".join(conn.scrub(text).split())
-        low = text.lower()
-        where = f"the results store {self.path}"
-        if "readonly" in low or "read-only" in low or "unable to open" in low or "permission" in low:
-            return StoreError(f"cannot {what}: {where} is read-only or its folder is ({text}); "
-                              f"choose a writable file with --store PATH or {ENV_VAR}=PATH")
-        if "no such table" in low or "no such column" in low or ("does not exist" in low and "relation" in low):
-            return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away and save again, "
-                              f"or choose another file with --store PATH")
-        if "locked" in low or "busy" in low or "lock timeout" in low:
-            from .store_pg import LOCK_TIMEOUT_MS
-
-            wait_ms = BUSY_TIMEOUT_MS if self.backend == "sqlite" else LOCK_TIMEOUT_MS
-            return StoreError(f"cannot {what}: {where} is busy: locked by another process or session for "
-                              f"{wait_ms / 1000:g} s ({text}); try again")
-        if "malformed" in low or "not a database" in low or "corrupt" in low or "disk i/o" in low:
-            return StoreError(f"cannot {what}: {where} is damaged ({text}); move it away (sqlite3 .recover "
-                              f"may rescue its runs) and save again")
-        if "full" in low:
-            return StoreError(f"cannot {what}: the disk holding {where} is full ({text}); free space and retry")
-        return StoreError(f"cannot {what}: {where} failed: {text}")
-
-    def _check_header(self) -> bool:
-        """True for one of ours; False for an empty file or an SQLite file without an application id
-        (decided under the write lock); StoreError for anything else."""
-        try:
-            with open(self._file, "rb") as f:
-                header = f.read(100)
-        except OSError as exc:
-            raise StoreError(f"cannot read the results store {self.path}: {exc.strerror or exc}") from exc
-        if len(header) < 100 or not header.strip(b"\x00"):
-            # empty (e.g. made by touch: it becomes a store), or being written by the process creating
-            # a store right now: SQLite decides under its locks (it never writes to a file it cannot read)
-            return False
-        if not header.startswith(b"SQLite format 3\x00"):
-            raise self._foreign("not an SQLite file")
-        app_id = int.from_bytes(header[68:72], "big")
-        if app_id not in (0, APPLICATION_ID):
-            raise self._foreign(f"SQLite application id {app_id:#x}")
-        if app_id == 0:
-            # a whole SQLite header without our id: another program's database (a store being created
-            # writes its first page, id included, at once). Looked at read-only and immutable, so that
-            # its bytes, its -wal and -shm and a hot journal stay as they are and no lock is waited for.
-            raise self._foreign(self._describe_foreign())
-        return True
-
-    def _describe_foreign(self) -> str:
-        """What a foreign SQLite file holds, read without modifying it or waiting for its locks."""
-        what = "an SQLite database of another program"
-        # immutable: the main file alone, no locks taken or waited for, no -wal, -shm or journal
-        # opened (a read-only connection would still write to the -shm)
-        try:
-            conn = sqlite3.connect(f"file:{quote(str(self._file.absolute()))}?mode=ro&immutable=1", uri=True,
-                                   timeout=0, isolation_level=None)
-            try:
-                objects = [f"{r[0]} {r[1]}" for r in conn.execute("SELECT type, name FROM sqlite_master")]
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-            finally:
-                conn.close()
-            what += ": " + (", ".join(objects[:8]) if objects else "no tables") + (f", user_version {version}"
-                                                                                 if version else "")
-        except sqlite3.Error:
-            pass
-        for side, words in (("-wal", "changes in its -wal"), ("-journal", "an unfinished transaction in its -journal")):
-            try:
-                if os.stat(f"{self.path}{side}").st_size > 0:
-                    what += f", {words}"
-            except OSError:
-                pass
-        holders = _lock_holders(self._file)
-        return what + (f"; in use by {holders}" if holders else "")
-
-    def _init(self) -> None:
-        c = self.conn
-        if c.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
-            self._check_version()
-            c.execute("PRAGMA journal_mode=WAL")
-            if self.schema < STORE_SCHEMA:
-                self._migrate()
-                self._check_version()
-            if c.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='peaks'").fetchone() is None:
-                c.execute("CREATE TABLE IF NOT EXISTS peaks (key TEXT PRIMARY KEY, created TEXT NOT NULL, "
-                          "data TEXT NOT NULL)")
-            return
-        # Not (yet) ours: decide under the write lock, so that a store another process is creating at
-        # this very moment is seen whole (its tables and its application id together), never half.
-        c.execute(f"PRAGMA page_size = {PAGE_BYTES}")  # writes nothing; used only if this becomes a new store
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            app_id = c.execute("PRAGMA application_id").fetchone()[0]
-            if app_id != APPLICATION_ID:
-                if app_id != 0:
-                    raise self._foreign(f"SQLite application id {app_id:#x}")
-                # only an empty database (a new or zero-byte file) becomes a store; under the write
-                # lock nothing uncommitted is in the file, so its size is the committed state
-                objects = [f"{r[0]} {r[1]}" for r in c.execute("SELECT type, name FROM sqlite_master")]
-                version = c.execute("PRAGMA user_version").fetchone()[0]
-                if objects or version or self._file.stat().st_size != 0:
-                    raise self._foreign("an SQLite database of another program: "
-                                        + (", ".join(objects) if objects else "no tables")
-                                        + (f", user_version {version}" if version else ""))
-                for statement in schema_statements(_SQLITE_TYPES):
-                    c.execute(statement)
-                c.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-                c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-        self._check_version()
-        c.execute("PRAGMA journal_mode=WAL")
-
-    def _migrate(self) -> None:
-        """Bring a store of schema 1, 2 or 3 to :data:`STORE_SCHEMA` in place, under the write lock, in one
-        transaction: every run keeps its id, its columns and its result (made compact, in the format
-        this version writes: :func:`repack`; a result that cannot be read is kept as it was, for the
-        error that names it), and gains an empty summary column (:meth:`fill_summaries` fills it). A
-        store that cannot be written is read as it is."""
-        from .compact import pack
-        from .kinds import parse_json
-
-        c = self.conn
-        c.execute("BEGIN IMMEDIATE")
-        try:
-            version = c.execute("PRAGMA user_version").fetchone()[0]
-            if version == 1:
-                c.execute("ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'measurement'")
-                for run_id, data in c.execute("SELECT id, data FROM runs").fetchall():
-                    kind = _kind_of(data)
-                    if kind != "measurement":
-                        c.execute("UPDATE runs SET kind = ? WHERE id = ?", (kind, run_id))
-            if version in (1, 2):
-                seq = c.execute("SELECT seq FROM sqlite_sequence WHERE name = 'runs'").fetchone()
-                c.execute("ALTER TABLE runs RENAME TO runs_schema_2")
-                c.execute("DROP INDEX IF EXISTS runs_by_name")
-                for statement in schema_statements(_SQLITE_TYPES):
-                    c.execute(statement)
-                columns = self._COLS + ", kind"
-                c.execute(f"INSERT INTO runs ({columns}) SELECT {columns} FROM runs_schema_2 ORDER BY id")
-                for run_id, data in c.execute("SELECT id, data FROM runs_schema_2 ORDER BY id"):
-                    try:
-                        packed: Any = pack(parse_json(data))
-                    except (ValueError, TypeError):
-                        packed = data if isinstance(data, (str, bytes)) else ""
-                    c.execute("INSERT INTO run_data (id, data) VALUES (?, ?)", (run_id, packed))
-                c.execute("DROP TABLE runs_schema_2")
-                if seq is not None:  # ids of deleted runs are never given again
-                    c.execute("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'runs'", (seq[0],))
-            if version == 3:
-                repack(c)
-            if version in (3, 4):  # schemas 1 and 2 were rebuilt above, with the column
-                add_summary_column(c)
-            if version < STORE_SCHEMA:
-                c.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
-            c.execute("COMMIT")
-        except BaseException:
-            c.execute("ROLLBACK")
-            raise
-
-    @_guarded("fill the runs' summaries")
-    def fill_summaries(self) -> int:
-        """Give each run of a time or a count saved without its summary (by a measurefirst before store
-        schema 5) the summary :func:`summary_of` keeps, so that its history row is read from the columns
-        too; how many were given one. Each batch of :data:`SUMMARY_BATCH` runs is read and decoded without
-        a lock, then written in a short transaction of its own: writers wait for none of the decoding. A
-        run that cannot be read, or whose columns do not show what it holds, keeps none (a history reads
-        it whole). :meth:`vacuum` calls it."""
-        if self.schema < SUMMARY_SCHEMA or self.read_only:
-            return 0
-        c = self.conn
-        last, filled = 0, 0
-        while True:
-            batch = c.execute(
-                "SELECT r.id, r.median_s, r.ci_low_s, r.ci_high_s, r.n_samples, d.data FROM runs AS r LEFT JOIN "
-                "run_data AS d ON d.id = r.id WHERE r.id > ? AND r.summary IS NULL AND "
-                "r.kind IN ('measurement', 'count') ORDER BY r.id LIMIT ?", (last, SUMMARY_BATCH)).fetchall()
-            if not batch:
-                return filled
-            found = [(summary, int(r[0])) for r in batch
-                     if (summary := self._summary(int(r[0]), r[5], r[1:5])) is not None]
-            if found:
-                c.execute("BEGIN IMMEDIATE")
-                try:
-                    for summary, run_id in found:
-                        c.execute("UPDATE runs SET summary = ? WHERE id = ? AND summary IS NULL", (summary, run_id))
-                    c.execute("COMMIT")
-                except BaseException:
-                    c.execute("ROLLBACK")
-                    raise
-            filled += len(found)
-            last = int(batch[-1][0])
-
-    def _summary(self, run_id: int, data: Any, columns: tuple[Any, ...]) -> str | None:
-        """The summary of the run ``run_id`` that holds ``data``, if its ``columns`` (median, CI, samples)
-        are what the result shows; else None (a result that cannot be read included)."""
-        from .kinds import Count, Measurement
-
-        try:
-            m = self._decode(run_id, data)
-        except StoreError:
-            return None
-        if isinstance(m, Count):
-            shown: tuple[Any, ...] = (None, None, None, m.n_repeats)
-        elif isinstance(m, Measurement):
-            ci = m.ci
-            shown = (_finite(m.median), None if ci is None else ci[0], None if ci is None else ci[1],
-                     m.n_samples or m.n_rounds)
-        else:
-            return None
-        return summary_of(m) if tuple(columns) == shown else None
-
-    @property
-    def _kind_column(self) -> str:
-        """The kind of each row: its column, or (a schema 1 store read as it is) told from its median."""
-        if self.schema >= 2:
-            return "kind"
-        return "CASE WHEN median_s IS NULL THEN 'count' ELSE 'measurement' END"
-
-    def _check_version(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
-        self.schema = version
-        if version > STORE_SCHEMA:
-            raise StoreError(f"{self.path} was written by a newer measurefirst (store schema {version}); upgrade")
-        if version < 1:
-            raise StoreError(f"{self.path} has store schema {version}, which no measurefirst wrote; "
-                             f"it is damaged: move it away")
-
-    @property
-    def _data_table(self) -> str:
-        """Where the results are: their own table, or (a store of schema 1 or 2 read as it is) the runs'."""
-        return "run_data" if self.schema >= 3 else "runs"
 
     def close(self) -> None:
         self.conn.close()
@@ -752,164 +281,57 @@ class Store:
         self.fill_summaries()
         self.conn.execute("VACUUM")
 
-    # -- reading -----------------------------------------------------------------------------
-    _COLS = "id, name, created, device, device_name, host, git_commit, median_s, ci_low_s, ci_high_s, n_samples, complete"
+    @_guarded("fill the runs' summaries")
+    def fill_summaries(self) -> int:
+        """Give each run of a time or a count saved without its summary (by a measurefirst before store
+        schema 5) the summary :func:`summary_of` keeps, so that its history row is read from the columns
+        too; how many were given one. Each batch of :data:`SUMMARY_BATCH` runs is read and decoded without
+        a lock, then written in a short transaction of its own: writers wait for none of the decoding. A
+        run that cannot be read, or whose columns do not show what it holds, keeps none (a history reads
+        it whole). :meth:`vacuum` calls it."""
+        if self.schema < SUMMARY_SCHEMA or self.read_only:
+            return 0
+        c = self.conn
+        last, filled = 0, 0
+        while True:
+            batch = c.execute(
+                "SELECT r.id, r.median_s, r.ci_low_s, r.ci_high_s, r.n_samples, d.data FROM runs AS r LEFT JOIN "
+                "run_data AS d ON d.id = r.id WHERE r.id > ? AND r.summary IS NULL AND "
+                "r.kind IN ('measurement', 'count') ORDER BY r.id LIMIT ?", (last, SUMMARY_BATCH)).fetchall()
+            if not batch:
+                return filled
+            found = [(summary, int(r[0])) for r in batch
+                     if (summary := self._summary(int(r[0]), r[5], r[1:5])) is not None]
+            if found:
+                c.execute("BEGIN IMMEDIATE")
+                try:
+                    for summary, run_id in found:
+                        c.execute("UPDATE runs SET summary = ? WHERE id = ? AND summary IS NULL", (summary, run_id))
+                    c.execute("COMMIT")
+                except BaseException:
+                    c.execute("ROLLBACK")
+                    raise
+            filled += len(found)
+            last = int(batch[-1][0])
 
-    def _rows(self, sql: str, params: Iterable[Any]) -> builtins.list[RunRow]:
-        return [RunRow(*r[:11], bool(r[11]), str(r[12]), r[13])  # type: ignore[call-arg]  # the columns match
-                for r in self.conn.execute(sql, builtins.list(params))]
+    def _summary(self, run_id: int, data: Any, columns: tuple[Any, ...]) -> str | None:
+        """The summary of the run ``run_id`` that holds ``data``, if its ``columns`` (median, CI, samples)
+        are what the result shows; else None (a result that cannot be read included)."""
+        from .kinds import Count, Measurement
 
-    @property
-    def _row_columns(self) -> str:
-        """What a :class:`RunRow` reads: the columns, the kind and the summary (a store older than
-        :data:`SUMMARY_SCHEMA`, read as it is, has none: its runs are read whole)."""
-        return f"{self._COLS}, {self._kind_column}, {'summary' if self.schema >= SUMMARY_SCHEMA else 'NULL'}"
-
-    def list_query(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
-                   since: str | None = None, limit: int | None = None) -> tuple[str, builtins.list[Any]]:
-        """The SQL :meth:`list` runs, and its parameters (the latest first; indexed, see EXPLAIN)."""
-        where, params = self._where(name, kinds, host, since)
-        sql = f"SELECT {self._row_columns} FROM runs{where} ORDER BY id DESC"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        return sql, params
-
-    @_guarded("list runs")
-    def list(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
-             since: str | None = None, limit: int | None = None) -> builtins.list[RunRow]:
-        """Saved runs, oldest first: all, or the latest ``limit``; of any name or of ``name``, of any kind or
-        of ``kinds``, from any machine or from ``host``, created at any time or at ``since`` (an ISO date
-        or time) or later. Reads the runs' columns only, never their samples."""
-        return self._rows(*self.list_query(name, kinds=kinds, host=host, since=since, limit=limit))[::-1]
-
-    @_guarded("count runs")
-    def count(self, name: str | None = None, *, kinds: Iterable[str] | None = None, host: str | None = None,
-              since: str | None = None) -> int:
-        """How many runs :meth:`list` would give without a limit."""
-        where, params = self._where(name, kinds, host, since)
-        return int(self.conn.execute(f"SELECT COUNT(*) FROM runs{where}", params).fetchone()[0])
-
-    def _where(self, name: str | None, kinds: Iterable[str] | None, host: str | None = None,
-               since: str | None = None) -> tuple[str, builtins.list[Any]]:
-        clauses, params = self._filters(name, kinds, host, since)
-        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
-
-    def _filters(self, name: str | None, kinds: Iterable[str] | None, host: str | None = None,
-                 since: str | None = None) -> tuple[builtins.list[str], builtins.list[Any]]:
-        """The conditions (and their parameters) that select runs by name, kinds, host and time."""
-        clauses: builtins.list[str] = []
-        params: builtins.list[Any] = []
-        if name is not None:
-            clauses.append("name = ?")
-            params.append(name)
-        if kinds is not None:
-            kinds = builtins.list(kinds)
-            clauses.append(f"{self._kind_column} IN ({', '.join('?' * len(kinds))})")
-            params.extend(kinds)
-        if host is not None:
-            clauses.append("host = ?")
-            params.append(host)
-        if since is not None:
-            clauses.append("created >= ?")
-            params.append(since)
-        return clauses, params
-
-    @_guarded("read a run")
-    def row(self, run_id: int) -> RunRow:
-        """Run ``run_id``'s columns, without its result."""
-        rows = self._rows(f"SELECT {self._row_columns} FROM runs WHERE id = ?", [check_run_id(run_id)])
-        if not rows:
-            raise StoreError(f"no run #{run_id} in {self.path}; `measurefirst runs` lists them")
-        return rows[0]
-
-    @_guarded("read the medians")
-    def medians(self, name: str) -> builtins.list[float]:
-        """The medians (seconds) of the timings saved under ``name``, oldest first, read from the runs'
-        columns (for the run-to-run spread)."""
-        return [float(r[0]) for r in self.conn.execute(
-            f"SELECT median_s FROM runs WHERE name = ? AND {self._kind_column} = 'measurement' "
-            "AND median_s IS NOT NULL ORDER BY id", [name])]
-
-    @_guarded("list names")
-    def names(self) -> builtins.list[str]:
-        return [r[0] for r in self.conn.execute("SELECT DISTINCT name FROM runs ORDER BY name")]
-
-    @_guarded("list names")
-    def latest_ids(self) -> dict[str, int]:
-        """Each saved name with the id of its latest run (read from the name index alone)."""
-        return {str(r[0]): int(r[1]) for r in self.conn.execute("SELECT name, MAX(id) FROM runs GROUP BY name")}
-
-    @_guarded("read a run")
-    def result(self, run_id: int) -> Result:
-        """The result saved as run ``run_id``, of whatever kind."""
-        run_id = check_run_id(run_id)
-        row = self.conn.execute(f"SELECT data FROM {self._data_table} WHERE id = ?", (run_id,)).fetchone()
-        if row is None:
-            self.row(run_id)  # no run: says so
-            raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
-                             f"`measurefirst runs delete {run_id}`")
-        return self._decode(run_id, row[0])
-
-    def get(self, run_id: int) -> Measured:
-        """The measurement (or count) saved as run ``run_id``; StoreError for a run of another kind."""
-        return _measured(run_id, self.result(run_id), self.path)
-
-    def _decode(self, run_id: int, data: Any) -> Result:
-        from .compact import is_packed, unpack
-        from .kinds import parse_json
-
-        if isinstance(data, memoryview):
-            data = data.tobytes()
-        if not isinstance(data, (str, bytes)):
-            raise StoreError(f"run #{run_id} in {self.path} holds no result data; remove it with "
-                             f"`measurefirst runs delete {run_id}`")
         try:
-            return from_dict(unpack(data) if isinstance(data, bytes) and is_packed(data) else parse_json(data))
-        except ValueError as exc:
-            raise StoreError(f"run #{run_id} in {self.path} cannot be read: {exc}; remove it with "
-                             f"`measurefirst runs delete {run_id}`") from exc
-
-    def latest_run(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> tuple[int, Result]:
-        """The latest run of ``name`` (``back=1``: the one before it), of any kind or of ``kinds``."""
-        run_id = self.latest_id(name, back, kinds=kinds)
-        return run_id, self.result(run_id)
-
-    @_guarded("read a run")
-    def latest_id(self, name: str, back: int = 0, *, kinds: Iterable[str] | None = None) -> int:
-        """The id of :meth:`latest_run`, read from the name index alone."""
-        if isinstance(back, bool) or not isinstance(back, int) or not 0 <= back <= MAX_RUN_ID:
-            raise StoreError(f"runs back must be a whole number from 0 up (as in @NAME~1); got {back!r}")
-        where, params = self._where(name, kinds)
-        rows = self.conn.execute(f"SELECT id FROM runs{where} ORDER BY id DESC LIMIT 1 OFFSET ?",
-                                 (*params, back)).fetchall()
-        if not rows:
-            known = ", ".join(self.names()[:10]) or "none yet"
-            raise StoreError(f"no run named {name!r}" + (f" {back} back" if back else "") + f" in {self.path}; "
-                             f"saved names: {known}")
-        return int(rows[0][0])
-
-    def latest(self, name: str, back: int = 0) -> tuple[int, Measured]:
-        """The latest measurement (or count) of ``name`` (``back=1``: the one before it)."""
-        run_id, result = self.latest_run(name, back, kinds=MEASURED_KINDS)
-        return run_id, _measured(run_id, result, self.path)
-
-    def resolve(self, ref: str | Ref) -> tuple[RunRow, Result]:
-        """The saved run a reference names (``#ID``, ``@NAME``, ``@NAME~K``; see :func:`parse_ref`), of
-        any kind, with its row."""
-        row = self.resolve_row(ref)
-        return row, self.result(row.id)
-
-    def resolve_row(self, ref: str | Ref) -> RunRow:
-        """The row of the saved run a reference names (see :meth:`resolve`), without reading its result."""
-        parsed = parse_ref(ref) if isinstance(ref, str) else ref
-        if parsed is None:
-            raise StoreError(f"{ref!r} is not a saved run: give #ID, @NAME or @NAME~K")
-        return self.row(parsed.id if parsed.id is not None else self.latest_id(str(parsed.name), parsed.back))
-
-    def iter_results(self, ids: Iterable[int]) -> Iterator[tuple[RunRow, Result]]:
-        for i in ids:
-            yield self.row(check_run_id(i)), self.result(i)
+            m = self._decode(run_id, data)
+        except StoreError:
+            return None
+        if isinstance(m, Count):
+            shown: tuple[Any, ...] = (None, None, None, m.n_repeats)
+        elif isinstance(m, Measurement):
+            ci = m.ci
+            shown = (_finite(m.median), None if ci is None else ci[0], None if ci is None else ci[1],
+                     m.n_samples or m.n_rounds)
+        else:
+            return None
+        return summary_of(m) if tuple(columns) == shown else None
 
     def same_as(self, where: str | os.PathLike[str] | None) -> bool:
         """Whether ``where`` (as :class:`Store` takes it) names this store: the same file by device and
@@ -1008,130 +430,6 @@ class Store:
             raise
 
 
-def repack(conn: Any) -> int:
-    """Rewrite each stored result that is not in the compact format this version writes (an older compact
-    format, or JSON text) in that format, through ``conn`` (a store's connection, either backend), inside
-    the caller's transaction and under its write lock; how many were rewritten. Lossless: the result
-    read back is the one stored. One that cannot be read is kept as it was, for the error that names it."""
-    from .compact import FORMAT, is_packed, pack, packed_format, unpack
-    from .kinds import parse_json
-
-    done = last = 0
-    while True:
-        batch = conn.execute("SELECT id, data FROM run_data WHERE id > ? ORDER BY id LIMIT ?",
-                             (last, COPY_BATCH)).fetchall()
-        if not batch:
-            return done
-        for run_id, data in batch:
-            data = data.tobytes() if isinstance(data, memoryview) else data
-            if packed_format(data) == FORMAT or not isinstance(data, (str, bytes)):
-                continue
-            try:
-                packed = pack(unpack(data) if is_packed(data) else parse_json(data))
-            except (ValueError, TypeError):
-                continue
-            conn.execute("UPDATE run_data SET data = ? WHERE id = ?", (packed, run_id))
-            done += 1
-        last = int(batch[-1][0])
-
-
-def _check_regular(path: Path) -> None:
-    """StoreError unless ``path`` (which exists) is a regular file, a link to one included."""
-    import stat
-
-    mode = path.stat().st_mode
-    if stat.S_ISREG(mode):
-        return
-    kind = ("a character device" if stat.S_ISCHR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
-            else "a block device" if stat.S_ISBLK(mode) else "a socket" if stat.S_ISSOCK(mode) else "not a file")
-    raise StoreError(f"the results store {path} is {kind}, not a regular file; give a file such as results.db "
-                     f"with --store PATH or {ENV_VAR}=PATH")
-
-
-def _lock_holders(path: Path) -> str:
-    """The processes holding a lock on ``path`` (Linux: /proc/locks), as ``process 123 (sqlite3)``; empty
-    when none or when that cannot be told."""
-    try:
-        st = path.stat()
-        with open("/proc/locks", encoding="ascii", errors="replace") as f:
-            lines = f.read(1 << 20).splitlines()
-    except OSError:
-        return ""
-    inode = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
-    pids = []
-    for line in lines:
-        parts = line.split()
-        if len(parts) > 5 and parts[5] == inode and parts[4].isdigit() and parts[4] not in pids:
-            pids.append(parts[4])
-    names = []
-    for pid in pids[:3]:
-        try:
-            with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as f:
-                names.append(f"process {pid} ({f.read(64).strip()})")
-        except OSError:
-            names.append(f"process {pid}")
-    return ", ".join(names)
-
-
-def to_current_schema(conn: Any) -> None:
-    """A PostgreSQL store's migration from any earlier schema it may hold (3 or 4), in the caller's
-    transaction and under its write lock: results made compact in this version's format (:func:`repack`:
-    nothing to rewrite from schema 4), then the empty summary column (:func:`add_summary_column`)."""
-    repack(conn)
-    add_summary_column(conn)
-
-
-def add_summary_column(conn: Any) -> None:
-    """The migration to :data:`SUMMARY_SCHEMA` (either backend, in the caller's transaction, under its
-    write lock): the runs gain an empty summary column, at once (no run is read: :meth:`Store.fill_summaries`
-    fills it, without the lock)."""
-    conn.execute("ALTER TABLE runs ADD COLUMN summary TEXT")
-
-
-def summary_of(m: Measured) -> str:
-    """What a run's history row needs beyond the store's columns (median, CI, repeats), as the compact
-    JSON kept beside them (``runs.summary``): a time's precision and own run-to-run spread, a count's
-    events per call, precision, event and spread (see :class:`measurefirst.results.regression_checks.StepPoint`);
-    ``""`` for a run without samples, which a history leaves out."""
-    from .regression_checks import step_point
-    from .kinds import Count
-
-    if not has_samples(m):
-        return ""
-    p = step_point(m)
-    if isinstance(m, Count):
-        fields: dict[str, Any] = {"value": p.value, "lhw": p.log_half_width, "event": p.event, "spread": m.spread}
-    else:
-        fields = {"lhw": p.log_half_width, "own": p.own, "dist": list(p.disturbed)}
-    return json.dumps(fields, separators=(",", ":"))
-
-
-def read_summary(r: RunRow) -> "tuple[StepPoint, float] | None":
-    """What :func:`summary_of` kept of the run ``r``, with its columns: the run's point and a count's
-    spread; None when they cannot tell (a run saved without a summary, or a value missing)."""
-    from .regression_checks import StepPoint
-
-    if not r.summary or (r.kind == "measurement" and r.median is None):
-        return None
-    try:
-        s = json.loads(r.summary)
-        if r.kind == "count":
-            return StepPoint(float(s["value"]), float(s["lhw"]), str(s["event"])), float(s["spread"])
-        own, dist = s["own"], s["dist"]  # a summary written before "dist" was kept: the run is read whole
-        return StepPoint(float(r.median or 0.0), float(s["lhw"]), "",
-                         None if own is None else (float(own[0]), float(own[1]), str(own[2])),
-                         tuple(str(code) for code in dist)), 0.0
-    except (ValueError, KeyError, TypeError, IndexError):
-        return None
-
-
-def has_samples(m: Measured) -> bool:
-    """Whether a measurement has samples (a count, repeats): what a run needs to be saved."""
-    from .kinds import Count
-
-    return bool(m.counts) if isinstance(m, Count) else m.summary is not None
-
-
 def default_name(result: Result) -> str:
     """The name a result is saved under when none is given: its label, else its kind."""
     label = getattr(result, "label", None)
@@ -1180,24 +478,6 @@ def keep_unsaved(results: Iterable[Result]) -> Path | None:
         except (DestinationError, OSError):
             continue
     return None
-
-
-def _measured(run_id: int, result: Result, path: Path | str) -> Measured:
-    from .kinds import Count, Measurement
-
-    if not isinstance(result, (Measurement, Count)):
-        raise StoreError(f"run #{run_id} in {path} is a {result.kind}, not a measurement; "
-                         f"`measurefirst runs show {run_id}` displays it")
-    return result
-
-
-def _kind_of(data: Any) -> str:
-    """The kind of a stored result's JSON (``measurement`` when it cannot be told)."""
-    try:
-        kind = json.loads(data).get("kind")
-    except (ValueError, TypeError, AttributeError, RecursionError):
-        return "measurement"
-    return kind if isinstance(kind, str) else "measurement"
 
 
 def _finite(x: float) -> float | None:
