@@ -37,6 +37,7 @@ def test_every_code_built_in_src_is_in_the_catalogue_and_every_catalogue_code_is
     assert list(_finding_calls_outside_findings_py()) == []
     # each code is built where its catalogue entry says
     sources = {"results/findings.py": ("measurement", "count", "fit"), "results/kinds.py": ("measurement", "count"),
+               "results/run_to_run.py": ("measurement",),
                "tools/doctor.py": ("doctor",),
                "tools/step.py": ("step",), "tools/step_peaks.py": ("step",), "results/group_step.py": ("step",), "results/selfcheck.py": ("selfcheck",),
                "results/sweep.py": ("sweep",),
@@ -153,6 +154,7 @@ EXAMPLES = [
     found("no_noise_profile", 0.03, source="repeats", floor=0.016, inflation=3.0, status="absent"),
     found("no_noise_profile", 0.02, source="processes", floor=0.016, inflation=None, status="absent"),
     found("no_noise_profile", 0.016, source="prior", floor=0.016, inflation=None, status="corrupt"),
+    found("noise_profile_disagrees", 5.0, threshold=2.28, cv=0.385, within=0.077, inflation=3.0),
     found("auto_device_cpu"),
     found("no_device_work", device="cuda:0"),
     found("graph_setup"),

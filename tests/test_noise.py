@@ -310,6 +310,43 @@ def test_the_real_clock_uses_this_machines_saved_profile(tmp_path, monkeypatch):
     assert m.run_to_run.source == "prior" and m.options["noise_profile_ignored"] == "corrupt"
 
 
+def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile():
+    """Issue 35: a run's repetitions are held against the in-process spread of the profile's work of that
+    length; far wider (beyond F(n - 1, P - 1) at 95%), the profile says little about this call (other work,
+    or a machine that changed): the spread is widened by the prior's inflation, no degrees of freedom are
+    lent, and a finding says so with its own numbers."""
+    from dataclasses import replace
+
+    from measurefirst.measure.noise import disagree
+    from measurefirst.measure.noise_prior import PRIOR_INFLATION
+    from measurefirst.results import stats as st
+
+    w = _sim()
+    m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1, noise_profile=False)  # a 20 µs call
+    p = profile()
+    within = p.within_at(m.median)  # between the dispatch entry (15.5%) and the compute entry (4.55%)
+    assert 0.0455 < within < 0.155
+    limit = math.sqrt(st.f_quantile(0.95, 4, p.processes - 1))
+    near = replace(m, run_to_run=RunToRun(cv=within * 1.5, source="repeats", n=5, factor=spread_factor(5)))
+    far = replace(m, run_to_run=RunToRun(cv=within * 5, source="repeats", n=5, factor=spread_factor(5)))
+    assert 1.5 < limit < 5 and not disagree(within * 1.5, 5, within, p.processes) and disagree(within * 5, 5, within,
+                                                                                                  p.processes)
+    ok, wide = apply_profile(near, p), apply_profile(far, p)
+    assert "noise_profile_disagrees" not in ok.options and ok.run_to_run.cv == pytest.approx(
+        within * 1.5 * p.inflation(m.median))
+    assert wide.options["noise_profile_disagrees"] == pytest.approx(within)
+    assert wide.run_to_run.cv == pytest.approx(within * 5 * max(p.inflation(m.median), PRIOR_INFLATION))
+    assert wide.run_to_run.prior_dof == 0 and wide.run_to_run.factor == spread_factor(5)
+    f = next(f for f in wide.findings if f.code == "noise_profile_disagrees")
+    assert f.value == pytest.approx(5.0) and f.threshold == pytest.approx(limit) and f.value > f.threshold
+    assert "noise_profile_disagrees" not in {x.code for x in ok.findings}
+    from measurefirst.render.findings import finding_text
+
+    assert "5.0x" in finding_text(f, "en")["message"] and "5.0 倍" in finding_text(f, "zh")["message"]
+    # the prior (no profile) and a given inflation are left as they were
+    assert "noise_profile_disagrees" not in apply_profile(far, p, "prior", 3.0).options
+
+
 def test_processes_get_the_floor_only_and_history_is_left_alone():
     w = _sim()
     m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1)

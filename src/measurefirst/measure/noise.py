@@ -249,11 +249,21 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
                       floor=floor, floor_source=source)
     elif rr.source in ("repeats", "processes"):
         cv = rr.cv
+        disagrees = False
         if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
             factor = profile.inflation(median) if inflation is None else inflation
+            within = profile.within_at(median) if source == "profile" and inflation is None else 0.0
+            if within > 0 and disagree(cv, rr.n, within, profile.processes):
+                # not the work, or not the machine, the profile measured: widened as without a profile
+                from .noise_prior import PRIOR_INFLATION
+
+                factor, disagrees = max(factor, PRIOR_INFLATION), True
+                notes["noise_profile_disagrees"] = within
+                notes["noise_profile_disagrees_limit"] = math.sqrt(stats.f_quantile(0.95, rr.n - 1,
+                                                                                    profile.processes - 1))
             notes["run_to_run_inflation"] = factor
             cv *= factor
-        dof = lent_dof(cv, rr.n, floor, dof)
+        dof = 0 if disagrees else lent_dof(cv, rr.n, floor, dof)
         rr = replace(rr, cv=cv, floor=max(rr.floor, floor), floor_source=source, prior_dof=dof,
                      factor=spread_factor(rr.n, dof))
     else:
@@ -293,6 +303,15 @@ def lent_dof(cv: float, n: int, floor: float, dof: int) -> int:
     if dof <= 0 or n < 2 or not floor > 0 or not cv > floor:
         return dof
     return 0 if (cv / floor) ** 2 > stats.f_quantile(0.95, n - 1, dof) else dof
+
+
+def disagree(cv: float, n: int, within: float, processes: int) -> bool:
+    """Whether a run's repetitions, spread ``cv`` from ``n`` values, spread wider than the profile's work
+    of that length did inside its processes (``within``, a median over ``processes``) by more than chance
+    allows: ``(cv / within)^2`` beyond the 95% point of F(n - 1, processes - 1)."""
+    if n < 2 or processes < 2 or not within > 0 or not cv > within:
+        return False
+    return (cv / within) ** 2 > stats.f_quantile(0.95, n - 1, processes - 1)
 
 
 def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None", real_clock: bool,

@@ -218,6 +218,26 @@ MEASUREMENT_FINDING_WORDS: Words = {
         "threads you benchmark with), or measure fresh processes: processes=3 (--processes 3)",
         "在本机运行一次 `measurefirst selfcheck --noise`（约一分钟；基准测试使用的 torch 线程数用 --threads N），"
         "或在新进程中测量：processes=3（--processes 3）"),
+    "noise_profile_disagrees.title": ("repetitions wider than the noise profile's work",
+                                      "重复之间的离散度超出噪声画像中同类工作"),
+    "noise_profile_disagrees.message": (
+        "this run's repetitions spread ±{cv:.2%}, {value:.1f}x the ±{within:.2%} the noise profile's work of this "
+        "length spread inside one process: the profile says little about this call now, so its spread is widened "
+        "{inflation:g}x as without a profile",
+        "本次运行的重复之间离散度为 ±{cv:.2%}，是噪声画像中同样时长的工作在单个进程内离散度（±{within:.2%}）的 "
+        "{value:.1f} 倍：画像对这次调用几乎说明不了什么，因此离散度像没有画像时那样放宽 {inflation:g} 倍"),
+    "noise_profile_disagrees.why": (
+        "The profile measured how much more fresh processes spread than repetitions inside one, for its own work at "
+        "each length. Repetitions far wider than that work's come from other work, or from a machine that changed "
+        "since the profile was measured; either way the profile's ratio is not this call's, and the run does not "
+        "borrow its certainty.",
+        "画像测的是：对每种时长的自身工作，新进程之间比单个进程内的重复多离散多少。重复远比该工作更分散，说明要么是别的工作，"
+        "要么机器在测画像之后变了；无论哪种，画像的比例都不属于这次调用，本次运行不借用它的确定性。"),
+    "noise_profile_disagrees.fix": (
+        "if the machine changed (other load, another power mode), measure the profile again: measurefirst selfcheck "
+        "--noise; to see this call's own fresh-process spread, measure fresh processes: processes=3 (--processes 3)",
+        "若机器变了（其他负载、另一种电源模式），请重新测量画像：measurefirst selfcheck --noise；要看这次调用自身的"
+        "新进程离散度，请在新进程中测量：processes=3（--processes 3）"),
     "auto_device_cpu.title": ("auto chose the CPU", "auto 选择了 CPU"),
     "auto_device_cpu.message": ("device='auto' chose the CPU: the observed first call touched no GPU tensor",
                                 "device='auto' 选择了 CPU：观察到的首次调用没有触及 GPU 张量"),

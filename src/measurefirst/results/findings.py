@@ -135,6 +135,7 @@ CATALOGUE: dict[str, Code] = {
     "near_resolution": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
     "overhead_bias": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
     "no_noise_profile": Code("info", "fraction"),
+    "noise_profile_disagrees": Code("info", "ratio", None, "F(n - 1, P - 1) at 95%"),
     "auto_device_cpu": Code("info", ""),
     "no_device_work": Code("warning", ""),
     "graph_setup": Code("info", ""),

@@ -35,6 +35,7 @@ from .measurement_parts import (CALIBRATION_REASONS as CALIBRATION_REASONS, COMP
                                 CompileEvent as CompileEvent, Compiled as Compiled, Imported as Imported,
                                 SpeedReference as SpeedReference, Stop as Stop, Warmup as Warmup,
                                 kept_warmup_times as kept_warmup_times)
+from .run_to_run import spread_findings
 from .run_to_run import (RUN_TO_RUN_SOURCES as RUN_TO_RUN_SOURCES, RunToRun as RunToRun,
                          spread_factor as spread_factor, spread_from_medians as spread_from_medians)
 from .sample_masks import (MAX_PREEMPTED_FRACTION_TO_DISCARD as MAX_PREEMPTED_FRACTION_TO_DISCARD,
@@ -561,11 +562,7 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
         if sample_ns > 0 and cal.overhead_ns / sample_ns > limit:
             out.append(found("overhead_bias", cal.overhead_ns / sample_ns, threshold=limit,
                              overhead_ns=cal.overhead_ns))
-    rr = m.run_to_run
-    if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
-        out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
-                         inflation=m.options.get("run_to_run_inflation"),
-                         status=str(m.options.get("noise_profile_ignored") or "absent")))
+    out += spread_findings(m.run_to_run, m.options)
     choice = str(m.options.get("auto_device") or "")  # a code; files before it was one held English words
     if choice == "cpu" or choice.startswith("cpu:"):
         out.append(found("auto_device_cpu"))

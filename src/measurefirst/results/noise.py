@@ -136,6 +136,18 @@ class NoiseProfile:
             return statistics.median(r for _, r in needed)
         return log_log(needed, seconds)
 
+    def within_at(self, seconds: float) -> float:
+        """The in-process spread the profile's kinds of work (not the busy-wait) showed at a call
+        ``seconds`` long, interpolated in log-duration between them as :meth:`inflation` is; 0 where none
+        measured one. What a run's own repetitions are held against (:func:`measurefirst.measure.noise.
+        apply_profile`): a run whose repetitions spread far wider than that is not the work, or not the
+        machine, the profile measured."""
+        points = [(e.seconds, e.within_cv) for e in self.entries if e.kind != "python" and e.within_cv is not None
+                  and e.within_cv > 0 and e.seconds > 0]
+        if not points or not math.isfinite(seconds) or not seconds > 0:
+            return 0.0
+        return log_log(points, seconds)
+
     def entry(self, kind: str, seconds: float | None = None) -> ProfileEntry | None:
         """The entry of ``kind`` (the one closest to ``seconds`` in log-duration, for the busy-waits)."""
         found = [e for e in self.entries if e.kind == kind]

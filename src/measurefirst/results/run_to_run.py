@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from . import stats
+from .findings import Finding, found
 
 #: Where a run-to-run spread was measured (the codes; their words are in :mod:`measurefirst.render.words`):
 #: repetitions inside the call, each with its own warm-up and calibration; fresh worker processes; the
@@ -100,3 +101,22 @@ def spread_factor(n: int, prior_dof: int = 0) -> float:
     if n < 2:
         return math.inf
     return max(stats.t975(n - 1 + max(prior_dof, 0)) * math.sqrt(1.0 + 1.0 / n), stats.Z95)
+
+
+def spread_findings(rr: RunToRun | None, options: dict[str, Any]) -> list[Finding]:
+    """What a measurement's run-to-run spread says about the noise profile (``options`` are the
+    measurement's): none on this machine (``no_noise_profile``: the interval holds measurefirst's prior),
+    or repetitions far wider than the profile's work of that length (``noise_profile_disagrees``: the
+    spread was widened as without a profile; ``measurefirst.measure.noise.apply_profile``)."""
+    out: list[Finding] = []
+    if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
+        out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
+                         inflation=options.get("run_to_run_inflation"),
+                         status=str(options.get("noise_profile_ignored") or "absent")))
+    within, limit = options.get("noise_profile_disagrees"), options.get("noise_profile_disagrees_limit")
+    if rr is not None and rr.source == "repeats" and isinstance(within, (int, float)) and within > 0:
+        own = rr.cv / float(options.get("run_to_run_inflation") or 1.0)  # the repetitions' own spread
+        out.append(found("noise_profile_disagrees", own / within, cv=own, within=float(within),
+                         threshold=float(limit) if isinstance(limit, (int, float)) else None,
+                         inflation=options.get("run_to_run_inflation")))
+    return out
