@@ -101,7 +101,7 @@ def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
     if lang == "zh" and not str(page.file.src_uri).endswith(".zh.md"):
         # a page not translated yet, shown on the Chinese site in English: it says so first
         markdown = "!!! note \"本页尚未翻译\"\n    本页暂时只有英文版，下面是英文原文。\n\n" + markdown
-    return MARKER.sub(lambda m: GENERATORS[m.group(1)](lang) if m.group(1) == "findings"
+    return MARKER.sub(lambda m: GENERATORS[m.group(1)](lang) if m.group(1) in ("findings", "cli")
                       else GENERATORS[m.group(1)](), markdown)
 
 
@@ -116,16 +116,18 @@ def on_post_page(output: str, page: Any, config: Any) -> str:
 
 
 # ---- the generated reference ---------------------------------------------------------------------
-def cli_reference() -> str:
-    """Every command with its description, usage, options (default, help) and examples."""
+def cli_reference(lang: str = "en") -> str:
+    """Every command with its description, usage, options (default, help) and examples, in ``lang`` (the
+    parser's help in that language: ``measurefirst --lang zh COMMAND --help``)."""
     from measurefirst.cli.commands import build_parser
 
-    parser = build_parser()
+    parser = build_parser(lang)
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    head = "| 选项 | 默认值 | 作用 |" if lang == "zh" else "| option | default | what it does |"
     out: list[str] = []
     for name, command in sub.choices.items():
         out += [f"## `measurefirst {name}`", "", _cell(command.description or ""), "", "```text",
-                command.format_usage().strip(), "```", "", "| option | default | what it does |", "| --- | --- | --- |"]
+                command.format_usage().strip(), "```", "", head, "| --- | --- | --- |"]
         for action in command._actions:
             if action.help == argparse.SUPPRESS or isinstance(action, argparse._HelpAction):
                 continue
@@ -137,7 +139,7 @@ def cli_reference() -> str:
                 flags += " (" + " \\| ".join(f"`{c}`" for c in action.choices) + ")"
             out.append(f"| {flags} | {shown} | {_cell((action.help or '').replace('%%', '%'))} |")
         if command.epilog:
-            out += ["", "Examples:", "", "```text", command.epilog.strip(), "```"]
+            out += ["", "示例：" if lang == "zh" else "Examples:", "", "```text", command.epilog.strip(), "```"]
         out.append("")
     return "\n".join(out)
 

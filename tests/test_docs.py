@@ -92,6 +92,8 @@ def test_the_site_builds_strictly(tmp_path):
     assert "样本不稳定" in findings_zh and "修复方法" in findings_zh  # the generated catalogue in the page's language
     cli = (site / "reference/cli/index.html").read_text()
     assert "measurefirst collectives" in cli and "--fail-if-slower" in cli  # generated from the parser
+    cli_zh = (site / "zh/reference/cli/index.html").read_text()  # the parser's help in the page's language
+    assert "中位数的 95% 置信区间" in cli_zh and "中位数的 95% 置信区间" not in cli and "stop when the 95% CI" in cli
     assert "precision_not_met" in (site / "reference/findings/index.html").read_text()
     assert "pytest_run" in (site / "reference/results/index.html").read_text()
     # issue 37: the API by task, under the names users import; no Sphinx role shown raw, no file path as a heading

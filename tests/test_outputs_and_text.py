@@ -216,7 +216,7 @@ def test_importing_measurefirst_does_not_import_torch():
 def test_ctrl_c_during_start_up_is_one_line_exit_130(monkeypatch, capsys):
     import measurefirst.cli.commands as cli
 
-    def interrupted_parser():
+    def interrupted_parser(lang="en"):
         os.kill(os.getpid(), signal.SIGINT)  # a real SIGINT while the command starts
         raise AssertionError("not reached")
 

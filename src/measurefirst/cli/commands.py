@@ -14,8 +14,9 @@ import argparse
 import sys
 from typing import Any, Callable, Sequence
 
+from ..render.words import LANGS
 from ..results.errors import UsageError as UsageError  # measurefirst.cli.commands.UsageError, as before
-from .parser import build_parser as _build_parser, parse_command
+from .parser import build_parser as _build_parser, command_lang, parse_command
 from .distributed import ranked as _ranked  # under torchrun: bench and a live compare on every rank
 from .emit import check_args as _check, say as _say, show as _show
 from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
@@ -23,10 +24,11 @@ from .guard import emit_results as _emit, run_command as _run
 from ..tools.targets import STEP_CONTRACT
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lang: str = LANGS[0]) -> argparse.ArgumentParser:
+    """The command line's parser, its help in ``lang``."""
     from .._version import __version__
 
-    return _build_parser(__version__)
+    return _build_parser(__version__, lang)
 
 
 # ---- the commands -------------------------------------------------------------------------------------
@@ -316,5 +318,5 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The ``measurefirst`` command. Returns the exit status (see the module docstring)."""
-    return command(lambda: parse_command(build_parser(), argv),
+    return command(lambda: parse_command(build_parser(command_lang(argv)), argv),
                    lambda args: (_ranked(args) or COMMANDS[args.command])(args))

@@ -14,12 +14,7 @@ from typing import Any
 from ..results.bandwidth import OPS, parse_byte_sizes
 from ..results.defaults import MAX_COUNT
 from ..distributed.group import DEFAULT_TIMEOUT_SECONDS
-
-DESCRIPTION = (
-    "Time all_reduce, all_gather, reduce_scatter, broadcast, all_to_all and send/recv over a size sweep and "
-    "report time, algorithm bandwidth and bus bandwidth as nccl-tests does (size: the op's total buffer in "
-    "bytes). Run under `torchrun --nproc-per-node N -m measurefirst collectives ...`, or give --nproc N to "
-    "start a local gloo group. Only rank 0 prints and writes.")
+from ..render.words import LANGS, word
 
 EPILOG = """examples:
   torchrun --nproc-per-node 2 -m measurefirst collectives --sizes 1K,4K,...,16M
@@ -31,24 +26,23 @@ EPILOG = """examples:
 """
 
 
-def add_parser(sub: Any, make: Any, common: Any, seconds: Any) -> argparse.ArgumentParser:
-    """The ``collectives`` command; ``common`` and ``seconds`` are the parser's shared option helpers
-    (:mod:`measurefirst.cli.parser`), passed in so that the options mean the same as everywhere."""
-    c: argparse.ArgumentParser = make(sub, "collectives", "collective bandwidth per op and size (nccl-tests' algbw/busbw)",
-                                      DESCRIPTION)
+def add_parser(sub: Any, make: Any, common: Any, seconds: Any, lang: str = LANGS[0]) -> argparse.ArgumentParser:
+    """The ``collectives`` command, its help in ``lang``; ``make``, ``common`` and ``seconds`` are the parser's
+    shared helpers (:mod:`measurefirst.cli.parser`), passed in so that the options mean the same as everywhere."""
+    def h(key: str, **fields: Any) -> str:
+        return word(f"help.collectives.{key}", lang, **fields)
+
+    c: argparse.ArgumentParser = make(sub, "collectives", lang)
     c.epilog = EPILOG
-    c.add_argument("--sizes", default="1K,4K,...,16M", help="total buffer sizes in bytes, K/M/G suffixes, "
-                   "e.g. 1K,4K,...,16M (default)")
-    c.add_argument("--ops", default=",".join(OPS), help=f"comma-separated, from {','.join(OPS)} (default all)")
-    c.add_argument("--dtype", default="float32", help="element type (default float32)")
-    c.add_argument("--warmup", type=int, default=5, help="untimed calls per op and size (default 5)")
-    c.add_argument("--trials", type=int, default=20, help="timed samples per op and size (default 20)")
-    c.add_argument("-b", "--budget", type=seconds, default=None,
-                   help="seconds at most: the ops and sizes left when it is spent are not measured (default: "
-                        "no limit)")
-    c.add_argument("--nproc", type=int, default=None, help="outside torchrun: spawn N local ranks (gloo)")
+    c.add_argument("--sizes", default="1K,4K,...,16M", help=h("sizes"))
+    c.add_argument("--ops", default=",".join(OPS), help=h("ops", ops=",".join(OPS)))
+    c.add_argument("--dtype", default="float32", help=h("dtype"))
+    c.add_argument("--warmup", type=int, default=5, help=h("warmup"))
+    c.add_argument("--trials", type=int, default=20, help=h("trials"))
+    c.add_argument("-b", "--budget", type=seconds, default=None, help=h("budget"))
+    c.add_argument("--nproc", type=int, default=None, help=h("nproc"))
     c.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_SECONDS,
-                   help=f"seconds any collective may wait before the group stops (default {DEFAULT_TIMEOUT_SECONDS:g})")
+                   help=h("timeout", default=f"{DEFAULT_TIMEOUT_SECONDS:g}"))
     common(c, device=False, output=True, save="NAME", lang=True)
     return c
 
@@ -77,18 +71,16 @@ def emit_on_rank0(args: argparse.Namespace, results: list[Any], code: int = 0) -
 
 
 def add_step_arguments(st: argparse.ArgumentParser, seconds: Any) -> None:
-    """``measurefirst step``'s switches for a step across the ranks of a process group; ``seconds`` is the
-    parser's type for a positive, finite number of seconds (``--timeout 0``, ``-5`` or ``nan`` refused there,
-    not by every rank in c10d's words)."""
+    """``measurefirst step``'s switches for a step across the ranks of a process group, their help in the
+    parser's language; ``seconds`` is the parser's type for a positive, finite number of seconds
+    (``--timeout 0``, ``-5`` or ``nan`` refused there, not by every rank in c10d's words)."""
+    lang = str(getattr(st, "lang", LANGS[0]))
     g = st.add_mutually_exclusive_group()
     g.add_argument("--ddp", dest="parallel", action="store_const", const="ddp", default=None,
-                   help="under torchrun: the step on every rank, the model under DistributedDataParallel; per-rank "
-                        "phases, wait in collectives, global tokens/s, stragglers (rank 0 prints)")
-    g.add_argument("--fsdp", dest="parallel", action="store_const", const="fsdp",
-                   help="as --ddp, the model under FSDP2 (fully_shard on each child with parameters, then the root)")
+                   help=word("help.step.ddp", lang))
+    g.add_argument("--fsdp", dest="parallel", action="store_const", const="fsdp", help=word("help.step.fsdp", lang))
     st.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT_SECONDS,
-                    help=f"with --ddp/--fsdp: seconds a collective may wait before the group stops and names the "
-                         f"rank that failed or hangs (default {DEFAULT_TIMEOUT_SECONDS:g})")
+                    help=word("help.step.timeout", lang, default=f"{DEFAULT_TIMEOUT_SECONDS:g}"))
 
 
 def run(args: argparse.Namespace) -> int:

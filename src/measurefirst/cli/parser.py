@@ -5,7 +5,8 @@ once; every number is checked here, at the boundary. Building the parser imports
 The parser is assembled here from its parts: the argument types (:mod:`.parser_types`), what the
 commands share (:mod:`.parser_common`), and the commands by group: timing code (:mod:`.parser_timing`),
 where the time goes (:mod:`.parser_analysis`), checks and shows (:mod:`.parser_checks`) and saved
-results (:mod:`.parser_history`).
+results (:mod:`.parser_history`). The help is in the language the command line asks for (``--lang``, else
+the locale: :mod:`.help_text`), its words in the words table.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import NoReturn, Sequence
+from typing import Any, NoReturn, Sequence
 
+from ..render.words import LANGS, word
 from ..results.errors import UsageError
+from .help_text import formatter_for, help_lang, leading_lang
 from .parser_analysis import VARIANT_RE as VARIANT_RE, _add_kernel, _add_profile, _add_step, _add_sweep
 from .parser_checks import _add_demo, _add_doctor, _add_peaks, _add_selfcheck
 from .parser_common import _common, _sub
@@ -28,7 +31,23 @@ from .parser_types import _at_least as _at_least, _fraction as _fraction, _secon
 
 class Parser(argparse.ArgumentParser):
     """argparse, with its errors raised as one-line :class:`UsageError` (exit 2) instead of a usage
-    block on stderr."""
+    block on stderr; its help in ``lang`` (argparse's own words too, from the words table; English is
+    argparse's, as it always was)."""
+
+    def __init__(self, *args: Any, lang: str = LANGS[0], **kwargs: Any) -> None:
+        self.lang = lang  # before argparse adds -h
+        kwargs["formatter_class"] = formatter_for(kwargs.get("formatter_class", argparse.HelpFormatter), lang)
+        super().__init__(*args, **kwargs)
+        if lang != LANGS[0]:
+            self._positionals.title = word("help.argparse.positionals", lang)
+            self._optionals.title = word("help.argparse.options", lang)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        action = super().add_argument(*args, **kwargs)
+        if self.lang != LANGS[0] and isinstance(action, (argparse._HelpAction, argparse._VersionAction)):
+            own = "help" if isinstance(action, argparse._HelpAction) else "version"
+            action.help = word(f"help.argparse.{own}", self.lang)
+        return action
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see {self.prog} --help)")
@@ -52,12 +71,27 @@ def _attach_negative_values(argv: "Sequence[str]") -> list[str]:
 
 
 def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None") -> argparse.Namespace | None:
-    """The parsed arguments; None (after printing the help) when no command is given."""
-    args = parser.parse_args(_attach_negative_values(sys.argv[1:] if argv is None else argv))
+    """The parsed arguments; None (after printing the help) when no command is given. ``--lang`` before the
+    command is the command's default language (``measurefirst --lang zh bench`` as ``bench --lang zh``)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    first = leading_lang(argv)
+    if first is not None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for command in action._name_parser_map.values():
+                    command.set_defaults(lang=first)
+    args = parser.parse_args(_attach_negative_values(argv))
+    vars(args).pop("first_lang", None)  # read above, before the command's defaults were set
     if args.command is None:
         parser.print_help()
         return None
     return _anchored(args)
+
+
+def command_lang(argv: "Sequence[str] | None") -> str:
+    """The language of the help of the command line ``argv`` (``sys.argv[1:]`` when None): see
+    :func:`measurefirst.cli.help_text.help_lang`."""
+    return help_lang(sys.argv[1:] if argv is None else argv)
 
 
 def _anchored(args: argparse.Namespace) -> argparse.Namespace:
@@ -79,33 +113,22 @@ def _anchored(args: argparse.Namespace) -> argparse.Namespace:
             args.store = Path(os.path.abspath(default))
     return args
 
-def build_parser(version: str) -> argparse.ArgumentParser:
-    """The parser (it imports neither numpy, torch nor the store: ``--help`` answers at once)."""
-    parser = Parser(
-        prog="measurefirst",
-        description="Correct measurement of PyTorch code: measure first, then optimize.",
-        epilog="Bad input exits 2 with one line saying what to do; a failure of the code under test exits 1; "
-               "Ctrl-C shows what was measured so far and exits 130.",
-    )
+def build_parser(version: str, lang: str = LANGS[0]) -> argparse.ArgumentParser:
+    """The parser, its help in ``lang`` (it imports neither numpy, torch nor the store: ``--help`` answers
+    at once)."""
+    parser = Parser(prog="measurefirst", description=word("help.top.description", lang),
+                    epilog=word("help.top.epilog", lang), lang=lang)
     parser.add_argument("--version", action="version", version=f"%(prog)s {version}")
+    # the help's language, given before the command (a command's own --lang comes after it): not listed,
+    # so that the help without it reads as it always did
+    parser.add_argument("--lang", dest="first_lang", choices=LANGS, default=argparse.SUPPRESS,
+                        help=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    _add_bench(sub)
-    _add_compare(sub)
-    _add_bisect(sub)
-    _add_runs(sub)
-    _add_sweep(sub)
-    _add_peaks(sub)
-    _add_profile(sub)
-    _add_doctor(sub)
-    _add_demo(sub)
-    _add_step(sub)
-    _add_kernel(sub)
-    _add_selfcheck(sub)
-    _add_history(sub)
-    _add_report(sub)
-    _add_publish(sub)
+    for add in (_add_bench, _add_compare, _add_bisect, _add_runs, _add_sweep, _add_peaks, _add_profile, _add_doctor,
+                _add_demo, _add_step, _add_kernel, _add_selfcheck, _add_history, _add_report, _add_publish):
+        add(sub, lang)
 
     from .distributed import add_parser as add_collectives
 
-    add_collectives(sub, _sub, _common, _seconds)
+    add_collectives(sub, _sub, _common, _seconds, lang)
     return parser

@@ -1,6 +1,7 @@
-"""What the commands' parsers share: each command's help and examples, and the options several commands
-take with the same meaning everywhere (setup, device, JSON, output, save, store, language, stopping,
-timer, labels)."""
+"""What the commands' parsers share: each command's examples, its help in the language asked for (the words
+table's ``help.*`` keys, :mod:`measurefirst.render.words_cli_help`), and the options several commands take
+with the same meaning everywhere (setup, device, JSON, output, save, store, language, stopping, timer,
+labels)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 from typing import Any
 
 from ..results import defaults as D
-from ..render.words import LANGS
+from ..render.words import LANGS, word
 from .parser_types import _fraction, _path, _seconds, _seconds_or_zero, _store
 
 
@@ -85,57 +86,68 @@ def _pct(x: float) -> str:
     """A fraction for a help text (argparse formats help with %): 0.005 -> '0.5%%'."""
     return f"{x * 100:g}%%"
 
-def _sub(sub: Any, name: str, help_text: str, description: str) -> argparse.ArgumentParser:
+
+def _h(lang: str, key: str, **fields: Any) -> str:
+    """The help text ``help.KEY`` of the words table in ``lang``, filled with ``fields``."""
+    return word("help." + key, lang, **fields)
+
+
+def _lang(p: argparse.ArgumentParser) -> str:
+    """The language of a parser's help (:class:`measurefirst.cli.parser.Parser`'s ``lang``)."""
+    return str(getattr(p, "lang", LANGS[0]))
+
+
+def _sub(sub: Any, name: str, lang: str, **fields: Any) -> argparse.ArgumentParser:
+    """The command ``name``: its help line and description in ``lang`` (the description filled with
+    ``fields``), its examples as they are."""
     parser: argparse.ArgumentParser = sub.add_parser(
-        name, help=help_text, description=description, epilog=_EXAMPLES.get(name),
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        name, help=_h(lang, name), description=_h(lang, f"{name}.description", **fields), epilog=_EXAMPLES.get(name),
+        formatter_class=argparse.RawDescriptionHelpFormatter, lang=lang)
     return parser
 
 
-_STORE_HELP = ("results store: a file (default .measurefirst/results.db) or a postgresql:// URL; or "
-               "$MEASUREFIRST_STORE")
-_DEVICE_HELP = "auto (cuda, then mps, then cpu), cpu, cuda, cuda:1 or mps (default auto)"
-
-
 def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = True, json: bool = True,
-            output: bool = False, save: str | None = None, store: str = _STORE_HELP, lang: bool = False) -> None:
-    """The options several commands share, with the same meaning everywhere."""
+            output: bool = False, save: str | None = None, store: str = "store", lang: bool = False) -> None:
+    """The options several commands share, with the same meaning everywhere; ``store``: the key of the
+    help of ``--store`` (``help.common.STORE``: ``store``, ``store_peaks``, ``store_cache``), or empty for
+    none."""
+    said = _lang(p)
     if setup:
-        p.add_argument("-s", "--setup", action="append", default=[], help="setup statement, run once (repeatable)")
+        p.add_argument("-s", "--setup", action="append", default=[], help=_h(said, "common.setup"))
     if device:  # the commands that measure
-        p.add_argument("-d", "--device", default="auto", help=_DEVICE_HELP)
-        p.add_argument("-q", "--quiet", action="store_true",
-                       help="no progress line on stderr (it is shown only on a terminal, and never with --json)")
+        p.add_argument("-d", "--device", default="auto", help=_h(said, "common.device"))
+        p.add_argument("-q", "--quiet", action="store_true", help=_h(said, "common.quiet"))
     if json:
-        p.add_argument("--json", action="store_true", help="print the result as JSON instead of the table")
+        p.add_argument("--json", action="store_true", help=_h(said, "common.json"))
     if output:
-        p.add_argument("-o", "--output", type=_path, default=None,
-                       help="also write the JSON result to this file (atomically)")
+        p.add_argument("-o", "--output", type=_path, default=None, help=_h(said, "common.output"))
     if save is not None:
         p.add_argument("--save", nargs="?", const="", default=None, metavar=save,
-                       help=f"save the result in the history store (under {save}; default: each label)")
+                       help=_h(said, "common.save", name=save))
     if store:
-        p.add_argument("--store", type=_store, default=None, help=store)
+        p.add_argument("--store", type=_store, default=None,
+                       help=_h(said, f"common.{store}", store=_h(said, "common.store")))
     if lang:
-        p.add_argument("--lang", choices=LANGS, default=None,
-                       help="language of the tables, lines and findings' words (also in --json): en or zh "
-                            "(default: from the locale, LC_ALL/LC_MESSAGES/LANG)")
+        p.add_argument("--lang", choices=LANGS, default=None, help=_h(said, "common.lang"))
 
 
-def _stopping(p: argparse.ArgumentParser, precision: tuple[float, str], budget: tuple[float, str],
-              min_time: tuple[float, str] | None = None) -> None:
-    """--precision, --budget and --min-time: each a (default, help) pair."""
-    p.add_argument("-p", "--precision", type=_fraction, default=precision[0],
-                   help=f"{precision[1]} (default {_pct(precision[0])})")
-    p.add_argument("-b", "--budget", type=_seconds, default=budget[0], help=f"{budget[1]} (default {budget[0]:g})")
+def _stopping(p: argparse.ArgumentParser, command: str, precision: float, budget: float,
+              min_time: float | None = None) -> None:
+    """--precision, --budget and --min-time, their defaults given; their help is ``help.COMMAND.precision``,
+    ``.budget`` and ``.min_time``."""
+    said = _lang(p)
+    p.add_argument("-p", "--precision", type=_fraction, default=precision,
+                   help=_h(said, f"{command}.precision", default=_pct(precision)))
+    p.add_argument("-b", "--budget", type=_seconds, default=budget,
+                   help=_h(said, f"{command}.budget", default=f"{budget:g}"))
     if min_time is not None:
-        p.add_argument("--min-time", type=_seconds_or_zero, default=min_time[0],
-                       help=f"{min_time[1]} (default {min_time[0]:g})")
+        p.add_argument("--min-time", type=_seconds_or_zero, default=min_time,
+                       help=_h(said, f"{command}.min_time", default=f"{min_time:g}"))
 
 
 def _timer(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timer", choices=D.TIMERS, default=D.TIMERS[0], help="auto: events on GPUs, wall clock on the CPU")
+    p.add_argument("--timer", choices=D.TIMERS, default=D.TIMERS[0], help=_h(_lang(p), "common.timer"))
 
 
 def _labels(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--label", action="append", default=[], help="label for each target, in order (at most one each)")
+    p.add_argument("--label", action="append", default=[], help=_h(_lang(p), "common.label"))

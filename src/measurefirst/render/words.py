@@ -1,6 +1,6 @@
 """The words shown to people, in English and Chinese: the languages (:data:`LANGS`), the one format of a
 word table (:data:`Words`: a key and its text in each language), and the table of the HTML report, the text
-renderers, the command line's status lines, the selfcheck and the pytest plugin (:data:`WORDS`).
+renderers, the command line's status lines and help, the selfcheck and the pytest plugin (:data:`WORDS`).
 
 Results carry codes and numbers; the sentences a person reads are in tables of this one format: here (one
 module of words per concept beside this one, ``words_report``, ``words_lines``..., merged), a finding's in
@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from .words_changes import CHANGE_WORDS
 from .words_cli import CLI_WORDS
+from .words_cli_help import CLI_HELP_WORDS
+from .words_cli_help_more import CLI_HELP_MORE_WORDS
 from .words_lines import LINE_WORDS
 from .words_noise import NOISE_WORDS
 from .words_pytest import PYTEST_WORDS
@@ -41,7 +43,7 @@ Words = dict[str, tuple[str, str]]
 #: Every word of the report, the text renderers, the command line, the selfcheck and the pytest plugin: the
 #: tables by concept of the ``words_*`` modules beside this one, each in the one format of :data:`Words`.
 WORDS: Words = {**REPORT_WORDS, **LINE_WORDS, **CHANGE_WORDS, **PYTEST_WORDS, **CLI_WORDS, **NOISE_WORDS,
-                **SELFCHECK_WORDS}
+                **SELFCHECK_WORDS, **CLI_HELP_WORDS, **CLI_HELP_MORE_WORDS}
 
 
 def text(table: Words, key: str, lang: str) -> str:
