@@ -210,11 +210,15 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list
             for tool in tools:
                 results[tool].append(_run_fresh(tool, key, repeats))
             print(f"  {FRESH_NAMES[key]}: estimate {i + 1}/{runs} done", file=sys.stderr, flush=True)
-        rows = []
+        rows, lines = [], []
         for tool, rs in results.items():
             est = [float(r["estimate"]) for r in rs]  # type: ignore[arg-type]
             consensus = statistics.median(est)
             spread = cv(est)
+            # each estimate over the median, in run order; * where its interval missed
+            marks = ["" if r.get("ci") is None or float(r["ci"][0]) <= consensus <= float(r["ci"][1])  # type: ignore[index]
+                     else "*" for r in rs]
+            lines.append(f"  {tool}: estimate / median: " + " ".join(f"{x / consensus:.4f}{m}" for x, m in zip(est, marks)))
             row = [tool, f"{consensus * 1e6:.3f} us", pct(spread)]
             cis = [r.get("ci") for r in rs]
             if all(ci is not None for ci in cis):
@@ -235,12 +239,8 @@ def fresh_main(runs: int, keys: list[str], log: "Log", profile: bool, only: list
         log(f"{FRESH_NAMES[key]}:")
         table(log, ["tool", "median estimate", "CV of estimates", "interval covers median", "median half-width",
                     "half-width / (1.96 CV)", "precision / spread (source)", "s/estimate"], rows)
-        for tool, rs in results.items():  # each estimate over the median, in run order; * where its interval missed
-            est = [float(r["estimate"]) for r in rs]  # type: ignore[arg-type]
-            consensus = statistics.median(est)
-            marks = ["" if r.get("ci") is None or float(r["ci"][0]) <= consensus <= float(r["ci"][1])  # type: ignore[index]
-                     else "*" for r in rs]
-            log(f"  {tool}: estimate / median: " + " ".join(f"{x / consensus:.4f}{m}" for x, m in zip(est, marks)))
+        for line in lines:
+            log(line)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -317,7 +317,7 @@ def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile
     lent, and a finding says so with its own numbers."""
     from dataclasses import replace
 
-    from measurefirst.measure.noise import disagree
+    from measurefirst.measure.noise import beyond_chance
     from measurefirst.measure.noise_prior import PRIOR_INFLATION
     from measurefirst.results import stats as st
 
@@ -329,8 +329,8 @@ def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile
     limit = math.sqrt(st.f_quantile(0.95, 4, p.processes - 1))
     near = replace(m, run_to_run=RunToRun(cv=within * 1.5, source="repeats", n=5, factor=spread_factor(5)))
     far = replace(m, run_to_run=RunToRun(cv=within * 5, source="repeats", n=5, factor=spread_factor(5)))
-    assert 1.5 < limit < 5 and not disagree(within * 1.5, 5, within, p.processes) and disagree(within * 5, 5, within,
-                                                                                                  p.processes)
+    assert 1.5 < limit < 5 and not beyond_chance(within * 1.5, 5, within, p.processes - 1)
+    assert beyond_chance(within * 5, 5, within, p.processes - 1)
     ok, wide = apply_profile(near, p), apply_profile(far, p)
     assert "noise_profile_disagrees" not in ok.options and ok.run_to_run.cv == pytest.approx(
         within * 1.5 * p.inflation(m.median))

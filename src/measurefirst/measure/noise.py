@@ -253,14 +253,13 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
         if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
             factor = profile.inflation(median) if inflation is None else inflation
             within = profile.within_at(median) if source == "profile" and inflation is None else 0.0
-            if within > 0 and disagree(cv, rr.n, within, profile.processes):
+            if beyond_chance(cv, rr.n, within, profile.processes - 1):
                 # not the work, or not the machine, the profile measured: widened as without a profile
                 from .noise_prior import PRIOR_INFLATION
 
                 factor, disagrees = max(factor, PRIOR_INFLATION), True
                 notes["noise_profile_disagrees"] = within
-                notes["noise_profile_disagrees_limit"] = math.sqrt(stats.f_quantile(0.95, rr.n - 1,
-                                                                                    profile.processes - 1))
+                notes["noise_profile_disagrees_limit"] = spread_limit(rr.n, profile.processes - 1)
             notes["run_to_run_inflation"] = factor
             cv *= factor
         dof = 0 if disagrees else lent_dof(cv, rr.n, floor, dof)
@@ -297,21 +296,26 @@ def floor_dof(profile: NoiseProfile, floor: float, source: str) -> int:
 def lent_dof(cv: float, n: int, floor: float, dof: int) -> int:
     """The degrees of freedom a floor lends a spread ``cv`` measured from ``n`` values: ``dof``, unless the
     values contradict the floor (a prior-data conflict): their spread above it by more than chance
-    allows, ``(cv / floor)^2`` beyond the 95% quantile of F(n - 1, dof). Then the floor says nothing
-    about this work's scale and lends nothing: the factor is the values' own (wide with few of them;
-    when in doubt, widen)."""
-    if dof <= 0 or n < 2 or not floor > 0 or not cv > floor:
-        return dof
-    return 0 if (cv / floor) ** 2 > stats.f_quantile(0.95, n - 1, dof) else dof
+    allows (:func:`beyond_chance`). Then the floor says nothing about this work's scale and lends
+    nothing: the factor is the values' own (wide with few of them; when in doubt, widen)."""
+    return 0 if beyond_chance(cv, n, floor, dof) else dof
 
 
-def disagree(cv: float, n: int, within: float, processes: int) -> bool:
-    """Whether a run's repetitions, spread ``cv`` from ``n`` values, spread wider than the profile's work
-    of that length did inside its processes (``within``, a median over ``processes``) by more than chance
-    allows: ``(cv / within)^2`` beyond the 95% point of F(n - 1, processes - 1)."""
-    if n < 2 or processes < 2 or not within > 0 or not cv > within:
+def beyond_chance(cv: float, n: int, ref: float, dof: int) -> bool:
+    """Whether a spread ``cv`` measured from ``n`` values lies above a spread ``ref`` known to ``dof``
+    degrees of freedom by more than chance allows: ``(cv / ref)^2`` beyond the 95% quantile of
+    F(n - 1, dof), i.e. ``cv / ref`` beyond :func:`spread_limit`. A floor that the values contradict
+    (:func:`lent_dof`); a run's repetitions against the in-process spread of the profile's work of that
+    length (:func:`apply_profile`, with the profile's ``processes - 1``)."""
+    if dof <= 0 or n < 2 or not ref > 0 or not cv > ref:
         return False
-    return (cv / within) ** 2 > stats.f_quantile(0.95, n - 1, processes - 1)
+    return cv / ref > spread_limit(n, dof)
+
+
+def spread_limit(n: int, dof: int) -> float:
+    """The largest ratio of a spread from ``n`` values to one known to ``dof`` degrees of freedom that
+    chance allows at 95%: the square root of F(n - 1, dof)'s 95% quantile."""
+    return math.sqrt(stats.f_quantile(0.95, n - 1, dof))
 
 
 def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None", real_clock: bool,
