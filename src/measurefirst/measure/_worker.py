@@ -120,6 +120,7 @@ def serve_main() -> int:
     from .devices import environment
     from ..results.kinds import CompileEvent
     from .engine import Options, Sampler, choose_device
+    from .placement import intra_op_threads
     from .remote import ENV_VAR, connect_back, serve
     from .timers import make_timer
 
@@ -154,7 +155,7 @@ def serve_main() -> int:
                                               min_time=float(o["min_time"])), label=side, device=dev, env=env,
                            cold_compiles=cold_compiles)
 
-        conn.send(("ready", i, str(i), "cli", colds[0], {}))
+        conn.send(("ready", i, str(i), "cli", colds[0], {"threads": intra_op_threads()}))
         serve(conn, make)
         conn.send(("end", i, "passed", ""))
 

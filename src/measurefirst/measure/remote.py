@@ -60,8 +60,10 @@ class Channel:
     """Requests and replies over one connection to one worker, with a time limit per reply and the
     worker's last words when it is lost (``describe``: the tail of its output, its exit status)."""
 
-    def __init__(self, conn: Connection, name: str, describe: Callable[[], str], timeout_s: float) -> None:
+    def __init__(self, conn: Connection, name: str, describe: Callable[[], str], timeout_s: float,
+                 pid: int | None = None) -> None:
         self.conn, self.name, self.describe, self.timeout_s = conn, name, describe, timeout_s
+        self.pid = pid  # the worker's process, where known (its CPUs are bound while it measures)
 
     def send(self, message: tuple[Any, ...]) -> None:
         try:

@@ -29,10 +29,12 @@ from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
+from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import DEFAULT_PAIRS, Pairs, Side, TargetFailed, compare_pair, join, tree_env, worker_pairs
+from ..tools.against import (DEFAULT_PAIRS, Pairs, Side, TargetFailed, compare_pair, join, ready_threads, tree_env,
+                             worker_pairs)
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
 
@@ -150,7 +152,7 @@ class ServeSide:
             cold, run_fn, run_setup, env = colds[0], fn, setup, environment(dev)
             cold_compiles = compiles[0] if compiles else []
         budget = float(opts.get("budget", 1.0))
-        self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget}))
+        self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget, "threads": intra_op_threads()}))
 
         def make(o: dict[str, Any]) -> Sampler:
             options = Options(precision=float(o["precision"]), budget=float(o["budget"]),
@@ -279,7 +281,7 @@ class PairDriver:
         if budget is None:
             budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
         try:
-            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k)
+            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h))
         except BenchmarkError as exc:  # a side raised while measuring: that side's failure, in its words
             if isinstance(exc.__cause__, WorkerLost):
                 raise exc.__cause__ from None

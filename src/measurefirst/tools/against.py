@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, Generator, Mapping, Sequence
 from ..results import defaults, stats
 from ..measure.engine import BenchmarkError, Options
 from ..measure.noise import process_floor
+from ..measure.placement import same_cpus
 from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost
 from ..measure.workers import merge
 from ..results.comparison import Verdict
@@ -153,20 +154,25 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
     return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, rounds, None)
 
 
-def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int
-                 ) -> "Comparison":
+def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int,
+                 threads: int = 1) -> "Comparison":
     """One pair's interleaved comparison of the samplers its two workers serve (``budget_s`` for the
-    pair; the plugin's minimum time of rounds and the comparison's precision). Raises
+    pair; the plugin's minimum time of rounds and the comparison's precision), both workers bound to the
+    same CPUs meanwhile (:func:`measurefirst.measure.placement.same_cpus`, as many as ``threads``, the
+    workers' intra-op threads; the pair's ``seed`` picks which). Only the precision or the budget ends a
+    pair, not a clear direction: a pair is one estimate of several, and pairs stopped early because they
+    looked clearly slower would be the ones that happened to read high. Raises
     :class:`~measurefirst.measure.engine.BenchmarkError` when a side's function raised (its ``label``
     names the side, ``__cause__`` the :class:`~measurefirst.measure.remote.RemoteError`)."""
     min_time = min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * budget_s)
     opts = {"budget": budget_s, "precision": defaults.COMPARE_PRECISION, "min_time": min_time}
     clock = SumClock()
     states = [RemoteSampler(base, "base", clock, budget_s), RemoteSampler(head, "head", clock, budget_s)]
-    for st in states:
-        st.begin(opts)
     options = Options(precision=defaults.COMPARE_PRECISION, budget=budget_s, min_time=min_time)
-    return compare_samplers(states, clock, options, colds=list(colds), seed=seed)
+    with same_cpus([base.pid, head.pid], threads, seed):
+        for st in states:
+            st.begin(opts)
+        return compare_samplers(states, clock, options, colds=list(colds), seed=seed, stop_on_direction=False)
 
 
 def join(parts: Sequence["Comparison"], label: str, *, threshold: float, machine: bool = True
@@ -313,7 +319,7 @@ class WorkerPool:
                 conn.close()
                 continue
             worker = pending.pop(hello[2])
-            channel = Channel(conn, worker.side, worker.describe, self.reply_timeout_s)
+            channel = Channel(conn, worker.side, worker.describe, self.reply_timeout_s, pid=worker.process.pid)
             self.channels.append(channel)
             out[worker.side] = (channel, hello[3])
         return out
@@ -436,7 +442,7 @@ def against_pairs(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ..
                 if failed is None:
                     try:
                         parts[i].append(compare_pair(base, head, [ev["base"][4], ev["head"][4]], budget_per_pair,
-                                                     first_seed + k))
+                                                     first_seed + k, threads=ready_threads(ev["base"], ev["head"])))
                     except BenchmarkError as exc:
                         failed, words = exc.label, str(exc.__cause__ or exc)
                     for ch in (base, head):
@@ -455,6 +461,13 @@ def against_pairs(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ..
         label_base = tree.label_commit
     label_head = "this tree" if head_ref is None else mine.label_commit
     return Pairs([parts[i] for i in range(len(targets))], label_base, label_head)
+
+
+def ready_threads(*readies: tuple[Any, ...]) -> int:
+    """The most intra-op threads the workers' ``ready`` messages report (their sixth item's ``threads``;
+    1 where a worker did not say)."""
+    counts = [r[5].get("threads", 1) if len(r) > 5 and isinstance(r[5], dict) else 1 for r in readies]
+    return max([int(c) for c in counts if isinstance(c, int) and not isinstance(c, bool) and c > 0] or [1])
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:

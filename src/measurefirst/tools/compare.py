@@ -224,12 +224,16 @@ def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns:
     return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, n, reason)
 
 
-def settled(v: Verdict, precision: float) -> bool:
+def settled(v: Verdict, precision: float, direction: bool = True) -> bool:
+    """Whether a verdict may end the comparison: its interval within ``precision``, or (``direction``) a
+    difference whose interval's half-width is at most half the difference. Without ``direction`` only the
+    precision ends it (``measurefirst.tools.against``: a pair's estimate joins others, and a pair stopped
+    because it looked clearly slower, early, would be the pairs that happened to read high)."""
     if v.verdict == "baseline":
         return True
     if v.ratio_ci is None or v.detectable is None:
         return False
-    if v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
+    if direction and v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
         return True
     return v.verdict != "undecided" and v.detectable <= precision
 
@@ -401,17 +405,21 @@ class Clock(Protocol):
 
 def compare_samplers(states: Sequence[Any], clock: Clock, opts: Options, *, baseline: int = 0,
                      colds: Sequence[float | None] | None = None, min_rounds: int = 10,
-                     block_time: float = defaults.BLOCK_TIME_S, order: str = "abba", seed: int = 0) -> Comparison:
+                     block_time: float = defaults.BLOCK_TIME_S, order: str = "abba", seed: int = 0,
+                     stop_on_direction: bool = True) -> Comparison:
     """The interleaved comparison of :func:`compare` over samplers built by the caller: each has
     :class:`~measurefirst.measure.engine.Sampler`'s phases (``measure_overhead``, ``warm_up``, ``calibrate``,
     ``prepare``, ``take_block``, ``stop_at_deadline``, ``result``), such as samplers of the same test in
     two worker interpreters (:class:`measurefirst.measure.remote.RemoteSampler`); ``clock`` gives the
-    time the budget and the stopping rule read."""
+    time the budget and the stopping rule read; ``stop_on_direction=False``: only the precision or the
+    budget ends it (see :func:`settled`)."""
     if order not in ORDERS:
         raise ValueError(f"order must be one of {', '.join(ORDERS)}; got {order!r}")
     check_seed(seed)
     cold = list(colds) if colds is not None else [None] * len(states)
-    return _Session(list(states), baseline, clock, opts, cold, min_rounds, block_time, order, seed).run()
+    session = _Session(list(states), baseline, clock, opts, cold, min_rounds, block_time, order, seed)
+    session.direction = stop_on_direction
+    return session.run()
 
 
 class _Session:
@@ -431,6 +439,7 @@ class _Session:
                         "min_time": opts.min_time, "block_time": block_time, "order": order, "seed": seed,
                         "cold_cache": opts.cold_cache, "discard_preempted": opts.discard_preempted}
         self.current = 0
+        self.direction = True  # a clear direction ends the comparison (see settled)
 
     def run(self) -> Comparison:
         import gc
@@ -513,13 +522,13 @@ class _Session:
                 # far outside every swing of the run (reason "large") needs no such guard
                 long_enough = now - start >= opts.min_time * 1e9 or all(
                     v.verdict == "baseline" or v.reason == "large" for v in verdicts)
-                if long_enough and all(settled(v, opts.precision) for v in verdicts):
+                if long_enough and all(settled(v, opts.precision, self.direction) for v in verdicts):
                     return self._result(Stop("precision", True, opts.precision, (now - start) / 1e9), True)
                 if now - start >= opts.min_time * 1e9:
                     next_check = rounds + (1 if rounds < CHECK_EVERY_ROUND_UP_TO else max(1, rounds // 50))
             if now >= deadline:
                 verdicts = self._verdicts()
-                met = all(settled(v, opts.precision) for v in verdicts)
+                met = all(settled(v, opts.precision, self.direction) for v in verdicts)
                 return self._result(Stop("budget", met, opts.precision, (now - start) / 1e9), True)
 
     def _compiling_ns(self) -> float:
