@@ -177,11 +177,18 @@ def test_the_gates_change_follows_the_regression_rule():
 
 
 def test_an_undecided_change_says_how_much_longer_it_would_take():
-    # estimate 1.02 with half-width ~0.04 (log): the nearer line (1 + 5% or 1) is log(1.02) away
+    # estimate 1.02 with half-width ~0.04 (log): its high end falls below 1 + 5% once the half-width is
+    # below log(1.05 / 1.02), before its low end passes 1 (below log 1.02): the farther line decides first
     verdict = v(1.02, 0.98, 1.06, "undecided", reason="too_few_rounds")
     factor = longer_factor(verdict, 0.05)
     half = (math.log(1.06) - math.log(0.98)) / 2
-    assert factor == pytest.approx((half / math.log(1.02)) ** 2)
+    assert factor == pytest.approx((half / math.log(1.05 / 1.02)) ** 2)
+    # an estimate beyond the threshold leaves only by 1 (its low end passing 1 makes the regression)
+    assert longer_factor(v(1.081, 0.991, 1.179, "no difference"), 0.02) == pytest.approx(
+        ((math.log(1.179) - math.log(0.991)) / 2 / math.log(1.081)) ** 2)
+    # one below 1 only by the threshold's line (its high end falling below it passes the gate)
+    assert longer_factor(v(0.99, 0.95, 1.03, "no difference"), 0.02) == pytest.approx(
+        ((math.log(1.03) - math.log(0.95)) / 2 / (math.log(1.02) - math.log(0.99))) ** 2)
     ch = change_of(verdict, m(100.0), m(102.0), threshold=0.05, label="t")
     assert ch.undecided and not ch.regression and ch.disturbed[0].code == "interleaved"
     d = ch.disturbed[0]
@@ -523,3 +530,48 @@ def test_bisect_follows_one_pytest_benchmark_and_refuses_a_selection_of_two(tmp_
     done = bisect("mod:f", "extra")
     assert done.returncode == 2 and "bisect takes one TARGET" in done.stderr
     assert _git(repo, "worktree", "list").count("\n") == 0
+
+
+# -- the second look -------------------------------------------------------------------------------------
+
+def test_an_undecided_comparison_gets_the_fewest_pairs_that_would_decide_it():
+    from measurefirst.tools.against import SECOND_LOOK_LEVEL, pairs_to_decide, t_factor
+
+    # 1.081 (0.974-1.200) over four pairs, threshold 2%: it leaves by its low end passing 1, which needs the
+    # half-width (log) below log 1.081; with m more pairs it becomes half * sqrt(4 / (4 + m)) * t(3 + m at
+    # 97.5%) / t(3 at 95%): two more do not reach it, three do
+    verdict = v(1.081, 1.081 ** 2 / 1.2, 1.2, "no difference")
+    half = math.log(1.2 / 1.081)
+    shrunk = {m: half * math.sqrt(4 / (4 + m)) * t_factor(3 + m, SECOND_LOOK_LEVEL) / t_factor(3) for m in (2, 3)}
+    assert shrunk[2] > math.log(1.081) >= shrunk[3]
+    assert pairs_to_decide(verdict, 4, threshold=0.02, most=4) == 3
+    assert pairs_to_decide(verdict, 4, threshold=0.02, most=2) == 0  # not within reach of two more: none
+    assert pairs_to_decide(v(1.081, 1.081 ** 2 / 1.23, 1.23, "no difference"), 4, threshold=0.02, most=4) == 0
+    assert pairs_to_decide(v(1.081, 1.081 ** 2 / 1.23, 1.23, "no difference"), 4, threshold=0.02, most=8) == 5
+    # an estimate just past the threshold, far from 1 by a half-width twice as wide: out of reach
+    assert pairs_to_decide(v(1.038, 0.975, 1.104, "no difference"), 4, threshold=0.02, most=4) == 0
+    # nothing to go on: no interval, or one pair
+    assert pairs_to_decide(v(1.05, None, None, "undecided", reason="too_few_rounds"), 4, threshold=0.02, most=4) == 0
+    assert pairs_to_decide(verdict, 1, threshold=0.02, most=4) == 0
+
+
+def test_the_second_looks_level_is_wider_and_named_wherever_its_interval_is_shown():
+    from measurefirst.tools.against import SECOND_LOOK_LEVEL, t_factor
+    from measurefirst.render.words import change_words, ratio_cell
+    from measurefirst.pytest.against import Outcome
+    from measurefirst.pytest.report import against_lines
+
+    assert t_factor(7, SECOND_LOOK_LEVEL) > t_factor(7) and t_factor(3) == stats.t975(3)
+    assert t_factor(7, SECOND_LOOK_LEVEL) == pytest.approx(2.8412, abs=1e-3)  # t(7) at 98.75%, one side
+    ch = change_of(v(1.05, 1.02, 1.08, "slower"), m(100.0), m(105.0), threshold=0.02, label="t")
+    from dataclasses import replace
+
+    wide = replace(ch, ci_level=SECOND_LOOK_LEVEL)
+    assert "95% CI 1.020–1.080" in change_words(ch, "en") and "97.5% CI 1.020–1.080" in change_words(wide, "en")
+    assert "97.5% 置信区间" in change_words(wide, "zh")
+    assert ratio_cell(ch, "en") == "1.050x (1.020–1.080)" and ratio_cell(wide, "en") == "1.050x (1.020–1.080; 97.5%)"
+    o = Outcome("base (abc)", 4, compared=["t.py::a", "t.py::b"], second_look={"t.py::b": 7})
+    line = against_lines(o, "en")[1]
+    assert "1 of them, undecided after 4 pair(s)" in line and "97.5%" in line and "7.5%" in line
+    assert "t.py::b (7 pairs)" in line
+    assert "t.py::b（7 对）" in against_lines(o, "zh")[1]

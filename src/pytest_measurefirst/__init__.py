@@ -91,6 +91,9 @@ def pytest_addoption(parser: pytest.Parser, pluginmanager: pytest.PytestPluginMa
     g.addoption("--mf-against-pairs", type=int, default=None, metavar="N",
                 help="with --mf-against: worker pairs per benchmark (default 4; fresh interpreters can land in "
                      "different speed modes, and the pairs' spread widens the interval)")
+    g.addoption("--mf-against-extra-pairs", type=int, default=None, metavar="N",
+                help="with --mf-against: worker pairs a benchmark that its first pairs left undecided may get at a "
+                     "second look, when that many would decide it (default 4; 0: no second look)")
     g.addoption("--mf-fail-if-slower", type=_fraction, default=None, metavar="FRACTION",
                 help="fail a test that is slower than its baseline beyond both its CI and this threshold "
                      "(e.g. 5%%), as `measurefirst compare --fail-if-slower` decides")

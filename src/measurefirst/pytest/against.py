@@ -33,8 +33,8 @@ from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import (DEFAULT_PAIRS, Pairs, Side, TargetFailed, compare_pair, join, ready_threads, tree_env,
-                             worker_pairs)
+from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, compare_pair,
+                             join, more_pairs, ready_threads, tree_env, worker_pairs)
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
 
@@ -197,6 +197,8 @@ class Outcome:
     failed: dict[str, dict[str, str]] = field(default_factory=dict)  # nodeid -> side -> words
     skipped: list[str] = field(default_factory=list)
     mismatched: list[str] = field(default_factory=list)
+    #: tests their first pairs left undecided, given more at a second look: nodeid -> pairs in all
+    second_look: dict[str, int] = field(default_factory=dict)
 
 
 class AgainstBaseline:
@@ -223,6 +225,7 @@ class PairDriver:
         self.budget_per_pair, self.first_seed = budget_per_pair, first_seed
         self.parts: dict[str, list["Comparison"]] = {}
         self.meta: dict[str, tuple[str, str]] = {}  # name -> (nodeid, mode)
+        self.only: set[str] | None = None  # the tests a second look measures (None: the whole plan)
 
     # -- one pair of workers ----------------------------------------------------------------------
     def _pair(self, k: int, hello: dict[str, tuple[Channel, Any]], head_ids: Sequence[str]) -> bool:
@@ -232,7 +235,7 @@ class PairDriver:
         lists = {side: list(ids) for side, (_, ids) in hello.items()}
         base_ids = set(lists.get("base", []))
         head_set = set(lists.get("head", []))
-        plan = [i for i in lists.get("head", []) if i in base_ids]
+        plan = [i for i in lists.get("head", []) if i in base_ids and (self.only is None or i in self.only)]
         if k == 0:
             self.outcome.only_head = [i for i in head_ids if i not in base_ids]
             self.outcome.only_base = [i for i in lists.get("base", []) if i not in head_set]
@@ -297,9 +300,10 @@ class Driver(PairDriver):
     """The parent of ``--mf-against``: makes the base tree, runs the worker pairs, turns their comparisons
     into records."""
 
-    def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS) -> None:
+    def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS, extra: int = EXTRA_PAIRS) -> None:
         super().__init__(Outcome(ref, pairs), pairs)
-        self.session, self.ref = session, ref
+        self.session, self.ref, self.extra = session, ref, extra
+        self.looked: set[str] = set()  # measurement names given a second look
 
     def run(self, items: Sequence["pytest.Item"]) -> None:
         s = self.session
@@ -323,16 +327,39 @@ class Driver(PairDriver):
             if base_files:
                 sides.insert(0, Side("base", tuple(worker_argv(base_root, self.session.compat, given, base_files)),
                                      base_root, tree_env(tree.root, os.environ)))
+            ids = [i.nodeid for i in measuring]
             try:
                 for k, hello in worker_pairs(self.pairs, sides, temp):
-                    if not self._pair(k, hello, [i.nodeid for i in measuring]):
+                    if not self._pair(k, hello, ids):
                         break
+                self._second_look(sides, temp, ids)
             except WorkerLost as exc:  # a worker that did not start or connect
                 s.errors.append(f"--mf-against: {exc}")
         finally:
             self._records(items)
             tree.close()
             shutil.rmtree(temp, ignore_errors=True)
+
+    def _second_look(self, sides: Sequence[Side], temp: Path, ids: Sequence[str]) -> None:
+        """More worker pairs for the tests their first pairs left undecided but a few more would decide
+        (:func:`~measurefirst.tools.against.more_pairs`), as many as the neediest of them asks, each such
+        test's interval then at :data:`~measurefirst.tools.against.SECOND_LOOK_LEVEL`."""
+        s = self.session
+        machine = s.simulation is None
+        wanted = {name: more_pairs(parts, name, threshold=s.threshold or 0.0, most=self.extra, machine=machine)
+                  for name, parts in self.parts.items()}
+        wanted = {name: n for name, n in wanted.items() if n > 0}
+        if not wanted or len(sides) < 2:
+            return
+        self.only = {self.meta[name][0] for name in wanted}
+        self.looked = set(wanted)
+        try:
+            for k, hello in worker_pairs(max(wanted.values()), sides, temp):
+                self._pair(self.pairs + k, hello, ids)
+        finally:
+            self.only = None
+            for name in self.looked:
+                self.outcome.second_look[self.meta[name][0]] = len(self.parts[name])
 
     # -- records ------------------------------------------------------------------------------------
     def _records(self, items: Sequence["pytest.Item"]) -> None:
@@ -341,7 +368,8 @@ class Driver(PairDriver):
         threshold = s.threshold or 0.0
         for name, parts in self.parts.items():
             nodeid, mode = self.meta[name]
-            ch, head_m = join(parts, name, threshold=threshold, machine=s.simulation is None)
+            level = SECOND_LOOK_LEVEL if name in self.looked else 0.95
+            ch, head_m = join(parts, name, threshold=threshold, machine=s.simulation is None, level=level)
             item = by_id.get(nodeid)
             param, params = s.node_params(item) if item is not None else (None, None)
             if nodeid not in self.outcome.compared:

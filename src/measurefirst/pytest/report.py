@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..render.findings import finding_lines
+from ..tools.against import SECOND_LOOK_LEVEL
 from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
 from ..render.words import (LANGS, change_words, flag_words, ratio_cell, ratio_ci_words, undecided_words, verdict_words,
@@ -352,6 +353,10 @@ def against_lines(o: "Outcome", lang: str = LANG) -> list[str]:
                      ("pt_against_skipped", o.skipped), ("pt_against_mismatched", o.mismatched)):
         if ids:
             lines.append(_w(lang, key, n=len(ids), base=o.label, tests=", ".join(ids)))
+    if o.second_look:
+        tests = ", ".join(_w(lang, "pt_against_pairs_of", test=t, pairs=n) for t, n in o.second_look.items())
+        lines.append(_w(lang, "pt_against_second_look", n=len(o.second_look), pairs=o.pairs,
+                        level=f"{SECOND_LOOK_LEVEL * 100:g}", err=f"{5 + (1 - SECOND_LOOK_LEVEL) * 100:g}", tests=tests))
     for nodeid, sides in o.failed.items():
         for side, text in sides.items():
             lines.append(plain(_w(lang, "pt_against_failed", test=nodeid, side=_w(lang, f"pt_against_side_{side}"),

@@ -19,7 +19,7 @@ from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import benchmark, default_label
 from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record
-from ..tools.against import DEFAULT_PAIRS
+from ..tools.against import DEFAULT_PAIRS, EXTRA_PAIRS
 from ..tools.worktree import WorktreeError, validate_ref
 from ..results.regression_checks import change
 from . import report as words
@@ -73,6 +73,8 @@ class MeasureSession:
         #: ``--mf-against REF``: code against code (see :mod:`measurefirst.pytest.against`)
         self.against_ref: str | None = getattr(opt, "mf_against", None)
         self.against_pairs: int = getattr(opt, "mf_against_pairs", None) or DEFAULT_PAIRS
+        extra = getattr(opt, "mf_against_extra_pairs", None)
+        self.against_extra: int = EXTRA_PAIRS if extra is None else extra
         self.against: Outcome | None = None
         #: in a worker interpreter of ``--mf-against``: the connection to the parent
         self.serve_value: str | None = serving()
@@ -161,6 +163,9 @@ class MeasureSession:
         if not (isinstance(self.against_pairs, int) and 1 <= self.against_pairs <= 16):
             raise pytest.UsageError(f"--mf-against-pairs takes a number of worker pairs from 1 to 16; got "
                                     f"{self.against_pairs!r}")
+        if not (isinstance(self.against_extra, int) and 0 <= self.against_extra <= 16):
+            raise pytest.UsageError(f"--mf-against-extra-pairs takes a number of worker pairs from 0 (no second look) "
+                                    f"to 16; got {self.against_extra!r}")
         if self.disable:
             raise pytest.UsageError("--mf-against measures; --mf-disable times nothing: drop one of them")
         if self.worker is None:
@@ -176,7 +181,7 @@ class MeasureSession:
         run's own calls of the measuring tests then time nothing)."""
         if self.against_ref is None or self.worker is not None or self.against is None:
             return
-        driver = Driver(self, self.against_ref, self.against_pairs)
+        driver = Driver(self, self.against_ref, self.against_pairs, self.against_extra)
         try:
             driver.run(items)
         except WorktreeError as exc:

@@ -48,7 +48,8 @@ def change_cells(ctx: Ctx, c: "Change", gate: bool) -> list[Cell | str]:
     flags = ", ".join(flag_words(c, flag, ctx.lang) for flag in c.flags)
     return [_per_call(c, c.base_median), _per_call(c, c.new_median), num(c.ratio - 1, f"{c.ratio - 1:+.1%}"),
             num(c.ratio, f"{c.ratio:.3f}"),
-            Cell(f"{c.ci_low:.3f}–{c.ci_high:.3f}", c.ci_low) if bounded(c) else Cell(ctx.t("no_interval"), None),
+            Cell(f"{c.ci_low:.3f}–{c.ci_high:.3f}" + ("" if c.ci_level == 0.95 else f" ({c.ci_level * 100:g}%)"),
+                 c.ci_low) if bounded(c) else Cell(ctx.t("no_interval"), None),
             Cell(badge(ctx.t("chg_" + verdict), TONE[verdict]) + (f" {escape(flags)}" if flags else ""), html=True)]
 
 

@@ -141,15 +141,16 @@ def change_words(c: "Change", lang: str) -> str:
         return word("change_words_unbounded", lang, pct=f"{abs(pct):.1f}", direction=direction, ratio=f"{c.ratio:.3f}")
     sig = "" if (c.ci_low > 1 or c.ci_high < 1) else word("within_noise", lang)
     return word("change_words", lang, pct=f"{abs(pct):.1f}", direction=direction, sig=sig, ratio=f"{c.ratio:.3f}",
-                lo=f"{c.ci_low:.3f}", hi=f"{c.ci_high:.3f}")
+                lo=f"{c.ci_low:.3f}", hi=f"{c.ci_high:.3f}", level=f"{c.ci_level * 100:g}")
 
 
 def ratio_cell(c: "Change", lang: str) -> str:
-    """Compact: ``1.200x (1.190–1.210)``, the ratio new/base and its 95% CI; ``1.200x (no interval)``
-    when none bounds it."""
+    """Compact: ``1.200x (1.190–1.210)``, the ratio new/base and its 95% CI (another level named:
+    ``(1.190–1.210; 97.5%)``); ``1.200x (no interval)`` when none bounds it."""
     if not bounded(c):
         return word("ratio_cell_unbounded", lang, ratio=f"{c.ratio:.3f}")
-    return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f})"
+    level = "" if c.ci_level == 0.95 else f"; {c.ci_level * 100:g}%"
+    return f"{c.ratio:.3f}x ({c.ci_low:.3f}–{c.ci_high:.3f}{level})"
 
 
 def undecided_words(c: "Change", lang: str, *, brief: bool = False) -> str:

@@ -145,6 +145,12 @@ PYTEST_WORDS = {
     "pt_against_done": ("code against code: {n} benchmark(s) compared with {base}, each in {pairs} pair(s) of fresh "
                         "worker interpreters, rounds interleaved",
                         "代码对代码：{n} 个基准与 {base} 比较，每个在 {pairs} 对全新的工作进程中运行，各轮交错"),
+    "pt_against_second_look": ("{n} of them, undecided after {pairs} pair(s), got more pairs at a second look (their "
+                               "intervals at {level}%, so that the two looks together err at most {err}% of the time): "
+                               "{tests}",
+                               "其中 {n} 个在 {pairs} 对后仍未判定，第二轮追加了工作进程对（区间取 {level}%，两轮合计出错"
+                               "概率至多 {err}%）：{tests}"),
+    "pt_against_pairs_of": ("{test} ({pairs} pairs)", "{test}（{pairs} 对）"),
     "pt_against_only_head": ("{n} new test(s), not in {base} (not compared): {tests}",
                              "{n} 个新测试不在 {base} 中（未比较）：{tests}"),
     "pt_against_only_base": ("{n} test(s) of {base} not in this tree (not compared): {tests}",

@@ -83,6 +83,13 @@ if TYPE_CHECKING:  # pragma: no cover
 #: four catch it 999 in 1000 where three catch 898), and two pairs that land in the same modes by chance do
 #: not decide alone.
 DEFAULT_PAIRS = 4
+#: Worker pairs a comparison left undecided by its first pairs may get at a second look, at most (see
+#: :func:`more_pairs`; ``--mf-against-extra-pairs``).
+EXTRA_PAIRS = DEFAULT_PAIRS
+#: The interval's level at that second look: wider than the first look's 95%, so that the two looks
+#: together call an unchanged test slower or faster at most 5% + 2.5% of the time (Bonferroni's bound;
+#: one look, 5%), and a false regression, one side of that, at most 3.75%.
+SECOND_LOOK_LEVEL = 0.975
 #: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
 CONNECT_TIMEOUT_S = 300.0
 #: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
@@ -95,10 +102,19 @@ LAYOUT_PAD_VAR = "MEASUREFIRST_LAYOUT_PAD"
 OUTPUT_TAIL_CHARS = 3000
 
 
-def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, floor_dof: int
-                  ) -> tuple[float, float]:
-    """The random-effects mean of the pairs' log-ratios ``logs`` (standard errors ``ses``) and its 95%
-    half-width (see the module docstring); ``floor``: one fresh process's spread (relative), the least
+def t_factor(df: int, level: float = 0.95) -> float:
+    """Student's t two-sided quantile for ``df`` degrees of freedom at ``level`` (``inf`` below 1)."""
+    if df < 1:
+        return math.inf
+    if level == 0.95:
+        return stats.t975(df)
+    return math.sqrt(stats.f_quantile(level, 1, df))  # F(1, d) = t(d)^2
+
+
+def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, floor_dof: int,
+                  level: float = 0.95) -> tuple[float, float]:
+    """The random-effects mean of the pairs' log-ratios ``logs`` (standard errors ``ses``) and its
+    half-width at ``level`` (see the module docstring); ``floor``: one fresh process's spread (relative), the least
     variance between pairs; ``floor_dof``: the degrees of freedom of a single pair's factor, which only
     the floor bounds. ``inf`` when nothing bounds the spread between pairs (one pair and no floor).
 
@@ -113,7 +129,7 @@ def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, flo
     if k < 2:
         if floor_dof < 1 or not (floor_var > 0 or ses[0] > 0):
             return logs[0], math.inf
-        return logs[0], stats.t975(floor_dof) * math.sqrt(ses[0] ** 2 + floor_var)
+        return logs[0], t_factor(floor_dof, level) * math.sqrt(ses[0] ** 2 + floor_var)
     own = [max(se * se, 1e-18) for se in ses]
     w0 = [1.0 / v for v in own]
     fixed = sum(w * x for w, x in zip(w0, logs)) / sum(w0)
@@ -124,12 +140,13 @@ def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, flo
     total = sum(w)
     mean = sum(wi * x for wi, x in zip(w, logs)) / total
     hksj = sum(wi * (x - mean) ** 2 for wi, x in zip(w, logs)) / ((k - 1) * total)
-    return mean, stats.t975(k - 1) * math.sqrt(max(1.0 / total, hksj))
+    return mean, t_factor(k - 1, level) * math.sqrt(max(1.0 / total, hksj))
 
 
 def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: float = 0.0,
-            floor_dof: int = 0) -> Verdict:
-    """One verdict from the same comparison in several worker pairs (see the module docstring)."""
+            floor_dof: int = 0, level: float = 0.95) -> Verdict:
+    """One verdict from the same comparison in several worker pairs (see the module docstring), its
+    interval at ``level``."""
     rounds = sum(v.rounds for v in verdicts)
     rated = [v for v in verdicts if v.ratio > 0 and math.isfinite(v.ratio)]
     ratio = math.exp(sum(math.log(v.ratio) for v in rated) / len(rated)) if rated else math.nan
@@ -144,7 +161,7 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
            else None for v in rated]
     widest = max((se for se in own if se is not None), default=0.0)
     ses = [widest if se is None else se for se in own]
-    mean, half = between_pairs([math.log(v.ratio) for v in rated], ses, floor, floor_dof)
+    mean, half = between_pairs([math.log(v.ratio) for v in rated], ses, floor, floor_dof, level)
     ratio = math.exp(mean)
     lo, hi = math.exp(mean - half), math.exp(mean + half)
     if not (lo > 0 and math.isfinite(hi)):
@@ -175,31 +192,70 @@ def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], bu
         return compare_samplers(states, clock, options, colds=list(colds), seed=seed, stop_on_direction=False)
 
 
-def join(parts: Sequence["Comparison"], label: str, *, threshold: float, machine: bool = True
-         ) -> tuple[Change, Measurement]:
+def join(parts: Sequence["Comparison"], label: str, *, threshold: float, machine: bool = True,
+         level: float = 0.95) -> tuple[Change, Measurement]:
     """The change of head against base from the pairs' comparisons of one measurement (:func:`combine`
-    with this machine's floor, or the prior's when ``machine`` is False: a simulated clock), and the
-    head's measurement merged over its fresh processes, named ``label``."""
+    with this machine's floor, or the prior's when ``machine`` is False: a simulated clock; its interval
+    at ``level``), and the head's measurement merged over its fresh processes, named ``label``."""
+    verdict, base, head = _joined(parts, label, machine, level)
+    change = change_of(verdict, base, head, threshold=threshold, label=label)
+    return replace(change, pair_ratios=tuple(c.verdicts[1].ratio for c in parts), ci_level=level), head
+
+
+def _joined(parts: Sequence["Comparison"], label: str, machine: bool, level: float
+            ) -> tuple[Verdict, Measurement, Measurement]:
     head = replace(merge([c.measurements[1] for c in parts]), label=label)
     base = merge([c.measurements[0] for c in parts])
     floor, floor_dof, _ = process_floor(head.median, device=head.device.split(":")[0], machine=machine)
-    verdict = combine([c.verdicts[1] for c in parts], label, "base", floor=floor, floor_dof=floor_dof)
-    change = change_of(verdict, base, head, threshold=threshold, label=label)
-    return replace(change, pair_ratios=tuple(c.verdicts[1].ratio for c in parts)), head
+    verdict = combine([c.verdicts[1] for c in parts], label, "base", floor=floor, floor_dof=floor_dof, level=level)
+    return verdict, base, head
+
+
+def more_pairs(parts: Sequence["Comparison"], label: str, *, threshold: float, most: int, machine: bool = True
+               ) -> int:
+    """How many worker pairs to add to a comparison at its second look (0: none). A comparison its
+    first pairs left undecided gets the fewest pairs, from two to ``most``, with which it would decide
+    if its estimate stayed where it is: the interval's half-width shrinks as the square root of the
+    pairs, and its t factor moves from the first look's (95%, ``k - 1`` degrees of freedom) to the
+    second's (:data:`SECOND_LOOK_LEVEL`, more degrees of freedom). One that even ``most`` more would
+    not decide (an estimate on the line, pairs in different modes, no interval) gets none: the gate
+    says how many it would need instead."""
+    if most < 2 or len(parts) < 2:
+        return 0
+    verdict, base, head = _joined(parts, label, machine, 0.95)
+    if not change_of(verdict, base, head, threshold=threshold, label=label).undecided:
+        return 0
+    return pairs_to_decide(verdict, len(parts), threshold=threshold, most=most)
+
+
+def pairs_to_decide(v: Verdict, k: int, *, threshold: float, most: int) -> int:
+    """The arithmetic of :func:`more_pairs` for an undecided verdict ``v`` of ``k`` pairs (pure)."""
+    factor = longer_factor(v, threshold)
+    if v.ratio_ci is None or not math.isfinite(factor) or k < 2:
+        return 0
+    half = (math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0
+    gap = half / math.sqrt(factor)
+    for m in range(2, most + 1):
+        if half * math.sqrt(k / (k + m)) * t_factor(k + m - 1, SECOND_LOOK_LEVEL) / t_factor(k - 1) <= gap:
+            return m
+    return 0
 
 
 def longer_factor(v: Verdict, threshold: float) -> float:
     """How many times the worker pairs (or, within a pair, the rounds) an undecided verdict would need
-    to decide: the interval's half-width (log) against the distance from its estimate to the nearer of
-    1 and ``1 + threshold``, squared (a half-width shrinks as the square root of the pairs). ``inf``
-    when the estimate sits on that line."""
+    to decide: the interval's half-width (log) against how far its estimate lies from the line it can
+    leave by, squared (a half-width shrinks as the square root of the pairs). An interval that holds
+    both 1 and ``1 + threshold`` decides when its low end passes 1 (half-width below the estimate) or
+    its high end falls below ``1 + threshold`` (half-width below that line's distance), whichever comes
+    first; an estimate above the threshold can only leave by 1, one below 1 only by the threshold.
+    ``inf`` when the estimate sits on the line it must leave by."""
     if v.ratio_ci is None or not (v.ratio > 0 and math.isfinite(v.ratio)):
         return math.inf
     lo, hi = v.ratio_ci
     half = (math.log(hi) - math.log(lo)) / 2.0
     est = math.log(v.ratio)
-    lines = [0.0] + ([math.log1p(threshold)] if threshold > 0 else [])
-    gap = min(abs(est - line) for line in lines)
+    line = math.log1p(threshold) if threshold > 0 else 0.0
+    gap = max(est, line - est)
     if gap <= 0:
         return math.inf
     return max(1.0, (half / gap) ** 2)
