@@ -4,6 +4,7 @@
     python benchmarks/gate_against.py --runs 10 --log  # the 10 runs; also docs/gate-against-DATE.txt
     python benchmarks/gate_against.py --load drifting  # both cores busy and idle in turns of 0.7 s
     python benchmarks/gate_against.py --load quiet     # no background load
+    python benchmarks/gate_against.py --only-against   # --mf-against (and the once run) only
 
 A throwaway git repository holds a pytest-benchmark suite of torch CPU ops (softmax, a 256 matmul, layer
 norm, a 1-element add; torch on one thread). Its base commit is the suite as it is; the head is the
@@ -139,6 +140,8 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--load", choices=("busy", "drifting", "quiet"), default="busy")
     ap.add_argument("--log", action="store_true")
+    ap.add_argument("--only-against", action="store_true",
+                    help="--mf-against and the once run only (no saved-number gates): about half the time")
     args = ap.parse_args()
     log = Log()
     tmp = tempfile.mkdtemp(prefix="gate-against-")
@@ -156,7 +159,8 @@ def main() -> None:
     rows = []
     background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
                   "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
-    methods = ("--mf-against", "--mf-compare", "pytest-benchmark", "once")
+    methods = ("--mf-against", "once") if args.only_against else ("--mf-against", "--mf-compare", "pytest-benchmark",
+                                                                   "once")
     with background:
         for head, rows_pct in HEADS.items():
             suite = os.path.join(repo, "test_suite.py")
@@ -170,6 +174,9 @@ def main() -> None:
                 _, wall_save, _ = pytest_run(repo, "--mf-save", "base")
                 cells["once"]["walls"].append(wall_save)
                 cells["--mf-against"]["ratios"].append(wall_against / wall_save)
+                if args.only_against:
+                    log(f"  {head} run {run + 1}: --mf-against {wall_against:.1f} s, once {wall_save:.1f} s")
+                    continue
                 write(suite, SUITE.format(rows=rows_pct * 10))
                 data, wall, _ = pytest_run(repo, "--mf-compare", "base", "--mf-fail-if-slower", "2%")
                 _score(cells["--mf-compare"], verdicts(data, log, f"{head} --mf-compare"), wall, head)
