@@ -68,6 +68,18 @@ class Machine:
             return None
         return int(_resource.getrusage(_resource.RUSAGE_SELF).ru_nivcsw)
 
+    def run_delays_ns(self) -> dict[int, int] | None:
+        """How long each thread of this process now alive has waited for a CPU while runnable, so far
+        (ns, by thread id; Linux's ``schedstat``; None where the OS does not say)."""
+        try:
+            out = {}
+            for tid in os.listdir("/proc/self/task"):
+                with open(f"/proc/self/task/{tid}/schedstat") as f:
+                    out[int(tid)] = int(f.read().split()[1])
+            return out
+        except (OSError, ValueError, IndexError):
+            return None
+
     def cuda_available(self) -> bool:
         return bool(torch.cuda.is_available())
 

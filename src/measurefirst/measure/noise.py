@@ -320,7 +320,32 @@ def spread_limit(n: int, dof: int) -> float:
 
 def for_benchmark(m: "Measurement", given: "NoiseProfile | Literal[False] | None", real_clock: bool,
                   threads: int) -> "Measurement":
-    """What ``benchmark()`` returns: ``m`` with a profile applied. ``given``: a profile (applied),
+    """What ``benchmark()`` returns: ``m`` with a profile applied (:func:`with_profile`), its interval
+    reaching down to what its CPU time says where it waited for a core (:func:`with_starvation`)."""
+    return with_starvation(with_profile(m, given, real_clock, threads), threads)
+
+
+def with_starvation(m: "Measurement", threads: int) -> "Measurement":
+    """``m`` with its run-to-run spread widened, where it waited for a core in most samples, so that its
+    interval reaches down to :func:`~measurefirst.results.sample_masks.starved_low` (``threads``: torch's
+    intra-op threads): the samples agreed on the scheduler's time, and a run with the cores free lands
+    there. Unchanged without a run-to-run spread (nothing then claims where the next run lands)."""
+    from ..results.sample_masks import starved_low
+
+    rr = m.run_to_run
+    if rr is None or not m.n_samples or m.summary is None:
+        return m
+    median_ns = m.median * 1e9
+    low = starved_low(m.cpu_per_call_ns, median_ns, threads, m.n_preempted / m.n_samples, m.cpu_wait_share)
+    if low is None or not rr.factor > 0 or not math.isfinite(rr.factor):
+        return m
+    need = math.expm1(math.log(median_ns / low) / rr.factor)  # factor * log(1 + spread) = log(median / low)
+    return m if need <= rr.spread else replace(m, run_to_run=replace(rr, starved=need))
+
+
+def with_profile(m: "Measurement", given: "NoiseProfile | Literal[False] | None", real_clock: bool,
+                 threads: int) -> "Measurement":
+    """``m`` with a profile applied. ``given``: a profile (applied),
     False (none), None (this machine's saved profile, for a run on the real CPU clock only: a
     simulated clock has no machine to profile; without a usable one, measurefirst's prior,
     :func:`prior_profile`). A saved profile that cannot be used because the file is corrupt or was

@@ -77,6 +77,8 @@ class Sampler(SampleRecord):
         self.hosts: list[float] = []
         self.synced: list[float] = []
         self.preempted: list[int] = []
+        self.cpus: list[float] = []
+        self.delay_begin: dict[int, int] | None = None  # each thread's run delay when sampling began (ns)
         self.sorted_all: list[float] = []
         self.sorted_clean: list[float] = []
         self.batch_check_at = 0  # the batch-median check runs again once there are this many samples
@@ -389,7 +391,7 @@ class Sampler(SampleRecord):
             if not self._compiled(r.elapsed_ns) or attempt == compiling.RESAMPLE_AFTER_COMPILE:
                 break
             self.resampled += 1
-        self._record(r.elapsed_ns, self.number, r.host_ns, r.preempted, r.synced_ns)
+        self._record(r.elapsed_ns, self.number, r.host_ns, r.preempted, r.synced_ns, r.cpu_ns)
         if self.reference_run is not None:
             self.reference_samples.append(self.timer.time(self.reference_run).elapsed_ns)
 
@@ -411,6 +413,7 @@ class Sampler(SampleRecord):
         opts = self.opts
         self.phase = "sampling"
         deadline = self.deadline_ns
+        self.delay_begin = self.run_delay()
         self.t_sampling = start = self.timer.now_ns()
         precision = opts.precision
         next_settle_check = start + EARLY_STOP_SECONDS * 1e9
@@ -505,7 +508,25 @@ class Sampler(SampleRecord):
             repeats=tuple(self.repeat_counts) if len(self.repeat_counts) > 1 and sum(self.repeat_counts) == n
             else None,
             compiled=self.compiled_record(),
+            cpu_per_call_ns=self.cpu_per_call(),
+            cpu_wait_share=self.wait_share(),
         )
+
+    def run_delay(self) -> dict[int, int] | None:
+        """The timer's reading of how long each of the process's threads has waited for a CPU (None: not read)."""
+        read = getattr(self.timer, "run_delays_ns", None)
+        value = read() if callable(read) else None
+        return value if isinstance(value, dict) else None
+
+    def wait_share(self) -> float | None:
+        """The largest share of the sampling phase's wall time that one of the process's threads spent
+        waiting for a CPU while runnable (a thread started meanwhile: since it started), or ``None`` where
+        it was not read."""
+        end, wall = self.run_delay(), self.timer.now_ns() - self.t_sampling
+        if self.delay_begin is None or end is None or not wall > 0 or not self.samples:
+            return None
+        begin = self.delay_begin
+        return min(1.0, max([0.0] + [(d - begin.get(t, 0)) / wall for t, d in end.items()]))
 
     def compiled_record(self) -> Compiled | None:
         """What torch compiled during this run (None: nothing)."""

@@ -30,6 +30,7 @@ class SampleRecord:
     hosts: list[float]
     synced: list[float]
     preempted: list[int]
+    cpus: list[float]
     sorted_all: list[float]
     sorted_clean: list[float]
     batch_check_at: int
@@ -62,6 +63,15 @@ class SampleRecord:
         per_call = self._used_per_call() if per_call is None else per_call
         return [bool(x) for x in used_mask(tuple(self.preempted), per_call, self.opts.discard_preempted)]
 
+    def cpu_per_call(self) -> float | None:
+        """The process's CPU time per call (ns, every thread) over the samples the statistics use, where
+        every sample's was read (``None`` otherwise)."""
+        if not self.samples or len(self.cpus) != len(self.samples):
+            return None
+        used = self._used_mask()
+        calls = sum(k for k, u in zip(self.numbers, used) if u)
+        return sum(c for c, u in zip(self.cpus, used) if u) / calls if calls else None
+
     def _used_in_order(self) -> list[float]:
         per_call = self._used_per_call()
         return [v for v, keep in zip(per_call, self._used_mask(per_call)) if keep]
@@ -83,7 +93,9 @@ class SampleRecord:
         return [float(x) for x in stats.level_adjusted(self._used_in_order(), groups)]
 
     def _record(self, elapsed_ns: float, number: int, host_ns: float | None, preempted: int,
-                synced_ns: float | None = None) -> None:
+                synced_ns: float | None = None, cpu_ns: float | None = None) -> None:
+        if cpu_ns is not None and len(self.cpus) == len(self.samples):  # one per sample, or none kept
+            self.cpus.append(cpu_ns)
         self.samples.append(elapsed_ns)
         self.numbers.append(number)
         if host_ns is not None:

@@ -491,6 +491,9 @@ class SimMachine(Machine):
     def process_cpu_ns(self) -> int:
         return self.gpu.world.cpu_ns()
 
+    def run_delays_ns(self) -> dict[int, int] | None:
+        return {0: self.gpu.world.waited_ns}
+
     def cuda_available(self) -> bool:
         return self.gpu.spec.kind == "cuda"
 

@@ -34,7 +34,7 @@ def parse_spec(text: str) -> SimSpec:
     aliases = {"call": "call_ns", "timer": "timer_ns", "sync": "sync_ns", "cold": "cold_ns",
                "compile": "compile_ns", "recompile": "recompile_ns",
                "warm_extra": "warm_extra_ns", "preempt": "preempt_ns", "stall": "stall_ns", "starve": "starve_ns",
-               "resolution": "resolution_ns"}
+               "sleep": "sleep_ns", "resolution": "resolution_ns"}
     values: dict[str, float | int] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         if "=" not in part:

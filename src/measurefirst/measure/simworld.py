@@ -28,7 +28,9 @@ class SimSpec:
     starve_prob / starve_ns: each call waits this long off the CPU with this probability *without* an
     involuntary switch of this process (a thread of torch's pool waiting for a core another process holds,
     while the caller sleeps on it): only the process's CPU time against the clock shows it.
-    Preempted, stalled and starved time is off the CPU: :meth:`SimWorld.cpu_ns` does not count it.
+    sleep_ns: each call sleeps this long by design (``time.sleep``, I/O): off the CPU, but not waiting for one.
+    Preempted, stalled, starved and slept time is off the CPU: :meth:`SimWorld.cpu_ns` does not count it; all
+    but the sleep is time a thread waited for a CPU (:attr:`SimWorld.waited_ns`, Linux's run delay).
     fail_at / interrupt_at: the call with this 1-based index raises RuntimeError / KeyboardInterrupt
     (0: never), to exercise error handling end to end.
     process / process_shift: what a fresh process changes (address layout, allocator state, thread
@@ -54,6 +56,7 @@ class SimSpec:
     stall_ns: float = 0.0
     starve_prob: float = 0.0
     starve_ns: float = 0.0
+    sleep_ns: float = 0.0
     resolution_ns: float = 1.0
     seed: int = 0
     fail_at: int = 0
@@ -75,6 +78,7 @@ class SimWorld:
         self.switches = 0
         #: simulated time this process spent off the CPU (preempted or stalled)
         self.off_cpu_ns = 0
+        self.waited_ns = 0  # time a thread of the process waited for a CPU while runnable (run delay)
         self._rng = random.Random(self.spec.seed)
         #: this simulated process's level: the factor on every call that only a fresh process draws anew
         self.level = process_level(self.spec)
@@ -90,11 +94,13 @@ class SimWorld:
         """The simulated thread's CPU time so far (ns): the clock less the time spent off the CPU."""
         return self.now - self.off_cpu_ns
 
-    def deschedule(self, ns: float, *, involuntary: bool = True) -> None:
+    def deschedule(self, ns: float, *, involuntary: bool = True, waiting: bool = True) -> None:
         """Off the CPU for ``ns``: the clock moves, the CPU time does not; one context switch of this
-        process, unless ``involuntary`` is False (it waited, as a starved pool's caller sleeps)."""
+        process, unless ``involuntary`` is False (it waited, as a starved pool's caller sleeps); time a
+        thread waited for a CPU, unless ``waiting`` is False (it slept by design)."""
         self.switches += involuntary
         self.off_cpu_ns += int(round(ns))
+        self.waited_ns += int(round(ns)) if waiting else 0
         self.advance(ns)
 
     def call(self, call_ns: float | None = None) -> None:
@@ -127,6 +133,8 @@ class SimWorld:
             self.deschedule(s.preempt_ns)
         if starved:
             self.deschedule(s.starve_ns, involuntary=False)
+        if s.sleep_ns:
+            self.deschedule(s.sleep_ns, involuntary=False, waiting=False)
 
     def function(self, call_ns: float | None = None, name: str = "simulated") -> Callable[[], None]:
         """A simulated user function: each call advances the clock by its cost (``call_ns``, default
@@ -192,7 +200,11 @@ class SimTimer:
         run()
         w.advance(w.spec.sync_ns)
         wall = float(w.now - t0)
-        return Reading(wall, None, preemptions(w.switches - switches, wall, float(w.cpu_ns() - cpu)))
+        used = float(w.cpu_ns() - cpu)
+        return Reading(wall, None, preemptions(w.switches - switches, wall, used), None, used)
+
+    def run_delays_ns(self) -> dict[int, int] | None:
+        return {0: self.world.waited_ns}
 
     def now_ns(self) -> int:
         return self.world.now

@@ -46,12 +46,14 @@ class Reading:
     ``synced_ns``: for event timers, host time from before the start event until a synchronize of
     the whole device returned (else ``None``): far above ``elapsed_ns`` when work was left on a
     stream the events do not see.
+    ``cpu_ns``: the process's CPU time over the sample, every thread (the CPU's wall timer; else ``None``).
     """
 
     elapsed_ns: float
     host_ns: float | None = None
     preempted: int = -1
     synced_ns: float | None = None
+    cpu_ns: float | None = None
 
 
 class Marks(Protocol):
@@ -233,6 +235,7 @@ class WallTimer:
         self._switches = m.context_switches if count_preemptions and m.context_switches() is not None else None
         # a GPU's synchronize may sleep: the process's CPU time says nothing about a device's work
         self._cpu = m.process_cpu_ns if self._switches is not None and self._device.type == "cpu" else None
+        self._delay = m.run_delays_ns if self._cpu is not None else None
         self._probe = m.probe_kernel(self._device)
         self.resolution_ns = _clock_resolution_ns(m.simulated)
 
@@ -253,8 +256,8 @@ class WallTimer:
             s1 = switches()
             if s0 is None or s1 is None:
                 return Reading(float(t1 - t0), None, -1)
-            return Reading(float(t1 - t0), None,
-                           preemptions(s1 - s0, float(t1 - t0), float(c1 - c0) if cpu is not None else None))
+            used = float(c1 - c0) if cpu is not None else None
+            return Reading(float(t1 - t0), None, preemptions(s1 - s0, float(t1 - t0), used), None, used)
         t0 = clock()
         run()
         sync()
@@ -263,6 +266,11 @@ class WallTimer:
 
     def now_ns(self) -> int:
         return self._clock()
+
+    def run_delays_ns(self) -> dict[int, int] | None:
+        """How long each of the process's threads has waited for a CPU so far (the machine's run delay;
+        ``None`` where it does not say, and on a device: its synchronize may sleep)."""
+        return self._delay() if self._delay is not None else None
 
     def synchronize(self) -> None:
         self._sync()

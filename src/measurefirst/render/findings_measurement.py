@@ -97,6 +97,41 @@ MEASUREMENT_FINDING_WORDS: Words = {
     "preempted.fix": ("other processes compete for the CPU: stop them, or use fewer torch threads "
                       "(torch.set_num_threads) than free cores",
                       "有其他进程争用 CPU：停止它们，或让 torch 线程数（torch.set_num_threads）少于空闲核数"),
+    "starved.title": ("starved: waited for a core", "饥饿：等待 CPU 核心"),
+    "starved.message.wait": ("in {value:.0%} of the samples the process waited for a core: one of its threads waited "
+                             "{waited:.0%} of the time, so with the cores free a call may take {low_ns:ns} or less, "
+                             "{factor:.1f}x below the {median_ns:ns} measured",
+                             "在 {value:.0%} 的样本中进程在等待 CPU 核心：它的一个线程有 {waited:.0%} 的时间在等待，"
+                             "因此核心空闲时一次调用可能只需 {low_ns:ns} 或更少，测得的 {median_ns:ns} 是它的 {factor:.1f} 倍"),
+    "starved.message.wait_widened": ("in {value:.0%} of the samples the process waited for a core: one of its threads "
+                                     "waited {waited:.0%} of the time, so with the cores free a call may take "
+                                     "{low_ns:ns} or less, {factor:.1f}x below the {median_ns:ns} measured; the interval "
+                                     "reaches down to it",
+                                     "在 {value:.0%} 的样本中进程在等待 CPU 核心：它的一个线程有 {waited:.0%} 的时间在"
+                                     "等待，因此核心空闲时一次调用可能只需 {low_ns:ns} 或更少，测得的 {median_ns:ns} 是它的 "
+                                     "{factor:.1f} 倍；区间已向下延伸到这里"),
+    "starved.message.cpu": ("in {value:.0%} of the samples the process waited for a core: its CPU time, {cpu_ns:ns} per "
+                            "call over {threads} thread(s), says with the cores free a call may take {low_ns:ns} or "
+                            "less, {factor:.1f}x below the {median_ns:ns} measured",
+                            "在 {value:.0%} 的样本中进程在等待 CPU 核心：它的 CPU 时间（{threads} 个线程合计每次调用 "
+                            "{cpu_ns:ns}）表明，核心空闲时一次调用可能只需 {low_ns:ns} 或更少，测得的 {median_ns:ns} 是它的 "
+                            "{factor:.1f} 倍"),
+    "starved.message.cpu_widened": ("in {value:.0%} of the samples the process waited for a core: its CPU time, "
+                                    "{cpu_ns:ns} per call over {threads} thread(s), says with the cores free a call "
+                                    "may take {low_ns:ns} or less, {factor:.1f}x below the {median_ns:ns} measured; the "
+                                    "interval reaches down to it",
+                                    "在 {value:.0%} 的样本中进程在等待 CPU 核心：它的 CPU 时间（{threads} 个线程合计"
+                                    "每次调用 {cpu_ns:ns}）表明，核心空闲时一次调用可能只需 {low_ns:ns} 或更少，测得的 "
+                                    "{median_ns:ns} 是它的 {factor:.1f} 倍；区间已向下延伸到这里"),
+    "starved.why": ("With every core busy, the process's threads wait for a core in every call (a thread of torch's pool, "
+                    "or the caller itself): the samples agree on the scheduler's time, not the work's, and the next run on "
+                    "a freer machine lands far below; how far, nothing in this run can tell.",
+                    "所有核心都忙时，进程的线程在每次调用中都要等待核心（torch 线程池中的某个线程，或调用者自己）：样本一致"
+                    "反映的是调度器的时间而不是计算本身的时间，下一次在较空闲的机器上运行会落在低得多的地方；低多少，"
+                    "这次运行本身无从得知。"),
+    "starved.fix": ("free a core, or run torch on fewer threads than free cores (torch.set_num_threads(1) on a busy "
+                    "machine)",
+                    "空出一个核心，或让 torch 线程数少于空闲核数（繁忙的机器上用 torch.set_num_threads(1)）"),
     "warmup_not_steady.title": ("warm-up not steady", "预热未稳定"),
     "warmup_not_steady.message": ("warm-up stopped at its time cap after {value:.0f} calls while per-call time could "
                                   "still be falling",

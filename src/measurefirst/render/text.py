@@ -86,6 +86,9 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
         text += word("rtr_widened_prior", lang, factor=f"{float(m.options.get('run_to_run_inflation', 1.0)):g}")
     elif rr.source == "repeats" and not rr.floor_source:
         text += word("rtr_in_process_only", lang)
+    if rr.starved > max(rr.cv, rr.floor) and m.summary is not None:  # the spread is the starvation's
+        low = m.median / math.exp(rr.factor * math.log1p(rr.starved))
+        text += word("rtr_starved", lang, spread=format_relative(rr.starved), low=format_time(low))
     return text
 
 
@@ -99,6 +102,8 @@ def spread_cell(m: "Measurement", lang: str = "en") -> str:
     source = rr.floor_source if rr.floor > rr.cv and rr.floor_source else rr.source
     if rr.floor_source == "prior" and rr.source == "repeats":  # the prior widened the repetitions' figure
         source = "prior"
+    if rr.starved > max(rr.cv, rr.floor):
+        source = "starved"
     return f"±{format_relative(rr.spread)} · " + code_word("rtr_short_", source, lang, n=rr.n)
 
 

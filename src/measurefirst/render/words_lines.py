@@ -37,6 +37,7 @@ LINE_WORDS = {
     "rtr_short_profile": ("profile", "画像"),
     "rtr_short_prior": ("prior", "先验"),
     "rtr_short_given": ("given", "指定"),
+    "rtr_short_starved": ("starved", "饥饿"),
     "col_precision": ("precision", "精度"),
     "rtr_not_measured": ("not measured", "未测量"),
     "rtr_how": ("keep repeats >= 2 (the default), or pass processes=K / --processes K",
@@ -55,6 +56,9 @@ LINE_WORDS = {
                         "this machine)", "，按 measurefirst 的先验（本机没有噪声画像），这么长的调用至少 ±{floor}"),
     "rtr_widened_prior": (", widened {factor}x by measurefirst's prior (no noise profile of this machine)",
                           "，按 measurefirst 的先验（本机没有噪声画像）放宽 {factor} 倍"),
+    "rtr_starved": ("; widened to ±{spread} because the process waited for a core in most samples: with the cores free a "
+                    "call may take {low} or less",
+                    "；因为进程在大多数样本中等待 CPU 核心而放宽到 ±{spread}：核心空闲时一次调用可能只需 {low} 或更少"),
     "rtr_in_process_only": ("; fresh processes may spread further: run `measurefirst selfcheck --noise` once",
                             "；新进程间的离散可能更大：运行一次 `measurefirst selfcheck --noise`"),
     "ci_na_few": ("CI n/a (too few samples)", "置信区间不可用（样本太少）"),

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._lazy import deferred
 from . import stats
+from .sample_masks import MAX_PREEMPTED_FRACTION_TO_DISCARD
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -126,6 +127,7 @@ CATALOGUE: dict[str, Code] = {
     "speed_modes": Code("warning", "ratio", stats.MODE_MIN_RATIO, "stats.MODE_MIN_RATIO"),
     "outliers": Code("warning", "fraction", OUTLIER_FRACTION, "OUTLIER_FRACTION"),
     "preempted": Code("warning", "fraction", PREEMPTED_FRACTION, "PREEMPTED_FRACTION"),
+    "starved": Code("warning", "fraction", MAX_PREEMPTED_FRACTION_TO_DISCARD, "MAX_PREEMPTED_FRACTION_TO_DISCARD"),
     "warmup_not_steady": Code("warning", "calls"),
     "call_exceeds_budget": Code("warning", "seconds", None, "options.budget"),
     "fixed_count_cut": Code("warning", "count", None, "options.trials or options.warmup"),

@@ -59,6 +59,10 @@ def measurement_fields(d: dict[str, Any], path: str) -> dict[str, Any]:
         repeats=_repeats(d.get("repeats"), len(samples), f"{path}.repeats"),
         imported=_imported(d.get("imported"), f"{path}.imported"),
         compiled=_compiled(d.get("compiled"), f"{path}.compiled"),
+        cpu_per_call_ns=None if d.get("cpu_per_call_ns") is None else float(
+            _num(d.get("cpu_per_call_ns"), f"{path}.cpu_per_call_ns", minimum=0.0)),
+        cpu_wait_share=None if d.get("cpu_wait_share") is None else float(
+            _num(d.get("cpu_wait_share"), f"{path}.cpu_wait_share", minimum=0.0)),
         schema_version=SCHEMA_VERSION,
     )
 
@@ -195,7 +199,8 @@ def _run_to_run(v: Any, path: str) -> RunToRun | None:
                     factor=float(_num(d.get("factor"), f"{path}.factor", minimum=0.0, finite=False)),
                     medians_ns=tuple(_num(x, f"{path}.medians_ns[{i}]", minimum=0.0) for i, x in enumerate(medians)),
                     floor=float(_num(d.get("floor", 0.0), f"{path}.floor", minimum=0.0)), floor_source=floor_source,
-                    prior_dof=_int(d.get("prior_dof", 0), f"{path}.prior_dof", 0))
+                    prior_dof=_int(d.get("prior_dof", 0), f"{path}.prior_dof", 0),
+                    starved=float(_num(d.get("starved", 0.0), f"{path}.starved", minimum=0.0)))
 
 
 def _imported(v: Any, path: str) -> Imported | None:

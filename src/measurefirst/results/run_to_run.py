@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 from . import stats
 from .findings import Finding, found
+from .sample_masks import starved_low
 
 #: Where a run-to-run spread was measured (the codes; their words are in :mod:`measurefirst.render.words`):
 #: repetitions inside the call, each with its own warm-up and calibration; fresh worker processes; the
@@ -62,11 +63,16 @@ class RunToRun:
     floor_source: str = ""
     #: the degrees of freedom the floor lends the factor (see above; 0: none)
     prior_dof: int = 0
+    #: a run that waited for a core in most samples: the spread whose interval reaches down to what its CPU
+    #: time says a machine with cores free takes (:func:`~measurefirst.results.sample_masks.starved_low`;
+    #: 0: not starved)
+    starved: float = 0.0
 
     @property
     def spread(self) -> float:
-        """The relative standard deviation used: the larger of the measured ``cv`` and the ``floor``."""
-        return max(self.cv, self.floor)
+        """The relative standard deviation used: the largest of the measured ``cv``, the ``floor`` and
+        ``starved``."""
+        return max(self.cv, self.floor, self.starved)
 
     @property
     def half_width(self) -> float:
@@ -76,7 +82,7 @@ class RunToRun:
     def to_dict(self) -> dict[str, Any]:
         return {"cv": self.cv, "source": self.source, "n": self.n, "factor": self.factor,
                 "medians_ns": list(self.medians_ns), "floor": self.floor, "floor_source": self.floor_source,
-                "prior_dof": self.prior_dof}
+                "prior_dof": self.prior_dof, **({"starved": self.starved} if self.starved > 0 else {})}
 
 
 def spread_from_medians(medians_ns: Sequence[float], source: str) -> RunToRun | None:
@@ -103,12 +109,25 @@ def spread_factor(n: int, prior_dof: int = 0) -> float:
     return max(stats.t975(n - 1 + max(prior_dof, 0)) * math.sqrt(1.0 + 1.0 / n), stats.Z95)
 
 
-def spread_findings(rr: RunToRun | None, options: dict[str, Any]) -> list[Finding]:
+def spread_findings(rr: RunToRun | None, options: dict[str, Any], cpu_per_call_ns: float | None = None,
+                    median_ns: float = math.nan, env: dict[str, Any] | None = None, costly: float = 0.0,
+                    wait_share: float | None = None) -> list[Finding]:
     """What a measurement's run-to-run spread says about the noise profile (``options`` are the
     measurement's): none on this machine (``no_noise_profile``: the interval holds measurefirst's prior),
     or repetitions far wider than the profile's work of that length (``noise_profile_disagrees``: the
-    spread was widened as without a profile; ``measurefirst.measure.noise.apply_profile``)."""
+    spread was widened as without a profile; ``measurefirst.measure.noise.apply_profile``); and whether
+    the run waited for a core in most samples (``starved``, from its CPU time per call, median, ``env``'s
+    torch threads, the fraction of samples preempted at a cost and the share of the time its threads
+    waited for a CPU: :func:`~measurefirst.results.sample_masks.starved_low`; its value is how many times
+    faster the CPU time says it runs)."""
     out: list[Finding] = []
+    threads = env.get("torch_num_threads") if env else None
+    threads = threads if isinstance(threads, int) and not isinstance(threads, bool) and threads > 0 else 1
+    low = starved_low(cpu_per_call_ns, median_ns, threads, costly, wait_share)
+    if low is not None:
+        out.append(found("starved", costly, low_ns=low, factor=median_ns / low, cpu_ns=cpu_per_call_ns,
+                         median_ns=median_ns, threads=threads, widened=rr is not None and rr.starved > 0,
+                         waited=wait_share))
     if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
         out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
                          inflation=options.get("run_to_run_inflation"),

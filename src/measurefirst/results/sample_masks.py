@@ -48,3 +48,45 @@ def keep_mask(costly: np.ndarray, discard: bool) -> np.ndarray:
         return np.ones(n, dtype=bool)
     kept: np.ndarray = ~costly
     return kept
+
+
+#: A starved run's interval reaches at least this many times below its median (:func:`starved_low`).
+STARVED_MIN_FACTOR = 2.0
+#: A run whose samples were mostly preempted is starved when one of its threads waited for a CPU, runnable,
+#: at least this share of the sampling's wall time (a sleep or I/O by design waits for none).
+STARVED_WAIT_SHARE = 0.25
+#: The largest share of a run's waits counted: a thread that waited the whole time says the work took
+#: next to nothing, and the interval stops at 1/100 of the median.
+MAX_WAIT_SHARE = 0.99
+
+
+def starved_low(cpu_per_call_ns: float | None, median_ns: float, threads: int, costly_fraction: float,
+                wait_share: float | None = None) -> float | None:
+    """How low a call of a run that waited for a core may go with the cores free (ns), or ``None`` when
+    the run did not wait (pure). With both cores busy, a thread of torch's pool waits a scheduler quantum
+    for a core in every call, every sample alike, so the samples agree on a time that is the scheduler's,
+    not the work's (issue 35: a 186 µs product read 16 ms with a tight interval; the next run measured
+    186 µs). Measured here in that state: every sample preempted, and each of the two threads waiting
+    about half the time for a CPU; the process's CPU time was the whole wall time, because the pool's
+    threads spin at their barrier, so neither figure shows the 186 µs.
+
+    A run is starved when most of its samples were preempted at a cost (more than
+    :data:`MAX_PREEMPTED_FRACTION_TO_DISCARD`, so none was set aside) and, where each thread's run delay
+    was read (``wait_share``: the most one thread waited for a CPU while runnable, over the sampling's wall
+    time; Linux), a thread waited at least :data:`STARVED_WAIT_SHARE` of the time (a call that sleeps or
+    waits on I/O by design is off the CPU too, but waits for no CPU); then without the wait a call takes at
+    most the median times ``1 - wait_share``. Where the waits were not read, it needs a pool (``threads`` >
+    1), and the CPU time per call spread over the threads is the figure. Either way the figure is at least
+    :data:`STARVED_MIN_FACTOR` below the median: how far below, nothing in the run can tell (see above),
+    so the interval is never left tight."""
+    if not (median_ns > 0) or costly_fraction <= MAX_PREEMPTED_FRACTION_TO_DISCARD:
+        return None
+    if wait_share is not None:
+        if wait_share < STARVED_WAIT_SHARE:
+            return None
+        low = median_ns * (1.0 - min(wait_share, MAX_WAIT_SHARE))
+    elif cpu_per_call_ns is not None and threads >= 2:
+        low = cpu_per_call_ns / threads
+    else:
+        return None
+    return min(low, median_ns / STARVED_MIN_FACTOR)
