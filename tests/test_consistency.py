@@ -45,7 +45,7 @@ PROPERTY = settings(max_examples=12, deadline=None, derandomize=True, database=N
 DIRECTION = {
     "incomplete": "state", "noise_floor": "above", "precision_not_met": "above", "few_samples": "below",
     "unstable": "above", "drift": "beyond", "speed_modes": "at_least", "outliers": "above", "preempted": "above",
-    "starved": "above",
+    "starved": "above", "oversubscribed": "at_least",
     "warmup_not_steady": "state", "cold_start": "at_least", "near_resolution": "above", "overhead_bias": "above",
     "auto_device_cpu": "state", "no_noise_profile": "state", "noise_profile_disagrees": "above",
     "no_device_work": "state", "graph_setup": "state", "unjoined_stream": "above",

@@ -144,6 +144,8 @@ EXAMPLES = [
           waited=None),
     found("starved", 0.9, low_ns=200050.0, factor=40.5, cpu_ns=400100.0, median_ns=8.1e6, threads=2, widened=False,
           waited=None),
+    found("oversubscribed", 0.5, threads=2, factor=2.0, widened=True),
+    found("oversubscribed", 0.31, threads=8, factor=2.0, widened=False),
     found("warmup_not_steady", 812),
     found("call_exceeds_budget", 3.0, threshold=0.2, samples=1),
     found("fixed_count_cut", 37, threshold=100000000, count="trials", budget=5.0),

@@ -95,3 +95,33 @@ def test_a_call_that_sleeps_by_design_is_not_starved(one_thread):
     assert m.n_preempted == m.n_samples  # its samples read as preempted, as documented
     assert "starved" not in [f.code for f in m.findings]
     assert m.run_to_run is None or m.run_to_run.starved == 0
+
+
+@pytest.fixture
+def two_threads():
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    yield
+    torch.set_num_threads(before)
+
+
+def test_a_pool_that_waited_without_starving_is_not_left_tight(two_threads):
+    # a fifth of the calls wait 16 ms for a core: set aside as preempted, the rest read 200 µs; but a pool of
+    # two threads that waited for cores this much can land, in the next fresh process, in the starved mode
+    m = _run(SimSpec(call_ns=200_000, timer_ns=50, starve_prob=0.2, starve_ns=16_000_000, seed=3))
+    assert m.median == pytest.approx(200e-6, rel=0.01) and m.n_preempted < m.n_samples / 2
+    codes = [f.code for f in m.findings]
+    assert "starved" not in codes and "oversubscribed" in codes
+    f = next(f for f in m.findings if f.code == "oversubscribed")
+    assert f.value == m.cpu_wait_share >= f.threshold == STARVED_WAIT_SHARE and f.context["widened"]
+    rr = m.run_to_run
+    assert rr is not None and rr.spread == rr.starved
+    assert rr.factor * math.log1p(rr.starved) == pytest.approx(math.log(STARVED_MIN_FACTOR), rel=1e-9)
+    assert m.ci is not None and m.ci[0] <= m.median / 2 and m.ci[1] >= m.median * 2
+    assert "reaches 2x either way" in " ".join(finding_lines([f], "en"))
+    assert "a fresh run here can land in a starved mode" in spread_source_words(m, "en")
+    # one thread, the same waits: its preemptions are set aside and its samples hold
+    torch.set_num_threads(1)
+    m = _run(SimSpec(call_ns=200_000, timer_ns=50, starve_prob=0.2, starve_ns=16_000_000, seed=3))
+    assert "oversubscribed" not in [f.code for f in m.findings]
+    assert m.run_to_run is None or m.run_to_run.starved == 0

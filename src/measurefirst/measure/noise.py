@@ -329,14 +329,20 @@ def with_starvation(m: "Measurement", threads: int) -> "Measurement":
     """``m`` with its run-to-run spread widened, where it waited for a core in most samples, so that its
     interval reaches down to :func:`~measurefirst.results.sample_masks.starved_low` (``threads``: torch's
     intra-op threads): the samples agreed on the scheduler's time, and a run with the cores free lands
-    there. Unchanged without a run-to-run spread (nothing then claims where the next run lands)."""
-    from ..results.sample_masks import starved_low
+    there; and where it was not starved but ran where a fresh run can be
+    (:func:`~measurefirst.results.sample_masks.oversubscribed`), so that it reaches
+    :data:`~measurefirst.results.sample_masks.STARVED_MIN_FACTOR` either way. Unchanged without a
+    run-to-run spread (nothing then claims where the next run lands)."""
+    from ..results.sample_masks import STARVED_MIN_FACTOR, oversubscribed, starved_low
 
     rr = m.run_to_run
     if rr is None or not m.n_samples or m.summary is None:
         return m
     median_ns = m.median * 1e9
-    low = starved_low(m.cpu_per_call_ns, median_ns, threads, m.n_preempted / m.n_samples, m.cpu_wait_share)
+    costly = m.n_preempted / m.n_samples
+    low = starved_low(m.cpu_per_call_ns, median_ns, threads, costly, m.cpu_wait_share)
+    if low is None and oversubscribed(m.cpu_wait_share, threads, costly):
+        low = median_ns / STARVED_MIN_FACTOR
     if low is None or not rr.factor > 0 or not math.isfinite(rr.factor):
         return m
     need = math.expm1(math.log(median_ns / low) / rr.factor)  # factor * log(1 + spread) = log(median / low)

@@ -43,6 +43,7 @@ _VARIANTS: dict[str, Callable[[Finding], str]] = {
     "no_noise_profile": lambda f: str(f.context.get("source")),
     "speed_modes": lambda f: "stretches" if f.context.get("stretches") else "alternating",
     "preempted": lambda f: "kept" if f.context.get("kept_all") else "set_aside",
+    "oversubscribed": lambda f: "widened" if f.context.get("widened") else "",
     "starved": lambda f: ("cpu" if f.context.get("waited") is None else "wait") + ("_widened" if f.context.get("widened")
                                                                                    else ""),
     "unsynchronized_timing": lambda f: "cpu" if f.value is None else "",

@@ -123,6 +123,26 @@ MEASUREMENT_FINDING_WORDS: Words = {
                                     "在 {value:.0%} 的样本中进程在等待 CPU 核心：它的 CPU 时间（{threads} 个线程合计"
                                     "每次调用 {cpu_ns:ns}）表明，核心空闲时一次调用可能只需 {low_ns:ns} 或更少，测得的 "
                                     "{median_ns:ns} 是它的 {factor:.1f} 倍；区间已向下延伸到这里"),
+    "oversubscribed.title": ("oversubscribed: threads waited for a core", "超额订阅：线程在等待 CPU 核心"),
+    "oversubscribed.message": ("one of the process's {threads} torch threads waited for a core {value:.0%} of the time: "
+                               "the machine has fewer free cores than threads, and a fresh run here can land in a "
+                               "starved mode, a scheduler quantum a call",
+                               "进程的 {threads} 个 torch 线程中有一个在 {value:.0%} 的时间里等待 CPU 核心：机器的空闲核心"
+                               "少于线程数，在这里新启动的运行可能落入饥饿模式，每次调用耗费一个调度量子"),
+    "oversubscribed.message.widened": ("one of the process's {threads} torch threads waited for a core {value:.0%} of the "
+                                       "time: the machine has fewer free cores than threads, and a fresh run here can "
+                                       "land in a starved mode, a scheduler quantum a call; the interval reaches "
+                                       "{factor:g}x either way",
+                                       "进程的 {threads} 个 torch 线程中有一个在 {value:.0%} 的时间里等待 CPU 核心：机器的"
+                                       "空闲核心少于线程数，在这里新启动的运行可能落入饥饿模式，每次调用耗费一个调度量子；"
+                                       "区间向两侧各延伸到 {factor:g} 倍"),
+    "oversubscribed.why": ("This run was not starved, but the next one cannot be told apart: measured with both cores busy "
+                           "and torch's two threads, fresh runs read a 256x256 product at 183 µs or, starved, at 16 ms.",
+                           "这次运行没有饥饿，但无法预知下一次：在两个核心都忙、torch 用两个线程时实测，新启动的运行读到"
+                           "256x256 乘积为 183 µs，或者在饥饿时为 16 ms。"),
+    "oversubscribed.fix": ("run torch on fewer threads than free cores (torch.set_num_threads(1) on a busy machine), or "
+                           "free cores",
+                           "让 torch 线程数少于空闲核数（繁忙的机器上用 torch.set_num_threads(1)），或空出核心"),
     "starved.why": ("With every core busy, the process's threads wait for a core in every call (a thread of torch's pool, "
                     "or the caller itself): the samples agree on the scheduler's time, not the work's, and the next run on "
                     "a freer machine lands far below; how far, nothing in this run can tell.",

@@ -7,6 +7,7 @@ import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from ..results.findings import ROOF_MAX
+from ..results.sample_masks import MAX_PREEMPTED_FRACTION_TO_DISCARD
 from .findings import finding_lines, finding_words
 # re-exported: user text made safe, and numbers in their units, from measurefirst.render.text as before
 from .text_format import (cell as cell, decimals_for as decimals_for, format_relative as format_relative,
@@ -88,7 +89,9 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
         text += word("rtr_in_process_only", lang)
     if rr.starved > max(rr.cv, rr.floor) and m.summary is not None:  # the spread is the starvation's
         low = m.median / math.exp(rr.factor * math.log1p(rr.starved))
-        text += word("rtr_starved", lang, spread=format_relative(rr.starved), low=format_time(low))
+        starved = m.n_samples > 0 and m.n_preempted / m.n_samples > MAX_PREEMPTED_FRACTION_TO_DISCARD
+        text += word("rtr_starved" if starved else "rtr_oversubscribed", lang, spread=format_relative(rr.starved),
+                     low=format_time(low))
     return text
 
 

@@ -59,6 +59,9 @@ LINE_WORDS = {
     "rtr_starved": ("; widened to ±{spread} because the process waited for a core in most samples: with the cores free a "
                     "call may take {low} or less",
                     "；因为进程在大多数样本中等待 CPU 核心而放宽到 ±{spread}：核心空闲时一次调用可能只需 {low} 或更少"),
+    "rtr_oversubscribed": ("; widened to ±{spread} because torch's threads waited for a core: a fresh run here can land in "
+                           "a starved mode", "；因为 torch 的线程在等待 CPU 核心而放宽到 ±{spread}：在这里新启动的运行"
+                           "可能落入饥饿模式"),
     "rtr_in_process_only": ("; fresh processes may spread further: run `measurefirst selfcheck --noise` once",
                             "；新进程间的离散可能更大：运行一次 `measurefirst selfcheck --noise`"),
     "ci_na_few": ("CI n/a (too few samples)", "置信区间不可用（样本太少）"),

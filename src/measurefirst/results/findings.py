@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._lazy import deferred
 from . import stats
-from .sample_masks import MAX_PREEMPTED_FRACTION_TO_DISCARD
+from .sample_masks import MAX_PREEMPTED_FRACTION_TO_DISCARD, STARVED_WAIT_SHARE
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -128,6 +128,7 @@ CATALOGUE: dict[str, Code] = {
     "outliers": Code("warning", "fraction", OUTLIER_FRACTION, "OUTLIER_FRACTION"),
     "preempted": Code("warning", "fraction", PREEMPTED_FRACTION, "PREEMPTED_FRACTION"),
     "starved": Code("warning", "fraction", MAX_PREEMPTED_FRACTION_TO_DISCARD, "MAX_PREEMPTED_FRACTION_TO_DISCARD"),
+    "oversubscribed": Code("warning", "fraction", STARVED_WAIT_SHARE, "STARVED_WAIT_SHARE"),
     "warmup_not_steady": Code("warning", "calls"),
     "call_exceeds_budget": Code("warning", "seconds", None, "options.budget"),
     "fixed_count_cut": Code("warning", "count", None, "options.trials or options.warmup"),

@@ -10,7 +10,7 @@ from typing import Any, Sequence
 
 from . import stats
 from .findings import Finding, found
-from .sample_masks import starved_low
+from .sample_masks import STARVED_MIN_FACTOR, oversubscribed, starved_low
 
 #: Where a run-to-run spread was measured (the codes; their words are in :mod:`measurefirst.render.words`):
 #: repetitions inside the call, each with its own warm-up and calibration; fresh worker processes; the
@@ -128,6 +128,9 @@ def spread_findings(rr: RunToRun | None, options: dict[str, Any], cpu_per_call_n
         out.append(found("starved", costly, low_ns=low, factor=median_ns / low, cpu_ns=cpu_per_call_ns,
                          median_ns=median_ns, threads=threads, widened=rr is not None and rr.starved > 0,
                          waited=wait_share))
+    elif wait_share is not None and oversubscribed(wait_share, threads, costly):
+        out.append(found("oversubscribed", wait_share, threads=threads, factor=STARVED_MIN_FACTOR,
+                         widened=rr is not None and rr.starved > 0))
     if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
         out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,
                          inflation=options.get("run_to_run_inflation"),
