@@ -19,11 +19,16 @@ from measurefirst.results.sample_masks import MAX_WAIT_SHARE, STARVED_MIN_FACTOR
 
 
 @pytest.fixture
-def one_thread():
+def torch_threads():
+    """Set torch's intra-op threads for the test (``torch_threads(n)``); the count before comes back after."""
     before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
+    yield torch.set_num_threads
     torch.set_num_threads(before)
+
+
+@pytest.fixture
+def one_thread(torch_threads):
+    torch_threads(1)
 
 
 def _run(spec: SimSpec) -> Measurement:
@@ -97,15 +102,8 @@ def test_a_call_that_sleeps_by_design_is_not_starved(one_thread):
     assert m.run_to_run is None or m.run_to_run.starved == 0
 
 
-@pytest.fixture
-def two_threads():
-    before = torch.get_num_threads()
-    torch.set_num_threads(2)
-    yield
-    torch.set_num_threads(before)
-
-
-def test_a_pool_that_waited_without_starving_is_not_left_tight(two_threads):
+def test_a_pool_that_waited_without_starving_is_not_left_tight(torch_threads):
+    torch_threads(2)
     # a fifth of the calls wait 16 ms for a core: set aside as preempted, the rest read 200 µs; but a pool of
     # two threads that waited for cores this much can land, in the next fresh process, in the starved mode
     m = _run(SimSpec(call_ns=200_000, timer_ns=50, starve_prob=0.2, starve_ns=16_000_000, seed=3))
@@ -121,7 +119,7 @@ def test_a_pool_that_waited_without_starving_is_not_left_tight(two_threads):
     assert "reaches 2x either way" in " ".join(finding_lines([f], "en"))
     assert "a fresh run here can land in a starved mode" in spread_source_words(m, "en")
     # one thread, the same waits: its preemptions are set aside and its samples hold
-    torch.set_num_threads(1)
+    torch_threads(1)
     m = _run(SimSpec(call_ns=200_000, timer_ns=50, starve_prob=0.2, starve_ns=16_000_000, seed=3))
     assert "oversubscribed" not in [f.code for f in m.findings]
     assert m.run_to_run is None or m.run_to_run.starved == 0
