@@ -14,6 +14,7 @@ import os
 import platform
 import socket
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Union
@@ -70,12 +71,14 @@ class Machine:
 
     def run_delays_ns(self) -> dict[int, int] | None:
         """How long each thread of this process now alive has waited for a CPU while runnable, so far
-        (ns, by thread id; Linux's ``schedstat``; None where the OS does not say)."""
+        (ns, by thread id, the calling thread's under 0; Linux's ``schedstat``; None where the OS does not
+        say)."""
+        me = threading.get_native_id()
         try:
             out = {}
             for tid in os.listdir("/proc/self/task"):
                 with open(f"/proc/self/task/{tid}/schedstat") as f:
-                    out[int(tid)] = int(f.read().split()[1])
+                    out[0 if int(tid) == me else int(tid)] = int(f.read().split()[1])
             return out
         except (OSError, ValueError, IndexError):
             return None

@@ -341,7 +341,7 @@ def with_starvation(m: "Measurement", threads: int) -> "Measurement":
     median_ns = m.median * 1e9
     costly = m.n_preempted / m.n_samples
     low = starved_low(m.cpu_per_call_ns, median_ns, threads, costly, m.cpu_wait_share)
-    if low is None and oversubscribed(m.cpu_wait_share, threads, costly):
+    if low is None and oversubscribed(m.pool_wait_share, threads, costly):
         low = median_ns / STARVED_MIN_FACTOR
     if low is None or not rr.factor > 0 or not math.isfinite(rr.factor):
         return m

@@ -493,6 +493,7 @@ class Sampler(SampleRecord):
         options = {k: getattr(opts, k) for k in opts.__dataclass_fields__}
         options.update(self.notes)
         n = len(self.samples)
+        waits = self.wait_shares()
         return Measurement(
             label=self.label, device=self.device, timer=self.timer.kind,
             samples_ns=tuple(self.samples), numbers=tuple(self.numbers),
@@ -509,7 +510,7 @@ class Sampler(SampleRecord):
             else None,
             compiled=self.compiled_record(),
             cpu_per_call_ns=self.cpu_per_call(),
-            cpu_wait_share=self.wait_share(),
+            cpu_wait_share=waits[0], pool_wait_share=waits[1],
         )
 
     def run_delay(self) -> dict[int, int] | None:
@@ -518,15 +519,16 @@ class Sampler(SampleRecord):
         value = read() if callable(read) else None
         return value if isinstance(value, dict) else None
 
-    def wait_share(self) -> float | None:
+    def wait_shares(self) -> tuple[float | None, float | None]:
         """The largest share of the sampling phase's wall time that one of the process's threads spent
-        waiting for a CPU while runnable (a thread started meanwhile: since it started), or ``None`` where
-        it was not read."""
+        waiting for a CPU while runnable (a thread started meanwhile: since it started), any thread and any
+        but the caller's (its pool's), or ``None`` where it was not read."""
         end, wall = self.run_delay(), self.timer.now_ns() - self.t_sampling
         if self.delay_begin is None or end is None or not wall > 0 or not self.samples:
-            return None
+            return None, None
         begin = self.delay_begin
-        return min(1.0, max([0.0] + [(d - begin.get(t, 0)) / wall for t, d in end.items()]))
+        shares = {t: min(1.0, max(0.0, (d - begin.get(t, 0)) / wall)) for t, d in end.items()}
+        return max(shares.values(), default=0.0), max((v for t, v in shares.items() if t != 0), default=0.0)
 
     def compiled_record(self) -> Compiled | None:
         """What torch compiled during this run (None: nothing)."""

@@ -492,7 +492,7 @@ class SimMachine(Machine):
         return self.gpu.world.cpu_ns()
 
     def run_delays_ns(self) -> dict[int, int] | None:
-        return {0: self.gpu.world.waited_ns}
+        return dict(self.gpu.world.waited_ns)
 
     def cuda_available(self) -> bool:
         return self.gpu.spec.kind == "cuda"

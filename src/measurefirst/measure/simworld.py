@@ -78,7 +78,8 @@ class SimWorld:
         self.switches = 0
         #: simulated time this process spent off the CPU (preempted or stalled)
         self.off_cpu_ns = 0
-        self.waited_ns = 0  # time a thread of the process waited for a CPU while runnable (run delay)
+        #: time the caller (0) and a thread of its pool (1) waited for a CPU while runnable (Linux's run delay)
+        self.waited_ns = {0: 0, 1: 0}
         self._rng = random.Random(self.spec.seed)
         #: this simulated process's level: the factor on every call that only a fresh process draws anew
         self.level = process_level(self.spec)
@@ -95,12 +96,13 @@ class SimWorld:
         return self.now - self.off_cpu_ns
 
     def deschedule(self, ns: float, *, involuntary: bool = True, waiting: bool = True) -> None:
-        """Off the CPU for ``ns``: the clock moves, the CPU time does not; one context switch of this
-        process, unless ``involuntary`` is False (it waited, as a starved pool's caller sleeps); time a
-        thread waited for a CPU, unless ``waiting`` is False (it slept by design)."""
+        """Off the CPU for ``ns``: the clock moves, the CPU time does not. Preempted (``involuntary``): one
+        context switch of the caller, which waited for a CPU; else, ``waiting``: a thread of its pool waited
+        for a CPU while the caller slept on it (a starved pool); neither: it slept by design."""
         self.switches += involuntary
         self.off_cpu_ns += int(round(ns))
-        self.waited_ns += int(round(ns)) if waiting else 0
+        if waiting:
+            self.waited_ns[0 if involuntary else 1] += int(round(ns))
         self.advance(ns)
 
     def call(self, call_ns: float | None = None) -> None:
@@ -204,7 +206,7 @@ class SimTimer:
         return Reading(wall, None, preemptions(w.switches - switches, wall, used), None, used)
 
     def run_delays_ns(self) -> dict[int, int] | None:
-        return {0: self.world.waited_ns}
+        return dict(self.world.waited_ns)
 
     def now_ns(self) -> int:
         return self.world.now

@@ -59,11 +59,11 @@ CHANGE_WORDS = {
     "side_base": ("the baseline", "基线"),
     "side_new": ("the new run", "新结果"),
     "side_pair": ("the interleaved pair", "交错运行的两侧"),
-    "undecided_interleaved": ("{side}: its interval ±{value} holds both no change and the threshold (it needs about "
-                              "±{limit}: about {longer} as many worker pairs, --mf-against-pairs), or raise the "
-                              "threshold to {suggest}",
-                              "{side}：其区间 ±{value} 同时包含“无变化”与阈值（约需 ±{limit}：约 {longer} 倍的工作进程对数，"
-                              "--mf-against-pairs），或把阈值提高到 {suggest}"),
+    "undecided_interleaved": ("{side}: its interval ±{value} holds both no change and the threshold; it needs about "
+                              "±{limit}, about {longer} as many worker pairs (--mf-against-pairs), or a threshold of "
+                              "{suggest}",
+                              "{side}：其区间 ±{value} 同时包含“无变化”与阈值；约需 ±{limit}，即约 {longer} 倍的工作进程对数"
+                              "（--mf-against-pairs），或把阈值提高到 {suggest}"),
     "undecided_processes": ("{side}: its worker pairs point opposite ways ({value} apart): fresh interpreters landed in "
                             "different speed modes; run more pairs (--mf-against-pairs) or on a quieter machine",
                             "{side}：各对工作进程的结论方向相反（相差 {value}）：全新进程落入了不同的速度模式；请增加进程对数"

@@ -92,8 +92,9 @@ class Measurement(ResultBase):
     #: the process's CPU time per call, every thread, over the samples used (the CPU's wall timer; ``None``:
     #: not read). Far below the median when the process waited for a core (see ``starved_low``)
     cpu_per_call_ns: float | None = None
-    #: the largest share of the sampling phase one thread of the process waited for a CPU, runnable (``None``)
+    #: the most one thread (any; any but the caller) waited for a CPU, runnable, over the sampling (None: unread)
     cpu_wait_share: float | None = None
+    pool_wait_share: float | None = None
     schema_version: int = SCHEMA_VERSION
 
     kind = "measurement"
@@ -344,7 +345,8 @@ class Measurement(ResultBase):
                          "precision_ci_seconds": None if self.precision_ci is None else list(self.precision_ci),
                          "precision_half_width": self.precision_half_width_rel}
         if self.cpu_per_call_ns is not None:
-            d["cpu_per_call_ns"], d["cpu_wait_share"] = self.cpu_per_call_ns, self.cpu_wait_share
+            d.update(cpu_per_call_ns=self.cpu_per_call_ns, cpu_wait_share=self.cpu_wait_share,
+                     pool_wait_share=self.pool_wait_share)
         if self.run_to_run is not None:
             d["run_to_run"] = self.run_to_run.to_dict()
         if self.repeats is not None:
@@ -570,7 +572,7 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
             out.append(found("overhead_bias", cal.overhead_ns / sample_ns, threshold=limit,
                              overhead_ns=cal.overhead_ns))
     out += spread_findings(m.run_to_run, m.options, m.cpu_per_call_ns, m.median * 1e9, m.env,
-                           m.n_preempted / m.n_samples if m.n_samples else 0.0, m.cpu_wait_share)
+                           m.n_preempted / m.n_samples if m.n_samples else 0.0, m.cpu_wait_share, m.pool_wait_share)
     choice = str(m.options.get("auto_device") or "")  # a code; files before it was one held English words
     if choice == "cpu" or choice.startswith("cpu:"):
         out.append(found("auto_device_cpu"))

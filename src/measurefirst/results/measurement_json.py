@@ -63,6 +63,8 @@ def measurement_fields(d: dict[str, Any], path: str) -> dict[str, Any]:
             _num(d.get("cpu_per_call_ns"), f"{path}.cpu_per_call_ns", minimum=0.0)),
         cpu_wait_share=None if d.get("cpu_wait_share") is None else float(
             _num(d.get("cpu_wait_share"), f"{path}.cpu_wait_share", minimum=0.0)),
+        pool_wait_share=None if d.get("pool_wait_share") is None else float(
+            _num(d.get("pool_wait_share"), f"{path}.pool_wait_share", minimum=0.0)),
         schema_version=SCHEMA_VERSION,
     )
 

@@ -111,7 +111,7 @@ def spread_factor(n: int, prior_dof: int = 0) -> float:
 
 def spread_findings(rr: RunToRun | None, options: dict[str, Any], cpu_per_call_ns: float | None = None,
                     median_ns: float = math.nan, env: dict[str, Any] | None = None, costly: float = 0.0,
-                    wait_share: float | None = None) -> list[Finding]:
+                    wait_share: float | None = None, pool_wait: float | None = None) -> list[Finding]:
     """What a measurement's run-to-run spread says about the noise profile (``options`` are the
     measurement's): none on this machine (``no_noise_profile``: the interval holds measurefirst's prior),
     or repetitions far wider than the profile's work of that length (``noise_profile_disagrees``: the
@@ -128,8 +128,8 @@ def spread_findings(rr: RunToRun | None, options: dict[str, Any], cpu_per_call_n
         out.append(found("starved", costly, low_ns=low, factor=median_ns / low, cpu_ns=cpu_per_call_ns,
                          median_ns=median_ns, threads=threads, widened=rr is not None and rr.starved > 0,
                          waited=wait_share))
-    elif wait_share is not None and oversubscribed(wait_share, threads, costly):
-        out.append(found("oversubscribed", wait_share, threads=threads, factor=STARVED_MIN_FACTOR,
+    elif pool_wait is not None and oversubscribed(pool_wait, threads, costly):
+        out.append(found("oversubscribed", pool_wait, threads=threads, factor=STARVED_MIN_FACTOR,
                          widened=rr is not None and rr.starved > 0))
     if rr is not None and rr.floor_source == "prior":  # no noise profile here: the interval holds a prior
         out.append(found("no_noise_profile", rr.spread, source=rr.source, floor=rr.floor,

@@ -92,13 +92,14 @@ def starved_low(cpu_per_call_ns: float | None, median_ns: float, threads: int, c
     return min(low, median_ns / STARVED_MIN_FACTOR)
 
 
-def oversubscribed(wait_share: float | None, threads: int, costly_fraction: float) -> bool:
+def oversubscribed(pool_wait: float | None, threads: int, costly_fraction: float) -> bool:
     """Whether a run that was not starved (its costly preemptions a minority, set aside) ran where a fresh
-    run can be (pure): a pool of torch threads (``threads`` > 1) one of which waited for a CPU at least
-    :data:`STARVED_WAIT_SHARE` of the time. Measured here with both cores busy and torch's two threads
+    run can be (pure): a pool of torch threads (``threads`` > 1), a thread of which other than the caller
+    waited for a CPU at least :data:`STARVED_WAIT_SHARE` of the time (``pool_wait``; a call that keeps to
+    the caller's thread, such as a small op below torch's grain, has no pool at work to starve). Measured here with both cores busy and torch's two threads
     (``benchmarks/starved.py``): runs that read the 256² product at 183 µs, each thread waiting half the
     time, and the next fresh run starved at 16 ms a call, 87x away; the run cannot tell which the next
     will be, so its interval is not left tight either. A single thread's preemptions are set aside and its
     samples hold (no pool to starve)."""
-    return (wait_share is not None and wait_share >= STARVED_WAIT_SHARE and threads >= 2
+    return (pool_wait is not None and pool_wait >= STARVED_WAIT_SHARE and threads >= 2
             and costly_fraction <= MAX_PREEMPTED_FRACTION_TO_DISCARD)
