@@ -352,7 +352,8 @@ class Driver(PairDriver):
         if not wanted or len(sides) < 2:
             return
         self.only = {self.meta[name][0] for name in wanted}
-        self.looked = set(wanted)
+        # every measurement of those tests gets the second look's pairs, so every one gets its level
+        self.looked = {name for name, (nodeid, _) in self.meta.items() if nodeid in self.only}
         try:
             for k, hello in worker_pairs(max(wanted.values()), sides, temp):
                 self._pair(self.pairs + k, hello, ids)
