@@ -163,8 +163,13 @@ class Log:
         self.buf.write(line + "\n")
 
     def save(self, name: str) -> str:
-        path = os.path.normpath(os.path.join(DOCS, f"{name}-{dt.date.today().isoformat()}.txt"))
-        with open(path, "w") as f:
+        """Write the log to ``docs/NAME-DATE.txt``, or ``NAME-DATE-2.txt`` and so on where a log of that day is
+        already there (a second run the same day must not overwrite a log the docs quote)."""
+        stem = os.path.normpath(os.path.join(DOCS, f"{name}-{dt.date.today().isoformat()}"))
+        path, k = f"{stem}.txt", 2
+        while os.path.exists(path):
+            path, k = f"{stem}-{k}.txt", k + 1
+        with open(path, "x") as f:
             f.write(f"$ python {' '.join(sys.argv)}\n" + self.buf.getvalue())
         return path
 
