@@ -383,6 +383,32 @@ def test_pedantic_is_exact_on_the_real_clock(pt: pytest.Pytester) -> None:
     result.stdout.fnmatch_lines(["*group plain [[]cpu/wall[]]*", "*test_plain*"])
 
 
+def test_pedantic_rounds_the_os_preempted_are_kept_not_set_aside(pt: pytest.Pytester) -> None:
+    # a simulated clock that preempts a third of the calls: every round of the test is in benchmark.stats (the
+    # rounds are the test's), the preempted ones counted as such; a marker may still ask to set them aside
+    pt.makepyfile(test_pre="""
+import pytest
+
+def work():
+    return 1
+
+def test_kept(benchmark):
+    benchmark.pedantic(work, rounds=30)
+    m = benchmark.measurement
+    assert benchmark.stats.stats.rounds == 30 and len(benchmark.stats["data"]) == 30
+    assert m.n_samples == 30 and 0 < sum(m.preempted) < 30 and bool(m.used_mask.all())
+
+@pytest.mark.measurefirst(discard_preempted=True)
+def test_set_aside_on_request(benchmark):
+    benchmark.pedantic(work, rounds=30)
+    m = benchmark.measurement
+    assert m.n_samples == 30 and benchmark.stats.stats.rounds == 30 - sum(m.preempted) < 30
+""")
+    result = pt.runpytest("--mf", "--mf-simulate=call=10ms,noise=0.002,seed=3,preempt_prob=0.33,preempt=30ms",
+                          "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+
+
 def test_pedantic_rounds_are_not_cut_by_the_budget(pt: pytest.Pytester) -> None:
     # five rounds of 20 ms against a 10 ms budget: all five run (the test counted them), whatever the load
     pt.makepyfile(test_cut="""

@@ -203,6 +203,9 @@ class BenchmarkFixture:
         # counted its rounds, so the budget is only a guard against a hang (PEDANTIC_BUDGET_S), not a cut
         budget = max(float(opts.get("budget", defaults.BUDGET_S)), PEDANTIC_BUDGET_S)
         opts.update(device=device, warmup=0, trials=rounds, number=iterations, budget=budget)
+        # the rounds are the test's: one the OS preempted is kept (and counted as preempted), not set aside, so that
+        # benchmark.stats holds `rounds` rounds however busy the machine (a marker may still ask otherwise)
+        opts.setdefault("discard_preempted", False)
         for key in ("min_samples", "max_samples"):
             opts.pop(key, None)
         needs_setup = setup is not None or teardown is not None
