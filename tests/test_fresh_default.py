@@ -11,8 +11,8 @@ import pytest
 from measurefirst import benchmark
 from measurefirst.measure import noise, workers
 from measurefirst.measure.noise import (
-    INFLATION_RANGE, PRIOR_DOF, NoiseProfile, ProfileEntry, for_benchmark, prior_name, prior_profile, profile_key, save_profile)
-from measurefirst.measure.noise_prior import PRIOR_INFLATION
+    PRIOR_DOF, PRIOR_INFLATION_RANGE, NoiseProfile, ProfileEntry, for_benchmark, prior_inflation, prior_name, prior_profile,
+    profile_key, save_profile)
 from measurefirst.measure.simulate import SimSpec, SimWorld, process_level
 from measurefirst.render.findings import finding_words
 from measurefirst.render.text import interval_words, spread_cell
@@ -76,8 +76,19 @@ def test_the_prior_is_a_measured_profile_with_its_origin_stated():
     prior = prior_profile()
     assert prior is prior_profile()  # parsed once
     assert any(e.kind == "python" for e in prior.entries)  # a floor by call duration
-    lo, hi = INFLATION_RANGE
-    assert lo <= PRIOR_INFLATION <= hi
+    from measurefirst.measure.noise_prior import PRIOR_INFLATION
+
+    lo, hi = PRIOR_INFLATION_RANGE
+    assert set(PRIOR_INFLATION) == {"dispatch", "compute", "memory"} and all(lo <= f <= hi for f in PRIOR_INFLATION.values())
+    # read at a call's duration: each kind's factor at its entry, between them in log-duration, the ends beyond
+    at = {e.kind: e.seconds for e in prior.entries}
+    for kind in PRIOR_INFLATION:
+        assert prior_inflation(at[kind]) == pytest.approx(PRIOR_INFLATION[kind], abs=0.005)
+    assert prior_inflation(at["dispatch"] / 100) == PRIOR_INFLATION["dispatch"]
+    assert prior_inflation(at["memory"] * 100) == PRIOR_INFLATION["memory"]
+    middle = prior_inflation(math.sqrt(at["dispatch"] * at["compute"]))
+    assert min(PRIOR_INFLATION["dispatch"], PRIOR_INFLATION["compute"]) < middle < max(PRIOR_INFLATION["dispatch"],
+                                                                                     PRIOR_INFLATION["compute"])
     import measurefirst.measure.noise_prior as origin
 
     assert "selfcheck --noise" in (origin.__doc__ or "") and "runtorun.py --fresh" in (origin.__doc__ or "")
@@ -92,21 +103,22 @@ def test_without_a_profile_the_prior_widens_the_repetitions_and_says_so(no_profi
     assert rr.source == "repeats" and rr.n == before.n
     # the prior lends PRIOR_DOF degrees of freedom (fewer than its reference machine's processes): not this machine
     assert rr.prior_dof == PRIOR_DOF < prior.processes - 1 and rr.factor == spread_factor(rr.n, PRIOR_DOF)
-    assert rr.cv == pytest.approx(before.cv * PRIOR_INFLATION)
+    factor = prior_inflation(m.median)
+    assert rr.cv == pytest.approx(before.cv * factor)
     assert rr.floor == pytest.approx(prior.floor(m.median)) and rr.floor_source == "prior"
     assert out.options["noise_prior"] == prior_name(prior) and "noise_profile" not in out.options
-    assert out.options["run_to_run_inflation"] == PRIOR_INFLATION
+    assert out.options["run_to_run_inflation"] == factor
     assert out.ci_half_width_rel > m.ci_half_width_rel
     f = next(f for f in out.findings if f.code == "no_noise_profile")
     assert f.value == pytest.approx(rr.spread) and f.severity == "info"
     # MEASUREFIRST_PROFILE names a file not written yet: said as such (issue 38), the prior used as without one
     assert f.context["source"] == "repeats" and f.context["status"] == "missing"
-    assert f.context["inflation"] == PRIOR_INFLATION and f.context["floor"] == pytest.approx(rr.floor)
+    assert f.context["inflation"] == factor and f.context["floor"] == pytest.approx(rr.floor)
     assert "no_noise_profile" not in {g.code for g in m.findings}
     for lang in ("en", "zh"):
         words = finding_words(f, lang)
         assert "selfcheck --noise" in words.fix and "processes=3" in words.fix
-        assert f"{PRIOR_INFLATION:g}" in words.message
+        assert f"{factor:g}" in words.message
     again = Measurement.from_json(out.to_json())  # stored and loaded: the same source, the same finding
     assert again.run_to_run == rr and [g.code for g in again.findings] == [g.code for g in out.findings]
 
@@ -171,7 +183,7 @@ def test_every_renderer_keeps_the_precision_apart_from_the_run_to_run_part(no_pr
     for lang, prior_words in (("en", "measurefirst's prior"), ("zh", "measurefirst 的先验")):
         text = interval_words(out, lang)
         assert prior_words in text
-        assert f"{PRIOR_INFLATION:g}" in text
+        assert f"{prior_inflation(m.median):g}" in text
     assert spread_cell(out, "en").endswith("· prior") and spread_cell(m, "en").endswith("· 5 reps")
     en = interval_words(out, "en")
     assert "this run's precision" in en and "run to run" in en

@@ -317,8 +317,7 @@ def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile
     lent, and a finding says so with its own numbers."""
     from dataclasses import replace
 
-    from measurefirst.measure.noise import beyond_chance
-    from measurefirst.measure.noise_prior import PRIOR_INFLATION
+    from measurefirst.measure.noise import beyond_chance, prior_inflation
     from measurefirst.results import stats as st
 
     w = _sim()
@@ -335,7 +334,7 @@ def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile
     assert "noise_profile_disagrees" not in ok.options and ok.run_to_run.cv == pytest.approx(
         within * 1.5 * p.inflation(m.median))
     assert wide.options["noise_profile_disagrees"] == pytest.approx(within)
-    assert wide.run_to_run.cv == pytest.approx(within * 5 * max(p.inflation(m.median), PRIOR_INFLATION))
+    assert wide.run_to_run.cv == pytest.approx(within * 5 * max(p.inflation(m.median), prior_inflation(m.median)))
     assert wide.run_to_run.prior_dof == 0 and wide.run_to_run.factor == spread_factor(5)
     f = next(f for f in wide.findings if f.code == "noise_profile_disagrees")
     assert f.value == pytest.approx(5.0) and f.threshold == pytest.approx(limit) and f.value > f.threshold

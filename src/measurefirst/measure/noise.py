@@ -77,8 +77,9 @@ from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from ..results import stats
 from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS,
+                             PRIOR_INFLATION_RANGE as PRIOR_INFLATION_RANGE,
                              PROFILE_SCHEMA_VERSION as PROFILE_SCHEMA_VERSION, NoiseProfile as NoiseProfile,
-                             ProfileEntry as ProfileEntry)
+                             ProfileEntry as ProfileEntry, log_log)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.kinds import Measurement
@@ -255,9 +256,7 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
             within = profile.within_at(median) if source == "profile" and inflation is None else 0.0
             if beyond_chance(cv, rr.n, within, profile.processes - 1):
                 # not the work, or not the machine, the profile measured: widened as without a profile
-                from .noise_prior import PRIOR_INFLATION
-
-                factor, disagrees = max(factor, PRIOR_INFLATION), True
+                factor, disagrees = max(factor, prior_inflation(median)), True
                 notes["noise_profile_disagrees"] = within
                 notes["noise_profile_disagrees_limit"] = spread_limit(rr.n, profile.processes - 1)
             notes["run_to_run_inflation"] = factor
@@ -369,16 +368,34 @@ def with_profile(m: "Measurement", given: "NoiseProfile | Literal[False] | None"
         return apply_profile(m, profile)
     if status in ("missing", "not_a_file", "corrupt", "other_threads"):
         m = replace(m, options={**m.options, "noise_profile_ignored": status})
+    return apply_profile(m, prior_profile(), "prior", prior_inflation(m.median))
+
+
+def prior_inflation(seconds: float) -> float:
+    """The prior's inflation for a call ``seconds`` long: ``noise_prior.PRIOR_INFLATION``'s factor of each
+    kind of work at the duration of the prior's entry of that kind, interpolated in log-duration between
+    them and clamped to the first and last outside their range (as :meth:`NoiseProfile.inflation` reads a
+    profile's), then to :data:`PRIOR_INFLATION_RANGE`; two decimals, as it is shown. By kind because the
+    kinds differ: a compute kernel's fresh processes landed in modes 3% apart against 0.2% repetitions
+    (5.1x), a 1-element add's 2.2-2.3x; one factor for all (3x) left the matmul's interval short in 2 of
+    10 fresh processes."""
     from .noise_prior import PRIOR_INFLATION
 
-    return apply_profile(m, prior_profile(), "prior", PRIOR_INFLATION)
+    lo, hi = PRIOR_INFLATION_RANGE
+    points = [(e.seconds, min(max(PRIOR_INFLATION[e.kind], lo), hi)) for e in prior_profile().entries
+              if e.kind in PRIOR_INFLATION and e.seconds > 0]
+    if not points:
+        return lo
+    if not math.isfinite(seconds) or not seconds > 0:
+        return max(f for _, f in points)
+    return round(log_log(points, seconds), 2)
 
 
 def prior_profile() -> NoiseProfile:
     """measurefirst's prior: the noise profile measured on the reference machine
     (:mod:`measurefirst.measure.noise_prior`, which names the commands, the machine and the dates), used
     where this machine has none, its floor as a profile's and its repetitions' spread times
-    ``noise_prior.PRIOR_INFLATION`` (measured by ``benchmarks/runtorun.py --fresh``)."""
+    :func:`prior_inflation` (measured by ``benchmarks/runtorun.py --fresh``)."""
     global _PRIOR
     if _PRIOR is None:
         from .noise_prior import PRIOR

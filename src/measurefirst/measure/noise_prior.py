@@ -8,9 +8,10 @@ the widest of these profiles, each measured with ``measurefirst selfcheck --nois
   - vm/cpu/1threads, measured 2026-12-02T03:23:40+00:00 (6 processes)
 
 ``PRIOR_INFLATION``: how much wider fresh processes spread than repetitions inside one, for a run
-without a profile: 3, the largest ratio of the CV of fresh estimates to the in-process spread
-measured by runtorun.py --fresh without a profile on 2026-12-02 (5.1 for matmul 256, 2.3 for add
-1-elem), clamped to noise.INFLATION_RANGE (docs/benchmarks.md).
+without a profile, by kind of work (read at a call's duration between the kinds' entries): dispatch
+3, compute 5.1, memory 3, measured by runtorun.py --fresh: the matmul 256 5.1 (2026-12-02; on
+2026-12-05 two processes of ten 3% slow against 0.2% repetitions), the 1-elem add 2.2-2.3, the 32 MB
+copy 0.8 and 3.6 (its interval held 10/10 at 3 both times) (docs/benchmarks.md).
 """
 
 from typing import Any
@@ -57,4 +58,4 @@ PRIOR: dict[str, Any] = {'schema_version': 1,
               'within_cv': 0.06244075365295808,
               'processes': 6}]}
 
-PRIOR_INFLATION = 3.0
+PRIOR_INFLATION: dict[str, float] = {'dispatch': 3.0, 'compute': 5.1, 'memory': 3.0}

@@ -20,6 +20,10 @@ KINDS = ("python", "dispatch", "compute", "memory")
 #: The inflation is clamped to this range: never below 1 (fresh processes do not spread less than
 #: repetitions in one), never above 3 (a wider ratio is a sign of a disturbed profile, not of the work).
 INFLATION_RANGE = (1.0, 3.0)
+#: The prior's inflation by kind (``noise_prior.PRIOR_INFLATION``) within this range: not a profile of
+#: minutes but studies of fresh estimates on different days, which saw a compute kernel's processes land
+#: in modes 3% apart against 0.2% repetitions (5.1x; a profile of that machine read 2x).
+PRIOR_INFLATION_RANGE = (1.0, 6.0)
 #: A stored profile is checked like any other input: a spread (``cv``, ``within_cv``) above 1 (fresh
 #: processes 100% apart) is a disturbed or edited file, not a machine (``cv: 50`` widened every interval
 #: to ±3.2e4, ``1e300`` gave [0, null]); a workload is at most an hour long; a profile has a few entries.
