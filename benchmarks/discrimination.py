@@ -3,6 +3,8 @@
     python benchmarks/discrimination.py               # 20 trials per pair and load period (hours)
     python benchmarks/discrimination.py --workloads copy --deltas 0.01,0.02 --methods measurefirst
                                                       # the memory-bound pairs, compare alone (minutes)
+    python benchmarks/discrimination.py --workloads copy-apart,gather --deltas 0.02 --methods measurefirst
+                                                      # copies of buffers of their own, random gathers
     python benchmarks/discrimination.py --trials 3    # a quicker look
     python benchmarks/discrimination.py --quick       # a smoke run (seconds): 1 trial, 2% pairs, 1 period
     python benchmarks/discrimination.py --log         # also write the output to docs/discrimination-DATE.txt
@@ -15,7 +17,11 @@ the two copies are timed interleaved 300 times (A B, B A, ...), the load continu
 same again after the trial; the trial's truth is the median of those 600 paired ratios. (A pair's
 ratio depends on where its buffers landed, not only on its sizes, so the size ratio is not the
 truth; and it moves over minutes even with the load paused, 0.99 to 1.05 for one pair here, so one
-truth for all trials would not do.) Background processes
+truth for all trials would not do.) ``copy-apart``: the same copy with buffers of its own per candidate,
+as two implementations would have (their ratio is where their pages landed, often far from the size
+ratio); ``gather``: n/8 and n/8 * (1+delta) random elements of a 32 MB table (``index_select``, the
+same indices and output buffer), a latency-bound random read; truths measured as the copy's.
+Background processes
 (one per core) alternate busy and idle every period (default 0.3 s and 0.7 s): drift, the case
 interleaving exists for.
 
@@ -57,6 +63,29 @@ def copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], ob
     dst = torch.empty(m)
     src_a, dst_a = src[:n], dst[:n]
     return (lambda: dst_a.copy_(src_a)), (lambda: dst.copy_(src))
+
+
+def separate_copiers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], object]]:
+    """Copy n and n*(1+delta) elements, each between buffers of its own (as two implementations would):
+    their pages land apart, so the pair's ratio is rarely the size ratio (the quiet truth says what it is)."""
+    m = int(n * (1 + delta))
+    src_a, dst_a, src_b, dst_b = torch.randn(n), torch.empty(n), torch.randn(m), torch.empty(m)
+    return (lambda: dst_a.copy_(src_a)), (lambda: dst_b.copy_(src_b))
+
+
+def gatherers(n: int, delta: float) -> tuple[Callable[[], object], Callable[[], object]]:
+    """Gather n/8 and n/8*(1+delta) random elements of one table of n float32 elements (a random read
+    through memory, latency-bound: an embedding lookup's pattern), the same indices and output buffer."""
+    k = n // 8
+    m = int(k * (1 + delta))
+    table = torch.randn(n)
+    idx = torch.randint(0, n, (m,))
+    out = torch.empty(m)
+    idx_a, out_a = idx[:k], out[:k]
+    return (lambda: torch.index_select(table, 0, idx_a, out=out_a)), (lambda: torch.index_select(table, 0, idx, out=out))
+
+
+MAKERS = {"copy": copiers, "copy-apart": separate_copiers, "gather": gatherers}
 
 
 TRUTH_PAIRS = 300
@@ -112,7 +141,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--trials", type=int, default=20)
     ap.add_argument("--periods", default="0.3,0.7", help="load periods: seconds busy, then as long idle (default 0.3,0.7)")
     ap.add_argument("--deltas", default="0.005,0.01,0.02")
-    ap.add_argument("--workloads", default="busy,copy")
+    ap.add_argument("--workloads", default="busy,copy",
+                    help="busy, copy (one pair of buffers), copy-apart (buffers of its own each), gather")
     ap.add_argument("--methods", default="all", help="'all', or 'measurefirst' for measurefirst.compare alone")
     ap.add_argument("--no-drift", action="store_true", help="no background load")
     ap.add_argument("--quick", action="store_true", help="a smoke run: 1 trial, 2%% pairs, one 0.3 s period, short budgets")
@@ -136,13 +166,13 @@ def main(argv: list[str] | None = None) -> None:
         + f"; {trials} trials per pair and period" + (" (quick smoke run: short budgets)" if args.quick else ""))
     pairs = []
     for workload in args.workloads.split(","):
-        if workload not in ("busy", "copy"):
-            ap.error(f"unknown workload {workload!r}; choose busy, copy")
+        if workload != "busy" and workload not in MAKERS:
+            ap.error(f"unknown workload {workload!r}; choose busy, {', '.join(MAKERS)}")
         for delta in deltas:
             if workload == "busy":
                 a, b = busy_wait(BUSY_NS), busy_wait(int(round(BUSY_NS * (1 + delta))))
             else:
-                a, b = copiers(copy_elems, delta)
+                a, b = MAKERS[workload](copy_elems, delta)
             pairs.append((workload, delta, a, b))
     rows = []
     for period in periods:
@@ -160,6 +190,7 @@ def main(argv: list[str] | None = None) -> None:
                         # the quiet ratio moves over minutes (seen: 0.99 to 1.05 for one pair), so
                         # each trial gets its own truth: 300 pairs just before and 300 just after
                         before = quiet_ratios(a, b, load, n_truth)
+                        truth = statistics.median(before)
                     got: dict[str, float] = {}
                     for method in st:
                         t0 = time.perf_counter()
@@ -170,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
                             got[method] = methods[method](a, b)
                         st[method]["sec"].append(time.perf_counter() - t0)
                     span = (truth, truth)
-                    if workload == "copy":
+                    if workload != "busy":
                         after = quiet_ratios(a, b, load, n_truth)
                         truth = statistics.median(before + after)
                         span = (min(statistics.median(before), statistics.median(after)),
