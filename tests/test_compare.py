@@ -59,6 +59,36 @@ def test_stops_at_the_first_round_where_every_verdict_is_settled():
     assert c.verdict("b").verdict == "slower"
 
 
+def test_a_comparison_the_budget_stopped_says_how_long_each_unsettled_verdict_would_take():
+    from measurefirst.render.text import comparison_lines
+    from measurefirst.results.comparison import Verdict, settle_factor
+
+    # the arithmetic: the half-width over the larger of half the estimated difference and the precision, squared
+    near = Verdict("b", "a", 1.01, (0.98, 1.0404), "no difference", 0.0302, 20)
+    assert settle_factor(near, 0.005) == pytest.approx((0.0302 / 0.005) ** 2)
+    apart = Verdict("b", "a", 1.05, (1.0, 1.10), "no difference", 0.0476, 20)
+    assert settle_factor(apart, 0.005) == pytest.approx((0.0476 / (math.log(1.05) / 2)) ** 2)
+    assert settle_factor(Verdict("b", "a", 1.05, (1.04, 1.06), "slower", 0.0095, 20), 0.005) is None  # settled
+    assert settle_factor(Verdict("b", "a", 1.05, (0.9, 1.2), "undecided", 0.14, 20, "drift"), 0.005) is None
+    assert settle_factor(Verdict("b", "a", 1.05, None, "undecided", None, 2, "too_few_rounds"), 0.005) is None
+    # a noisy pair 1% apart and a short budget: it stops unsettled and says, per candidate, the budget at this pace
+    w = world(noise=0.5, seed=3)
+    c = compare({"a": w.function(100_000), "b": w.function(101_000)}, timer=w.timer(), device="cpu",
+                budget=0.15, min_time=0.05)
+    v = c.verdict("b")
+    assert c.stop.reason == "budget" and not c.stop.target_met and not settled(v, 0.005)
+    eta = c.settle_seconds()
+    factor = settle_factor(v, c.stop.precision)
+    assert factor is not None and set(eta) == {"b"} and eta["b"] == pytest.approx(c.stop.seconds * factor)
+    shown = f"{eta['b']:.1f}" if eta["b"] < 10 else f"{eta['b']:.0f}"
+    en, zh = comparison_lines(c, "en")[-1], comparison_lines(c, "zh")[-1]
+    assert f"b would settle within a budget of about {shown} s" in en and f"约需 {shown} 秒的预算" in zh
+    w = world()
+    settled_run = compare({"a": w.function(100_000), "b": w.function(200_000)}, timer=w.timer(), device="cpu",
+                          min_time=0.0)
+    assert settled_run.settle_seconds() == {} and "would settle" not in comparison_lines(settled_run)[-1]
+
+
 def test_interleaving_defeats_drift_that_fools_a_sequential_run():
     # the machine slows down steadily: +20% per simulated second
     def drifting():

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Sequence, Union, cast
 
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, secs, section, table
-from .text import ci_range, format_relative, format_time, interval_rel, spread_cell, time_unit
+from .text import ci_range, format_relative, format_time, interval_rel, settled_words, spread_cell, time_unit
 from .changes import changes_lines, mark_changes
 from .words import verdict_words
 
@@ -227,7 +227,7 @@ def comparison_section(ctx: Ctx, c: "Comparison") -> str:
     body.append(kv(ctx, [(ctx.t("rounds_label"), str(len(c.orders))),
                          (ctx.t("order"), str(c.options.get("order", ""))),
                          (ctx.t("col_stopped"), ctx.t("stop_" + stop.reason) + f" · {stop.seconds:.2f} s · "
-                          + ctx.t("all_settled" if stop.target_met else "not_all_settled")),
+                          + settled_words(c, ctx.lang)),
                          (ctx.t("precision"), format_relative(stop.precision))]))
     for m in c.measurements:
         if m.findings:

@@ -277,10 +277,19 @@ def comparison_lines(c: "Comparison", lang: str = "en") -> list[str]:
                                 label=v.label, words=verdict_words(v, lang), baseline=v.baseline, ci=ci,
                                 rounds=word("rounds", lang, n=v.rounds))))
     lines.append(word("stopped_line", lang, reason=code_word("reason_", c.stop.reason, lang),
-                      seconds=f"{c.stop.seconds:.2f}",
-                      settled=word("all_settled" if c.stop.target_met else "not_all_settled", lang),
+                      seconds=f"{c.stop.seconds:.2f}", settled=settled_words(c, lang),
                       state="" if c.complete else word("m_incomplete", lang)))
     return lines
+
+
+def settled_words(c: "Comparison", lang: str = "en") -> str:
+    """Whether every verdict settled; when the budget stopped it first, how long each unsettled one would
+    take at this pace (:meth:`~measurefirst.results.comparison.Comparison.settle_seconds`)."""
+    text = word("all_settled" if c.stop.target_met else "not_all_settled", lang)
+    for label, seconds in c.settle_seconds().items():
+        shown = f"{seconds:.1f}" if seconds < 10 else f"{seconds:.0f}"
+        text += word("settle_eta_sep", lang) + word("settle_eta", lang, label=label, seconds=shown)
+    return text
 
 
 def comparison_table(c: "Comparison", *, title: str | None = None, lang: str = "en") -> "Table":

@@ -61,6 +61,35 @@ class Verdict:
         return shown(self, "verdict_words", "en")
 
 
+def settled(v: Verdict, precision: float, direction: bool = True) -> bool:
+    """Whether a verdict may end the comparison: its interval within ``precision``, or (``direction``) a
+    difference whose interval's half-width is at most half the difference. Without ``direction`` only the
+    precision ends it (``measurefirst.tools.against``: a pair's estimate joins others, and a pair stopped
+    because it looked clearly slower, early, would be the pairs that happened to read high)."""
+    if v.verdict == "baseline":
+        return True
+    if v.ratio_ci is None or v.detectable is None:
+        return False
+    if direction and v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
+        return True
+    return v.verdict != "undecided" and v.detectable <= precision
+
+
+def settle_factor(v: Verdict, precision: float) -> float | None:
+    """How many times its rounds a verdict that did not settle (:func:`settled`) would need to, were its
+    estimate to stay where it is: an interval's half-width shrinks as the square root of the rounds, so the
+    square of its half-width over the larger of the half-widths that would settle it: half the estimated
+    difference (a clear direction) or ``precision`` (nothing larger is there). ``None`` for a verdict with
+    no interval, an undecided one (its parts disagree: more rounds of the same need not settle it) or one
+    settled already."""
+    if v.verdict in ("baseline", "undecided") or v.ratio_ci is None or v.detectable is None or settled(v, precision):
+        return None
+    if not (v.detectable > 0 and math.isfinite(v.detectable) and v.ratio > 0):
+        return None
+    target = max(abs(math.log(v.ratio)) / 2.0, precision)
+    return (v.detectable / target) ** 2 if target > 0 else None
+
+
 #: Version of a :class:`Comparison`'s stored form (see :mod:`measurefirst.results.protocol`).
 SCHEMA_VERSION = 1
 
@@ -107,6 +136,19 @@ class Comparison(ResultBase):
             return None
         saved = self[self.baseline].median - m.median
         return m.compiled.first_s / saved if saved > 0 else math.inf
+
+    def settle_seconds(self) -> dict[str, float]:
+        """For a comparison the budget stopped: each candidate that did not settle, the seconds of rounds
+        in all that would settle it at this pace (:func:`settle_factor` times the seconds spent), were its
+        estimate to stay where it is. Empty when the comparison settled or stopped for another reason."""
+        if self.stop.target_met or self.stop.reason != "budget" or not self.stop.seconds > 0:
+            return {}
+        out: dict[str, float] = {}
+        for v in self.verdicts:
+            factor = settle_factor(v, self.stop.precision)
+            if factor is not None and math.isfinite(factor):
+                out[v.label] = self.stop.seconds * max(factor, 1.0)
+        return out
 
     def __repr__(self) -> str:
         parts = ", ".join(f"{v.label}: {v.words()}" for v in self.verdicts if v.verdict != "baseline")

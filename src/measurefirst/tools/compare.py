@@ -58,7 +58,8 @@ from ..measure.engine import (
     raised_words,
 )
 from ..results.kinds import CompileEvent, Stop
-from ..results.comparison import SCHEMA_VERSION as SCHEMA_VERSION, Comparison as Comparison, Verdict as Verdict
+from ..results.comparison import (SCHEMA_VERSION as SCHEMA_VERSION, Comparison as Comparison, Verdict as Verdict,
+                                  settled as settled)
 from ..measure.timers import Timer, make_timer
 from ..measure.remote import WorkerLost
 
@@ -222,20 +223,6 @@ def paired_verdict(label: str, baseline: str, cand_ns: Sequence[float], base_ns:
         return Verdict(label, baseline, ratio, (lo, hi), "undecided", detectable, n, "drift")
     verdict = "faster" if hi < 1.0 else "slower" if lo > 1.0 else "no difference"
     return Verdict(label, baseline, ratio, (lo, hi), verdict, detectable, n, reason)
-
-
-def settled(v: Verdict, precision: float, direction: bool = True) -> bool:
-    """Whether a verdict may end the comparison: its interval within ``precision``, or (``direction``) a
-    difference whose interval's half-width is at most half the difference. Without ``direction`` only the
-    precision ends it (``measurefirst.tools.against``: a pair's estimate joins others, and a pair stopped
-    because it looked clearly slower, early, would be the pairs that happened to read high)."""
-    if v.verdict == "baseline":
-        return True
-    if v.ratio_ci is None or v.detectable is None:
-        return False
-    if direction and v.verdict in ("faster", "slower") and v.detectable <= abs(math.log(v.ratio)) / 2.0:
-        return True
-    return v.verdict != "undecided" and v.detectable <= precision
 
 
 def block_sizes(sample_ns: Sequence[float], block_time: float) -> list[int]:
