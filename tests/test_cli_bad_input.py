@@ -118,6 +118,17 @@ CASES = {
         (["runs", "copy", "{store}", "{store}"], "the same store"),
         (["runs", "copy", "{d}/typo.db", "{d}/new.db"], "no results store"),
         (["runs", "--store", "postgresql://nobody@/none?host={d}&port=1"], "cannot connect to the results store"),
+        # issue 38's second probe: an option of another action was ignored (delete --name deleted another name's run)
+        (["runs", "delete", "1", "--name", "a", "--store", "{store}"], "runs delete does not take --name"),
+        (["runs", "copy", "{store}", "{d}/c.db", "--name", "a"], "runs copy does not take --name"),
+        (["runs", "list", "--keep-last", "1", "--store", "{store}"], "does not take --keep-last"),
+        (["runs", "export", "1", "--name", "b", "--store", "{store}"], "does not take --name"),
+        (["runs", "show", "1", "--older-than", "1d", "--store", "{store}"], "does not take --older-than"),
+        (["runs", "vacuum", "--name", "a", "--store", "{store}"], "does not take --name"),
+        (["runs", "list", "--format", "csv", "--store", "{store}"], "does not take --format"),
+        (["runs", "delete", "1", "99", "--store", "{store}"], "no run #99"),  # checked before run 1 is deleted
+        (["runs", "prune", "--keep-last", "1", "--kind", "comparisn", "--store", "{store}"], "is no kind of run"),
+        (["runs", "--kind", "measurment", "--store", "{store}"], "is no kind of run"),
     ],
     "history": [
         (["history", "k", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
@@ -170,6 +181,7 @@ CASES = {
         (["peaks", "--store", "{foreign}"], "not a measurefirst results store"),
     ],
     "profile": [
+        (["profile", "1", "--steps", "1", "--trace", "{d}/t.json", "-o", "{d}/t.json"], "is the output file (-o)"),  # issue 38
         (["profile", "x = 1", "-o", "{other}"], "is a SQLite database"),
         (["profile", "x = 1", "--row-limit=-1"], ">= 1"),
         (["profile", "x = 1", "--steps", "0"], ">= 1"),
@@ -256,6 +268,7 @@ def test_no_file_is_created_or_modified_by_a_refusal(files):
     assert os.listdir(files["dir"]) == []
     with sqlite3.connect(files["other"]) as conn:  # -o never replaced a store not in use
         assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
+    assert not (d / "c.db").exists()  # runs copy ... --name a (refused) copied nothing
 
 
 # ---- exit 1: the code under test failed; exit 130: Ctrl-C ----------------------------------------------
@@ -372,3 +385,19 @@ def test_a_target_that_changes_directory_at_import_moves_no_output(tmp_path, mon
         sys.modules.pop("mf_chdir_target", None)
     assert (tmp_path / "rel.json").is_file() and (tmp_path / ".measurefirst" / "results.db").is_file()
     assert not (elsewhere / "rel.json").exists() and not (elsewhere / ".measurefirst").exists()
+
+
+def test_a_refused_delete_deletes_nothing_and_a_kind_is_its_code_or_its_shown_name(tmp_path, capsys):
+    store = str(tmp_path / "s.db")
+    for label in ("a", "b"):
+        assert main(["bench", "x", "--min-time", "0", "--simulate", "call=10us,timer=50ns", "--label", label,
+                     "--save", label, "--store", store]) == 0
+    before = (tmp_path / "s.db").read_bytes()
+    assert main(["runs", "delete", "1", "99", "--store", store]) == 2  # issue 38: deleted run 1, then refused
+    assert main(["runs", "delete", "2", "--name", "a", "--store", store]) == 2  # run 2 is b's: nothing deleted
+    assert (tmp_path / "s.db").read_bytes() == before
+    capsys.readouterr()
+    # `runs list` shows a measurement's kind as "benchmark": both select it
+    for kind in ("measurement", "benchmark", "基准测试"):
+        assert main(["runs", "--kind", kind, "--store", store]) == 0
+        assert capsys.readouterr().out.count("benchmark") >= 2

@@ -280,3 +280,18 @@ def test_a_file_named_twice_is_imported_once_and_pyperf_gzip_files_are_read(tmp_
     bad.write_bytes(gzip.compress(b"{}")[:12])
     assert main(["runs", "import", str(bad), "--store", store]) == 2
     assert "is a damaged gzip file" in capsys.readouterr().err
+
+
+def test_the_same_run_in_two_files_of_one_import_is_saved_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 38's second probe: `cp a.json c.json; runs import a.json c.json` saved the run twice (a later import
+    # of either was already found)
+    doc = {"version": "1.0", "metadata": {"name": "fib", "loops": 8, "hostname": "box", "unit": "second"},
+           "benchmarks": [{"runs": [{"metadata": {"date": "2026-01-02 10:00:00"}, "values": [1.0e-5, 1.1e-5, 1.2e-5]}]}]}
+    a, c = tmp_path / "a.json", tmp_path / "c.json"
+    a.write_text(json.dumps(doc))
+    c.write_text(json.dumps(doc))
+    store = str(tmp_path / "s.db")
+    assert main(["runs", "import", str(a), str(c), "--store", store]) == 0
+    capsys.readouterr()
+    with Store(store, create=False) as s:
+        assert len(s.list("fib")) == 1

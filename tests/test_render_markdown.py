@@ -61,3 +61,17 @@ def _inert(text: str) -> None:
     assert not re.search(r"(?<!\\)[\[\]()!`]", ours), text
     for line in text.splitlines():
         assert not line.startswith(("# ", "| injected")), text
+
+
+def test_labels_and_titles_in_the_html_report_carry_no_raw_control_bytes(tmp_path):
+    # issue 38's second probe: `report -o r.html` kept a label's ESC and BEL bytes (text, chart ticks, findings);
+    # a terminal that shows the file (cat, less -r, a CI log) obeys them
+    label = "a\x1b[2J\x1b]0;pwned\x07\u202eb"
+    for i, call in enumerate(("10us", "12us")):
+        assert main(SIM + [f"call={call},timer=50ns", "--label", label + str(i), "-o", str(tmp_path / f"{i}.json")]) == 0
+    assert main(["compare", str(tmp_path / "0.json"), str(tmp_path / "1.json"), "-o", str(tmp_path / "c.json")]) == 0
+    page = tmp_path / "r.html"
+    assert main(["report", str(tmp_path / "0.json"), str(tmp_path / "c.json"), "--title", label, "-o", str(page)]) == 0
+    text = page.read_text()
+    assert not any(ch in text for ch in "\x1b\x07\u202e")
+    assert "a\\x1b[2J\\x1b]0;pwned\\x07\\u202eb" in text  # shown as visible escapes, as the terminal shows them

@@ -68,10 +68,12 @@ def check(output: Path | None, save: str | None, store: Path | None, *paths: tup
     from ..results.store import Store, StoreError, default_path
 
     read = [(store if store is not None else default_path(), "results store"), *inputs]
+    written: list[tuple[Any, str]] = []  # two outputs of one command are two files (-o t.json --trace t.json)
     for path, name in ((output, what), *paths):
         if path is not None:
-            check_not_inputs(path, read, name)
+            check_not_inputs(path, [*read, *written], name)
             check_destination(path, name)
+            written.append((path, name))
     if save is not None:
         with Store(store) as st:
             if st.read_only:

@@ -23,6 +23,49 @@ _AGO = re.compile(r"^(\d+(?:\.\d+)?)\s*([dhm])$")
 _UNIT_S = {"d": 86400, "h": 3600, "m": 60}
 #: The actions that take no run ids (list takes a NAME; copy takes SRC and DST; import paths).
 _NO_IDS = ("list", "prune", "vacuum", "copy", "import")
+#: The options of ``runs`` (their ``dest``, their flag, and the actions that read them). The actions share
+#: one parser, so an option given to an action that does not read it is refused by name, never ignored
+#: (issue 38: ``runs delete 3 --name a`` deleted run 3 of name ``b``; ``runs copy A B --name a`` copied all).
+_OPTION_ACTIONS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "limit": ("-n", ("list",)), "all": ("--all", ("list",)), "name": ("--name", ("list", "prune")),
+    "kind": ("--kind", ("list", "prune")), "machine": ("--machine", ("list", "prune")),
+    "since": ("--since", ("list", "prune")), "keep_last": ("--keep-last", ("prune",)),
+    "older_than": ("--older-than", ("prune",)), "format": ("--format", ("export",)),
+    "import_as": ("--as", ("import",)),
+}
+
+
+def _check_options(args: argparse.Namespace) -> None:
+    """Every option given belongs to the action (:data:`_OPTION_ACTIONS`); UsageError naming it otherwise
+    (an option at its default counts as not given)."""
+    from ..results import defaults
+
+    unset: dict[str, Any] = {"limit": defaults.RUNS_SHOWN, "all": False, "format": "json"}
+    for dest, (flag, actions) in _OPTION_ACTIONS.items():
+        if args.action in actions or not hasattr(args, dest):
+            continue
+        if getattr(args, dest) != unset.get(dest):
+            users = " and ".join(f"runs {a}" for a in actions)
+            raise UsageError(f"runs {args.action} does not take {flag} (it is an option of {users}); nothing was "
+                             f"changed")
+
+
+def _kind(text: str | None) -> str | None:
+    """A ``--kind`` as the store keeps it: a kind's code (``measurement``, ``comparison``...) or the name
+    ``runs list`` shows for it (``benchmark``, in English or Chinese); UsageError listing them otherwise (a
+    kind no run can have would select nothing and say nothing)."""
+    if text is None:
+        return None
+    from ..render.words import WORDS, word
+    from ..results.protocol import KINDS
+
+    wanted = text.strip()
+    for kind in KINDS:
+        shown = {word(f"kind_{kind}", lang) for lang in ("en", "zh")} if f"kind_{kind}" in WORDS else set()
+        if wanted == kind or wanted in shown:
+            return kind
+    raise UsageError(f"--kind {text!r} is no kind of run; give one of {', '.join(KINDS)} "
+                     f"(`benchmark` is measurement)")
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -34,6 +77,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from ..render.words import word
     from ..results.store import Store, parse_run_ids
 
+    _check_options(args)
+    args.kind = _kind(args.kind)
     if args.action == "list" and len(args.ids) > 1:
         raise UsageError("runs list takes at most one NAME")
     if args.action in ("prune", "vacuum") and args.ids:
@@ -79,6 +124,8 @@ def cmd_runs(args: argparse.Namespace) -> int:
             store.vacuum()
             _say(word("store_vacuumed", _lang(args), path=store.path))
         else:
+            for i in ids:  # every id checked before any is deleted: `delete 3 99` deletes nothing
+                store.row(i)
             for i in ids:
                 store.delete(i, must_exist=True)
                 _say(word("deleted_run", _lang(args), id=i))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING, Sequence
 from urllib.parse import quote
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import os
-from html import escape
+from .text_format import html_escape as escape
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 

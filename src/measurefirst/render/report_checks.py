@@ -4,7 +4,7 @@ steps, collectives and rank groups. Words from :mod:`.words` (a selfcheck's from
 from __future__ import annotations
 
 import math
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING, Sequence
 
 from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, findings, kv, num, para, pct, secs, \

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .findings import finding_words

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING
 
 from . import svg

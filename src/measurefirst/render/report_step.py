@@ -3,7 +3,7 @@ doctor's diagnosis."""
 
 from __future__ import annotations
 
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING, Sequence
 
 from . import svg

@@ -3,7 +3,7 @@ overhead floor and the crossover, the roofline with the measured peaks, and the 
 
 from __future__ import annotations
 
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING
 
 import numpy as np

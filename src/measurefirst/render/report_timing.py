@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from html import escape
+from .text_format import html_escape as escape
 from typing import TYPE_CHECKING, Sequence, Union, cast
 
 from . import svg

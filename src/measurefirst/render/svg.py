@@ -11,7 +11,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass, field
-from html import escape
+from .text_format import html_escape as escape
 from typing import Callable, Iterable, Sequence
 
 Formatter = Callable[[float], str]

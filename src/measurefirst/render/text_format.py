@@ -37,6 +37,19 @@ def plain(text: object) -> str:
     return "".join(out)
 
 
+def html_escape(text: object, quote: bool = True) -> str:
+    """Text for an HTML page (the report, a published page, an SVG chart): ``html.escape``'s entities, and
+    control characters other than newlines and tabs (escape sequences, a bell: raw bytes a terminal that
+    shows the file would obey) and bidirectional controls as visible escapes, as :func:`plain` writes
+    them."""
+    from html import escape
+
+    s = str(text)
+    if not s.isprintable():
+        s = "".join(ch if ch in "\n\t" else plain(ch) for ch in s)
+    return escape(s, quote=quote)
+
+
 def cell(text: object, style: str = "") -> "Text":
     """A table cell or title holding user text as plain text: never read as rich markup
     (``[/]``, ``x[idx]`` show as typed), control characters escaped (see :func:`plain`)."""

@@ -263,7 +263,12 @@ def import_runs(store: "Store", found: Sequence[tuple["Measurement", Path]],
     skipped = 0
     for _, group in itertools.groupby(found, key=lambda x: x[1]):
         ms = [m for m, _ in group]
-        todo = [m for m in ms if (imported_name(m, prefix), str(m.env.get("timestamp") or "")) not in seen]
+        todo = []
+        for m in ms:  # a run this import saved already counts too: the same file under two names is one run
+            key = (imported_name(m, prefix), str(m.env.get("timestamp") or ""))
+            if key not in seen:
+                seen.add(key)
+                todo.append(m)
         skipped += len(ms) - len(todo)
         for commit in sorted({str(m.env.get("git_commit") or "") for m in todo}):
             same = [m for m in todo if str(m.env.get("git_commit") or "") == commit]
