@@ -575,16 +575,3 @@ def test_the_second_looks_level_is_wider_and_named_wherever_its_interval_is_show
     assert "1 of them, undecided after 4 pair(s)" in line and "97.5%" in line and "7.5%" in line
     assert "t.py::b (7 pairs)" in line
     assert "t.py::b（7 对）" in against_lines(o, "zh")[1]
-
-
-def test_a_pair_ends_at_the_tests_own_precision_the_finer_of_the_two_sides():
-    from measurefirst.tools.against import ready_precision
-
-    def ready(extra: dict) -> tuple:
-        return ("ready", "t.py::test_a", "t.py::test_a", "benchmark", None, {"budget": 1.0, "threads": 1, **extra})
-
-    assert ready_precision(ready({"precision": 0.01}), ready({"precision": 0.01})) == 0.01
-    assert ready_precision(ready({"precision": 0.05}), ready({"precision": 0.02})) == 0.02  # the trees' markers differ
-    # a worker that said nothing (an older one), or nonsense: the comparison's own precision is used instead
-    assert ready_precision(ready({}), ("ready", 1, "a", "m", None)) is None
-    assert ready_precision(ready({"precision": True}), ready({"precision": float("nan")}), ready({"precision": -1})) is None

@@ -32,10 +32,9 @@ from ..measure.devices import environment
 from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
-from ..results import defaults
 from ..results.kinds import CompileEvent, Measurement
 from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, compare_pair,
-                             join, more_pairs, ready_precision, ready_threads, tree_env, worker_pairs)
+                             join, more_pairs, ready_threads, tree_env, worker_pairs)
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
 
@@ -153,9 +152,7 @@ class ServeSide:
             cold, run_fn, run_setup, env = colds[0], fn, setup, environment(dev)
             cold_compiles = compiles[0] if compiles else []
         budget = float(opts.get("budget", 1.0))
-        self.conn.send(("ready", node.nodeid, name, mode, cold,
-                        {"budget": budget, "threads": intra_op_threads(),
-                         "precision": float(opts.get("precision", defaults.PRECISION))}))
+        self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget, "threads": intra_op_threads()}))
 
         def make(o: dict[str, Any]) -> Sampler:
             options = Options(precision=float(o["precision"]), budget=float(o["budget"]),
@@ -221,14 +218,11 @@ class PairDriver:
     """The parent's side of pytest worker pairs: drives each pair through the plan, keeps each test's
     comparisons (``parts``, by measurement name) and what the run found (``outcome``). ``budget_per_pair``:
     seconds per pair of each comparison (``None``: the test's own budget once per side, shared by the
-    pairs); pair ``k``'s order is drawn with seed ``first_seed + k``; ``test_precision``: a pair ends when its
-    ratio's interval is within the test's own precision (what its workers' ``ready`` says; a measurement's
-    default, 1%), else within the comparison's (0.5%)."""
+    pairs); pair ``k``'s order is drawn with seed ``first_seed + k``."""
 
-    def __init__(self, outcome: Outcome, pairs: int, budget_per_pair: float | None = None, first_seed: int = 0,
-                 test_precision: bool = False) -> None:
+    def __init__(self, outcome: Outcome, pairs: int, budget_per_pair: float | None = None, first_seed: int = 0) -> None:
         self.outcome, self.pairs = outcome, pairs
-        self.budget_per_pair, self.first_seed, self.test_precision = budget_per_pair, first_seed, test_precision
+        self.budget_per_pair, self.first_seed = budget_per_pair, first_seed
         self.parts: dict[str, list["Comparison"]] = {}
         self.meta: dict[str, tuple[str, str]] = {}  # name -> (nodeid, mode)
         self.only: set[str] | None = None  # the tests a second look measures (None: the whole plan)
@@ -289,10 +283,8 @@ class PairDriver:
         budget = self.budget_per_pair
         if budget is None:
             budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
-        precision = ready_precision(b, h) if self.test_precision else None
         try:
-            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h),
-                             **({} if precision is None else {"precision": precision}))
+            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h))
         except BenchmarkError as exc:  # a side raised while measuring: that side's failure, in its words
             if isinstance(exc.__cause__, WorkerLost):
                 raise exc.__cause__ from None
@@ -309,7 +301,7 @@ class Driver(PairDriver):
     into records."""
 
     def __init__(self, session: Session, ref: str, pairs: int = DEFAULT_PAIRS, extra: int = EXTRA_PAIRS) -> None:
-        super().__init__(Outcome(ref, pairs), pairs, test_precision=True)
+        super().__init__(Outcome(ref, pairs), pairs)
         self.session, self.ref, self.extra = session, ref, extra
         self.looked: set[str] = set()  # measurement names given a second look
 

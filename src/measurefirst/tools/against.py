@@ -172,10 +172,9 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
 
 
 def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int,
-                 threads: int = 1, precision: float = defaults.COMPARE_PRECISION) -> "Comparison":
+                 threads: int = 1) -> "Comparison":
     """One pair's interleaved comparison of the samplers its two workers serve (``budget_s`` for the
-    pair; the plugin's minimum time of rounds; ``precision``: the ratio's half-width that ends it, by
-    default the comparison's), both workers bound to the
+    pair; the plugin's minimum time of rounds and the comparison's precision), both workers bound to the
     same CPUs meanwhile (:func:`measurefirst.measure.placement.same_cpus`, as many as ``threads``, the
     workers' intra-op threads; the pair's ``seed`` picks which). Only the precision or the budget ends a
     pair, not a clear direction: a pair is one estimate of several, and pairs stopped early because they
@@ -183,10 +182,10 @@ def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], bu
     :class:`~measurefirst.measure.engine.BenchmarkError` when a side's function raised (its ``label``
     names the side, ``__cause__`` the :class:`~measurefirst.measure.remote.RemoteError`)."""
     min_time = min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * budget_s)
-    opts = {"budget": budget_s, "precision": precision, "min_time": min_time}
+    opts = {"budget": budget_s, "precision": defaults.COMPARE_PRECISION, "min_time": min_time}
     clock = SumClock()
     states = [RemoteSampler(base, "base", clock, budget_s), RemoteSampler(head, "head", clock, budget_s)]
-    options = Options(precision=precision, budget=budget_s, min_time=min_time)
+    options = Options(precision=defaults.COMPARE_PRECISION, budget=budget_s, min_time=min_time)
     with same_cpus([base.pid, head.pid], threads, seed):
         for st in states:
             st.begin(opts)
@@ -525,15 +524,6 @@ def ready_threads(*readies: tuple[Any, ...]) -> int:
     1 where a worker did not say)."""
     counts = [r[5].get("threads", 1) if len(r) > 5 and isinstance(r[5], dict) else 1 for r in readies]
     return max([int(c) for c in counts if isinstance(c, int) and not isinstance(c, bool) and c > 0] or [1])
-
-
-def ready_precision(*readies: tuple[Any, ...]) -> float | None:
-    """The finest precision the workers' ``ready`` messages report (their sixth item's ``precision``): the
-    test's own, the same on both sides unless the trees' markers differ; ``None`` where neither said one."""
-    found = [r[5].get("precision") if len(r) > 5 and isinstance(r[5], dict) else None for r in readies]
-    valid = [float(p) for p in found if isinstance(p, (int, float)) and not isinstance(p, bool)
-             and math.isfinite(p) and p > 0]
-    return min(valid) if valid else None
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
