@@ -31,7 +31,7 @@ import torch
 from ..results import defaults
 from ..measure import progress
 from ..measure.devices import DeviceLike, environment, machine, resolve_device
-from ..measure.engine import check_label, default_label
+from ..measure.engine import Interrupted, check_label, default_label
 from ..results.errors import check_flag
 from ..measure.timers import Timer, make_timer
 from .kernels import decode_kernel
@@ -207,8 +207,14 @@ def profile(
                            label=label) from exc
     try:
         steps_run = _Steps(fn, timer, dev, m.cuda if dev.type == "cuda" else None, label, wait + profiler_warmup)
+        stopped: StepsProfiled | None = None
+        asked: int | None = None
         try:
             events = steps_run.profiled(activities, wait, profiler_warmup, steps, with_stack, files)
+        except StepsProfiled as exc:  # Ctrl-C after some active steps: their tables, raised as Interrupted below
+            if not exc.events:
+                raise
+            events, stopped, asked, steps = exc.events, exc, steps, len(steps_run.times)
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
@@ -221,11 +227,15 @@ def profile(
         files.clean()
     ops, work, top, kernels = _tables(events, steps, group_by_shape)
     module_flops = _flops_by_module(fn) if flops_by_module else None
-    step_times, step_peaks = steps_run.times, steps_run.peaks
-    return Profile(label, str(dev), steps, ops, work, top, kernels,
-                   sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
-                   None if files.trace is None else str(files.trace),
-                   None if files.snapshot is None else str(files.snapshot), module_flops, environment(dev))
+    step_times, step_peaks = steps_run.times[:steps], steps_run.peaks[:steps]
+    result = Profile(label, str(dev), steps, ops, work, top, kernels,
+                     sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
+                     None if files.trace is None else str(files.trace),
+                     None if files.snapshot is None else str(files.snapshot), module_flops, environment(dev),
+                     steps_asked=asked)
+    if stopped is not None:
+        raise Interrupted(result) from stopped
+    return result
 
 
 class _Files:
@@ -273,6 +283,14 @@ class _Files:
                     pass
 
 
+class StepsProfiled(KeyboardInterrupt):
+    """Ctrl-C while profiled: the events of the active steps that ended."""
+
+    def __init__(self, events: list[Any]) -> None:
+        super().__init__("profile interrupted")
+        self.events = events
+
+
 class _Steps:
     """The profiled calls: each one a step (a :data:`STEP_RANGE` range, its time on the timer and, on CUDA,
     its own peak memory), the first ``skip`` ones (the profiler's wait and warm-up) left out."""
@@ -296,17 +314,33 @@ class _Steps:
 
         if files.snapshot is not None:  # real CUDA only (checked by profile)
             torch.cuda.memory._record_memory_history(max_entries=100_000)
+        stopped: KeyboardInterrupt | None = None
         with quiet_profiler_stderr():
             with torch.profiler.profile(
                 activities=activities, schedule=schedule(wait=wait, warmup=warmup, active=steps),
                 on_trace_ready=on_ready, record_shapes=True, profile_memory=True, with_flops=True,
                 with_stack=with_stack,
             ) as prof:
-                for i in range(steps + self.skip):
-                    progress.report("profile", self.label, i + 1, steps + self.skip)
-                    self._step(i)
-                    prof.step()
+                try:
+                    for i in range(steps + self.skip):
+                        progress.report("profile", self.label, i + 1, steps + self.skip)
+                        self._step(i)
+                        prof.step()
+                except KeyboardInterrupt as exc:  # the profiler stops as usual: the active steps so far are kept
+                    stopped = exc
+        if stopped is not None:
+            raise StepsProfiled(self.completed(collected.get("events") or [])) from stopped
         return collected.get("events") or []
+
+    def completed(self, events: Sequence[Any]) -> list[Any]:
+        """The events of the active steps that ended (``times``), without those of a step Ctrl-C cut short:
+        every event that began after the end of the last whole step's range."""
+        ranges = sorted((e for e in events if e.name == STEP_RANGE and not _is_device_event(e)),
+                        key=lambda e: e.time_range.start)
+        if not self.times or len(ranges) < len(self.times):
+            return []
+        cutoff = ranges[len(self.times) - 1].time_range.end
+        return [e for e in events if e.time_range.start < cutoff]
 
     def _step(self, i: int) -> None:
         marks = self.timer.marks()  # synchronizes first

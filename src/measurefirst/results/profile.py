@@ -71,12 +71,18 @@ class Profile(ResultBase):
     memory_snapshot_path: str | None = None
     flops_by_module: dict[str, float] | None = None
     env: dict[str, Any] = field(default_factory=dict)
+    #: the active steps asked for, when Ctrl-C stopped the profile before them (``steps`` were profiled whole)
+    steps_asked: int | None = None
     schema_version: int = SCHEMA_VERSION
 
     kind: ClassVar[str] = "profile"
-    #: a profile is taken whole or not at all; it finds nothing (doctor reads profiles for findings)
-    complete: ClassVar[bool] = True
+    #: a profile finds nothing (doctor reads profiles for findings)
     findings: ClassVar[tuple[()]] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every active step asked for was profiled (Ctrl-C keeps the whole steps before it)."""
+        return self.steps_asked is None or self.steps >= self.steps_asked
 
     @property
     def work_count(self) -> int | float:

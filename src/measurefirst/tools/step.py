@@ -38,7 +38,7 @@ from .step_peaks import (DENSE_PEAKS as DENSE_PEAKS, above_measured_peak as abov
                          _throughput)
 from .step_phases import (StepError as StepError, default_loss as default_loss, _autocast as _autocast,
                           _batch_source as _batch_source, _get, _leading_dim, _median as _median, _Step as _Step,
-                          _TimedSteps, _to_device as _to_device)
+                          StepsStopped, _TimedSteps, _to_device as _to_device)
 from .step_ranged import benchmark_ranged_step as benchmark_ranged_step
 
 
@@ -127,7 +127,11 @@ def benchmark_step(
     stats0 = api.memory_stats(dev) if api is not None else {}
     if api is not None:
         api.reset_peak_memory_stats(dev)
-    per_phase, totals = timed.measured(warmup, steps, memory)
+    stopped: StepsStopped | None = None
+    try:
+        per_phase, totals = timed.measured(warmup, steps, memory)
+    except StepsStopped as exc:  # Ctrl-C after some steps: the result of those steps, raised as Interrupted below
+        per_phase, totals, stopped, steps = exc.per_phase, exc.totals, exc, len(exc.totals)
     again = [e for e in log.since(mark) if not e.runtime]
     recompiles = len(again)
     stats1 = api.memory_stats(dev) if api is not None else {}
@@ -145,7 +149,7 @@ def benchmark_step(
     findings = _findings(med, totals, recompiles, memory, peak_phase, mfu_table, mfu_measured, run_step.shapes,
                          micro_batch, first_batch, cuda, compile_s, {"peak_flops": measured_peak, **peak_how},
                          next((e.reason for e in again if e.reason), ""))
-    return StepResult(
+    result = StepResult(
         label=label, device=str(dev), variant=variant, dtype=dtype, steps=steps, warmup_steps=warmup,
         phase_s=med, step_s=step_s, step_samples_s=tuple(totals), warmup_step_s=tuple(warm_times),
         compile_s=compile_s, recompiles=recompiles, memory=memory, peak_phase=peak_phase,
@@ -153,6 +157,9 @@ def benchmark_step(
         ooms=(stats1.get("num_ooms", 0) - stats0.get("num_ooms", 0)) if cuda else None,
         throughput=tput, flops_per_step=flops, flops_source=source, mfu_table=mfu_table, mfu_table_peak=table_peak,
         mfu_measured=mfu_measured, mfu_measured_peak=measured_peak, findings=findings, env=environment(dev))
+    if stopped is not None:
+        raise Interrupted(result) from stopped
+    return result
 
 
 def _checked_arguments(model: object, optimizer: object, dtype: str | torch.dtype, loss_fn: object,
@@ -256,6 +263,8 @@ def compare_steps(build: Callable[[], Any], *, variants: Iterable[str] = ("eager
         return _measure_steps(build, variants, dtypes, backends, results, candidates, peak_of, device=device,
                               steps=steps, warmup=warmup, compare_budget=compare_budget, settings=settings)
     except KeyboardInterrupt as exc:  # Ctrl-C (or the code's own): the steps measured so far are kept
+        if isinstance(exc, Interrupted) and isinstance(exc.partial, StepResult):  # a variant's steps so far
+            results.append(exc.partial)
         if not results:
             raise
         partial = exc.partial if isinstance(exc, Interrupted) and isinstance(exc.partial, Comparison) else None

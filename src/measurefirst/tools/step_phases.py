@@ -133,6 +133,15 @@ class _Step:
 
 
 
+class StepsStopped(KeyboardInterrupt):
+    """Ctrl-C after some timed steps: each phase's seconds and each step's total of those steps."""
+
+    def __init__(self, per_phase: dict[str, list[float]], totals: list[float]) -> None:
+        super().__init__("steps interrupted")
+        self.per_phase = {p: v[:len(totals)] for p, v in per_phase.items()}
+        self.totals = totals
+
+
 class _TimedSteps:
     """Runs one step at a time, marking its phases on the timer, and on CUDA books each phase's peak memory."""
 
@@ -153,12 +162,17 @@ class _TimedSteps:
         """The timed steps, after ``warmup`` ones: each phase's seconds, step by step, and each step's total."""
         per_phase: dict[str, list[float]] = {p: [] for p in PHASES}
         totals: list[float] = []
-        for i in range(steps):
-            progress.report("step", self.label, warmup + i + 1, warmup + steps)
-            t = self.step(warmup + i, memory)
-            for p in PHASES:
-                per_phase[p].append(t.get(p, 0.0))
-            totals.append(sum(t.values()))
+        try:
+            for i in range(steps):
+                progress.report("step", self.label, warmup + i + 1, warmup + steps)
+                t = self.step(warmup + i, memory)
+                for p in PHASES:
+                    per_phase[p].append(t.get(p, 0.0))
+                totals.append(sum(t.values()))
+        except KeyboardInterrupt as exc:  # Ctrl-C (in a phase or in the user's batches): the steps timed are kept
+            if not totals:
+                raise
+            raise StepsStopped(per_phase, totals) from exc
         return per_phase, totals
 
     def step(self, i: int, memory: dict[str, dict[str, int]] | None) -> dict[str, float]:
