@@ -31,7 +31,8 @@ def files(tmp_path_factory):
     conn.close()
     (d / "genmod.py").write_text("def gen():\n    yield 1\n\nasync def coro():\n    return 1\n")
     (d / "adir").mkdir()
-    return {"d": d, "store": str(store), "other": str(d / "other.db"), "base": str(d / "base.json"), "new": str(d / "new.json"),
+    os.mkfifo(d / "pipe")
+    return {"d": d, "fifo": str(d / "pipe"), "store": str(store), "other": str(d / "other.db"), "base": str(d / "base.json"), "new": str(d / "new.json"),
             "dup": str(d / "dup.json"), "foreign": str(foreign), "dir": str(d / "adir"),
             "missing": str(d / "no" / "such" / "x.json"), "gen": str(d / "genmod.py") + ":gen",
             "coro": str(d / "genmod.py") + ":coro"}
@@ -181,6 +182,7 @@ CASES = {
         (["peaks", "--store", "{foreign}"], "not a measurefirst results store"),
     ],
     "profile": [
+        (["profile", "1", "--steps", "1", "--trace", "{fifo}"], "is not a regular file"),  # issue 38: was replaced
         (["profile", "1", "--steps", "1", "--trace", "{d}/t.json", "-o", "{d}/t.json"], "is the output file (-o)"),  # issue 38
         (["profile", "x = 1", "-o", "{other}"], "is a SQLite database"),
         (["profile", "x = 1", "--row-limit=-1"], ">= 1"),
@@ -266,6 +268,7 @@ def test_no_file_is_created_or_modified_by_a_refusal(files):
     assert conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
     conn.close()
     assert os.listdir(files["dir"]) == []
+    assert os.path.exists(files["fifo"]) and not os.path.isfile(files["fifo"])  # --trace never replaced the FIFO
     with sqlite3.connect(files["other"]) as conn:  # -o never replaced a store not in use
         assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
     assert not (d / "c.db").exists()  # runs copy ... --name a (refused) copied nothing

@@ -239,3 +239,25 @@ def test_public_names_still_resolve():
     from measurefirst.profiling import diff
 
     assert callable(diff)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_with_no_reader_is_an_error_not_a_wait_without_end(tmp_path, monkeypatch):
+    # issue 38's second probe: `-o p.json` (bench, sweep --plot, report, history, pytest --mf-json) to a FIFO nobody
+    # read waited forever; with a reader it streams as before
+    import threading
+
+    from measurefirst.results import safeio
+
+    monkeypatch.setattr(safeio, "FIFO_READER_WAIT_S", 0.3)
+    monkeypatch.setattr(safeio, "FIFO_PAUSE_S", 0.05)
+    fifo = tmp_path / "p.json"
+    os.mkfifo(fifo)
+    with pytest.raises(safeio.DestinationError, match=r"named pipe \(FIFO\) and nothing read it for 0 s; start its reader"):
+        safeio.write_atomic(fifo, '{"a": 1}')
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    safeio.write_atomic(fifo, '{"a": 1}')  # the reader may open before or after: the write waits for it
+    reader.join(timeout=30)
+    assert got == [b'{"a": 1}'] and fifo.is_fifo()  # streamed, never replaced by a file

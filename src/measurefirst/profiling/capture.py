@@ -128,6 +128,9 @@ def _check_writable(path: str | os.PathLike[str] | None, what: str) -> Path | No
     p = Path(path)
     if p.is_dir():
         raise ProfileError(f"{what} path {p} is a directory; give a file name such as {p / 'trace.json'}")
+    if p.exists() and not p.is_file():  # a FIFO, a device: the file is written whole and moved into place
+        raise ProfileError(f"the {what} {p} is not a regular file (a named pipe or a device): the {what} is written "
+                           f"whole and moved into place, which would replace it; give a file such as trace.json")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise ProfileError(f"cannot write the {what} to {p}: folder {parent} does not exist")

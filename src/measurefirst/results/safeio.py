@@ -184,11 +184,46 @@ def _write_stream(path: str | os.PathLike[str], raw: bytes, what: str) -> None:
                 stream.write(raw.decode("utf-8", "replace"))
                 stream.flush()
             return
-        fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+        fd = _open_for_writing(path, what)
         with os.fdopen(fd, "wb") as f:
             f.write(raw)
     except OSError as exc:
         raise DestinationError(f"cannot write the {what} {path}: {_reason(exc)}") from exc
+
+
+#: How long a write to a named pipe (FIFO) waits for a reader, counted in pauses of :data:`FIFO_PAUSE_S`
+#: (no clock is read here), before it is an error: a plain open would wait without end (issue 38).
+FIFO_READER_WAIT_S = 30.0
+FIFO_PAUSE_S = 0.1
+
+
+def _open_for_writing(path: str | os.PathLike[str], what: str) -> int:
+    """A stream destination opened for writing. A FIFO is opened without blocking first: with no reader the
+    open fails (ENXIO), so it is retried for :data:`FIFO_READER_WAIT_S`, then refused naming the fix; once a
+    reader is there the descriptor is made blocking again for the write."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0)
+    try:
+        fifo = stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        fifo = False
+    if not fifo:
+        return os.open(path, flags)
+    import errno
+    import fcntl
+    import time
+    for _ in range(int(FIFO_READER_WAIT_S / FIFO_PAUSE_S) + 1):
+        try:
+            fd = os.open(path, flags | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno != errno.ENXIO:
+                raise
+            time.sleep(FIFO_PAUSE_S)
+            continue
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return fd
+    raise DestinationError(f"cannot write the {what} {path}: it is a named pipe (FIFO) and nothing read it for "
+                           f"{FIFO_READER_WAIT_S:.0f} s; start its reader first (such as `cat {path} &`) or give a "
+                           f"file")
 
 
 def write_atomic(path: str | os.PathLike[str], data: str | bytes, what: str = "output") -> Path:
