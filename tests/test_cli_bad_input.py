@@ -49,6 +49,8 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", "1", "--budget", "0.2", "--save", "x", "--store", "{d}/nodir/s.db"], "does not exist; create it"),
+        (["bench", "1", "1", "--budget", "0.2"], "labels must be unique; '1' appears twice"),  # issue 38
         (["bench", "1", "--processes", "10000"], "at most 64: each is a fresh interpreter"),  # issue 38: a hang
         (["bench", *SIM, "-o", "{other}"], "is a SQLite database"),  # issue 38: any store, in use or not
         (["bench", "--compile", "fast", "x"], "invalid choice: 'fast'"),
@@ -272,6 +274,7 @@ def test_no_file_is_created_or_modified_by_a_refusal(files):
     with sqlite3.connect(files["other"]) as conn:  # -o never replaced a store not in use
         assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
     assert not (d / "c.db").exists()  # runs copy ... --name a (refused) copied nothing
+    assert not (d / "nodir").exists()  # issue 38: a store's missing folder was created
 
 
 # ---- exit 1: the code under test failed; exit 130: Ctrl-C ----------------------------------------------

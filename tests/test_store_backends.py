@@ -477,6 +477,12 @@ def test_a_store_url_of_another_kind_is_refused_and_sqlite_urls_are_files(tmp_pa
     assert main(["bench", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "--save", "k"]) in (1, 2)
     assert "pw" not in capsys.readouterr().err.replace("mysql://u:***@", "")
     monkeypatch.delenv("MEASUREFIRST_STORE")
+    # issue 38's second probe: these became a hidden ./.db, files `sqlite:x.db`, `file:x.db`, a folder `postgresql:`
+    for url, said in (("sqlite://x.db", "three slashes"), ("sqlite:x.db", "URL without '//'"),
+                      ("file:x.db", "URL without '//'"), ("postgresql:/x", "URL without '//'")):
+        assert main(["bench", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "--save", "k", "--store", url]) == 2
+        err = capsys.readouterr().err
+        assert said in err and url in err and len(err.strip().splitlines()) == 1
     assert os.listdir(tmp_path) == []
     with Store("sqlite:///rel.db") as s:
         s.save(_sim("u", 0), commit="c")

@@ -116,7 +116,8 @@ class Store(StoreQueries, SqliteFile):
             from .safeio import DestinationError, check_destination
 
             try:
-                self._file.parent.mkdir(parents=True, exist_ok=True)
+                if self._file.parent.name == DEFAULT_PATH.parent.name:  # the default folder is made; any other
+                    self._file.parent.mkdir(parents=True, exist_ok=True)  # missing folder is refused (a typo, `~`)
                 check_destination(self._file, "results store", stream_ok=False)
             except DestinationError as exc:
                 raise StoreError(f"{exc} (--store PATH or {ENV_VAR}=PATH)") from exc

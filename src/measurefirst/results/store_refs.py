@@ -80,6 +80,12 @@ def default_path() -> Path | str:
 
 #: A location that starts like a URL (``scheme://``).
 _SCHEME_RE = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+#: A known URL scheme followed by a colon without ``//`` (``sqlite:x.db``, ``postgresql:/x``, ``file:x.db``): a
+#: URL mistyped, never a file name meant (issue 38: they became files and folders named ``sqlite:x.db``).
+_SCHEME_ONLY_RE = re.compile(r"^(sqlite3?|file|postgres(?:ql)?|mysql|mariadb|https?|ftp|s3|gs):(?!//)", re.I)
+#: The URL forms that name a file: ``sqlite:///PATH`` and ``file:///PATH`` (three slashes; four for an
+#: absolute path).
+_FILE_URL_RE = re.compile(r"^(?:sqlite3?|file):///(?=.)", re.I)
 
 
 def location(where: str | os.PathLike[str] | None) -> Path | str:
@@ -91,12 +97,24 @@ def location(where: str | os.PathLike[str] | None) -> Path | str:
     text = os.fspath(where)
     if is_url(text):
         return text
-    m = _SCHEME_RE.match(text) if isinstance(text, str) else None
+    f = _FILE_URL_RE.match(text)
+    if f is not None:
+        return Path(text[f.end():])  # sqlite:///rel.db, sqlite:////abs.db, file:///...
+    m = _SCHEME_RE.match(text)
     if m is not None:
-        if m.group(1).lower() == "sqlite" and len(text) > len("sqlite:///"):
-            return Path(text[len("sqlite:///"):])  # sqlite:///rel.db, sqlite:////abs.db
         from .store_pg import redact
 
+        if m.group(1).lower() in ("sqlite", "sqlite3", "file"):
+            raise StoreError(f"the results store {redact(text)} names no file: a {m.group(1)} URL names one with "
+                             f"three slashes ({m.group(1)}:///results.db, or four for an absolute path)")
         raise StoreError(f"the results store {redact(text)} is a {m.group(1)}:// URL; a store is a file (such as "
                          f".measurefirst/results.db) or a postgresql:// URL")
+    bare = _SCHEME_ONLY_RE.match(text)
+    if bare is not None:
+        from .store_pg import redact
+
+        shown = redact(text) if "@" in text or "password" in text.lower() else text
+        raise StoreError(f"the results store {shown} reads as a {bare.group(1)}: URL without '//'; give a file "
+                         f"(such as .measurefirst/results.db, or ./{shown} if that is its name) or a URL such as "
+                         f"postgresql://user@host/db or sqlite:///results.db")
     return Path(text)

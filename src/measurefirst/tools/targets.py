@@ -223,7 +223,8 @@ def bench_jobs(targets: Sequence[str], labels: Sequence[str], device: str, setup
         worlds = [world(simulate) for _ in targets or ["simulated"]]
         loaded = labelled([("simulated", w.function()) for w in worlds], labels, unique=False)
         return "cpu", [(label, fn, w.timer()) for (label, fn), w in zip(loaded, worlds)]
-    dev, found = load_all(targets, labels, device, setups, unique=False)
+    # the rows, the saved runs' names and -o tell targets apart by label: `bench 1 1` is refused (issue 38)
+    dev, found = load_all(targets, labels, device, setups)
     if count is not None or rebuilt:
         return dev, [(label, count_target(t, setups, dev), timer) for (label, _), t in zip(found, targets)]
     return dev, [(label, fn, timer) for label, fn in found]
