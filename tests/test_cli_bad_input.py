@@ -49,6 +49,9 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", "1", "--budget", "0.2", "--save", "@x"], "cannot start with '@'"),  # issue 38
+        (["bench", "1", "--budget", "0.2", "--save", "#1"], "cannot start with '#'"),
+        (["bench", "1", "--budget", "0.2", "--label", ""], "a label needs some text"),
         (["bench", "1", "--budget", "0.2", "--save", "x", "--store", "{d}/nodir/s.db"], "does not exist; create it"),
         (["bench", "1", "1", "--budget", "0.2"], "labels must be unique; '1' appears twice"),  # issue 38
         (["bench", "1", "--processes", "10000"], "at most 64: each is a fresh interpreter"),  # issue 38: a hang
@@ -80,6 +83,7 @@ CASES = {
         (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "-o", "{dir}"], "directory"),
     ],
     "compare": [
+        (["compare", "1", "2", "--budget", "0.2", "--against-pairs", "5"], "give --against REF, or drop it"),
         (["compare", "#1", "#1", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["compare", "--compile", "default,default", "print('EXECUTED')"], "names a mode twice"),
         (["compare", "--compile", "default,fast", "x"], "invalid mode 'fast'"),

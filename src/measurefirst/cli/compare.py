@@ -47,6 +47,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     """``compare``: saved results, code against code, or live candidates."""
     from ..results.loading import saved_targets
 
+    if args.against_pairs is not None and args.against is None:  # issue 38: it was ignored without a word
+        raise UsageError("--against-pairs counts the worker pairs of --against REF; give --against REF, or drop it")
     if not args.simulate and saved_targets(args.targets):
         return cmd_compare_saved(args)
     if args.against is not None:

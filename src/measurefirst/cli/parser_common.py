@@ -10,7 +10,7 @@ from typing import Any
 
 from ..results import defaults as D
 from ..render.words import LANGS, word
-from .parser_types import _fraction, _path, _seconds, _seconds_or_zero, _store
+from .parser_types import _fraction, _label, _path, _save_name, _seconds, _seconds_or_zero, _store
 
 
 _EXAMPLES = {
@@ -122,7 +122,7 @@ def _common(p: argparse.ArgumentParser, *, setup: bool = False, device: bool = T
     if output:
         p.add_argument("-o", "--output", type=_path, default=None, help=_h(said, "common.output"))
     if save is not None:
-        p.add_argument("--save", nargs="?", const="", default=None, metavar=save,
+        p.add_argument("--save", nargs="?", const="", default=None, metavar=save, type=_save_name,
                        help=_h(said, "common.save", name=save))
     if store:
         p.add_argument("--store", type=_store, default=None,
@@ -150,4 +150,4 @@ def _timer(p: argparse.ArgumentParser) -> None:
 
 
 def _labels(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--label", action="append", default=[], help=_h(_lang(p), "common.label"))
+    p.add_argument("--label", action="append", default=[], type=_label, help=_h(_lang(p), "common.label"))

@@ -126,3 +126,19 @@ def _step_flops(text: str) -> float | str:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive, finite number of FLOPs per step; got {text!r}")
     return value
+
+
+def _save_name(text: str) -> str:
+    """A ``--save`` NAME (empty: each result's own label): never one that reads as a reference to saved runs
+    (``@NAME``, ``#ID``; issue 38: `--save @x` saved a run that `compare @x` then looked up as `x`)."""
+    if text.strip().startswith(("@", "#")):
+        raise argparse.ArgumentTypeError(f"a NAME cannot start with {text.strip()[0]!r}: @NAME and #ID are how saved "
+                                         f"runs are referred to; give a name such as base")
+    return text
+
+
+def _label(text: str) -> str:
+    """A ``--label``: some text (an empty one was shown as the statement's internal name)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("a label needs some text, such as --label fused")
+    return text
