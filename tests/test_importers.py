@@ -238,7 +238,10 @@ def test_a_pytest_benchmark_file_is_a_baseline_for_pytest_mf(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("change, needle", [
-    (lambda d: d["benchmarks"][0]["stats"].update(median=1e308), "stats.median must be a number of seconds from 0"),
+    (lambda d: d["benchmarks"][0]["stats"].update(median=1e308), "stats.median must be a number of seconds above 0"),
+    # issue 38's second probe: a time of 0 and a file without its date were saved (the latter as made now)
+    (lambda d: d["benchmarks"][0]["stats"].update(data=[0.0, 0.0, 0.0]), "a call takes some time"),
+    (lambda d: d.pop("datetime"), "datetime is missing: without when the run was made"),
     (lambda d: d["benchmarks"][0]["stats"].update(median=5e-6), "lies outside min-max"),
     (lambda d: d["benchmarks"][0]["stats"].update(rounds=10**18), "stats.rounds must be a whole number from 1 to"),
     (lambda d: d.update(datetime="garbage"), "datetime must be an ISO date"),

@@ -53,13 +53,19 @@ def measurements(data: Any, source: str = "results") -> list[Measurement]:
 MAX_CALL_S = 1e6
 #: The most rounds or iterations an imported benchmark may state (10^18 was accepted).
 MAX_ROUNDS = 10**9
+#: pytest-benchmark's statistics that are a time per call (above 0; a spread such as ``stddev`` may be 0).
+_TIMES = frozenset({"min", "max", "mean", "median", "q1", "q3", "ld15iqr", "hd15iqr"})
 #: The longest benchmark name an imported file may give (characters; a 50 MB name was accepted).
 MAX_NAME = 4096
 
 
-def _num(v: Any, where: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 <= v <= MAX_CALL_S:
-        raise ForeignFileError(f"{where} must be a number of seconds from 0 to {MAX_CALL_S:g}; got {str(v)[:40]!r}")
+def _num(v: Any, where: str, positive: bool = False) -> float:
+    """Seconds from 0 (``positive``: above 0, a time per call; a spread may be 0) to :data:`MAX_CALL_S`."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not 0 <= v <= MAX_CALL_S \
+            or (positive and v == 0):
+        lowest = "above 0" if positive else "from 0"
+        raise ForeignFileError(f"{where} must be a number of seconds {lowest} to {MAX_CALL_S:g}; got {str(v)[:40]!r}"
+                               + ("; a call takes some time" if positive and v == 0 else ""))
     return float(v)
 
 
@@ -76,11 +82,15 @@ def _name(v: Any, where: str) -> str:
     return v
 
 
-def _when(v: Any, where: str) -> str | None:
-    """An ISO 8601 date and time (pytest-benchmark's ``datetime``), or None when absent."""
+def _when(v: Any, where: str, required: bool = False) -> str | None:
+    """An ISO 8601 date and time (pytest-benchmark's ``datetime``), or None when absent (``required``: refused:
+    a run without its time would be filed as made now, the newest of its name)."""
     import datetime as dt
 
     if v is None:
+        if required:
+            raise ForeignFileError(f"{where} is missing: without when the run was made it would be filed as made now "
+                                   f"(the newest of its name); add it, such as \"datetime\": \"2026-01-02T03:04:05\"")
         return None
     try:
         dt.datetime.fromisoformat(str(v).replace("Z", "+00:00"))
@@ -127,8 +137,9 @@ def from_pytest_benchmark(data: dict[str, Any], source: str = "results") -> list
         raw = st.get("data")
         if raw is not None and not isinstance(raw, list):
             raise ForeignFileError(f"{where}.stats.data must be a list of seconds")
-        per_call = [_num(x, f"{where}.stats.data[{j}]") for j, x in enumerate(raw or [])]
-        given = {k: _num(st[k], f"{where}.stats.{k}") for k in _PYTEST_BENCHMARK_STATS if st.get(k) is not None}
+        per_call = [_num(x, f"{where}.stats.data[{j}]", positive=True) for j, x in enumerate(raw or [])]
+        given = {k: _num(st[k], f"{where}.stats.{k}", positive=k in _TIMES) for k in _PYTEST_BENCHMARK_STATS
+                 if st.get(k) is not None}
         lo, hi = given.get("min"), given.get("max")
         for k in ("median", "mean", "q1", "q3"):
             if lo is not None and hi is not None and k in given and not lo * (1 - 1e-9) <= given[k] <= hi * (1 + 1e-9):
@@ -159,7 +170,7 @@ def _pytest_benchmark_env(data: dict[str, Any], source: str = "results") -> dict
         "cpu_model": cpu.get("brand_raw") or None, "cpu_count": cpu.get("count"),
         "python_version": mi.get("python_version"), "python_implementation": mi.get("python_implementation"),
         "platform": " ".join(str(mi[k]) for k in ("system", "release", "machine") if mi.get(k)) or None,
-        "hostname": mi.get("node"), "timestamp": _when(data.get("datetime"), f"{source}: datetime"),
+        "hostname": mi.get("node"), "timestamp": _when(data.get("datetime"), f"{source}: datetime", required=True),
         "imported_from": "pytest-benchmark", "pytest_benchmark_version": data.get("version"),
     }
     commit = _commit(ci)
@@ -196,7 +207,8 @@ def from_pyperf(data: dict[str, Any], source: str = "results") -> list[Measureme
             if not isinstance(run, dict):
                 raise ForeignFileError(f"{where}.runs[{j}] must be an object")
             rmeta = {**meta, **_obj(run.get("metadata"))}
-            values = [_num(v, f"{where}.runs[{j}].values[{k}]") for k, v in enumerate(run.get("values") or [])]
+            values = [_num(v, f"{where}.runs[{j}].values[{k}]", positive=True)
+                      for k, v in enumerate(run.get("values") or [])]
             if not values:  # a calibration run
                 continue
             calls = _count(rmeta.get("loops", 1), f"{where}.runs[{j}].loops") * _count(
