@@ -32,7 +32,11 @@ def files(tmp_path_factory):
     (d / "genmod.py").write_text("def gen():\n    yield 1\n\nasync def coro():\n    return 1\n")
     (d / "adir").mkdir()
     os.mkfifo(d / "pipe")
-    return {"d": d, "fifo": str(d / "pipe"), "store": str(store), "other": str(d / "other.db"), "base": str(d / "base.json"), "new": str(d / "new.json"),
+    os.mkfifo(d / "pipe.json")
+    os.mkfifo(d / "pipe.py")
+    (d / "empty.json").write_text("[]")
+    return {"d": d, "fifo": str(d / "pipe"), "fifo_json": str(d / "pipe.json"), "fifo_py": str(d / "pipe.py"),
+            "empty": str(d / "empty.json"), "store": str(store), "other": str(d / "other.db"), "base": str(d / "base.json"), "new": str(d / "new.json"),
             "dup": str(d / "dup.json"), "foreign": str(foreign), "dir": str(d / "adir"),
             "missing": str(d / "no" / "such" / "x.json"), "gen": str(d / "genmod.py") + ":gen",
             "coro": str(d / "genmod.py") + ":coro"}
@@ -49,6 +53,7 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", "{fifo_py}:f", "--budget", "0.2"], "is not a regular file (a named pipe"),  # was: no such file
         (["bench", "1", "--budget", "0.2", "--save", "@x"], "cannot start with '@'"),  # issue 38
         (["bench", "1", "--budget", "0.2", "--save", "#1"], "cannot start with '#'"),
         (["bench", "1", "--budget", "0.2", "--label", ""], "a label needs some text"),
@@ -83,6 +88,10 @@ CASES = {
         (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "-o", "{dir}"], "directory"),
     ],
     "compare": [
+        (["compare", "@k~-1", "--store", "{store}"], "~K counts saved runs back from the latest of @k"),  # issue 38
+        (["compare", "@k~x", "--store", "{store}"], "a whole number (@k~1 is the run before the latest); got ~x"),
+        (["compare", "@k~9", "--store", "{store}"], "@k~9 names one run: give it and the run to check against"),
+        (["compare", "{fifo_json}", "{base}"], "is not a regular file (a named pipe"),  # issue 38: "does not exist"
         (["compare", "1", "2", "--budget", "0.2", "--against-pairs", "5"], "give --against REF, or drop it"),
         (["compare", "#1", "#1", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["compare", "--compile", "default,default", "print('EXECUTED')"], "names a mode twice"),
@@ -106,6 +115,7 @@ CASES = {
         (["compare", "@k", "--store", "{foreign}"], "not a measurefirst results store"),
     ],
     "runs": [
+        (["runs", "import", "{empty}", "--store", "{d}/n.db"], "holds no benchmark to import"),  # was: no store
         (["runs", "--store", "{d}/typo.db"], "no results store"),
         (["runs", "show", "99999999999999999999", "--store", "{store}"], "beyond SQLite"),
         (["runs", "show", "x", "--store", "{store}"], "whole numbers"),

@@ -234,7 +234,11 @@ def imported_runs(paths: Sequence[str | os.PathLike[str]]) -> "list[tuple[Measur
                         f"folder (written by --benchmark-autosave), or its or pyperf's JSON files")
     found: list[tuple[Measurement, Path]] = []
     for f in files:
-        for m in load_file(f):
+        results = load_file(f)
+        if not results:  # issue 38: `[]` went on to "no results store"
+            raise LoadError(f"{f} holds no benchmark to import (an empty list of results); give pytest-benchmark's or "
+                            f"pyperf's JSON results, or leave it out")
+        for m in results:
             if not isinstance(m, Measurement) or m.imported is None:
                 raise LoadError(f"{f} holds measurefirst results, not another tool's; leave it out (measurefirst "
                                 f"saves its own with --save)")
@@ -321,7 +325,8 @@ def load_measured(target: str, store: str | os.PathLike[str] | None = None) -> l
             return _measured_run(st, ref, target)
     path = Path(target)
     if not path.is_file():
-        what = "is a directory" if path.is_dir() else "does not exist"
+        what = ("is a directory" if path.is_dir() else "is not a regular file (a named pipe or a device)"
+                if path.exists() else "does not exist")
         raise LoadError(f"results file {target} {what}; a target ending in .json is read as a results file, never run")
     try:
         if path.stat().st_size > MAX_RESULTS_FILE_BYTES:
@@ -357,7 +362,9 @@ def check_saved(targets: Sequence[str], *, store: str | os.PathLike[str] | None 
     if len(refs) == 1:
         ref = parse_ref(refs[0])
         if ref is None or ref.name is None or ref.back:
-            raise ValueError("with one target, give @NAME: its latest run is checked against the one before")
+            raise ValueError(f"with one target, give @NAME: its latest run is checked against the one before; "
+                             f"{refs[0]} names one run: give it and the run to check against, such as "
+                             f"{refs[0]} @{ref.name if ref is not None and ref.name else 'NAME'}")
         refs = [f"@{ref.name}~1", refs[0]]
     if len(refs) != 2:
         raise ValueError("a regression check takes BASE and NEW (files, #ID or @NAME)")

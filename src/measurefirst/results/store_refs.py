@@ -26,6 +26,8 @@ def is_url(location: Any) -> bool:
 
 #: ``#12`` (a run id), ``@matmul`` (the latest run of a name), ``@matmul~2`` (two runs before it).
 REF_RE = re.compile(r"^(#(?P<id>\d+)|@(?P<name>[^~]+)(~(?P<back>\d+))?)$")
+#: ``@NAME~K`` with a K that is not a whole number.
+_BAD_BACK_RE = re.compile(r"^@([^~\s]+)~(.*)$")
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,10 @@ def parse_ref(text: str) -> Ref | None:
     """``#ID``, ``@NAME`` or ``@NAME~K`` as a :class:`Ref`; ``None`` for anything else (a file name)."""
     m = REF_RE.match(text)
     if m is None:
+        bad = _BAD_BACK_RE.match(text)
+        if bad is not None:  # issue 38: `@a~-1`, `@a~x` were read as statements ("needs at least two targets")
+            raise StoreError(f"{text}: ~K counts saved runs back from the latest of @{bad.group(1)}: a whole number "
+                             f"(@{bad.group(1)}~1 is the run before the latest); got ~{bad.group(2)}")
         return None
     if m.group("id"):
         return Ref(id=int(m.group("id")))

@@ -169,7 +169,8 @@ def load_callable(target: str) -> tuple[str, Any]:
         if mod_name.endswith(".py"):
             path = Path(mod_name)
             if not path.is_file():
-                raise TargetError(f"no such file: {mod_name}")
+                raise TargetError(f"{mod_name} is not a regular file (a named pipe, a device or a folder); give a .py file"
+                                  if path.exists() else f"no such file: {mod_name}")
             spec = importlib.util.spec_from_file_location(path.stem, path)
             if spec is None or spec.loader is None:
                 raise TargetError(f"cannot load {mod_name} as a Python module")
