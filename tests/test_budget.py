@@ -78,6 +78,18 @@ def test_a_fixed_warmup_stops_at_the_budget_and_says_so():
     assert f.context["count"] == "warmup" and f.threshold == 10**8 and 150 <= f.value <= 200
 
 
+def test_repetitions_asked_for_that_do_not_fit_the_budget_are_said_cut():
+    # issue 38's second probe: `--repeats 1000000000 --budget 0.3` was cut without a word
+    w = SimWorld(call_ns=1e6, timer_ns=TIMER_NS)
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.2, repeats=10**6)
+    assert m.stop.reason == "budget" and m.repeats is not None and 2 <= len(m.repeats) < 10**6
+    (f,) = [f for f in m.findings if f.code == "fixed_count_cut"]
+    assert (f.value, f.threshold, f.context["count"]) == (len(m.repeats), 10**6, "repeats")
+    # the default count is the engine's own choice, not a count asked for: a short budget cuts it without a finding
+    m = measurefirst.benchmark(w.function(), timer=w.timer(), device="cpu", budget=0.01)
+    assert "fixed_count_cut" not in {g.code for g in m.findings}
+
+
 def test_a_fixed_number_that_cannot_fit_the_budget_is_refused_with_the_fix():
     w = SimWorld(call_ns=1e3, timer_ns=TIMER_NS)
     with pytest.raises(BudgetError, match=r"number=10000 or less \(--number\), or a budget of at least"):

@@ -53,6 +53,7 @@ CASES = {
         (["collectives", "--sizes", "1K"], "torchrun"),
     ],
     "bench": [
+        (["bench", "1", "--min-time", "1e9", "--budget", "0.3"], "--min-time 1e+09 s is longer than --budget 0.3 s"),
         (["bench", "{fifo_py}:f", "--budget", "0.2"], "is not a regular file (a named pipe"),  # was: no such file
         (["bench", "1", "--budget", "0.2", "--save", "@x"], "cannot start with '@'"),  # issue 38
         (["bench", "1", "--budget", "0.2", "--save", "#1"], "cannot start with '#'"),
@@ -88,6 +89,7 @@ CASES = {
         (["bisect", "HEAD~1", "HEAD", "print('EXECUTED')", "-o", "{dir}"], "directory"),
     ],
     "compare": [
+        (["compare", "1", "2", "--min-time", "5", "--budget", "0.3"], "is longer than --budget 0.3 s"),  # issue 38
         (["compare", "@k~-1", "--store", "{store}"], "~K counts saved runs back from the latest of @k"),  # issue 38
         (["compare", "@k~x", "--store", "{store}"], "a whole number (@k~1 is the run before the latest); got ~x"),
         (["compare", "@k~9", "--store", "{store}"], "@k~9 names one run: give it and the run to check against"),

@@ -119,7 +119,7 @@ def test_a_value_a_hair_across_its_threshold_reads_as_across_it(code, data):
         context["peak"] = data.draw(st.sampled_from(["table", "measured"]))
     if code == "fixed_count_cut":  # a count of trials or warm-up calls, cut at the budget
         threshold, value = 100.0, float(data.draw(st.integers(0, 99)))
-        context.update(count=data.draw(st.sampled_from(["trials", "warmup"])), budget=1.0)
+        context.update(count=data.draw(st.sampled_from(["trials", "warmup", "repeats"])), budget=1.0)
     f = found(code, value, threshold=threshold, **context)
     check_finding(f)
 

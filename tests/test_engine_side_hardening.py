@@ -140,3 +140,16 @@ def test_comparison_from_dict_raises_only_value_error(drop):
     del d[drop]
     with pytest.raises(ValueError):
         Comparison.from_dict(d)  # today: KeyError
+
+
+def test_a_fixed_loop_count_of_calls_too_short_to_time_is_checked_at_the_least_a_call_costs():
+    # issue 38's second probe: calls shorter than the timer's overhead gave an estimate of 0 and skipped the check
+    # (`--number 1000000000` ran 27 s against a 0.3 s budget)
+    from measurefirst.measure.calibrating import MIN_CALL_NS, check_number_fits
+    from measurefirst.measure.engine import BudgetError
+
+    with pytest.raises(BudgetError, match=r"calls of at least 5e-09 s make one sample of at least 5 s"):
+        check_number_fits(10**9, 0.0, 0.3)
+    check_number_fits(int(0.3e9 / MIN_CALL_NS), 0.0, 0.3)  # what fits at that least cost is let through
+    with pytest.raises(BudgetError, match=r"calls of about 1e-06 s"):
+        check_number_fits(10**6, 1000.0, 0.3)

@@ -150,6 +150,7 @@ EXAMPLES = [
     found("call_exceeds_budget", 3.0, threshold=0.2, samples=1),
     found("fixed_count_cut", 37, threshold=100000000, count="trials", budget=5.0),
     found("fixed_count_cut", 2100, threshold=100000000, count="warmup", budget=0.2),
+    found("fixed_count_cut", 255, threshold=1000000, count="repeats", budget=0.3),
     found("cold_start", 36.7, severity="info", cold_ns=101812.0, median_ns=2774.0, warmup_calls=598),
     found("cold_start", 36.7, severity="warning", cold_ns=101812.0, median_ns=2774.0, warmup_calls=598),
     found("compiled", 29.9, graphs=1, breaks=0, cache="cold", calls_s=30.1, cold_ns=30.1e9, median_ns=16600.0),

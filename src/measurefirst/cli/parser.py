@@ -85,7 +85,21 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
     if args.command is None:
         parser.print_help()
         return None
+    _consistent(args)
     return _anchored(args)
+
+
+def _consistent(args: argparse.Namespace) -> None:
+    """Options that contradict each other are refused, not let one win without a word (issue 38:
+    ``--min-time 1e9 --budget 0.3`` ran 0.3 s): a ``--min-time`` typed longer than the ``--budget``."""
+    from .parser_types import GivenDefault
+
+    min_time, budget = getattr(args, "min_time", None), getattr(args, "budget", None)
+    if (isinstance(min_time, float) and not isinstance(min_time, GivenDefault) and isinstance(budget, (int, float))
+            and min_time > budget):
+        raise UsageError(f"--min-time {min_time:g} s is longer than --budget {budget:g} s: the budget ends sampling "
+                         f"first, so the minimum would not hold; give --min-time at most {budget:g} s, or a larger "
+                         f"--budget")
 
 
 def command_lang(argv: "Sequence[str] | None") -> str:

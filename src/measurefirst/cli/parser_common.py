@@ -10,7 +10,7 @@ from typing import Any
 
 from ..results import defaults as D
 from ..render.words import LANGS, word
-from .parser_types import _fraction, _label, _path, _save_name, _seconds, _seconds_or_zero, _store
+from .parser_types import GivenDefault, _fraction, _label, _path, _save_name, _seconds, _seconds_or_zero, _store
 
 
 _EXAMPLES = {
@@ -141,7 +141,7 @@ def _stopping(p: argparse.ArgumentParser, command: str, precision: float, budget
     p.add_argument("-b", "--budget", type=_seconds, default=budget,
                    help=_h(said, f"{command}.budget", default=f"{budget:g}"))
     if min_time is not None:
-        p.add_argument("--min-time", type=_seconds_or_zero, default=min_time,
+        p.add_argument("--min-time", type=_seconds_or_zero, default=GivenDefault(min_time),
                        help=_h(said, f"{command}.min_time", default=f"{min_time:g}"))
 
 

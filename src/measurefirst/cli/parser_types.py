@@ -142,3 +142,8 @@ def _label(text: str) -> str:
     if not text.strip():
         raise argparse.ArgumentTypeError("a label needs some text, such as --label fused")
     return text
+
+
+class GivenDefault(float):
+    """A number that is an option's default (not typed by the user): an option at its default is let through
+    where one typed would be refused (``--min-time`` longer than ``--budget``)."""

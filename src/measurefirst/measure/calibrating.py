@@ -39,12 +39,22 @@ SAMPLE_BUDGET_SHARE = 0.1
 GRAPH_RECALIBRATIONS = 2
 
 
+#: The least a call in the sampling loop costs, whatever it does (a loop step and a call of a C builtin take
+#: tens of nanoseconds on today's CPUs; this is below all of them): what a fixed loop count is checked against
+#: when the calls timed before it were too short to tell (shorter than the timer's own overhead).
+MIN_CALL_NS = 5.0
+
+
 def check_number_fits(number: int, per_call_ns: float, budget: float) -> None:
     """Refuse a fixed loop count whose one sample would outlast the whole budget, estimated from the calls
-    timed before it (``per_call_ns``; 0 when none was: then nothing can be judged)."""
-    if per_call_ns > 0 and number * per_call_ns > budget * 1e9:
+    timed before it (``per_call_ns``; 0 when they were too short to tell: then at least :data:`MIN_CALL_NS`
+    each; issue 38: `--number 1000000000` of a 30 ns call ran 27 s against a 0.3 s budget)."""
+    least = per_call_ns < MIN_CALL_NS
+    per_call_ns = max(per_call_ns, MIN_CALL_NS)
+    if number * per_call_ns > budget * 1e9:
         fits = max(1, int(budget * 1e9 // per_call_ns))
-        raise BudgetError(f"number={number} calls of about {per_call_ns / 1e9:.3g} s make one sample of about "
+        about = "at least" if least else "about"
+        raise BudgetError(f"number={number} calls of {about} {per_call_ns / 1e9:.3g} s make one sample of {about} "
                           f"{number * per_call_ns / 1e9:.3g} s, longer than the whole {budget:g} s budget: give "
                           f"number={fits} or less (--number), or a budget of at least "
                           f"{number * per_call_ns / 1e9 * 2:.3g} s (--budget)")

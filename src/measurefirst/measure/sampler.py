@@ -463,6 +463,8 @@ class Sampler(SampleRecord):
                 return Stop("max_samples", self._final_half_width() <= precision, precision, (now - start) / 1e9)
             if now >= deadline:
                 self._close_repeat(rep_first)
+                if opts.repeats is not None and len(self.repeat_counts) < opts.repeats:  # a count asked for, cut
+                    self.notes["budget_cut"], self.notes["budget_cut_done"] = "repeats", len(self.repeat_counts)
                 met = self._final_half_width() <= precision and n >= opts.min_samples
                 return Stop("budget", met, precision, (now - start) / 1e9)
             if repeats > 1 and rep_done:

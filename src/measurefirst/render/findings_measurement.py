@@ -177,12 +177,16 @@ MEASUREMENT_FINDING_WORDS: Words = {
     "fixed_count_cut.message.warmup": ("{value:.0f} of the {threshold:.0f} warm-up calls asked for fit in the "
                                        "{budget:g} s budget; the run stopped there",
                                        "要求的 {threshold:.0f} 次预热调用中只有 {value:.0f} 次在 {budget:g} 秒预算内完成；测量就此结束"),
+    "fixed_count_cut.message.repeats": ("{value:.0f} of the {threshold:.0f} repetitions asked for fit in the "
+                                        "{budget:g} s budget; the run stopped there",
+                                        "要求的 {threshold:.0f} 次重复中只有 {value:.0f} 次在 {budget:g} 秒预算内完成；测量就此结束"),
     "fixed_count_cut.why": ("The budget bounds every run, fixed counts included: a count that cannot fit is cut, "
                             "never run past the budget.",
                             "预算约束每一次运行，固定次数也不例外：装不下的次数会被截断，绝不会超出预算运行。"),
     "fixed_count_cut.fix": ("give a larger budget (budget=... / --budget) or a smaller count (trials=... / --trials, "
-                            "warmup=... / --warmup)",
-                            "给更大的预算（budget=... / --budget），或更小的次数（trials=... / --trials，warmup=... / --warmup）"),
+                            "warmup=... / --warmup, repeats=... / --repeats)",
+                            "给更大的预算（budget=... / --budget），或更小的次数（trials=... / --trials，warmup=... / --warmup，"
+                            "repeats=... / --repeats）"),
     "compiled.title": ("compiled first", "先编译"),
     "compiled.message.cold": ("torch.compile compiled {graphs} graph(s) in {value:.2f} s before sampling, with "
                               "inductor's cache cold (a first compile); the calls that compiled are apart from the "

@@ -131,7 +131,7 @@ CATALOGUE: dict[str, Code] = {
     "oversubscribed": Code("warning", "fraction", STARVED_WAIT_SHARE, "STARVED_WAIT_SHARE"),
     "warmup_not_steady": Code("warning", "calls"),
     "call_exceeds_budget": Code("warning", "seconds", None, "options.budget"),
-    "fixed_count_cut": Code("warning", "count", None, "options.trials or options.warmup"),
+    "fixed_count_cut": Code("warning", "count", None, "options.trials, options.warmup or options.repeats"),
     "cold_start": Code("info", "ratio", COLD_START_RATIO, "COLD_START_RATIO"),
     "compiled": Code("info", "seconds"),
     "recompiled": Code("warning", "count", 0.0, ""),

@@ -535,7 +535,7 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
         # one call outlasted the whole budget: it was timed once (or a few times), and the run ended
         out.append(found("call_exceeds_budget", s.median, threshold=float(budget), samples=m.n_samples))
     cut = m.options.get("budget_cut")
-    if cut in ("trials", "warmup") and isinstance(m.options.get(cut), int):
+    if cut in ("trials", "warmup", "repeats") and isinstance(m.options.get(cut), int):
         out.append(found("fixed_count_cut", m.options.get("budget_cut_done"), threshold=m.options[cut], count=cut,
                          budget=budget))
     if m.warmup is not None and not m.warmup.steady and m.stop.reason != "budget":
