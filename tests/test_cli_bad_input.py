@@ -117,6 +117,7 @@ CASES = {
         (["compare", "@k", "--store", "{foreign}"], "not a measurefirst results store"),
     ],
     "runs": [
+        (["runs", "prune", "--keep-last", "1", "--name", "a", "--name", "b", "--store", "{store}"], "given twice"),
         (["runs", "import", "{empty}", "--store", "{d}/n.db"], "holds no benchmark to import"),  # was: no store
         (["runs", "--store", "{d}/typo.db"], "no results store"),
         (["runs", "show", "99999999999999999999", "--store", "{store}"], "beyond SQLite"),

@@ -82,6 +82,7 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
                     command.set_defaults(lang=first)
     args = parser.parse_args(_attach_negative_values(argv))
     vars(args).pop("first_lang", None)  # read above, before the command's defaults were set
+    vars(args).pop("_given_once", None)  # parser_types.Once's bookkeeping
     if args.command is None:
         parser.print_help()
         return None

@@ -9,7 +9,7 @@ from typing import Any
 from ..results import defaults as D
 from ..render.words import LANGS, THEMES
 from .parser_common import _common, _h, _sub
-from .parser_types import _at_least, _path
+from .parser_types import Once, _at_least, _path
 
 
 def _add_runs(sub: Any, lang: str) -> None:
@@ -22,12 +22,13 @@ def _add_runs(sub: Any, lang: str) -> None:
     r.add_argument("-n", dest="limit", type=_at_least(1), default=D.RUNS_SHOWN, metavar="N",
                    help=_h(lang, "runs.limit", default=D.RUNS_SHOWN))
     r.add_argument("--all", action="store_true", help=_h(lang, "runs.all"))
-    r.add_argument("--name", default=None, help=_h(lang, "runs.name"))
-    r.add_argument("--kind", default=None, help=_h(lang, "runs.kind"))
-    r.add_argument("--machine", default=None, help=_h(lang, "runs.machine"))
-    r.add_argument("--since", default=None, metavar="WHEN", help=_h(lang, "runs.since"))
-    r.add_argument("--keep-last", type=_at_least(0), default=None, metavar="K", help=_h(lang, "runs.keep_last"))
-    r.add_argument("--older-than", default=None, metavar="AGE", help=_h(lang, "runs.older_than"))
+    r.add_argument("--name", default=None, action=Once, help=_h(lang, "runs.name"))
+    r.add_argument("--kind", default=None, action=Once, help=_h(lang, "runs.kind"))
+    r.add_argument("--machine", default=None, action=Once, help=_h(lang, "runs.machine"))
+    r.add_argument("--since", default=None, action=Once, metavar="WHEN", help=_h(lang, "runs.since"))
+    r.add_argument("--keep-last", type=_at_least(0), default=None, action=Once, metavar="K",
+                   help=_h(lang, "runs.keep_last"))
+    r.add_argument("--older-than", default=None, action=Once, metavar="AGE", help=_h(lang, "runs.older_than"))
     r.add_argument("--format", choices=("json", "csv", "markdown"), default="json", help=_h(lang, "runs.format"))
     r.add_argument("--as", dest="import_as", default=None, metavar="NAME", help=_h(lang, "runs.as"))
     _common(r, device=False, json=False, lang=True)

@@ -147,3 +147,16 @@ def _label(text: str) -> str:
 class GivenDefault(float):
     """A number that is an option's default (not typed by the user): an option at its default is let through
     where one typed would be refused (``--min-time`` longer than ``--budget``)."""
+
+
+class Once(argparse.Action):
+    """An option that may be given once: a second one is refused, not let win over the first without a word
+    (issue 38: ``runs prune --keep-last 1 --name a --name b`` pruned among ``b`` only)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        seen: set[str] = getattr(namespace, "_given_once", set())
+        if self.dest in seen:
+            raise argparse.ArgumentError(self, f"given twice; give {option_string} once (it selects one value)")
+        namespace._given_once = seen | {self.dest}
+        setattr(namespace, self.dest, values)
