@@ -201,6 +201,7 @@ CASES = {
         (["peaks", "--store", "{foreign}"], "not a measurefirst results store"),
     ],
     "profile": [
+        (["profile", "1", "--steps", "1000000000"], "at most 10000: the profiler keeps every event"),  # issue 38: no end
         (["profile", "1", "--steps", "1", "--trace", "{fifo}"], "is not a regular file"),  # issue 38: was replaced
         (["profile", "1", "--steps", "1", "--trace", "{d}/t.json", "-o", "{d}/t.json"], "is the output file (-o)"),  # issue 38
         (["profile", "x = 1", "-o", "{other}"], "is a SQLite database"),

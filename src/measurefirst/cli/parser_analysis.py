@@ -37,7 +37,8 @@ def _add_profile(sub: Any, lang: str) -> None:
     f.add_argument("target", metavar="TARGET")
     f.add_argument("--vs", action="append", default=[], metavar="TARGET", help=_h(lang, "profile.vs"))
     _common(f, setup=True, output=True, save="NAME", lang=True)
-    f.add_argument("--steps", type=_at_least(1), default=D.PROFILE_STEPS,
+    f.add_argument("--steps", type=_at_least(1, D.PROFILE_MAX_STEPS, ": the profiler keeps every event of every step in memory"),
+                   default=D.PROFILE_STEPS,
                    help=_h(lang, "profile.steps", default=D.PROFILE_STEPS))
     f.add_argument("--warmup", type=_at_least(0), default=D.PROFILE_WARMUP,
                    help=_h(lang, "profile.warmup", default=D.PROFILE_WARMUP))

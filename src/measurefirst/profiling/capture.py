@@ -181,6 +181,9 @@ def profile(
                         ("profiler_warmup", profiler_warmup, 0)):
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+        if v > defaults.PROFILE_MAX_STEPS:
+            raise ValueError(f"{name} must be at most {defaults.PROFILE_MAX_STEPS} (the profiler keeps every event of "
+                             f"every step in memory, and a profile has no time budget); got {v!r}")
     for name, flag in (("group_by_shape", group_by_shape), ("flops_by_module", flops_by_module),
                        ("with_stack", with_stack)):
         check_flag(name, flag)

@@ -45,6 +45,9 @@ DTYPE = "float32"
 
 # ---- profile() -------------------------------------------------------------------------------------
 PROFILE_STEPS = 3
+#: The most active steps a profile takes: the profiler keeps every event of every step in memory, and a
+#: profile has no time budget (issue 38: `profile 1 --steps 1000000000` ran without end).
+PROFILE_MAX_STEPS = 10_000
 PROFILE_WARMUP = 2
 #: The op table's views: the ops that do the work, every op, top-level ops only.
 VIEWS = ("work", "all", "top")
