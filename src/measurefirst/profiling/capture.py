@@ -228,17 +228,21 @@ def profile(
                 torch.cuda.memory._record_memory_history(enabled=None)
             raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: "
                                f"{exc}", label=label) from exc
-        files.publish()
+        if stopped is None:  # after Ctrl-C the trace and snapshot may be cut mid-write: none is kept, the tables are
+            files.publish()
+        elif files.snapshot is not None and dev.type == "cuda":
+            torch.cuda.memory._record_memory_history(enabled=None)
     finally:  # a failure or Ctrl-C leaves no temporary file behind
         files.clean()
     ops, work, top, kernels = _tables(events, steps, group_by_shape)
-    module_flops = _flops_by_module(fn) if flops_by_module else None
+    module_flops = _flops_by_module(fn) if flops_by_module and stopped is None else None
     step_times, step_peaks = steps_run.times[:steps], steps_run.peaks[:steps]
+    kept = stopped is None
     result = Profile(label, str(dev), steps, ops, work, top, kernels,
                      sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
-                     None if files.trace is None else str(files.trace),
-                     None if files.snapshot is None else str(files.snapshot), module_flops, environment(dev),
-                     steps_asked=asked)
+                     None if files.trace is None or not kept else str(files.trace),
+                     None if files.snapshot is None or not kept else str(files.snapshot), module_flops,
+                     environment(dev), steps_asked=asked)
     if stopped is not None:
         raise Interrupted(result) from stopped
     return result
