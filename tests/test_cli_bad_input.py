@@ -4,6 +4,7 @@ on stdout. Then the exits that belong to the code under test (exit 1), and Ctrl-
 Every case here ran code, printed a traceback, exited 0, or measured first before issue 13."""
 
 import os
+import json
 import sqlite3
 import subprocess
 import sys
@@ -242,6 +243,8 @@ CASES = {
         (["selfcheck", "--simulate", "timer=50ns", "--fault", "nan"], "fault factor"),
     ],
     "step": [
+        (["step", "examples/tiny_lm.py:build", "--steps", "1000000000"], "at most 100000: a step run has no time"),
+        (["step", "examples/tiny_lm.py:build", "--warmup", "1000000000"], "at most 100000"),  # issue 38: no end
         (["step", "m:build", "--ddp", "--timeout=-5"], "positive number of seconds"),  # issue 38
         (["step", "m:build", "--ddp", "--timeout", "nan"], "finite"),
         (["step", "examples/tiny_lm.py:build", "-o", "{other}"], "is a SQLite database"),
@@ -425,3 +428,32 @@ def test_a_refused_delete_deletes_nothing_and_a_kind_is_its_code_or_its_shown_na
     for kind in ("measurement", "benchmark", "基准测试"):
         assert main(["runs", "--kind", kind, "--store", store]) == 0
         assert capsys.readouterr().out.count("benchmark") >= 2
+
+
+def test_a_reader_that_closes_stdout_costs_no_result_and_blames_no_code(tmp_path):
+    # issue 38's second probe: `bench ... | head -1` exited 1 with "the code under test called sys.exit(1)" (rich's own
+    # broken-pipe exit), and -o and --save, which come after the printing, were never reached
+    import subprocess
+    import sys
+
+    out, store = tmp_path / "o.json", tmp_path / "s.db"
+    argv = [sys.executable, "-m", "measurefirst", "bench", "x", "--min-time", "0", "--simulate", "call=10us,timer=50ns",
+            "-o", str(out), "--save", "x", "--store", str(store)]
+    for extra in ([], ["--json"]):
+        out.unlink(missing_ok=True)
+        proc = subprocess.Popen(argv + extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+        assert proc.stdout is not None
+        proc.stdout.close()  # the reader is gone before anything is printed
+        err = proc.communicate(timeout=120)[1].decode()
+        assert proc.returncode == 0, err
+        assert "sys.exit" not in err and "Traceback" not in err and "BrokenPipe" not in err
+        assert json.loads(out.read_text())["kind"] == "measurement"
+    with sqlite3.connect(store) as conn:
+        assert conn.execute("SELECT count(*) FROM runs").fetchone()[0] == 2
+
+
+def test_an_empty_statement_times_pass_and_says_so(capsys):
+    # issue 38's second probe: `bench ''` was shown as the internal name __measurefirst_stmt__
+    assert main(["bench", "", "--budget", "0.2", "--json"]) == 0
+    m = json.loads(capsys.readouterr().out)
+    assert m["label"] == "pass"

@@ -256,6 +256,10 @@ def test_usage_errors(pt: pytest.Pytester) -> None:
     result.stderr.fnmatch_lines(["*--mf-compare @nope: no runs saved under that name in * (saved: base)*"])
     result = pt.runpytest(SIM, "--mf-save", "a/b")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+    for flag, value in (("--mf-against-pairs", "0"), ("--mf-against-extra-pairs", "2")):  # issue 38: were ignored
+        result = pt.runpytest(SIM, flag, value)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([f"*{flag} counts the worker pairs of --mf-against REF*"])
     pt.makepyfile(test_marker="""
         import pytest
         @pytest.mark.measurefirst(budgett=1)

@@ -18,11 +18,34 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..render.views import Options, View
 
 
+class OutputClosed(Exception):
+    """Standard output was closed by its reader (``measurefirst bench ... | head -1``): what is left to print
+    goes nowhere, but the results are still written (``-o``) and saved (``--save``)."""
+
+
+def output_closed() -> OutputClosed:
+    """Standard output pointed at the null device (so that nothing more, Python's own flush at exit included,
+    fails on it), and the exception that says it was closed."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # pragma: no cover - a stdout without a descriptor
+        pass
+    return OutputClosed("standard output was closed")
+
+
 def console(stderr: bool = False) -> Any:
-    """A rich console on stdout (or stderr), ``MEASUREFIRST_WIDTH`` wide when not a terminal."""
+    """A rich console on stdout (or stderr), ``MEASUREFIRST_WIDTH`` wide when not a terminal. A reader that
+    closes the pipe is :class:`OutputClosed` (rich's own handling exits with status 1, which read as the code
+    under test calling ``sys.exit(1)``; issue 38)."""
     from rich.console import Console
 
     from ..measure.progress import pause
+
+    class _Console(Console):
+        def on_broken_pipe(self) -> None:
+            raise output_closed()
 
     pause()  # a progress line on the terminal gives way to what is printed
     stream = sys.stderr if stderr else sys.stdout
@@ -30,8 +53,8 @@ def console(stderr: bool = False) -> Any:
         wanted = int(os.environ.get("MEASUREFIRST_WIDTH", "160"))
     except ValueError:
         wanted = 160
-    return Console(file=stream, width=None if stream.isatty() else max(40, min(wanted, 1000)), highlight=False,
-                   soft_wrap=False)
+    return _Console(file=stream, width=None if stream.isatty() else max(40, min(wanted, 1000)), highlight=False,
+                    soft_wrap=False)
 
 
 def say(text: str, *, err: bool = True, style: str | None = None) -> None:
@@ -114,11 +137,16 @@ def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None
     if json or output is not None:  # the findings' data and their words; only when shown or written
         data = results[0].to_dict() if len(results) == 1 else [r.to_dict() for r in results]
         text = strict_json(with_words(data, options.lang), indent=2)
-    if json:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    else:
-        show(view(results, options))
+    try:
+        if json:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        else:
+            show(view(results, options))
+    except BrokenPipeError:  # the reader closed the pipe: the results are still written and saved below
+        output_closed()
+    except OutputClosed:
+        pass
     ok = True
     if output is not None:
         try:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from argparse import Namespace
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from .emit import say
+from .emit import OutputClosed, output_closed, say
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.protocol import Result
@@ -173,6 +173,9 @@ def command(parse: Callable[[], Namespace | None], call: Callable[[Namespace], i
             try:
                 with exits_are_failures(), progress_shown(args):
                     return call(args)
+            except (OutputClosed, BrokenPipeError):  # the reader of stdout left (`| head`): nothing more to say
+                output_closed()
+                return EXIT_OK
             except (UsageError, StoreError, ValueError, TypeError) as exc:
                 error(str(exc), lang)
                 return EXIT_USAGE

@@ -63,9 +63,10 @@ def _add_step(sub: Any, lang: str) -> None:
                                                              + " (or float32, bfloat16, float16)"),
                     default=[D.STEP_DTYPES[0]], help=_h(lang, "step.dtypes", dtypes=", ".join(D.STEP_DTYPES)))
     _common(st, output=True, save="NAME", store="store_peaks", lang=True)
-    st.add_argument("--steps", type=_at_least(1), default=D.COMPARE_STEPS,
-                    help=_h(lang, "step.steps", default=D.COMPARE_STEPS))
-    st.add_argument("--warmup", type=_at_least(0), default=D.STEP_WARMUP,
+    st.add_argument("--steps", type=_at_least(1, D.STEP_MAX_STEPS, ": a step run has no time budget"),
+                    default=D.COMPARE_STEPS, help=_h(lang, "step.steps", default=D.COMPARE_STEPS))
+    st.add_argument("--warmup", type=_at_least(0, D.STEP_MAX_STEPS, ": a step run has no time budget"),
+                    default=D.STEP_WARMUP,
                     help=_h(lang, "step.warmup", default=D.STEP_WARMUP))
     st.add_argument("--micro-batch", type=_at_least(1), default=None, help=_h(lang, "step.micro_batch"))
     st.add_argument("--seq-len", type=_at_least(1), default=None, help=_h(lang, "step.seq_len"))

@@ -72,9 +72,13 @@ class MeasureSession:
         self.compare_ref: str | None = getattr(opt, "mf_compare", None)
         #: ``--mf-against REF``: code against code (see :mod:`measurefirst.pytest.against`)
         self.against_ref: str | None = getattr(opt, "mf_against", None)
-        self.against_pairs: int = getattr(opt, "mf_against_pairs", None) or DEFAULT_PAIRS
+        pairs = getattr(opt, "mf_against_pairs", None)
+        self.against_pairs: int = DEFAULT_PAIRS if pairs is None else pairs  # 0 is refused, not the default
         extra = getattr(opt, "mf_against_extra_pairs", None)
         self.against_extra: int = EXTRA_PAIRS if extra is None else extra
+        #: the --mf-against-* options given (they count --mf-against's pairs: without it they are refused)
+        self.against_counts_given = [flag for flag, v in (("--mf-against-pairs", pairs),
+                                                          ("--mf-against-extra-pairs", extra)) if v is not None]
         self.against: Outcome | None = None
         #: in a worker interpreter of ``--mf-against``: the connection to the parent
         self.serve_value: str | None = serving()
@@ -131,6 +135,9 @@ class MeasureSession:
             self.against_ref = None
         if self.against_ref is not None:
             self._configure_against()
+        elif self.against_counts_given and self.serve_value is None:  # issue 38: ignored without a word
+            raise pytest.UsageError(f"{self.against_counts_given[0]} counts the worker pairs of --mf-against REF; give "
+                                    f"--mf-against REF, or drop it")
         if self.threshold is not None and self.compare_ref is None and self.against_ref is None:
             raise pytest.UsageError("--mf-fail-if-slower needs a baseline: add --mf-against REF (code against code: "
                                     "the base commit and this tree, interleaved), --mf-compare NAME (runs saved with "

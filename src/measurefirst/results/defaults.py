@@ -48,6 +48,9 @@ PROFILE_STEPS = 3
 #: The most active steps a profile takes: the profiler keeps every event of every step in memory, and a
 #: profile has no time budget (issue 38: `profile 1 --steps 1000000000` ran without end).
 PROFILE_MAX_STEPS = 10_000
+#: The most steps (timed or warm-up) ``step`` takes: it has no time budget, its steps are counted (issue 38:
+#: `step --steps 1000000000` ran without end).
+STEP_MAX_STEPS = 100_000
 PROFILE_WARMUP = 2
 #: The op table's views: the ops that do the work, every op, top-level ops only.
 VIEWS = ("work", "all", "top")

@@ -173,6 +173,9 @@ def _checked_arguments(model: object, optimizer: object, dtype: str | torch.dtyp
         v = numbers[name]
         if isinstance(v, bool) or not isinstance(v, int) or v < lo:
             raise ValueError(f"{name} must be an integer >= {lo}; got {v!r}")
+        if name in ("steps", "warmup") and v > defaults.STEP_MAX_STEPS:
+            raise ValueError(f"{name} must be at most {defaults.STEP_MAX_STEPS} (a step run has no time budget: its "
+                             f"steps are counted); got {v!r}")
     short = dtype_name(dtype, STEP_DTYPES)
     for name in ("seq_len", "micro_batch"):
         value = numbers[name]

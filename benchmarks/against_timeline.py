@@ -1,0 +1,143 @@
+"""Where the time of ``pytest --mf --mf-against`` goes (issue 33): the worker pairs' start-up against their
+measuring, first look and second look, beside the suite run once.
+
+    python benchmarks/against_timeline.py              # the 4-test suite of gate_against.py, the head unchanged
+    python benchmarks/against_timeline.py --tests 16   # 4 sizes of each of its 4 tests
+    python benchmarks/against_timeline.py --log        # also docs/against-timeline-DATE.txt
+
+A throwaway git repository holds the suite; the head is its base unchanged (every verdict should pass, and
+the undecided ones get a second look). A ``conftest.py`` of the head tree (not committed: the base tree's
+workers do not load it) times, in the parent, each batch of worker pairs from their start until each pair
+is ready (every worker imported torch and collected the tests), and each comparison of a pair. The machine
+decides the figures: this is a script, not a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gate_against import SUITE, git  # noqa: E402  (beside this script)
+from workloads import Log, table  # noqa: E402
+
+SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+SIZED = '''
+import pytest
+import torch
+
+torch.set_num_threads(1)
+torch.manual_seed(0)
+SIZES = (256, 512, 1000, 2000)
+X = {{n: torch.randn(n, 1024) for n in SIZES}}
+A = {{n: torch.randn(n // 4, n // 4) for n in SIZES}}
+LN = torch.nn.LayerNorm(1024)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_softmax(benchmark, n):
+    benchmark(torch.softmax, X[n], -1)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_matmul(benchmark, n):
+    benchmark(torch.mm, A[n], A[n])
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_layer_norm(benchmark, n):
+    benchmark(LN, X[n])
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_add(benchmark, n):
+    benchmark(torch.add, X[n][0, :1], 1)
+'''
+
+CONFTEST = '''
+import json, os, time
+from measurefirst.pytest import against as PA
+
+T0 = time.perf_counter()
+EVENTS = []
+_pairs, _compare = PA.worker_pairs, PA.PairDriver._compare
+
+
+def worker_pairs(count, sides, log_dir):
+    start = time.perf_counter()
+    EVENTS.append(("start", count, start - T0))
+    for k, hello in _pairs(count, sides, log_dir):
+        EVENTS.append(("ready", k, time.perf_counter() - T0))
+        yield k, hello
+
+
+def compare(self, k, b, h, base, head):
+    t = time.perf_counter()
+    _compare(self, k, b, h, base, head)
+    EVENTS.append(("compared", k, time.perf_counter() - t))
+
+
+PA.worker_pairs, PA.PairDriver._compare = worker_pairs, compare
+
+
+def pytest_unconfigure(config):
+    with open(os.environ["AGAINST_TIMELINE"], "w") as f:
+        json.dump(EVENTS, f)
+'''
+
+
+def run(repo: str, *args: str) -> float:
+    env = {**os.environ, "PYTHONPATH": SRC, "MEASUREFIRST_STORE": os.path.join(repo, "..", "results.db"),
+           "AGAINST_TIMELINE": os.path.join(repo, "..", "timeline.json")}
+    env.pop("MEASUREFIRST_PYTEST_SIMULATE", None)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--mf", *args, "test_suite.py"],
+                   cwd=repo, env=env, capture_output=True, text=True)
+    return time.perf_counter() - t0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--tests", type=int, choices=(4, 16), default=4)
+    ap.add_argument("--log", action="store_true")
+    args = ap.parse_args()
+    log = Log()
+    tmp = tempfile.mkdtemp(prefix="against-timeline-")
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(repo)
+    git(repo, "init", "-q")
+    with open(os.path.join(repo, "test_suite.py"), "w") as f:
+        f.write(SUITE.format(rows=1000) if args.tests == 4 else SIZED.format())
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    with open(os.path.join(repo, "conftest.py"), "w") as f:  # the head tree only: not committed
+        f.write(CONFTEST)
+    log(f"against_timeline.py: {args.tests} tests, head = base unchanged, threshold 2%, python {sys.version.split()[0]}")
+    wall = run(repo, "--mf-against", "HEAD", "--mf-fail-if-slower", "2%")
+    events = json.load(open(os.path.join(tmp, "timeline.json")))
+    once = run(repo)
+    rows, looks = [], [i for i, e in enumerate(events) if e[0] == "start"]
+    for n, i in enumerate(looks):
+        end = looks[n + 1] if n + 1 < len(looks) else len(events)
+        part = events[i:end]
+        first_ready = next((e[2] for e in part if e[0] == "ready"), part[0][2])
+        measuring = sum(e[2] for e in part if e[0] == "compared")
+        compared = [e for e in part if e[0] == "compared"]
+        rows.append([("first look" if n == 0 else "second look"), str(part[0][1]), f"{first_ready - part[0][2]:.1f} s",
+                     str(len(compared)), f"{measuring:.1f} s",
+                     f"{measuring / len(compared):.2f} s" if compared else ""])
+    table(log, ["", "pairs", "start until the first pair is ready", "comparisons", "measuring", "per comparison"],
+          rows)
+    log(f"--mf-against: {wall:.1f} s; the suite run once (pytest --mf): {once:.1f} s; ratio {wall / once:.2f}x")
+    if args.log:
+        log("wrote", log.save("against-timeline"))
+
+
+if __name__ == "__main__":
+    main()
