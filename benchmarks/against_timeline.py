@@ -19,11 +19,10 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gate_against import SUITE, git  # noqa: E402  (beside this script)
+from gate_against import SUITE, suite_repo  # noqa: E402  (beside this script)
 from workloads import Log, table  # noqa: E402
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
@@ -108,14 +107,7 @@ def main() -> None:
     ap.add_argument("--log", action="store_true")
     args = ap.parse_args()
     log = Log()
-    tmp = tempfile.mkdtemp(prefix="against-timeline-")
-    repo = os.path.join(tmp, "repo")
-    os.makedirs(repo)
-    git(repo, "init", "-q")
-    with open(os.path.join(repo, "test_suite.py"), "w") as f:
-        f.write(SUITE.format(rows=1000) if args.tests == 4 else SIZED.format())
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "base")
+    tmp, repo = suite_repo(SUITE.format(rows=1000) if args.tests == 4 else SIZED.format(), "against-timeline-")
     with open(os.path.join(repo, "conftest.py"), "w") as f:  # the head tree only: not committed
         f.write(CONFTEST)
     log(f"against_timeline.py: {args.tests} tests, head = base unchanged, threshold 2%, python {sys.version.split()[0]}")

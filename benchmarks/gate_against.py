@@ -82,6 +82,18 @@ def write(path: str, text: str) -> None:
         f.write(text)
 
 
+def suite_repo(suite: str, prefix: str) -> tuple[str, str]:
+    """A throwaway folder and, in it, a git repository whose one commit holds ``suite`` as test_suite.py."""
+    tmp = tempfile.mkdtemp(prefix=prefix)
+    repo = os.path.join(tmp, "repo")
+    os.makedirs(repo)
+    git(repo, "init", "-q")
+    write(os.path.join(repo, "test_suite.py"), suite)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "base")
+    return tmp, repo
+
+
 def git(cwd: str, *args: str) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@b", "GIT_COMMITTER_NAME": "b",
            "GIT_COMMITTER_EMAIL": "b@b"}
@@ -144,14 +156,7 @@ def main() -> None:
                     help="--mf-against and the once run only (no saved-number gates): about half the time")
     args = ap.parse_args()
     log = Log()
-    tmp = tempfile.mkdtemp(prefix="gate-against-")
-    repo = os.path.join(tmp, "repo")
-    os.makedirs(repo)
-    git(repo, "init", "-q")
-    with open(os.path.join(repo, "test_suite.py"), "w") as f:
-        f.write(SUITE.format(rows=1000))
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "base")
+    tmp, repo = suite_repo(SUITE.format(rows=1000), "gate-against-")
     base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
     load = {"quiet": "quiet", "busy": "both cores busy (2 busy processes)",
             "drifting": "drifting load (2 processes busy and idle in turns of 0.7 s)"}[args.load]
