@@ -166,6 +166,7 @@ CASES = {
         (["publish", "--store", "{store}"], "-o/--output"),
     ],
     "report": [
+        (["report", "@k", "-o", "{d}/r.txt", "--store", "{store}"], "say which format with --format html"),  # issue 38
         (["report", "k", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["report", "@k", "--store", "{store}"], "-o/--output"),
         (["report", "nope", "-o", "{d}/r.html", "--store", "{store}"], "'nope' is not a file, a saved run"),

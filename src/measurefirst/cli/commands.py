@@ -302,13 +302,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     from ..render.words import word
 
     _check(args, what="report")  # before reading anything
+    fmt = args.format or _report_format(args.output)
     results = load_targets(list(args.targets), args.store)
-    html = (markdown(results, lang=args.lang or "en") if args.format == "markdown"
+    html = (markdown(results, lang=args.lang or "en") if fmt == "markdown"
             else report(results, lang=args.lang, theme=args.theme, title=args.title))
     path = write(args.output, html)  # whole or not at all; DestinationError is reported in one line
     _say(word("wrote_report", args.lang, path=path, n=len(results), kib=f"{len(html) / 1024:.0f}",
               language=args.lang))
     return EXIT_OK
+
+
+def _report_format(output: Any) -> str:
+    """``report``'s format when ``--format`` is not given, from ``-o``'s name: ``.md`` is Markdown, ``.html``
+    (or ``.htm``, or a stream) HTML; any other name is refused (issue 38: `-o r.txt` and `-o r.md` silently got
+    HTML)."""
+    from pathlib import Path
+
+    from ..results.safeio import is_stream
+
+    suffix = Path(str(output)).suffix.lower() if output is not None and str(output) != "-" else ".html"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    if suffix in (".html", ".htm") or is_stream(output):
+        return "html"
+    raise UsageError(f"report -o {output}: say which format with --format html or --format markdown (a name ending "
+                     f"in .html or .md says it too)")
 
 
 def cmd_publish(args: argparse.Namespace) -> int:

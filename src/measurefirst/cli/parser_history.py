@@ -61,7 +61,7 @@ def _add_report(sub: Any, lang: str) -> None:
     rp = _sub(sub, "report", lang)
     rp.add_argument("targets", nargs="+", metavar="TARGET")
     rp.add_argument("-o", "--output", type=_path, required=True, help=_h(lang, "report.output"))
-    rp.add_argument("--format", choices=("html", "markdown"), default="html", help=_h(lang, "report.format"))
+    rp.add_argument("--format", choices=("html", "markdown"), default=None, help=_h(lang, "report.format"))
     rp.add_argument("--lang", choices=LANGS, default=LANGS[0], help=_h(lang, "report.lang"))
     rp.add_argument("--theme", choices=THEMES, default=THEMES[0], help=_h(lang, "report.theme"))
     rp.add_argument("--title", default=None, help=_h(lang, "report.title"))

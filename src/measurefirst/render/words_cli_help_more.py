@@ -251,10 +251,10 @@ CLI_HELP_MORE_WORDS = {
         "图表都内嵌其中。"),
     "help.report.output": ("the file to write, e.g. report.html (or summary.md with --format markdown)",
                            "要写入的文件，例如 report.html（使用 --format markdown 时为 summary.md）"),
-    "help.report.format": ("html: the page (default); markdown: the tables of pytest runs (--mf-json) and regression "
-                           "checks, e.g. for $GITHUB_STEP_SUMMARY",
-                           "html：页面（默认）；markdown：pytest 运行（--mf-json）和回退检查的表格，例如用于 "
-                           "$GITHUB_STEP_SUMMARY"),
+    "help.report.format": ("html: the page; markdown: the tables of pytest runs (--mf-json) and regression "
+                           "checks, e.g. for $GITHUB_STEP_SUMMARY (default: from -o's name, .html or .md)",
+                           "html：页面；markdown：pytest 运行（--mf-json）和回退检查的表格，例如用于 "
+                           "$GITHUB_STEP_SUMMARY（默认：由 -o 的文件名决定，.html 或 .md）"),
     "help.report.lang": ("language of the page (default en)", "页面的语言（默认 en）"),
     "help.report.theme": ("auto follows the system (the page has a toggle); default auto",
                           "auto 跟随系统（页面上有切换按钮）；默认 auto"),
