@@ -556,3 +556,13 @@ def test_mf_benchmark_json_is_read_by_pytest_benchmark_and_by_measurefirst(pt: p
     assert isinstance(ours, list) and [m.imported for m in ours] == [None, None]
     assert [m.label.split("::")[-1] for m in ours] == ["test_b", "test_p"]
     assert ours[1].n_samples == 7 and set(ours[1].numbers) == {3}
+
+
+def test_a_noise_profile_named_but_missing_is_said_in_the_summary(pt: pytest.Pytester, monkeypatch) -> None:
+    # issue 38's probe re-run: `MEASUREFIRST_PROFILE=/nonexistent/p.json pytest --mf` passed without a word (the CLI
+    # says it); said in the summary, so that -q shows it too
+    monkeypatch.setenv("MEASUREFIRST_PROFILE", str(pt.path / "nowhere" / "p.json"))
+    pt.makepyfile("def test_a(benchmark):\n    benchmark(len, 'x')\n")
+    result = pt.runpytest("--mf", "--mf-budget", "0.1", "-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["MEASUREFIRST_PROFILE names a noise profile that does not exist*"])

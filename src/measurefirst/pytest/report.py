@@ -268,6 +268,7 @@ class Session(Protocol):
     def written(self) -> Sequence[Path]: ...
     @property
     def errors(self) -> Sequence[str]: ...
+    def noise_status(self) -> str | None: ...
 
 
 def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), width: int = 120,
@@ -295,6 +296,9 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
         if s.simulation is not None:
             title += _w(lang, "pt_title_simulated")
         head.append(title)
+        status = s.noise_status()
+        if status is not None:  # MEASUREFIRST_PROFILE names no usable profile: said, as the CLI says it (issue 38)
+            head.append(_w(lang, "noise.status." + status))
         tables = [group_table(key, rs, baseline=baseline, gate=s.gate, width=width, lang=lang) for (key, _), rs in groups.items()]
         for cr in s.comparisons:
             c = cr.comparison

@@ -256,6 +256,18 @@ class MeasureSession:
             baseline=None if self.baseline is None else self.baseline.label, threshold=self.threshold,
             save=self.save, disabled=self.disable, worker=self.worker, lang=self.lang)
 
+    def noise_status(self) -> str | None:
+        """Why the profile ``MEASUREFIRST_PROFILE`` names is not used (missing, not a file, damaged), when it names
+        one and the run is on the real clock; None otherwise (issue 38: a missing one passed without a word)."""
+        import os
+
+        from ..measure.noise import PROFILE_ENV, read_profile
+
+        if self.simulation is not None or self.disable or not os.environ.get(PROFILE_ENV):
+            return None
+        status = read_profile()[1]
+        return status if status in ("missing", "not_a_file", "corrupt") else None
+
     def is_measuring_test(self, item: pytest.Item) -> bool:
         names = getattr(item, "fixturenames", ())
         return ("measure" in names or (self.compat and "benchmark" in names)
