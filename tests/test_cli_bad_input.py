@@ -152,6 +152,8 @@ CASES = {
         (["runs", "--kind", "measurment", "--store", "{store}"], "is no kind of run"),
     ],
     "history": [
+        (["history", "#1", "--store", "{store}"], "a run by its id is `measurefirst runs show 1`"),  # issue 38
+        (["history", "@k", "--store", "{store}"], "history takes a NAME, such as k; without the @"),
         (["history", "k", "--store", "{store}", "-o", "{other}"], "is a SQLite database"),
         (["history", "nope", "--store", "{store}"], "no runs named 'nope'"),
         (["history", "k", "--store", "{missing}"], "no results store"),

@@ -94,6 +94,12 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ..results.history import History, HistoryTable
     from ..results.store import MEASURED_KINDS, Store
 
+    ref = args.name.strip()
+    if ref.startswith("#") or (ref.startswith("@") and len(ref) > 1):  # issue 38: `history '#1'` was a name
+        raise UsageError(f"history takes a NAME, such as {ref.lstrip('@#').split('~')[0] or 'matmul'}; "
+                         + ("a run by its id is `measurefirst runs show " + ref.lstrip('#') + "`" if ref.startswith("#")
+                            else "without the @ of a reference"))
+
     _check(args)  # before reading anything: -o must not replace the store it reads
     table = not args.json and args.output is None  # the table alone: from the runs' columns, no sample read
     from ..results import defaults as D
