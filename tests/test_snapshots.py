@@ -259,7 +259,7 @@ def pytest_summary() -> str:
     session = SimpleNamespace(records=records, baseline=SimpleNamespace(label="@base"), disabled_calls=0,
                               measuring=True, worker=None, simulation=None, comparisons=[cr], gate=True,
                               threshold=0.05, saved=(4, "new", Path("results.db")), written=[Path("out/run.json")],
-                              errors=[], against=None)
+                              errors=[], against=None, noise_status=lambda: None)
     head, tables, lines = pytest_words.session_summary(session, width=100)  # type: ignore[arg-type]
     header = pytest_words.header_lines(device="cpu", budget=1.0, simulated=True, compat=True, disabled_plugins=("benchmark",),
                                        ignored=(("--benchmark-max-time", "--mf-budget"),), baseline="@base",

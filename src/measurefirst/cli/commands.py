@@ -94,12 +94,6 @@ def cmd_history(args: argparse.Namespace) -> int:
     from ..results.history import History, HistoryTable
     from ..results.store import MEASURED_KINDS, Store
 
-    ref = args.name.strip()
-    if ref.startswith("#") or (ref.startswith("@") and len(ref) > 1):  # issue 38: `history '#1'` was a name
-        raise UsageError(f"history takes a NAME, such as {ref.lstrip('@#').split('~')[0] or 'matmul'}; "
-                         + ("a run by its id is `measurefirst runs show " + ref.lstrip('#') + "`" if ref.startswith("#")
-                            else "without the @ of a reference"))
-
     _check(args)  # before reading anything: -o must not replace the store it reads
     table = not args.json and args.output is None  # the table alone: from the runs' columns, no sample read
     from ..results import defaults as D
@@ -302,13 +296,14 @@ def cmd_kernel(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from .emit import report_format
     from ..results.loading import load_targets
     from ..render.markdown import markdown
     from ..render.report import report, write
     from ..render.words import word
 
     _check(args, what="report")  # before reading anything
-    fmt = args.format or _report_format(args.output)
+    fmt = args.format or report_format(args.output)
     results = load_targets(list(args.targets), args.store)
     html = (markdown(results, lang=args.lang or "en") if fmt == "markdown"
             else report(results, lang=args.lang, theme=args.theme, title=args.title))
@@ -316,23 +311,6 @@ def cmd_report(args: argparse.Namespace) -> int:
     _say(word("wrote_report", args.lang, path=path, n=len(results), kib=f"{len(html) / 1024:.0f}",
               language=args.lang))
     return EXIT_OK
-
-
-def _report_format(output: Any) -> str:
-    """``report``'s format when ``--format`` is not given, from ``-o``'s name: ``.md`` is Markdown, ``.html``
-    (or ``.htm``, or a stream) HTML; any other name is refused (issue 38: `-o r.txt` and `-o r.md` silently got
-    HTML)."""
-    from pathlib import Path
-
-    from ..results.safeio import is_stream
-
-    suffix = Path(str(output)).suffix.lower() if output is not None and str(output) != "-" else ".html"
-    if suffix in (".md", ".markdown"):
-        return "markdown"
-    if suffix in (".html", ".htm") or is_stream(output):
-        return "html"
-    raise UsageError(f"report -o {output}: say which format with --format html or --format markdown (a name ending "
-                     f"in .html or .md says it too)")
 
 
 def cmd_publish(args: argparse.Namespace) -> int:

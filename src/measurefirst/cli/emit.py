@@ -193,3 +193,19 @@ def write_plots(result: Any, base: str, lang: str) -> bool:
         say(word("plots_failed", lang, error=exc))
         return False
     return True
+
+
+def report_format(output: Any) -> str:
+    """``report``'s format when ``--format`` is not given, from ``-o``'s name: ``.md`` is Markdown, ``.html``
+    (or ``.htm``, or a stream) HTML; any other name is refused (issue 38: `-o r.txt` and `-o r.md` silently got
+    HTML)."""
+    from ..results.errors import UsageError
+    from ..results.safeio import is_stream
+
+    suffix = Path(str(output)).suffix.lower() if output is not None and str(output) != "-" else ".html"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    if suffix in (".html", ".htm") or is_stream(output):
+        return "html"
+    raise UsageError(f"report -o {output}: say which format with --format html or --format markdown (a name ending "
+                     f"in .html or .md says it too)")

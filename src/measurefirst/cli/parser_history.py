@@ -9,7 +9,7 @@ from typing import Any
 from ..results import defaults as D
 from ..render.words import LANGS, THEMES
 from .parser_common import _common, _h, _sub
-from .parser_types import Once, _at_least, _path
+from .parser_types import Once, _at_least, _history_name, _path
 
 
 def _add_runs(sub: Any, lang: str) -> None:
@@ -37,7 +37,7 @@ def _add_runs(sub: Any, lang: str) -> None:
 def _add_history(sub: Any, lang: str) -> None:
     """``measurefirst history``."""
     h = _sub(sub, "history", lang)
-    h.add_argument("name")
+    h.add_argument("name", type=_history_name)
     h.add_argument("-n", dest="limit", type=_at_least(2), default=None, metavar="N",
                    help=_h(lang, "history.limit", default=D.RUNS_SHOWN))
     h.add_argument("--all", action="store_true", help=_h(lang, "history.all"))

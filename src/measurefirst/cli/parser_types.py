@@ -160,3 +160,14 @@ class Once(argparse.Action):
             raise argparse.ArgumentError(self, f"given twice; give {option_string} once (it selects one value)")
         namespace._given_once = seen | {self.dest}
         setattr(namespace, self.dest, values)
+
+
+def _history_name(text: str) -> str:
+    """``history``'s NAME: a name, not a reference (issue 38: `history '#1'` looked for runs named ``#1``)."""
+    ref = text.strip()
+    if ref.startswith("#") or (ref.startswith("@") and len(ref) > 1):
+        raise argparse.ArgumentTypeError(
+            f"history takes a NAME, such as {ref.lstrip('@#').split('~')[0] or 'matmul'}; "
+            + (f"a run by its id is `measurefirst runs show {ref.lstrip('#')}`" if ref.startswith("#")
+               else "without the @ of a reference"))
+    return text

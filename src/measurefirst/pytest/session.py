@@ -257,10 +257,8 @@ class MeasureSession:
             save=self.save, disabled=self.disable, worker=self.worker, lang=self.lang)
 
     def noise_status(self) -> str | None:
-        """Why the profile ``MEASUREFIRST_PROFILE`` names is not used (missing, not a file, damaged), when it names
-        one and the run is on the real clock; None otherwise (issue 38: a missing one passed without a word)."""
-        import os
-
+        """Why the profile ``MEASUREFIRST_PROFILE`` names is not used (missing, not a file, damaged), on the real
+        clock; None otherwise (issue 38: a missing one passed without a word)."""
         from ..measure.noise import PROFILE_ENV, read_profile
 
         if self.simulation is not None or self.disable or not os.environ.get(PROFILE_ENV):
