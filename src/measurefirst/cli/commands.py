@@ -19,8 +19,7 @@ from ..results.errors import UsageError as UsageError  # measurefirst.cli.comman
 from .parser import build_parser as _build_parser, command_lang, parse_command
 from .distributed import ranked as _ranked  # under torchrun: bench and a live compare on every rank
 from .emit import check_args as _check, say as _say, show as _show
-from .guard import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first,
-                    lang_of as _lang)
+from .guard import EXIT_FAILED, EXIT_NOISY, EXIT_OK, EXIT_USAGE, command, first as _first, lang_of as _lang
 from .guard import emit_results as _emit, run_command as _run
 from ..tools.targets import STEP_CONTRACT
 
@@ -180,6 +179,7 @@ def cmd_profile(args: argparse.Namespace) -> int:
     from ..measure.engine import Interrupted
     from ..profiling import diff, profile
     from ..results.profile import Profile
+    from ..results.profile_diff import ProfileDiff
     from ..render.views import Options
     from ..tools.targets import load_all
 
@@ -188,9 +188,12 @@ def cmd_profile(args: argparse.Namespace) -> int:
         raise UsageError("--trace takes one target; profile the others separately")
     _check(args, (args.trace, "trace"), (args.memory_snapshot, "memory snapshot"))
     device, loaded = load_all(targets, args.label, args.device, args.setup)
-    done: dict[str, Profile] = {}
 
-    def profile_all() -> dict[str, Profile]:
+    def combined(done: dict[str, Profile]) -> "Profile | ProfileDiff":
+        return diff(done) if len(done) > 1 else next(iter(done.values()))
+
+    def profile_all() -> "Profile | ProfileDiff":
+        done: dict[str, Profile] = {}
         for label, fn in loaded:
             try:
                 done[label] = profile(fn, device=device, steps=args.steps, warmup=args.warmup, label=label,
@@ -199,14 +202,14 @@ def cmd_profile(args: argparse.Namespace) -> int:
             except Interrupted as exc:  # Ctrl-C: the targets profiled so far, and this one's whole steps
                 if isinstance(exc.partial, Profile):
                     done[label] = exc.partial
-                raise Interrupted(None) from exc
-        return done
+                if not done:
+                    raise
+                raise Interrupted(combined(done)) from exc
+        return combined(done)
 
-    profiles, code = _run(args, ("profiled", ""), profile_all)
-    profiles = profiles if profiles is not None else (done if code == EXIT_INTERRUPTED and done else None)
-    if profiles is None:
+    result, code = _run(args, ("profiled", ""), profile_all)
+    if result is None:
         return code
-    result = diff(profiles) if len(profiles) > 1 else next(iter(profiles.values()))
     return _emit(args, [result], code, options=Options(view=args.view, sort=args.sort, limit=args.row_limit))
 
 

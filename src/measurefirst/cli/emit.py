@@ -23,16 +23,15 @@ class OutputClosed(Exception):
     goes nowhere, but the results are still written (``-o``) and saved (``--save``)."""
 
 
-def output_closed() -> OutputClosed:
-    """Standard output pointed at the null device (so that nothing more, Python's own flush at exit included,
-    fails on it), and the exception that says it was closed."""
+def silence_stdout() -> None:
+    """Point standard output at the null device, once its reader has gone, so that nothing more fails on it
+    (Python's own flush at exit included)."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
     except (OSError, ValueError):  # pragma: no cover - a stdout without a descriptor
         pass
-    return OutputClosed("standard output was closed")
 
 
 def console(stderr: bool = False) -> Any:
@@ -45,7 +44,8 @@ def console(stderr: bool = False) -> Any:
 
     class _Console(Console):
         def on_broken_pipe(self) -> None:
-            raise output_closed()
+            silence_stdout()
+            raise OutputClosed("standard output was closed")
 
     pause()  # a progress line on the terminal gives way to what is printed
     stream = sys.stderr if stderr else sys.stdout
@@ -144,8 +144,8 @@ def emit(results: Sequence["Result"], *, json: bool = False, output: Path | None
         else:
             show(view(results, options))
     except BrokenPipeError:  # the reader closed the pipe: the results are still written and saved below
-        output_closed()
-    except OutputClosed:
+        silence_stdout()
+    except OutputClosed:  # the console silenced it already
         pass
     ok = True
     if output is not None:

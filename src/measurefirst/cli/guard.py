@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from argparse import Namespace
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-from .emit import OutputClosed, output_closed, say
+from .emit import OutputClosed, say, silence_stdout
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.protocol import Result
@@ -174,7 +174,7 @@ def command(parse: Callable[[], Namespace | None], call: Callable[[Namespace], i
                 with exits_are_failures(), progress_shown(args):
                     return call(args)
             except (OutputClosed, BrokenPipeError):  # the reader of stdout left (`| head`): nothing more to say
-                output_closed()
+                silence_stdout()
                 return EXIT_OK
             except (UsageError, StoreError, ValueError, TypeError) as exc:
                 error(str(exc), lang)
