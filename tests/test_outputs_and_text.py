@@ -255,6 +255,7 @@ def test_a_named_pipe_with_no_reader_is_an_error_not_a_wait_without_end(tmp_path
     os.mkfifo(fifo)
     with pytest.raises(safeio.DestinationError, match=r"named pipe \(FIFO\) and nothing read it for 0 s; start its reader"):
         safeio.write_atomic(fifo, '{"a": 1}')
+    monkeypatch.setattr(safeio, "FIFO_READER_WAIT_S", 60.0)  # with a reader: the write waits for its thread to start
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
     reader.start()
