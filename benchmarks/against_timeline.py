@@ -61,21 +61,20 @@ def test_add(benchmark, n):
 '''
 
 CONFTEST = '''
-import contextlib, json, os, time
+import json, os, time
 from measurefirst.pytest import against as PA
 
 T0 = time.perf_counter()
 EVENTS = [("conftest", 0, time.time())]
-_started, _compare = PA.started_pairs, PA.PairDriver._compare
+_pairs, _compare = PA.worker_pairs, PA.PairDriver._compare
 
 
-@contextlib.contextmanager
-def started_pairs(count, sides, log_dir):
+def worker_pairs(count, sides, log_dir):
     EVENTS.append(("start", count, time.perf_counter() - T0))
     try:
-        with _started(count, sides, log_dir) as started:
-            EVENTS.append(("ready", count, time.perf_counter() - T0))
-            yield started
+        for k, hello in _pairs(count, sides, log_dir):
+            EVENTS.append(("ready", k, time.perf_counter() - T0))
+            yield k, hello
     finally:
         EVENTS.append(("stopped", count, time.perf_counter() - T0))
 
@@ -86,7 +85,7 @@ def compare(self, k, b, h, base, head):
     EVENTS.append(("compared", k, time.perf_counter() - t, t - T0))
 
 
-PA.started_pairs, PA.PairDriver._compare = started_pairs, compare
+PA.worker_pairs, PA.PairDriver._compare = worker_pairs, compare
 
 
 def pytest_unconfigure(config):

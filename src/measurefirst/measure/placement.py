@@ -10,19 +10,12 @@ independent rounds for an interval. With both workers of each pair bound to one 
 1.009-1.084, each with an interval, but for one whose head worker drew a slower mode for the whole
 pair (1.156: a fresh process's mode, which the spread between pairs is there to hold).
 
-The rule (:func:`cpus_for`, :func:`bound_to`): while a pair measures, every thread of both workers is bound to the
+The rule (:func:`same_cpus`): while a pair measures, every thread of both workers is bound to the
 same set of CPUs, as many as the workers' intra-op threads (so a pool of two threads keeps two CPUs:
 fewer would starve it), chosen anew per pair (pairs on different CPUs see the machine's other cores as
 the user's processes would); the workers' own masks come back afterwards. Nothing is bound where the
 set would be every CPU the parent may use, where the platform cannot bind another process's threads
 (only Linux can), or where a thread cannot be bound (the pair then runs as it would have).
-
-Pairs at once (:class:`CpuShare`): a machine with more CPUs than a pair needs measures several pairs
-at the same time, each on CPUs of its own. Measured here (2 CPUs, ``benchmarks/against_timeline.py``),
-one pair at a time left a CPU idle through the whole measuring: 9.7 s of the gate's 23.8 s with both
-cores busy. Each comparison takes its CPUs from the share and gives them back at its end; one that
-needs every CPU (a pool as wide as the machine, or a measurement on an accelerator, which pairs would
-share) waits until it can have the machine to itself, and the others wait for it.
 """
 
 from __future__ import annotations
@@ -30,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
 from typing import Iterator, Sequence
 
 
@@ -75,51 +67,14 @@ def _threads_of(pid: int) -> list[int]:
         return []
 
 
-class CpuShare:
-    """The CPUs of this process shared among pairs that measure at the same time (see the module
-    docstring): :meth:`take` hands out CPUs no other pair holds."""
-
-    def __init__(self, allowed: Sequence[int] | None = None) -> None:
-        self.allowed = list(allowed_cpus() if allowed is None else allowed)
-        self.free = list(self.allowed)
-        self.changed = threading.Condition()
-
-    def lanes(self, pairs: int) -> int:
-        """How many of ``pairs`` may measure at once: one per CPU (a single-threaded pair's need)."""
-        return max(1, min(int(pairs), len(self.allowed)))
-
-    @contextlib.contextmanager
-    def take(self, threads: int, turn: int, whole: bool = False) -> Iterator[list[int] | None]:
-        """Hold CPUs for one comparison: ``threads`` of them, the free ones met first from ``turn * threads``
-        along (as :func:`cpus_for` would pick them; waits until that many are free), or every CPU with
-        ``whole`` or where the set would be every CPU; yields the CPUs to bind the pair to (``None``: the
-        whole machine, nothing to bind)."""
-        n = len(self.allowed)
-        size = max(1, int(threads))
-        every = whole or cpus_for(self.allowed, size, turn) is None
-        need = n if every else size
-        with self.changed:
-            while len(self.free) < need:
-                self.changed.wait()
-            start = (turn * size) % n if n else 0
-            ring = [self.allowed[(start + i) % n] for i in range(n)]
-            got = [c for c in ring if c in self.free][:need]
-            self.free = [c for c in self.free if c not in got]
-        try:
-            yield None if every else got
-        finally:
-            with self.changed:
-                self.free += got
-                self.changed.notify_all()
-
-
 @contextlib.contextmanager
-def bound_to(pids: Sequence[int | None], cpus: Sequence[int] | None) -> Iterator[list[int] | None]:
-    """Bind every thread of the processes ``pids`` to ``cpus`` for the ``with`` block (``None``: nothing
-    bound), and give each thread its process's mask back afterwards; yields the CPUs bound (``None``:
+def same_cpus(pids: Sequence[int | None], threads: int, turn: int) -> Iterator[list[int] | None]:
+    """Bind every thread of the processes ``pids`` to the CPUs of :func:`cpus_for` for the ``with``
+    block, and give each thread its process's mask back afterwards; yields the CPUs bound (``None``:
     nothing was, see the module docstring)."""
     setter = getattr(os, "sched_setaffinity", None)
     getter = getattr(os, "sched_getaffinity", None)
+    cpus = cpus_for(allowed_cpus(), threads, turn)
     known = [p for p in pids if isinstance(p, int) and p > 0]
     if setter is None or getter is None or cpus is None or len(known) != len(pids):
         yield None
@@ -142,7 +97,7 @@ def bound_to(pids: Sequence[int | None], cpus: Sequence[int] | None) -> Iterator
                         bound = False
         if not bound:
             _restore(masks)
-        yield list(cpus) if bound else None
+        yield cpus if bound else None
     finally:
         if bound:
             _restore(masks)

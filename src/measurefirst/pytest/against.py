@@ -18,26 +18,23 @@ than its base beyond the interval and ``--mf-fail-if-slower``, exactly as with a
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import os
 import shutil
 import sys
 import tempfile
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
-from ..measure.engine import BenchmarkError, Interrupted, Options, Sampler, choose_device
+from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
-from ..measure.placement import CpuShare, intra_op_threads
+from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, WorkerPool,
-                             compare_pair, join, more_pairs, ready_threads, ready_whole, started_pairs, tree_env,
-                             worker_pairs)
+from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, compare_pair,
+                             join, more_pairs, ready_threads, tree_env, worker_pairs)
 from ..tools.worktree import Tree, WorktreeError, toplevel
 from .run import Record
 
@@ -155,8 +152,7 @@ class ServeSide:
             cold, run_fn, run_setup, env = colds[0], fn, setup, environment(dev)
             cold_compiles = compiles[0] if compiles else []
         budget = float(opts.get("budget", 1.0))
-        self.conn.send(("ready", node.nodeid, name, mode, cold,
-                        {"budget": budget, "threads": intra_op_threads(), "device": str(dev)}))
+        self.conn.send(("ready", node.nodeid, name, mode, cold, {"budget": budget, "threads": intra_op_threads()}))
 
         def make(o: dict[str, Any]) -> Sampler:
             options = Options(precision=float(o["precision"]), budget=float(o["budget"]),
@@ -228,64 +224,8 @@ class PairDriver:
         self.outcome, self.pairs = outcome, pairs
         self.budget_per_pair, self.first_seed = budget_per_pair, first_seed
         self.parts: dict[str, list["Comparison"]] = {}
-        self.turns: dict[str, list[int]] = {}  # name -> the pair number of each of its parts, in order
         self.meta: dict[str, tuple[str, str]] = {}  # name -> (nodeid, mode)
         self.only: set[str] | None = None  # the tests a second look measures (None: the whole plan)
-        self.share = CpuShare()  # the CPUs the pairs measuring at once take turns on
-        self.lock = threading.Lock()  # what the lanes write (parts, outcome)
-
-    # -- pairs at once --------------------------------------------------------------------------------
-    def drive(self, started: Sequence[tuple[WorkerPool, dict[str, tuple[Channel, Any]]]], ids: Sequence[str],
-              first_k: int = 0) -> None:
-        """Drive the :func:`~measurefirst.tools.against.started_pairs` (pair ``first_k + i`` the ``i``-th)
-        through the plan, as many at once as the share has lanes (one per CPU: each comparison then takes
-        CPUs no other pair holds), each pair's workers stopped when it is done. The parts keep the pairs'
-        order whichever ends first. The first error of a lane stops the others (their workers stopped) and
-        is raised; Ctrl-C stops every worker and raises :class:`~measurefirst.measure.engine.Interrupted`
-        (the comparisons so far are kept)."""
-        lanes = self.share.lanes(len(started))
-        if lanes <= 1:
-            for i, (pool, hello) in enumerate(started):
-                if not self._pair(first_k + i, hello, ids):
-                    return
-                pool.close()
-            return
-        todo = list(enumerate(started))
-        errors: list[BaseException] = []
-
-        def stop_all() -> None:
-            for pool, _ in started:
-                pool.close()
-
-        def lane() -> None:
-            while True:
-                with self.lock:
-                    if errors or not todo:
-                        return
-                    i, (pool, hello) = todo.pop(0)
-                try:
-                    self._pair(first_k + i, hello, ids)
-                except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
-                    with self.lock:
-                        errors.append(exc)
-                    stop_all()
-                    return
-                finally:
-                    pool.close()
-
-        threads = [threading.Thread(target=lane, name=f"measurefirst-pairs-{n}", daemon=True) for n in range(lanes)]
-        for t in threads:
-            t.start()
-        try:
-            for t in threads:
-                t.join()
-        except KeyboardInterrupt as exc:
-            stop_all()
-            for t in threads:
-                t.join()
-            raise Interrupted(None) from exc
-        if errors:
-            raise errors[0]
 
     # -- one pair of workers ----------------------------------------------------------------------
     def _pair(self, k: int, hello: dict[str, tuple[Channel, Any]], head_ids: Sequence[str]) -> bool:
@@ -297,9 +237,8 @@ class PairDriver:
         head_set = set(lists.get("head", []))
         plan = [i for i in lists.get("head", []) if i in base_ids and (self.only is None or i in self.only)]
         if k == 0:
-            with self.lock:
-                self.outcome.only_head = [i for i in head_ids if i not in base_ids]
-                self.outcome.only_base = [i for i in lists.get("base", []) if i not in head_set]
+            self.outcome.only_head = [i for i in head_ids if i not in base_ids]
+            self.outcome.only_base = [i for i in lists.get("base", []) if i not in head_set]
         for ch in channels.values():
             ch.send(("plan", plan))
         if "base" not in channels:
@@ -320,9 +259,8 @@ class PairDriver:
                     base.send(("done",))
                     head.send(("done",))
                 else:
-                    with self.lock:
-                        if nodeid not in self.outcome.mismatched:
-                            self.outcome.mismatched.append(nodeid)
+                    if nodeid not in self.outcome.mismatched:
+                        self.outcome.mismatched.append(nodeid)
                     base.send(("abort",))
                     head.send(("abort",))
                 ev = {"base": base.recv(), "head": head.recv()}
@@ -333,12 +271,11 @@ class PairDriver:
                     ev[side] = chans[side].recv()
             b, h = ev["base"], ev["head"]
             if b[0] == "end" and h[0] == "end":
-                with self.lock:
-                    for side, e in (("base", b), ("head", h)):
-                        if e[2] == "failed":
-                            self.outcome.failed.setdefault(nodeid, {})[side] = str(e[3])
-                    if b[2] == "skipped" and h[2] == "skipped" and nodeid not in self.outcome.skipped:
-                        self.outcome.skipped.append(nodeid)
+                for side, e in (("base", b), ("head", h)):
+                    if e[2] == "failed":
+                        self.outcome.failed.setdefault(nodeid, {})[side] = str(e[3])
+                if b[2] == "skipped" and h[2] == "skipped" and nodeid not in self.outcome.skipped:
+                    self.outcome.skipped.append(nodeid)
                 return
 
     def _compare(self, k: int, b: tuple[Any, ...], h: tuple[Any, ...], base: Channel, head: Channel) -> None:
@@ -347,22 +284,16 @@ class PairDriver:
         if budget is None:
             budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
         try:
-            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h),
-                             share=self.share, whole=ready_whole(b, h))
+            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h))
         except BenchmarkError as exc:  # a side raised while measuring: that side's failure, in its words
             if isinstance(exc.__cause__, WorkerLost):
                 raise exc.__cause__ from None
             if not isinstance(exc.__cause__, RemoteError):
                 raise
-            with self.lock:
-                self.outcome.failed.setdefault(str(h[1]), {})[exc.label] = str(exc.__cause__)
+            self.outcome.failed.setdefault(str(h[1]), {})[exc.label] = str(exc.__cause__)
             return
-        with self.lock:  # in the pairs' order, whichever lane ends first
-            turns = self.turns.setdefault(name, [])
-            at = bisect.bisect(turns, k)
-            turns.insert(at, k)
-            self.parts.setdefault(name, []).insert(at, c)
-            self.meta[name] = (str(h[1]), mode)
+        self.parts.setdefault(name, []).append(c)
+        self.meta[name] = (str(h[1]), mode)
 
 
 class Driver(PairDriver):
@@ -398,8 +329,9 @@ class Driver(PairDriver):
                                      base_root, tree_env(tree.root, os.environ)))
             ids = [i.nodeid for i in measuring]
             try:
-                with started_pairs(self.pairs if base_files else 1, sides, temp) as started:
-                    self.drive(started, ids)
+                for k, hello in worker_pairs(self.pairs, sides, temp):
+                    if not self._pair(k, hello, ids):
+                        break
                 self._second_look(sides, temp, ids)
             except WorkerLost as exc:  # a worker that did not start or connect
                 s.errors.append(f"--mf-against: {exc}")
@@ -423,8 +355,8 @@ class Driver(PairDriver):
         # every measurement of those tests gets the second look's pairs, so every one gets its level
         self.looked = {name for name, (nodeid, _) in self.meta.items() if nodeid in self.only}
         try:
-            with started_pairs(max(wanted.values()), sides, temp) as started:
-                self.drive(started, ids, first_k=self.pairs)
+            for k, hello in worker_pairs(max(wanted.values()), sides, temp):
+                self._pair(self.pairs + k, hello, ids)
         finally:
             self.only = None
             for name in self.looked:
@@ -447,7 +379,6 @@ class Driver(PairDriver):
                                     measurement=head_m, mode=mode, param=param, params=params, change=ch,
                                     regression=s.gate and ch.regression, undecided=s.gate and ch.undecided))
         self.parts.clear()
-        self.turns.clear()
 
 
 def _top(path: Path) -> Path:

@@ -32,9 +32,7 @@ The rules:
   but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
   largest standard error of the others; with fewer than two estimates (of two or more pairs) the
   comparison is *undecided*. Every pair's workers start at once, before any pair measures
-  (:func:`started_pairs`); then as many pairs measure at once as the machine has CPUs for, each on CPUs
-  of its own (:class:`~measurefirst.measure.placement.CpuShare`; ``pytest --mf-against``), or one after
-  the other (:func:`worker_pairs`; ``compare --against``, bisect). Each worker is a fresh interpreter, though its start-up (importing torch) is
+  (:func:`worker_pairs`). Each worker is a fresh interpreter, though its start-up (importing torch) is
   most of the gate's fixed cost: children forked from one warm interpreter would be cheap, but they keep
   its mode (measured here: five children of one interpreter timed a 1-element add within 0.2-0.5% of
   each other while the interpreters' own means spread over 1%, and ten fresh interpreters 1.6%), so the
@@ -53,7 +51,6 @@ The rules:
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import secrets
@@ -64,12 +61,12 @@ import tempfile
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Generator, Mapping, Sequence
 
 from ..results import defaults, stats
 from ..measure.engine import BenchmarkError, Options
 from ..measure.noise import process_floor
-from ..measure.placement import CpuShare, allowed_cpus, bound_to, cpus_for
+from ..measure.placement import same_cpus
 from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost
 from ..measure.workers import merge
 from ..results.comparison import Verdict
@@ -175,13 +172,11 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
 
 
 def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int,
-                 threads: int = 1, share: CpuShare | None = None, whole: bool = False) -> "Comparison":
+                 threads: int = 1) -> "Comparison":
     """One pair's interleaved comparison of the samplers its two workers serve (``budget_s`` for the
     pair; the plugin's minimum time of rounds and the comparison's precision), both workers bound to the
-    same CPUs meanwhile (:func:`measurefirst.measure.placement.bound_to`, as many as ``threads``, the
-    workers' intra-op threads; the pair's ``seed`` picks which): with ``share``, CPUs that no other pair
-    measuring at the same time holds (``whole``: the whole machine, as a measurement on an accelerator
-    takes it). Only the precision or the budget ends a
+    same CPUs meanwhile (:func:`measurefirst.measure.placement.same_cpus`, as many as ``threads``, the
+    workers' intra-op threads; the pair's ``seed`` picks which). Only the precision or the budget ends a
     pair, not a clear direction: a pair is one estimate of several, and pairs stopped early because they
     looked clearly slower would be the ones that happened to read high. Raises
     :class:`~measurefirst.measure.engine.BenchmarkError` when a side's function raised (its ``label``
@@ -191,9 +186,7 @@ def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], bu
     clock = SumClock()
     states = [RemoteSampler(base, "base", clock, budget_s), RemoteSampler(head, "head", clock, budget_s)]
     options = Options(precision=defaults.COMPARE_PRECISION, budget=budget_s, min_time=min_time)
-    held = share.take(threads, seed, whole) if share is not None else contextlib.nullcontext(
-        cpus_for(allowed_cpus(), threads, seed))
-    with held as cpus, bound_to([base.pid, head.pid], cpus):
+    with same_cpus([base.pid, head.pid], threads, seed):
         for st in states:
             st.begin(opts)
         return compare_samplers(states, clock, options, colds=list(colds), seed=seed, stop_on_direction=False)
@@ -388,18 +381,17 @@ class WorkerPool:
         return out
 
     def close(self) -> None:
-        """Stop the workers, close the connections and the socket (idempotent; another thread may be
-        waiting on a connection: its worker's end wakes it)."""
+        """Close the connections, stop the workers, close the socket (idempotent)."""
         if self.closed:
             return
         self.closed = True
-        for w in self.workers:
-            w.stop()
         for channel in self.channels:
             try:
                 channel.conn.close()
             except OSError:
                 pass
+        for w in self.workers:
+            w.stop()
         self.server.close()
 
 
@@ -418,33 +410,23 @@ class Side:
     env: Mapping[str, str]
 
 
-@contextlib.contextmanager
-def started_pairs(count: int, sides: Sequence[Side], log_dir: Path
-                  ) -> Iterator[list[tuple[WorkerPool, dict[str, tuple[Channel, Any]]]]]:
-    """``count`` pairs of workers, every one started at once and connected (each says hello only when it
-    is ready to measure, so that no worker is starting, importing torch and collecting tests, while
-    another measures: measured here, the start-up of the next pair beside a pair that measured a softmax
-    on torch's two threads stretched one side's calls from 23 µs to 12 ms, a starved thread pool, in
-    blocks the other side did not share): each pair's pool and its channels and hello payloads by side.
-    Every worker is stopped on the way out (the end, an error, Ctrl-C); a caller may close a pair's
-    pool as soon as it is done with it."""
+def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
+                 ) -> Generator[tuple[int, dict[str, tuple[Channel, Any]]], None, None]:
+    """Pair ``k`` of ``count``: its channels and hello payloads by side. Every pair's workers start at
+    once and each says hello only when it is ready to measure, so that no worker is starting (importing
+    torch, collecting tests) while another measures: measured here, the start-up of the next pair
+    beside a pair that measured a softmax on torch's two threads stretched one side's calls from 23 µs to
+    12 ms (a starved thread pool), in blocks the other side did not share. Every worker is stopped on
+    the way out (the end, an error, Ctrl-C, or a caller that stops early)."""
     pools = [WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S) for _ in range(count)]
     try:
         started = [[pool.start(s.name, s.argv, s.cwd, s.env) for s in sides] for pool in pools]
-        yield [(pool, pool.accept(workers)) for pool, workers in zip(pools, started)]
+        hellos = [pool.accept(workers) for pool, workers in zip(pools, started)]
+        for k, (pool, hello) in enumerate(zip(pools, hellos)):
+            yield k, hello
+            pool.close()
     finally:
         for pool in pools:
-            pool.close()
-
-
-def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
-                 ) -> Generator[tuple[int, dict[str, tuple[Channel, Any]]], None, None]:
-    """Pair ``k`` of ``count`` (:func:`started_pairs`), one after the other: its channels and hello
-    payloads by side; each pair's workers stopped once the caller asks for the next (every worker on the
-    way out: the end, an error, Ctrl-C, or a caller that stops early)."""
-    with started_pairs(count, sides, log_dir) as pairs:
-        for k, (pool, hello) in enumerate(pairs):
-            yield k, hello
             pool.close()
 
 
@@ -542,14 +524,6 @@ def ready_threads(*readies: tuple[Any, ...]) -> int:
     1 where a worker did not say)."""
     counts = [r[5].get("threads", 1) if len(r) > 5 and isinstance(r[5], dict) else 1 for r in readies]
     return max([int(c) for c in counts if isinstance(c, int) and not isinstance(c, bool) and c > 0] or [1])
-
-
-def ready_whole(*readies: tuple[Any, ...]) -> bool:
-    """Whether a worker's ``ready`` message says it measures on an accelerator (its sixth item's
-    ``device`` other than ``cpu``): pairs measuring at once would share it, so such a pair takes the whole
-    machine (:class:`~measurefirst.measure.placement.CpuShare`)."""
-    devices = [r[5].get("device", "cpu") if len(r) > 5 and isinstance(r[5], dict) else "cpu" for r in readies]
-    return any(str(d).split(":")[0] != "cpu" for d in devices)
 
 
 def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
