@@ -460,3 +460,21 @@ def test_an_empty_statement_times_pass_and_says_so(capsys):
     assert main(["bench", "", "--budget", "0.2", "--json"]) == 0
     m = json.loads(capsys.readouterr().out)
     assert m["label"] == "pass"
+
+
+def test_inputs_after_an_option_join_the_others(tmp_path, capsys):
+    # issue 38's probe re-run: `report m.json -o r.html more.json` read as argparse's "unrecognized arguments"
+    files = []
+    for label in ("a", "b"):
+        files.append(str(tmp_path / f"{label}.json"))
+        assert main(["bench", "x", "--min-time", "0", "--simulate", "call=10us,timer=50ns", "--label", label,
+                     "-o", files[-1]]) == 0
+    assert main(["report", files[0], "-o", str(tmp_path / "r.html"), files[1]]) == 0
+    html = (tmp_path / "r.html").read_text()
+    assert ">a<" in html and ">b<" in html
+    capsys.readouterr()
+    assert main(["bench", "x", "--simulate", "call=10us,timer=50ns", "--min-time", "0", "y", "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 2  # both statements measured
+    # what looks like an option is still argparse's error
+    assert main(["report", files[0], "-o", str(tmp_path / "r2.html"), "--bogus", files[1]]) == 2
+    assert "unrecognized arguments: --bogus" in capsys.readouterr().err and not (tmp_path / "r2.html").exists()

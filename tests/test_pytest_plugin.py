@@ -566,3 +566,16 @@ def test_a_noise_profile_named_but_missing_is_said_in_the_summary(pt: pytest.Pyt
     result = pt.runpytest("--mf", "--mf-budget", "0.1", "-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["MEASUREFIRST_PROFILE names a noise profile that does not exist*"])
+
+
+def test_ctrl_c_in_the_end_of_run_summary_is_one_line_and_keeps_the_json(pt: pytest.Pytester) -> None:
+    # issue 38's probe re-run: Ctrl-C landing in pytest's end-of-run summary while another plugin imported
+    # (hypothesis's) printed pytest's traceback; a KeyboardInterrupt raised there is what the signal gives
+    pt.makeconftest("def pytest_terminal_summary(terminalreporter):\n    raise KeyboardInterrupt\n")
+    pt.makepyfile("def test_a(benchmark):\n    benchmark(len, 'x')\n")
+    result = pt.runpytest_subprocess("--mf", "--mf-budget", "0.1", "--mf-simulate=call=10us,noise=0.01,seed=1", "--mf-json", "out.json",
+                                     "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["interrupted while the end-of-run summary was written*"])
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert "test_a" in (pt.path / "out.json").read_text()

@@ -230,6 +230,26 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     session.summary(terminalreporter, refused_by_workers=refused or [])
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_terminal_summary")
+def pytest_terminal_summary_interrupted(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> Generator[None, Any, Any]:
+    """Ctrl-C while the end-of-run summary is written (every plugin's part, the slow imports of some
+    among them) was pytest's traceback: one line instead, and the run's status "interrupted". The saves
+    and files of the run were done before it, in ``pytest_sessionfinish``."""
+    try:
+        return (yield)
+    except KeyboardInterrupt:
+        session = _active(config)
+        if session is None:
+            raise
+        from measurefirst.pytest.report import summary_interrupted
+
+        terminalreporter.write_line(summary_interrupted(session.lang))
+        ran = getattr(terminalreporter, "_session", None)
+        if ran is not None:
+            ran.exitstatus = pytest.ExitCode.INTERRUPTED
+        return None
+
+
 @pytest.fixture
 def measure(request: pytest.FixtureRequest) -> "MeasureFixture":
     """Time a callable with ``measurefirst.benchmark`` (``measure(fn)`` returns the Measurement), or

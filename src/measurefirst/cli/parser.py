@@ -80,7 +80,9 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
             if isinstance(action, argparse._SubParsersAction):
                 for command in action._name_parser_map.values():
                     command.set_defaults(lang=first)
-    args = parser.parse_args(_attach_negative_values(argv))
+    args, extras = parser.parse_known_args(_attach_negative_values(argv))
+    if extras:
+        _intermixed(parser, args, extras, argv)
     vars(args).pop("first_lang", None)  # read above, before the command's defaults were set
     vars(args).pop("_given_once", None)  # parser_types.Once's bookkeeping
     if args.command is None:
@@ -88,6 +90,27 @@ def parse_command(parser: argparse.ArgumentParser, argv: "Sequence[str] | None")
         return None
     _consistent(args)
     return _anchored(args)
+
+
+def _intermixed(parser: argparse.ArgumentParser, args: argparse.Namespace, extras: list[str],
+                argv: "Sequence[str]") -> None:
+    """Inputs given after an option (``report a.json -o r.html b.json``: argparse's "unrecognized
+    arguments: b.json") join the command's list of them, where it has one list and none of them looks
+    like an option; anything else is argparse's error, as before."""
+    command = next((a.choices.get(str(args.command)) for a in parser._actions
+                    if isinstance(a, argparse._SubParsersAction) and isinstance(a.choices, dict)), None)
+    lists = [a for a in (command._actions if command is not None else [])
+             if not a.option_strings and a.nargs in ("+", "*")]
+    if len(lists) != 1 or any(e.startswith("-") for e in extras) or "--" in argv:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    (action,) = lists
+    convert = action.type if callable(action.type) else str
+    assert command is not None
+    try:
+        values = [convert(e) for e in extras]
+    except (TypeError, ValueError, argparse.ArgumentTypeError) as exc:
+        command.error(f"argument {action.metavar or action.dest}: {exc}")
+    setattr(args, action.dest, list(getattr(args, action.dest) or []) + values)
 
 
 def _consistent(args: argparse.Namespace) -> None:

@@ -463,10 +463,7 @@ class Sampler(SampleRecord):
                 return Stop("max_samples", self._final_half_width() <= precision, precision, (now - start) / 1e9)
             if now >= deadline:
                 self._close_repeat(rep_first)
-                if opts.repeats is not None and len(self.repeat_counts) < opts.repeats:  # a count asked for, cut
-                    self.notes["budget_cut"], self.notes["budget_cut_done"] = "repeats", len(self.repeat_counts)
-                met = self._final_half_width() <= precision and n >= opts.min_samples
-                return Stop("budget", met, precision, (now - start) / 1e9)
+                return self._budget_stop(n, (now - start) / 1e9)
             if repeats > 1 and rep_done:
                 # the next repetition: its own warm-up and calibration, a slice that grows with the run
                 slice_ns = max(base_slice_ns, (now - start) / repeats)
@@ -474,11 +471,19 @@ class Sampler(SampleRecord):
                 if self.adaptive:
                     self.calibrate(self.overhead_ns, times)
                 if self.past_deadline():  # the repetition's warm-up spent the budget: no sample starts after it
-                    met = self._final_half_width() <= precision and n >= opts.min_samples
-                    return Stop("budget", met, precision, (self.timer.now_ns() - start) / 1e9)
+                    return self._budget_stop(n, (self.timer.now_ns() - start) / 1e9)
                 self.prepare()
                 self.phase = "sampling"
                 rep_start, rep_first = self.timer.now_ns(), len(self.samples)
+
+    def _budget_stop(self, n: int, seconds: float) -> Stop:
+        """Sampling ended by the budget after ``n`` samples: a count of repetitions asked for and not all
+        run is said cut (``fixed_count_cut``), whichever phase the budget ran out in."""
+        opts = self.opts
+        if opts.repeats is not None and len(self.repeat_counts) < opts.repeats:
+            self.notes["budget_cut"], self.notes["budget_cut_done"] = "repeats", len(self.repeat_counts)
+        met = self._final_half_width() <= opts.precision and n >= opts.min_samples
+        return Stop("budget", met, opts.precision, seconds)
 
     def report(self) -> None:
         """Where the run stands, for a progress line (:mod:`measurefirst.progress`): the repetition, and

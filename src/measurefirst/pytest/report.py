@@ -74,6 +74,10 @@ def no_saved_runs(ref: str | None, store: Path | str, saved: Sequence[str], lang
     return _w(lang, "pt_no_saved_named", ref=ref, store=store, known=known, name=ref[1:].partition("~")[0])
 
 
+def summary_interrupted(lang: str = LANG) -> str:
+    return _w(lang, "pt_summary_interrupted")
+
+
 def benchmark_without_mf(given: Sequence[str], users: Sequence[str], lang: str = LANG) -> str:
     """``--mf-*`` options without ``--mf`` while pytest-benchmark times the ``benchmark`` fixture."""
     return _w(lang, "pt_without_mf", given=", ".join(given), n=len(users), example=users[0])

@@ -4,6 +4,9 @@ findings, code against code (``--mf-against``) and bisecting. A table of the one
 
 PYTEST_WORDS = {
     # the pytest plugin's lines (pytest/report.py)
+    "pt_summary_interrupted": ("interrupted while the end-of-run summary was written (it may be cut short): this run's "
+                               "saves and files were done before it",
+                               "在写运行结束时的摘要时被中断（摘要可能不完整）：本次运行的保存和文件在此之前已完成"),
     "pt_skip_only": ("not a measuring test (--mf-only)", "不是测量测试（--mf-only）"),
     "pt_skip_skip": ("a measuring test (--mf-skip)", "测量测试（--mf-skip）"),
     "pt_head_disabled": ("nothing timed (--mf-disable): each measured function runs once",
