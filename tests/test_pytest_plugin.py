@@ -573,8 +573,8 @@ def test_ctrl_c_in_the_end_of_run_summary_is_one_line_and_keeps_the_json(pt: pyt
     # (hypothesis's) printed pytest's traceback; a KeyboardInterrupt raised there is what the signal gives
     pt.makeconftest("def pytest_terminal_summary(terminalreporter):\n    raise KeyboardInterrupt\n")
     pt.makepyfile("def test_a(benchmark):\n    benchmark(len, 'x')\n")
-    result = pt.runpytest_subprocess("--mf", "--mf-budget", "0.1", "--mf-simulate=call=10us,noise=0.01,seed=1", "--mf-json", "out.json",
-                                     "-p", "no:cacheprovider")
+    result = pt.runpytest_subprocess("--mf", "--mf-budget", "0.1", "--mf-simulate=call=10us,noise=0.01,seed=1",
+                                     "--mf-json", "out.json", "-p", "no:cacheprovider")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stdout.fnmatch_lines(["interrupted while the end-of-run summary was written*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()

@@ -231,7 +231,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True, specname="pytest_terminal_summary")
-def pytest_terminal_summary_interrupted(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> Generator[None, Any, Any]:
+def pytest_terminal_summary_interrupted(terminalreporter: Any, exitstatus: int,
+                                        config: pytest.Config) -> Generator[None, Any, Any]:
     """Ctrl-C while the end-of-run summary is written (every plugin's part, the slow imports of some
     among them) was pytest's traceback: one line instead, and the run's status "interrupted". The saves
     and files of the run were done before it, in ``pytest_sessionfinish``."""
