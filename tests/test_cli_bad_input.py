@@ -62,6 +62,7 @@ CASES = {
         (["bench", "1", "--budget", "0.2", "--save", "x", "--store", "{d}/nodir/s.db"], "does not exist; create it"),
         (["bench", "1", "1", "--budget", "0.2"], "labels must be unique; '1' appears twice"),  # issue 38
         (["bench", "1", "--processes", "10000"], "at most 64: each is a fresh interpreter"),  # issue 38: a hang
+        (["bench", "1", "--processes", "64", "--budget", "0.3"], "4.69 ms each"),  # issue 38: 64 start-ups for 0.3 s
         (["bench", *SIM, "-o", "{other}"], "is a SQLite database"),  # issue 38: any store, in use or not
         (["bench", "--compile", "fast", "x"], "invalid choice: 'fast'"),
         (["bench", "--compile-limit", "0", "x"], "positive"),

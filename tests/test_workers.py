@@ -93,6 +93,10 @@ def test_other_refusals():
             benchmark(worker_helpers.spin_5us, processes=bad, device="cpu")
     with pytest.raises(ValueError, match="count="):
         benchmark(worker_helpers.spin_5us, processes=2, count="instructions")
+    # issue 38: more processes than the budget can give a warm-up each (before: each started, for 5 ms)
+    with pytest.raises(ValueError, match=r"10 processes share the budget of 0.1 s: 10 ms each, .* give a budget of "
+                                         r"at least 0.5 s \(budget= / --budget\), or at most 2 processes"):
+        benchmark(worker_helpers.spin_5us, processes=10, budget=0.1, device="cpu")
 
 
 @pytest.mark.realclock

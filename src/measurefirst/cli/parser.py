@@ -115,10 +115,15 @@ def _intermixed(parser: argparse.ArgumentParser, args: argparse.Namespace, extra
 
 def _consistent(args: argparse.Namespace) -> None:
     """Options that contradict each other are refused, not let one win without a word (issue 38:
-    ``--min-time 1e9 --budget 0.3`` ran 0.3 s): a ``--min-time`` typed longer than the ``--budget``."""
+    ``--min-time 1e9 --budget 0.3`` ran 0.3 s): a ``--min-time`` typed longer than the ``--budget``; more
+    ``--processes`` than the budget can give a warm-up each."""
+    from ..measure.workers import share_refusal
     from .parser_types import GivenDefault
 
     min_time, budget = getattr(args, "min_time", None), getattr(args, "budget", None)
+    processes = getattr(args, "processes", None) if args.command == "bench" else None
+    if isinstance(processes, int) and isinstance(budget, (int, float)) and share_refusal(processes, budget):
+        raise UsageError(str(share_refusal(processes, budget)).replace("budget= / --budget", "--budget"))
     if (isinstance(min_time, float) and not isinstance(min_time, GivenDefault) and isinstance(budget, (int, float))
             and min_time > budget):
         raise UsageError(f"--min-time {min_time:g} s is longer than --budget {budget:g} s: the budget ends sampling "

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .counting import main_reference
+from ..results import defaults
 from ..results.kinds import Compiled, Measurement, RunToRun, Stop, spread_from_medians
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,6 +72,19 @@ def check_processes(processes: Any) -> int:
     return processes
 
 
+def share_refusal(processes: int, budget: float) -> str | None:
+    """Why ``processes`` fresh interpreters cannot share ``budget`` seconds (each would get less than
+    :data:`~measurefirst.results.defaults.MIN_PROCESS_SHARE_S`), and what to give instead; ``None`` when
+    they can."""
+    floor = defaults.MIN_PROCESS_SHARE_S
+    if budget / processes >= floor:
+        return None
+    most = max(1, math.floor(budget / floor + 1e-9))
+    return (f"{processes} processes share the budget of {budget:g} s: {budget / processes * 1e3:.3g} ms each, less "
+            f"than the {floor * 1e3:g} ms a process needs to warm up and sample; give a budget of at least "
+            f"{processes * floor:g} s (budget= / --budget), or at most {most} processes")
+
+
 def pickled(obj: Any, what: str) -> bytes:
     """``obj`` pickled by reference, or ``ValueError`` (:func:`refusal`) for a lambda or closure."""
     qualname = getattr(obj, "__qualname__", "")
@@ -94,6 +108,9 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
     raised (the engine's ``BenchmarkError`` and ``Interrupted``: passed in, so that this module does not
     import the engine)."""
     k = check_processes(processes)
+    refused = share_refusal(k, opts.budget)
+    if refused is not None:
+        raise ValueError(refused)
     if not isinstance(timer, str):
         raise ValueError("processes=K measures in fresh interpreters, each with its own clock; drop the "
                          "Timer instance (timer='auto', 'wall' or 'event')")
@@ -291,4 +308,4 @@ def _compiled(ms: Sequence[Measurement]) -> Compiled | None:
                     per_process=tuple((c.first_s, c.cache) if c is not None else (0.0, "none") for c in parts))
 
 
-__all__ = ["run", "merge", "process_spread", "pickled", "refusal", "check_processes"]
+__all__ = ["run", "merge", "process_spread", "pickled", "refusal", "check_processes", "share_refusal"]

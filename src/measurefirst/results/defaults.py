@@ -83,3 +83,7 @@ RUN_TO_RUN_CV = 0.02
 #: The most fresh interpreters ``--processes`` starts (``bench``, ``selfcheck --noise``): each imports torch
 #: and measures for a share of the budget; beyond this the command would run for hours (or never end).
 MAX_PROCESSES = 64
+#: ``processes=K`` gives each fresh interpreter ``budget / K``: below the shortest warm-up a process cannot
+#: warm up and sample, and K start-ups (a few seconds each) would buy nothing (issue 38: ``--processes 64
+#: --budget 0.3`` started 64 interpreters for 4.7 ms each, minutes in all)
+MIN_PROCESS_SHARE_S = WARMUP_MIN_TIME_S
