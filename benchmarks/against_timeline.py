@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -148,6 +149,7 @@ def main() -> None:
     log(f"--mf-against: {wall:.1f} s; the suite run once (pytest --mf): {once:.1f} s; ratio {wall / once:.2f}x")
     if args.log:
         log("wrote", log.save("against-timeline"))
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
