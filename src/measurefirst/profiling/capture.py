@@ -224,15 +224,12 @@ def profile(
         except KeyboardInterrupt:
             raise
         except BaseException as exc:
-            if files.snapshot is not None and dev.type == "cuda":
-                torch.cuda.memory._record_memory_history(enabled=None)
             raise ProfileError(f"profile {label!r}: the function raised while profiled: {type(exc).__name__}: "
                                f"{exc}", label=label) from exc
         if stopped is None:  # after Ctrl-C the trace and snapshot may be cut mid-write: none is kept, the tables are
             files.publish()
-        elif files.snapshot is not None and dev.type == "cuda":
-            torch.cuda.memory._record_memory_history(enabled=None)
-    finally:  # a failure or Ctrl-C leaves no temporary file behind
+    finally:  # a failure or Ctrl-C leaves no temporary file behind, and no recording of allocations going on
+        files.stop_recording()
         files.clean()
     ops, work, top, kernels = _tables(events, steps, group_by_shape)
     module_flops = _flops_by_module(fn) if flops_by_module and stopped is None else None
@@ -251,12 +248,26 @@ def profile(
 class _Files:
     """The trace and the memory snapshot a profile writes: each to a temporary file beside its
     destination first, moved into place once the profile succeeded (:meth:`publish`); :meth:`clean`
-    removes what a failure or Ctrl-C left."""
+    removes what a failure or Ctrl-C left. The snapshot's recording of CUDA allocations is started by
+    :meth:`record_memory` and stopped once, by :meth:`stop_recording`, whichever way the profile ends."""
 
     def __init__(self, trace: Path | None, snapshot: Path | None) -> None:
         self.trace, self.snapshot = trace, snapshot
         self._tmp_trace: Path | None = None
         self._tmp_snap: Path | None = None
+        self._recording = False
+
+    def record_memory(self) -> None:
+        """Start recording CUDA allocations for the snapshot (a snapshot is asked on a real CUDA device only:
+        checked by :func:`profile`)."""
+        if self.snapshot is not None:
+            torch.cuda.memory._record_memory_history(max_entries=100_000)
+            self._recording = True
+
+    def stop_recording(self) -> None:
+        if self._recording:
+            self._recording = False
+            torch.cuda.memory._record_memory_history(enabled=None)
 
     def export_trace(self, prof: Any) -> None:
         if self.trace is not None:
@@ -275,7 +286,7 @@ class _Files:
                 os.close(fd)
                 self._tmp_snap = Path(snap_name)
                 torch.cuda.memory._dump_snapshot(str(self._tmp_snap))  # type: ignore[no-untyped-call]
-                torch.cuda.memory._record_memory_history(enabled=None)
+                self.stop_recording()
                 os.replace(self._tmp_snap, self.snapshot)
                 self._tmp_snap = None
             if self._tmp_trace is not None and self.trace is not None:
@@ -322,8 +333,7 @@ class _Steps:
             collected["events"] = prof.events()
             files.export_trace(prof)
 
-        if files.snapshot is not None:  # real CUDA only (checked by profile)
-            torch.cuda.memory._record_memory_history(max_entries=100_000)
+        files.record_memory()
         stopped: KeyboardInterrupt | None = None
         with quiet_profiler_stderr():
             with torch.profiler.profile(
