@@ -167,3 +167,23 @@ def test_schedule_is_configurable():
     assert p.counts("work") == {"aten::mul": 6, "aten::add": 2, "aten::tanh": 1}
     with pytest.raises(ValueError, match="wait"):
         profile(manual_gelu, wait=-1)
+
+
+def test_the_snapshots_recording_is_stopped_once_whichever_way_the_profile_ends(monkeypatch, tmp_path):
+    # review: the recording of CUDA allocations was stopped in three branches and left running on a Ctrl-C
+    # before any step ended; now _Files starts it and stops it once (the profile's finally calls stop_recording)
+    import torch
+
+    from measurefirst.profiling.capture import _Files
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(torch.cuda.memory, "_record_memory_history", lambda **kw: calls.append(kw))
+    files = _Files(None, tmp_path / "snap.pickle")
+    files.stop_recording()  # nothing started: nothing to stop
+    files.record_memory()
+    files.stop_recording()
+    files.stop_recording()
+    assert calls == [{"max_entries": 100_000}, {"enabled": None}]
+    calls.clear()
+    _Files(tmp_path / "trace.json", None).record_memory()  # no snapshot asked: no recording
+    assert calls == []
