@@ -172,8 +172,6 @@ def test_schedule_is_configurable():
 def test_the_snapshots_recording_is_stopped_once_whichever_way_the_profile_ends(monkeypatch, tmp_path):
     # review: the recording of CUDA allocations was stopped in three branches and left running on a Ctrl-C
     # before any step ended; now _Files starts it and stops it once (the profile's finally calls stop_recording)
-    import torch
-
     from measurefirst.profiling.capture import _Files
 
     calls: list[dict[str, object]] = []
