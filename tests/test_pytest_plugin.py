@@ -579,3 +579,38 @@ def test_ctrl_c_in_the_end_of_run_summary_is_one_line_and_keeps_the_json(pt: pyt
     result.stdout.fnmatch_lines(["interrupted while the end-of-run summary was written*"])
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
     assert "test_a" in (pt.path / "out.json").read_text()
+
+
+@pytest.mark.realclock
+def test_ctrl_c_while_a_test_measures_keeps_what_it_measured(pt: pytest.Pytester) -> None:
+    # issue 38: Ctrl-C in a measuring test kept nothing of it ("benchmarks": [] in --mf-json, nothing saved);
+    # now its partial measurement is kept, marked incomplete, as the CLI keeps one. The function sends the
+    # SIGINT itself at its 1500th call of 1 ms: past a warm-up capped at 1 s, inside the sampling
+    pt.makepyfile('''
+import os, signal, time
+CALLS = [0]
+
+def one_ms():
+    CALLS[0] += 1
+    if CALLS[0] == 1500:
+        os.kill(os.getpid(), signal.SIGINT)
+    end = time.perf_counter() + 1e-3
+    while time.perf_counter() < end:
+        pass
+
+import pytest
+
+@pytest.mark.measurefirst(min_time=10)  # no stop before 10 s of sampling: the SIGINT at 1.5 s is in it
+def test_a(benchmark):
+    benchmark(one_ms)
+''')
+    result = pt.runpytest_subprocess("--mf", "--mf-budget", "20", "--mf-json", "out.json", "--mf-save", "cut",
+                                     "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    doc = json.loads((pt.path / "out.json").read_text())
+    (bench,) = doc["benchmarks"]
+    assert bench["name"].endswith("test_a") and bench["measurement"]["complete"] is False
+    assert bench["measurement"]["stop"]["reason"] == "interrupted"
+    assert len(bench["measurement"]["samples_ns"]) >= 1
+    result.stdout.fnmatch_lines(["*test_a: warning *incomplete*: interrupted after * samples*",
+                                 "saved 1 measurement(s) as @cut in *"])

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ..results.kinds import Measurement, Stop
 from ..results.pytest_run import (SCHEMA_VERSION as SCHEMA_VERSION, PytestBenchmark as PytestBenchmark,
                                   PytestComparison as PytestComparison, PytestRun as PytestRun)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.regression import Change
-    from ..results.kinds import Measurement
 
 
 @dataclass
@@ -44,3 +44,7 @@ class Record:
         return self.name[len(prefix):] if self.name.startswith(prefix) else self.name
 
 
+def empty_measurement(name: str, device: str, reason: str, precision: float) -> Measurement:
+    """A measurement with no samples: the function ran once and nothing was timed."""
+    return Measurement(label=name, device=device, timer="none", samples_ns=(), numbers=(), host_ns=None,
+                       preempted=None, warmup=None, calibration=None, stop=Stop(reason, False, precision, 0.0))

@@ -16,9 +16,9 @@ import pytest
 
 from ..tools.compare import Verdict, compare
 from ..measure.devices import DeviceError, resolve_device
-from ..measure.engine import benchmark, default_label
+from ..measure.engine import Interrupted, benchmark, default_label
 from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving
-from .run import PytestBenchmark, PytestComparison, PytestRun, Record
+from .run import PytestBenchmark, PytestComparison, PytestRun, Record, empty_measurement
 from ..tools.against import DEFAULT_PAIRS, EXTRA_PAIRS
 from ..tools.worktree import WorktreeError, validate_ref
 from ..results.regression_checks import change
@@ -47,12 +47,6 @@ def _jsonable(value: Any) -> Any:
         return value
     except (TypeError, ValueError):
         return repr(value)
-
-
-def _empty_measurement(name: str, device: str, reason: str, precision: float) -> Measurement:
-    """A measurement with no samples: the function ran once and nothing was timed."""
-    return Measurement(label=name, device=device, timer="none", samples_ns=(), numbers=(), host_ns=None,
-                       preempted=None, warmup=None, calibration=None, stop=Stop(reason, False, precision, 0.0))
 
 
 class MeasureSession:
@@ -376,28 +370,34 @@ class MeasureSession:
                 setup()
             fn()
             self.disabled_calls += 1
-            return _empty_measurement(name, str(opts.get("device", "auto")), "disabled", precision)
+            return empty_measurement(name, str(opts.get("device", "auto")), "disabled", precision)
         split = pedantic_split(int(opts["trials"])) if mode == "pedantic" and opts.get("trials") else []
-        if self.simulation is not None:
-            if setup is not None:
-                setup()
-            fn()  # the real function, once: its result and its errors
-            world = self.simulation.world(name)
-            sim_fn = world.function(self.simulation.cost(sim_keys), default_label(fn))
-            for _ in range(warmup_rounds):
-                sim_fn()
-            opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache", "cuda_graph")}
-            timer = world.timer()
-            m: Measurement = _repeated(lambda o: benchmark(sim_fn, label=name, device="cpu", timer=timer, **o),
-                                       opts, split, real_clock=False)
-        else:
+
+        def keep(m: Measurement) -> Measurement:
+            self.add(Record(name=name, nodeid=node.nodeid, module=node.nodeid.split("::")[0], label=label,
+                            measurement=m, mode=mode, param=_node_params(node)[0], params=_node_params(node)[1]))
+            return m
+        try:
+            if self.simulation is not None:
+                if setup is not None:
+                    setup()
+                fn()  # the real function, once: its result and its errors
+                world = self.simulation.world(name)
+                sim_fn = world.function(self.simulation.cost(sim_keys), default_label(fn))
+                for _ in range(warmup_rounds):
+                    sim_fn()
+                opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache", "cuda_graph")}
+                timer = world.timer()
+                return keep(_repeated(lambda o: benchmark(sim_fn, label=name, device="cpu", timer=timer, **o),
+                                      opts, split, real_clock=False))
             for _ in range(warmup_rounds):
                 fn()
-            m = _repeated(lambda o: benchmark(fn, label=name, setup=setup, **o), opts, split,
-                          real_clock=isinstance(opts.get("timer", "auto"), str))
-        self.add(Record(name=name, nodeid=node.nodeid, module=node.nodeid.split("::")[0], label=label,
-                        measurement=m, mode=mode, param=_node_params(node)[0], params=_node_params(node)[1]))
-        return m
+            return keep(_repeated(lambda o: benchmark(fn, label=name, setup=setup, **o), opts, split,
+                                  real_clock=isinstance(opts.get("timer", "auto"), str)))
+        except Interrupted as exc:  # Ctrl-C: what was measured is kept, marked incomplete, as the CLI keeps it
+            if isinstance(exc.partial, Measurement):
+                keep(exc.partial)
+            raise
 
     def _serve(self, node: Any, fn: Callable[[], object], *, name: str, mode: str, setup: Callable[[], object] | None,
                opts: dict[str, Any], sim_keys: Sequence[str | None], warmup_rounds: int) -> Measurement:
@@ -417,7 +417,7 @@ class MeasureSession:
             for _ in range(warmup_rounds):
                 fn()
         m = self.serve_side.measure(node, name, mode, fn, setup, opts, simulated)
-        return m if m is not None else _empty_measurement(name, str(opts.get("device", "auto")), "aborted", precision)
+        return m if m is not None else empty_measurement(name, str(opts.get("device", "auto")), "aborted", precision)
 
     def compare(self, node: Any, candidates: Sequence[tuple[str, Callable[[], object]]], *, label: str | None,
                 baseline: str | None, setup: Callable[[], object] | None, opts: dict[str, Any]) -> ComparisonResult:
@@ -431,7 +431,7 @@ class MeasureSession:
                 fn()
                 self.disabled_calls += 1
             labels = tuple(lab for lab, _ in candidates)
-            empty = tuple(_empty_measurement(f"{prefix}::{lab}", str(opts.get("device", "auto")), "disabled", precision)
+            empty = tuple(empty_measurement(f"{prefix}::{lab}", str(opts.get("device", "auto")), "disabled", precision)
                           for lab in labels)
             verdicts = tuple(Verdict(lab, base, math.nan, None, "baseline" if lab == base else "undecided",
                                      None, 0) for lab in labels)
