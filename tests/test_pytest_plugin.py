@@ -614,3 +614,16 @@ def test_a(benchmark):
     assert len(bench["measurement"]["samples_ns"]) >= 1
     result.stdout.fnmatch_lines(["*test_a: warning *incomplete*: interrupted after * samples*",
                                  "saved 1 measurement(s) as @cut in *"])
+
+
+def test_ctrl_c_while_the_plugin_starts_is_one_line(pt: pytest.Pytester) -> None:
+    # issue 38's Ctrl-C class, found re-checking the probe: a SIGINT while --mf imported torch came before
+    # pytest's terminal reporter existed, so pytest printed nothing at all and exited 2
+    pt.makeconftest("import measurefirst.pytest.session as s\n\n"
+                    "def interrupted(self):\n    raise KeyboardInterrupt\n\n"
+                    "s.MeasureSession.configure = interrupted\n")
+    pt.makepyfile("def test_a(benchmark):\n    benchmark(len, 'x')\n")
+    result = pt.runpytest_subprocess("--mf", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stderr.fnmatch_lines(["measurefirst: interrupted while it started (importing torch and its plugin); "
+                                 "nothing was measured"])

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import sys
 from typing import TYPE_CHECKING, Any, Generator
 
 import pytest
@@ -159,7 +160,14 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(_XdistController(config), "measurefirst-xdist-controller")
         return
     if _wanted(config):
-        _session(config, explicit=True).configure()
+        try:
+            _session(config, explicit=True).configure()
+        except KeyboardInterrupt:  # before pytest's terminal reporter exists: its "KeyboardInterrupt" never shows
+            from measurefirst.render.words import LANGS, word  # no torch: it may be half imported now
+
+            lang = getattr(config.option, "mf_lang", None)
+            print(word("pt_start_interrupted", lang if lang in LANGS else LANGS[0]), file=sys.stderr)
+            raise
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

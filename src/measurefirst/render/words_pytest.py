@@ -4,6 +4,8 @@ findings, code against code (``--mf-against``) and bisecting. A table of the one
 
 PYTEST_WORDS = {
     # the pytest plugin's lines (pytest/report.py)
+    "pt_start_interrupted": ("measurefirst: interrupted while it started (importing torch and its plugin); nothing was "
+                             "measured", "measurefirst：在启动时（导入 torch 和插件）被中断；没有进行任何测量"),
     "pt_summary_interrupted": ("interrupted while the end-of-run summary was written (it may be cut short): this run's "
                                "saves and files were done before it",
                                "在写运行结束时的摘要时被中断（摘要可能不完整）：本次运行的保存和文件在此之前已完成"),
