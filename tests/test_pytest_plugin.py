@@ -627,3 +627,38 @@ def test_ctrl_c_while_the_plugin_starts_is_one_line(pt: pytest.Pytester) -> None
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.stderr.fnmatch_lines(["measurefirst: interrupted while it started (importing torch and its plugin); "
                                  "nothing was measured"])
+
+
+@pytest.mark.realclock
+def test_ctrl_c_in_a_tests_comparison_keeps_its_rounds(pt: pytest.Pytester) -> None:
+    # issue 38: as above, for measure.compare: the rounds measured before Ctrl-C are kept, marked incomplete
+    pt.makepyfile('''
+import os, signal, time
+import pytest
+CALLS = [0]
+
+def spin(seconds):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+def a():
+    CALLS[0] += 1
+    if CALLS[0] == 1500:
+        os.kill(os.getpid(), signal.SIGINT)
+    spin(1e-3)
+
+def b():
+    spin(1e-3)
+
+@pytest.mark.measurefirst(min_time=10)
+def test_pair(measure):
+    measure.compare({"a": a, "b": b})
+''')
+    result = pt.runpytest_subprocess("--mf-budget", "20", "--mf-json", "out.json", "-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    doc = json.loads((pt.path / "out.json").read_text())
+    assert sorted(b["label"] for b in doc["benchmarks"]) == ["a", "b"]
+    assert all(b["measurement"]["complete"] is False and b["measurement"]["samples_ns"] for b in doc["benchmarks"])
+    (cmp,) = doc["comparisons"]
+    assert cmp["comparison"]["stop"]["reason"] == "interrupted"

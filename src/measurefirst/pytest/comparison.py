@@ -6,8 +6,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields
 
+from ..results.kinds import Stop
 from ..tools.compare import Comparison, Verdict, paired_verdict
 from . import report as words
+from .run import empty_measurement
 
 
 @dataclass
@@ -32,6 +34,18 @@ class ComparisonResult(Comparison):
     @classmethod
     def of(cls, c: Comparison, lang: str = words.LANG) -> "ComparisonResult":
         return cls(**{f.name: getattr(c, f.name) for f in fields(Comparison)}, lang=lang)
+
+    @classmethod
+    def disabled(cls, prefix: str, labels: tuple[str, ...], base: str, device: str, precision: float,
+                 lang: str = words.LANG) -> "ComparisonResult":
+        """The result of a comparison that timed nothing (``--mf-disable``, an xdist worker, an ``--mf-against``
+        worker): each candidate ran once; every verdict undecided."""
+        empty = tuple(empty_measurement(f"{prefix}::{lab}", device, "disabled", precision) for lab in labels)
+        verdicts = tuple(Verdict(lab, base, math.nan, None, "baseline" if lab == base else "undecided", None, 0)
+                         for lab in labels)
+        return cls(labels=labels, baseline=base, measurements=empty, block_values_ns=tuple(() for _ in labels),
+                   orders=(), verdicts=verdicts, stop=Stop("disabled", False, precision, 0.0), measured=False,
+                   lang=lang)
 
     def pair(self, label: str, than: str) -> Verdict:
         """``label`` against ``than`` from the rounds they shared (the paired, interleaved verdict;

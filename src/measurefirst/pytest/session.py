@@ -5,7 +5,6 @@ reports and summary at the end of the run."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import warnings
 from dataclasses import replace
@@ -14,7 +13,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import pytest
 
-from ..tools.compare import Verdict, compare
+from ..tools.compare import Comparison, compare
 from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import Interrupted, benchmark, default_label
 from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving
@@ -24,7 +23,7 @@ from ..tools.worktree import WorktreeError, validate_ref
 from ..results.regression_checks import change
 from . import report as words
 from ..render.words import LANGS
-from ..results.kinds import Measurement, Stop
+from ..results.kinds import Measurement
 from ..results.safeio import DestinationError, check_destination, strict_json, write_atomic
 from ..results.store import DEFAULT_PATH, ENV_VAR, Store, StoreError, location
 from .baseline import Baseline
@@ -430,26 +429,26 @@ class MeasureSession:
                     setup()
                 fn()
                 self.disabled_calls += 1
-            labels = tuple(lab for lab, _ in candidates)
-            empty = tuple(empty_measurement(f"{prefix}::{lab}", str(opts.get("device", "auto")), "disabled", precision)
-                          for lab in labels)
-            verdicts = tuple(Verdict(lab, base, math.nan, None, "baseline" if lab == base else "undecided",
-                                     None, 0) for lab in labels)
-            return ComparisonResult(labels=labels, baseline=base, measurements=empty,
-                                    block_values_ns=tuple(() for _ in labels), orders=(), verdicts=verdicts,
-                                    stop=Stop("disabled", False, precision, 0.0), measured=False, lang=self.lang)
-        if self.simulation is not None:
-            for _, fn in candidates:
-                if setup is not None:
-                    setup()
-                fn()
-            world = self.simulation.world(prefix)
-            sim_cands = [(lab, world.function(self.simulation.cost([lab, default_label(fn), *_keys(node)]), lab))
-                         for lab, fn in candidates]
-            opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache")}
-            c = compare(sim_cands, baseline=baseline, device="cpu", timer=world.timer(), **opts)
-        else:
-            c = compare(list(candidates), baseline=baseline, setup=setup, **opts)
+            return ComparisonResult.disabled(prefix, tuple(lab for lab, _ in candidates), base,
+                                             str(opts.get("device", "auto")), precision, self.lang)
+        stopped: Interrupted | None = None
+        try:
+            if self.simulation is not None:
+                for _, fn in candidates:
+                    if setup is not None:
+                        setup()
+                    fn()
+                world = self.simulation.world(prefix)
+                sim_cands = [(lab, world.function(self.simulation.cost([lab, default_label(fn), *_keys(node)]), lab))
+                             for lab, fn in candidates]
+                opts = {k: v for k, v in opts.items() if k not in ("device", "timer", "cold_cache")}
+                c = compare(sim_cands, baseline=baseline, device="cpu", timer=world.timer(), **opts)
+            else:
+                c = compare(list(candidates), baseline=baseline, setup=setup, **opts)
+        except Interrupted as exc:  # Ctrl-C: the rounds so far are kept, marked incomplete, as in measure()
+            if not isinstance(exc.partial, Comparison):
+                raise
+            c, stopped = exc.partial, exc
         result = ComparisonResult.of(c, self.lang)
         names = {lab: self.unique(f"{prefix}::{lab}") for lab in result.labels}
         index = len(self.comparisons)
@@ -457,10 +456,11 @@ class MeasureSession:
         module = node.nodeid.split("::")[0]
         param, params = _node_params(node)
         for m in result.measurements:
-            short = m.label
-            renamed = replace(m, label=names[short])
-            self.add(Record(name=names[short], nodeid=node.nodeid, module=module, label=short, measurement=renamed,
-                            mode="compare", param=param, params=params, comparison=index))
+            self.add(Record(name=names[m.label], nodeid=node.nodeid, module=module, label=m.label,
+                            measurement=replace(m, label=names[m.label]), mode="compare", param=param, params=params,
+                            comparison=index))
+        if stopped is not None:
+            raise stopped
         return result
 
     def add(self, record: Record) -> None:
