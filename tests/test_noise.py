@@ -176,6 +176,23 @@ def test_an_entry_from_per_process_medians():
     assert two.cv == pytest.approx(math.expm1(abs(math.log(1.1)) / math.sqrt(2)))
 
 
+def test_a_profile_too_disturbed_to_be_read_back_is_never_written():
+    """Found by ./test.sh with both cores busy: two fresh processes of a 1-element add 10x apart gave a spread
+    of 826%, which measure_profile returned and saved, and which the profile's reader refuses (over MAX_CV):
+    every later run would have met a damaged profile. Now the entry is refused where it is made."""
+    from measurefirst.measure.noise import NoiseProfileError
+
+    with pytest.raises(NoiseProfileError, match=r"too disturbed .* the dispatch workload's fresh processes spread "
+                                                r"\d+% \(over 100% is load, not the machine\); nothing was saved"):
+        entry_from("dispatch", [1e-6, 1e-5], [0.01, 0.01])
+    with pytest.raises(NoiseProfileError, match="the memory workload's repetitions spread 150%"):
+        entry_from("memory", [2e-3, 2.01e-3, 1.99e-3], [1.5, 1.5, 1.5])
+    kept = entry_from("dispatch", [1e-6, 1.5e-6], [0.01, 0.01])  # a wide spread the reader takes is kept
+    assert kept.cv <= 1.0 and NoiseProfile.from_json(
+        NoiseProfile(key="k", created="2026-12-05T00:00:00+00:00", torch_threads=1, entries=(kept,),
+                     processes=2).to_json()).entries == (kept,)
+
+
 def test_one_disturbed_process_does_not_set_the_spread():
     quiet = [1e-4 * (1 + d) for d in (0.0, 0.01, -0.01, 0.005, -0.005)]
     e = entry_from("compute", quiet + [1e-2], [0.01] * 6)  # one process 100x slower
@@ -363,9 +380,15 @@ def test_processes_get_the_floor_only_and_history_is_left_alone():
 # ---- measuring it for real (structure only) ---------------------------------------------------------------------------
 @pytest.mark.realclock
 def test_a_quick_real_profile_in_two_fresh_processes():
+    from measurefirst.measure.noise import NoiseProfileError
+
     seen = []
-    p = measure_profile(2, quick=True, progress=lambda i, n: seen.append((i, n)), budget=0.2,
-                        workloads=(("python", 20e-6), ("dispatch", None)))
+    try:
+        p = measure_profile(2, quick=True, progress=lambda i, n: seen.append((i, n)), budget=0.2,
+                            workloads=(("python", 20e-6), ("dispatch", None)))
+    except NoiseProfileError as exc:  # a machine this busy (both cores loaded: two adds 10x apart) is told so
+        assert "too disturbed" in str(exc) and "nothing was saved" in str(exc) and seen == [(1, 2), (2, 2)]
+        return
     assert seen == [(1, 2), (2, 2)]
     assert [e.kind for e in p.entries] == ["python", "dispatch"]
     assert p.processes == 2 and p.key.startswith(socket.gethostname() + "/cpu/")

@@ -76,7 +76,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from ..results import stats
-from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS,
+from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS, MAX_CV,
                              PRIOR_INFLATION_RANGE as PRIOR_INFLATION_RANGE,
                              PROFILE_SCHEMA_VERSION as PROFILE_SCHEMA_VERSION, NoiseProfile as NoiseProfile,
                              ProfileEntry as ProfileEntry, log_log)
@@ -425,7 +425,9 @@ Progress = Callable[[int, int], None]
 
 
 class NoiseProfileError(RuntimeError):
-    """A worker process of :func:`measure_profile` failed; the message names it and holds its stderr tail."""
+    """A worker process of :func:`measure_profile` failed (the message names it and holds its stderr tail),
+    or the machine was too disturbed for a profile (a spread over :data:`~measurefirst.results.noise.MAX_CV`,
+    which a stored profile may not hold)."""
 
 
 def measure_profile(processes: int | None = None, quick: bool = False, progress: Progress | None = None,
@@ -539,8 +541,14 @@ def entry_from(kind: str, medians: Sequence[float], within: Sequence[float | Non
     logs = [math.log(x) for x in good]
     cv = math.expm1(tail_log_sd(logs))
     inner = [w for w in within if w is not None and math.isfinite(w)]
-    return ProfileEntry(kind=kind, seconds=statistics.median(good), cv=cv,
-                        within_cv=statistics.median(inner) if inner else None, processes=len(good))
+    within_cv = statistics.median(inner) if inner else None
+    worst = max(cv, within_cv or 0.0)
+    if worst > MAX_CV:  # what the profile's reader refuses (a disturbed file) is never written
+        raise NoiseProfileError(f"the machine was too disturbed while the noise profile was measured: the {kind} "
+                                f"workload's {'fresh processes' if cv >= (within_cv or 0.0) else 'repetitions'} "
+                                f"spread {worst:.0%} (over {MAX_CV:.0%} is load, not the machine); nothing was saved: "
+                                f"measure it again when the machine is quieter")
+    return ProfileEntry(kind=kind, seconds=statistics.median(good), cv=cv, within_cv=within_cv, processes=len(good))
 
 
 def _run_worker(request: str, index: int, total: int) -> dict[str, dict[str, Any]]:
