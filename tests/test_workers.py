@@ -101,7 +101,14 @@ def test_other_refusals():
 
 @pytest.mark.realclock
 def test_two_fresh_processes_for_real():
-    m = benchmark(worker_helpers.spin_5us, processes=2, device="cpu", budget=0.6, min_time=0.1)
+    from measurefirst.measure.progress import showing
+
+    events: list = []
+    with showing(events.append):
+        m = benchmark(worker_helpers.spin_5us, processes=2, device="cpu", budget=0.6, min_time=0.1)
+    # a progress line says which process starts (--processes 64 took minutes without a word)
+    shown = [(e.item, e.done, e.total) for e in events if e.tool == "bench"]
+    assert shown[:2] == [("spin_5us", 0, 2), ("spin_5us", 1, 2)]
     assert len(m.repeats) == 2 and sum(m.repeats) == m.n_samples and all(r > 0 for r in m.repeats)
     assert m.run_to_run.source == "processes" and m.run_to_run.n == 2 and len(m.run_to_run.medians_ns) == 2
     assert m.options["processes"] == 2 and m.options["process_budget"] == pytest.approx(0.3)

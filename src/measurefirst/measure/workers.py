@@ -39,6 +39,7 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from . import progress
 from .counting import main_reference
 from ..results import defaults
 from ..results.kinds import Compiled, Measurement, RunToRun, Stop, spread_from_medians
@@ -138,6 +139,7 @@ def run(fn: Callable[[], object], processes: int, opts: "Options", *, label: str
     grace = WORKER_GRACE_S + (opts.compile_limit if compile else 0.0)
     try:
         for i in range(k):
+            progress.report("bench", label, i, k)  # on a terminal: which process of k starts (each a few seconds)
             result = work / f"result-{i}.json"
             (work / "payload.pkl").write_bytes(pickle.dumps({**payload, "result": str(result)}))
             share = opts.budget / k
