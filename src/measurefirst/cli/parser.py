@@ -122,8 +122,10 @@ def _consistent(args: argparse.Namespace) -> None:
 
     min_time, budget = getattr(args, "min_time", None), getattr(args, "budget", None)
     processes = getattr(args, "processes", None) if args.command == "bench" else None
-    if isinstance(processes, int) and isinstance(budget, (int, float)) and share_refusal(processes, budget):
-        raise UsageError(str(share_refusal(processes, budget)).replace("budget= / --budget", "--budget"))
+    refused = (share_refusal(processes, budget, "--budget")
+               if isinstance(processes, int) and isinstance(budget, (int, float)) else None)
+    if refused is not None:
+        raise UsageError(refused)
     if (isinstance(min_time, float) and not isinstance(min_time, GivenDefault) and isinstance(budget, (int, float))
             and min_time > budget):
         raise UsageError(f"--min-time {min_time:g} s is longer than --budget {budget:g} s: the budget ends sampling "

@@ -73,17 +73,17 @@ def check_processes(processes: Any) -> int:
     return processes
 
 
-def share_refusal(processes: int, budget: float) -> str | None:
+def share_refusal(processes: int, budget: float, option: str = "budget= / --budget") -> str | None:
     """Why ``processes`` fresh interpreters cannot share ``budget`` seconds (each would get less than
-    :data:`~measurefirst.results.defaults.MIN_PROCESS_SHARE_S`), and what to give instead; ``None`` when
-    they can."""
+    :data:`~measurefirst.results.defaults.MIN_PROCESS_SHARE_S`), and what to give instead (the budget's
+    ``option`` as the caller spells it); ``None`` when they can."""
     floor = defaults.MIN_PROCESS_SHARE_S
     if budget / processes >= floor:
         return None
     most = max(1, math.floor(budget / floor + 1e-9))
     return (f"{processes} processes share the budget of {budget:g} s: {budget / processes * 1e3:.3g} ms each, less "
             f"than the {floor * 1e3:g} ms a process needs to warm up and sample; give a budget of at least "
-            f"{processes * floor:g} s (budget= / --budget), or at most {most} processes")
+            f"{processes * floor:g} s ({option}), or at most {most} processes")
 
 
 def pickled(obj: Any, what: str) -> bytes:
