@@ -232,9 +232,9 @@ def profile(
         files.stop_recording()
         files.clean()
     ops, work, top, kernels = _tables(events, steps, group_by_shape)
-    module_flops = _flops_by_module(fn) if flops_by_module and stopped is None else None
+    kept = stopped is None  # a profile cut by Ctrl-C keeps its tables only
+    module_flops = _flops_by_module(fn) if flops_by_module and kept else None
     step_times, step_peaks = steps_run.times[:steps], steps_run.peaks[:steps]
-    kept = stopped is None
     result = Profile(label, str(dev), steps, ops, work, top, kernels,
                      sum(step_times) / max(len(step_times), 1), max(step_peaks) if step_peaks else None,
                      None if files.trace is None or not kept else str(files.trace),
