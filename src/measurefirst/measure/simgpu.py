@@ -494,6 +494,9 @@ class SimMachine(Machine):
     def run_delays_ns(self) -> dict[int, int] | None:
         return dict(self.gpu.world.waited_ns)
 
+    def run_delay_ns(self, refresh: bool = True) -> int | None:
+        return sum(self.gpu.world.waited_ns.values())
+
     def cuda_available(self) -> bool:
         return self.gpu.spec.kind == "cuda"
 

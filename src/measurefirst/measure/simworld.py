@@ -194,7 +194,7 @@ class SimTimer:
         w = self.world
         if prelude is not None:
             prelude()
-        switches, cpu = w.switches, w.cpu_ns()
+        switches, cpu, waited = w.switches, w.cpu_ns(), sum(w.waited_ns.values())
         t0 = w.now
         w.advance(w.spec.timer_ns)
         if w.spec.stall_prob and w._rng.random() < w.spec.stall_prob:
@@ -203,7 +203,8 @@ class SimTimer:
         w.advance(w.spec.sync_ns)
         wall = float(w.now - t0)
         used = float(w.cpu_ns() - cpu)
-        return Reading(wall, None, preemptions(w.switches - switches, wall, used), None, used)
+        gap = float(sum(w.waited_ns.values()) - waited)
+        return Reading(wall, None, preemptions(w.switches - switches, wall, used, gap), None, used)
 
     def run_delays_ns(self) -> dict[int, int] | None:
         return dict(self.world.waited_ns)

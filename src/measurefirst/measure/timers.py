@@ -204,20 +204,28 @@ class Deadline:
 #: A sample of the CPU in which the process got less than this share of one core was starved: counted as
 #: preempted though no involuntary switch of the process shows it (see :func:`preemptions`).
 STARVED_CPU_SHARE = 0.5
+#: ... when its threads waited for a CPU while runnable for at least this share of the sample (summed over
+#: the threads): a call that sleeps or blocks by design (``time.sleep``, I/O, a lock) is off the CPU too,
+#: but waits for nothing the machine's load decides.
+STARVED_WAITED_SHARE = 0.25
 #: Samples shorter than this are not judged starved (reading the CPU clock is then a visible part of them).
 STARVED_MIN_NS = 100_000.0
 
 
-def preemptions(switches: int, wall_ns: float, cpu_ns: float | None) -> int:
+def preemptions(switches: int, wall_ns: float, cpu_ns: float | None, waited_ns: float | None = None) -> int:
     """What one sample counts as preemptions: the process's involuntary context switches during it, or,
     with none, one when the process got less than :data:`STARVED_CPU_SHARE` of a core over a sample of
-    :data:`STARVED_MIN_NS` or more. With both cores busy, a thread of torch's intra-op pool waits for a
-    core while the caller sleeps on it: the switch is the other process's, and the call takes a
-    scheduler quantum (issue 35 saw a 186 µs product read 16 ms) that the switch count never showed.
-    ``cpu_ns``: the process's CPU time over the sample, every thread (``None``: not read)."""
-    if switches > 0 or cpu_ns is None or wall_ns < STARVED_MIN_NS:
+    :data:`STARVED_MIN_NS` or more and its threads waited for a CPU for :data:`STARVED_WAITED_SHARE` of it.
+    With both cores busy, a thread of torch's intra-op pool waits for a core while the caller sleeps on
+    it: the switch is the other process's, and the call takes a scheduler quantum (issue 35 saw a 186 µs
+    product read 16 ms) that the switch count never showed. A call that sleeps is off the CPU as long,
+    and waits for no CPU.
+    ``cpu_ns``: the process's CPU time over the sample, every thread (``None``: not read). ``waited_ns``: how
+    long its threads waited for a CPU while runnable during it, summed (``None``: not read, where the OS does
+    not say: the CPU share alone decides)."""
+    if switches > 0 or cpu_ns is None or wall_ns < STARVED_MIN_NS or cpu_ns >= STARVED_CPU_SHARE * wall_ns:
         return switches
-    return 1 if cpu_ns < STARVED_CPU_SHARE * wall_ns else switches
+    return 1 if waited_ns is None or waited_ns >= STARVED_WAITED_SHARE * wall_ns else 0
 
 
 class WallTimer:
@@ -236,6 +244,9 @@ class WallTimer:
         # a GPU's synchronize may sleep: the process's CPU time says nothing about a device's work
         self._cpu = m.process_cpu_ns if self._switches is not None and self._device.type == "cpu" else None
         self._delay = m.run_delays_ns if self._cpu is not None else None
+        self._waited = m.run_delay_ns if self._cpu is not None and m.run_delay_ns() is not None else None
+        #: the last sample was long enough to be judged starved: the next one reads the threads' waits
+        self._long = True
         self._probe = m.probe_kernel(self._device)
         self.resolution_ns = _clock_resolution_ns(m.simulated)
 
@@ -246,6 +257,9 @@ class WallTimer:
         sync()
         cpu = self._cpu
         if switches is not None:
+            # the threads' waits are read outside the timed window, only around samples long enough to judge
+            waited = self._waited if self._long else None
+            w0 = waited() if waited is not None else None
             s0 = switches()
             c0 = cpu() if cpu is not None else 0
             t0 = clock()
@@ -256,8 +270,13 @@ class WallTimer:
             s1 = switches()
             if s0 is None or s1 is None:
                 return Reading(float(t1 - t0), None, -1)
+            wall = float(t1 - t0)
+            self._long = wall >= STARVED_MIN_NS
             used = float(c1 - c0) if cpu is not None else None
-            return Reading(float(t1 - t0), None, preemptions(s1 - s0, float(t1 - t0), used), None, used)
+            w1 = waited(False) if waited is not None and w0 is not None and used is not None \
+                and self._long and used < STARVED_CPU_SHARE * wall else None
+            gap = float(w1 - w0) if w1 is not None and w0 is not None else None
+            return Reading(wall, None, preemptions(s1 - s0, wall, used, gap), None, used)
         t0 = clock()
         run()
         sync()
