@@ -32,11 +32,13 @@ The rules:
   but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
   largest standard error of the others; with fewer than two estimates (of two or more pairs) the
   comparison is *undecided*. Every pair's workers start at once, before any pair measures
-  (:func:`worker_pairs`). Each worker is a fresh interpreter, though its start-up (importing torch) is
-  most of the gate's fixed cost: children forked from one warm interpreter would be cheap, but they keep
-  its mode (measured here: five children of one interpreter timed a 1-element add within 0.2-0.5% of
-  each other while the interpreters' own means spread over 1%, and ten fresh interpreters 1.6%), so the
-  pairs would no longer be independent draws and the interval would be too narrow.
+  (:func:`worker_pairs`). A worker's start-up (importing torch) is most of the gate's fixed cost, so each
+  pair has a fork server of its own (:mod:`measurefirst.tools.zygote`): a fresh interpreter that imports
+  torch and pytest once, from which both workers of the pair are forked. One server for all pairs would
+  be cheaper still, but its children keep its mode (measured here: five children of one interpreter timed
+  a 1-element add within 0.2-0.5% of each other while the interpreters' own means spread over 1%, and ten
+  fresh interpreters 1.6%), so the pairs would no longer be independent draws and the interval would be too
+  narrow; a server per pair keeps the pairs independent, and its two sides share one mode.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
   threshold, the rule of :func:`measurefirst.results.regression_checks.change`; an interval that holds both 1
   and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
@@ -44,9 +46,10 @@ The rules:
   rounds).
 * **Workers** (:class:`WorkerPool`): started with their output in files (the tail is shown when one
   fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
-  then killed) on every way out. Each gets an environment variable of random length, so that where its
-  stack lands (the two trees' paths differ in length) is drawn anew per worker: a layout that favoured
-  one side would otherwise be a bias in every pair.
+  then killed) on every way out. Each fresh interpreter gets an environment variable of random length, so
+  that where its stack lands (the two trees' paths differ in length) is drawn anew per worker: a layout
+  that favoured one side would otherwise be a bias in every pair (forked workers share their server's
+  stack, whose padding is drawn per pair).
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ from ..results.comparison import Verdict
 from ..results.kinds import Measurement
 from ..results.regression import Change, Disturbance, Regression
 from .compare import compare_samplers
+from .zygote import Process, Zygote, enabled, preloadable, tree_roots
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Comparison
@@ -291,7 +295,7 @@ class Worker:
     """One worker interpreter: its side (``base`` or ``head``), process and output file."""
 
     side: str
-    process: subprocess.Popen[bytes]
+    process: Process
     log: Path
 
     def tail(self) -> str:
@@ -320,8 +324,9 @@ class Worker:
 class WorkerPool:
     """Starts worker interpreters that connect back (``ENV_VAR``), and stops them all on close."""
 
-    def __init__(self, log_dir: Path, reply_timeout_s: float) -> None:
-        self.log_dir, self.reply_timeout_s = log_dir, reply_timeout_s
+    def __init__(self, log_dir: Path, reply_timeout_s: float, name: str = "pair") -> None:
+        self.log_dir, self.reply_timeout_s, self.name = log_dir, reply_timeout_s, name
+        self.zygote: Zygote | None = None
         self.server = socket.create_server(("127.0.0.1", 0))
         self.server.settimeout(ACCEPT_POLL_S)
         self.token = secrets.token_hex(16)
@@ -330,19 +335,42 @@ class WorkerPool:
         self.closed = False
 
     def start(self, side: str, argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Worker:
+        """Start one worker: forked by this pool's server when it has one that is ready (and ``argv`` is
+        ``python -m module ...``), else a fresh interpreter."""
         host, port = self.server.getsockname()[:2]
-        log = self.log_dir / f"{side}-{len(self.workers)}.log"
+        log = self.log_dir / f"{self.name}-{side}-{len(self.workers)}.log"
         # a padding of random length moves the process's stack (the environment sits above it): the two trees'
         # paths differ in length, and a layout that favoured one side in every pair would be a bias no number
-        # of pairs averages out; drawn anew per worker, it is part of the spread between pairs instead
-        pad = "x" * secrets.randbelow(LAYOUT_PAD_MAX)
-        full_env = {**env, ENV_VAR: f"{host}:{port}:{self.token}:{side}", LAYOUT_PAD_VAR: pad}
-        with open(log, "wb") as out:
-            process = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
-                                       stdin=subprocess.DEVNULL)
+        # of pairs averages out; drawn anew per worker, it is part of the spread between pairs instead (a forked
+        # pair shares its server's stack: the server's own padding is drawn per pair)
+        full_env = {**env, ENV_VAR: f"{host}:{port}:{self.token}:{side}", LAYOUT_PAD_VAR: _pad()}
+        process: Process | None = None
+        if self.zygote is not None and len(argv) >= 3 and argv[0] == sys.executable and argv[1] == "-m":
+            process = self.zygote.fork(argv[2], argv[3:], cwd, full_env, log)
+        if process is None:
+            with open(log, "wb") as out:
+                process = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+                                           stdin=subprocess.DEVNULL)
         worker = Worker(side, process, log)
         self.workers.append(worker)
         return worker
+
+    def serve_forks(self, sides: Sequence["Side"]) -> None:
+        """Start this pool's fork server (:mod:`measurefirst.tools.zygote`) where workers may be forked and
+        there is something to preload; :meth:`forks_ready` waits for it."""
+        if not enabled(os.environ) or not sides:
+            return
+        modules = preloadable(tree_roots([(s.cwd, s.env) for s in sides]))
+        if modules:
+            env = {k: v for k, v in sides[0].env.items() if k != "PYTHONPATH"}
+            if os.environ.get("PYTHONPATH"):
+                env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+            self.zygote = Zygote(modules, {**env, LAYOUT_PAD_VAR: _pad()}, self.log_dir / f"{self.name}-server.log")
+
+    def forks_ready(self) -> None:
+        """Wait for the fork server's imports; one that failed leaves fresh interpreters to this pool."""
+        if self.zygote is not None and not self.zygote.ready():
+            self.zygote = None
 
     def accept(self, workers: Sequence[Worker]) -> dict[str, tuple[Channel, Any]]:
         """Wait until each of ``workers`` connects and says hello; its channel and the hello's payload
@@ -392,6 +420,8 @@ class WorkerPool:
                 pass
         for w in self.workers:
             w.stop()
+        if self.zygote is not None:
+            self.zygote.close()
         self.server.close()
 
 
@@ -410,6 +440,10 @@ class Side:
     env: Mapping[str, str]
 
 
+def _pad() -> str:
+    return "x" * secrets.randbelow(LAYOUT_PAD_MAX)
+
+
 def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
                  ) -> Generator[tuple[int, dict[str, tuple[Channel, Any]]], None, None]:
     """Pair ``k`` of ``count``: its channels and hello payloads by side. Every pair's workers start at
@@ -418,8 +452,12 @@ def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
     beside a pair that measured a softmax on torch's two threads stretched one side's calls from 23 µs to
     12 ms (a starved thread pool), in blocks the other side did not share. Every worker is stopped on
     the way out (the end, an error, Ctrl-C, or a caller that stops early)."""
-    pools = [WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S) for _ in range(count)]
+    pools = [WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S, name=f"pair{k}") for k in range(count)]
     try:
+        for pool in pools:  # every server imports at once, then forks its pair
+            pool.serve_forks(sides)
+        for pool in pools:
+            pool.forks_ready()
         started = [[pool.start(s.name, s.argv, s.cwd, s.env) for s in sides] for pool in pools]
         hellos = [pool.accept(workers) for pool, workers in zip(pools, started)]
         for k, (pool, hello) in enumerate(zip(pools, hellos)):
