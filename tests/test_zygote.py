@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -114,3 +115,28 @@ def test_the_server_imports_nothing_of_measurefirst(tmp_path: Path):
         assert (tmp_path / "mods.log").read_text().strip() == "[]"
     finally:
         server.close()
+
+
+def test_a_pools_workers_are_forked_from_its_server_and_fresh_without_one(tmp_path: Path, monkeypatch):
+    from measurefirst.tools.against import Side, WorkerPool
+    from measurefirst.tools.zygote import ForkedChild
+
+    base, head = _trees(tmp_path)
+    sides = [Side(root.name, (sys.executable, "-m", "probe_mod"), root, _env(root, PROBE_VALUE=root.name))
+             for root in (base, head)]
+    for switch, kind in (("1", ForkedChild), ("0", subprocess.Popen)):
+        monkeypatch.setenv("MEASUREFIRST_FORK_SERVER", switch)
+        pool = WorkerPool(tmp_path, reply_timeout_s=60, name=f"fork{switch}")
+        try:
+            pool.serve_forks(sides)
+            pool.forks_ready()
+            assert (pool.zygote is not None) == (switch == "1")
+            workers = [pool.start(s.name, s.argv, s.cwd, s.env) for s in sides]
+            assert all(isinstance(w.process, kind) for w in workers)
+            assert [w.process.wait(timeout=120) for w in workers] == [0, 0]
+            for w, root in zip(workers, (base, head)):  # the same worker either way: its tree, its variables
+                said = json.loads(w.tail().splitlines()[0])
+                assert said["tree"] == said["env"] == root.name and said["cwd"] == str(root)
+                assert w.log.name == f"fork{switch}-{root.name}-{workers.index(w)}.log"
+        finally:
+            pool.close()
