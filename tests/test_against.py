@@ -5,9 +5,11 @@ different costs (``--mf-simulate`` in each tree's own pytest.ini), so every verd
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -582,3 +584,62 @@ def test_the_second_looks_level_is_wider_and_named_wherever_its_interval_is_show
     assert "1 of them, undecided after 4 pair(s)" in line and "97.5%" in line and "7.5%" in line
     assert "t.py::b (7 pairs)" in line
     assert "t.py::b（7 对）" in against_lines(o, "zh")[1]
+
+
+WAITING_CONFTEST = """
+import os, time
+
+def pytest_collection_finish(session):
+    if os.environ.get("MEASUREFIRST_AGAINST"):  # a worker: say so, then wait for the Ctrl-C
+        side = os.environ["MEASUREFIRST_AGAINST"].rsplit(":", 1)[-1]
+        open(os.path.join(os.environ["MARK_DIR"], f"{side}-{os.getpid()}"), "w").close()
+        time.sleep(300)
+"""
+
+
+def test_ctrl_c_while_the_workers_start_leaves_no_process_worktree_or_folder(tmp_path: Path):
+    # a terminal's Ctrl-C reaches the whole process group: the parent, each pair's fork server, the workers
+    repo = _repo(tmp_path, "1ms", "1ms")
+    (repo / "conftest.py").write_text(WAITING_CONFTEST)
+    _git(repo, "add", "conftest.py")
+    _git(repo, "commit", "-qm", "workers wait")
+    marks, temp = tmp_path / "marks", tmp_path / "tmp"
+    marks.mkdir()
+    temp.mkdir()
+    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
+    env.update(MEASUREFIRST_STORE=str(tmp_path / "results.db"), MARK_DIR=str(marks), TMPDIR=str(temp))
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--mf", "--mf-against", "HEAD",
+                             "--mf-against-pairs", "2"], cwd=repo, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        while len(list(marks.iterdir())) < 2:  # the first pair's workers collected (the second's wait for their plan)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=0.2)
+            assert proc.returncode is None, proc.stdout.read() if proc.stdout else ""
+        os.killpg(proc.pid, signal.SIGINT)
+        out, _ = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 2, out
+    assert "Traceback" not in out
+    pids = [int(p.name.split("-")[1]) for p in marks.iterdir()]
+    for _ in range(600):  # every worker gone (each is killed on the way out; a few ms after the parent)
+        if not any(_alive(pid) for pid in pids):
+            break
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=0.05)
+    assert not any(_alive(pid) for pid in pids)
+    with pytest.raises(ProcessLookupError):  # nothing of the run's process group is left: no fork server either
+        os.killpg(proc.pid, 0)
+    assert _git(repo, "worktree", "list").count("\n") == 0
+    assert not [p for p in temp.iterdir() if p.name.startswith("measurefirst-against-")]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
