@@ -406,6 +406,11 @@ def test_bad_refs_and_options_are_refused_before_anything_is_measured(tmp_path: 
     repo = _repo(tmp_path, "1ms", "1ms")
     done = _pytest(repo, "--mf-against", "no-such-ref")
     assert done.returncode == 4 and "--mf-against: 'no-such-ref' is not a branch, tag or commit" in done.stderr
+    # an existing file outside the checkout given as an option's value moves pytest's rootdir above it: said
+    (tmp_path / "out.json").write_text("{}")
+    done = _pytest(repo, "--mf-against", "HEAD", "--mf-json", "../out.json")
+    assert done.returncode == 4 and f"pytest's rootdir is {tmp_path}, above your checkout {repo}" in done.stderr
+    assert f"give it as --option=value, or add --rootdir={repo}" in done.stderr
     done = _pytest(repo, "--mf-against", "HEAD", "--mf-compare", "base")
     assert done.returncode == 4 and "choose one" in done.stderr
 

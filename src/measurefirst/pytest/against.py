@@ -35,7 +35,7 @@ from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
 from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, compare_pair,
                              join, more_pairs, ready_threads, tree_env, worker_pairs)
-from ..tools.worktree import Tree, WorktreeError, toplevel
+from ..tools.worktree import Tree, WorktreeError, toplevel, validate_ref
 from .run import Record
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,6 +91,25 @@ def worker_argv(root: Path, compat: bool, passed: Sequence[str], args: Sequence[
     if compat:
         argv.append("--mf")
     return argv + list(passed) + ["--", *args]
+
+
+def validate_against(ref: str, rootdir: Path, started: Path) -> None:
+    """``--mf-against REF`` checked before anything is measured, in the checkout of pytest's rootdir. Where
+    that rootdir lies above the checkout pytest was started in, the error says why: pytest takes an existing
+    path given as an option's value (``--mf-json ../out.json``) for a test path, and moves its rootdir up."""
+    try:
+        validate_ref(ref, rootdir)
+    except WorktreeError as exc:
+        try:
+            top = toplevel(started)
+        except WorktreeError:
+            raise exc from None
+        root = rootdir.resolve()
+        if top != root and top.is_relative_to(root):
+            raise WorktreeError(f"pytest's rootdir is {rootdir}, above your checkout {top}: pytest took a path given "
+                                f"as an option's value outside the checkout (such as --mf-json ../out.json) for a "
+                                f"test path; give it as --option=value, or add --rootdir={started}") from exc
+        raise
 
 
 def serving() -> str | None:

@@ -16,10 +16,10 @@ import pytest
 from ..tools.compare import Comparison, compare
 from ..measure.devices import DeviceError, resolve_device
 from ..measure.engine import Interrupted, benchmark, default_label
-from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving
+from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving, validate_against
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record, empty_measurement
 from ..tools.against import DEFAULT_PAIRS, EXTRA_PAIRS
-from ..tools.worktree import WorktreeError, validate_ref
+from ..tools.worktree import WorktreeError
 from ..results.regression_checks import change
 from . import report as words
 from ..render.words import LANGS
@@ -170,7 +170,7 @@ class MeasureSession:
             raise pytest.UsageError("--mf-against measures; --mf-disable times nothing: drop one of them")
         if self.worker is None:
             try:
-                validate_ref(ref, Path(self.config.rootpath))
+                validate_against(ref, Path(self.config.rootpath), Path(self.config.invocation_params.dir))
             except WorktreeError as exc:
                 raise pytest.UsageError(f"--mf-against: {exc}") from exc
         self.against = Outcome(ref, self.against_pairs)
