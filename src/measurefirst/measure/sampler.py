@@ -135,9 +135,11 @@ class Sampler(SampleRecord):
         self.just_compiled = bool(events)
         if not events:
             return False
-        self.compiles.extend(replace(e, phase=self.phase, call=self.index) for e in events)
+        # once sampling has begun, a compile is a recompile while measuring, in a later repetition's warm-up too
+        phase = "sampling" if self.samples else self.phase
+        self.compiles.extend(replace(e, phase=phase, call=self.index) for e in events)
         self.compile_ns += elapsed_ns
-        if self.opts.fail_on_recompile and self.phase == "sampling":
+        if self.opts.fail_on_recompile and phase == "sampling":
             raise RecompileRefused(next((e.reason for e in events if e.reason), ""))
         if self.compile_ns > self.opts.compile_limit * 1e9:
             raise CompileLimit(self.compile_ns / 1e9, self.opts.compile_limit, len(self.compiles))
