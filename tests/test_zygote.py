@@ -44,6 +44,12 @@ def _env(root: Path, **extra: str) -> dict[str, str]:
 def test_only_what_neither_tree_provides_is_imported_before_the_fork(tmp_path: Path):
     base, head = _trees(tmp_path)
     assert preloadable([base, head]) == list(PRELOAD) == ["torch", "pytest"]
+    # a pytest worker's server imports measurefirst's plugin too, unless a tree is measurefirst
+    assert preloadable([base, head], "pytest") == ["torch", "pytest", "measurefirst.pytest.plugin"]
+    assert preloadable([base, head], "measurefirst.measure._worker")[2:] == ["measurefirst.measure.engine",
+                                                                              "measurefirst.measure.remote"]
+    (base / "src" / "measurefirst").mkdir()
+    assert preloadable([base, head], "pytest") == ["torch", "pytest"]
     (head / "src" / "torch").mkdir()  # a checkout of torch: its own torch in its worker
     assert preloadable([base, head]) == ["pytest"]
     (base / "pytest.py").write_text("")

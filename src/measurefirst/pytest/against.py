@@ -87,7 +87,8 @@ def worker_argv(root: Path, compat: bool, passed: Sequence[str], args: Sequence[
     """A pytest worker's command line: pytest run from ``root`` on ``args`` (files, ``-k`` ...), with
     ``passed`` (:func:`passed_on`); ``compat``: pytest-benchmark's fixture measured too (``--mf``)."""
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:randomly",
-            "--rootdir", str(root), "-W", "ignore::pytest.PytestUnknownMarkWarning"]
+            "--rootdir", str(root), "-W", "ignore::pytest.PytestUnknownMarkWarning",
+            "-W", "ignore::pytest.PytestAssertRewriteWarning"]  # measurefirst's plugin, imported by a fork server
     if compat:
         argv.append("--mf")
     return argv + list(passed) + ["--", *args]

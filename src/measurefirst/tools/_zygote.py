@@ -1,8 +1,9 @@
 """A fork server for one pair of ``--mf-against`` workers (run as ``python -c <this file's text> MODULES``):
 it imports ``MODULES`` (torch, pytest: what neither tree provides), then forks a worker per request.
 
-Standalone on purpose: it imports nothing of measurefirst, so that a tree that *is* measurefirst gets its
-own copy in its worker. The protocol, one JSON line each way:
+Standalone on purpose: it imports nothing of measurefirst but the ``MODULES`` it is given (measurefirst's
+only where neither tree provides measurefirst), so that a tree that *is* measurefirst gets its own copy in its
+worker. The protocol, one JSON line each way:
 
 * it says ``{"ready": true}`` once the modules are imported (``{"failed": "traceback"}`` if one fails);
 * a request ``{"module", "args", "cwd", "env", "log"}`` forks a child that becomes ``python -m module

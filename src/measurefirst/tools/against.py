@@ -385,7 +385,8 @@ class WorkerPool:
         there is something to preload; :meth:`forks_ready` waits for it."""
         if not enabled(os.environ) or not sides:
             return
-        modules = preloadable(tree_roots([(s.cwd, s.env) for s in sides]))
+        worker = sides[0].argv[2] if len(sides[0].argv) >= 3 and sides[0].argv[1] == "-m" else None
+        modules = preloadable(tree_roots([(s.cwd, s.env) for s in sides]), worker)
         if modules:
             env = {k: v for k, v in sides[0].env.items() if k != "PYTHONPATH"}
             if os.environ.get("PYTHONPATH"):

@@ -10,8 +10,9 @@ independent draws and the interval between pairs would be too narrow. Each pair'
 interpreter, so the pairs still draw their modes independently; inside a pair, base and head now share
 one mode, which is what an A/B pair wants (a layout that favours one side is no longer drawn per side).
 
-What is imported in the server is only what neither tree provides (:func:`preloadable`): a tree that
-holds torch or pytest (a checkout of either) gets fresh interpreters, as does any platform other than
+What is imported in the server is only what neither tree provides (:func:`preloadable`: torch, pytest and,
+for pytest's workers, measurefirst's plugin): a tree that holds torch or pytest (a checkout of either) gets
+fresh interpreters (one that holds measurefirst, a server without measurefirst), as does any platform other than
 Linux (fork after importing torch is what its DataLoader does there; macOS's runtime does not allow it), and
 ``MEASUREFIRST_FORK_SERVER=0``. A server that fails to start or import is replaced by fresh
 interpreters for its pair, and its output kept beside the workers'.
@@ -32,6 +33,14 @@ from typing import IO, Any, Mapping, Protocol, Sequence
 
 #: What a server imports before it forks, where neither tree provides it (torch imports numpy).
 PRELOAD = ("torch", "pytest")
+#: And what the workers of a module (``python -m MODULE``) import of measurefirst, where neither tree provides
+#: measurefirst: a pytest worker loads measurefirst's plugin, and pytest rewrites the asserts of every module of
+#: a plugin's package as it imports them, anew in every worker where bytecode is not written
+#: (``PYTHONDONTWRITEBYTECODE``, common in CI containers): measured here, two forked pytest workers took 1.06-1.19
+#: s to collect the gate's suite, 0.46-0.54 s with the plugin imported in their server.
+FOR_WORKERS: dict[str, tuple[str, ...]] = {
+    "pytest": ("measurefirst.pytest.plugin",),
+    "measurefirst.measure._worker": ("measurefirst.measure.engine", "measurefirst.measure.remote")}
 #: ``0`` in the environment: every worker a fresh interpreter (no fork server).
 ENV_SWITCH = "MEASUREFIRST_FORK_SERVER"
 #: Seconds a server may take to import :data:`PRELOAD` (importing torch on a busy machine is slow).
@@ -58,15 +67,17 @@ def enabled(env: Mapping[str, str]) -> bool:
     return sys.platform.startswith("linux") and env.get(ENV_SWITCH, "1") != "0" and hasattr(os, "fork")
 
 
-def _provides(root: Path, top: str) -> bool:
+def _provides(root: Path, module: str) -> bool:
+    top = module.split(".")[0]
     return any((base / name).exists() for base in (root, root / "src") for name in (top, f"{top}.py"))
 
 
-def preloadable(roots: Sequence[Path]) -> list[str]:
-    """The modules of :data:`PRELOAD` that none of ``roots`` (the trees, their folders on ``PYTHONPATH``)
-    provides, and that are installed elsewhere: what a fresh worker would import from the same place."""
+def preloadable(roots: Sequence[Path], worker: str | None = None) -> list[str]:
+    """The modules of :data:`PRELOAD` (and of :data:`FOR_WORKERS` for workers that run ``python -m worker``)
+    that none of ``roots`` (the trees, their folders on ``PYTHONPATH``) provides, and that are installed
+    elsewhere: what a fresh worker would import from the same place."""
     out = []
-    for name in PRELOAD:
+    for name in (*PRELOAD, *FOR_WORKERS.get(worker or "", ())):
         if any(_provides(root, name) for root in roots):
             continue
         try:
