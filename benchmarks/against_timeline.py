@@ -4,7 +4,6 @@ measuring, first look and second look, beside the suite run once.
     python benchmarks/against_timeline.py              # the 4-test suite of gate_against.py, the head unchanged
     python benchmarks/against_timeline.py --tests 16   # 4 sizes of each of its 4 tests
     python benchmarks/against_timeline.py --load busy  # both cores busy meanwhile (or: drifting; default quiet)
-    python benchmarks/against_timeline.py --lanes 1    # pairs one after the other (default: one per CPU at once)
     python benchmarks/against_timeline.py --log        # also docs/against-timeline-DATE.txt
 
 A throwaway git repository holds the suite; the head is its base unchanged (every verdict should pass, and
@@ -63,33 +62,31 @@ def test_add(benchmark, n):
 '''
 
 CONFTEST = '''
-import contextlib, json, os, time
+import json, os, time
 from measurefirst.pytest import against as PA
 
 T0 = time.perf_counter()
 EVENTS = [("conftest", 0, time.time())]
-_started, _compare = PA.started_pairs, PA.PairDriver._compare
+_pairs, _compare = PA.worker_pairs, PA.PairDriver._compare
 
 
-@contextlib.contextmanager
-def started_pairs(count, sides, log_dir):
+def worker_pairs(count, sides, log_dir):
     EVENTS.append(("start", count, time.perf_counter() - T0))
     try:
-        with _started(count, sides, log_dir) as pairs:
-            for k in range(len(pairs)):
-                EVENTS.append(("ready", k, time.perf_counter() - T0))
-            yield pairs
+        for k, hello in _pairs(count, sides, log_dir):
+            EVENTS.append(("ready", k, time.perf_counter() - T0))
+            yield k, hello
     finally:
         EVENTS.append(("stopped", count, time.perf_counter() - T0))
 
 
-def compare(self, k, b, h, base, head, leases):
+def compare(self, k, b, h, base, head):
     t = time.perf_counter()
-    _compare(self, k, b, h, base, head, leases)
+    _compare(self, k, b, h, base, head)
     EVENTS.append(("compared", k, time.perf_counter() - t, t - T0))
 
 
-PA.started_pairs, PA.PairDriver._compare = started_pairs, compare
+PA.worker_pairs, PA.PairDriver._compare = worker_pairs, compare
 
 
 def pytest_unconfigure(config):
@@ -99,13 +96,10 @@ def pytest_unconfigure(config):
 '''
 
 
-def run(repo: str, *args: str, lanes: int = 0) -> tuple[float, float]:
-    """The wall time of ``pytest --mf ARGS`` in ``repo``, and the epoch time it was launched at; ``lanes``: pairs
-    measuring at the same time (``MEASUREFIRST_PAIR_LANES``; 0: the default)."""
+def run(repo: str, *args: str) -> tuple[float, float]:
+    """The wall time of ``pytest --mf ARGS`` in ``repo``, and the epoch time it was launched at."""
     env = {**os.environ, "PYTHONPATH": SRC, "MEASUREFIRST_STORE": os.path.join(repo, "..", "results.db"),
            "AGAINST_TIMELINE": os.path.join(repo, "..", "timeline.json")}
-    if lanes:
-        env["MEASUREFIRST_PAIR_LANES"] = str(lanes)
     env.pop("MEASUREFIRST_PYTEST_SIMULATE", None)
     t0, launched = time.perf_counter(), time.time()
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--mf", *args, "test_suite.py"],
@@ -117,7 +111,6 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--tests", type=int, choices=(4, 16), default=4)
     ap.add_argument("--load", choices=("busy", "drifting", "quiet"), default="quiet")
-    ap.add_argument("--lanes", type=int, default=0, help="pairs measuring at the same time (default: one per CPU)")
     ap.add_argument("--log", action="store_true")
     args = ap.parse_args()
     log = Log()
@@ -125,11 +118,11 @@ def main() -> None:
     with open(os.path.join(repo, "conftest.py"), "w") as f:  # the head tree only: not committed
         f.write(CONFTEST)
     log(f"against_timeline.py: {args.tests} tests, head = base unchanged, threshold 2%, {args.load}, "
-        f"{args.lanes or 'default'} lane(s), python {sys.version.split()[0]}")
+        f"python {sys.version.split()[0]}")
     background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
                   "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
     with background:
-        wall, launched = run(repo, "--mf-against", "HEAD", "--mf-fail-if-slower", "2%", lanes=args.lanes)
+        wall, launched = run(repo, "--mf-against", "HEAD", "--mf-fail-if-slower", "2%")
         events = json.load(open(os.path.join(tmp, "timeline.json")))
         once, _ = run(repo)
     epoch = {e[0]: e[2] for e in events if e[0] in ("conftest", "unconfigure")}

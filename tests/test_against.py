@@ -15,7 +15,6 @@ import sys
 import threading
 from multiprocessing import Pipe
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -25,8 +24,7 @@ from measurefirst.measure.simulate import SimSpec, SimWorld
 from measurefirst.results.comparison import Verdict
 from measurefirst.results.kinds import Measurement, Stop
 from measurefirst.results import stats
-from measurefirst.tools.against import change_of, combine, longer_factor
-from measurefirst.tools.pairs import tree_env
+from measurefirst.tools.against import change_of, combine, longer_factor, tree_env
 from measurefirst.tools.compare import compare_samplers
 from measurefirst.tools.worktree import Tree, WorktreeError, validate_ref
 
@@ -638,51 +636,28 @@ def test_ctrl_c_while_the_workers_start_leaves_no_process_worktree_or_folder(tmp
     (repo / "conftest.py").write_text(WAITING_CONFTEST)
     _git(repo, "add", "conftest.py")
     _git(repo, "commit", "-qm", "workers wait")
-    proc, marks, temp = _interruptible(tmp_path, repo)
-    # the first pair's workers collected (the second's wait for their plan)
-    out = _ctrl_c_once(proc, lambda: len(list(marks.iterdir())) >= 2, "the workers never collected")
-    _nothing_left(proc, out, [int(p.name.split("-")[1]) for p in marks.iterdir()], repo, temp)
-
-
-def _interruptible(tmp_path: Path, repo: Path, *args: str, **env_extra: str
-                   ) -> tuple[subprocess.Popen[str], Path, Path]:
-    """``pytest --mf --mf-against HEAD`` of two pairs in ``repo``, in a process group of its own (a terminal's
-    Ctrl-C reaches the whole group), its workers' marks in a folder and its temporary files in another."""
     marks, temp = tmp_path / "marks", tmp_path / "tmp"
     marks.mkdir()
     temp.mkdir()
-    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_"))}
-    env.update(MEASUREFIRST_STORE=str(tmp_path / "results.db"), MARK_DIR=str(marks), TMPDIR=str(temp), **env_extra)
+    env = {k: val for k, val in os.environ.items() if not k.startswith(("PYTEST_", "MEASUREFIRST_PYTEST"))}
+    env.update(MEASUREFIRST_STORE=str(tmp_path / "results.db"), MARK_DIR=str(marks), TMPDIR=str(temp))
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--mf", "--mf-against", "HEAD",
-                             "--mf-against-pairs", "2", *args], cwd=repo, env=env, stdout=subprocess.PIPE,
+                             "--mf-against-pairs", "2"], cwd=repo, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    return proc, marks, temp
-
-
-def _ctrl_c_once(proc: subprocess.Popen[str], ready: Callable[[], bool], never: str) -> str:
-    """Ctrl-C to ``proc``'s process group once ``ready()`` (looked at every 0.2 s while it runs, 5 minutes at
-    most: a busy machine's start); its output."""
     try:
-        for _ in range(1500):
-            if ready():
-                break
+        while len(list(marks.iterdir())) < 2:  # the first pair's workers collected (the second's wait for their plan)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=0.2)
             assert proc.returncode is None, proc.stdout.read() if proc.stdout else ""
-        else:
-            pytest.fail(never)
         os.killpg(proc.pid, signal.SIGINT)
-        return proc.communicate(timeout=120)[0]
+        out, _ = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-
-
-def _nothing_left(proc: subprocess.Popen[str], out: str, pids: list[int], repo: Path, temp: Path) -> None:
-    """Ctrl-C ended the run as an interruption, and left no worker, fork server, worktree or folder."""
     assert proc.returncode == 2, out
     assert "Traceback" not in out
+    pids = [int(p.name.split("-")[1]) for p in marks.iterdir()]
     for _ in range(600):  # every worker gone (each is killed on the way out; a few ms after the parent)
         if not any(_alive(pid) for pid in pids):
             break
@@ -701,39 +676,3 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
-
-
-SLEEPY_SUITE = """
-import os, time
-import torch
-
-torch.set_num_threads(1)  # a pair binds one CPU: two pairs fit on two
-CALLS = []
-
-def work():
-    CALLS.append(1)
-    value = os.environ.get("MEASUREFIRST_AGAINST")
-    if value and len(CALLS) == 3:  # a worker, measuring now (its first call was before the pair began)
-        port, side = value.split(":")[1], value.rsplit(":", 1)[-1]
-        open(os.path.join(os.environ["MARK_DIR"], f"{port}-{side}-{os.getpid()}"), "w").close()
-        time.sleep(300)
-
-def test_a(benchmark):
-    benchmark(work)
-"""
-
-
-@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2 if hasattr(os, "sched_getaffinity") else True,
-                    reason="two pairs measure side by side on two CPUs or more (Linux)")
-def test_ctrl_c_while_pairs_measure_side_by_side_leaves_no_process_worktree_or_folder(tmp_path: Path):
-    # two pairs measure at once (a lane each); a terminal's Ctrl-C reaches the whole process group
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q")
-    (repo / "test_suite.py").write_text(SLEEPY_SUITE)
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "base")
-    proc, marks, temp = _interruptible(tmp_path, repo, "--mf-device", "cpu", MEASUREFIRST_PAIR_LANES="2")
-    out = _ctrl_c_once(proc, lambda: len({p.name.split("-")[0] for p in marks.iterdir()}) >= 2,
-                       "the two pairs never measured at the same time")  # a worker of each pair is measuring
-    _nothing_left(proc, out, [int(p.name.split("-")[2]) for p in marks.iterdir()], repo, temp)

@@ -12,7 +12,7 @@ import pytest
 
 from measurefirst.measure import placement
 from measurefirst.measure.placement import cpus_for, intra_op_threads, same_cpus
-from measurefirst.tools.pairs import ready_threads
+from measurefirst.tools.against import ready_threads
 
 from test_against import _finish_served, _served
 

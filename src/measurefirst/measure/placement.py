@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-import threading
 from typing import Iterator, Sequence
 
 
@@ -68,57 +67,14 @@ def _threads_of(pid: int) -> list[int]:
         return []
 
 
-class CpuLeases:
-    """The CPUs lent to pairs that measure at the same time (:func:`same_cpus` with ``leases``): a pair waits
-    until none of the CPUs it binds to is lent, and a pair that binds none (its threads want every CPU)
-    until none is lent at all, and has them all meanwhile."""
-
-    def __init__(self) -> None:
-        self._changed = threading.Condition()
-        self._lent: set[int] = set()
-        self._all = False
-
-    def _free(self, want: set[int] | None) -> bool:
-        return not self._all and not (self._lent if want is None else self._lent & want)
-
-    @contextlib.contextmanager
-    def lease(self, cpus: Sequence[int] | None) -> Iterator[None]:
-        """Hold ``cpus`` (``None``: every CPU) for the ``with`` block, once they are free."""
-        want = None if cpus is None else set(cpus)
-        with self._changed:
-            self._changed.wait_for(lambda: self._free(want))
-            if want is None:
-                self._all = True
-            else:
-                self._lent |= want
-        try:
-            yield
-        finally:
-            with self._changed:
-                if want is None:
-                    self._all = False
-                else:
-                    self._lent -= want
-                self._changed.notify_all()
-
-
 @contextlib.contextmanager
-def same_cpus(pids: Sequence[int | None], threads: int, turn: int, leases: CpuLeases | None = None
-              ) -> Iterator[list[int] | None]:
+def same_cpus(pids: Sequence[int | None], threads: int, turn: int) -> Iterator[list[int] | None]:
     """Bind every thread of the processes ``pids`` to the CPUs of :func:`cpus_for` for the ``with``
     block, and give each thread its process's mask back afterwards; yields the CPUs bound (``None``:
-    nothing was, see the module docstring). With ``leases`` (pairs measuring at the same time), the block
-    waits until those CPUs (every CPU, where none is bound) are lent to no other pair."""
-    cpus = cpus_for(allowed_cpus(), threads, turn)
-    with leases.lease(cpus) if leases is not None else contextlib.nullcontext():
-        with _bound(pids, cpus) as bound:
-            yield bound
-
-
-@contextlib.contextmanager
-def _bound(pids: Sequence[int | None], cpus: list[int] | None) -> Iterator[list[int] | None]:
+    nothing was, see the module docstring)."""
     setter = getattr(os, "sched_setaffinity", None)
     getter = getattr(os, "sched_getaffinity", None)
+    cpus = cpus_for(allowed_cpus(), threads, turn)
     known = [p for p in pids if isinstance(p, int) and p > 0]
     if setter is None or getter is None or cpus is None or len(known) != len(pids):
         yield None

@@ -18,26 +18,23 @@ than its base beyond the interval and ``--mf-fail-if-slower``, exactly as with a
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import os
 import shutil
 import sys
 import tempfile
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from ..measure.engine import BenchmarkError, Options, Sampler, choose_device
 from ..measure.devices import environment
-from ..measure.placement import CpuLeases, intra_op_threads
+from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, TargetFailed, compare_pair, join,
-                             more_pairs)
-from ..tools.pairs import Side, lane_count, ready_threads, side_by_side, started_pairs, tree_env, worker_pairs
+from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, compare_pair,
+                             join, more_pairs, ready_threads, tree_env, worker_pairs)
 from ..tools.worktree import Tree, WorktreeError, toplevel, validate_ref
 from .run import Record
 
@@ -239,26 +236,21 @@ class AgainstBaseline:
 
 class PairDriver:
     """The parent's side of pytest worker pairs: drives each pair through the plan, keeps each test's
-    comparisons (``parts``, by measurement name, in the order of the pairs) and what the run found
-    (``outcome``), from one thread or several (:func:`~measurefirst.tools.pairs.side_by_side`).
-    ``budget_per_pair``: seconds per pair of each comparison (``None``: the test's own budget once per side,
-    shared by the pairs); pair ``k``'s order is drawn with seed ``first_seed + k``."""
+    comparisons (``parts``, by measurement name) and what the run found (``outcome``). ``budget_per_pair``:
+    seconds per pair of each comparison (``None``: the test's own budget once per side, shared by the
+    pairs); pair ``k``'s order is drawn with seed ``first_seed + k``."""
 
     def __init__(self, outcome: Outcome, pairs: int, budget_per_pair: float | None = None, first_seed: int = 0) -> None:
         self.outcome, self.pairs = outcome, pairs
         self.budget_per_pair, self.first_seed = budget_per_pair, first_seed
         self.parts: dict[str, list["Comparison"]] = {}
-        self.pair_of: dict[str, list[int]] = {}  # name -> the pair of each of its parts
-        self.lock = threading.Lock()  # the lanes' pairs record here at once
         self.meta: dict[str, tuple[str, str]] = {}  # name -> (nodeid, mode)
         self.only: set[str] | None = None  # the tests a second look measures (None: the whole plan)
 
     # -- one pair of workers ----------------------------------------------------------------------
-    def _pair(self, k: int, hello: dict[str, tuple[Channel, Any]], head_ids: Sequence[str],
-              leases: CpuLeases | None = None) -> bool:
+    def _pair(self, k: int, hello: dict[str, tuple[Channel, Any]], head_ids: Sequence[str]) -> bool:
         """Drive pair ``k`` (each worker connected, its hello holding the measuring tests it collected)
-        through the plan, measuring on CPUs of ``leases`` (pairs measuring at the same time); False when there
-        is no base side."""
+        through the plan; False when there is no base side."""
         channels = {side: ch for side, (ch, _) in hello.items()}
         lists = {side: list(ids) for side, (_, ids) in hello.items()}
         base_ids = set(lists.get("base", []))
@@ -272,10 +264,10 @@ class PairDriver:
         if "base" not in channels:
             return False
         for nodeid in plan:
-            self._test(k, nodeid, channels["base"], channels["head"], leases)
+            self._test(k, nodeid, channels["base"], channels["head"])
         return True
 
-    def _test(self, k: int, nodeid: str, base: Channel, head: Channel, leases: CpuLeases | None) -> None:
+    def _test(self, k: int, nodeid: str, base: Channel, head: Channel) -> None:
         """Drive one test of the plan in both workers, to its end on both sides."""
         ev = {"base": base.recv(), "head": head.recv()}
         chans = {"base": base, "head": head}
@@ -283,13 +275,12 @@ class PairDriver:
             b, h = ev["base"], ev["head"]
             if b[0] == "ready" and h[0] == "ready":
                 if b[2] == h[2]:
-                    self._compare(k, b, h, base, head, leases)
+                    self._compare(k, b, h, base, head)
                     base.send(("done",))
                     head.send(("done",))
                 else:
-                    with self.lock:
-                        if nodeid not in self.outcome.mismatched:
-                            self.outcome.mismatched.append(nodeid)
+                    if nodeid not in self.outcome.mismatched:
+                        self.outcome.mismatched.append(nodeid)
                     base.send(("abort",))
                     head.send(("abort",))
                 ev = {"base": base.recv(), "head": head.recv()}
@@ -300,37 +291,29 @@ class PairDriver:
                     ev[side] = chans[side].recv()
             b, h = ev["base"], ev["head"]
             if b[0] == "end" and h[0] == "end":
-                with self.lock:
-                    for side, e in (("base", b), ("head", h)):
-                        if e[2] == "failed":
-                            self.outcome.failed.setdefault(nodeid, {})[side] = str(e[3])
-                    if b[2] == "skipped" and h[2] == "skipped" and nodeid not in self.outcome.skipped:
-                        self.outcome.skipped.append(nodeid)
+                for side, e in (("base", b), ("head", h)):
+                    if e[2] == "failed":
+                        self.outcome.failed.setdefault(nodeid, {})[side] = str(e[3])
+                if b[2] == "skipped" and h[2] == "skipped" and nodeid not in self.outcome.skipped:
+                    self.outcome.skipped.append(nodeid)
                 return
 
-    def _compare(self, k: int, b: tuple[Any, ...], h: tuple[Any, ...], base: Channel, head: Channel,
-                 leases: CpuLeases | None) -> None:
+    def _compare(self, k: int, b: tuple[Any, ...], h: tuple[Any, ...], base: Channel, head: Channel) -> None:
         name, mode = str(h[2]), str(h[3])
         budget = self.budget_per_pair
         if budget is None:
             budget = 2.0 * float(h[5].get("budget", 1.0)) / self.pairs  # the test's budget once per side
         try:
-            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h),
-                             leases=leases)
+            c = compare_pair(base, head, [b[4], h[4]], budget, seed=self.first_seed + k, threads=ready_threads(b, h))
         except BenchmarkError as exc:  # a side raised while measuring: that side's failure, in its words
             if isinstance(exc.__cause__, WorkerLost):
                 raise exc.__cause__ from None
             if not isinstance(exc.__cause__, RemoteError):
                 raise
-            with self.lock:
-                self.outcome.failed.setdefault(str(h[1]), {})[exc.label] = str(exc.__cause__)
+            self.outcome.failed.setdefault(str(h[1]), {})[exc.label] = str(exc.__cause__)
             return
-        with self.lock:  # in the order of the pairs, whichever lane ends first
-            ks = self.pair_of.setdefault(name, [])
-            at = bisect.bisect(ks, k)
-            ks.insert(at, k)
-            self.parts.setdefault(name, []).insert(at, c)
-            self.meta[name] = (str(h[1]), mode)
+        self.parts.setdefault(name, []).append(c)
+        self.meta[name] = (str(h[1]), mode)
 
 
 class Driver(PairDriver):
@@ -366,9 +349,9 @@ class Driver(PairDriver):
                                      base_root, tree_env(tree.root, os.environ)))
             ids = [i.nodeid for i in measuring]
             try:
-                with started_pairs(self.pairs, sides, temp) as pairs:
-                    side_by_side(pairs, lambda k, hello, leases: self._pair(k, hello, ids, leases),
-                                 lane_count(self.pairs, os.environ))
+                for k, hello in worker_pairs(self.pairs, sides, temp):
+                    if not self._pair(k, hello, ids):
+                        break
                 self._second_look(sides, temp, ids)
             except WorkerLost as exc:  # a worker that did not start or connect
                 s.errors.append(f"--mf-against: {exc}")
@@ -392,9 +375,8 @@ class Driver(PairDriver):
         # every measurement of those tests gets the second look's pairs, so every one gets its level
         self.looked = {name for name, (nodeid, _) in self.meta.items() if nodeid in self.only}
         try:
-            with started_pairs(max(wanted.values()), sides, temp) as pairs:
-                side_by_side(pairs, lambda k, hello, leases: self._pair(k, hello, ids, leases),
-                             lane_count(len(pairs), os.environ), first=self.pairs)
+            for k, hello in worker_pairs(max(wanted.values()), sides, temp):
+                self._pair(self.pairs + k, hello, ids)
         finally:
             self.only = None
             for name in self.looked:
@@ -417,7 +399,6 @@ class Driver(PairDriver):
                                     measurement=head_m, mode=mode, param=param, params=params, change=ch,
                                     regression=s.gate and ch.regression, undecided=s.gate and ch.undecided))
         self.parts.clear()
-        self.pair_of.clear()
 
 
 def _top(path: Path) -> Path:

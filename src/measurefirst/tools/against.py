@@ -32,7 +32,7 @@ The rules:
   but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
   largest standard error of the others; with fewer than two estimates (of two or more pairs) the
   comparison is *undecided*. Every pair's workers start at once, before any pair measures
-  (:func:`measurefirst.tools.pairs.started_pairs`). A worker's start-up (importing torch) is most of the gate's fixed cost, so each
+  (:func:`worker_pairs`). A worker's start-up (importing torch) is most of the gate's fixed cost, so each
   pair has a fork server of its own (:mod:`measurefirst.tools.zygote`): a fresh interpreter that imports
   torch and pytest once, from which both workers of the pair are forked. One server for all pairs would
   be cheaper still, but its children keep its mode (measured here: five children of one interpreter timed
@@ -44,30 +44,39 @@ The rules:
   and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
   much longer it would have needed (the interval's half-width shrinks as the square root of the
   rounds).
-* **Workers**: :mod:`measurefirst.tools.pairs` starts, connects and stops them.
+* **Workers** (:class:`WorkerPool`): started with their output in files (the tail is shown when one
+  fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
+  then killed) on every way out. Each fresh interpreter gets an environment variable of random length, so
+  that where its stack lands (the two trees' paths differ in length) is drawn anew per worker: a layout
+  that favoured one side would otherwise be a bias in every pair (forked workers share their server's
+  stack, whose padding is drawn per pair).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import secrets
+import socket
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, replace
+from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Generator, Mapping, Sequence
 
 from ..results import defaults, stats
 from ..measure.engine import BenchmarkError, Options
 from ..measure.noise import process_floor
-from ..measure.placement import CpuLeases, same_cpus
-from ..measure.remote import Channel, RemoteSampler, SumClock
+from ..measure.placement import same_cpus
+from ..measure.remote import ENV_VAR, Channel, RemoteSampler, SumClock, WorkerLost
 from ..measure.workers import merge
 from ..results.comparison import Verdict
 from ..results.kinds import Measurement
 from ..results.regression import Change, Disturbance, Regression
 from .compare import compare_samplers
-from .pairs import Side, ready_threads, tree_env, worker_pairs
+from .zygote import Process, Zygote, enabled, preloadable, tree_roots
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Comparison
@@ -85,6 +94,16 @@ EXTRA_PAIRS = DEFAULT_PAIRS
 #: together call an unchanged test slower or faster at most 5% + 2.5% of the time (Bonferroni's bound;
 #: one look, 5%), and a false regression, one side of that, at most 3.75%.
 SECOND_LOOK_LEVEL = 0.975
+#: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
+CONNECT_TIMEOUT_S = 300.0
+#: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
+#: these steps: no clock is read outside the timers).
+ACCEPT_POLL_S = 0.2
+#: Each worker's environment gets a variable of a random length below this (see :meth:`WorkerPool.start`).
+LAYOUT_PAD_MAX = 4096
+LAYOUT_PAD_VAR = "MEASUREFIRST_LAYOUT_PAD"
+#: Characters of a worker's output shown when it fails.
+OUTPUT_TAIL_CHARS = 3000
 
 
 def t_factor(df: int, level: float = 0.95) -> float:
@@ -182,7 +201,7 @@ def plain_pairs(logs: Sequence[float], floor: float, level: float = 0.95) -> tup
 
 
 def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int,
-                 threads: int = 1, leases: CpuLeases | None = None) -> "Comparison":
+                 threads: int = 1) -> "Comparison":
     """One pair's interleaved comparison of the samplers its two workers serve (``budget_s`` for the
     pair; the plugin's minimum time of rounds and the comparison's precision), both workers bound to the
     same CPUs meanwhile (:func:`measurefirst.measure.placement.same_cpus`, as many as ``threads``, the
@@ -190,14 +209,13 @@ def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], bu
     pair, not a clear direction: a pair is one estimate of several, and pairs stopped early because they
     looked clearly slower would be the ones that happened to read high. Raises
     :class:`~measurefirst.measure.engine.BenchmarkError` when a side's function raised (its ``label``
-    names the side, ``__cause__`` the :class:`~measurefirst.measure.remote.RemoteError`). ``leases``: the
-    CPUs of pairs that measure at the same time (:mod:`measurefirst.tools.lanes`)."""
+    names the side, ``__cause__`` the :class:`~measurefirst.measure.remote.RemoteError`)."""
     min_time = min(defaults.COMPARE_MIN_TIME_S, defaults.COMPARE_MIN_TIME_SHARE * budget_s)
     opts = {"budget": budget_s, "precision": defaults.COMPARE_PRECISION, "min_time": min_time}
     clock = SumClock()
     states = [RemoteSampler(base, "base", clock, budget_s), RemoteSampler(head, "head", clock, budget_s)]
     options = Options(precision=defaults.COMPARE_PRECISION, budget=budget_s, min_time=min_time)
-    with same_cpus([base.pid, head.pid], threads, seed, leases):
+    with same_cpus([base.pid, head.pid], threads, seed):
         for st in states:
             st.begin(opts)
         return compare_samplers(states, clock, options, colds=list(colds), seed=seed, stop_on_direction=False)
@@ -297,6 +315,185 @@ def change_of(v: Verdict, base: Measurement, head: Measurement, *, threshold: fl
                   improvement=hi < 1.0 and v.ratio < 1.0 / (1.0 + threshold), threshold=threshold)
 
 
+@dataclass
+class Worker:
+    """One worker interpreter: its side (``base`` or ``head``), process and output file."""
+
+    side: str
+    process: Process
+    log: Path
+
+    def tail(self) -> str:
+        try:
+            text = self.log.read_text(errors="replace")
+        except OSError:
+            return ""
+        return text[-OUTPUT_TAIL_CHARS:]
+
+    def describe(self) -> str:
+        code = self.process.poll()
+        status = "" if code is None else f"; it exited with status {code}"
+        tail = self.tail().strip()
+        return f"{status}; its last output:\n{tail}" if tail else status
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class WorkerPool:
+    """Starts worker interpreters that connect back (``ENV_VAR``), and stops them all on close."""
+
+    def __init__(self, log_dir: Path, reply_timeout_s: float, name: str = "pair") -> None:
+        self.log_dir, self.reply_timeout_s, self.name = log_dir, reply_timeout_s, name
+        self.zygote: Zygote | None = None
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.server.settimeout(ACCEPT_POLL_S)
+        self.token = secrets.token_hex(16)
+        self.workers: list[Worker] = []
+        self.channels: list[Channel] = []
+        self.closed = False
+
+    def start(self, side: str, argv: Sequence[str], cwd: Path, env: Mapping[str, str]) -> Worker:
+        """Start one worker: forked by this pool's server when it has one that is ready (and ``argv`` is
+        ``python -m module ...``), else a fresh interpreter."""
+        host, port = self.server.getsockname()[:2]
+        log = self.log_dir / f"{self.name}-{side}-{len(self.workers)}.log"
+        # a padding of random length moves the process's stack (the environment sits above it): the two trees'
+        # paths differ in length, and a layout that favoured one side in every pair would be a bias no number
+        # of pairs averages out; drawn anew per worker, it is part of the spread between pairs instead (a forked
+        # pair shares its server's stack: the server's own padding is drawn per pair)
+        full_env = {**env, ENV_VAR: f"{host}:{port}:{self.token}:{side}", LAYOUT_PAD_VAR: _pad()}
+        process: Process | None = None
+        if self.zygote is not None and len(argv) >= 3 and argv[0] == sys.executable and argv[1] == "-m":
+            process = self.zygote.fork(argv[2], argv[3:], cwd, full_env, log)
+        if process is None:
+            with open(log, "wb") as out:
+                process = subprocess.Popen(list(argv), cwd=cwd, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+                                           stdin=subprocess.DEVNULL)
+        worker = Worker(side, process, log)
+        self.workers.append(worker)
+        return worker
+
+    def serve_forks(self, sides: Sequence["Side"]) -> None:
+        """Start this pool's fork server (:mod:`measurefirst.tools.zygote`) where workers may be forked and
+        there is something to preload; :meth:`forks_ready` waits for it."""
+        if not enabled(os.environ) or not sides:
+            return
+        worker = sides[0].argv[2] if len(sides[0].argv) >= 3 and sides[0].argv[1] == "-m" else None
+        modules = preloadable(tree_roots([(s.cwd, s.env) for s in sides]), worker)
+        if modules:
+            env = {k: v for k, v in sides[0].env.items() if k != "PYTHONPATH"}
+            if os.environ.get("PYTHONPATH"):
+                env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+            self.zygote = Zygote(modules, {**env, LAYOUT_PAD_VAR: _pad()}, self.log_dir / f"{self.name}-server.log")
+
+    def forks_ready(self) -> None:
+        """Wait for the fork server's imports; one that failed leaves fresh interpreters to this pool."""
+        if self.zygote is not None and not self.zygote.ready():
+            self.zygote = None
+
+    def accept(self, workers: Sequence[Worker]) -> dict[str, tuple[Channel, Any]]:
+        """Wait until each of ``workers`` connects and says hello; its channel and the hello's payload
+        by side. A worker that exits first, or a wait past :data:`CONNECT_TIMEOUT_S`, raises
+        :class:`WorkerLost` with its output."""
+        pending = {w.side: w for w in workers}
+        out: dict[str, tuple[Channel, Any]] = {}
+        waited = 0.0
+        while pending:
+            try:
+                sock, _ = self.server.accept()
+            except (socket.timeout, TimeoutError):
+                waited += ACCEPT_POLL_S
+                for w in pending.values():
+                    if w.process.poll() is not None:
+                        raise WorkerLost(f"the {w.side} worker ended before it connected{w.describe()}") from None
+                if waited > CONNECT_TIMEOUT_S:
+                    w = next(iter(pending.values()))
+                    raise WorkerLost(f"the {w.side} worker did not connect within {CONNECT_TIMEOUT_S:.0f} s"
+                                     f"{w.describe()}") from None
+                continue
+            sock.settimeout(None)
+            conn = Connection(sock.detach())
+            if not conn.poll(30.0):
+                conn.close()
+                continue
+            hello = conn.recv()
+            if not (isinstance(hello, tuple) and len(hello) >= 4 and hello[0] == "hello" and hello[1] == self.token
+                    and hello[2] in pending):
+                conn.close()
+                continue
+            worker = pending.pop(hello[2])
+            channel = Channel(conn, worker.side, worker.describe, self.reply_timeout_s, pid=worker.process.pid)
+            self.channels.append(channel)
+            out[worker.side] = (channel, hello[3])
+        return out
+
+    def close(self) -> None:
+        """Close the connections, stop the workers, close the socket (idempotent)."""
+        if self.closed:
+            return
+        self.closed = True
+        for channel in self.channels:
+            try:
+                channel.conn.close()
+            except OSError:
+                pass
+        for w in self.workers:
+            w.stop()
+        if self.zygote is not None:
+            self.zygote.close()
+        self.server.close()
+
+
+#: A worker that says nothing for this long (one phase of a measurement, or a test's own run between
+#: two measurements) is lost: a hung test.
+REPLY_TIMEOUT_S = 600.0
+
+
+@dataclass(frozen=True)
+class Side:
+    """How to start one side's worker: its name (``base``/``head``), command, folder and environment."""
+
+    name: str
+    argv: tuple[str, ...]
+    cwd: Path
+    env: Mapping[str, str]
+
+
+def _pad() -> str:
+    return "x" * secrets.randbelow(LAYOUT_PAD_MAX)
+
+
+def worker_pairs(count: int, sides: Sequence[Side], log_dir: Path
+                 ) -> Generator[tuple[int, dict[str, tuple[Channel, Any]]], None, None]:
+    """Pair ``k`` of ``count``: its channels and hello payloads by side. Every pair's workers start at
+    once and each says hello only when it is ready to measure, so that no worker is starting (importing
+    torch, collecting tests) while another measures: measured here, the start-up of the next pair
+    beside a pair that measured a softmax on torch's two threads stretched one side's calls from 23 µs to
+    12 ms (a starved thread pool), in blocks the other side did not share. Every worker is stopped on
+    the way out (the end, an error, Ctrl-C, or a caller that stops early)."""
+    pools = [WorkerPool(log_dir, reply_timeout_s=REPLY_TIMEOUT_S, name=f"pair{k}") for k in range(count)]
+    try:
+        for pool in pools:  # every server imports at once, then forks its pair
+            pool.serve_forks(sides)
+        for pool in pools:
+            pool.forks_ready()
+        started = [[pool.start(s.name, s.argv, s.cwd, s.env) for s in sides] for pool in pools]
+        hellos = [pool.accept(workers) for pool, workers in zip(pools, started)]
+        for k, (pool, hello) in enumerate(zip(pools, hellos)):
+            yield k, hello
+            pool.close()
+    finally:
+        for pool in pools:
+            pool.close()
+
+
 class TargetFailed(RuntimeError):
     """A target failed on a side (to load, or while measured): ``label``, ``side`` and the worker's words."""
 
@@ -384,3 +581,37 @@ def against_pairs(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, ..
         label_base = tree.label_commit
     label_head = "this tree" if head_ref is None else mine.label_commit
     return Pairs([parts[i] for i in range(len(targets))], label_base, label_head)
+
+
+def ready_threads(*readies: tuple[Any, ...]) -> int:
+    """The most intra-op threads the workers' ``ready`` messages report (their sixth item's ``threads``;
+    1 where a worker did not say)."""
+    counts = [r[5].get("threads", 1) if len(r) > 5 and isinstance(r[5], dict) else 1 for r in readies]
+    return max([int(c) for c in counts if isinstance(c, int) and not isinstance(c, bool) and c > 0] or [1])
+
+
+def tree_env(root: Path, base_env: Mapping[str, str]) -> dict[str, str]:
+    """The environment of a worker that must import ``root``'s code first: ``root/src`` (when there is
+    one) and ``root`` ahead of everything on ``PYTHONPATH`` (ahead of an installed or editable copy).
+
+    Where ``PYTHONDONTWRITEBYTECODE`` is set (common in CI containers, and then pip installs torch
+    without its compiled bytecode too), every worker would compile torch's and the plugins' sources
+    anew (and pytest rewrite the plugins' asserts): measured here, 3.1 s of CPU per worker instead of
+    1.9 s, six workers at once. The workers write their bytecode to :func:`pycache_dir` instead
+    (``PYTHONPYCACHEPREFIX``), never beside any source, unless a prefix is set already."""
+    env = dict(base_env)
+    front = [str(root / "src")] if (root / "src").is_dir() else []
+    front.append(str(root))
+    rest = env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = os.pathsep.join(front + ([rest] if rest else []))
+    if env.get("PYTHONDONTWRITEBYTECODE") and not env.get("PYTHONPYCACHEPREFIX"):
+        del env["PYTHONDONTWRITEBYTECODE"]
+        env["PYTHONPYCACHEPREFIX"] = str(pycache_dir(env))
+    return env
+
+
+def pycache_dir(env: Mapping[str, str]) -> Path:
+    """Where workers keep compiled bytecode: ``$XDG_CACHE_HOME/measurefirst/pycache`` (``~/.cache``
+    when unset)."""
+    cache = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "measurefirst" / "pycache"
