@@ -223,9 +223,15 @@ def preemptions(switches: int, wall_ns: float, cpu_ns: float | None, waited_ns: 
     ``cpu_ns``: the process's CPU time over the sample, every thread (``None``: not read). ``waited_ns``: how
     long its threads waited for a CPU while runnable during it, summed (``None``: not read, where the OS does
     not say: the CPU share alone decides)."""
-    if switches > 0 or cpu_ns is None or wall_ns < STARVED_MIN_NS or cpu_ns >= STARVED_CPU_SHARE * wall_ns:
+    if switches > 0 or not low_cpu(wall_ns, cpu_ns):
         return switches
     return 1 if waited_ns is None or waited_ns >= STARVED_WAITED_SHARE * wall_ns else 0
+
+
+def low_cpu(wall_ns: float, cpu_ns: float | None) -> bool:
+    """Whether a sample is long enough to judge (:data:`STARVED_MIN_NS`) and the process got less than
+    :data:`STARVED_CPU_SHARE` of a core over it: the samples :func:`preemptions` asks the threads' waits of."""
+    return cpu_ns is not None and wall_ns >= STARVED_MIN_NS and cpu_ns < STARVED_CPU_SHARE * wall_ns
 
 
 class WallTimer:
@@ -273,8 +279,7 @@ class WallTimer:
             wall = float(t1 - t0)
             self._long = wall >= STARVED_MIN_NS
             used = float(c1 - c0) if cpu is not None else None
-            w1 = waited(False) if waited is not None and w0 is not None and used is not None \
-                and self._long and used < STARVED_CPU_SHARE * wall else None
+            w1 = waited(False) if waited is not None and w0 is not None and low_cpu(wall, used) else None
             gap = float(w1 - w0) if w1 is not None and w0 is not None else None
             return Reading(wall, None, preemptions(s1 - s0, wall, used, gap), None, used)
         t0 = clock()
