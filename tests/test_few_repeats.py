@@ -258,3 +258,31 @@ def test_f_quantile_matches_the_printed_table(d1, d2, table):
     assert stats.f_quantile(0.95, d1, d2) == pytest.approx(table, abs=0.006)
     with pytest.raises(ValueError):
         stats.f_quantile(1.0, d1, d2)
+
+
+def test_ctrl_c_in_a_pedantic_repetition_keeps_the_rounds_of_every_repetition():
+    from measurefirst.measure.engine import Interrupted
+    from measurefirst.pytest.pedantic import _repeated, pedantic_split
+
+    w = SimWorld(SimSpec(call_ns=20_000, timer_ns=50, noise=0.01, seed=4))
+    fn, timer = w.function(), w.timer()
+    split = pedantic_split(15)
+    assert split == [5, 5, 5]
+    runs: list[int] = []
+
+    def run(o):
+        runs.append(o["trials"])
+        m = benchmark(fn, timer=timer, label="t", device="cpu", number=1, warmup=0, trials=o["trials"],
+                      noise_profile=False)
+        if len(runs) == 3:  # Ctrl-C in the third repetition, after two of its rounds
+            partial = replace(m, samples_ns=m.samples_ns[:2], numbers=m.numbers[:2], host_ns=None, preempted=None,
+                              synced_ns=None, complete=False)
+            raise Interrupted(partial)
+        return m
+
+    with pytest.raises(Interrupted) as info:
+        _repeated(run, {"trials": 15, "number": 1}, split, real_clock=False)
+    kept = info.value.partial
+    assert isinstance(kept, Measurement)
+    assert kept.n_samples == 12 and kept.repeats == (5, 5, 2)  # both repetitions done, and the interrupted one's
+    assert kept.complete is False and kept.stop.reason == "interrupted"

@@ -33,12 +33,26 @@ def _repeated(run: Callable[[dict[str, Any]], Measurement], opts: dict[str, Any]
     """One measurement from ``run(opts)``, or, with a ``split`` of its trials into repetitions, from one
     run per repetition, merged (:func:`merge_repetitions`), with the machine's noise profile (or the
     prior) applied to the merged spread as ``benchmark()`` applies it to its own repetitions' (each
-    run's own, with no spread to widen, would be lost in the merge)."""
+    run's own, with no spread to widen, would be lost in the merge). Ctrl-C in a repetition raises
+    :class:`~measurefirst.measure.engine.Interrupted` with the repetitions done and the interrupted one's
+    rounds merged, marked incomplete: none of the rounds measured is lost."""
     if len(split) < 2:
         return run(opts)
+    from ..measure.engine import Interrupted
     from ..measure.noise import for_benchmark
 
-    parts = [run({**opts, "trials": t, "noise_profile": False}) for t in split]
+    parts: list[Measurement] = []
+    for t in split:
+        try:
+            parts.append(run({**opts, "trials": t, "noise_profile": False}))
+        except Interrupted as exc:
+            if isinstance(exc.partial, Measurement) and exc.partial.n_samples:
+                parts.append(exc.partial)
+            if not parts:
+                raise
+            merged = merge_repetitions(parts, trials=int(opts["trials"]))
+            raise Interrupted(replace(merged, complete=False, stop=replace(merged.stop, reason="interrupted"))
+                              ) from exc
     import torch
 
     return for_benchmark(merge_repetitions(parts, trials=int(opts["trials"])), opts.get("noise_profile"),
