@@ -20,25 +20,18 @@ The rules:
   floor at the call's duration, or measurefirst's prior), each pair weighed by its own and the
   between-pair variance (:func:`between_pairs`); the 95% factor is Student's t for the pairs'
   own degrees of freedom (``pairs - 1``). The floor bounds the variance from below but lends no
-  degrees of freedom: it is measured on a busy-wait, the quietest work, and real calls spread more
-  between processes (here a 1-element ``torch.add``: 1.6% between ten fresh processes where the floor
-  says 1.1%; 3.9% between 15 pairs under a drifting load, 7% with one pair at 1.24), so a floor that
-  lent its weight made three pairs that agreed by chance look sure: an unchanged add was called 3-5%
-  faster (0.946, 0.908-0.986) in 2 of 10 runs of ``benchmarks/gate_against.py --load drifting`` and
-  again (0.969, 0.944-0.996) in 1 of 5 runs of its suite. Measured here,
-  quiet: three pairs of an unchanged 1-element add each gave an interval of ±0.1%, at 0.989, 0.957 and
-  1.058: pairs that point opposite ways are the spread between processes, which this interval holds. A
+  degrees of freedom: it is measured on a busy-wait, and real calls spread more between processes (a
+  1-element ``torch.add``: 1.6% between ten fresh processes where the floor says 1.1%), so a floor that lent
+  its weight made three pairs that agreed by chance look sure (an unchanged add called 3-5% faster in 2 of
+  10 drifting runs of ``benchmarks/gate_against.py``); pairs that point opposite ways (0.989, 0.957 and
+  1.058, each ±0.1%, quiet) are the spread between processes, which this interval holds. A
   pair whose own halves disagreed (``drift``) enters with its widened interval; a pair with an estimate
   but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
   largest standard error of the others; with fewer than two estimates (of two or more pairs) the
   comparison is *undecided*. Every pair's workers start at once, before any pair measures
   (:func:`worker_pairs`). A worker's start-up (importing torch) is most of the gate's fixed cost, so each
-  pair has a fork server of its own (:mod:`measurefirst.tools.zygote`): a fresh interpreter that imports
-  torch and pytest once, from which both workers of the pair are forked. One server for all pairs would
-  be cheaper still, but its children keep its mode (measured here: five children of one interpreter timed
-  a 1-element add within 0.2-0.5% of each other while the interpreters' own means spread over 1%, and ten
-  fresh interpreters 1.6%), so the pairs would no longer be independent draws and the interval would be too
-  narrow; a server per pair keeps the pairs independent, and its two sides share one mode.
+  pair has a fork server of its own (:mod:`measurefirst.tools.zygote`, which says why one per pair): a fresh
+  interpreter that imports torch and pytest once, from which both workers of the pair are forked.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
   threshold, the rule of :func:`measurefirst.results.regression_checks.change`; an interval that holds both 1
   and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
@@ -180,20 +173,10 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
 
 
 def plain_pairs(logs: Sequence[float], floor: float, level: float = 0.95) -> tuple[float, float]:
-    """The plain mean of two or more pairs' log-ratios and its half-width at ``level``: each pair one value,
-    their spread (never below the floor's, as in :func:`between_pairs`) over ``sqrt(k)``, Student's t for
-    ``k - 1``. :func:`combine`'s interval holds this one too.
-
-    Why: :func:`between_pairs` weighs each pair by its own precision, which is right while a pair's precision
-    says nothing of its estimate. Where the two go together, the precise pairs pull the mean their way, and
-    nothing in the pairs' scatter shows it: measured here (``pytest --mf-against`` of an unchanged 1-element
-    add, fresh interpreters, both cores busy), eight pairs fell in two groups by the CPU they were bound to,
-    four near +3% with tight intervals and four near -1% with wide ones, and the weighted mean made it 1.026
-    (1.003-1.048), a false regression at a 2% threshold, where the plain mean's interval is 0.987-1.032.
-    Paule and Mandel's variance between pairs, tried in place of DerSimonian and Laird's, kept the false
-    regression (the wide pairs' scatter is what their own intervals allow); holding both intervals changed
-    one verdict of 24 on six unchanged runs of forked pairs under the same load (decided, now undecided), and
-    four of 24 of fresh interpreters' (the false regression one of them)."""
+    """The plain mean of two or more pairs' log-ratios and its half-width at ``level`` (each pair one value,
+    their spread floored as in :func:`between_pairs`, t for ``k - 1``); :func:`combine`'s interval holds it too,
+    so that precise pairs that share a bias cannot outweigh the rest (measured: an unchanged add's tight pairs
+    on one CPU made a false regression of 1.026, 1.003-1.048; at a cost in decisions: docs/benchmarks.md)."""
     k = len(logs)
     mean = sum(logs) / k
     var = sum((x - mean) ** 2 for x in logs) / (k - 1)
