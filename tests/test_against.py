@@ -577,15 +577,16 @@ def test_bisect_follows_one_pytest_benchmark_and_refuses_a_selection_of_two(tmp_
 # -- the second look -------------------------------------------------------------------------------------
 
 def test_an_undecided_comparison_gets_the_fewest_pairs_that_would_decide_it():
-    from measurefirst.tools.against import SECOND_LOOK_LEVEL, pairs_to_decide, t_factor
+    from measurefirst.tools.against import look_level, pairs_to_decide, t_factor
 
     # 1.081 (0.974-1.200) over four pairs, threshold 2%: it leaves by its low end passing 1, which needs the
     # half-width (log) below log 1.081; with m more pairs it becomes half * sqrt(4 / (4 + m)) * t(3 + m at
     # 97.5%) / t(3 at 95%): two more do not reach it, three do
     verdict = v(1.081, 1.081 ** 2 / 1.2, 1.2, "no difference")
     half = math.log(1.2 / 1.081)
-    shrunk = {m: half * math.sqrt(4 / (4 + m)) * t_factor(3 + m, SECOND_LOOK_LEVEL) / t_factor(3) for m in (2, 3)}
+    shrunk = {m: half * math.sqrt(4 / (4 + m)) * t_factor(3 + m, 0.975) / t_factor(3) for m in (2, 3)}
     assert shrunk[2] > math.log(1.081) >= shrunk[3]
+    assert look_level(1) == 0.95 and look_level(1, second=True) == 0.975
     assert pairs_to_decide(verdict, 4, threshold=0.02, most=4) == 3
     assert pairs_to_decide(verdict, 4, threshold=0.02, most=2) == 0  # not within reach of two more: none
     assert pairs_to_decide(v(1.081, 1.081 ** 2 / 1.23, 1.23, "no difference"), 4, threshold=0.02, most=4) == 0
@@ -595,28 +596,64 @@ def test_an_undecided_comparison_gets_the_fewest_pairs_that_would_decide_it():
     # nothing to go on: no interval, or one pair
     assert pairs_to_decide(v(1.05, None, None, "undecided", reason="too_few_rounds"), 4, threshold=0.02, most=4) == 0
     assert pairs_to_decide(verdict, 1, threshold=0.02, most=4) == 0
+    # the same interval as the first look of a run of four comparisons (98.75%): its t(3) is already the wide
+    # one, and the second look's is t(3 + m) at 99.375%: 1 - half * sqrt(4 / (4 + m)) * t(3 + m, 99.375%) / t(3, 98.75%)
+    four = {m: half * math.sqrt(4 / (4 + m)) * t_factor(3 + m, 0.99375) / t_factor(3, 0.9875) for m in (2, 3)}
+    assert four[2] <= math.log(1.081) and pairs_to_decide(verdict, 4, threshold=0.02, most=4, comparisons=4) == 2
+
+
+def test_a_runs_comparisons_share_one_error_so_a_larger_suite_does_not_fail_more_often():
+    """Bonferroni's split of the run's 5%: each of m intervals at 1 - 5%/m, the second look's at half that
+    error; worked out: four comparisons 98.75%, t(3) 5.39 against 95%'s 3.18."""
+    from measurefirst.tools.against import look_level, t_factor
+
+    assert look_level(0) == look_level(1) == 0.95
+    assert look_level(4) == pytest.approx(0.9875) and look_level(4, second=True) == pytest.approx(0.99375)
+    assert look_level(50) == pytest.approx(0.999)
+    assert t_factor(3, look_level(4)) == pytest.approx(5.392, abs=2e-3)
+    # the same four pairs: alone the run calls 1.05 (1.01-1.09 at 95%) a regression at 2%; in a run of four
+    # comparisons its interval widens by t(3, 98.75%) / t(3, 95%) and holds 1: undecided
+    logs = [math.log(r) for r in (1.02, 1.03, 1.07, 1.08)]
+    one = combine([v(math.exp(x), math.exp(x - 0.01), math.exp(x + 0.01), "slower") for x in logs], "t", "base")
+    four = combine([v(math.exp(x), math.exp(x - 0.01), math.exp(x + 0.01), "slower") for x in logs], "t", "base",
+                   level=look_level(4))
+    assert one.ratio == pytest.approx(four.ratio)
+    assert one.ratio_ci[0] > 1.0 > four.ratio_ci[0]
+    widen = t_factor(3, look_level(4)) / t_factor(3)
+    assert math.log(four.ratio_ci[1] / four.ratio) == pytest.approx(widen * math.log(one.ratio_ci[1] / one.ratio),
+                                                                       rel=1e-6)
+    assert change_of(one, m(100.0), m(105.0), threshold=0.02, label="t").regression
+    assert change_of(four, m(100.0), m(105.0), threshold=0.02, label="t").undecided
 
 
 def test_the_second_looks_level_is_wider_and_named_wherever_its_interval_is_shown():
-    from measurefirst.tools.against import SECOND_LOOK_LEVEL, t_factor
+    from measurefirst.tools.against import look_level, t_factor
     from measurefirst.render.words import change_words, ratio_cell
     from measurefirst.pytest.against import Outcome
     from measurefirst.pytest.report import against_lines
 
-    assert t_factor(7, SECOND_LOOK_LEVEL) > t_factor(7) and t_factor(3) == stats.t975(3)
-    assert t_factor(7, SECOND_LOOK_LEVEL) == pytest.approx(2.8412, abs=1e-3)  # t(7) at 98.75%, one side
+    second = look_level(1, second=True)
+    assert t_factor(7, second) > t_factor(7) and t_factor(3) == stats.t975(3)
+    assert t_factor(7, second) == pytest.approx(2.8412, abs=1e-3)  # t(7) at 98.75%, one side
     ch = change_of(v(1.05, 1.02, 1.08, "slower"), m(100.0), m(105.0), threshold=0.02, label="t")
     from dataclasses import replace
 
-    wide = replace(ch, ci_level=SECOND_LOOK_LEVEL)
+    wide = replace(ch, ci_level=second)
     assert "95% CI 1.020–1.080" in change_words(ch, "en") and "97.5% CI 1.020–1.080" in change_words(wide, "en")
     assert "97.5% 置信区间" in change_words(wide, "zh")
     assert ratio_cell(ch, "en") == "1.050x (1.020–1.080)" and ratio_cell(wide, "en") == "1.050x (1.020–1.080; 97.5%)"
-    o = Outcome("base (abc)", 4, compared=["t.py::a", "t.py::b"], second_look={"t.py::b": 7})
-    line = against_lines(o, "en")[1]
-    assert "1 of them, undecided after 4 pair(s)" in line and "97.5%" in line and "7.5%" in line
-    assert "t.py::b (7 pairs)" in line
-    assert "t.py::b（7 对）" in against_lines(o, "zh")[1]
+    o = Outcome("base (abc)", 4, compared=["t.py::a"], second_look={"t.py::a": 7}, comparisons=1)
+    lines = against_lines(o, "en")
+    assert "1 of them, undecided after 4 pair(s)" in lines[1] and "97.5%" in lines[1] and "7.5%" in lines[1]
+    assert "t.py::a (7 pairs)" in lines[1]
+    assert "t.py::a（7 对）" in against_lines(o, "zh")[1]
+    # two comparisons: each interval at 97.5%, the second look's at 98.75%, and a line says why
+    o = Outcome("base (abc)", 4, compared=["t.py::a", "t.py::b"], second_look={"t.py::b": 7}, comparisons=2)
+    lines = against_lines(o, "en")
+    assert "intervals at 97.5% each" in lines[1] and "2 comparisons share one 5% chance" in lines[1]
+    assert "intervals at 98.75%" in lines[2] and "7.5%" in lines[2]
+    zh = against_lines(o, "zh")
+    assert "97.5%" in zh[1] and "98.75%" in zh[2]
 
 
 WAITING_CONFTEST = """
@@ -676,3 +713,35 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return Path(f"/proc/{pid}/stat").exists() and Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
+def test_compare_against_with_several_targets_says_the_level_their_intervals_share(tmp_path: Path, monkeypatch,
+                                                                                    capsys):
+    """The CLI's run of two targets: each interval at 97.5% (look_level(2)), and a line says why; the pairs
+    themselves stubbed (the real ones: test_compare_against_on_the_command_line)."""
+    import json
+
+    from measurefirst.cli.commands import main
+    from measurefirst.results.regression import Regression
+    from measurefirst.tools import against
+
+    seen = {}
+
+    def fake(ref, specs, labels, **kw):
+        seen["labels"] = list(labels)
+        level = against.look_level(len(labels))
+        changes = tuple(replace(change_of(v(1.0, 0.99, 1.01, "no difference"), m(100.0), m(100.0), threshold=0.05,
+                                          label=label), ci_level=level) for label in labels)
+        return Regression(base="HEAD", new="this tree", changes=changes, gate=True)
+
+    from dataclasses import replace
+
+    monkeypatch.setattr(against, "against_targets", fake)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mod.py").write_text("def f():\n    return 1\n")
+    code = main(["compare", "--against", str(tmp_path), "mod:f", "mod:f", "--label", "a", "--label", "b",
+                 "--fail-if-slower", "5%", "--json"])
+    out = capsys.readouterr()
+    assert code == 0 and seen["labels"] == ["a", "b"]
+    assert "intervals at 97.5% each: the 2 comparisons share one 5% chance" in out.err
+    assert [c["ci_level"] for c in json.loads(out.out)["changes"]] == [0.975, 0.975]

@@ -174,7 +174,8 @@ def cmd_compare_against(args: argparse.Namespace) -> int:
     """``compare --against REF TARGET...``: each target, REF's tree against this one (code against code)."""
     from pathlib import Path
 
-    from ..tools.against import DEFAULT_PAIRS, TargetFailed, against_targets
+    from ..render.words import word
+    from ..tools.against import DEFAULT_PAIRS, SUITE_ERROR, TargetFailed, against_targets, look_level
     from ..tools.worktree import WorktreeError, validate_ref
     from ..tools.targets import check_labels, target_spec
 
@@ -196,4 +197,7 @@ def cmd_compare_against(args: argparse.Namespace) -> int:
             pairs=args.against_pairs or DEFAULT_PAIRS, threshold=threshold))
     except (TargetFailed, WorktreeError) as exc:
         raise UsageError(f"--against: {exc}") from exc
+    if result is not None and len(labels) > 1:
+        _say(word("against_suite_level", _lang(args), n=len(labels), level=f"{look_level(len(labels)) * 100:g}",
+                  err=f"{SUITE_ERROR * 100:g}"))
     return code if result is None else _regression_out(args, result, code)

@@ -33,8 +33,8 @@ from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, SECOND_LOOK_LEVEL, Pairs, Side, TargetFailed, compare_pair,
-                             join, more_pairs, ready_threads, tree_env, worker_pairs)
+from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, Pairs, Side, TargetFailed, compare_pair,
+                             join, look_level, more_pairs, ready_threads, tree_env, worker_pairs)
 from ..tools.worktree import Tree, WorktreeError, toplevel, validate_ref
 from .run import Record
 
@@ -219,6 +219,9 @@ class Outcome:
     mismatched: list[str] = field(default_factory=list)
     #: tests their first pairs left undecided, given more at a second look: nodeid -> pairs in all
     second_look: dict[str, int] = field(default_factory=dict)
+    #: measurements compared (a test may make several), the comparisons that share the run's error
+    #: (:func:`~measurefirst.tools.against.look_level`)
+    comparisons: int = 0
 
 
 class AgainstBaseline:
@@ -363,10 +366,11 @@ class Driver(PairDriver):
     def _second_look(self, sides: Sequence[Side], temp: Path, ids: Sequence[str]) -> None:
         """More worker pairs for the tests their first pairs left undecided but a few more would decide
         (:func:`~measurefirst.tools.against.more_pairs`), as many as the neediest of them asks, each such
-        test's interval then at :data:`~measurefirst.tools.against.SECOND_LOOK_LEVEL`."""
+        test's interval then at the second look's level (:func:`~measurefirst.tools.against.look_level`)."""
         s = self.session
         machine = s.simulation is None
-        wanted = {name: more_pairs(parts, name, threshold=s.threshold or 0.0, most=self.extra, machine=machine)
+        wanted = {name: more_pairs(parts, name, threshold=s.threshold or 0.0, most=self.extra, machine=machine,
+                                   comparisons=len(self.parts))
                   for name, parts in self.parts.items()}
         wanted = {name: n for name, n in wanted.items() if n > 0}
         if not wanted or len(sides) < 2:
@@ -387,9 +391,10 @@ class Driver(PairDriver):
         s = self.session
         by_id = {item.nodeid: item for item in items}
         threshold = s.threshold or 0.0
+        self.outcome.comparisons = len(self.parts)
         for name, parts in self.parts.items():
             nodeid, mode = self.meta[name]
-            level = SECOND_LOOK_LEVEL if name in self.looked else 0.95
+            level = look_level(len(self.parts), second=name in self.looked)
             ch, head_m = join(parts, name, threshold=threshold, machine=s.simulation is None, level=level)
             item = by_id.get(nodeid)
             param, params = s.node_params(item) if item is not None else (None, None)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..render.findings import finding_lines
-from ..tools.against import SECOND_LOOK_LEVEL
+from ..tools.against import SUITE_ERROR, look_level
 from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
 from ..render.words import (LANGS, change_words, flag_words, ratio_cell, ratio_ci_words, undecided_words, verdict_words,
@@ -357,6 +357,9 @@ def against_lines(o: "Outcome", lang: str = LANG) -> list[str]:
     """What a run of code against code compared, and what it could not: tests of one side only, tests
     that failed on a side, measurements the two sides made differently."""
     lines = [_w(lang, "pt_against_done", n=len(o.compared), base=o.label, pairs=o.pairs)]
+    if o.comparisons > 1:
+        lines.append(_w(lang, "against_suite_level", n=o.comparisons, level=f"{look_level(o.comparisons) * 100:g}",
+                        err=f"{SUITE_ERROR * 100:g}"))
     for key, ids in (("pt_against_only_head", o.only_head), ("pt_against_only_base", o.only_base),
                      ("pt_against_skipped", o.skipped), ("pt_against_mismatched", o.mismatched)):
         if ids:
@@ -364,7 +367,8 @@ def against_lines(o: "Outcome", lang: str = LANG) -> list[str]:
     if o.second_look:
         tests = ", ".join(_w(lang, "pt_against_pairs_of", test=t, pairs=n) for t, n in o.second_look.items())
         lines.append(_w(lang, "pt_against_second_look", n=len(o.second_look), pairs=o.pairs,
-                        level=f"{SECOND_LOOK_LEVEL * 100:g}", err=f"{5 + (1 - SECOND_LOOK_LEVEL) * 100:g}", tests=tests))
+                        level=f"{look_level(o.comparisons, second=True) * 100:g}", err=f"{SUITE_ERROR * 150:g}",
+                        tests=tests))
     for nodeid, sides in o.failed.items():
         for side, text in sides.items():
             lines.append(plain(_w(lang, "pt_against_failed", test=nodeid, side=_w(lang, f"pt_against_side_{side}"),

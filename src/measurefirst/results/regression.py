@@ -85,8 +85,8 @@ class Change:
     #: code against code: the ratio each worker pair measured (fresh processes, one per side), in order;
     #: empty otherwise
     pair_ratios: tuple[float, ...] = ()
-    #: the level of the interval ``ci_low``-``ci_high``: 0.95, or code against code's second look's wider one
-    #: (:data:`measurefirst.tools.against.SECOND_LOOK_LEVEL`)
+    #: the level of the interval ``ci_low``-``ci_high``: 0.95, or code against code's wider one when a run compares
+    #: several measurements or looks twice (:func:`measurefirst.tools.against.look_level`)
     ci_level: float = 0.95
 
     @property

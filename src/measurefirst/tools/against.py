@@ -20,11 +20,7 @@ The rules:
   floor at the call's duration, or measurefirst's prior), each pair weighed by its own and the
   between-pair variance (:func:`between_pairs`); the 95% factor is Student's t for the pairs'
   own degrees of freedom (``pairs - 1``). The floor bounds the variance from below but lends no
-  degrees of freedom: it is measured on a busy-wait, and real calls spread more between processes (a
-  1-element ``torch.add``: 1.6% between ten fresh processes where the floor says 1.1%), so a floor that lent
-  its weight made three pairs that agreed by chance look sure (an unchanged add called 3-5% faster in 2 of
-  10 drifting runs of ``benchmarks/gate_against.py``); pairs that point opposite ways (0.989, 0.957 and
-  1.058, each ±0.1%, quiet) are the spread between processes, which this interval holds. A
+  degrees of freedom (measured on a busy-wait, it is below what real calls spread: docs/benchmarks.md). A
   pair whose own halves disagreed (``drift``) enters with its widened interval; a pair with an estimate
   but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
   largest standard error of the others; with fewer than two estimates (of two or more pairs) the
@@ -34,9 +30,8 @@ The rules:
   interpreter that imports torch and pytest once, from which both workers of the pair are forked.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
   threshold, the rule of :func:`measurefirst.results.regression_checks.change`; an interval that holds both 1
-  and ``1 + threshold`` is undecided (it can rule out neither), and an undecided comparison says how
-  much longer it would have needed (the interval's half-width shrinks as the square root of the
-  rounds).
+  and ``1 + threshold`` is undecided, and says how much longer it would have needed. A run's comparisons share
+  one error (:func:`look_level`): each interval's level is Bonferroni's share of 5%.
 * **Workers** (:class:`WorkerPool`): started with their output in files (the tail is shown when one
   fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
   then killed) on every way out. Each fresh interpreter gets an environment variable of random length, so
@@ -75,18 +70,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..results.comparison import Comparison
 
 #: Worker pairs per comparison by default (see the module docstring): four, so that the scatter between
-#: pairs is measured with three degrees of freedom (t = 3.18; three pairs' t(2) = 4.30 left a 20% slowdown
-#: undecided in 5 of 10 runs under drifting load; on seeded simulated pairs, ``benchmarks/pairs_sim.py``,
-#: four catch it 999 in 1000 where three catch 898), and two pairs that land in the same modes by chance do
-#: not decide alone.
+#: pairs has three degrees of freedom (three pairs left a 20% slowdown undecided in 5 of 10 drifting runs;
+#: ``benchmarks/pairs_sim.py``: four catch it 999 in 1000, three 898).
 DEFAULT_PAIRS = 4
 #: Worker pairs a comparison left undecided by its first pairs may get at a second look, at most (see
 #: :func:`more_pairs`; ``--mf-against-extra-pairs``).
 EXTRA_PAIRS = DEFAULT_PAIRS
-#: The interval's level at that second look: wider than the first look's 95%, so that the two looks
-#: together call an unchanged test slower or faster at most 5% + 2.5% of the time (Bonferroni's bound;
-#: one look, 5%), and a false regression, one side of that, at most 3.75%.
-SECOND_LOOK_LEVEL = 0.975
+#: The chance that a run of the gate calls any unchanged test slower or faster at its first look, shared by all
+#: the comparisons of the run (:func:`look_level`).
+SUITE_ERROR = 0.05
 #: Seconds a worker may take to start and connect back (importing torch on a busy machine is slow).
 CONNECT_TIMEOUT_S = 300.0
 #: Seconds between two looks at the workers while waiting for them to connect (the wait is counted in
@@ -97,6 +89,15 @@ LAYOUT_PAD_MAX = 4096
 LAYOUT_PAD_VAR = "MEASUREFIRST_LAYOUT_PAD"
 #: Characters of a worker's output shown when it fails.
 OUTPUT_TAIL_CHARS = 3000
+
+
+def look_level(comparisons: int, second: bool = False) -> float:
+    """Each interval's level in a run of ``comparisons``: Bonferroni's share of :data:`SUITE_ERROR` at the first
+    look (one: 95%; four: 98.75%), half that at the second, so that the two looks call any unchanged test of the
+    run slower or faster at most 7.5% of the time, a false regression at most 3.75% (95% per test instead: a
+    suite of 30 unchanged benchmarks would fail about one run in two)."""
+    err = SUITE_ERROR / max(1, comparisons)
+    return 1.0 - (err / 2.0 if second else err)
 
 
 def t_factor(df: int, level: float = 0.95) -> float:
@@ -175,8 +176,7 @@ def combine(verdicts: Sequence[Verdict], label: str, baseline: str, *, floor: fl
 def plain_pairs(logs: Sequence[float], floor: float, level: float = 0.95) -> tuple[float, float]:
     """The plain mean of two or more pairs' log-ratios and its half-width at ``level`` (each pair one value,
     their spread floored as in :func:`between_pairs`, t for ``k - 1``); :func:`combine`'s interval holds it too,
-    so that precise pairs that share a bias cannot outweigh the rest (measured: an unchanged add's tight pairs
-    on one CPU made a false regression of 1.026, 1.003-1.048; at a cost in decisions: docs/benchmarks.md)."""
+    so that precise pairs that share a bias cannot outweigh the rest (measured: docs/benchmarks.md)."""
     k = len(logs)
     mean = sum(logs) / k
     var = sum((x - mean) ** 2 for x in logs) / (k - 1)
@@ -223,44 +223,43 @@ def _joined(parts: Sequence["Comparison"], label: str, machine: bool, level: flo
     return verdict, base, head
 
 
-def more_pairs(parts: Sequence["Comparison"], label: str, *, threshold: float, most: int, machine: bool = True
-               ) -> int:
+def more_pairs(parts: Sequence["Comparison"], label: str, *, threshold: float, most: int, machine: bool = True,
+               comparisons: int = 1) -> int:
     """How many worker pairs to add to a comparison at its second look (0: none). A comparison its
     first pairs left undecided gets the fewest pairs, from two to ``most``, with which it would decide
     if its estimate stayed where it is: the interval's half-width shrinks as the square root of the
-    pairs, and its t factor moves from the first look's (95%, ``k - 1`` degrees of freedom) to the
-    second's (:data:`SECOND_LOOK_LEVEL`, more degrees of freedom). One that even ``most`` more would
-    not decide (an estimate on the line, pairs in different modes, no interval) gets none: the gate
-    says how many it would need instead."""
+    pairs, and its t factor moves from the first look's (:func:`look_level` of the run's ``comparisons``,
+    ``k - 1`` degrees of freedom) to the second's (wider, more degrees of freedom). One that even ``most``
+    more would not decide (an estimate on the line, pairs in different modes, no interval) gets none: the
+    gate says how many it would need instead."""
     if most < 2 or len(parts) < 2:
         return 0
-    verdict, base, head = _joined(parts, label, machine, 0.95)
+    verdict, base, head = _joined(parts, label, machine, look_level(comparisons))
     if not change_of(verdict, base, head, threshold=threshold, label=label).undecided:
         return 0
-    return pairs_to_decide(verdict, len(parts), threshold=threshold, most=most)
+    return pairs_to_decide(verdict, len(parts), threshold=threshold, most=most, comparisons=comparisons)
 
 
-def pairs_to_decide(v: Verdict, k: int, *, threshold: float, most: int) -> int:
-    """The arithmetic of :func:`more_pairs` for an undecided verdict ``v`` of ``k`` pairs (pure)."""
+def pairs_to_decide(v: Verdict, k: int, *, threshold: float, most: int, comparisons: int = 1) -> int:
+    """The arithmetic of :func:`more_pairs` for an undecided verdict ``v`` of ``k`` pairs, its interval at the
+    first look's level of a run of ``comparisons`` (pure)."""
     factor = longer_factor(v, threshold)
     if v.ratio_ci is None or not math.isfinite(factor) or k < 2:
         return 0
     half = (math.log(v.ratio_ci[1]) - math.log(v.ratio_ci[0])) / 2.0
     gap = half / math.sqrt(factor)
+    first, second = look_level(comparisons), look_level(comparisons, second=True)
     for m in range(2, most + 1):
-        if half * math.sqrt(k / (k + m)) * t_factor(k + m - 1, SECOND_LOOK_LEVEL) / t_factor(k - 1) <= gap:
+        if half * math.sqrt(k / (k + m)) * t_factor(k + m - 1, second) / t_factor(k - 1, first) <= gap:
             return m
     return 0
 
 
 def longer_factor(v: Verdict, threshold: float) -> float:
-    """How many times the worker pairs (or, within a pair, the rounds) an undecided verdict would need
-    to decide: the interval's half-width (log) against how far its estimate lies from the line it can
-    leave by, squared (a half-width shrinks as the square root of the pairs). An interval that holds
-    both 1 and ``1 + threshold`` decides when its low end passes 1 (half-width below the estimate) or
-    its high end falls below ``1 + threshold`` (half-width below that line's distance), whichever comes
-    first; an estimate above the threshold can only leave by 1, one below 1 only by the threshold.
-    ``inf`` when the estimate sits on the line it must leave by."""
+    """How many times the worker pairs (or rounds) an undecided verdict would need to decide: (the interval's
+    half-width (log) over the distance of its estimate from the line it can leave by)^2. An interval holding
+    both 1 and ``1 + threshold`` decides when its low end passes 1 or its high end falls below ``1 + threshold``,
+    whichever comes first. ``inf`` when the estimate sits on the line it must leave by."""
     if v.ratio_ci is None or not (v.ratio > 0 and math.isfinite(v.ratio)):
         return math.inf
     lo, hi = v.ratio_ci
@@ -500,7 +499,8 @@ def against_targets(ref: str, targets: Sequence[tuple[str, str, str, tuple[str, 
         raise ValueError(f"pairs takes a number of worker pairs from 1 to 16; got {pairs!r}")
     measured = against_pairs(ref, targets, labels, cwd=cwd, device=device, timer=timer, threads=threads,
                              budget_per_pair=budget / pairs, pairs=pairs, head_ref=head_ref)
-    changes = tuple(join(measured.parts[i], label, threshold=threshold or 0.0)[0] for i, label in enumerate(labels))
+    changes = tuple(join(measured.parts[i], label, threshold=threshold or 0.0, level=look_level(len(labels)))[0]
+                    for i, label in enumerate(labels))
     return Regression(base=measured.base, new=measured.head, changes=changes, gate=threshold is not None)
 
 
