@@ -136,8 +136,10 @@ def verdicts(data: dict[str, Any], log: Any = None, method: str = "") -> dict[st
             ci = ("no interval" if ch.get("ci_low") is None or ch.get("ci_high") is None
                   else f"{ch['ci_low']:.3f}-{ch['ci_high']:.3f}")
             reason = ",".join(str(d.get("code", "")) for d in ch.get("disturbed") or [] if isinstance(d, dict))
+            pairs = " ".join(f"{r:.3f}" for r in ch.get("pair_ratios") or ())
             log(f"  {method}: {name} ratio {ch['ratio']:.3f} ({ci}{'; ' + reason if reason else ''}) "
-                f"{'regression' if ch.get('regression') else 'improvement' if ch.get('improvement') else 'undecided'}")
+                f"{'regression' if ch.get('regression') else 'improvement' if ch.get('improvement') else 'undecided'}"
+                + (f"; pairs {pairs}" if pairs else ""))
         if ch is None:
             out[name] = "none"
         elif ch.get("disturbed"):
@@ -154,13 +156,19 @@ def main() -> None:
     ap.add_argument("--log", action="store_true")
     ap.add_argument("--only-against", action="store_true",
                     help="--mf-against and the once run only (no saved-number gates): about half the time")
+    ap.add_argument("--head", action="append", choices=tuple(HEADS), dest="heads",
+                    help="only this head (repeat for several; default: all three)")
+    ap.add_argument("--pairs", type=int, default=None,
+                    help="--mf-against-pairs for the --mf-against runs (default: the plugin's)")
     args = ap.parse_args()
+    pairs = () if args.pairs is None else ("--mf-against-pairs", str(args.pairs))
     log = Log()
     tmp, repo = suite_repo(SUITE.format(rows=1000), "gate-against-")
     base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
     load = {"quiet": "quiet", "busy": "both cores busy (2 busy processes)",
             "drifting": "drifting load (2 processes busy and idle in turns of 0.7 s)"}[args.load]
-    log(f"gate_against.py: {args.runs} run(s) per cell, {load}, threshold 2%, python {sys.version.split()[0]}")
+    log(f"gate_against.py: {args.runs} run(s) per cell, {load}, threshold 2%, python {sys.version.split()[0]}"
+        + ("" if args.pairs is None else f", --mf-against-pairs {args.pairs}"))
     rows = []
     background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
                   "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
@@ -168,12 +176,14 @@ def main() -> None:
                                                                    "once")
     with background:
         for head, rows_pct in HEADS.items():
+            if args.heads and head not in args.heads:
+                continue
             suite = os.path.join(repo, "test_suite.py")
             cells: dict[str, dict[str, Any]] = {m: {"caught": 0, "false": 0, "undecided": 0, "walls": [],
                                                     "ratios": []} for m in methods}
             for run in range(args.runs):
                 write(suite, SUITE.format(rows=rows_pct * 10))
-                data, wall_against, _ = pytest_run(repo, "--mf-against", base, "--mf-fail-if-slower", "2%")
+                data, wall_against, _ = pytest_run(repo, "--mf-against", base, "--mf-fail-if-slower", "2%", *pairs)
                 _score(cells["--mf-against"], verdicts(data, log, f"{head} --mf-against"), wall_against, head)
                 write(suite, SUITE.format(rows=1000))
                 _, wall_save, _ = pytest_run(repo, "--mf-save", "base")

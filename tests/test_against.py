@@ -745,3 +745,46 @@ def test_compare_against_with_several_targets_says_the_level_their_intervals_sha
     assert code == 0 and seen["labels"] == ["a", "b"]
     assert "intervals at 97.5% each: the 2 comparisons share one 5% chance" in out.err
     assert [c["ci_level"] for c in json.loads(out.out)["changes"]] == [0.975, 0.975]
+
+
+def _pairs_of(ratios, own=0.01):
+    """Comparisons as worker pairs return them: base and head measured, the head's verdict ``ratio`` with its
+    own interval of about ±``own``."""
+    from measurefirst.results.comparison import Comparison
+
+    return [Comparison(labels=("base", "head"), baseline="base", measurements=(m(100.0), m(100.0 * r)),
+                       block_values_ns=((), ()), orders=(), stop=Stop("precision", True, 0.01, 0.1),
+                       verdicts=(v(1.0, None, None, "baseline"),
+                                 v(r, r / (1 + own), r * (1 + own), "slower" if r > 1 + own else "no difference")))
+            for r in ratios]
+
+
+def test_pairs_of_which_one_landed_in_another_mode_are_asked_the_pairs_a_typical_pair_would_need(monkeypatch):
+    """Measured under a drifting load: a softmax made 5% slower, pairs 1.071, 1.155, 1.049, 1.051. Their scatter
+    (the outlier's square dominates it) asks three more pairs even with the estimate staying at 1.081; pairs like
+    the typical one so far would decide in two, and the fewer is asked. Unchanged code with one pair in another
+    mode is asked none: even typical pairs would leave it between 1 and 1.02."""
+    from measurefirst.measure import noise
+    from measurefirst.tools import against
+    from measurefirst.tools.against import look_level, more_pairs, pairs_if_typical, pairs_to_decide, t_factor
+
+    monkeypatch.setattr(against, "process_floor", lambda *a, **k: (0.001, 2, "prior"))
+    logs = [math.log(r) for r in (1.071, 1.155, 1.049, 1.051)]
+    parts = _pairs_of((1.071, 1.155, 1.049, 1.051))
+    verdict, _, _ = against._joined(parts, "t", True, look_level(4))
+    assert verdict.ratio_ci[0] < 1.0 and pairs_to_decide(verdict, 4, threshold=0.02, most=4, comparisons=4) == 3
+    # the arithmetic for two more pairs: at the median log-ratio, each with the MAD's variance
+    center = (logs[0] + logs[3]) / 2
+    spread = (1.4826 * sorted(abs(x - center) for x in logs)[1:3][0] / 2 + 1.4826
+              * sorted(abs(x - center) for x in logs)[1:3][1] / 2) ** 2
+    mean = (sum(logs) + 2 * center) / 6
+    var = (sum((x - mean) ** 2 for x in logs) + 2 * (spread + (center - mean) ** 2)) / 5
+    assert mean - t_factor(5, look_level(4, second=True)) * math.sqrt(var / 6) > 0  # decided: slower
+    assert pairs_if_typical(logs, 0.001, threshold=0.02, most=4, comparisons=4) == 2
+    assert more_pairs(parts, "t", threshold=0.02, most=4, comparisons=4) == 2
+    # unchanged, one pair in another mode: none
+    assert more_pairs(_pairs_of((0.993, 0.987, 1.132, 1.004)), "t", threshold=0.02, most=4, comparisons=4) == 0
+    # no threshold (nothing to decide between), or too few pairs for a typical one: none
+    assert pairs_if_typical(logs, 0.001, threshold=0.0, most=4) == 0
+    assert pairs_if_typical(logs[:2], 0.001, threshold=0.02, most=4) == 0
+    assert noise.process_floor is not against.process_floor

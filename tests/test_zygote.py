@@ -124,7 +124,7 @@ def test_the_server_imports_nothing_of_measurefirst(tmp_path: Path):
 
 
 def test_a_pools_workers_are_forked_from_its_server_and_fresh_without_one(tmp_path: Path, monkeypatch):
-    from measurefirst.tools.against import Side, WorkerPool
+    from measurefirst.tools.pool import Side, WorkerPool
     from measurefirst.tools.zygote import ForkedChild
 
     base, head = _trees(tmp_path)

@@ -33,8 +33,9 @@ from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, Pairs, Side, TargetFailed, compare_pair,
-                             join, look_level, more_pairs, ready_threads, tree_env, worker_pairs)
+from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, Pairs, TargetFailed, compare_pair, join, look_level,
+                             more_pairs, ready_threads, tree_env)
+from ..tools.pool import Side, worker_pairs
 from ..tools.worktree import Tree, WorktreeError, toplevel, validate_ref
 from .run import Record
 
