@@ -577,7 +577,8 @@ def test_bisect_follows_one_pytest_benchmark_and_refuses_a_selection_of_two(tmp_
 # -- the second look -------------------------------------------------------------------------------------
 
 def test_an_undecided_comparison_gets_the_fewest_pairs_that_would_decide_it():
-    from measurefirst.tools.against import look_level, pairs_to_decide, t_factor
+    from measurefirst.results.regression import look_level
+    from measurefirst.tools.against import pairs_to_decide, t_factor
 
     # 1.081 (0.974-1.200) over four pairs, threshold 2%: it leaves by its low end passing 1, which needs the
     # half-width (log) below log 1.081; with m more pairs it becomes half * sqrt(4 / (4 + m)) * t(3 + m at
@@ -605,7 +606,8 @@ def test_an_undecided_comparison_gets_the_fewest_pairs_that_would_decide_it():
 def test_a_runs_comparisons_share_one_error_so_a_larger_suite_does_not_fail_more_often():
     """Bonferroni's split of the run's 5%: each of m intervals at 1 - 5%/m, the second look's at half that
     error; worked out: four comparisons 98.75%, t(3) 5.39 against 95%'s 3.18."""
-    from measurefirst.tools.against import look_level, t_factor
+    from measurefirst.results.regression import look_level
+    from measurefirst.tools.against import t_factor
 
     assert look_level(0) == look_level(1) == 0.95
     assert look_level(4) == pytest.approx(0.9875) and look_level(4, second=True) == pytest.approx(0.99375)
@@ -627,7 +629,8 @@ def test_a_runs_comparisons_share_one_error_so_a_larger_suite_does_not_fail_more
 
 
 def test_the_second_looks_level_is_wider_and_named_wherever_its_interval_is_shown():
-    from measurefirst.tools.against import look_level, t_factor
+    from measurefirst.results.regression import look_level
+    from measurefirst.tools.against import t_factor
     from measurefirst.render.words import change_words, ratio_cell
     from measurefirst.pytest.against import Outcome
     from measurefirst.pytest.report import against_lines
@@ -722,14 +725,14 @@ def test_compare_against_with_several_targets_says_the_level_their_intervals_sha
     import json
 
     from measurefirst.cli.commands import main
-    from measurefirst.results.regression import Regression
+    from measurefirst.results.regression import Regression, look_level
     from measurefirst.tools import against
 
     seen = {}
 
     def fake(ref, specs, labels, **kw):
         seen["labels"] = list(labels)
-        level = against.look_level(len(labels))
+        level = look_level(len(labels))
         changes = tuple(replace(change_of(v(1.0, 0.99, 1.01, "no difference"), m(100.0), m(100.0), threshold=0.05,
                                           label=label), ci_level=level) for label in labels)
         return Regression(base="HEAD", new="this tree", changes=changes, gate=True)
@@ -766,7 +769,8 @@ def test_pairs_of_which_one_landed_in_another_mode_are_asked_the_pairs_a_typical
     mode is asked none: even typical pairs would leave it between 1 and 1.02."""
     from measurefirst.measure import noise
     from measurefirst.tools import against
-    from measurefirst.tools.against import look_level, more_pairs, pairs_if_typical, pairs_to_decide, t_factor
+    from measurefirst.results.regression import look_level
+    from measurefirst.tools.against import more_pairs, pairs_if_typical, pairs_to_decide, t_factor
 
     monkeypatch.setattr(against, "process_floor", lambda *a, **k: (0.001, 2, "prior"))
     logs = [math.log(r) for r in (1.071, 1.155, 1.049, 1.051)]
@@ -788,3 +792,20 @@ def test_pairs_of_which_one_landed_in_another_mode_are_asked_the_pairs_a_typical
     assert pairs_if_typical(logs, 0.001, threshold=0.0, most=4) == 0
     assert pairs_if_typical(logs[:2], 0.001, threshold=0.02, most=4) == 0
     assert noise.process_floor is not against.process_floor
+
+
+def test_the_markdown_summary_says_why_code_against_codes_intervals_are_wider():
+    """The job summary's table shows 97.5% beside each of two code-against-code intervals; the line under it says
+    why, as the terminal does. One comparison, or changes against a saved number (no pair ratios): no line."""
+    from dataclasses import replace
+
+    from measurefirst.render.markdown import suite_level_lines
+
+    ch = change_of(v(1.0, 0.99, 1.01, "no difference"), m(100.0), m(100.0), threshold=0.05, label="t")
+    paired = replace(ch, pair_ratios=(1.0, 1.01, 0.99, 1.0), ci_level=0.975)
+    assert suite_level_lines([paired, paired], "en") == [
+        "intervals at 97.5% each: the 2 comparisons share one 5% chance that a run calls any unchanged benchmark "
+        "slower or faster (Bonferroni), so that a larger suite does not fail more often on noise", ""]
+    assert "97.5%" in suite_level_lines([paired, paired], "zh")[0]
+    assert suite_level_lines([paired], "en") == [] and suite_level_lines([ch, ch, ch], "en") == []
+    assert "98.75% each: the 4 comparisons" in suite_level_lines([paired] * 4, "en")[0]

@@ -175,7 +175,8 @@ def cmd_compare_against(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..render.words import word
-    from ..tools.against import DEFAULT_PAIRS, SUITE_ERROR, TargetFailed, against_targets, look_level
+    from ..results.regression import SUITE_ERROR, look_level
+    from ..tools.against import DEFAULT_PAIRS, TargetFailed, against_targets
     from ..tools.worktree import WorktreeError, validate_ref
     from ..tools.targets import check_labels, target_spec
 

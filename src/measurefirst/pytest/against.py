@@ -33,8 +33,9 @@ from ..measure.placement import intra_op_threads
 from ..measure.remote import ENV_VAR, Channel, RemoteError, WorkerLost, connect_back, serve
 from ..measure.timers import make_timer
 from ..results.kinds import CompileEvent, Measurement
-from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, Pairs, TargetFailed, compare_pair, join, look_level,
-                             more_pairs, ready_threads, tree_env)
+from ..results.regression import look_level
+from ..tools.against import (DEFAULT_PAIRS, EXTRA_PAIRS, Pairs, TargetFailed, compare_pair, join, more_pairs,
+                             ready_threads, tree_env)
 from ..tools.pool import Side, worker_pairs
 from ..tools.worktree import Tree, WorktreeError, toplevel, validate_ref
 from .run import Record
@@ -221,7 +222,7 @@ class Outcome:
     #: tests their first pairs left undecided, given more at a second look: nodeid -> pairs in all
     second_look: dict[str, int] = field(default_factory=dict)
     #: measurements compared (a test may make several), the comparisons that share the run's error
-    #: (:func:`~measurefirst.tools.against.look_level`)
+    #: (:func:`~measurefirst.results.regression.look_level`)
     comparisons: int = 0
 
 
@@ -367,7 +368,7 @@ class Driver(PairDriver):
     def _second_look(self, sides: Sequence[Side], temp: Path, ids: Sequence[str]) -> None:
         """More worker pairs for the tests their first pairs left undecided but a few more would decide
         (:func:`~measurefirst.tools.against.more_pairs`), as many as the neediest of them asks, each such
-        test's interval then at the second look's level (:func:`~measurefirst.tools.against.look_level`)."""
+        test's interval then at the second look's level (:func:`~measurefirst.results.regression.look_level`)."""
         s = self.session
         machine = s.simulation is None
         wanted = {name: more_pairs(parts, name, threshold=s.threshold or 0.0, most=self.extra, machine=machine,

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, Sequence
 
 from ..render.findings import finding_lines
-from ..tools.against import SUITE_ERROR, look_level
+from ..results.regression import SUITE_ERROR, look_level
 from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
 from ..render.gate import spread_lines
 from ..render.words import (LANGS, change_words, flag_words, ratio_cell, ratio_ci_words, undecided_words, verdict_words,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ..results.regression import SUITE_ERROR, look_level
 from .text import format_time, interval_rel, plain, time_unit, verdict_word
 from .words import ratio_cell, word
 
@@ -90,6 +91,16 @@ def regression_lines(r: "Regression", lang: str) -> list[str]:
     return _table(header, rows)
 
 
+def suite_level_lines(changes: Sequence["Change"], lang: str) -> list[str]:
+    """Where two or more changes are code against code (their pairs' ratios kept), the line that says why their
+    intervals are wider than 95%: they share one error (:func:`~measurefirst.results.regression.look_level`)."""
+    paired = [c for c in changes if c.pair_ratios]
+    if len(paired) < 2:
+        return []
+    return [word("against_suite_level", lang, n=len(paired), level=f"{look_level(len(paired)) * 100:g}",
+                 err=f"{SUITE_ERROR * 100:g}"), ""]
+
+
 def markdown(results: Sequence[Any], lang: str = "en") -> str:
     """Every pytest run and regression check among ``results`` as Markdown tables, a heading each."""
     out: list[str] = []
@@ -101,6 +112,7 @@ def markdown(results: Sequence[Any], lang: str = "en") -> str:
                      else word("md_pytest_gate", lang, n=len(r.benchmarks), baseline=md_text(_at(r.baseline)),
                                threshold=f"{r.fail_if_slower:.1%}"))
             out += [f"### {title}", ""] + pytest_run_lines(r, lang) + [""]
+            out += suite_level_lines([b.change for b in r.benchmarks if b.change is not None], lang)
             if r.regressions:
                 out += [word("md_regressions", lang, n=len(r.regressions),
                              names=", ".join(md_text(b.name) for b in r.regressions)), ""]

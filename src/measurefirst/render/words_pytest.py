@@ -151,10 +151,10 @@ PYTEST_WORDS = {
                         "worker interpreters, rounds interleaved",
                         "代码对代码：{n} 个基准与 {base} 比较，每个在 {pairs} 对全新的工作进程中运行，各轮交错"),
     "against_suite_level": ("intervals at {level}% each: the {n} comparisons share one {err}% chance that a "
-                               "run calls any unchanged benchmark slower or faster (Bonferroni), so that a larger "
-                               "suite does not fail more often on noise",
-                               "每个区间取 {level}%：{n} 个比较共享 {err}% 的概率（Bonferroni），即一次运行把任何未改变的"
-                               "基准判为变慢或变快的概率至多为此，套件越大也不会因噪声更常失败"),
+                            "run calls any unchanged benchmark slower or faster (Bonferroni), so that a larger "
+                            "suite does not fail more often on noise",
+                            "每个区间取 {level}%：{n} 个比较共享 {err}% 的概率（Bonferroni），即一次运行把任何未改变的"
+                            "基准判为变慢或变快的概率至多为此，套件越大也不会因噪声更常失败"),
     "pt_against_second_look": ("{n} of them, undecided after {pairs} pair(s), got more pairs at a second look (their "
                                "intervals at {level}%, so that the two looks together err at most {err}% of the run's "
                                "time): "

@@ -25,6 +25,20 @@ FLAGS = ("devices", "machines", "counters", "python", "torch", "incomplete")
 CHANGE_SPREAD_SOURCES = ("repeats", "processes", "profile", "prior", "history", "given", "assumed")
 
 
+#: The chance that a run of the gate calls any unchanged test slower or faster at its first look, shared by all
+#: the comparisons of the run (:func:`look_level`; code against code, :mod:`measurefirst.tools.against`).
+SUITE_ERROR = 0.05
+
+
+def look_level(comparisons: int, second: bool = False) -> float:
+    """Each interval's level in a run of ``comparisons``: Bonferroni's share of :data:`SUITE_ERROR` at the first
+    look (one: 95%; four: 98.75%), half that at the second, so that the two looks call any unchanged test of the
+    run slower or faster at most 7.5% of the time, a false regression at most 3.75% (95% per test instead: a
+    suite of 30 unchanged benchmarks would fail about one run in two)."""
+    err = SUITE_ERROR / max(1, comparisons)
+    return 1.0 - (err / 2.0 if second else err)
+
+
 @dataclass(frozen=True)
 class Disturbance:
     """Why one side of a change (``side``: "base" or "new") cannot judge it: ``code`` (one of
@@ -86,7 +100,7 @@ class Change:
     #: empty otherwise
     pair_ratios: tuple[float, ...] = ()
     #: the level of the interval ``ci_low``-``ci_high``: 0.95, or code against code's wider one when a run compares
-    #: several measurements or looks twice (:func:`measurefirst.tools.against.look_level`)
+    #: several measurements or looks twice (:func:`look_level`)
     ci_level: float = 0.95
 
     @property

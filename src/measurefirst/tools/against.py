@@ -25,15 +25,16 @@ The rules:
   but no interval of its own (too few batches of rounds, as under a drifting load) enters with the
   largest standard error of the others; with fewer than two estimates (of two or more pairs) the
   comparison is *undecided*. Every pair's workers start at once, before any pair measures
-  (:func:`~measurefirst.tools.pool.worker_pairs`). A worker's start-up (importing torch) is most of the gate's fixed cost, so each
-  pair has a fork server of its own (:mod:`measurefirst.tools.zygote`, which says why one per pair): a fresh
-  interpreter that imports torch and pytest once, from which both workers of the pair are forked.
+  (:func:`~measurefirst.tools.pool.worker_pairs`). A worker's start-up (importing torch) is most of the gate's
+  fixed cost, so each pair has a fork server of its own (:mod:`measurefirst.tools.zygote`, which says why one
+  per pair): a fresh interpreter that imports torch and pytest once, from which both workers of the pair are
+  forked.
 * **The gate's change** (:func:`change_of`): a regression is slower beyond the interval *and* the
   threshold, the rule of :func:`measurefirst.results.regression_checks.change`; an interval that holds both 1
   and ``1 + threshold`` is undecided, and says how much longer it would have needed. A run's comparisons share
-  one error (:func:`look_level`): each interval's level is Bonferroni's share of 5%.
-* **Workers** (:class:`~measurefirst.tools.pool.WorkerPool`): started with their output in files (the tail is shown when one
-  fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
+  one error (:func:`~measurefirst.results.regression.look_level`): each level is Bonferroni's share of 5%.
+* **Workers** (:class:`~measurefirst.tools.pool.WorkerPool`): started with their output in files (the tail is
+  shown when one fails or dies), connected back over a local socket with a one-time token, stopped (terminated,
   then killed) on every way out. Each fresh interpreter gets an environment variable of random length, so
   that where its stack lands (the two trees' paths differ in length) is drawn anew per worker: a layout
   that favoured one side would otherwise be a bias in every pair (forked workers share their server's
@@ -59,7 +60,7 @@ from ..measure.remote import Channel, RemoteSampler, SumClock
 from ..measure.workers import merge
 from ..results.comparison import Verdict
 from ..results.kinds import Measurement
-from ..results.regression import Change, Disturbance, Regression
+from ..results.regression import Change, Disturbance, Regression, look_level
 from .compare import compare_samplers
 from .pool import Side, worker_pairs
 
@@ -73,18 +74,6 @@ DEFAULT_PAIRS = 4
 #: Worker pairs a comparison left undecided by its first pairs may get at a second look, at most (see
 #: :func:`more_pairs`; ``--mf-against-extra-pairs``).
 EXTRA_PAIRS = DEFAULT_PAIRS
-#: The chance that a run of the gate calls any unchanged test slower or faster at its first look, shared by all
-#: the comparisons of the run (:func:`look_level`).
-SUITE_ERROR = 0.05
-
-
-def look_level(comparisons: int, second: bool = False) -> float:
-    """Each interval's level in a run of ``comparisons``: Bonferroni's share of :data:`SUITE_ERROR` at the first
-    look (one: 95%; four: 98.75%), half that at the second, so that the two looks call any unchanged test of the
-    run slower or faster at most 7.5% of the time, a false regression at most 3.75% (95% per test instead: a
-    suite of 30 unchanged benchmarks would fail about one run in two)."""
-    err = SUITE_ERROR / max(1, comparisons)
-    return 1.0 - (err / 2.0 if second else err)
 
 
 def t_factor(df: int, level: float = 0.95) -> float:
@@ -218,14 +207,16 @@ def more_pairs(parts: Sequence["Comparison"], label: str, *, threshold: float, m
     pairs, and its t factor moves from the first look's (:func:`look_level` of the run's ``comparisons``,
     ``k - 1`` degrees of freedom) to the second's (wider, more degrees of freedom). One that even ``most``
     more would not decide (an estimate on the line, pairs in different modes, no interval) gets none: the
-    gate says how many it would need instead."""
+    gate says how many it would need instead. Where the pairs' typical one would decide with fewer (one pair in
+    another speed mode: :func:`pairs_if_typical`), the fewer are asked."""
     if most < 2 or len(parts) < 2:
         return 0
     verdict, base, head = _joined(parts, label, machine, look_level(comparisons))
     if not change_of(verdict, base, head, threshold=threshold, label=label).undecided:
         return 0
     asked = pairs_to_decide(verdict, len(parts), threshold=threshold, most=most, comparisons=comparisons)
-    logs = [math.log(c.verdicts[1].ratio) for c in parts if c.verdicts[1].ratio > 0 and math.isfinite(c.verdicts[1].ratio)]
+    ratios = [c.verdicts[1].ratio for c in parts]
+    logs = [math.log(r) for r in ratios if r > 0 and math.isfinite(r)]
     floor = process_floor(head.median, device=head.device.split(":")[0], machine=machine)[0]
     typical = pairs_if_typical(logs, floor, threshold=threshold, most=most, comparisons=comparisons)
     return min((n for n in (asked, typical) if n > 0), default=0)
