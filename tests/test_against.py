@@ -775,7 +775,7 @@ def test_pairs_of_which_one_landed_in_another_mode_are_asked_the_pairs_a_typical
     monkeypatch.setattr(against, "process_floor", lambda *a, **k: (0.001, 2, "prior"))
     logs = [math.log(r) for r in (1.071, 1.155, 1.049, 1.051)]
     parts = _pairs_of((1.071, 1.155, 1.049, 1.051))
-    verdict, _, _ = against._joined(parts, "t", True, look_level(4))
+    verdict, _, _, _ = against._joined(parts, "t", True, look_level(4))
     assert verdict.ratio_ci[0] < 1.0 and pairs_to_decide(verdict, 4, threshold=0.02, most=4, comparisons=4) == 3
     # the arithmetic for two more pairs: at the median log-ratio, each with the MAD's variance
     center = (logs[0] + logs[3]) / 2

@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from ..results import defaults, stats
 from ..measure.engine import BenchmarkError, Options
-from ..measure.noise import process_floor
+from ..measure.noise import process_floor, robust_log_sd
 from ..measure.placement import same_cpus
 from ..measure.remote import Channel, RemoteSampler, SumClock
 from ..measure.workers import merge
@@ -185,18 +185,19 @@ def join(parts: Sequence["Comparison"], label: str, *, threshold: float, machine
     """The change of head against base from the pairs' comparisons of one measurement (:func:`combine`
     with this machine's floor, or the prior's when ``machine`` is False: a simulated clock; its interval
     at ``level``), and the head's measurement merged over its fresh processes, named ``label``."""
-    verdict, base, head = _joined(parts, label, machine, level)
+    verdict, base, head, _ = _joined(parts, label, machine, level)
     change = change_of(verdict, base, head, threshold=threshold, label=label)
     return replace(change, pair_ratios=tuple(c.verdicts[1].ratio for c in parts), ci_level=level), head
 
 
 def _joined(parts: Sequence["Comparison"], label: str, machine: bool, level: float
-            ) -> tuple[Verdict, Measurement, Measurement]:
+            ) -> tuple[Verdict, Measurement, Measurement, float]:
+    """The verdict, base and head of :func:`join`, and the floor the verdict was joined with."""
     head = replace(merge([c.measurements[1] for c in parts]), label=label)
     base = merge([c.measurements[0] for c in parts])
     floor, floor_dof, _ = process_floor(head.median, device=head.device.split(":")[0], machine=machine)
     verdict = combine([c.verdicts[1] for c in parts], label, "base", floor=floor, floor_dof=floor_dof, level=level)
-    return verdict, base, head
+    return verdict, base, head, floor
 
 
 def more_pairs(parts: Sequence["Comparison"], label: str, *, threshold: float, most: int, machine: bool = True,
@@ -211,13 +212,12 @@ def more_pairs(parts: Sequence["Comparison"], label: str, *, threshold: float, m
     another speed mode: :func:`pairs_if_typical`), the fewer are asked."""
     if most < 2 or len(parts) < 2:
         return 0
-    verdict, base, head = _joined(parts, label, machine, look_level(comparisons))
+    verdict, base, head, floor = _joined(parts, label, machine, look_level(comparisons))
     if not change_of(verdict, base, head, threshold=threshold, label=label).undecided:
         return 0
     asked = pairs_to_decide(verdict, len(parts), threshold=threshold, most=most, comparisons=comparisons)
     ratios = [c.verdicts[1].ratio for c in parts]
     logs = [math.log(r) for r in ratios if r > 0 and math.isfinite(r)]
-    floor = process_floor(head.median, device=head.device.split(":")[0], machine=machine)[0]
     typical = pairs_if_typical(logs, floor, threshold=threshold, most=most, comparisons=comparisons)
     return min((n for n in (asked, typical) if n > 0), default=0)
 
@@ -226,8 +226,8 @@ def pairs_if_typical(logs: Sequence[float], floor: float, *, threshold: float, m
                      ) -> int:
     """The fewest pairs, from two to ``most``, after which the plain mean's interval (:func:`plain_pairs`, at the
     second look's level) would decide if the new pairs landed as the typical pair so far: at the pairs' median
-    log-ratio, spread as their median absolute deviation says (1.4826 MAD, the floor at least), ``logs`` the
-    first pairs'. Where one pair of four landed in another speed mode (measured under a drifting load: 1.071,
+    log-ratio, spread as their median absolute deviation says (:func:`~measurefirst.measure.noise.robust_log_sd`,
+    the floor at least), ``logs`` the first pairs'. Where one pair of four landed in another speed mode (measured under a drifting load: 1.071,
     1.155, 1.049, 1.051 for a softmax made 5% slower), the scatter says that four more could not decide and
     the typical pair that they could. Only how many pairs are asked rests on it: the interval is the rule's."""
     k = len(logs)
@@ -235,7 +235,7 @@ def pairs_if_typical(logs: Sequence[float], floor: float, *, threshold: float, m
         return 0
     center = statistics.median(logs)
     least = 2.0 * math.log1p(floor) ** 2
-    spread = max((1.4826 * statistics.median(abs(x - center) for x in logs)) ** 2, least)
+    spread = max(robust_log_sd(logs) ** 2, least)
     line = math.log1p(threshold)
     for m in range(2, most + 1):
         n = k + m
