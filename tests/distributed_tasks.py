@@ -154,6 +154,20 @@ def raising_before_measuring_task() -> None:
     collectives(["all_reduce"], [1024], warmup=1, trials=2)
 
 
+def advancing_task(seconds: float) -> int:
+    """A barrier, then a short sleep (a step that takes a while), for at least ``seconds`` of wall time
+    (a fixed count, so that every rank calls as many barriers): a run longer than the timeout that still
+    advances. Returns the number of barriers passed."""
+    from measurefirst.distributed.group import barrier
+
+    n = round(seconds / 0.1)
+    for _ in range(n):
+        barrier()
+        time.sleep(0.1)
+    barrier()
+    return n
+
+
 def hung_rank_task() -> None:
     """Rank 1 never returns (it waits on an event nobody sets); rank 0 returns at once."""
     import threading

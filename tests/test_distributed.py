@@ -173,9 +173,23 @@ def test_a_hung_rank_is_reported_within_the_timeout(tasks: object) -> None:
     from measurefirst.distributed import RankFailed, spawn
 
     sys.path.insert(0, str(Path(__file__).parent))
-    with pytest.raises(RankFailed, match="^rank 1 of 2 did not finish within the 3 s timeout$") as info:
+    words = r"^rank 1 of 2 did not finish: no sign of progress from the group for 3 s \(the timeout\)$"
+    with pytest.raises(RankFailed, match=words) as info:
         spawn(tasks.hung_rank_task, 2, timeout_seconds=3.0)  # type: ignore[attr-defined]
     assert info.value.rank == 1
+
+
+def test_a_run_longer_than_the_timeout_is_not_stopped_while_its_ranks_advance(tasks: object) -> None:
+    """Before: the timeout bounded the whole run from when every rank was up, so a `step --nproc 2` longer
+    than --timeout plus 5 s was stopped as "did not finish", and a rank left waiting for a hung one late in
+    a run was stopped before its own collective's timeout let it name the hung one. Now the timeout runs
+    again from each sign of progress (each barrier and collective measurefirst issues)."""
+    from measurefirst.distributed import spawn
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    # 3x the timeout plus the grace: stopped at about 3 + 5 s before, whatever the machine's load
+    counts = spawn(tasks.advancing_task, 2, (3 * 2.0 + 5.0,), timeout_seconds=2.0)  # type: ignore[attr-defined]
+    assert len(counts) == 2 and counts[0] >= 1
 
 
 @pytest.mark.parametrize("argv,needle", [

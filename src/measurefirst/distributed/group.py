@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -26,6 +27,10 @@ if TYPE_CHECKING:  # pragma: no cover
 #: default timeout of every collective measurefirst issues (and of the group it initializes), seconds
 DEFAULT_TIMEOUT_SECONDS = 60.0
 _FAIL_KEY = "measurefirst/failed/"
+#: The fewest seconds between two signs of progress :func:`progress` passes on.
+PROGRESS_EVERY_SECONDS = 0.5
+_progress_sink: Callable[[], None] | None = None
+_last_progress = -float("inf")
 
 
 class RankFailed(RuntimeError):
@@ -71,6 +76,25 @@ def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOU
         torch.cuda.set_device(int(os.environ.get("LOCAL_RANK", "0")))
     d.init_process_group(backend=backend, timeout=datetime.timedelta(seconds=timeout_seconds))
     return True
+
+
+def on_progress(sink: Callable[[], None] | None) -> None:
+    """Have :func:`progress` call ``sink`` (at most every :data:`PROGRESS_EVERY_SECONDS`): :func:`spawn`'s
+    ranks send their parent a sign of life, and the parent's timeout runs from the last one."""
+    global _progress_sink, _last_progress
+    _progress_sink, _last_progress = sink, -float("inf")
+
+
+def progress() -> None:
+    """Say that this rank is about to enter a collective (or has formed its group): measurefirst's own group
+    work calls it, so that a run longer than the timeout is not stopped while its ranks still advance."""
+    global _last_progress
+    if _progress_sink is None:
+        return
+    now = time.monotonic()
+    if now - _last_progress >= PROGRESS_EVERY_SECONDS:
+        _last_progress = now
+        _progress_sink()
 
 
 def node_info() -> dict[str, Any]:
@@ -130,6 +154,7 @@ def guarded(what: str) -> Iterator[None]:
     that fails because another rank failed is turned into :class:`RankFailed` naming that rank."""
     d = dist()
     rank, world = d.get_rank(), d.get_world_size()
+    progress()
     try:
         yield
     except RankFailed:
@@ -148,6 +173,7 @@ def guarded(what: str) -> Iterator[None]:
 def barrier() -> None:
     """A barrier with the group's timeout (``monitored_barrier`` on gloo names a rank that never came)."""
     d = dist()
+    progress()
     if d.get_backend() == "gloo":
         d.monitored_barrier(timeout=group_timeout())
     else:

@@ -1,6 +1,7 @@
 """Start a local process group without torchrun: ``spawn(task, nproc)`` runs ``task(*args)`` on ``nproc``
 processes (torch.multiprocessing, gloo, MASTER_ADDR=127.0.0.1, a free port) and returns each rank's
-return value; a failing rank makes the call raise :class:`RankFailed` naming it, within ``timeout_seconds``."""
+return value; a failing rank makes the call raise :class:`RankFailed` naming it, and a group that stops
+advancing for ``timeout_seconds`` is stopped."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from .group import DEFAULT_TIMEOUT_SECONDS, RankFailed
 MAX_RANKS = 1024
 
 #: Seconds the ranks may take to start (a fresh interpreter importing torch) before all of them are up;
-#: not counted in ``timeout_seconds``, which runs from then.
+#: not counted in ``timeout_seconds``, which runs from then and again from each sign of progress.
 STARTUP_SECONDS = 120.0
 #: Seconds the parent waits beyond ``timeout_seconds`` (and, once a rank has failed, for the others to say
 #: why they stopped) before it stops the ranks still running.
@@ -39,12 +40,14 @@ def _worker(rank: int, world: int, port: int, timeout_seconds: float, task: Call
             args: Sequence[Any], results: Any) -> None:
     os.environ.update({"MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port), "RANK": str(rank),
                        "WORLD_SIZE": str(world), "LOCAL_RANK": str(rank), "LOCAL_WORLD_SIZE": str(world)})
-    from .group import dist, init_from_env
+    from .group import dist, init_from_env, on_progress, progress
 
     dist()  # imports torch.distributed: start-up, not counted in the timeout
     results.put((rank, "up", None, None, False))
+    on_progress(lambda: results.put((rank, "progress", None, None, False)))
     try:
         init_from_env("gloo", timeout_seconds)
+        progress()  # the group formed
         value = task(*args)
         results.put((rank, "ok", value, None, False))
     except BaseException as exc:  # noqa: BLE001 - reported to the parent
@@ -86,10 +89,14 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
           timeout_seconds: float = DEFAULT_TIMEOUT_SECONDS) -> list[Any]:
     """Run ``task(*args)`` (a module-level function) on ranks 0..nproc-1 of a fresh gloo group.
 
-    ``timeout_seconds`` bounds the group's collectives and the whole run from the moment every rank is
-    up (the ranks' start-up, a fresh interpreter importing torch, is not counted; at most
-    :data:`STARTUP_SECONDS`): :class:`RankFailed` is raised at most :data:`REPORT_GRACE_SECONDS` plus
-    :data:`KILL_GRACE_SECONDS` after it, naming the ranks that did not finish, and the ranks still running
+    ``timeout_seconds`` bounds each of the group's collectives, and how long the group may go without a sign
+    of progress: from the moment every rank is up (the ranks' start-up, a fresh interpreter importing torch,
+    is not counted; at most :data:`STARTUP_SECONDS`), and again from each sign any rank sends
+    (:func:`~measurefirst.distributed.group.progress`: the group formed, and measurefirst's own group work
+    before each collective and barrier), so that a long run that still advances is not stopped, and a rank
+    left waiting in a collective for a hung one has its whole timeout to name it. When the group has sent
+    none for ``timeout_seconds``, :class:`RankFailed` is raised at most :data:`REPORT_GRACE_SECONDS` plus
+    :data:`KILL_GRACE_SECONDS` later, naming the ranks that did not finish, and the ranks still running
     are stopped. Once one rank fails, the others get :data:`REPORT_GRACE_SECONDS` to say why they stopped;
     the error names the first rank that failed of its own accord (a rank that only saw a peer go away,
     ``Connection closed by peer``, is not the cause), and ``reports`` holds every rank's own message."""
@@ -120,6 +127,11 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
             if len(ups) == nproc and not order:
                 up, deadline = True, Deadline(timeout_seconds + REPORT_GRACE_SECONDS)
             return
+        if kind == "progress" or kind == "ok":  # the group advances: the timeout runs again from here
+            if up and not order:
+                deadline = Deadline(timeout_seconds + REPORT_GRACE_SECONDS)
+            if kind == "progress":
+                return
         got[rank] = (kind == "ok", value, named, peer)
         if kind != "ok":
             order.append(rank)
@@ -155,7 +167,7 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
                          reports={r: str(v) for r, v, _, _ in failures})
     missing = [r for r in range(nproc) if r not in got]
     if missing:
-        what = f"did not finish within the {timeout_seconds:g} s timeout" if up else \
+        what = f"did not finish: no sign of progress from the group for {timeout_seconds:g} s (the timeout)" if up else \
             f"did not start within {STARTUP_SECONDS:g} s"
         raise RankFailed(f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of {nproc} {what}",
                          rank=missing[0])

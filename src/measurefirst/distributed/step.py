@@ -35,7 +35,7 @@ from ..results.group_step import (SCHEMA_VERSION as SCHEMA_VERSION,
                                   STRAGGLER_MIN_STEP_FRACTION as STRAGGLER_MIN_STEP_FRACTION,
                                   GroupStepResult as GroupStepResult, PhaseStraggler as PhaseStraggler,
                                   RankStep as RankStep)
-from .group import STRAGGLER_THRESHOLD, RankFailed, _post_failure, dist, failed_ranks, guarded
+from .group import STRAGGLER_THRESHOLD, RankFailed, _post_failure, dist, failed_ranks, guarded, progress
 
 #: ``parallel``: how the model is spread over the ranks.
 PARALLEL = ("ddp", "fsdp")
@@ -60,6 +60,7 @@ class _WaitClock:
         self.steps: list[dict[str, list[Any]]] = []
 
     def timed(self, run: Callable[[], object]) -> None:
+        progress()  # before the collective and its clock: spawn's parent counts its timeout from here
         if not self.active:
             run()
             return
