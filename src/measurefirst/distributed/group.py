@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..results.group import (SCHEMA_VERSION as SCHEMA_VERSION, STRAGGLER_THRESHOLD as STRAGGLER_THRESHOLD,
                              GroupSummary as GroupSummary, RankResult as RankResult)
+from ..measure.timers import Deadline
 from ..results.layout import node_words as node_words  # re-exported
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -30,7 +30,7 @@ _FAIL_KEY = "measurefirst/failed/"
 #: The fewest seconds between two signs of progress :func:`progress` passes on.
 PROGRESS_EVERY_SECONDS = 0.5
 _progress_sink: Callable[[], None] | None = None
-_last_progress = -float("inf")
+_next_progress: Deadline | None = None
 
 
 class RankFailed(RuntimeError):
@@ -81,20 +81,18 @@ def init_from_env(backend: str = "auto", timeout_seconds: float = DEFAULT_TIMEOU
 def on_progress(sink: Callable[[], None] | None) -> None:
     """Have :func:`progress` call ``sink`` (at most every :data:`PROGRESS_EVERY_SECONDS`): :func:`spawn`'s
     ranks send their parent a sign of life, and the parent's timeout runs from the last one."""
-    global _progress_sink, _last_progress
-    _progress_sink, _last_progress = sink, -float("inf")
+    global _progress_sink, _next_progress
+    _progress_sink, _next_progress = sink, None
 
 
 def progress() -> None:
     """Say that this rank is about to enter a collective (or has formed its group): measurefirst's own group
     work calls it, so that a run longer than the timeout is not stopped while its ranks still advance."""
-    global _last_progress
-    if _progress_sink is None:
+    global _next_progress
+    if _progress_sink is None or not (_next_progress is None or _next_progress.passed()):
         return
-    now = time.monotonic()
-    if now - _last_progress >= PROGRESS_EVERY_SECONDS:
-        _last_progress = now
-        _progress_sink()
+    _next_progress = Deadline(PROGRESS_EVERY_SECONDS)
+    _progress_sink()
 
 
 def node_info() -> dict[str, Any]:
