@@ -796,16 +796,22 @@ def test_pairs_of_which_one_landed_in_another_mode_are_asked_the_pairs_a_typical
 
 def test_the_markdown_summary_says_why_code_against_codes_intervals_are_wider():
     """The job summary's table shows 97.5% beside each of two code-against-code intervals; the line under it says
-    why, as the terminal does. One comparison, or changes against a saved number (no pair ratios): no line."""
+    why, as the terminal does. One comparison, or changes at 95% (no pair ratios): no line; a saved-number gate's
+    run whose changes share one error (their level below 95%) says so without counting them (the run's measuring
+    tests are shared, not the changes shown)."""
     from dataclasses import replace
 
     from measurefirst.render.markdown import suite_level_lines
 
     ch = change_of(v(1.0, 0.99, 1.01, "no difference"), m(100.0), m(100.0), threshold=0.05, label="t")
     paired = replace(ch, pair_ratios=(1.0, 1.01, 0.99, 1.0), ci_level=0.975)
-    assert suite_level_lines([paired, paired], "en") == [
+    assert suite_level_lines([paired, paired], "@base", "en") == [
         "intervals at 97.5% each: the 2 comparisons share one 5% chance that a run calls any unchanged benchmark "
         "slower or faster (Bonferroni), so that a larger suite does not fail more often on noise", ""]
-    assert "97.5%" in suite_level_lines([paired, paired], "zh")[0]
-    assert suite_level_lines([paired], "en") == [] and suite_level_lines([ch, ch, ch], "en") == []
-    assert "98.75% each: the 4 comparisons" in suite_level_lines([paired] * 4, "en")[0]
+    assert "97.5%" in suite_level_lines([paired, paired], "@base", "zh")[0]
+    assert suite_level_lines([paired], "@base", "en") == [] and suite_level_lines([ch, ch, ch], "@base", "en") == []
+    assert "98.75% each: the 4 comparisons" in suite_level_lines([paired] * 4, "@base", "en")[0]
+    saved = replace(ch, ci_level=0.99)
+    assert suite_level_lines([saved, saved], "@base", "en") == [
+        "intervals at 99% each: the run's measuring tests share one 5% chance that it calls any unchanged benchmark "
+        "slower or faster than @base (Bonferroni), so that a larger suite does not fail more often on noise", ""]

@@ -190,6 +190,36 @@ def test_check_regression_keeps_pairs_by_label(base: Measurement) -> None:
     assert [c.verdict(r.gate) for c in r.changes] == ["regression"] and r.failed
 
 
+def test_a_checks_comparisons_share_one_error_so_more_benchmarks_do_not_fail_more_often(base: Measurement) -> None:
+    """Saved numbers against saved numbers: each of m pairs' intervals at 1 - 5%/m (results.regression.look_level),
+    every 95% part of it (each run's precision, each side's run-to-run spread) scaled as a normal interval is:
+    by z(1 - 2.5%/m) / z(97.5%). One pair stays at 95%; the text view says why four are wider."""
+    import math
+
+    from measurefirst.results.stats import normal_quantile
+
+    new = run(seed=2)
+    at95 = change(base, new, threshold=0.05)
+    at99 = change(base, new, threshold=0.05, level=0.99)
+    assert at95.ci_level == 0.95 and at99.ci_level == 0.99 and at99.ratio == at95.ratio
+    wider = normal_quantile(0.995) / normal_quantile(0.975)
+    assert wider == pytest.approx(2.5758293 / 1.9599640, rel=1e-6)
+    assert math.log(at99.ci_high / at99.ratio) == pytest.approx(wider * math.log(at95.ci_high / at95.ratio), rel=1e-9)
+    assert math.log(at99.ratio / at99.ci_low) == pytest.approx(wider * math.log(at95.ratio / at95.ci_low), rel=1e-9)
+    one = check_regression([base], [new], gate=True, threshold=0.05)
+    assert [c.ci_level for c in one.changes] == [0.95]
+    four = check_regression([replace(base, label=f"op{i}") for i in range(4)],
+                            [replace(new, label=f"op{i}") for i in range(4)], gate=True, threshold=0.05)
+    assert {c.ci_level for c in four.changes} == {0.9875}
+    assert four.changes[0].ci_high == pytest.approx(
+        at95.ratio * math.exp(normal_quantile(1 - 0.0125 / 2) / normal_quantile(0.975) * math.log(at95.ci_high
+                                                                                                  / at95.ratio)))
+    lines = regression_lines(four)
+    assert ("intervals at 98.75% each: the 4 comparisons share one 5% chance that a run calls any unchanged benchmark "
+            "slower or faster (Bonferroni), so that a larger suite does not fail more often on noise") in lines
+    assert not any("share one" in line for line in regression_lines(one))
+
+
 # ---- the pytest gate ------------------------------------------------------------------------------
 pytest_plugins = ["pytester"]
 

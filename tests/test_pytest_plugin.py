@@ -196,7 +196,8 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     same.assert_outcomes(passed=5)
     same.stdout.fnmatch_lines([
         "measurefirst: comparing with @base; a test fails when slower beyond its CI and 5.0%",
-        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI; with both runs' "
+        # five measuring tests share one 5% error: each interval at 99% (results.regression.look_level)
+        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 99% CI; with both runs' "
         "run-to-run spreads); simulated clock",
         "*test_manual_gelu[[]4096[]]*1.000x (0.99*–1.00*)*same*",  # the runs' CIs and their measured spreads
         # the candidates of a comparison took no repetitions: their spread is assumed, and said so
@@ -204,6 +205,8 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
         "re-running with repetitions*",
         "note: the intervals include a run-to-run spread of ±*% per run (measured from its repetitions)*",
         "no regression beyond 5.0% and the noise against @base",
+        "intervals at 99% each: the run's measuring tests share one 5% chance that it calls any unchanged benchmark "
+        "slower or faster than @base (Bonferroni), so that a larger suite does not fail more often on noise",
     ])
 
     slower = pt.runpytest(SIM + ";test_manual_gelu=12ms", "--mf-compare=@base", "--mf-fail-if-slower", "5%")
@@ -212,7 +215,7 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     slower.stdout.fnmatch_lines([
         "*_ test_manual_gelu[[]4096[]] _*",
         "measurefirst: slower than the baseline beyond the noise and the threshold (--mf-fail-if-slower)",
-        "  test_manual_gelu[[]4096[]]: 19.9% slower (ratio 1.199, 95% CI 1.19*–1.20*) than @base, beyond the 5.0% "
+        "  test_manual_gelu[[]4096[]]: 19.9% slower (ratio 1.199, 99% CI 1.19*–1.20*) than @base, beyond the 5.0% "
         "threshold and the noise",
     ])
     slower.stdout.fnmatch_lines([
@@ -224,7 +227,7 @@ def test_done_when_save_compare_and_a_20_percent_regression(pt: pytest.Pytester)
     exact = pt.runpytest(SIM, "--mf-compare", "base", "--mf-run-to-run", "0")
     exact.assert_outcomes(passed=5)
     exact.stdout.fnmatch_lines([
-        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 95% CI); simulated clock",
+        "6 measurement(s) in 5 test(s), compared with @base (time ratio new/baseline, 99% CI); simulated clock",
         "*test_manual_gelu[[]4096[]]*1.000x (0.99*–1.00*)*same*"])
     # a slowdown within the threshold is not a regression, even though it is beyond the noise (8%: beyond the
     # runs' CIs and their measured run-to-run spreads, within the 10% threshold)

@@ -47,6 +47,17 @@ MF_OPTIONS = (("mf_device", "--mf-device"), ("mf_budget", "--mf-budget"), ("mf_d
               ("mf_run_to_run", "--mf-run-to-run"), ("mf_json", "--mf-json"))
 
 
+def mf_options_on_benchmark_fixture(config: pytest.Config, items: list[pytest.Item]) -> tuple[list[str], list[str]]:
+    """The ``--mf-*`` options given (:data:`MF_OPTIONS`) and the tests that use the ``benchmark`` fixture, where
+    pytest-benchmark times that fixture (it is installed and not blocked) so that the options would not apply to
+    them; two empty lists where it does not."""
+    module = config.pluginmanager.get_plugin("benchmark")
+    if module is None or getattr(module, "__name__", "") != "pytest_benchmark.plugin":
+        return [], []  # pytest-benchmark is absent or blocked: nothing else times the `benchmark` fixture
+    given = [flag for dest, flag in MF_OPTIONS if getattr(config.option, dest, None) not in (None, False)]
+    return given, [item.nodeid for item in items if "benchmark" in getattr(item, "fixturenames", ())]
+
+
 def _xdist_worker(config: pytest.Config) -> str | None:
     worker = getattr(config, "workerinput", None)
     if isinstance(worker, dict) and worker.get("workerid"):

@@ -20,6 +20,7 @@ from .against import AgainstBaseline, Driver, Outcome, ServeSide, serving, valid
 from .run import PytestBenchmark, PytestComparison, PytestRun, Record, empty_measurement
 from ..tools.against import DEFAULT_PAIRS, EXTRA_PAIRS
 from ..tools.worktree import WorktreeError
+from ..results.regression import look_level
 from ..results.regression_checks import change
 from . import report as words
 from ..render.words import LANGS
@@ -29,8 +30,8 @@ from ..results.store import DEFAULT_PATH, ENV_VAR, Store, StoreError, location
 from .baseline import Baseline
 from .comparison import ComparisonRecord, ComparisonResult
 from .fixtures import BenchmarkFixture, BenchmarkFixtures, MeasureFixture
-from .options import (COMPARE_OPTIONS, DEFAULT_BUDGET, MARKER_OPTIONS, MF_OPTIONS, MIN_SAMPLES,
-                      UNSUPPORTED_BENCHMARK_OPTIONS, XDIST_PROPERTY, _keys, _marker_group, _node_params, _xdist_worker)
+from .options import (COMPARE_OPTIONS, DEFAULT_BUDGET, MARKER_OPTIONS, MIN_SAMPLES, UNSUPPORTED_BENCHMARK_OPTIONS,
+                      XDIST_PROPERTY, _keys, _marker_group, _node_params, _xdist_worker, mf_options_on_benchmark_fixture)
 from .pedantic import _repeated, pedantic_split
 from .simulation import Simulation
 from .stats import compat_stats
@@ -96,6 +97,7 @@ class MeasureSession:
         self.sim_text = sim
         self.worker = _xdist_worker(config)
         self.baseline: Baseline | None = None
+        self.suite = 1  # the measuring tests of the run (select): their saved-number comparisons share one error
         self.records: list[Record] = []
         self.comparisons: list[ComparisonRecord] = []
         self.fixtures: dict[str, list[Any]] = {}
@@ -269,7 +271,11 @@ class MeasureSession:
         wins when both are given, as ``--benchmark-only`` does). ``--mf-*`` options without ``--mf`` on
         tests that use pytest-benchmark's ``benchmark`` fixture are an error: pytest-benchmark times those,
         so the options would silently not apply (a gate that never closes)."""
-        self._check_benchmark_without_mf(items)
+        if not self.compat and self.explicit:
+            given, users = mf_options_on_benchmark_fixture(self.config, items)
+            if given and users:
+                raise pytest.UsageError(words.benchmark_without_mf(given, users, self.lang))
+        self.suite = max(1, sum(1 for item in items if self.is_measuring_test(item)))  # share one error (add)
         if self.serve_side is not None:
             self.serve_side.plan(items, self.is_measuring_test,
                                  lambda dropped: self.config.hook.pytest_deselected(items=dropped))
@@ -284,17 +290,6 @@ class MeasureSession:
                 item.add_marker(skip_other)
             elif not self.only and self.skip and measuring:
                 item.add_marker(skip_measuring)
-
-    def _check_benchmark_without_mf(self, items: list[pytest.Item]) -> None:
-        if self.compat or not self.explicit:
-            return
-        module = self.config.pluginmanager.get_plugin("benchmark")
-        if module is None or getattr(module, "__name__", "") != "pytest_benchmark.plugin":
-            return  # pytest-benchmark is absent or blocked: nothing else times the `benchmark` fixture
-        given = [flag for dest, flag in MF_OPTIONS if getattr(self.config.option, dest, None) not in (None, False)]
-        users = [item.nodeid for item in items if "benchmark" in getattr(item, "fixturenames", ())]
-        if given and users:
-            raise pytest.UsageError(words.benchmark_without_mf(given, users, self.lang))
 
     def unique(self, name: str) -> str:
         out, k = name, 1
@@ -478,7 +473,7 @@ class MeasureSession:
             return
         try:
             record.change = change(base, record.measurement, threshold=self.threshold or 0.0, label=record.name,
-                                   run_to_run=self.run_to_run)
+                                   run_to_run=self.run_to_run, level=look_level(self.suite))
         except ValueError as exc:
             record.baseline_error = str(exc)
             return

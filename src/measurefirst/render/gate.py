@@ -46,6 +46,17 @@ def spread_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
     return lines
 
 
+def level_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
+    """Where two or more changes share one error (:func:`~measurefirst.results.regression.look_level`: their
+    intervals wider than 95%), the line that says why, at the first look's level; none otherwise."""
+    from ..results.regression import SUITE_ERROR, look_level
+
+    if len(changes) < 2 or all(c.ci_level == 0.95 for c in changes):
+        return []
+    return [word("against_suite_level", lang, n=len(changes), level=f"{look_level(len(changes)) * 100:g}",
+                 err=f"{SUITE_ERROR * 100:g}")]
+
+
 #: A note about some of the benchmarks names this many of them, then counts the rest.
 NAMED_UP_TO = 3
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..results.regression import SUITE_ERROR, look_level
+from ..results.regression import SUITE_ERROR
+from .gate import level_lines
 from .text import format_time, interval_rel, plain, time_unit, verdict_word
 from .words import ratio_cell, word
 
@@ -91,14 +92,18 @@ def regression_lines(r: "Regression", lang: str) -> list[str]:
     return _table(header, rows)
 
 
-def suite_level_lines(changes: Sequence["Change"], lang: str) -> list[str]:
-    """Where two or more changes are code against code (their pairs' ratios kept), the line that says why their
-    intervals are wider than 95%: they share one error (:func:`~measurefirst.results.regression.look_level`)."""
+def suite_level_lines(changes: Sequence["Change"], baseline: str | None, lang: str) -> list[str]:
+    """Where the changes' intervals are wider than 95% because the run's comparisons share one error
+    (:func:`~measurefirst.results.regression.look_level`), the line that says why: code against code's (their
+    pairs' ratios kept) counts them; the saved-number gate's shares it among the run's measuring tests."""
     paired = [c for c in changes if c.pair_ratios]
-    if len(paired) < 2:
+    if len(paired) >= 2:
+        return level_lines(paired, lang) + [""]
+    levels = sorted({c.ci_level for c in changes})
+    if paired or not levels or levels[0] == 0.95:
         return []
-    return [word("against_suite_level", lang, n=len(paired), level=f"{look_level(len(paired)) * 100:g}",
-                 err=f"{SUITE_ERROR * 100:g}"), ""]
+    return [word("pt_suite_level", lang, level="/".join(f"{x * 100:g}" for x in levels), err=f"{SUITE_ERROR * 100:g}",
+                 baseline=md_text(baseline or "")), ""]
 
 
 def markdown(results: Sequence[Any], lang: str = "en") -> str:
@@ -112,7 +117,7 @@ def markdown(results: Sequence[Any], lang: str = "en") -> str:
                      else word("md_pytest_gate", lang, n=len(r.benchmarks), baseline=md_text(_at(r.baseline)),
                                threshold=f"{r.fail_if_slower:.1%}"))
             out += [f"### {title}", ""] + pytest_run_lines(r, lang) + [""]
-            out += suite_level_lines([b.change for b in r.benchmarks if b.change is not None], lang)
+            out += suite_level_lines([b.change for b in r.benchmarks if b.change is not None], r.baseline, lang)
             if r.regressions:
                 out += [word("md_regressions", lang, n=len(r.regressions),
                              names=", ".join(md_text(b.name) for b in r.regressions)), ""]

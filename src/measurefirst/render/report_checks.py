@@ -12,7 +12,7 @@ from .report_html import Cell, Col, Ctx, Row, badge, bytes_text, count_text, fin
 from .report_timing import comparison_section, measurements_section
 from .selfcheck import COLUMNS, say, selfcheck_lines, selfcheck_rows, selfcheck_title, status_text
 from ..results.layout import node_of
-from .gate import spread_lines, undecided_lines
+from .gate import level_lines, spread_lines, undecided_lines
 from .words import bounded, flag_words
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,7 +71,7 @@ def regression_section(ctx: Ctx, r: "Regression") -> str:
     body += _undecided_paras(ctx, r.undecided)
     body.append(table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", [Col(ctx.t("col_benchmark")),
                                                                            *change_cols(ctx)], rows))
-    body += [para(line, "mf-muted") for line in spread_lines(r.changes, ctx.lang)]
+    body += [para(line, "mf-muted") for line in spread_lines(r.changes, ctx.lang) + level_lines(r.changes, ctx.lang)]
     if r.unmatched:
         body.append(para(ctx.t("chg_unmatched", labels=", ".join(r.unmatched)), "mf-muted"))
     body.append(findings(ctx, r.findings))

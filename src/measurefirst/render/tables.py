@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .text import cell, ci_range, columns, format_time, format_value, plain, time_unit, verdict_word
-from .gate import spread_lines, undecided_lines
+from .gate import level_lines, spread_lines, undecided_lines
 from .words import change_words, code_word, flag_words, word
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,7 +42,7 @@ def regression_lines(r: "Regression", lang: str = "en") -> list[str]:
     include, what makes a pair doubtful, the labels found on one side only."""
     from .findings import finding_lines
 
-    return ([plain(x) for x in undecided_lines(r.changes, lang)] + spread_lines(r.changes, lang)
+    return ([plain(x) for x in undecided_lines(r.changes, lang)] + spread_lines(r.changes, lang) + level_lines(r.changes, lang)
             + [plain(word("note_flag", lang, label=c.label, flag=flag_words(c, flag, lang)))
                for c in r.changes for flag in c.flags]
             + [plain(word("note_unmatched", lang, label=label)) for label in r.unmatched]

@@ -97,8 +97,8 @@ PYTEST_WORDS = {
     "pt_disabled_calls": ("nothing timed (--mf-disable): {n} measured function(s) ran once each",
                           "不计时（--mf-disable）：{n} 个被测函数各运行了一次"),
     "pt_title": ("{n} measurement(s) in {tests} test(s)", "{tests} 个测试中的 {n} 次测量"),
-    "pt_title_compared": (", compared with {baseline} (time ratio new/baseline, 95% CI{spread})",
-                          "，与 {baseline} 比较（时间比 新/基线，95% 置信区间{spread}）"),
+    "pt_title_compared": (", compared with {baseline} (time ratio new/baseline, {level}% CI{spread})",
+                          "，与 {baseline} 比较（时间比 新/基线，{level}% 置信区间{spread}）"),
     "pt_title_spread": ("; with both runs' run-to-run spreads", "；含两次运行各自的运行间离散"),
     "pt_title_simulated": ("; simulated clock", "；模拟时钟"),
     "pt_verdict_line": ("{prefix}: {label}: {measured} — {ci}{rounds} interleaved rounds",
@@ -155,6 +155,11 @@ PYTEST_WORDS = {
                             "suite does not fail more often on noise",
                             "每个区间取 {level}%：{n} 个比较共享 {err}% 的概率（Bonferroni），即一次运行把任何未改变的"
                             "基准判为变慢或变快的概率至多为此，套件越大也不会因噪声更常失败"),
+    "pt_suite_level": ("intervals at {level}% each: the run's measuring tests share one {err}% chance "
+                       "that it calls any unchanged benchmark slower or faster than {baseline} (Bonferroni), so that a "
+                       "larger suite does not fail more often on noise",
+                       "每个区间取 {level}%：本次运行的各个测量测试共享 {err}% 的概率（Bonferroni），即把任何未改变的"
+                       "基准判为比 {baseline} 变慢或变快的概率至多为此，套件越大也不会因噪声更常失败"),
     "pt_against_second_look": ("{n} of them, undecided after {pairs} pair(s), got more pairs at a second look (their "
                                "intervals at {level}%, so that the two looks together err at most {err}% of the run's "
                                "time): "

@@ -28,7 +28,7 @@ from .comparison import Comparison, Verdict
 from .kinds import MAX_PREEMPTED_FRACTION_TO_DISCARD, Count, Measurement
 from .regression import (CHANGE_SPREAD_SOURCES as CHANGE_SPREAD_SOURCES, FLAGS as FLAGS,
                                   SCHEMA_VERSION as SCHEMA_VERSION, Change as Change, Disturbance as Disturbance,
-                                  Regression as Regression)
+                                  Regression as Regression, look_level)
 
 
 #: Default threshold of a regression check on counts: more work per call than this fraction is a
@@ -219,7 +219,8 @@ def run_to_run_cv(medians: Sequence[float]) -> float | None:
 
 
 def change(base: Measurement | Count, new: Measurement | Count, *, threshold: float | None = None,
-           label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "") -> Change:
+           label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "",
+           level: float = 0.95) -> Change:
     """Compare two saved measurements (or two counts); a regression is slower (more work) beyond the
     CI *and* the threshold (default: 0 for times, :data:`COUNT_THRESHOLD` for counts). A side
     without samples, or a time against a count, cannot be compared: ``ValueError`` says why.
@@ -229,7 +230,9 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     ``run_to_run`` with ``run_to_run_source="history"`` as a floor (:func:`run_to_run_cv` measures it from
     saved runs), any other ``run_to_run`` instead ("given"), else :data:`RUN_TO_RUN_CV` ("assumed", and
     the change says so). A disturbed side (:func:`disturbances`) makes the change ``undecided``: neither
-    a regression nor an improvement."""
+    a regression nor an improvement. ``level``: the interval's (a gate's run of several comparisons shares one
+    error: :func:`~measurefirst.results.regression.look_level`); each part's 95% half-width is scaled by the
+    normal quantiles' ratio."""
     for side, m in (("base", base), ("new", new)):
         check_kind(side, m, (Measurement, Count), "a Measurement or a Count (as benchmark() or load() return)")
     check_kind("label", label, str, "text such as 'matmul'", optional=True)
@@ -254,7 +257,7 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     given = None if run_to_run is None or floor is not None else float(run_to_run)
     points = step_point(base), step_point(new)
     sides = [side_spread(p, floor=floor, given=given) for p in points]
-    ratio, lo, hi = _interval(*points, sides)
+    ratio, lo, hi = _interval(*points, sides, level)
     disturbed = (disturbances(base, "base", threshold, check_spread=given is None)
                  + disturbances(new, "new", threshold, check_spread=given is None))
     same_device = (base.env.get("device_name") == new.env.get("device_name")
@@ -269,7 +272,7 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
                   improvement=not disturbed and hi < 1.0 and ratio < 1.0 / (1.0 + threshold), threshold=threshold,
                   run_to_run=float(cv), run_to_run_source=source if cv > 0 else "",
                   run_to_run_spreads=tuple(float(c) for c, _, _ in sides), run_to_run_sources=sources,
-                  disturbed=disturbed, **_flags(differ, base.complete and new.complete))
+                  disturbed=disturbed, ci_level=level, **_flags(differ, base.complete and new.complete))
 
 
 def _flags(differ: dict[str, tuple[Any, Any]], complete: bool) -> dict[str, Any]:
@@ -297,12 +300,15 @@ def match(base: Sequence[R], new: Sequence[R]) -> tuple[list[tuple[R, R]], list[
     return pairs, unmatched
 
 
-def _interval(base: StepPoint, new: StepPoint,
-              sides: Sequence[tuple[float, float, str]]) -> tuple[float, float, float]:
-    """The ratio new/base and its 95% interval: each run's own precision and each side's run-to-run
-    half-width (``sides``: none for counts), added in quadrature on the log scale."""
+def _interval(base: StepPoint, new: StepPoint, sides: Sequence[tuple[float, float, str]],
+              level: float = 0.95) -> tuple[float, float, float]:
+    """The ratio new/base and its interval at ``level``: each run's own precision and each side's run-to-run
+    half-width (``sides``: none for counts), 95% ones, added in quadrature on the log scale, then scaled from
+    95% to ``level`` as a normal interval is."""
     ratio = new.value / base.value
     hw = math.hypot(base.log_half_width, new.log_half_width, *(math.log1p(h) for _, h, _ in sides))
+    if level != 0.95:
+        hw *= stats.normal_quantile((1.0 + level) / 2.0) / stats.normal_quantile(0.975)
     lo, hi = (ratio * math.exp(-hw), ratio * math.exp(hw)) if math.isfinite(hw) else (0.0, math.inf)
     return ratio, lo, hi
 
@@ -338,12 +344,14 @@ def check_regression(base: Sequence[Measurement | Count], new: Sequence[Measurem
           new_name: str = "new", threshold: float | None = None, gate: bool = False,
           label: str | None = None, run_to_run: float | None = None, run_to_run_source: str = "") -> Regression:
     """The regression check of ``new`` against ``base``, paired by label (``label`` renames a single
-    pair). ``ValueError`` when no label is in both, or a pair cannot be compared."""
+    pair), the pairs' intervals at the level of a run of that many comparisons (:func:`look_level`: they share
+    one error). ``ValueError`` when no label is in both, or a pair cannot be compared."""
     pairs, unmatched = match(base, new)  # type: ignore[type-var]  # times with times, counts with counts
     if not pairs:
         raise ValueError(f"no benchmark label appears in both {base_name} and {new_name}")
+    level = look_level(len(pairs))  # the pairs' comparisons share one error, so that more do not fail more often
     changes = tuple(change(b, n, threshold=threshold, label=label if len(pairs) == 1 else None, run_to_run=run_to_run,
-                           run_to_run_source=run_to_run_source) for b, n in pairs)
+                           run_to_run_source=run_to_run_source, level=level) for b, n in pairs)
     return Regression(base_name, new_name, changes, tuple(unmatched), gate)
 
 

@@ -73,13 +73,14 @@ def median_ci_ranks(n: int, confidence: float = 0.95) -> tuple[int, int] | None:
             return None
         # 1-based ranks r = j + 1 and n - j: coverage 1 - 2 P(B <= j)
         return best_j, n - best_j - 1
-    z = _normal_quantile(1.0 - alpha_half)
+    z = normal_quantile(1.0 - alpha_half)
     j = int(math.floor(n / 2.0 - z * math.sqrt(n) / 2.0))  # 1-based lower rank
     j = max(j, 1)
     return j - 1, n - j
 
 
-def _normal_quantile(p: float) -> float:
+def normal_quantile(p: float) -> float:
+    """The standard normal distribution's quantile at ``p``."""
     if abs(p - 0.975) < 1e-12:
         return Z95
     # Acklam's rational approximation is more than we need; bisection on erf is exact enough.
@@ -526,7 +527,7 @@ def signed_rank_critical(n: int, confidence: float = 0.95) -> int | None:
         return int(ok[-1]) if ok.size else None
     mean = total / 2.0
     sd = math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)
-    return max(int(math.floor(mean - _normal_quantile(1.0 - alpha_half) * sd - 0.5)), 0)
+    return max(int(math.floor(mean - normal_quantile(1.0 - alpha_half) * sd - 0.5)), 0)
 
 
 @dataclass(frozen=True)

@@ -85,6 +85,12 @@ def t_factor(df: int, level: float = 0.95) -> float:
     return math.sqrt(stats.f_quantile(level, 1, df))  # F(1, d) = t(d)^2
 
 
+def floor_variance(floor: float) -> float:
+    """The least variance of one pair's log-ratio: each side's fresh process draws its own mode, spread as
+    ``floor`` (relative) says."""
+    return 2.0 * math.log1p(floor) ** 2
+
+
 def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, floor_dof: int,
                   level: float = 0.95) -> tuple[float, float]:
     """The random-effects mean of the pairs' log-ratios ``logs`` (standard errors ``ses``) and its
@@ -99,7 +105,7 @@ def between_pairs(logs: Sequence[float], ses: Sequence[float], floor: float, flo
     it over ``k - 1`` (Hartung-Knapp-Sidik-Jonkman, taken as the larger so that pairs agreeing by chance
     cannot narrow it); the factor Student's t for ``k - 1``."""
     k = len(logs)
-    floor_var = 2.0 * math.log1p(floor) ** 2  # each side's process draws its own mode
+    floor_var = floor_variance(floor)
     if k < 2:
         if floor_dof < 1 or not (floor_var > 0 or ses[0] > 0):
             return logs[0], math.inf
@@ -156,7 +162,7 @@ def plain_pairs(logs: Sequence[float], floor: float, level: float = 0.95) -> tup
     k = len(logs)
     mean = sum(logs) / k
     var = sum((x - mean) ** 2 for x in logs) / (k - 1)
-    return mean, t_factor(k - 1, level) * math.sqrt(max(var, 2.0 * math.log1p(floor) ** 2) / k)
+    return mean, t_factor(k - 1, level) * math.sqrt(max(var, floor_variance(floor)) / k)
 
 
 def compare_pair(base: Channel, head: Channel, colds: Sequence[float | None], budget_s: float, seed: int,
@@ -234,7 +240,7 @@ def pairs_if_typical(logs: Sequence[float], floor: float, *, threshold: float, m
     if k < 3 or threshold <= 0:
         return 0
     center = statistics.median(logs)
-    least = 2.0 * math.log1p(floor) ** 2
+    least = floor_variance(floor)
     spread = max(robust_log_sd(logs) ** 2, least)
     line = math.log1p(threshold)
     for m in range(2, most + 1):
