@@ -775,5 +775,7 @@ def test_an_imported_suite_answers_as_a_suite_and_keeps_what_it_came_with(where,
     changes = {c["label"]: c for c in json.loads(capsys.readouterr().out)["changes"]}
     assert set(changes) == {"test_ops.py::test_softmax", "test_ops.py::test_matmul", "test_ops.py::test_add"}
     assert changes["test_ops.py::test_softmax"]["regression"] and not changes["test_ops.py::test_add"]["regression"]
+    # the suite's three comparisons share one 5% error: each interval at 1 - 5%/3 (results.regression.look_level)
+    assert [c["ci_level"] for c in changes.values()] == pytest.approx([1 - 0.05 / 3] * 3)
     assert main(["compare", "@ops", "--json", "--store", where]) in (0, 3)
     assert len(json.loads(capsys.readouterr().out)["changes"]) == 3

@@ -414,8 +414,10 @@ def _members(st: "Store", name: str) -> list[str]:
 def _suite_check(refs: Sequence[str], store: str | os.PathLike[str] | None, *, gate: bool,
                  threshold: float | None, run_to_run: float | None) -> "Regression | None":
     """``@NAME~K`` against ``@NAME~J`` of a suite (:func:`suite_members`): each benchmark of the suite, its
-    run K back against its run J back, one change per benchmark with its own saved spread; a benchmark
+    run K back against its run J back, one change per benchmark with its own saved spread, the suite's
+    comparisons sharing one error (:func:`~measurefirst.results.regression.look_level`); a benchmark
     with too few runs is listed as unmatched. ``None`` when the refs do not name one suite."""
+    from .regression import look_level
     from .regression_checks import change
     from .store import Ref, Store, parse_ref
 
@@ -439,7 +441,7 @@ def _suite_check(refs: Sequence[str], store: str | os.PathLike[str] | None, *, g
             spread = run_to_run if run_to_run is not None else _spread_in(st, m)
             source = "given" if run_to_run is not None else "history" if spread is not None else ""
             changes.append(change(base[0], new[0], threshold=threshold, label=short, run_to_run=spread,
-                                  run_to_run_source=source))
+                                  run_to_run_source=source, level=look_level(len(members))))
     if not changes:
         raise LoadError(f"no benchmark of the suite {name!r} has the runs {refs[0]} and {refs[1]} ("
                         f"{len(members)} benchmark(s), e.g. {members[0]!r}): save more runs, or name one benchmark")
