@@ -53,9 +53,12 @@ def change_cells(ctx: Ctx, c: "Change", gate: bool) -> list[Cell | str]:
             Cell(badge(ctx.t("chg_" + verdict), TONE[verdict]) + (f" {escape(flags)}" if flags else ""), html=True)]
 
 
-def change_cols(ctx: Ctx) -> list[Col]:
+def change_cols(ctx: Ctx, changes: Sequence["Change"] = ()) -> list[Col]:
+    """The columns of :func:`change_cells`; the interval's is a 95% CI unless a change's is another (a run's
+    comparisons sharing one error), which each cell then names."""
+    ci = "ci95" if all(c.ci_level == 0.95 for c in changes) else "ci_other"
     return [Col(ctx.t("chg_base"), True), Col(ctx.t("chg_new"), True), Col(ctx.t("chg_change"), True),
-            Col(ctx.t("chg_ratio"), True), Col(ctx.t("ci95"), True), Col(ctx.t("verdict"))]
+            Col(ctx.t("chg_ratio"), True), Col(ctx.t(ci), True), Col(ctx.t("verdict"))]
 
 
 def regression_section(ctx: Ctx, r: "Regression") -> str:
@@ -70,7 +73,7 @@ def regression_section(ctx: Ctx, r: "Regression") -> str:
         body.append(f'<p class="mf-bad">{ctx.e("chg_failed", n=len(r.failed))}</p>')
     body += _undecided_paras(ctx, r.undecided)
     body.append(table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", [Col(ctx.t("col_benchmark")),
-                                                                           *change_cols(ctx)], rows))
+                                                                           *change_cols(ctx, r.changes)], rows))
     body += [para(line, "mf-muted") for line in spread_lines(r.changes, ctx.lang) + level_lines(r.changes, ctx.lang)]
     if r.unmatched:
         body.append(para(ctx.t("chg_unmatched", labels=", ".join(r.unmatched)), "mf-muted"))
@@ -116,7 +119,8 @@ def pytest_run_section(ctx: Ctx, run: "PytestRun") -> str:
         change: list[Cell | str] = ["", "", "", "", "", ""] if b.change is None else change_cells(ctx, b.change, gate)
         rows.append(Row([b.test, b.group or "", secs(m.median) if m.summary is not None else ctx.t("no_samples"),
                          *change[2:]], cls="mf-bad" if b.regression else ""))
-    cols = [Col(ctx.t("pt_test")), Col(ctx.t("pt_group")), Col(ctx.t("median"), True), *change_cols(ctx)[2:]]
+    changes = [b.change for b in run.benchmarks if b.change is not None]
+    cols = [Col(ctx.t("pt_test")), Col(ctx.t("pt_group")), Col(ctx.t("median"), True), *change_cols(ctx, changes)[2:]]
     body.append(table(ctx, f"{ident.removeprefix(ctx.prefix + '-')}-table", cols, rows))
     measured = [b.measurement for b in run.benchmarks if b.measurement.summary is not None]
     if measured:

@@ -67,6 +67,7 @@ REPORT_WORDS = {
     "no_findings": ("No findings.", "没有发现问题。"),
     # measurements
     "ci95": ("95% CI", "95% 置信区间"),
+    "ci_other": ("CI (its level beside it)", "置信区间（其水平标在旁边）"),
     "median": ("median", "中位数"),
     "mean": ("mean", "均值"),
     "min": ("min", "最小"),
