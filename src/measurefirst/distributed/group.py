@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from ..results.group import (SCHEMA_VERSION as SCHEMA_VERSION, STRAGGLER_THRESHOLD as STRAGGLER_THRESHOLD,
                              GroupSummary as GroupSummary, RankResult as RankResult)
-from ..measure.timers import Deadline
 from ..results.layout import node_words as node_words  # re-exported
 
 if TYPE_CHECKING:  # pragma: no cover
     from typing_extensions import Unpack
+
+    from ..measure.timers import Deadline
 
     from ..measure.engine import BenchmarkOptions
 
@@ -91,6 +92,8 @@ def progress() -> None:
     global _next_progress
     if _progress_sink is None or not (_next_progress is None or _next_progress.passed()):
         return
+    from ..measure.timers import Deadline  # not at the top: --help imports this module, and timers numpy
+
     _next_progress = Deadline(PROGRESS_EVERY_SECONDS)
     _progress_sink()
 
