@@ -167,8 +167,8 @@ def spawn(task: Callable[..., Any], nproc: int, args: Sequence[Any] = (), *,
                          reports={r: str(v) for r, v, _, _ in failures})
     missing = [r for r in range(nproc) if r not in got]
     if missing:
-        what = f"did not finish: no sign of progress from the group for {timeout_seconds:g} s (the timeout)" if up else \
-            f"did not start within {STARTUP_SECONDS:g} s"
+        what = (f"did not finish: no sign of progress from the group for {timeout_seconds:g} s (the timeout)" if up
+                else f"did not start within {STARTUP_SECONDS:g} s")
         raise RankFailed(f"rank{'s' if len(missing) > 1 else ''} {', '.join(map(str, missing))} of {nproc} {what}",
                          rank=missing[0])
     return [got[r][1] for r in range(nproc)]

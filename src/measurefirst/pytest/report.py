@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence
 from ..render.findings import finding_lines
 from ..results.regression import SUITE_ERROR, look_level
 from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
-from ..render.gate import spread_lines
+from ..render.gate import levels_text, saved_level_lines, spread_lines
 from ..render.words import (LANGS, change_words, flag_words, ratio_cell, ratio_ci_words, undecided_words, verdict_words,
                             word)
 
@@ -296,9 +296,9 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
         title = _w(lang, "pt_title", n=len(measured), tests=len({r.nodeid for r in measured}))
         if baseline is not None:
             spread = any(r.change is not None and r.change.run_to_run > 0 for r in measured)
-            levels = sorted({r.change.ci_level for r in measured if r.change is not None}) or [0.95]
+            changes = [r.change for r in measured if r.change is not None]
             title += _w(lang, "pt_title_compared", baseline=baseline, spread=_w(lang, "pt_title_spread") if spread else "",
-                        level="/".join(f"{x * 100:g}" for x in levels))
+                        level=levels_text(changes))
         if s.simulation is not None:
             title += _w(lang, "pt_title_simulated")
         head.append(title)
@@ -341,10 +341,8 @@ def session_summary(s: "Session", *, refused_by_workers: Sequence[str] = (), wid
                 tail = _w(lang, "pt_undecided_tail", n=len(noisy), policy=_w(lang, f"pt_undecided_{s.undecided_policy}"))
                 lines.append(_w(lang, "pt_no_regression", threshold=f"{s.threshold:.1%}", baseline=baseline,
                                 tail=tail if noisy else ""))
-        levels = sorted({r.change.ci_level for r in measured if r.change is not None})
-        if s.against is None and baseline is not None and levels and levels[0] != 0.95:  # the saved-number gate's comparisons share one error
-            lines.append(_w(lang, "pt_suite_level", level="/".join(f"{x * 100:g}" for x in levels),
-                            err=f"{SUITE_ERROR * 100:g}", baseline=baseline))
+        if s.against is None and baseline is not None:  # the saved-number gate's comparisons share one error
+            lines += saved_level_lines([r.change for r in measured if r.change is not None], baseline, lang)
     if s.against is not None:
         lines += against_lines(s.against, lang)
     elif s.threshold is not None and baseline is not None and any(r.undecided for r in measured):

@@ -57,6 +57,21 @@ def level_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
                  err=f"{SUITE_ERROR * 100:g}")]
 
 
+def levels_text(changes: Sequence["Change"]) -> str:
+    """The levels of the changes' intervals, in percent: ``95``, ``99`` or ``98.75/99.375`` (two looks)."""
+    return "/".join(f"{x * 100:g}" for x in sorted({c.ci_level for c in changes})) or "95"
+
+
+def saved_level_lines(changes: Sequence["Change"], baseline: str, lang: str = "en") -> list[str]:
+    """Where the saved-number gate's changes share one error (a run of several measuring tests: their level
+    above 95%), the line that says why; none otherwise."""
+    from ..results.regression import SUITE_ERROR
+
+    if not changes or all(c.ci_level == 0.95 for c in changes):
+        return []
+    return [word("pt_suite_level", lang, level=levels_text(changes), err=f"{SUITE_ERROR * 100:g}", baseline=baseline)]
+
+
 #: A note about some of the benchmarks names this many of them, then counts the rest.
 NAMED_UP_TO = 3
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..results.regression import SUITE_ERROR
-from .gate import level_lines
+from .gate import level_lines, saved_level_lines
 from .text import format_time, interval_rel, plain, time_unit, verdict_word
 from .words import ratio_cell, word
 
@@ -97,13 +96,10 @@ def suite_level_lines(changes: Sequence["Change"], baseline: str | None, lang: s
     (:func:`~measurefirst.results.regression.look_level`), the line that says why: code against code's (their
     pairs' ratios kept) counts them; the saved-number gate's shares it among the run's measuring tests."""
     paired = [c for c in changes if c.pair_ratios]
-    if len(paired) >= 2:
-        return level_lines(paired, lang) + [""]
-    levels = sorted({c.ci_level for c in changes})
-    if paired or not levels or levels[0] == 0.95:
-        return []
-    return [word("pt_suite_level", lang, level="/".join(f"{x * 100:g}" for x in levels), err=f"{SUITE_ERROR * 100:g}",
-                 baseline=md_text(baseline or "")), ""]
+    if paired:
+        return level_lines(paired, lang) + [""] if len(paired) >= 2 else []
+    lines = saved_level_lines(changes, md_text(_at(baseline or "")), lang)
+    return lines + [""] if lines else []
 
 
 def markdown(results: Sequence[Any], lang: str = "en") -> str:
