@@ -76,11 +76,11 @@ def test_the_measured_spread_is_never_pulled_below_itself():
     scale, and the spread used is never below the conjugate pooled scale."""
     floor = _profile().floor(_two_repeats().median)
     m = _with_cv(_two_repeats(), 2 * floor)  # within what chance allows of the floor: it lends its dof
-    out = apply_profile(m, _profile(inflation=1.0)).run_to_run
+    out = apply_profile(m, _profile(inflation=1.0), inflation=1.0).run_to_run  # the floor's arithmetic alone
     assert out.floor < out.cv == m.run_to_run.cv and out.spread == out.cv and out.prior_dof == 5
     pooled = math.sqrt((out.prior_dof * out.floor ** 2 + (out.n - 1) * out.cv ** 2) / (out.prior_dof + out.n - 1))
     assert out.spread > pooled
-    quiet = apply_profile(_with_cv(_two_repeats(), 0.0), _profile(inflation=1.0)).run_to_run
+    quiet = apply_profile(_with_cv(_two_repeats(), 0.0), _profile(inflation=1.0), inflation=1.0).run_to_run
     assert quiet.spread == quiet.floor > 0  # and never below the floor
 
 
@@ -92,8 +92,9 @@ def test_a_spread_the_floor_cannot_explain_borrows_nothing_from_it():
     floor = _profile().floor(m0.median)
     edge = math.sqrt(stats.f_quantile(0.95, 1, 5))
     assert edge == pytest.approx(stats.t975(5))  # F(1, d) = t(d)^2
-    inside = apply_profile(_with_cv(m0, floor * edge * 0.999), _profile(inflation=1.0)).run_to_run
-    outside = apply_profile(_with_cv(m0, floor * edge * 1.001), _profile(inflation=1.0)).run_to_run
+    # the floor's arithmetic alone (no inflation: a run's own is never below the prior's, run_inflation)
+    inside = apply_profile(_with_cv(m0, floor * edge * 0.999), _profile(inflation=1.0), inflation=1.0).run_to_run
+    outside = apply_profile(_with_cv(m0, floor * edge * 1.001), _profile(inflation=1.0), inflation=1.0).run_to_run
     assert inside.prior_dof == 5 and inside.factor == pytest.approx(spread_factor(2, 5))
     assert outside.prior_dof == 0 and outside.factor == pytest.approx(spread_factor(2))
     far = apply_profile(_with_cv(m0, 0.2), _profile(inflation=1.0))  # 40 times the floor
@@ -114,7 +115,7 @@ def test_the_old_absurd_case_is_bounded_and_its_lower_end_is_not_zero():
     m = _with_cv(m0, 2 * floor)
     old_down, old_up = m.ci_sides_rel
     assert old_up > 0.1 and m.ci[0] > 0
-    new = apply_profile(m, _profile(inflation=1.0))
+    new = apply_profile(m, _profile(inflation=1.0), inflation=1.0)  # the floor's dof alone, no inflation
     down, up = new.ci_sides_rel
     assert 0 < down < up and new.ci[0] > 0
     assert up < old_up / 4
@@ -135,7 +136,7 @@ def test_every_output_shows_the_sides_the_json_holds():
     base = _two_repeats()
     seen = set()
     for cv in (0.0005, 0.02, 0.5):
-        m = apply_profile(_with_cv(base, cv), _profile())
+        m = apply_profile(_with_cv(base, cv), _profile(), inflation=1.0)
         d = json.loads(json.dumps(m.to_dict()))
         down, up = d["interval"]["sides_rel"]
         assert (down, up) == pytest.approx(m.ci_sides_rel, rel=1e-12)

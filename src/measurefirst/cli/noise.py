@@ -23,7 +23,7 @@ def _check(args: argparse.Namespace) -> None:
 
 def cmd_noise(args: argparse.Namespace) -> int:
     """``selfcheck --noise``: measure this machine's noise profile, save it, show it."""
-    from ..measure.noise import NoiseProfileError, noise_profile, profile_path
+    from ..measure.noise import NoiseProfileError, noise_profile, profile_path, run_inflation
     from ..render.noise import noise_lines, noise_progress, noise_table
     from ..render.words import word
     from ..results.safeio import strict_json, write_atomic
@@ -52,7 +52,8 @@ def cmd_noise(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(text + "\n")
     else:
-        _show([noise_table(profile, lang), *noise_lines(profile, str(profile_path(profile.torch_threads)), lang)])
+        _show([noise_table(profile, lang), *noise_lines(profile, str(profile_path(profile.torch_threads)), lang,
+                                                        lambda seconds: run_inflation(profile, seconds))])
     if args.output is not None:
         write_atomic(args.output, text + "\n")
     return EXIT_OK

@@ -20,8 +20,8 @@ the parent's torch threads and its default repetitions. Per workload (a :class:`
   (``m.run_to_run.cv``; the median because one disturbed process must not set it).
 
 **How it is used** (:func:`apply_profile`, at the end of ``benchmark()`` on the real clock): a run's
-repetition spread ``cv`` becomes ``cv * inflation()`` and its ``floor`` becomes ``floor(median)``
-(``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger of the two. A
+repetition spread ``cv`` becomes ``cv * inflation()`` (never below the prior's: :func:`run_inflation`) and its
+``floor`` becomes ``floor(median)`` (``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger of the two. A
 run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
 ``"profile"``, with the 95% factor for the ``P`` processes it came from). Two parts, because what
 fresh processes add is of two kinds:
@@ -252,7 +252,8 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
         cv = rr.cv
         disagrees = False
         if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
-            factor = profile.inflation(median) if inflation is None else inflation
+            rule = run_inflation if source == "profile" else NoiseProfile.inflation
+            factor = rule(profile, median) if inflation is None else inflation
             within = profile.within_at(median) if source == "profile" and inflation is None else 0.0
             if beyond_chance(cv, rr.n, within, profile.processes - 1):
                 # not the work, or not the machine, the profile measured: widened as without a profile
@@ -267,6 +268,14 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     else:
         return m
     return replace(m, run_to_run=rr, options={**m.options, **notes})
+
+
+def run_inflation(profile: NoiseProfile, seconds: float) -> float:
+    """A run's inflation with this machine's ``profile``: the larger of the profile's at the call's duration and
+    :func:`prior_inflation` (as the ranges stand, the prior's). Ten processes of minutes cannot vouch that fresh
+    processes spread less than the prior's studies of days saw (docs/benchmarks.md: a profile read the 32 MB copy
+    at 1.07x, then the copies spread 1.4x); the profile still gives the floor and its degrees of freedom."""
+    return max(profile.inflation(seconds), prior_inflation(seconds))
 
 
 def process_floor(seconds: float, *, device: str = "cpu", threads: int | None = None,

@@ -9,7 +9,7 @@ from .text import cell, columns, format_time, plain
 from .words import code_word, word
 
 if TYPE_CHECKING:  # pragma: no cover
-    from typing import Any, Sequence
+    from typing import Any, Callable, Sequence
 
     from rich.table import Table
 
@@ -49,10 +49,13 @@ def noise_table(p: "NoiseProfile", lang: str = "en") -> "Table":
     return table
 
 
-def noise_lines(p: "NoiseProfile", path: str | None, lang: str = "en") -> list[str]:
-    """How benchmark() uses the profile, and where it was saved."""
-    lines = [word("noise.uses", lang, i2=f"{p.inflation(2e-6):.2f}", i300=f"{p.inflation(300e-6):.2f}",
-                  i2m=f"{p.inflation(2e-3):.2f}", f2=_pct(p.floor(2e-6)),
+def noise_lines(p: "NoiseProfile", path: str | None, lang: str = "en",
+                inflation: "Callable[[float], float] | None" = None) -> list[str]:
+    """How benchmark() uses the profile, and where it was saved; ``inflation``: the factor a run of a call that
+    long gets (``measure.noise.run_inflation``; default the profile's own)."""
+    at = inflation or p.inflation
+    lines = [word("noise.uses", lang, i2=f"{at(2e-6):.2f}", i300=f"{at(300e-6):.2f}",
+                  i2m=f"{at(2e-3):.2f}", f2=_pct(p.floor(2e-6)),
                   f20=_pct(p.floor(20e-6)), f2m=_pct(p.floor(2e-3)))]
     if path is not None:
         lines.append(plain(word("noise.saved", lang, path=path)))
