@@ -218,6 +218,9 @@ def test_a_checks_comparisons_share_one_error_so_more_benchmarks_do_not_fail_mor
     assert ("intervals at 98.75% each: the 4 comparisons share one 5% chance that a run calls any unchanged benchmark "
             "slower or faster (Bonferroni), so that a larger suite does not fail more often on noise") in lines
     assert not any("share one" in line for line in regression_lines(one))
+    for bad in (1.0, 0.3, float("nan"), True, "0.99"):  # a level that is no confidence: said, with an example
+        with pytest.raises(ValueError, match="level must be an interval's confidence from 0.5 to below 1, such as 0.95"):
+            change(base, new, level=bad)
     html = fragment(four)  # the report's column says the level is beside each interval, which says it
     assert "CI (its level beside it)" in html and "(98.75%)" in html and "95% CI" not in html
     assert "95% CI" in fragment(one) and "CI (its level beside it)" not in fragment(one)

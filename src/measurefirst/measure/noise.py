@@ -21,8 +21,8 @@ the parent's torch threads and its default repetitions. Per workload (a :class:`
 
 **How it is used** (:func:`apply_profile`, at the end of ``benchmark()`` on the real clock): a run's
 repetition spread ``cv`` becomes ``cv * inflation()`` (never below the prior's: :func:`run_inflation`) and its
-``floor`` becomes ``floor(median)`` (``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger of the two. A
-run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
+``floor`` becomes ``floor(median)`` (``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread`
+is the larger of the two. A run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
 ``"profile"``, with the 95% factor for the ``P`` processes it came from). Two parts, because what
 fresh processes add is of two kinds:
 

@@ -236,6 +236,8 @@ def change(base: Measurement | Count, new: Measurement | Count, *, threshold: fl
     for side, m in (("base", base), ("new", new)):
         check_kind(side, m, (Measurement, Count), "a Measurement or a Count (as benchmark() or load() return)")
     check_kind("label", label, str, "text such as 'matmul'", optional=True)
+    if isinstance(level, bool) or not isinstance(level, (int, float)) or not 0.5 <= level < 1:
+        raise ValueError(f"level must be an interval's confidence from 0.5 to below 1, such as 0.95; got {level!r}")
     if isinstance(base, Count) or isinstance(new, Count):
         if not (isinstance(base, Count) and isinstance(new, Count)):
             raise ValueError(f"cannot compare a time with a count ({base.label!r} vs {new.label!r}): compare "
