@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Sequence
 from ..render.findings import finding_lines
 from ..results.regression import SUITE_ERROR, look_level
 from ..render.text import cell, ci_range, format_time, interval_rel, plain, time_unit, verdict_word
-from ..render.gate import levels_text, saved_level_lines, spread_lines
+from ..render.gate import levels_text, saved_level_lines, spread_lines, suite_level_line
 from ..render.words import (LANGS, change_words, flag_words, ratio_cell, ratio_ci_words, undecided_words, verdict_words,
                             word)
 
@@ -362,8 +362,7 @@ def against_lines(o: "Outcome", lang: str = LANG) -> list[str]:
     that failed on a side, measurements the two sides made differently."""
     lines = [_w(lang, "pt_against_done", n=len(o.compared), base=o.label, pairs=o.pairs)]
     if o.comparisons > 1:
-        lines.append(_w(lang, "against_suite_level", n=o.comparisons, level=f"{look_level(o.comparisons) * 100:g}",
-                        err=f"{SUITE_ERROR * 100:g}"))
+        lines.append(suite_level_line(o.comparisons, lang))
     for key, ids in (("pt_against_only_head", o.only_head), ("pt_against_only_base", o.only_base),
                      ("pt_against_skipped", o.skipped), ("pt_against_mismatched", o.mismatched)):
         if ids:

@@ -46,15 +46,21 @@ def spread_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
     return lines
 
 
-def level_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
-    """Where two or more changes share one error (:func:`~measurefirst.results.regression.look_level`: their
-    intervals wider than 95%), the line that says why, at the first look's level; none otherwise."""
+def suite_level_line(comparisons: int, lang: str = "en") -> str:
+    """Why a run of ``comparisons`` has intervals wider than 95%: they share one error, each at the first look's
+    level (:func:`~measurefirst.results.regression.look_level`)."""
     from ..results.regression import SUITE_ERROR, look_level
 
+    return word("against_suite_level", lang, n=comparisons, level=f"{look_level(comparisons) * 100:g}",
+                err=f"{SUITE_ERROR * 100:g}")
+
+
+def level_lines(changes: Sequence["Change"], lang: str = "en") -> list[str]:
+    """Where two or more changes share one error (their intervals wider than 95%), :func:`suite_level_line` for
+    them; none otherwise."""
     if len(changes) < 2 or all(c.ci_level == 0.95 for c in changes):
         return []
-    return [word("against_suite_level", lang, n=len(changes), level=f"{look_level(len(changes)) * 100:g}",
-                 err=f"{SUITE_ERROR * 100:g}")]
+    return [suite_level_line(len(changes), lang)]
 
 
 def levels_text(changes: Sequence["Change"]) -> str:

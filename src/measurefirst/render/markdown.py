@@ -96,9 +96,7 @@ def suite_level_lines(changes: Sequence["Change"], baseline: str | None, lang: s
     (:func:`~measurefirst.results.regression.look_level`), the line that says why: code against code's (their
     pairs' ratios kept) counts them; the saved-number gate's shares it among the run's measuring tests."""
     paired = [c for c in changes if c.pair_ratios]
-    if paired:
-        return level_lines(paired, lang) + [""] if len(paired) >= 2 else []
-    lines = saved_level_lines(changes, md_text(_at(baseline or "")), lang)
+    lines = level_lines(paired, lang) if paired else saved_level_lines(changes, md_text(_at(baseline or "")), lang)
     return lines + [""] if lines else []
 
 

@@ -233,9 +233,9 @@ def pairs_if_typical(logs: Sequence[float], floor: float, *, threshold: float, m
     """The fewest pairs, from two to ``most``, after which the plain mean's interval (:func:`plain_pairs`, at the
     second look's level) would decide if the new pairs landed as the typical pair so far: at the pairs' median
     log-ratio, spread as their median absolute deviation says (:func:`~measurefirst.measure.noise.robust_log_sd`,
-    the floor at least), ``logs`` the first pairs'. Where one pair of four landed in another speed mode (measured under a drifting load: 1.071,
-    1.155, 1.049, 1.051 for a softmax made 5% slower), the scatter says that four more could not decide and
-    the typical pair that they could. Only how many pairs are asked rests on it: the interval is the rule's."""
+    the floor at least), ``logs`` the first pairs'. Where one pair of four landed in another speed mode
+    (measured under a drifting load: 1.071, 1.155, 1.049, 1.051 for a softmax made 5% slower), the scatter says
+    that four more could not decide and the typical pair that they could. Only how many pairs are asked rests on it: the interval is the rule's."""
     k = len(logs)
     if k < 3 or threshold <= 0:
         return 0
