@@ -2,14 +2,21 @@
 
 This puts every flaw back, one at a time, into a copy of the tree and runs the test that guards it;
 each line must say "failed". Run: python scripts/flaw_tests.py (about 15 s).
+
+torch, numpy, hypothesis and pytest are imported once, here; each flaw's tests run in a process forked from this one (a fresh
+import of measurefirst and of the tests from the patched copy, without paying torch's import ten times).
 """
 
 import os
 import pathlib
 import shutil
-import subprocess
 import sys
 import tempfile
+
+import hypothesis  # noqa: F401  (pytest's plugin for it: imported once, before the forks)
+import numpy  # noqa: F401
+import pytest
+import torch  # noqa: F401  (imported once, before the forks)
 
 HERE = pathlib.Path(__file__).resolve().parent.parent
 # (what the flaw was, file, the fixed code, the flawed code, the tests that guard it)
@@ -29,13 +36,34 @@ FLAWS = [
 ]
 
 
+def run_forked(root: pathlib.Path, k: str) -> str:
+    """The last line pytest prints for the tests matching k, run in a child forked from this process."""
+    out = root / "pytest.out"
+    pid = os.fork()
+    if pid == 0:  # the child: the patched copy first on the path, measurefirst not yet imported
+        code = 1
+        try:
+            fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+            os.dup2(fd, 1)
+            os.dup2(fd, 2)
+            os.chdir(root)
+            sys.path.insert(0, str(root / "src"))
+            code = int(pytest.main(["-q", "-p", "no:cacheprovider", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+                                       "tests/test_simgpu.py", "-k", k]))
+        finally:
+            sys.stdout.flush()
+            os._exit(code)
+    os.waitpid(pid, 0)
+    return (out.read_text().strip().splitlines() or ["no output"])[-1]
+
+
 def main() -> int:
+    assert "measurefirst" not in sys.modules, "the children must import the patched copy"
     bad = 0
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
         shutil.copytree(HERE / "src", root / "src")
         shutil.copytree(HERE / "tests", root / "tests")
-        env = {**os.environ, "PYTHONPATH": str(root / "src")}
         for name, f, old, new, k in FLAWS:
             p = root / f
             src = (HERE / f).read_text()
@@ -44,10 +72,8 @@ def main() -> int:
                 bad += 1
                 continue
             p.write_text(src.replace(old, new, 1))
-            r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_simgpu.py",
-                                "-k", k], cwd=root, capture_output=True, text=True, timeout=300, env=env)
-            last = (r.stdout.strip().splitlines() or ["no output"])[-1]
-            print(f"{name:50s} -> {last}")
+            last = run_forked(root, k)
+            print(f"{name:50s} -> {last}", flush=True)
             bad += "failed" not in last
             p.write_text(src)
     return 1 if bad else 0

@@ -9,6 +9,7 @@ click like a mouse, take screenshots.
 from __future__ import annotations
 
 import base64
+import collections
 import json
 import os
 import select
@@ -69,7 +70,15 @@ class Browser:
         os.close(res_w)
         self._buf = b""
         self._next = 0
-        self.events: list[dict[str, Any]] = []
+        # events by session, and those no wait_event has taken yet by (method, session): a page's checks and
+        # each wait read only their own (scanning every event each time made a crawl of 76 pages quadratic)
+        self.events: dict[str | None, list[dict[str, Any]]] = {}
+        self._unseen: dict[tuple[str | None, str | None], collections.deque[dict[str, Any]]] = {}
+
+    def _record(self, event: dict[str, Any]) -> None:
+        session, method = event.get("sessionId"), event.get("method")
+        self.events.setdefault(session, []).append(event)
+        self._unseen.setdefault((method, session), collections.deque()).append(event)
 
     # -- protocol --------------------------------------------------------------------------------
     def send(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> dict[str, Any]:
@@ -84,7 +93,7 @@ class Browser:
                 if "error" in reply:
                     raise CDPError(f"{method}: {reply['error']}")
                 return dict(reply.get("result") or {})
-            self.events.append(reply)
+            self._record(reply)
 
     def _read(self, timeout: float) -> dict[str, Any]:
         end = time.monotonic() + timeout
@@ -106,14 +115,13 @@ class Browser:
         """The first event ``method`` of ``session`` not yet consumed (waits for it)."""
         end = time.monotonic() + (timeout or self.timeout)
         while True:
-            for i, e in enumerate(self.events):
-                if e.get("method") == method and e.get("sessionId") == session and not e.get("_seen"):
-                    e["_seen"] = True
-                    return e
+            waiting = self._unseen.get((method, session))
+            if waiting:
+                return waiting.popleft()
             left = end - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"no {method} within the timeout")
-            self.events.append(self._read(left))
+            self._record(self._read(left))
 
     def page(self) -> "Page":
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -157,8 +165,7 @@ class Page:
         return self.b.send(method, params, self.session)
 
     def _events(self, method: str) -> list[dict[str, Any]]:
-        return [e.get("params", {}) for e in self.b.events if e.get("sessionId") == self.session
-                and e.get("method") == method]
+        return [e.get("params", {}) for e in self.b.events.get(self.session, []) if e.get("method") == method]
 
     def set_viewport(self, width: int, height: int, *, mobile: bool = False, scale: float = 1.0) -> None:
         self.send("Emulation.setDeviceMetricsOverride",

@@ -104,15 +104,15 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     """``bisect GOOD BAD TARGET``: the first slow commit, each comparison on a line as it is made."""
     from pathlib import Path
 
+    lang = _lang(args)
+    _check(args)
+    measure, label = _bisect_target(args)
+
     from ..render.words import word
     from ..measure.remote import WorkerLost
     from ..tools.against import TargetFailed
     from ..tools.bisect import FIRST_PAIRS, bisect, by_ranks, subject
     from ..tools.worktree import WorktreeError, toplevel
-
-    lang = _lang(args)
-    _check(args)
-    measure, label = _bisect_target(args)
 
     def ranked(c: "Change") -> dict[str, str]:
         est = by_ranks(c)
@@ -151,25 +151,26 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
 def _bisect_target(args: argparse.Namespace) -> tuple["Measure", str]:
     """What ``bisect`` measures, and its name: a statement or ``module:function`` (one TARGET), or the one
-    benchmark a pytest command line selects (``-- pytest FILE -k NAME``)."""
+    benchmark a pytest command line selects (``-- pytest FILE -k NAME``). The command line is checked before
+    anything heavy is imported: a mistake is said at once."""
     from pathlib import Path
-
-    from ..tools.bisect import target_measure
-    from ..tools.targets import target_spec
 
     words = [str(t) for t in args.target]
     if words[0] == "pytest" or (len(words) > 1 and words[:3] == [sys.executable, "-m", "pytest"]):
-        from ..pytest.against import suite_measure
-
         rest = words[1:] if words[0] == "pytest" else words[3:]
         if args.setup:
             raise UsageError("bisect: -s/--setup is for a statement; a pytest benchmark sets itself up (fixtures)")
         if not rest:
             raise UsageError("bisect: `-- pytest` needs the benchmark to follow: -- pytest FILE -k NAME")
+        from ..pytest.against import suite_measure
+
         return suite_measure(rest, cwd=Path.cwd(), device=args.device), " ".join(words)
     if len(words) > 1:
         raise UsageError(f"bisect takes one TARGET (got {len(words)}: {' '.join(words[:3])}...); quote a statement, "
                          f"or put a pytest command line after --: -- pytest FILE -k NAME")
+    from ..tools.bisect import target_measure
+    from ..tools.targets import target_spec
+
     return target_measure(target_spec(words[0], args.setup), words[0].strip(), cwd=Path.cwd(),
                           device=args.device), words[0].strip()
 
