@@ -4,9 +4,10 @@
 # browser tests without Chromium (-m 'not browser' deselects them).
 #
 # Run whole (no arguments, or only output flags such as -q, -v, -x), the suite runs in two phases:
-# the tests on the simulated clock in parallel, one pytest-xdist worker per core (at most 4), then,
-# one at a time, those whose outcome depends on the machine's real speed: the real clock, spawned
-# ranks and agents, headless Chromium (markers realclock, slow, browser). A test of that second phase
+# the tests on the simulated clock in parallel, one pytest-xdist worker per core (at most 4; the
+# headless-Chromium tests, marker browser, together on one worker), then, one at a time, those whose
+# outcome depends on the machine's real speed: the real clock, spawned ranks and agents (markers
+# realclock, slow). A test of that second phase
 # that fails is run once more, alone, and the phase passes only if it passes then: its outcome depends
 # on what else the shared machine does in those seconds, and the rerun is printed, never silent.
 # MF_TEST_WORKERS=1 runs everything in one process, as any arguments that select tests do.
@@ -30,9 +31,9 @@ if [ "$whole" = 0 ] || [ "$workers" -le 1 ] || ! python -c 'import xdist' 2>/dev
   exec python -m pytest "$@"
 fi
 
-SERIAL="realclock or slow or browser"
+SERIAL="realclock or slow"
 status=0
-python -m pytest -n "$workers" -m "not ($SERIAL)" "$@" || status=$?
+python -m pytest -n "$workers" --dist loadgroup -m "not ($SERIAL)" "$@" || status=$?
 serial=0
 python -m pytest -p no:xdist -m "$SERIAL" "$@" || serial=$?
 if [ "$serial" = 1 ]; then

