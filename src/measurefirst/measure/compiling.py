@@ -149,6 +149,11 @@ def event_of(record: Any) -> CompileEvent:
 _TORCH = TorchCompileLog()
 
 
+def compiled_anything() -> bool:
+    """Whether torch's compiler has compiled a frame in this process (its metrics hold a record)."""
+    return bool(TorchCompileLog()._records())
+
+
 def log_for(timer: object) -> CompileLog:
     """The compile log that goes with ``timer``: a simulated world's own, else torch's."""
     log = getattr(timer, "compile_log", None)

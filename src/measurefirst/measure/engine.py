@@ -364,6 +364,14 @@ def benchmark(fn: Callable[[], object], *, count: str | None = None,
     m = measure(fn, the_timer, opts, label=label, device=dev, env=environment(dev), setup=setup, cold_ns=cold_ns,
                 notes=notes, reference=ref_fn, reference_label=ref_label,
                 cold_compiles=cold_compiles[0] if cold_compiles else ())
+    if isinstance(timer, str) and opts.warmup is None and opts.trials is None:  # the real clock, counts not fixed:
+        # the kind of work the profile's rules read (one more call, untimed)
+        from .workkind import observe
+
+        try:
+            m = observe(m, fn, setup, opts.budget)
+        except KeyboardInterrupt as exc:  # the run is whole: kept, with its profile as without the kind
+            raise Interrupted(_with_profile(m, call["noise_profile"], timer)) from exc
     return _with_profile(m, call["noise_profile"], timer)
 
 

@@ -33,8 +33,9 @@ fresh processes add is of two kinds:
 * a **multiplicative** part for work whose spread inside a process is already large (allocation,
   dispatch, caches, threads): a fresh process draws that state anew, so the spread grows in proportion.
   :meth:`NoiseProfile.inflation` reads it from the kinds of work, as a ratio that scales any run's own
-  measured spread, by the call's duration (a microsecond call is dispatch, milliseconds are memory), so
-  it too holds for work it never saw.
+  measured spread, by the call's kind of work where :mod:`.workkind` told it from the operators it runs (a
+  compute- or memory-bound call takes that kind's fresh-process spread as a floor too: ``kind_floor``), else by
+  its duration (a microsecond call is dispatch, milliseconds are memory), so it holds for work it never saw.
 
 The workloads' ``cv`` values are estimates from ``P`` values each (few: the floor is a prior, not a
 promise). As prior information about the spread's scale, the floor lends the run's 95% factor its
@@ -49,17 +50,13 @@ machine (the shared 2-vCPU development guest, a noisy one: when in doubt, widen)
 :mod:`measurefirst.measure.noise_prior` with the command that measured it, and applied exactly as a
 profile would be, with ``floor_source="prior"`` (``source="prior"`` for ``repeats=1``). The finding
 ``no_noise_profile`` names the fix: ``measurefirst selfcheck --noise`` once, or ``processes=K``. The
-command line does the same: measured on the development machine, three fresh processes one after the
-other (which the command line could rebuild from text) covered fewer re-runs than the prior, with
-intervals up to eight times too wide, in eight times the time: back-to-back processes share the
-machine's load of those seconds, and three values make a wild spread (docs/benchmarks.md).
+command line does the same: three back-to-back fresh processes covered fewer re-runs than the prior, with
+intervals up to 8x too wide, in 8x the time (they share the load of those seconds; docs/benchmarks.md).
 
-**Where it lives**: a per-machine file, not the per-project results store: ``$MEASUREFIRST_PROFILE``,
-else ``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache`` by default), written
-atomically. Its key holds the host name, the device kind and the torch threads: a profile measured
-with other threads is not used (thread placement is one of the things it measures).
-
-Nothing here prints or imports torch; the processes run :mod:`measurefirst.measure._worker`.
+**Where it lives**: a per-machine file (not the results store): ``$MEASUREFIRST_PROFILE``, else
+``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache``), written atomically, its key the host, the
+device kind and the torch threads (thread placement is one of the things it measures). Nothing here prints or
+imports torch; the processes run :mod:`measurefirst.measure._worker`.
 """
 
 from __future__ import annotations
@@ -76,6 +73,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence
 
 from ..results import stats
+from .workkind import work_kind
 from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS, MAX_CV,
                              PRIOR_INFLATION_RANGE as PRIOR_INFLATION_RANGE,
                              PROFILE_SCHEMA_VERSION as PROFILE_SCHEMA_VERSION, NoiseProfile as NoiseProfile,
@@ -225,15 +223,14 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     say so, and the options name it, ``noise_prior``, instead of ``noise_profile``); ``inflation``: the
     factor on a spread of repetitions (default :meth:`NoiseProfile.inflation`):
 
-    * measured by repetitions: ``cv`` times :meth:`NoiseProfile.inflation`, ``floor`` from
-      :meth:`NoiseProfile.floor` at the median (``floor_source="profile"``); the options keep the
-      factor (``run_to_run_inflation``), so the repetitions' own spread is ``cv / factor``;
+    * measured by repetitions: ``cv`` times :meth:`NoiseProfile.inflation` (by the call's ``work_kind`` where
+      known), ``floor`` from :meth:`NoiseProfile.floor` at the median, or the kind's
+      (:meth:`NoiseProfile.kind_floor`, this machine's profile only; ``noise_floor_kind`` says so) where larger;
+      the options keep the factor (``run_to_run_inflation``): the repetitions' own spread is ``cv / factor``;
     * measured by fresh processes: the floor only (they saw what fresh processes change);
     * not measured (``repeats=1``, or fewer than two repetitions fit): the floor is the spread
       (``source="profile"``, ``n`` the profile's processes, their 95% factor);
-    * measured from a history or given: unchanged.
-
-    A measurement without samples is returned as it is."""
+    * measured from a history or given, or without samples: unchanged."""
     from ..results.kinds import RunToRun, spread_factor
 
     median = m.median
@@ -241,10 +238,13 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
         return m
     if source not in FLOOR_SOURCES:
         raise ValueError(f"source must be one of {', '.join(FLOOR_SOURCES)}; got {source!r}")
-    floor = profile.floor(median)
+    kind = work_kind(m)
+    by_kind = profile.kind_floor(kind) if source == "profile" else 0.0  # compute- and memory-bound calls
+    floor = max(profile.floor(median), by_kind)
     dof = floor_dof(profile, floor, source)
     rr = m.run_to_run
     notes: dict[str, Any] = {"noise_" + source: profile.key if source == "profile" else prior_name(profile)}
+    notes.update({"noise_floor_kind": kind} if by_kind > profile.floor(median) else {})
     if rr is None:
         rr = RunToRun(cv=floor, source=source, n=profile.processes, factor=spread_factor(profile.processes),
                       floor=floor, floor_source=source)
@@ -253,7 +253,7 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
         disagrees = False
         if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
             rule = run_inflation if source == "profile" else NoiseProfile.inflation
-            factor = rule(profile, median) if inflation is None else inflation
+            factor = rule(profile, median, kind) if inflation is None else inflation
             within = profile.within_at(median) if source == "profile" and inflation is None else 0.0
             if beyond_chance(cv, rr.n, within, profile.processes - 1):
                 # not the work, or not the machine, the profile measured: widened as without a profile
@@ -270,12 +270,12 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     return replace(m, run_to_run=rr, options={**m.options, **notes})
 
 
-def run_inflation(profile: NoiseProfile, seconds: float) -> float:
-    """A run's inflation with this machine's ``profile``: the larger of the profile's at the call's duration and
-    :func:`prior_inflation` (as the ranges stand, the prior's). Ten processes of minutes cannot vouch that fresh
-    processes spread less than the prior's studies of days saw (docs/benchmarks.md: a profile read the 32 MB copy
-    at 1.07x, then the copies spread 1.4x); the profile still gives the floor and its degrees of freedom."""
-    return max(profile.inflation(seconds), prior_inflation(seconds))
+def run_inflation(profile: NoiseProfile, seconds: float, kind: str | None = None) -> float:
+    """A run's inflation with this machine's ``profile``: the larger of the profile's at the call's duration (or
+    its ``kind`` of work's) and :func:`prior_inflation` (as the ranges stand, the prior's): ten processes of minutes
+    cannot vouch for less than the prior's studies of days saw (a profile read the 32 MB copy at 1.07x, then the
+    copies spread 1.4x: docs/benchmarks.md); the profile still gives the floor and its degrees of freedom."""
+    return max(profile.inflation(seconds, kind), prior_inflation(seconds, kind))
 
 
 def process_floor(seconds: float, *, device: str = "cpu", threads: int | None = None,
@@ -293,9 +293,8 @@ def process_floor(seconds: float, *, device: str = "cpu", threads: int | None = 
 
 
 def floor_dof(profile: NoiseProfile, floor: float, source: str) -> int:
-    """The degrees of freedom a floor lends (see the module docstring): none where there is no floor (a
-    profile without busy-waits), :data:`PRIOR_DOF` for the prior, else the profile's ``processes - 1``
-    up to :data:`MAX_PROFILE_DOF`."""
+    """The degrees of freedom a floor lends (see the module docstring): none where there is no floor (a profile
+    without busy-waits), :data:`PRIOR_DOF` for the prior, else the profile's ``processes - 1`` up to the max."""
     if not floor > 0:
         return 0
     return min(PRIOR_DOF if source == "prior" else MAX_PROFILE_DOF, profile.processes - 1)
@@ -377,20 +376,21 @@ def with_profile(m: "Measurement", given: "NoiseProfile | Literal[False] | None"
         return apply_profile(m, profile)
     if status in ("missing", "not_a_file", "corrupt", "other_threads"):
         m = replace(m, options={**m.options, "noise_profile_ignored": status})
-    return apply_profile(m, prior_profile(), "prior", prior_inflation(m.median))
+    return apply_profile(m, prior_profile(), "prior", prior_inflation(m.median, work_kind(m)))
 
 
-def prior_inflation(seconds: float) -> float:
-    """The prior's inflation for a call ``seconds`` long: ``noise_prior.PRIOR_INFLATION``'s factor of each
-    kind of work at the duration of the prior's entry of that kind, interpolated in log-duration between
-    them and clamped to the first and last outside their range (as :meth:`NoiseProfile.inflation` reads a
-    profile's), then to :data:`PRIOR_INFLATION_RANGE`; two decimals, as it is shown. By kind because the
-    kinds differ: a compute kernel's fresh processes landed in modes 3% apart against 0.2% repetitions
-    (5.1x), a 1-element add's 2.2-2.3x; one factor for all (3x) left the matmul's interval short in 2 of
-    10 fresh processes."""
+def prior_inflation(seconds: float, kind: str | None = None) -> float:
+    """The prior's inflation for a call ``seconds`` long: ``noise_prior.PRIOR_INFLATION``'s factor of the call's
+    ``kind`` of work where it is known and has one, else of each kind at the duration of the prior's entry of that
+    kind, interpolated in log-duration between them and clamped to the first and last outside their range (as
+    :meth:`NoiseProfile.inflation` reads a profile's); within :data:`PRIOR_INFLATION_RANGE`; two decimals, as it
+    is shown. By kind because the kinds differ: a compute kernel's fresh processes landed in modes 3% apart
+    against 0.2% repetitions (5.1x), a 1-element add's 2.2-2.3x (docs/benchmarks.md)."""
     from .noise_prior import PRIOR_INFLATION
 
     lo, hi = PRIOR_INFLATION_RANGE
+    if kind in PRIOR_INFLATION:
+        return round(min(max(PRIOR_INFLATION[kind], lo), hi), 2)
     points = [(e.seconds, min(max(PRIOR_INFLATION[e.kind], lo), hi)) for e in prior_profile().entries
               if e.kind in PRIOR_INFLATION and e.seconds > 0]
     if not points:

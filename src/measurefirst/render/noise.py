@@ -56,7 +56,8 @@ def noise_lines(p: "NoiseProfile", path: str | None, lang: str = "en",
     at = inflation or p.inflation
     lines = [word("noise.uses", lang, i2=f"{at(2e-6):.2f}", i300=f"{at(300e-6):.2f}",
                   i2m=f"{at(2e-3):.2f}", f2=_pct(p.floor(2e-6)),
-                  f20=_pct(p.floor(20e-6)), f2m=_pct(p.floor(2e-3)))]
+                  f20=_pct(p.floor(20e-6)), f2m=_pct(p.floor(2e-3)), fc=_pct(p.kind_floor("compute")),
+                  fm=_pct(p.kind_floor("memory")))]
     if path is not None:
         lines.append(plain(word("noise.saved", lang, path=path)))
     return lines

@@ -80,7 +80,11 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
         return ""
     text = code_word("rtr_src_", rr.source, lang, n=rr.n)
     # the floor, where it set the spread, unless the spread is the floor itself (one repetition: said once)
-    if rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source:
+    kind = m.options.get("noise_floor_kind")
+    if rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source and kind in ("compute", "memory"):
+        text += word("rtr_floor_kind", lang, floor=format_relative(rr.floor), kind=word(f"bound_{kind}", lang),
+                     work=word(f"noise.kind.{kind}", lang))
+    elif rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source:
         text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
                      floor=format_relative(rr.floor))
     elif rr.floor_source == "prior" and rr.source == "repeats":

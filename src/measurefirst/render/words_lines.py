@@ -52,6 +52,8 @@ LINE_WORDS = {
     "rtr_src_given": ("a given figure", "指定值"),
     "rtr_floor": (", at least ±{floor} for a call this long by this machine's noise profile",
                   "，按本机噪声画像，这么长的调用至少 ±{floor}"),
+    "rtr_floor_kind": (", at least ±{floor} for {kind} work by this machine's noise profile (its {work} in fresh "
+                       "processes)", "，按本机噪声画像，{kind}的调用至少 ±{floor}（其{work} 在新进程间的波动）"),
     "rtr_floor_prior": (", at least ±{floor} for a call this long by measurefirst's prior (no noise profile of "
                         "this machine)", "，按 measurefirst 的先验（本机没有噪声画像），这么长的调用至少 ±{floor}"),
     "rtr_widened_prior": (", widened {factor}x by measurefirst's prior (no noise profile of this machine)",

@@ -106,7 +106,7 @@ class NoiseProfile:
             return 0.0
         return log_log(points, seconds)
 
-    def inflation(self, seconds: float | None = None) -> float:
+    def inflation(self, seconds: float | None = None, kind: str | None = None) -> float:
         """How much more fresh processes spread than repetitions inside one, for work whose own spread
         the floor does not already cover, for a call ``seconds`` long: the ratio each entry of the kinds
         of work other than the busy-wait needs (``cv / within_cv`` where ``cv`` is above
@@ -126,7 +126,10 @@ class NoiseProfile:
         Not the plain ratio of every entry: the busy-wait's in-process spread is tiny (0.02% at 20 µs
         here) and its fresh-process spread is the additive floor, so its ratio is large (4x and more) and
         says nothing about how spreads *scale*; the floor already carries it. Scaling a torch.add's 15%
-        by the busy-wait's 4x would give an interval four times too wide."""
+        by the busy-wait's 4x would give an interval four times too wide.
+
+        ``kind``: the call's kind of work where it is known (:mod:`measurefirst.measure.workkind`, told from
+        the operators it runs): that kind's entry when the profile has one, whatever the call's length."""
         lo, hi = INFLATION_RANGE
         needed: list[tuple[float, float]] = []
         for e in self.entries:
@@ -134,11 +137,23 @@ class NoiseProfile:
             if e.kind == "python" or r is None or not math.isfinite(r):
                 continue
             needed.append((e.seconds, min(max(r if e.cv > self.floor(e.seconds) else 1.0, lo), hi)))
+            if e.kind == kind:
+                return needed[-1][1]
         if not needed:
             return lo
         if seconds is None or not math.isfinite(seconds) or not seconds > 0:
             return statistics.median(r for _, r in needed)
         return log_log(needed, seconds)
+
+    def kind_floor(self, kind: str | None) -> float:
+        """The fresh-process spread the profile's workload of ``kind`` showed, for a call known to do that
+        kind of work (:mod:`measurefirst.measure.workkind`): a floor for compute- and memory-bound calls,
+        whose repetitions can agree to 0.1% in a process that drew a speed mode 16% away (a 256x256 matmul
+        here); 0 for other kinds (a busy-wait's is :meth:`floor`; a dispatch-bound call's own spread is
+        wide, and the 1-element add's fresh spread is its 1 µs length's, not every dispatch-bound call's)
+        and without an entry."""
+        e = self.entry(kind) if kind in ("compute", "memory") else None
+        return e.cv if e is not None else 0.0
 
     def within_at(self, seconds: float) -> float:
         """The in-process spread the profile's kinds of work (not the busy-wait) showed at a call
