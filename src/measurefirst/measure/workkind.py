@@ -8,12 +8,13 @@ repetitions can agree to 0.1% in a process that drew a speed mode 16% away). Rea
 alone (the rule before), a 5 ms matmul passed for memory work and a 300 µs elementwise op on a large tensor
 for compute.
 
-**How.** After an adaptive run on the CPU and the real clock (``benchmark()``), the function is called once more (never timed)
-under a dispatch mode that counts the ATen operators it runs, the bytes their tensors hold (inputs and
-outputs; views move nothing and count nothing) and their FLOPs (``torch.utils.flop_counter``). Then:
+**How.** After an adaptive run on the CPU and the real clock (``benchmark()``), the function is called once more
+(never timed) under a ``TorchFunctionMode`` that counts the torch functions it calls, the bytes their tensors hold
+(inputs and outputs; views move nothing and count nothing) and the FLOPs of its matrix products and
+convolutions (:func:`count_work`). Then:
 
-* no operator: ``"python"`` (the busy-wait's kind; the rules by duration stay);
-* under :data:`DISPATCH_SECONDS` per operator on average: ``"dispatch"`` (launching them is the time);
+* no torch function: ``"python"`` (the busy-wait's kind; the rules by duration stay);
+* under :data:`DISPATCH_SECONDS` per function on average: ``"dispatch"`` (launching them is the time);
 * at least :data:`COMPUTE_FLOPS_PER_BYTE` FLOPs per byte: ``"compute"``;
 * else ``"memory"``.
 
@@ -49,7 +50,7 @@ BUDGET_SHARE = 0.02
 
 @dataclass(frozen=True)
 class WorkCounts:
-    """What one call ran: ATen operators, FLOPs and the bytes their tensors hold."""
+    """What one call ran: torch functions, FLOPs and the bytes their tensors hold."""
 
     ops: int
     flops: float
@@ -70,33 +71,66 @@ def kind_of(counts: WorkCounts, seconds: float) -> str:
     return "memory"
 
 
-def count_work(fn: Callable[[], object], setup: Callable[[], object] | None = None) -> WorkCounts:
-    """Call ``fn`` once (after ``setup``, not counted) under a dispatch mode that counts its operators, their
-    tensors' bytes and their FLOPs. Raises what the call raises."""
+#: The functions that can be compute-bound, and the size of the contraction each of their outputs' elements
+#: costs (2 FLOPs a multiply-add): matrix products (the first matrix's last dimension), convolutions (the
+#: weight's elements per output channel) and attention (the keys' length and the head size, twice).
+_PRODUCTS = {"matmul": 0, "mm": 0, "bmm": 0, "__matmul__": 0, "__rmatmul__": 1, "linear": 0, "addmm": 1,
+             "baddbmm": 1, "addbmm": 1}
+_CONVOLUTIONS = ("conv1d", "conv2d", "conv3d")
+
+
+def _flops(name: str, args: Any, out: Any) -> float:
     import torch
-    from torch.utils._python_dispatch import TorchDispatchMode
+
+    if not isinstance(out, torch.Tensor) or len(args) < 2 or not all(isinstance(a, torch.Tensor) for a in args[:2]):
+        return 0.0
+    if name in _PRODUCTS and args[_PRODUCTS[name]].dim() >= 1:
+        return 2.0 * out.numel() * int(args[_PRODUCTS[name]].shape[-1])
+    if name in _CONVOLUTIONS and args[1].dim() >= 2:
+        return 2.0 * out.numel() * int(args[1][0].numel())
+    if name == "scaled_dot_product_attention" and args[1].dim() >= 2:
+        return 4.0 * out.numel() * int(args[1].shape[-2])
+    return 0.0
+
+
+def count_work(fn: Callable[[], object], setup: Callable[[], object] | None = None) -> WorkCounts:
+    """Call ``fn`` once (after ``setup``, not counted) under a ``TorchFunctionMode`` that counts the torch functions
+    it calls that return tensors (not those nested in them), the bytes their tensors hold (a result that shares an
+    argument's memory moved nothing, unless the function works in place, ``add_``) and the FLOPs of the matrix
+    products and convolutions among them. Not a dispatch mode: entering one imports torch's compiler (a second),
+    and a process that has loaded it reads compile metrics around every call. Raises what the call raises."""
+    import torch
+    from torch.overrides import TorchFunctionMode
     from torch.utils._pytree import tree_leaves
-    from torch.utils.flop_counter import FlopCounterMode
 
-    def nbytes(tree: object) -> int:
-        return sum(x.numel() * x.element_size() for x in tree_leaves(tree) if isinstance(x, torch.Tensor))
+    def tensors(tree: object) -> list[torch.Tensor]:
+        return [x for x in tree_leaves(tree) if isinstance(x, torch.Tensor)]
 
-    class Counting(TorchDispatchMode):  # type: ignore[no-untyped-call]  # torch's mode is untyped
-        ops, bytes = 0, 0
+    def nbytes(ts: list[torch.Tensor]) -> int:
+        return sum(t.numel() * t.element_size() for t in ts)
 
-        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+    class Counting(TorchFunctionMode):
+        ops, bytes, flops = 0, 0, 0.0
+
+        def __torch_function__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
             out = func(*args, **(kwargs or {}))
-            self.ops += 1
-            if not getattr(func, "is_view", False):
-                self.bytes += nbytes(args) + nbytes(kwargs) + nbytes(out)
+            made = tensors(out)
+            if made:
+                name = getattr(func, "__name__", "")
+                given = tensors((args, kwargs))
+                shared = {t.untyped_storage().data_ptr() for t in given if t.device.type != "meta"}
+                moved = name.endswith("_") and not name.startswith("_") or not any(
+                    t.device.type != "meta" and t.untyped_storage().data_ptr() in shared for t in made)
+                self.ops += 1
+                self.bytes += nbytes(given) + nbytes(made) if moved else 0
+                self.flops += _flops(name, args, out)
             return out
 
     if setup is not None:
         setup()
-    flops, counting = FlopCounterMode(display=False), Counting()  # type: ignore[no-untyped-call]
-    with flops, counting:
+    with Counting() as counting:
         fn()
-    return WorkCounts(ops=counting.ops, flops=float(flops.get_total_flops()), bytes=float(counting.bytes))
+    return WorkCounts(ops=counting.ops, flops=float(counting.flops), bytes=float(counting.bytes))
 
 
 def observe(m: "Measurement", fn: Callable[[], object], setup: Callable[[], object] | None,
@@ -110,7 +144,7 @@ def observe(m: "Measurement", fn: Callable[[], object], setup: Callable[[], obje
     if m.device != "cpu" or m.compiled is not None or not m.n_samples or not 0 < seconds <= MAX_SECONDS \
             or seconds > BUDGET_SHARE * budget:
         return m
-    if compiled_anything():  # fn may call a compiled function: a dispatch mode around it is a new guard
+    if compiled_anything():  # fn may call a compiled function: a mode around it is a new guard
         return m
     try:
         counts = count_work(fn, setup)
