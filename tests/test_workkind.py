@@ -44,7 +44,8 @@ def test_counting_runs_the_call_once_and_counts_its_operators_bytes_and_flops():
     assert calls == ["setup", "fn"] and c.ops == 1  # the setup's operator is not the call's
     src, dst = torch.randn(1000), torch.empty(1000)
     assert count_work(lambda: dst.copy_(src)) == WorkCounts(1, 0.0, 3 * 4000.0)  # in place: read, written, returned
-    lin, conv, x, img = torch.nn.Linear(64, 32), torch.nn.Conv2d(3, 16, 3), torch.randn(8, 64), torch.randn(1, 3, 32, 32)
+    lin, conv = torch.nn.Linear(64, 32), torch.nn.Conv2d(3, 16, 3)
+    x, img = torch.randn(8, 64), torch.randn(1, 3, 32, 32)
     assert count_work(lambda: lin(x)).flops == 2 * 8 * 32 * 64  # the module's F.linear, not what it calls
     assert count_work(lambda: conv(img)).flops == 2 * (16 * 30 * 30) * (3 * 3 * 3)
     assert count_work(lambda: x.shape[0] + x.dim()) == WorkCounts(0, 0.0, 0.0)  # no tensor made: not work
@@ -154,3 +155,12 @@ def test_benchmark_on_the_real_clock_records_the_kind_and_ctrl_c_there_keeps_the
     kept = info.value.partial
     assert kept is not None and kept.n_samples > 0 and kept.run_to_run is not None  # the run, whole
     assert "noise_prior" in kept.options or "noise_profile" in kept.options  # its interval as without the kind
+
+
+def test_selfcheck_says_the_floors_by_kind_that_runs_take():
+    from measurefirst.render.noise import noise_lines
+
+    p = profile()
+    line = noise_lines(p, None, "en", inflation=lambda s: run_inflation(p, s))[0]
+    assert "for a compute- or memory-bound call that kind's (7.36% and 10%)" in line
+    assert "算力受限或内存受限的调用还至少取该类型的（7.36% 与 10%）" in noise_lines(p, None, "zh")[0]

@@ -16,12 +16,12 @@ NOISE_WORDS = {
     "noise.kind.compute": ("matmul 256x256", "矩阵乘 256x256"),
     "noise.kind.memory": ("copy of 32 MiB", "复制 32 MiB"),
     "noise.uses": ("benchmark() on this machine now widens its repetitions' spread by the kind of work a call that "
-                   "long is ({i2}x at 2 µs, {i300}x at 300 µs, {i2m}x at 2 ms; by the kind its operators show where "
-                   "they show one) and takes at least the busy-wait's fresh-process spread for a call that long ({f2} "
+                   "long is ({i2}x at 2 µs, {i300}x at 300 µs, {i2m}x at 2 ms; by the kind its torch functions "
+                   "show where they show one) and takes at least the busy-wait's fresh-process spread for a call that long ({f2} "
                    "at 2 µs, {f20} at 20 µs, {f2m} at 2 ms), and for a compute- or memory-bound call that kind's "
                    "({fc} and {fm})",
                    "此后本机上的 benchmark() 会按同样时长调用的工作类型放大重复之间的波动（2 µs 时 {i2} 倍，300 µs 时 "
-                   "{i300} 倍，2 ms 时 {i2m} 倍；能从其算子看出类型时按该类型），并至少取同样时长忙等的跨进程波动"
+                   "{i300} 倍，2 ms 时 {i2m} 倍；能从其 torch 函数看出类型时按该类型），并至少取同样时长忙等的跨进程波动"
                    "（2 µs 时 {f2}，20 µs 时 {f20}，2 ms 时 {f2m}），算力受限或内存受限的调用还至少取该类型的"
                    "（{fc} 与 {fm}）"),
     "noise.saved": ("saved to {path}", "已保存到 {path}"),
