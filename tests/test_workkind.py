@@ -164,3 +164,9 @@ def test_selfcheck_says_the_floors_by_kind_that_runs_take():
     line = noise_lines(p, None, "en", inflation=lambda s: run_inflation(p, s))[0]
     assert "for a compute- or memory-bound call that kind's (7.36% and 10%)" in line
     assert "算力受限或内存受限的调用还至少取该类型的（7.36% 与 10%）" in noise_lines(p, None, "zh")[0]
+
+
+def test_repetitions_are_held_against_the_in_process_spread_of_their_own_kind():
+    p = profile()
+    assert p.within_at(5e-3, "compute") == 0.0455  # the matmul's, at any length
+    assert p.within_at(5e-3) == p.within_at(5e-3, None) == p.within_at(5e-3, "python") != 0.0455  # by length

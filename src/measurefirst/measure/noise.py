@@ -33,7 +33,7 @@ fresh processes add is of two kinds:
 * a **multiplicative** part for work whose spread inside a process is already large (allocation,
   dispatch, caches, threads): a fresh process draws that state anew, so the spread grows in proportion.
   :meth:`NoiseProfile.inflation` reads it from the kinds of work, as a ratio that scales any run's own
-  measured spread, by the call's kind of work where :mod:`.workkind` told it from the operators it runs (a
+  measured spread, by the call's kind of work where :mod:`.workkind` told it from the torch functions it calls (a
   compute- or memory-bound call takes that kind's fresh-process spread as a floor too: ``kind_floor``), else by
   its duration (a microsecond call is dispatch, milliseconds are memory), so it holds for work it never saw.
 
@@ -254,7 +254,7 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
         if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
             rule = run_inflation if source == "profile" else NoiseProfile.inflation
             factor = rule(profile, median, kind) if inflation is None else inflation
-            within = profile.within_at(median) if source == "profile" and inflation is None else 0.0
+            within = profile.within_at(median, kind) if source == "profile" and inflation is None else 0.0
             if beyond_chance(cv, rr.n, within, profile.processes - 1):
                 # not the work, or not the machine, the profile measured: widened as without a profile
                 factor, disagrees = max(factor, prior_inflation(median)), True

@@ -129,7 +129,7 @@ class NoiseProfile:
         by the busy-wait's 4x would give an interval four times too wide.
 
         ``kind``: the call's kind of work where it is known (:mod:`measurefirst.measure.workkind`, told from
-        the operators it runs): that kind's entry when the profile has one, whatever the call's length."""
+        the torch functions it calls): that kind's entry when the profile has one, whatever the call's length."""
         lo, hi = INFLATION_RANGE
         needed: list[tuple[float, float]] = []
         for e in self.entries:
@@ -155,17 +155,20 @@ class NoiseProfile:
         e = self.entry(kind) if kind in ("compute", "memory") else None
         return e.cv if e is not None else 0.0
 
-    def within_at(self, seconds: float) -> float:
+    def within_at(self, seconds: float, kind: str | None = None) -> float:
         """The in-process spread the profile's kinds of work (not the busy-wait) showed at a call
-        ``seconds`` long, interpolated in log-duration between them as :meth:`inflation` is; 0 where none
-        measured one. What a run's own repetitions are held against (:func:`measurefirst.measure.noise.
+        ``seconds`` long, interpolated in log-duration between them as :meth:`inflation` is (``kind``: that
+        kind's entry where the profile measured one); 0 where none measured one. What a run's own repetitions are held against (:func:`measurefirst.measure.noise.
         apply_profile`): a run whose repetitions spread far wider than that is not the work, or not the
         machine, the profile measured."""
-        points = [(e.seconds, e.within_cv) for e in self.entries if e.kind != "python" and e.within_cv is not None
-                  and e.within_cv > 0 and e.seconds > 0]
+        points = [(e.seconds, e.within_cv, e.kind) for e in self.entries if e.kind != "python"
+                  and e.within_cv is not None and e.within_cv > 0 and e.seconds > 0]
+        mine = [float(w or 0.0) for _, w, k in points if k == kind]
+        if mine:
+            return mine[0]
         if not points or not math.isfinite(seconds) or not seconds > 0:
             return 0.0
-        return log_log(points, seconds)
+        return log_log([(t, float(w or 0.0)) for t, w, _ in points], seconds)
 
     def entry(self, kind: str, seconds: float | None = None) -> ProfileEntry | None:
         """The entry of ``kind`` (the one closest to ``seconds`` in log-duration, for the busy-waits)."""
