@@ -3,8 +3,9 @@
 This puts every flaw back, one at a time, into a copy of the tree and runs the test that guards it;
 each line must say "failed". Run: python scripts/flaw_tests.py (about 15 s).
 
-torch, numpy, hypothesis and pytest are imported once, here; each flaw's tests run in a process forked from this one (a fresh
-import of measurefirst and of the tests from the patched copy, without paying torch's import ten times).
+torch, numpy, hypothesis and pytest are imported once, here; each flaw's tests run in a process forked from
+this one (a fresh import of measurefirst and of the tests from the patched copy, without paying torch's
+import ten times; the parent runs no torch operator, so no thread pool is forked half-started).
 """
 
 import os
