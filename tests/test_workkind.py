@@ -90,6 +90,9 @@ def test_observe_records_the_kind_and_leaves_what_it_cannot_tell(nothing_compile
     assert observe(m, lambda: time.sleep(0) or a @ a, None).options["work_kind"] == "compute"
     assert observe(m, lambda: a @ a, None, budget=m.median / 0.019).options["work_kind"] == "compute"
     assert observe(m, lambda: a @ a, None, budget=m.median / 0.021) is m  # the extra call: at most 2% of the budget
+    monkeypatch.setattr(workkind, "_in_a_group", lambda: True)
+    assert observe(m, lambda: a @ a, None) is m  # a rank: one more call on some ranks only would hang a collective
+    monkeypatch.setattr(workkind, "_in_a_group", lambda: False)
     monkeypatch.setattr("measurefirst.measure.compiling.compiled_anything", lambda: True)
     assert observe(m, lambda: a @ a, None) is m  # torch compiled something here: never under a mode
 

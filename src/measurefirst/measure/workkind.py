@@ -19,7 +19,8 @@ convolutions (:func:`count_work`). Then:
 * else ``"memory"``.
 
 Not with fixed counts (``warmup=``/``trials=``: the function is called exactly as often as they say), nor in a
-process where torch's compiler has compiled anything (the function may call a compiled one: the
+rank of a process group (ranks whose medians differ would decide apart, and one more call of a collective on
+some ranks only hangs), nor in a process where torch's compiler has compiled anything (the function may call a compiled one: the
 mode would change what dynamo traces, and a recompile is a minute), nor for a function that raises on the
 extra call, a call over 0.1 s or 2% of the budget, or a run without samples: the kind is then unknown, and the rules
 by duration hold as before. The result keeps the kind and its counts in its options (``work_kind``,
@@ -146,12 +147,25 @@ def observe(m: "Measurement", fn: Callable[[], object], setup: Callable[[], obje
         return m
     if compiled_anything():  # fn may call a compiled function: a mode around it is a new guard
         return m
+    if _in_a_group():  # ranks would decide apart (their medians differ): one more call of a collective hangs
+        return m
     try:
         counts = count_work(fn, setup)
     except Exception:  # noqa: BLE001 - the run is measured; a kind it cannot tell is unknown, not an error
         return m
     return replace(m, options={**m.options, "work_kind": kind_of(counts, seconds),
                                "work_counts": counts.to_dict()})
+
+
+def _in_a_group() -> bool:
+    """Whether this process is a rank of an initialized ``torch.distributed`` process group."""
+    import sys
+
+    d = sys.modules.get("torch.distributed")
+    try:
+        return bool(d is not None and d.is_available() and d.is_initialized())
+    except Exception:  # noqa: BLE001 - a torch without the call: no group we can see
+        return False
 
 
 def work_kind(m: "Measurement") -> str | None:
