@@ -151,7 +151,7 @@ _TORCH = TorchCompileLog()
 
 def compiled_anything() -> bool:
     """Whether torch's compiler has compiled a frame in this process (its metrics hold a record)."""
-    return bool(TorchCompileLog()._records())
+    return bool(_TORCH._records())
 
 
 def log_for(timer: object) -> CompileLog:

@@ -239,12 +239,12 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     if source not in FLOOR_SOURCES:
         raise ValueError(f"source must be one of {', '.join(FLOOR_SOURCES)}; got {source!r}")
     kind = work_kind(m)
-    by_kind = profile.kind_floor(kind) if source == "profile" else 0.0  # compute- and memory-bound calls
-    floor = max(profile.floor(median), by_kind)
+    busy, by_kind = profile.floor(median), profile.kind_floor(kind) if source == "profile" else 0.0
+    floor = max(busy, by_kind)  # by kind: compute- and memory-bound calls, this machine's profile only
     dof = floor_dof(profile, floor, source)
     rr = m.run_to_run
     notes: dict[str, Any] = {"noise_" + source: profile.key if source == "profile" else prior_name(profile)}
-    notes.update({"noise_floor_kind": kind} if by_kind > profile.floor(median) else {})
+    notes.update({"noise_floor_kind": kind} if by_kind > busy else {})
     if rr is None:
         rr = RunToRun(cv=floor, source=source, n=profile.processes, factor=spread_factor(profile.processes),
                       floor=floor, floor_source=source)

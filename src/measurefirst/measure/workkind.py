@@ -158,7 +158,9 @@ def observe(m: "Measurement", fn: Callable[[], object], setup: Callable[[], obje
 
 
 def _in_a_group() -> bool:
-    """Whether this process is a rank of an initialized ``torch.distributed`` process group."""
+    """Whether this process is a rank of an initialized ``torch.distributed`` process group. Not
+    ``distributed.group.is_initialized``: that layer sits above this one, and it imports ``torch.distributed``,
+    which a process that never used it need not load."""
     import sys
 
     d = sys.modules.get("torch.distributed")

@@ -81,12 +81,13 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
     text = code_word("rtr_src_", rr.source, lang, n=rr.n)
     # the floor, where it set the spread, unless the spread is the floor itself (one repetition: said once)
     kind = m.options.get("noise_floor_kind")
-    if rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source and kind in ("compute", "memory"):
-        text += word("rtr_floor_kind", lang, floor=format_relative(rr.floor), kind=word(f"bound_{kind}", lang),
-                     work=word(f"noise.kind.{kind}", lang))
-    elif rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source:
-        text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
-                     floor=format_relative(rr.floor))
+    if rr.floor > 0 and rr.floor >= rr.cv and rr.source != rr.floor_source:
+        if kind in ("compute", "memory"):  # the profile's fresh processes of that kind of work set it
+            text += word("rtr_floor_kind", lang, floor=format_relative(rr.floor), kind=word(f"bound_{kind}", lang),
+                         work=word(f"noise.kind.{kind}", lang))
+        else:
+            text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
+                         floor=format_relative(rr.floor))
     elif rr.floor_source == "prior" and rr.source == "repeats":
         text += word("rtr_widened_prior", lang, factor=f"{float(m.options.get('run_to_run_inflation', 1.0)):g}")
     elif rr.source == "repeats" and not rr.floor_source:

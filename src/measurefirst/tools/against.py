@@ -235,7 +235,8 @@ def pairs_if_typical(logs: Sequence[float], floor: float, *, threshold: float, m
     log-ratio, spread as their median absolute deviation says (:func:`~measurefirst.measure.noise.robust_log_sd`,
     the floor at least), ``logs`` the first pairs'. Where one pair of four landed in another speed mode
     (measured under a drifting load: 1.071, 1.155, 1.049, 1.051 for a softmax made 5% slower), the scatter says
-    that four more could not decide and the typical pair that they could. Only how many pairs are asked rests on it: the interval is the rule's."""
+    that four more could not decide and the typical pair that they could. Only how many pairs are asked rests on
+    it: the interval is the rule's."""
     k = len(logs)
     if k < 3 or threshold <= 0:
         return 0
