@@ -70,8 +70,10 @@ def _run(seed: int = 3):
 
 @pytest.fixture
 def nothing_compiled(monkeypatch):
-    """Another test of this process may have compiled something (torch.compile's tests): then no kind is told."""
+    """Another test of this process may have compiled something (torch.compile's tests) or left a process group
+    initialized (the distributed tests): then no kind is told. These tests stand for a plain process."""
     monkeypatch.setattr("measurefirst.measure.compiling.compiled_anything", lambda: False)
+    monkeypatch.setattr(workkind, "_in_a_group", lambda: False)
 
 
 def test_observe_records_the_kind_and_leaves_what_it_cannot_tell(nothing_compiled, monkeypatch):
