@@ -115,10 +115,19 @@ def test_without_a_profile_the_prior_widens_the_repetitions_and_says_so(no_profi
     assert f.context["source"] == "repeats" and f.context["status"] == "missing"
     assert f.context["inflation"] == factor and f.context["floor"] == pytest.approx(rr.floor)
     assert "no_noise_profile" not in {g.code for g in m.findings}
+    from dataclasses import replace
+
+    from measurefirst.render.text import format_relative
+
     for lang in ("en", "zh"):
         words = finding_words(f, lang)
         assert "selfcheck --noise" in words.fix and "processes=3" in words.fix
         assert f"{factor:g}" in words.message
+        # the spread the note gives is the one the headline gives, written alike (not ±1.75% beside ±1.8%)
+        said = f"±{format_relative(rr.spread)}"
+        assert said in words.message and said in interval_words(out, lang)
+        odd = finding_words(replace(f, value=0.0175, context={**f.context, "floor": 0.00125}), lang).message
+        assert "±1.8%" in odd and "±0.1%" in odd and "1.75" not in odd and "0.13" not in odd
     again = Measurement.from_json(out.to_json())  # stored and loaded: the same source, the same finding
     assert again.run_to_run == rr and [g.code for g in again.findings] == [g.code for g in out.findings]
 

@@ -21,6 +21,7 @@ from ..results.findings import Finding
 from .findings_doctor import DOCTOR_FINDING_WORDS
 from .findings_fits import FIT_FINDING_WORDS
 from .findings_measurement import MEASUREMENT_FINDING_WORDS
+from .text_format import format_relative
 from .findings_ranks import RANK_FINDING_WORDS
 from .findings_selfcheck import SELFCHECK_FINDING_WORDS
 from .findings_step import STEP_FINDING_WORDS
@@ -104,27 +105,34 @@ class _Value:
         return shown
 
 
+#: The format specs :class:`_Formatter` adds to ``str.format``'s.
+_OWN_SPECS = ("ns", "mib", "si", "rel")
+
+
 class _Formatter(string.Formatter):
-    """``str.format`` plus ``{x:ns}`` (nanoseconds as a readable time) and ``{x:mib}`` (bytes in MiB);
-    a missing or non-finite number reads ``n/a``."""
+    """``str.format`` plus ``{x:ns}`` (nanoseconds as a readable time), ``{x:mib}`` (bytes in MiB) and ``{x:rel}``
+    (a relative figure as the tables and the headline show it, :func:`~measurefirst.render.text_format.format_relative`:
+    a spread a note repeats reads as the line above it); a missing or non-finite number reads ``n/a``."""
 
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, _Value):
             if not math.isfinite(value.value):
                 return "n/a"
-            if format_spec in ("ns", "mib", "si"):
+            if format_spec in _OWN_SPECS:
                 value = value.value
             else:
                 return value.format(format_spec)
         if value is None or (isinstance(value, float) and not math.isfinite(value)):
             return "n/a"
-        numeric = format_spec in ("ns", "mib", "si") or format_spec[-1:] in ("e", "E", "f", "F", "g", "G", "%", "d")
+        numeric = format_spec in _OWN_SPECS or format_spec[-1:] in ("e", "E", "f", "F", "g", "G", "%", "d")
         if numeric and (isinstance(value, bool) or not isinstance(value, (int, float))):
             return "n/a"  # a finding read from a file whose context holds text or a list where a number goes
         if format_spec == "ns":
             return _time_ns(float(value))
         if format_spec == "mib":
             return f"{float(value) / 2**20:.1f} MiB"
+        if format_spec == "rel":
+            return format_relative(float(value))
         if format_spec == "si":  # a rate with its SI prefix, three significant digits: "44.8 G"
             return _si(float(value))
         return str(super().format_field(value, format_spec))

@@ -252,18 +252,18 @@ MEASUREMENT_FINDING_WORDS: Words = {
     "no_noise_profile.title": ("no noise profile of this machine", "本机没有噪声画像"),
     "no_noise_profile.message.repeats": (
         "this machine has no noise profile, so the run-to-run spread is measurefirst's prior: the repetitions' "
-        "spread widened {inflation:g}x, and at least ±{floor:.2%} for a call this long: ±{value:.2%} per run",
+        "spread widened {inflation:g}x, and at least ±{floor:rel} for a call this long: ±{value:rel} per run",
         "本机没有噪声画像，因此运行间离散度取 measurefirst 的先验：重复运行的离散度放宽 {inflation:g} 倍，"
-        "且这么长的调用至少 ±{floor:.2%}：每次运行 ±{value:.2%}"),
+        "且这么长的调用至少 ±{floor:rel}：每次运行 ±{value:rel}"),
     "no_noise_profile.message.processes": (
         "this machine has no noise profile: the fresh processes' spread holds at least measurefirst's prior for a "
-        "call this long (±{floor:.2%}): ±{value:.2%} per run",
-        "本机没有噪声画像：新进程的离散度至少取 measurefirst 对这么长调用的先验（±{floor:.2%}）：每次运行 ±{value:.2%}"),
+        "call this long (±{floor:rel}): ±{value:rel} per run",
+        "本机没有噪声画像：新进程的离散度至少取 measurefirst 对这么长调用的先验（±{floor:rel}）：每次运行 ±{value:rel}"),
     "no_noise_profile.message.prior": (
         "this machine has no noise profile and the run measured no spread (one repetition): the run-to-run spread "
-        "is measurefirst's prior for a call this long, ±{value:.2%} per run",
+        "is measurefirst's prior for a call this long, ±{value:rel} per run",
         "本机没有噪声画像，且本次运行未测离散度（只有一次重复）：运行间离散度取 measurefirst 对这么长调用的先验，"
-        "每次运行 ±{value:.2%}"),
+        "每次运行 ±{value:rel}"),
     "no_noise_profile.why": (
         "Repetitions inside one process share its address layout, allocator state and thread placement; the next "
         "run, a fresh process, draws them anew and lands further away than they show. Nothing measured that on "
