@@ -132,6 +132,40 @@ def test_without_a_profile_the_prior_widens_the_repetitions_and_says_so(no_profi
     assert again.run_to_run == rr and [g.code for g in again.findings] == [g.code for g in out.findings]
 
 
+def test_the_priors_factor_multiplies_repetitions_only_up_to_its_references_spread():
+    from measurefirst.results.noise import prior_widening
+
+    assert prior_widening(0.01, 5.1, 0.017) == (5.1, 0.0)  # within the reference's spread: the factor as measured
+    assert prior_widening(0.017, 5.1, 0.017) == (5.1, 0.0)
+    assert prior_widening(0.01701, 5.1, 0.017)[0] == 5.1  # continuous where it stops multiplying
+    factor, within = prior_widening(0.03, 5.1, 0.017)
+    assert within == 0.017 and factor == round(math.sqrt((5.1 * 0.017) ** 2 + 0.03**2 - 0.017**2) / 0.03, 2) == 3.01
+    assert 1.0 <= prior_widening(0.5, 5.1, 0.017)[0] <= 1.02  # load far beyond it: about the run's own spread
+    assert prior_widening(0.03, 1.0, 0.017) == (1.0, 0.0) and prior_widening(0.03, 5.1, 0.0) == (5.1, 0.0)
+
+
+def test_a_run_spread_by_load_is_not_multiplied_by_the_prior_and_says_so(no_profile):
+    from dataclasses import replace
+
+    m = _run(0)
+    within = prior_profile().within_at(m.median, "compute")
+    noisy = replace(m, run_to_run=replace(m.run_to_run, cv=4 * within), options={**m.options, "work_kind": "compute"})
+    out = for_benchmark(noisy, None, real_clock=True, threads=1)
+    plain = prior_inflation(m.median, "compute")
+    factor = out.options["run_to_run_inflation"]
+    assert 1.0 < factor < plain and out.options["noise_prior_factor"] == plain
+    assert out.options["noise_prior_within"] == within
+    assert out.run_to_run.cv == pytest.approx(4 * within * factor)
+    assert out.run_to_run.cv == pytest.approx(math.sqrt((plain * within) ** 2 + 15 * within**2), rel=0.01)
+    said = interval_words(out, "en")
+    assert f"widened {factor:g}x" in said and f"{plain:g}x up to" in said and "added once" in said
+    assert f"放宽 {factor:g} 倍" in interval_words(out, "zh")
+    quiet = replace(noisy, run_to_run=replace(m.run_to_run, cv=within / 2))  # within it: the factor as measured
+    out = for_benchmark(quiet, None, real_clock=True, threads=1)
+    assert out.options["run_to_run_inflation"] == plain and "noise_prior_within" not in out.options
+    assert "added once" not in interval_words(out, "en")
+
+
 def test_the_prior_is_the_spread_of_a_run_that_measured_none(no_profile):
     m = _run(0, repeats=1)
     assert m.run_to_run is None

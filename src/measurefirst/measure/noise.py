@@ -47,16 +47,14 @@ larger of the run's own and the floor (:class:`~measurefirst.results.kinds.RunTo
 all a run knows, and they cannot see what a fresh process changes. A run then says so and widens its
 interval by **measurefirst's prior** (:func:`prior_profile`): a noise profile measured on a reference
 machine (the shared 2-vCPU development guest, a noisy one: when in doubt, widen), shipped in
-:mod:`measurefirst.measure.noise_prior` with the command that measured it, and applied exactly as a
-profile would be, with ``floor_source="prior"`` (``source="prior"`` for ``repeats=1``). The finding
-``no_noise_profile`` names the fix: ``measurefirst selfcheck --noise`` once, or ``processes=K``. The
-command line does the same: three back-to-back fresh processes covered fewer re-runs than the prior, with
-intervals up to 8x too wide, in 8x the time (they share the load of those seconds; docs/benchmarks.md).
+:mod:`measurefirst.measure.noise_prior` with the command that measured it, and applied as a profile would be
+(``floor_source="prior"``; ``source="prior"`` for ``repeats=1``), its factor multiplying repetitions only up to
+the spread its reference's repetitions had (:func:`~measurefirst.results.noise.prior_widening`). The finding
+``no_noise_profile`` names the fix: ``measurefirst selfcheck --noise`` once, or ``processes=K`` (three fresh
+processes on the command line: fewer re-runs covered, 8x the time; docs/benchmarks.md).
 
-**Where it lives**: a per-machine file (not the results store): ``$MEASUREFIRST_PROFILE``, else
-``$XDG_CACHE_HOME/measurefirst/noise-<hostname>.json`` (``~/.cache``), written atomically, its key the host, the
-device kind and the torch threads (thread placement is one of the things it measures). Nothing here prints or
-imports torch; the processes run :mod:`measurefirst.measure._worker`.
+**Where it lives**: a per-machine file, ``$MEASUREFIRST_PROFILE`` or ``~/.cache/measurefirst/noise-<host>.json``
+(:func:`profile_path`), keyed by host, device kind and torch threads. Nothing here prints or imports torch.
 """
 
 from __future__ import annotations
@@ -77,7 +75,7 @@ from .workkind import work_kind
 from ..results.noise import (INFLATION_RANGE as INFLATION_RANGE, KINDS as KINDS, MAX_CV,
                              PRIOR_INFLATION_RANGE as PRIOR_INFLATION_RANGE,
                              PROFILE_SCHEMA_VERSION as PROFILE_SCHEMA_VERSION, NoiseProfile as NoiseProfile,
-                             ProfileEntry as ProfileEntry, log_log)
+                             ProfileEntry as ProfileEntry, log_log, prior_widening)
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results.kinds import Measurement
@@ -260,6 +258,9 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
                 factor, disagrees = max(factor, prior_inflation(median)), True
                 notes["noise_profile_disagrees"] = within
                 notes["noise_profile_disagrees_limit"] = spread_limit(rr.n, profile.processes - 1)
+            if source == "prior":  # load beyond what the reference's repetitions spread: added, not multiplied
+                prior, (factor, capped) = factor, prior_widening(cv, factor, profile.within_at(median, kind))
+                notes.update({"noise_prior_factor": prior, "noise_prior_within": capped} if capped else {})
             notes["run_to_run_inflation"] = factor
             cv *= factor
         dof = 0 if disagrees else lent_dof(cv, rr.n, floor, dof)

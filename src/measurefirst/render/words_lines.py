@@ -58,6 +58,11 @@ LINE_WORDS = {
                         "this machine)", "，按 measurefirst 的先验（本机没有噪声画像），这么长的调用至少 ±{floor}"),
     "rtr_widened_prior": (", widened {factor}x by measurefirst's prior (no noise profile of this machine)",
                           "，按 measurefirst 的先验（本机没有噪声画像）放宽 {factor} 倍"),
+    "rtr_widened_prior_load": (
+        ", widened {factor}x by measurefirst's prior (no noise profile of this machine: {prior}x up to ±{within}, what "
+        "its reference's repetitions spread, the rest of this run's spread added once as load that the next run shares)",
+        "，按 measurefirst 的先验（本机没有噪声画像）放宽 {factor} 倍（在其参考机器重复运行的离散 ±{within} 以内放宽 {prior} 倍，"
+        "本次运行超出的离散视为下一次运行同样会遇到的负载，只加一次）"),
     "rtr_starved": ("; widened to ±{spread} because the process waited for a core in most samples: with the cores free a "
                     "call may take {low} or less",
                     "；因为进程在大多数样本中等待 CPU 核心而放宽到 ±{spread}：核心空闲时一次调用可能只需 {low} 或更少"),
