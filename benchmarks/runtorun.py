@@ -7,6 +7,7 @@
     python benchmarks/runtorun.py --fresh         # each estimate in a new interpreter, as users re-run
     python benchmarks/runtorun.py --fresh --tools "measurefirst,measurefirst bench (CLI)" --workloads add,matmul
     python benchmarks/runtorun.py --fresh --repeats 2 --tools measurefirst   # the few-repetition interval
+    python benchmarks/runtorun.py --fresh --load drifting --workloads matmul,copy32 --tools measurefirst
 
 Workloads: a 256x256 matmul, a 1-element torch.add, busy-waits of 20 us and 200 us. For each
 workload, --runs independent estimates per tool, the tools interleaved run by run (run 1 of every
@@ -30,7 +31,8 @@ processes; mean ± std across them as its interval). Printed per workload and to
 estimates, their CV, how many of the tool's intervals cover that median, the median relative
 half-width and its ratio to 1.96 x CV (at most 3 keeps an interval useful), and seconds per estimate
 (inside the interpreter, after imports; pyperf and the command line: the whole command). --tools picks
-some of the tools.
+some of the tools. --load drifting runs two processes busy and idle in turns of 0.7 s, in step, for the whole
+study (--load busy: two busy processes), as gate_against.py and discrimination.py do.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measurefirst  # noqa: E402
 from workloads import (  # noqa: E402  (beside this script)
-    Log, add_fn, busy_wait, est_blocked, est_pytest_benchmark, est_timeit, matmul_fn, pytest_benchmark_available,
-    table)
+    Background, Log, add_fn, burn, busy_wait, drift, est_blocked, est_pytest_benchmark, est_timeit, matmul_fn,
+    pytest_benchmark_available, table)
 
 WORKLOADS: dict[str, Callable[[], Callable[[], object]]] = {
     "matmul 256": matmul_fn,
@@ -261,9 +263,14 @@ def main(argv: list[str] | None = None) -> None:
                     "first (the one-time calibration measurefirst asks for)")
     ap.add_argument("--repeats", type=int, default=None, help="with --fresh: measurefirst's repetitions per estimate "
                     "(default: its default; 2 checks the few-repetition interval)")
+    ap.add_argument("--load", choices=("quiet", "drifting", "busy"), default="quiet", help="with --fresh: background "
+                    "load for the whole study (drifting: two processes busy and idle in turns of 0.7 s; busy: two "
+                    "busy processes; default quiet: none)")
     args = ap.parse_args(argv)
     if args.repeats is not None and (not args.fresh or args.repeats < 1):
         ap.error("--repeats goes with --fresh and is a whole number >= 1, such as 2")
+    if args.load != "quiet" and not args.fresh:
+        ap.error("--load goes with --fresh")
     torch.set_num_threads(1)
     if args.fresh:
         keys = ["busy20"] if args.quick else (["matmul", "add", "busy20", "copy32"] if args.workloads ==
@@ -275,7 +282,13 @@ def main(argv: list[str] | None = None) -> None:
         if only is not None and any(t not in FRESH_TOOLS for t in only):
             ap.error(f"unknown tool in --tools {args.tools!r}; choose from {', '.join(FRESH_TOOLS)}")
         log = Log()
-        fresh_main(2 if args.quick else args.runs, keys, log, args.profile, only, args.repeats)
+        background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
+                      "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
+        if args.load != "quiet":
+            turns = ", busy and idle in turns of 0.7 s" if args.load == "drifting" else ", busy"
+            log(f"background load: {args.load} (2 processes{turns})")
+        with background:
+            fresh_main(2 if args.quick else args.runs, keys, log, args.profile, only, args.repeats)
         if args.log:
             print(f"log written to {log.save('runtorun-fresh')}", file=sys.stderr)
         return
