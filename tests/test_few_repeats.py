@@ -287,3 +287,35 @@ def test_ctrl_c_in_a_pedantic_repetition_keeps_the_rounds_of_every_repetition():
     assert isinstance(kept, Measurement)
     assert kept.n_samples == 12 and kept.repeats == (5, 5, 2)  # both repetitions done, and the interrupted one's
     assert kept.complete is False and kept.stop.reason == "interrupted"
+
+
+def test_a_fixed_warm_up_that_leaves_the_first_repetition_cold_is_named():
+    """pytest-benchmark's pedantic runs take no warm-up rounds by default: with the warm-up fixed, a first
+    repetition slower than each of the others, by 10% of their median or more, is named with its ratio and the fix;
+    the samples stay (the counts asked for are exact). Warmed past the slow calls, or warmed up adaptively, nothing
+    is named."""
+    import statistics
+
+    from measurefirst.pytest.pedantic import merge_repetitions
+    from measurefirst.render.findings import finding_words
+    from measurefirst.results.findings import COLD_REPETITION_RATIO
+
+    def run(**kw):  # four repetitions of five rounds in one world, as benchmark.pedantic(rounds=20) takes them
+        w = SimWorld(SimSpec(call_ns=10_000, timer_ns=50, noise=0.002, seed=3, warm_calls=25, warm_extra_ns=8_000))
+        parts = [benchmark(w.function(), timer=w.timer(), device="cpu", number=5, trials=5, noise_profile=False,
+                           **(kw if i == 0 else {**kw, "warmup": 0})) for i in range(4)]
+        return merge_repetitions(parts, trials=20)
+
+    cold = run(warmup=0)
+    assert cold.n_samples == 20 and cold.repeats == (5, 5, 5, 5)  # the counts asked for, all kept
+    f = next(f for f in cold.findings if f.code == "cold_repetition")
+    first, *rest = cold.run_to_run.medians_ns
+    assert f.value == pytest.approx(first / statistics.median(rest)) and f.value >= COLD_REPETITION_RATIO
+    assert first > max(rest) and f.context == {"warmup": 0, "repeats": 4}
+    words = finding_words(f, "en")
+    assert f"{f.value:.2f}x" in words.message and "warmup_rounds=N" in words.fix
+    assert "warmup_rounds=N" in finding_words(f, "zh").fix
+    warm = run(warmup=30)  # warmed past the slow calls: nothing to name
+    assert "cold_repetition" not in {g.code for g in warm.findings}
+    adaptive = run()  # measurefirst warms up until steady
+    assert adaptive.warmup.rule != "fixed" and "cold_repetition" not in {g.code for g in adaptive.findings}

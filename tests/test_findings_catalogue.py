@@ -153,6 +153,7 @@ EXAMPLES = [
     found("fixed_count_cut", 255, threshold=1000000, count="repeats", budget=0.3),
     found("cold_start", 36.7, severity="info", cold_ns=101812.0, median_ns=2774.0, warmup_calls=598),
     found("cold_start", 36.7, severity="warning", cold_ns=101812.0, median_ns=2774.0, warmup_calls=598),
+    found("cold_repetition", 1.41, warmup=0, repeats=4),
     found("compiled", 29.9, graphs=1, breaks=0, cache="cold", calls_s=30.1, cold_ns=30.1e9, median_ns=16600.0),
     found("compiled", 5.5, graphs=1, breaks=0, cache="warm", calls_s=5.6, cold_ns=5.6e9, median_ns=16600.0),
     found("compiled", 0.4, graphs=2, breaks=1, cache="none", calls_s=0.5, cold_ns=0.5e9, median_ns=16600.0),

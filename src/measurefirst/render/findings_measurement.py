@@ -152,6 +152,21 @@ MEASUREMENT_FINDING_WORDS: Words = {
     "starved.fix": ("free a core, or run torch on fewer threads than free cores (torch.set_num_threads(1) on a busy "
                     "machine)",
                     "空出一个核心，或让 torch 线程数少于空闲核数（繁忙的机器上用 torch.set_num_threads(1)）"),
+    "cold_repetition.title": ("a cold first repetition", "第一次重复是冷的"),
+    "cold_repetition.message": ("the first of {repeats} repetitions ran {value:.2f}x the others' median, slower than "
+                                "each of them: with the warm-up fixed at {warmup} calls its samples were likely taken "
+                                "before the function was warm, and they widen the interval",
+                                "{repeats} 次重复中的第一次是其余重复中位数的 {value:.2f} 倍，比每一次都慢：预热固定为 {warmup} "
+                                "次调用，它的样本很可能是在函数热起来之前取的，因而放宽了区间"),
+    "cold_repetition.why": ("A fixed warm-up lets the first calls, slower while caches, the allocator and torch's dispatch "
+                            "warm up, into the samples (pytest-benchmark's pedantic runs have no warm-up rounds unless "
+                            "asked). The samples stay: the counts asked for are exact.",
+                            "固定的预热会让最初的调用（缓存、分配器和 torch 的分发仍在预热，因而较慢）进入样本（pytest-benchmark 的 "
+                            "pedantic 运行除非指定，否则没有预热轮）。样本予以保留：所要求的次数是精确的。"),
+    "cold_repetition.fix": ("warm up before the samples: warmup_rounds=N in benchmark.pedantic (warmup=N in benchmark(), "
+                            "--warmup N), or leave the warm-up unset and measurefirst warms up until the calls are steady",
+                            "在取样前预热：在 benchmark.pedantic 中设 warmup_rounds=N（benchmark() 中 warmup=N，命令行 "
+                            "--warmup N），或不设预热，让 measurefirst 一直预热到调用稳定"),
     "warmup_not_steady.title": ("warm-up not steady", "预热未稳定"),
     "warmup_not_steady.message": ("warm-up stopped at its time cap after {value:.0f} calls while per-call time could "
                                   "still be falling",

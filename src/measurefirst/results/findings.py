@@ -23,6 +23,9 @@ from .sample_masks import MAX_PREEMPTED_FRACTION_TO_DISCARD, STARVED_WAIT_SHARE
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
+
+    from .measurement_parts import Warmup
+    from .run_to_run import RunToRun
 else:  # imported on first use (by the checks): the catalogue alone needs no numpy
     np = deferred("numpy", globals(), "np")
 
@@ -43,6 +46,9 @@ UNSTABLE_IQR_FRACTION = 0.10
 COLD_START_RATIO = 10.0
 #: ...and, in a doctor's audit, at least this many times: a note.
 COLD_START_NOTE_RATIO = 2.0
+#: With the warm-up a fixed count (``warmup=``, pedantic's ``warmup_rounds``), a first repetition at least this many times
+#: the others' median, and slower than every one of them, was likely taken cold (pedantic's default is no warm-up).
+COLD_REPETITION_RATIO = 1.10
 #: Outliers (modified z-score > 3.5) above this fraction of the samples. Timing distributions
 #: have long right tails even on a quiet machine, so only a large fraction is worth a warning.
 OUTLIER_FRACTION = 0.20
@@ -133,6 +139,7 @@ CATALOGUE: dict[str, Code] = {
     "call_exceeds_budget": Code("warning", "seconds", None, "options.budget"),
     "fixed_count_cut": Code("warning", "count", None, "options.trials, options.warmup or options.repeats"),
     "cold_start": Code("info", "ratio", COLD_START_RATIO, "COLD_START_RATIO"),
+    "cold_repetition": Code("warning", "ratio", COLD_REPETITION_RATIO, "COLD_REPETITION_RATIO"),
     "compiled": Code("info", "seconds"),
     "recompiled": Code("warning", "count", 0.0, ""),
     "near_resolution": Code("warning", "fraction", None, "OVERHEAD_WARN_SHARE * options.precision"),
@@ -278,6 +285,21 @@ def cold_start(cold_ns: float | None, median_s: float, calls: int, *, audit: boo
     if audit and ratio >= COLD_START_NOTE_RATIO:
         return found("cold_start", ratio, threshold=COLD_START_NOTE_RATIO, severity="info", **context)
     return None
+
+
+def cold_repetition(warmup: "Warmup | None", rr: "RunToRun | None") -> Finding | None:
+    """The first of three or more repetitions (``rr``'s medians) at least :data:`COLD_REPETITION_RATIO` times the
+    others' median and slower than each of them, where the warm-up was a fixed count (``warmup.rule`` ``"fixed"``):
+    its samples were likely taken before the function was warm, and they widen the run-to-run interval (the samples
+    stay: counts asked for are exact)."""
+    medians_ns = rr.medians_ns if rr is not None and rr.source == "repeats" else ()
+    if warmup is None or warmup.rule != "fixed" or len(medians_ns) < 3 or not all(v > 0 for v in medians_ns):
+        return None
+    warmup_calls, first, rest = warmup.calls, medians_ns[0], medians_ns[1:]
+    ratio = first / stats.median(list(rest))
+    if ratio < COLD_REPETITION_RATIO or first <= max(rest):
+        return None
+    return found("cold_repetition", ratio, warmup=warmup_calls, repeats=len(medians_ns))
 
 
 def launch_bound(host_s: float | None, device_s: float) -> Finding | None:

@@ -19,7 +19,7 @@ from .._lazy import deferred
 from . import stats
 from .findings import Finding as Finding  # re-exported: measurefirst.Finding
 from .findings import (COUNT_SPREAD_FRACTION, OVERHEAD_WARN_SHARE, PREEMPTED_FRACTION, UNJOINED_STREAM_MIN_NS,
-                       UNJOINED_STREAM_RATIO, cold_start, found, launch_bound, sample_checks)
+                       UNJOINED_STREAM_RATIO, cold_repetition, cold_start, found, launch_bound, sample_checks)
 from .base import ResultBase, shown
 from .protocol import build
 from .protocol import parse_json as parse_json  # re-exported: read by loading and the store
@@ -461,8 +461,7 @@ def load_result(data: dict[str, Any]) -> "Measurement | Count":
 
 
 def measured(result: Any) -> "list[Measurement | Count]":
-    """The measurements (or counts) a result of any kind holds: itself, a saved run's, or those of a
-    comparison, a sweep, a selfcheck or a history (none for the other kinds)."""
+    """The measurements (or counts) a result holds: itself, a saved run's, a comparison's, a sweep's, a history's..."""
     if isinstance(result, (Measurement, Count)):
         return [result]
     if getattr(result, "kind", None) == "saved_run":
@@ -505,8 +504,8 @@ def measurements_in(item: Any, path: str) -> "list[Measurement | Count]":
 
 # ---- the findings of a measurement and of a count (the catalogue: measurefirst.results.findings) ------
 def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
-    """Every finding about a measurement (what its :attr:`~Measurement.findings` are): every finding about ``m``, most important first, from its samples and options alone.
-    ``audit``: as doctor reads it (a slow first call is a warning about the user's own timing)."""
+    """Every finding about ``m`` (its :attr:`~Measurement.findings`), most important first, from its samples and options
+    alone; ``audit``: as doctor reads it (a slow first call is a warning about the user's own timing)."""
     out: list[Finding] = []
     s = m.summary
     precision = m.stop.precision
@@ -545,6 +544,7 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
     cold = None if m.warmup is None else cold_start(m.warmup.cold_ns, s.median, m.warmup.calls, audit=audit)
     if cold is not None and not compiled_cold:  # a first call that compiled is said by "compiled"
         out.append(cold)
+    out.extend(f for f in (cold_repetition(m.warmup, m.run_to_run),) if f is not None)
     if c is not None and c.compiles:
         first = [e for e in c.compiles if e.phase != "sampling"]
         if first and len(c.per_process) >= 2:  # fresh processes: the first one's compile beside the next ones'
