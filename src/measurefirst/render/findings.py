@@ -21,10 +21,10 @@ from ..results.findings import Finding
 from .findings_doctor import DOCTOR_FINDING_WORDS
 from .findings_fits import FIT_FINDING_WORDS
 from .findings_measurement import MEASUREMENT_FINDING_WORDS
-from .text_format import format_relative
 from .findings_ranks import RANK_FINDING_WORDS
 from .findings_selfcheck import SELFCHECK_FINDING_WORDS
 from .findings_step import STEP_FINDING_WORDS
+from .text_format import format_relative
 from .words import Words, code_word, codes_words, text, word
 
 PARTS = ("title", "message", "why", "fix")

@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
 
     from .measurement_parts import Warmup
-    from .run_to_run import RunToRun
 else:  # imported on first use (by the checks): the catalogue alone needs no numpy
     np = deferred("numpy", globals(), "np")
 
@@ -287,12 +286,11 @@ def cold_start(cold_ns: float | None, median_s: float, calls: int, *, audit: boo
     return None
 
 
-def cold_repetition(warmup: "Warmup | None", rr: "RunToRun | None") -> Finding | None:
-    """The first of three or more repetitions (``rr``'s medians) at least :data:`COLD_REPETITION_RATIO` times the
-    others' median and slower than each of them, where the warm-up was a fixed count (``warmup.rule`` ``"fixed"``):
-    its samples were likely taken before the function was warm, and they widen the run-to-run interval (the samples
-    stay: counts asked for are exact)."""
-    medians_ns = rr.medians_ns if rr is not None and rr.source == "repeats" else ()
+def cold_repetition(warmup: "Warmup | None", medians_ns: tuple[float, ...]) -> Finding | None:
+    """The first of three or more repetitions (``medians_ns``, their per-call medians in order) at least
+    :data:`COLD_REPETITION_RATIO` times the others' median and slower than each of them, where the warm-up was a
+    fixed count (``warmup.rule`` ``"fixed"``): its samples were likely taken before the function was warm, and they
+    widen the run-to-run interval (the samples stay: counts asked for are exact)."""
     if warmup is None or warmup.rule != "fixed" or len(medians_ns) < 3 or not all(v > 0 for v in medians_ns):
         return None
     warmup_calls, first, rest = warmup.calls, medians_ns[0], medians_ns[1:]

@@ -440,8 +440,7 @@ class Count(ResultBase):
             "counts": list(self.counts), "baselines": list(self.baselines), "calls": self.calls,
             "warmup": self.warmup, "per_call": self.per_call if self.counts else None,
             "options": dict(self.options), "env": dict(self.env),
-            "findings": [f.to_dict() for f in self.findings], "complete": self.complete,
-        }
+            "findings": [f.to_dict() for f in self.findings], "complete": self.complete}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Count":
@@ -544,7 +543,8 @@ def assess(m: Measurement, *, audit: bool = False) -> tuple[Finding, ...]:
     cold = None if m.warmup is None else cold_start(m.warmup.cold_ns, s.median, m.warmup.calls, audit=audit)
     if cold is not None and not compiled_cold:  # a first call that compiled is said by "compiled"
         out.append(cold)
-    out.extend(f for f in (cold_repetition(m.warmup, m.run_to_run),) if f is not None)
+    reps = m.run_to_run.medians_ns if m.run_to_run is not None and m.run_to_run.source == "repeats" else ()
+    out.extend(f for f in (cold_repetition(m.warmup, reps),) if f is not None)
     if c is not None and c.compiles:
         first = [e for e in c.compiles if e.phase != "sampling"]
         if first and len(c.per_process) >= 2:  # fresh processes: the first one's compile beside the next ones'
