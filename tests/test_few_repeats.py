@@ -99,11 +99,14 @@ def test_a_spread_the_floor_cannot_explain_borrows_nothing_from_it():
     assert outside.prior_dof == 0 and outside.factor == pytest.approx(spread_factor(2))
     far = apply_profile(_with_cv(m0, 0.2), _profile(inflation=1.0))  # 40 times the floor
     # ...and far beyond the profile's work of that length inside a process (issue 35): widened as without a
-    # profile, by the prior's inflation
-    from measurefirst.measure.noise import prior_inflation
+    # profile, by the prior's inflation, multiplying the spread only up to what its repetitions had (the rest added)
+    from measurefirst.measure.noise import prior_inflation, prior_profile
+    from measurefirst.results.noise import prior_widening
 
-    assert far.options["noise_profile_disagrees"] > 0
-    assert far.run_to_run.prior_dof == 0 and far.run_to_run.spread == pytest.approx(0.2 * prior_inflation(m0.median))
+    reach = max(_profile(inflation=1.0).within_at(m0.median), prior_profile().within_at(m0.median))
+    factor = prior_widening(0.2, prior_inflation(m0.median), reach)[0]
+    assert far.options["noise_profile_disagrees"] > 0 and 1.0 < factor < prior_inflation(m0.median)
+    assert far.run_to_run.prior_dof == 0 and far.run_to_run.spread == pytest.approx(0.2 * factor)
     assert far.ci[0] > 0 and far.ci_sides_rel[1] > 8.0  # honest: two values that far apart bound nothing
 
 

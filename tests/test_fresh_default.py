@@ -153,8 +153,8 @@ def test_a_run_spread_by_load_is_not_multiplied_by_the_prior_and_says_so(no_prof
     out = for_benchmark(noisy, None, real_clock=True, threads=1)
     plain = prior_inflation(m.median, "compute")
     factor = out.options["run_to_run_inflation"]
-    assert 1.0 < factor < plain and out.options["noise_prior_factor"] == plain
-    assert out.options["noise_prior_within"] == within
+    assert 1.0 < factor < plain and out.options["run_to_run_full_inflation"] == plain
+    assert out.options["run_to_run_multiplied_to"] == within
     assert out.run_to_run.cv == pytest.approx(4 * within * factor)
     assert out.run_to_run.cv == pytest.approx(math.sqrt((plain * within) ** 2 + 15 * within**2), rel=0.01)
     said = interval_words(out, "en")
@@ -162,7 +162,7 @@ def test_a_run_spread_by_load_is_not_multiplied_by_the_prior_and_says_so(no_prof
     assert f"放宽 {factor:g} 倍" in interval_words(out, "zh")
     quiet = replace(noisy, run_to_run=replace(m.run_to_run, cv=within / 2))  # within it: the factor as measured
     out = for_benchmark(quiet, None, real_clock=True, threads=1)
-    assert out.options["run_to_run_inflation"] == plain and "noise_prior_within" not in out.options
+    assert out.options["run_to_run_inflation"] == plain and "run_to_run_multiplied_to" not in out.options
     assert "added once" not in interval_words(out, "en")
 
 

@@ -360,8 +360,9 @@ def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile
     lent, and a finding says so with its own numbers."""
     from dataclasses import replace
 
-    from measurefirst.measure.noise import beyond_chance, prior_inflation
+    from measurefirst.measure.noise import beyond_chance, prior_inflation, prior_profile
     from measurefirst.results import stats as st
+    from measurefirst.results.noise import prior_widening
 
     w = _sim()
     m = benchmark(w.function(), timer=w.timer(), device="cpu", repeats=1, noise_profile=False)  # a 20 µs call
@@ -374,10 +375,14 @@ def test_repetitions_far_wider_than_the_profiles_work_widen_as_without_a_profile
     assert 1.5 < limit < 5 and not beyond_chance(within * 1.5, 5, within, p.processes - 1)
     assert beyond_chance(within * 5, 5, within, p.processes - 1)
     ok, wide = apply_profile(near, p), apply_profile(far, p)
+    # the factor multiplies up to the spread its repetitions had (this profile's or the prior's), the rest is added
+    reach = max(within, prior_profile().within_at(m.median))
     assert "noise_profile_disagrees" not in ok.options and ok.run_to_run.cv == pytest.approx(
-        within * 1.5 * run_inflation(p, m.median))
+        within * 1.5 * prior_widening(within * 1.5, run_inflation(p, m.median), reach)[0])
     assert wide.options["noise_profile_disagrees"] == pytest.approx(within)
-    assert wide.run_to_run.cv == pytest.approx(within * 5 * max(p.inflation(m.median), prior_inflation(m.median)))
+    widest = max(p.inflation(m.median), prior_inflation(m.median))
+    assert wide.run_to_run.cv == pytest.approx(within * 5 * prior_widening(within * 5, widest, reach)[0])
+    assert wide.options["run_to_run_full_inflation"] == widest
     assert wide.run_to_run.prior_dof == 0 and wide.run_to_run.factor == spread_factor(5)
     f = next(f for f in wide.findings if f.code == "noise_profile_disagrees")
     assert f.value == pytest.approx(5.0) and f.threshold == pytest.approx(limit) and f.value > f.threshold

@@ -19,10 +19,10 @@ the parent's torch threads and its default repetitions. Per workload (a :class:`
 * ``within_cv``: the in-process spread, the median over the processes of each one's repetition spread
   (``m.run_to_run.cv``; the median because one disturbed process must not set it).
 
-**How it is used** (:func:`apply_profile`, at the end of ``benchmark()`` on the real clock): a run's
-repetition spread ``cv`` becomes ``cv * inflation()`` (never below the prior's: :func:`run_inflation`) and its
-``floor`` becomes ``floor(median)`` (``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread`
-is the larger of the two. A run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
+**How it is used** (:func:`apply_profile`, at the end of ``benchmark()`` on the real clock): a run's repetition
+spread ``cv`` becomes ``cv * inflation()`` (never below the prior's: :func:`run_inflation`; multiplied only up to the
+spread such repetitions had, the rest, load, added: :func:`prior_widening`) and its ``floor`` ``floor(median)``
+(``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger of the two. A run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
 ``"profile"``, with the 95% factor for the ``P`` processes it came from). Two parts, because what
 fresh processes add is of two kinds:
 
@@ -258,9 +258,9 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
                 factor, disagrees = max(factor, prior_inflation(median)), True
                 notes["noise_profile_disagrees"] = within
                 notes["noise_profile_disagrees_limit"] = spread_limit(rr.n, profile.processes - 1)
-            if source == "prior":  # load beyond what the reference's repetitions spread: added, not multiplied
-                prior, (factor, capped) = factor, prior_widening(cv, factor, profile.within_at(median, kind))
-                notes.update({"noise_prior_factor": prior, "noise_prior_within": capped} if capped else {})
+            reach = max(profile.within_at(median, kind), prior_profile().within_at(median, kind))
+            full, (factor, capped) = factor, prior_widening(cv, factor, reach)  # load beyond it: added, not multiplied
+            notes.update({"run_to_run_full_inflation": full, "run_to_run_multiplied_to": capped} if capped else {})
             notes["run_to_run_inflation"] = factor
             cv *= factor
         dof = 0 if disagrees else lent_dof(cv, rr.n, floor, dof)

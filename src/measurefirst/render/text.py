@@ -89,10 +89,11 @@ def spread_source_words(m: "Measurement", lang: str = "en") -> str:
             text += word("rtr_floor_prior" if rr.floor_source == "prior" else "rtr_floor", lang,
                          floor=format_relative(rr.floor))
     elif rr.floor_source == "prior" and rr.source == "repeats":
-        factor, within = f"{float(m.options.get('run_to_run_inflation', 1.0)):g}", m.options.get("noise_prior_within")
+        factor = f"{float(m.options.get('run_to_run_inflation', 1.0)):g}"
+        within = m.options.get("run_to_run_multiplied_to")
         if isinstance(within, (int, float)) and within > 0:  # the prior's factor stopped at its reference's spread
             text += word("rtr_widened_prior_load", lang, factor=factor, within=format_relative(float(within)),
-                         prior=f"{float(m.options.get('noise_prior_factor', 1.0)):g}")
+                         prior=f"{float(m.options.get('run_to_run_full_inflation', 1.0)):g}")
         else:
             text += word("rtr_widened_prior", lang, factor=factor)
     elif rr.source == "repeats" and not rr.floor_source:
