@@ -33,14 +33,15 @@ MAX_ENTRIES = 1000
 
 
 def prior_widening(cv: float, factor: float, within: float) -> tuple[float, float]:
-    """The prior's factor on a run's repetition spread ``cv`` and the level it stopped multiplying at (0: it did
-    not): ``factor`` (the prior's inflation for the call's kind) multiplies a spread up to ``within``, what the
-    reference machine's repetitions of that kind spread; the part beyond is added once, in quadrature:
-    ``sqrt((factor * within)^2 + cv^2 - within^2)``. The prior's factor was measured where repetitions spread no more
-    than that, a fresh process's mode most of the difference; repetitions spread wider
-    than that are spread by load, which a fresh run shares and averages over the same seconds, not multiplies
-    (measured under a drifting load: a 512 matmul's repetitions 0.4-17.7% apart, its fresh estimates 6.4%: the
-    plain factor gave a run 15% off a spread of ±90%). Never below 1; two decimals, as it is shown."""
+    """The factor on a run's repetition spread ``cv`` and the level it stopped multiplying at (0: it did not):
+    ``factor`` (the prior's inflation for the call's kind, or a profile's where larger) multiplies a spread up to
+    ``within``, what the repetitions it was measured with spread (the reference machine's, or this machine's
+    profile's where larger, for that kind); the part beyond is added once, in quadrature:
+    ``sqrt((factor * within)^2 + cv^2 - within^2)``. Where repetitions spread that little, a fresh process's mode
+    is most of the difference; repetitions spread wider are spread by load, which a fresh run shares and averages
+    over its own seconds, not multiplies (measured under a drifting load: a 512 matmul's repetitions 0.4-17.7% apart,
+    its fresh estimates 6.4%: the plain factor gave a run 15% off a spread of ±90%). Never below 1; two decimals,
+    as it is shown."""
     if not (cv > within > 0 and factor > 1.0):
         return factor, 0.0
     widened = math.sqrt((factor * within) ** 2 + cv * cv - within * within)
