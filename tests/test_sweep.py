@@ -247,6 +247,39 @@ def test_a_rate_above_its_roof_is_a_finding_about_the_roof():
                                      peaks=PEAKS).findings if f.code == "roof_exceeded"]
 
 
+def test_a_point_that_fits_the_cache_is_cache_bound_not_a_wrong_roof():
+    # `measurefirst sweep --op add` on a 32 MiB-cache CPU: n = 262144 (3.1 MB a call) read 153 GB/s, "452% !" of a
+    # 34.9 GB/s memory roof, and roof_exceeded said the roof was wrong (and the command measured the peaks again)
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from measurefirst.render.text import sweep_lines, sweep_table
+
+    roof = replace(PEAKS, bytes_per_s=35e9, cache_bytes=32 * 2**20)
+    rates = {2**14: 60e9, 2**18: 150e9, 2**22: 30e9}  # bytes/s: the first two fit the cache, the last does not
+    r = sim_sweep({n: 12 * n / rate for n, rate in rates.items()}, bytes="12*n", peaks=roof)
+    kinds = [r.bound(p).kind for p in r.series()]
+    assert kinds == ["cache-bound", "cache-bound", "memory-bound"]
+    assert not [f for f in r.findings if f.code == "roof_exceeded"]
+    def table(lang: str) -> list[str]:
+        console = Console(width=200, record=True)
+        console.print(sweep_table(r, lang=lang))
+        return console.export_text().splitlines()
+
+    rows = [line for line in table("en") if "in cache" in line]
+    assert len(rows) == 2 and not any("!" in row for row in rows)  # no "452% !"
+    assert sum("在缓存中" in line for line in table("zh")) == 2
+    assert not any("roof_exceeded" in line for line in sweep_lines(r))
+    # past the cache the roof still binds: a rate above it is still a finding about the roof
+    over = sim_sweep({n: 12 * n / rate for n, rate in {**rates, 2**22: 70e9}.items()}, bytes="12*n", peaks=roof)
+    (f,) = [f for f in over.findings if f.code == "roof_exceeded"]
+    assert f.context["n"] == 2**22 and f.context["points"] == 1
+    # a cache size not known (0, as in files from before it was recorded): no point is called cache-bound
+    old = sim_sweep({n: 12 * n / rate for n, rate in rates.items()}, bytes="12*n", peaks=replace(roof, cache_bytes=0))
+    assert "cache-bound" not in [old.bound(p).kind for p in old.series()]
+
+
 def test_peaks_record_how_they_were_measured_and_old_files_still_load():
     from dataclasses import asdict
 
@@ -314,7 +347,9 @@ def test_a_cached_peak_that_does_not_say_how_it_was_measured_or_was_measured_und
         old = {k: v for k, v in asdict(PEAKS).items() if k not in roofline.PROVENANCE_FIELDS}
         st.put_peaks(key, old)  # an entry from before peaks recorded how they were measured
         assert roofline.peaks("cpu", store=st) == fresh and len(calls) == 1
-        assert roofline.peaks("cpu", store=st) == fresh and len(calls) == 1  # now from the cache
+        # now from the cache; an entry without the device's cache size gets it from the machine
+        cache = roofline.known_cache_bytes(roofline.resolve_device("cpu"))
+        assert roofline.peaks("cpu", store=st) == replace(fresh, cache_bytes=cache) and len(calls) == 1
     loaded = replace(fresh, load=1.9)  # measured while 1.9 of 2 CPUs were busy
     assert roofline.stale(loaded, 0.3) and not roofline.stale(loaded, 1.5) and not roofline.stale(fresh, 0.0)
     assert not roofline.stale(loaded, -1.0)  # the load now unknown: kept

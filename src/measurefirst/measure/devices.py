@@ -309,6 +309,13 @@ def last_level_cache_bytes(device: torch.device) -> int:
     return cpu_llc_bytes()
 
 
+def known_cache_bytes(device: torch.device) -> int:
+    """The last-level cache of :func:`last_level_cache_bytes` where the device says it (0 where only the fallback
+    is known: a sweep then calls no point cache-bound)."""
+    size = last_level_cache_bytes(device)
+    return 0 if size in (FALLBACK_CPU_LLC_BYTES, FALLBACK_GPU_L2_BYTES) and device.type != "mps" else size
+
+
 @functools.lru_cache(maxsize=1)
 def cpu_llc_bytes() -> int:
     best_level, best_size = -1, 0

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..results.findings import ROOF_MAX
+from ..results.roofline import over_roof
 from . import svg
 from .report_html import Cell, Col, Ctx, Row, figure, findings, kv, num, para, section, table
 from .text import format_time, interval_rel, point_error
@@ -217,7 +217,7 @@ def sweep_section(ctx: Ctx, result: "SweepResult") -> str:
                 num(None if p.bytes_per_s is None else p.bytes_per_s / 1e9), num(p.intensity),
                 Cell("" if b.kind == "unknown" else ctx.t("bound_" + b.kind.split("-")[0])),
                 num(b.fraction, "" if b.fraction is None else f"{b.fraction:.0%}",
-                    cls="mf-bad" if b.fraction is not None and b.fraction > ROOF_MAX else "")]))
+                    cls="mf-bad" if over_roof(b) else "")]))
     body.append(table(ctx, f"{short}-table", cols, rows))
     failed = [p for p in result.points if not p.ok]
     if failed:

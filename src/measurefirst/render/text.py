@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from ..results.findings import ROOF_MAX
+from ..results.roofline import over_roof
 from ..results.sample_masks import MAX_PREEMPTED_FRACTION_TO_DISCARD
 from .findings import finding_lines, finding_words
 # re-exported: user text made safe, and numbers in their units, from measurefirst.render.text as before
@@ -467,7 +467,7 @@ def sweep_table(result: "SweepResult", label: str | None = None, lang: str = "en
             "" if p.bytes_per_s is None else f"{p.bytes_per_s / 1e9:.3g}",
             "" if p.intensity is None else f"{p.intensity:.3g}",
             "" if b.kind == "unknown" else code_word("bound_", b.kind.split("-")[0], lang),
-            "" if b.fraction is None else f"{b.fraction:.0%}" + (" !" if b.fraction > ROOF_MAX else ""),
+            "" if b.fraction is None else f"{b.fraction:.0%}" + (" !" if over_roof(b) else ""),
         )
     if marked:
         table.caption = word("mark_caption", lang)

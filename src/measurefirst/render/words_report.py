@@ -227,6 +227,7 @@ REPORT_WORDS = {
     "bound": ("bound", "瓶颈"),
     "bound_overhead": ("overhead-bound", "开销受限"),
     "bound_memory": ("memory-bound", "内存受限"),
+    "bound_cache": ("in cache", "在缓存中"),
     "bound_compute": ("compute-bound", "算力受限"),
     "of_roof": ("of roof", "达屋顶"),
     "failed": ("failed", "失败"),

@@ -8,13 +8,14 @@ import math
 from dataclasses import dataclass
 
 from .base import shown
+from .findings import ROOF_MAX
 
 #: A point whose time is at most this multiple of the fitted fixed overhead is overhead-bound.
 OVERHEAD_BOUND_FACTOR = 2.0
 #: Without a fit: a point reaching less than this fraction of its roof is overhead-bound.
 OVERHEAD_BOUND_FRACTION = 0.05
 #: Fields of :class:`Peaks` that older files and cache entries lack.
-PROVENANCE_FIELDS = ("measured_at", "load", "cpus")
+PROVENANCE_FIELDS = ("measured_at", "load", "cpus", "cache_bytes")
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,9 @@ class Peaks:
     measured_at: str = ""
     load: float = -1.0
     cpus: int = 0
+    #: the device's last-level cache in bytes (0: unknown): a point that moves no more than this may be served
+    #: from the cache, which the copy's memory roof (measured four times larger) does not bound
+    cache_bytes: int = 0
 
     @property
     def ridge(self) -> float:
@@ -52,7 +56,7 @@ class Peaks:
 class Bound:
     """Where a point sits under the roofline."""
 
-    kind: str  # "overhead-bound", "memory-bound", "compute-bound", "unknown"
+    kind: str  # "overhead-bound", "memory-bound", "cache-bound", "compute-bound", "unknown"
     fraction: float | None  # achieved fraction of the relevant roof
     roof: str | None  # "memory" or "compute"
 
@@ -62,7 +66,9 @@ def classify(seconds: float, flops: float | None, nbytes: float | None, p: Peaks
     """Classify one point. Overhead-bound when its time is within
     :data:`OVERHEAD_BOUND_FACTOR` x the fitted fixed overhead (or, without a fit, when it reaches
     under :data:`OVERHEAD_BOUND_FRACTION` of its roof); else memory- or compute-bound by which roof
-    is lower at its arithmetic intensity, with the achieved fraction of that roof."""
+    is lower at its arithmetic intensity, with the achieved fraction of that roof; a memory-bound point that moves no
+    more than the device's last-level cache (``p.cache_bytes``) is cache-bound: the memory roof, measured from
+    memory, does not bound it, whatever fraction of it it reaches."""
     if p is None or seconds <= 0 or not math.isfinite(seconds):
         return Bound("unknown", None, None)
     flop_rate = None if not flops else flops / seconds
@@ -82,4 +88,12 @@ def classify(seconds: float, flops: float | None, nbytes: float | None, p: Peaks
             return Bound("overhead-bound", fraction, roof)
     elif fraction < OVERHEAD_BOUND_FRACTION:
         return Bound("overhead-bound", fraction, roof)
+    if roof == "memory" and nbytes and 0 < nbytes <= p.cache_bytes:
+        return Bound("cache-bound", fraction, roof)
     return Bound(f"{roof}-bound", fraction, roof)
+
+
+def over_roof(b: Bound) -> bool:
+    """A point above its roof (past :data:`~measurefirst.results.findings.ROOF_MAX`): the roof is the wrong number. Not
+    a cache-bound point, which no memory roof bounds."""
+    return b.fraction is not None and b.fraction > ROOF_MAX and b.kind != "cache-bound"

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from .base import ResultBase
 from .errors import FitError
-from .findings import NONMONOTONE_DROP, ROOF_MAX, fit_findings, found
+from .findings import NONMONOTONE_DROP, fit_findings, found
 from .fit import ComplexityFit, PowerFit
 from .kinds import Finding, Measurement
 from .protocol import build, each, migrate
@@ -109,13 +109,15 @@ class SweepResult(ResultBase):
 
     def roof_check(self, label: str) -> Finding | None:
         """``roof_exceeded`` for ``label`` when a point's rate passes :data:`~measurefirst.results.findings.ROOF_MAX`
-        of its roof: the value is the highest fraction, the context names the point and the roof (its
-        value, dtype, threads, and when and under which load it was measured)."""
+        of its roof (:func:`~measurefirst.results.roofline.over_roof`: not a cache-bound point): the value is the highest
+        fraction, the context names the point and the roof (its value, dtype, threads, and when and under which load
+        it was measured)."""
         pk = self.peaks
         if pk is None:
             return None
-        over = [(b.fraction, b.roof, p) for p in self.series(label) if p.ok
-                for b in (self.bound(p),) if b.fraction is not None and b.fraction > ROOF_MAX]
+        from .roofline import over_roof
+
+        over = [(b.fraction, b.roof, p) for p in self.series(label) if p.ok for b in (self.bound(p),) if over_roof(b)]
         if not over:
             return None
         fraction, roof, p = max(over, key=lambda x: x[0] or 0.0)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import json
 import socket
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 import torch
 
-from ..measure.devices import DeviceLike, device_name, last_level_cache_bytes, resolve_device
+from ..measure.devices import DeviceLike, device_name, known_cache_bytes, last_level_cache_bytes, resolve_device
 from ..measure.dtypes import torch_dtype
 from ..results.roofline import (OVERHEAD_BOUND_FACTOR as OVERHEAD_BOUND_FACTOR,
                                 OVERHEAD_BOUND_FRACTION as OVERHEAD_BOUND_FRACTION, PROVENANCE_FIELDS as PROVENANCE_FIELDS,
@@ -59,7 +59,7 @@ def measure_peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float
     m = benchmark(lambda: dst.copy_(src), device=dev, budget=budget, min_time=0.1)
     bw = 2.0 * elems * 4 / m.median
     return Peaks(str(dev), device_name(dev), str(dt).replace("torch.", ""), best, bw, best_n, elems * 4,
-                 torch.get_num_threads(), socket.gethostname(), *conditions())
+                 torch.get_num_threads(), socket.gethostname(), *conditions(), cache_bytes=known_cache_bytes(dev))
 
 
 def conditions() -> tuple[str, float, int]:
@@ -96,8 +96,8 @@ def peaks(device: DeviceLike = "auto", dtype: str | torch.dtype = "float32", *, 
                 except TypeError:
                     pass  # a cache entry of another version or damaged: measure again
                 else:
-                    if not stale(p, conditions()[1]):
-                        return p
+                    if not stale(p, conditions()[1]):  # an entry from before the cache was recorded gets it now
+                        return p if p.cache_bytes else replace(p, cache_bytes=known_cache_bytes(dev))
         p = measure_peaks(dev, dt, budget=budget)
         st.put_peaks(key, asdict(p))
         return p
