@@ -275,6 +275,9 @@ def test_a_point_that_fits_the_cache_is_cache_bound_not_a_wrong_roof():
     over = sim_sweep({n: 12 * n / rate for n, rate in {**rates, 2**22: 70e9}.items()}, bytes="12*n", peaks=roof)
     (f,) = [f for f in over.findings if f.code == "roof_exceeded"]
     assert f.context["n"] == 2**22 and f.context["points"] == 1
+    # a sweep with the cache flushed before each sample: nothing is served from it
+    cold = sim_sweep({n: 12 * n / rate for n, rate in rates.items()}, bytes="12*n", peaks=roof, cold_cache=True)
+    assert "cache-bound" not in [cold.bound(p).kind for p in cold.series()]
     # a cache size not known (0, as in files from before it was recorded): no point is called cache-bound
     old = sim_sweep({n: 12 * n / rate for n, rate in rates.items()}, bytes="12*n", peaks=replace(roof, cache_bytes=0))
     assert "cache-bound" not in [old.bound(p).kind for p in old.series()]

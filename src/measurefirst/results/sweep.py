@@ -5,7 +5,7 @@ implementation), with its fits, bounds and checks computed on request. The types
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, ClassVar
 
 from .base import ResultBase
@@ -165,7 +165,10 @@ class SweepResult(ResultBase):
     def bound(self, point: SweepPoint, overhead_s: float | None = None) -> Bound:
         from .roofline import classify
 
-        return classify(point.seconds, point.flops, point.bytes, self.peaks, overhead_s=overhead_s)
+        pk, m = self.peaks, point.measurement
+        if pk is not None and m is not None and m.options.get("cold_cache"):  # flushed before each sample
+            pk = replace(pk, cache_bytes=0)
+        return classify(point.seconds, point.flops, point.bytes, pk, overhead_s=overhead_s)
 
     @property
     def measurements(self) -> tuple[Measurement, ...]:
