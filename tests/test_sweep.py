@@ -271,6 +271,7 @@ def test_a_point_that_fits_the_cache_is_cache_bound_not_a_wrong_roof():
     assert len(rows) == 2 and not any("!" in row for row in rows)  # no "452% !"
     assert sum("在缓存中" in line for line in table("zh")) == 2
     assert not any("roof_exceeded" in line for line in sweep_lines(r))
+    assert "last-level cache 32 MiB" in sweep_lines(r)[0] and "末级缓存 32 MiB" in sweep_lines(r, lang="zh")[0]
     # past the cache the roof still binds: a rate above it is still a finding about the roof
     over = sim_sweep({n: 12 * n / rate for n, rate in {**rates, 2**22: 70e9}.items()}, bytes="12*n", peaks=roof)
     (f,) = [f for f in over.findings if f.code == "roof_exceeded"]

@@ -479,6 +479,8 @@ def peaks_text(p: "Peaks", lang: str = "en") -> str:
     text = word("peaks_text", lang, name=p.device_name, device=p.device, dtype=p.dtype, threads=p.threads,
                 flops=f"{p.flops_per_s / 1e9:.1f}", n=p.matmul_size, bw=f"{p.bytes_per_s / 1e9:.1f}",
                 mib=f"{p.copy_bytes / 2**20:.0f}", ridge=f"{p.ridge:.1f}")
+    if p.cache_bytes > 0:  # what "in cache" is measured against
+        text += word("peaks_cache", lang, mib=f"{p.cache_bytes / 2**20:.3g}")
     if p.measured_at:  # how the ceiling was measured, so that a wrong one can be told
         text += word("peaks_how", lang, when=p.measured_at, load="n/a" if p.load < 0 else f"{p.load:.2f}",
                      cpus=p.cpus or "n/a")

@@ -157,6 +157,8 @@ LINE_WORDS = {
     "sweep_incomplete": ("INCOMPLETE (interrupted): the sizes above are the ones that finished",
                          "未完成（被中断）：以上只是已完成的规模"),
     "peaks_how": ("; measured {when} at load {load} on {cpus} CPUs", "；测于 {when}，当时负载 {load}，共 {cpus} 个 CPU"),
+    "peaks_cache": ("; last-level cache {mib} MiB (a point moving no more is in cache)",
+                    "；末级缓存 {mib} MiB（搬运不超过它的点在缓存中）"),
     # saved runs, histories, decoded kernel names
     "col_id": ("id", "编号"),
     "col_kind": ("kind", "类型"),
