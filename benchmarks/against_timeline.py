@@ -25,7 +25,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gate_against import SUITE, suite_repo  # noqa: E402  (beside this script)
-from workloads import Background, Log, burn, drift, table  # noqa: E402
+from workloads import Log, load, table  # noqa: E402
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
@@ -119,8 +119,7 @@ def main() -> None:
         f.write(CONFTEST)
     log(f"against_timeline.py: {args.tests} tests, head = base unchanged, threshold 2%, {args.load}, "
         f"python {sys.version.split()[0]}")
-    background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
-                  "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
+    background = load(args.load)
     with background:
         wall, launched = run(repo, "--mf-against", "HEAD", "--mf-fail-if-slower", "2%")
         events = json.load(open(os.path.join(tmp, "timeline.json")))

@@ -42,7 +42,7 @@ import time
 from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from workloads import Background, Log, burn, drift, table  # noqa: E402  (beside this script)
+from workloads import LOADS, Log, load, table  # noqa: E402  (beside this script)
 
 SRC = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
@@ -165,13 +165,10 @@ def main() -> None:
     log = Log()
     tmp, repo = suite_repo(SUITE.format(rows=1000), "gate-against-")
     base = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True).stdout.strip()
-    load = {"quiet": "quiet", "busy": "both cores busy (2 busy processes)",
-            "drifting": "drifting load (2 processes busy and idle in turns of 0.7 s)"}[args.load]
-    log(f"gate_against.py: {args.runs} run(s) per cell, {load}, threshold 2%, python {sys.version.split()[0]}"
+    log(f"gate_against.py: {args.runs} run(s) per cell, {LOADS[args.load]}, threshold 2%, python {sys.version.split()[0]}"
         + ("" if args.pairs is None else f", --mf-against-pairs {args.pairs}"))
     rows = []
-    background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
-                  "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
+    background = load(args.load)
     methods = ("--mf-against", "once") if args.only_against else ("--mf-against", "--mf-compare", "pytest-benchmark",
                                                                    "once")
     with background:

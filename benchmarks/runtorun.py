@@ -51,7 +51,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "src"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import measurefirst  # noqa: E402
 from workloads import (  # noqa: E402  (beside this script)
-    Background, Log, add_fn, burn, busy_wait, drift, est_blocked, est_pytest_benchmark, est_timeit, matmul_fn,
+    LOADS, Log, add_fn, busy_wait, est_blocked, est_pytest_benchmark, est_timeit, load, matmul_fn,
     pytest_benchmark_available, table)
 
 WORKLOADS: dict[str, Callable[[], Callable[[], object]]] = {
@@ -282,12 +282,9 @@ def main(argv: list[str] | None = None) -> None:
         if only is not None and any(t not in FRESH_TOOLS for t in only):
             ap.error(f"unknown tool in --tools {args.tools!r}; choose from {', '.join(FRESH_TOOLS)}")
         log = Log()
-        background = {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
-                      "drifting": Background(2, drift, 0.7, settle=1.0)}[args.load]
         if args.load != "quiet":
-            turns = ", busy and idle in turns of 0.7 s" if args.load == "drifting" else ", busy"
-            log(f"background load: {args.load} (2 processes{turns})")
-        with background:
+            log(f"load: {LOADS[args.load]}")
+        with load(args.load):
             fresh_main(2 if args.quick else args.runs, keys, log, args.profile, only, args.repeats)
         if args.log:
             print(f"log written to {log.save('runtorun-fresh')}", file=sys.stderr)

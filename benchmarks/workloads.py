@@ -85,6 +85,18 @@ class Background:
             p.join()
 
 
+#: The named loads of the gate's and the run-to-run studies (``--load``), as a study's log says them.
+LOADS = {"quiet": "quiet", "busy": "both cores busy (2 busy processes)",
+         "drifting": "drifting load (2 processes busy and idle in turns of 0.7 s)"}
+
+
+def load(name: str) -> Background:
+    """The background of a named load (:data:`LOADS`): none, two busy processes, or two busy and idle in turns
+    of 0.7 s, in step."""
+    return {"quiet": Background(0, burn), "busy": Background(2, burn, settle=1.0),
+            "drifting": Background(2, drift, 0.7, settle=1.0)}[name]
+
+
 # ---- CPU workloads ---------------------------------------------------------------------------------
 def matmul_fn(n: int = 256) -> Callable[[], object]:
     import torch
