@@ -9,7 +9,7 @@ import torch
 import measurefirst
 
 from measurefirst import DeviceError, available_devices, resolve_device
-from measurefirst.measure.devices import _parse_size, cpu_llc_bytes, environment
+from measurefirst.measure.devices import _parse_size, environment, last_level_cache_bytes
 
 
 def test_auto_and_cpu():
@@ -60,4 +60,4 @@ def test_environment_records_what_ran_where():
 def test_cache_size_parsing():
     assert _parse_size("32K") == 32 * 1024
     assert _parse_size("32768K") == 32 * 1024 * 1024
-    assert cpu_llc_bytes() > 0
+    assert last_level_cache_bytes(torch.device("cpu")) > 0

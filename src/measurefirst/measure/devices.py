@@ -297,27 +297,26 @@ def _no_sync() -> None:
 
 def last_level_cache_bytes(device: torch.device) -> int:
     """Size of the cache that a cold-cache flush must evict: the GPU's L2 on CUDA, the CPU's
-    last-level cache otherwise (falls back to :data:`FALLBACK_CPU_LLC_BYTES`)."""
-    if device.type == "cuda":
-        props = machine().cuda.get_device_properties(device)
-        size = int(getattr(props, "L2_cache_size", 0) or 0)
-        return size if size > 0 else FALLBACK_GPU_L2_BYTES
-    if device.type == "mps":
-        # Apple GPUs share the system-level cache (up to 96 MiB on Ultra chips), which the CPU's
-        # L2 does not describe: size for the largest.
-        return max(cpu_llc_bytes(), MPS_SLC_BYTES)
-    return cpu_llc_bytes()
+    last-level cache otherwise (:func:`known_cache_bytes`; where the device does not say, :data:`FALLBACK_GPU_L2_BYTES`
+    on CUDA, :data:`FALLBACK_CPU_LLC_BYTES` otherwise)."""
+    return known_cache_bytes(device) or (FALLBACK_GPU_L2_BYTES if device.type == "cuda" else FALLBACK_CPU_LLC_BYTES)
 
 
 def known_cache_bytes(device: torch.device) -> int:
-    """The last-level cache of :func:`last_level_cache_bytes` where the device says it (0 where only the fallback
-    is known: a sweep then calls no point cache-bound)."""
-    size = last_level_cache_bytes(device)
-    return 0 if size in (FALLBACK_CPU_LLC_BYTES, FALLBACK_GPU_L2_BYTES) and device.type != "mps" else size
+    """The device's last-level cache as it reports it (0 where it does not: a sweep then calls no point
+    cache-bound): the GPU's L2 on CUDA, the CPU's last-level cache otherwise."""
+    if device.type == "cuda":
+        props = machine().cuda.get_device_properties(device)
+        return max(int(getattr(props, "L2_cache_size", 0) or 0), 0)
+    if device.type == "mps":
+        # Apple GPUs share the system-level cache (up to 96 MiB on Ultra chips), which the CPU's
+        # L2 does not describe: size for the largest.
+        return max(_cpu_llc_reported(), MPS_SLC_BYTES)
+    return _cpu_llc_reported()
 
 
 @functools.lru_cache(maxsize=1)
-def cpu_llc_bytes() -> int:
+def _cpu_llc_reported() -> int:
     best_level, best_size = -1, 0
     base = Path("/sys/devices/system/cpu/cpu0/cache")
     try:
@@ -346,7 +345,7 @@ def cpu_llc_bytes() -> int:
                 best_size = int(out)
         except (OSError, ValueError):
             best_size = 0
-    return best_size if best_size > 0 else FALLBACK_CPU_LLC_BYTES
+    return max(best_size, 0)
 
 
 def _parse_size(text: str) -> int:
