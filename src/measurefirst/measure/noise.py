@@ -21,10 +21,10 @@ the parent's torch threads and its default repetitions. Per workload (a :class:`
 
 **How it is used** (:func:`apply_profile`, at the end of ``benchmark()`` on the real clock): a run's repetition
 spread ``cv`` becomes ``cv * inflation()`` (never below the prior's: :func:`run_inflation`; multiplied only up to the
-spread such repetitions had, the rest, load, added: :func:`prior_widening`) and its ``floor`` ``floor(median)``
-(``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger of the two. A run with no measured spread (``repeats=1``) gets the profile's floor as its spread (source
-``"profile"``, with the 95% factor for the ``P`` processes it came from). Two parts, because what
-fresh processes add is of two kinds:
+spread such repetitions had, the rest, load, added: :func:`prior_widening`), its ``floor`` ``floor(median)``
+(``floor_source="profile"``); :attr:`~measurefirst.results.kinds.RunToRun.spread` is the larger. A run with no spread
+measured (``repeats=1``) gets the floor as its spread (source ``"profile"``, the 95% factor of the ``P`` processes).
+Two parts, because what fresh processes add is of two kinds:
 
 * an **additive** part that every call of a given length carries, whatever it does (clock and
   frequency state, interrupts, where the loop lands in memory): the busy-wait, the quietest work there
@@ -221,10 +221,10 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
     say so, and the options name it, ``noise_prior``, instead of ``noise_profile``); ``inflation``: the
     factor on a spread of repetitions (default :meth:`NoiseProfile.inflation`):
 
-    * measured by repetitions: ``cv`` times :meth:`NoiseProfile.inflation` (by the call's ``work_kind`` where
-      known), ``floor`` from :meth:`NoiseProfile.floor` at the median, or the kind's
-      (:meth:`NoiseProfile.kind_floor`, this machine's profile only; ``noise_floor_kind`` says so) where larger;
-      the options keep the factor (``run_to_run_inflation``): the repetitions' own spread is ``cv / factor``;
+    * measured by repetitions: ``cv`` times :meth:`NoiseProfile.inflation` (by the call's ``work_kind``; up to the
+      kind's in-process spread, the rest added: :func:`prior_widening`), ``floor`` :meth:`NoiseProfile.floor` at
+      the median or, larger, :meth:`NoiseProfile.kind_floor` (this machine's profile; ``noise_floor_kind``); the
+      options keep the factor (``run_to_run_inflation``): the repetitions' own spread is ``cv / factor``;
     * measured by fresh processes: the floor only (they saw what fresh processes change);
     * not measured (``repeats=1``, or fewer than two repetitions fit): the floor is the spread
       (``source="profile"``, ``n`` the profile's processes, their 95% factor);
@@ -252,13 +252,14 @@ def apply_profile(m: "Measurement", profile: NoiseProfile, source: str = "profil
         if rr.source == "repeats":  # fresh processes saw what a fresh process changes: no inflation for them
             rule = run_inflation if source == "profile" else NoiseProfile.inflation
             factor = rule(profile, median, kind) if inflation is None else inflation
-            within = profile.within_at(median, kind) if source == "profile" and inflation is None else 0.0
+            own = profile.within_at(median, kind)
+            within = own if source == "profile" and inflation is None else 0.0
             if beyond_chance(cv, rr.n, within, profile.processes - 1):
                 # not the work, or not the machine, the profile measured: widened as without a profile
                 factor, disagrees = max(factor, prior_inflation(median)), True
                 notes["noise_profile_disagrees"] = within
                 notes["noise_profile_disagrees_limit"] = spread_limit(rr.n, profile.processes - 1)
-            reach = max(profile.within_at(median, kind), prior_profile().within_at(median, kind))
+            reach = max(own, prior_profile().within_at(median, kind)) if source == "profile" else own
             full, (factor, capped) = factor, prior_widening(cv, factor, reach)  # load beyond it: added, not multiplied
             notes.update({"run_to_run_full_inflation": full, "run_to_run_multiplied_to": capped} if capped else {})
             notes["run_to_run_inflation"] = factor
@@ -321,8 +322,7 @@ def beyond_chance(cv: float, n: int, ref: float, dof: int) -> bool:
 
 
 def spread_limit(n: int, dof: int) -> float:
-    """The largest ratio of a spread from ``n`` values to one known to ``dof`` degrees of freedom that
-    chance allows at 95%: the square root of F(n - 1, dof)'s 95% quantile."""
+    """The largest ratio of a spread of ``n`` values to one of ``dof`` degrees of freedom at 95%: sqrt F(n-1,dof)."""
     return math.sqrt(stats.f_quantile(0.95, n - 1, dof))
 
 
