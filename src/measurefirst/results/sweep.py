@@ -14,7 +14,7 @@ from .findings import NONMONOTONE_DROP, fit_findings, found
 from .fit import ComplexityFit, PowerFit
 from .kinds import Finding, Measurement
 from .protocol import build, each, migrate
-from .roofline import PROVENANCE_FIELDS, Bound, Peaks
+from .roofline import PROVENANCE_FIELDS, Bound, Peaks, classify, over_roof
 
 #: Largest size a sweep accepts (2**40 elements is a terabyte and more on any device).
 MAX_SIZE = 2**40
@@ -115,8 +115,6 @@ class SweepResult(ResultBase):
         pk = self.peaks
         if pk is None:
             return None
-        from .roofline import over_roof
-
         over = [(b.fraction, b.roof, p) for p in self.series(label) if p.ok for b in (self.bound(p),) if over_roof(b)]
         if not over:
             return None
@@ -163,8 +161,6 @@ class SweepResult(ResultBase):
         return point.seconds / ref.seconds, work
 
     def bound(self, point: SweepPoint, overhead_s: float | None = None) -> Bound:
-        from .roofline import classify
-
         pk, m = self.peaks, point.measurement
         if pk is not None and m is not None and m.options.get("cold_cache"):  # flushed before each sample
             pk = replace(pk, cache_bytes=0)
